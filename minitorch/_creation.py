@@ -1,0 +1,269 @@
+"""Factories: the ways to make a tensor (``tensor``, ``ones``, ``zeros``, ``randn``, ...).
+
+Every factory takes PyTorch's keyword arguments ``dtype=``, ``device=`` and
+``requires_grad=``. Shapes may be given as separate ints or as one tuple: ``ones(2, 3)`` and
+``ones((2, 3))`` are the same.
+
+Example:
+    >>> import minitorch
+    >>> minitorch.zeros(2, 3).shape
+    torch.Size([2, 3])
+    >>> minitorch.tensor(3.0, requires_grad=True)
+    tensor(3., requires_grad=True)
+"""
+
+from __future__ import annotations
+
+import builtins
+import numbers
+import warnings
+
+import numpy as np
+
+from minitorch import _dtype, _random
+from minitorch._tensor import Tensor, _unwrap_nested, _wrap
+
+__all__ = [
+    "tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty", "randn", "rand",
+    "randint", "randperm", "arange", "linspace", "eye", "ones_like", "zeros_like", "full_like",
+    "empty_like", "randn_like", "rand_like", "randint_like", "normal",
+]
+
+
+def _finish(data: np.ndarray, dtype, device, requires_grad: bool) -> Tensor:
+    if dtype is not None:
+        if not isinstance(dtype, _dtype.dtype):
+            raise TypeError(f"dtype must be a minitorch dtype such as minitorch.float32, not {dtype!r}")
+        if data.dtype != dtype.np:
+            data = data.astype(dtype.np)
+    t = _wrap(data)
+    if device is not None:
+        t = t.to(device)
+    if requires_grad:
+        if data.dtype.kind != "f":
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        t._requires_grad = True
+    return t
+
+
+def _shape_arg(size) -> tuple:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    for s in size:
+        if not isinstance(s, (numbers.Integral, Tensor)):
+            raise TypeError(
+                f"expected a sequence of integers as the size, but got an element of type "
+                f"{type(s).__name__}"
+            )
+        if int(s) < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {int(s)}: "
+                               f"[{', '.join(str(int(x)) for x in size)}]")
+    return tuple(int(s) for s in size)
+
+
+def _float(dtype) -> np.dtype:
+    return (dtype or _dtype.get_default_dtype()).np
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Copy ``data`` (a number, nested lists, a NumPy array) into a new leaf tensor.
+
+    Python floats become ``float32``, ints ``int64``, bools ``bool``; NumPy arrays keep their
+    dtype.
+
+    >>> tensor([[1, 2], [3, 4]])
+    tensor([[1, 2],
+            [3, 4]])
+    """
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
+            "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+        arr = np.array(data._data)
+    elif isinstance(data, np.ndarray):
+        arr = np.array(data)
+        if arr.dtype not in _dtype._FROM_NP:
+            _dtype.from_numpy_dtype(arr.dtype)  # raises a TypeError naming the dtype
+    else:
+        try:
+            arr = np.array(_unwrap_nested(data))
+        except ValueError as e:
+            raise ValueError(f"could not make a tensor from {type(data).__name__}: {e}") from None
+        kind = arr.dtype.kind
+        if kind == "f":
+            arr = arr.astype(_float(None), copy=False)
+        elif kind in "iu":
+            arr = arr.astype(np.int64, copy=False)
+        elif kind == "b":
+            pass
+        else:
+            raise TypeError(
+                f"Could not infer dtype of {type(data).__name__}: minitorch tensors hold numbers "
+                "or bools"
+            )
+    return _finish(arr, dtype, device, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    """Like ``tensor`` but returns ``data`` itself when it already is a suitable tensor."""
+    if isinstance(data, Tensor):
+        return data.to(dtype=dtype, device=device)
+    if isinstance(data, np.ndarray) and (dtype is None or data.dtype == dtype.np):
+        return _finish(data, None, device, False)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor that shares memory with a NumPy array (changes show in both).
+
+    >>> import numpy as np
+    >>> a = np.zeros(2)
+    >>> t = from_numpy(a); t += 1; a
+    array([1., 1.])
+    """
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    _dtype.from_numpy_dtype(array.dtype)
+    return _wrap(array)
+
+
+def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor filled with 1 (float32 unless ``dtype`` says otherwise)."""
+    return _finish(np.ones(_shape_arg(size), dtype=_float(dtype) if dtype is None else dtype.np),
+                   None, device, requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor filled with 0 (float32 unless ``dtype`` says otherwise)."""
+    return _finish(np.zeros(_shape_arg(size), dtype=_float(dtype) if dtype is None else dtype.np),
+                   None, device, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor whose values are whatever was in memory (fill it before reading it)."""
+    return _finish(np.empty(_shape_arg(size), dtype=_float(dtype) if dtype is None else dtype.np),
+                   None, device, requires_grad)
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor filled with ``fill_value``; its dtype follows the value (``full((2,), 7)`` is
+    int64)."""
+    if dtype is None:
+        dtype = _dtype.scalar_dtype(fill_value)
+    return _finish(np.full(_shape_arg((size,) if isinstance(size, int) else (size,)),
+                           fill_value, dtype=dtype.np), None, device, requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Numbers drawn from the standard normal distribution N(0, 1)."""
+    return _finish(_random.normal_array(_shape_arg(size), 0.0, 1.0, _float(dtype), generator),
+                   None, device, requires_grad)
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Numbers drawn uniformly from [0, 1)."""
+    return _finish(_random.uniform_array(_shape_arg(size), 0.0, 1.0, _float(dtype), generator),
+                   None, device, requires_grad)
+
+
+def normal(mean: float, std: float, size, *, generator=None, dtype=None, device=None,
+           requires_grad: bool = False) -> Tensor:
+    """Numbers drawn from N(mean, std**2)."""
+    return _finish(_random.normal_array(_shape_arg((size,)), mean, std, _float(dtype), generator),
+                   None, device, requires_grad)
+
+
+def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad: bool = False) -> Tensor:
+    """Integers drawn uniformly from [low, high): ``randint(10, (3,))`` or
+    ``randint(0, 10, (3,))``."""
+    if size is None:
+        low, high, size = 0, low, high
+    if size is None:
+        raise TypeError("randint() missing required argument 'size'")
+    return _finish(_random.integers_array(low, high, _shape_arg((size,)), generator=generator),
+                   dtype, device, requires_grad)
+
+
+def randperm(n: int, *, generator=None, dtype=None, device=None) -> Tensor:
+    """A random permutation of ``0 .. n-1``."""
+    return _finish(_random.permutation(n, generator).astype(np.int64), dtype, device, False)
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None,
+           requires_grad: bool = False) -> Tensor:
+    """``start, start+step, ...`` up to (not including) ``end``; int64 when all are ints.
+
+    >>> arange(4)
+    tensor([0, 1, 2, 3])
+    """
+    if end is None:
+        start, end = 0, start
+    values = (start, end, step)
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if dtype is None:
+        ints = builtins.all(isinstance(v, (numbers.Integral,)) and not isinstance(v, bool)
+                            for v in values)
+        dtype = _dtype.int64 if ints else _dtype.get_default_dtype()
+    if dtype.is_floating_point:  # compute in float64 as PyTorch does, then cast
+        n = int(np.ceil((end - start) / step))
+        data = (start + step * np.arange(builtins.max(n, 0), dtype=np.float64))
+    else:
+        data = np.arange(start, end, step)
+    return _finish(data, dtype, device, requires_grad)
+
+
+def linspace(start, end, steps: int, *, dtype=None, device=None,
+             requires_grad: bool = False) -> Tensor:
+    """``steps`` evenly spaced numbers from ``start`` to ``end`` inclusive."""
+    return _finish(np.linspace(start, end, steps, dtype=np.float64), dtype or
+                   _dtype.get_default_dtype(), device, requires_grad)
+
+
+def eye(n: int, m: int | None = None, *, dtype=None, device=None,
+        requires_grad: bool = False) -> Tensor:
+    """The identity matrix (ones on the diagonal)."""
+    return _finish(np.eye(n, m, dtype=_float(dtype) if dtype is None else dtype.np), None,
+                   device, requires_grad)
+
+
+def _like(fn, t: Tensor, dtype, device, requires_grad, *args) -> Tensor:
+    return fn(*args, t.shape, dtype=dtype or t.dtype, device=device or t.device,
+              requires_grad=requires_grad)
+
+
+def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    return _like(ones, input, dtype, device, requires_grad)
+
+
+def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    return _like(zeros, input, dtype, device, requires_grad)
+
+
+def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    return _like(empty, input, dtype, device, requires_grad)
+
+
+def full_like(input: Tensor, fill_value, *, dtype=None, device=None,  # noqa: A002
+              requires_grad: bool = False) -> Tensor:
+    return full(input.shape, fill_value, dtype=dtype or input.dtype, device=device or
+                input.device, requires_grad=requires_grad)
+
+
+def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    return _like(randn, input, dtype, device, requires_grad)
+
+
+def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    return _like(rand, input, dtype, device, requires_grad)
+
+
+def randint_like(input: Tensor, low, high=None, *, dtype=None, device=None) -> Tensor:  # noqa: A002
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, input.shape, dtype=dtype or input.dtype, device=device or
+                   input.device)

@@ -1,0 +1,63 @@
+"""Devices: where a tensor's numbers live.
+
+``minitorch.device("cpu")`` names the NumPy backend. The GPU chapter adds ``"cuda"`` through
+CuPy; until then asking for it raises a RuntimeError that says what is missing.
+
+Example:
+    >>> import minitorch
+    >>> minitorch.device("cpu")
+    device(type='cpu')
+"""
+
+from __future__ import annotations
+
+__all__ = ["device"]
+
+
+class device:  # noqa: N801  (PyTorch's name)
+    """A device, as ``torch.device``: a type (``"cpu"``, ``"cuda"``) and an optional index."""
+
+    __slots__ = ("type", "index")
+
+    def __new__(cls, type_or_device="cpu", index: int | None = None):
+        if isinstance(type_or_device, device):
+            return type_or_device
+        self = object.__new__(cls)
+        spec = str(type_or_device)
+        if ":" in spec:
+            spec, _, idx = spec.partition(":")
+            if not idx.isdigit():
+                raise RuntimeError(f"Invalid device string: '{type_or_device}'")
+            index = int(idx)
+        if spec not in _DEVICE_TYPES:
+            raise RuntimeError(
+                "Expected one of cpu, cuda device type at start of device string: "
+                f"{type_or_device}"
+            )
+        self.type = spec
+        self.index = index
+        return self
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return (device, (str(self),))
+
+
+# Device types the backend registry knows about (see minitorch/_backend.py).
+_DEVICE_TYPES = {"cpu", "cuda"}
+cpu = device("cpu")

@@ -1,0 +1,145 @@
+"""Data types: ``minitorch.float32`` and friends, and PyTorch's type-promotion rules.
+
+A :class:`dtype` is a thin, printable wrapper around a NumPy dtype. The default floating
+dtype is ``float32`` and the default integer dtype is ``int64``, as in PyTorch.
+
+Example:
+    >>> import minitorch
+    >>> minitorch.float32
+    torch.float32
+    >>> minitorch.tensor([1, 2]).dtype
+    torch.int64
+"""
+
+from __future__ import annotations
+
+import builtins as _builtins
+
+import numpy as np
+
+__all__ = [
+    "dtype", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+    "bool", "half", "float", "double", "short", "int", "long", "get_default_dtype",
+    "set_default_dtype", "promote_types",
+]
+
+_BOOL, _INT, _FLOAT = 0, 1, 2  # type categories, in promotion order
+
+
+class dtype:  # noqa: N801  (PyTorch's name)
+    """A tensor element type, printed as PyTorch prints it (``torch.float32``)."""
+
+    __slots__ = ("name", "np", "category", "is_floating_point", "itemsize", "_legacy")
+
+    def __init__(self, name: str, np_dtype, category: int, legacy: str) -> None:
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.category = category
+        self.is_floating_point = category == _FLOAT
+        self.itemsize = self.np.itemsize
+        self._legacy = legacy  # the old type name used in some error messages
+
+    @property
+    def is_signed(self) -> bool:
+        return self.np.kind != "u" and self.np.kind != "b"
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+
+float16 = half = dtype("float16", np.float16, _FLOAT, "HalfTensor")
+float32 = dtype("float32", np.float32, _FLOAT, "FloatTensor")
+float64 = double = dtype("float64", np.float64, _FLOAT, "DoubleTensor")
+uint8 = dtype("uint8", np.uint8, _INT, "ByteTensor")
+int8 = dtype("int8", np.int8, _INT, "CharTensor")
+int16 = short = dtype("int16", np.int16, _INT, "ShortTensor")
+int32 = dtype("int32", np.int32, _INT, "IntTensor")
+int64 = long = dtype("int64", np.int64, _INT, "LongTensor")
+bool = dtype("bool", np.bool_, _BOOL, "BoolTensor")  # noqa: A001  (PyTorch's name)
+float = float32  # noqa: A001
+int = int32  # noqa: A001
+
+_ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool)
+_FROM_NP = {d.np: d for d in _ALL}
+_NAMES = {d.name: d for d in _ALL}
+_default_float = float32
+
+
+def _by_name(name: str) -> dtype:
+    return _NAMES[name]
+
+
+def from_numpy_dtype(np_dtype) -> dtype:
+    """The minitorch dtype for a NumPy dtype, or a TypeError naming the unsupported one."""
+    try:
+        return _FROM_NP[np_dtype]
+    except KeyError:
+        pass
+    try:
+        return _FROM_NP[np.dtype(np_dtype)]
+    except (KeyError, TypeError):
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype)}. The only supported "
+            "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+        ) from None
+
+
+def get_default_dtype() -> dtype:
+    """The dtype that floating-point factories use (``torch.float32`` unless changed)."""
+    return _default_float
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Set the default floating dtype (``float32`` or ``float64``)."""
+    global _default_float
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_float = d
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """The smallest dtype both ``a`` and ``b`` convert to, as ``torch.promote_types``.
+
+    >>> promote_types(int64, float32)
+    torch.float32
+    """
+    if a is b:
+        return a
+    if a.category != b.category:
+        return a if a.category > b.category else b
+    if a.np.kind != b.np.kind:  # uint8 with a signed int
+        return _FROM_NP[np.promote_types(a.np, b.np)]
+    return a if a.itemsize >= b.itemsize else b
+
+
+def scalar_dtype(value) -> dtype:
+    """The dtype PyTorch gives a Python number: bool, int64, or the default float."""
+    if isinstance(value, (_builtins.bool, np.bool_)):
+        return bool
+    if isinstance(value, (_builtins.int, np.integer)):
+        return int64
+    return _default_float
+
+
+def result_type(a, b) -> dtype:
+    """The dtype of ``a <op> b`` for two tensors, following PyTorch's promotion rules.
+
+    Tensors with dimensions outrank zero-dimensional tensors, which outrank Python numbers;
+    a lower-ranked operand only matters when its category (bool < int < float) is higher.
+    """
+    da, db = a.dtype, b.dtype
+    if da is db:
+        return da
+    ra = 2 if a._data.ndim else (0 if a._wrapped else 1)
+    rb = 2 if b._data.ndim else (0 if b._wrapped else 1)
+    if ra == rb:
+        return promote_types(da, db)
+    (hi, dhi), (lo, dlo) = ((a, da), (b, db)) if ra > rb else ((b, db), (a, da))
+    if dlo.category > dhi.category:
+        if lo._wrapped:
+            return _default_float if dlo.category == _FLOAT else int64
+        return dlo
+    return dhi

@@ -1,0 +1,1019 @@
+"""The Tensor: an n-dimensional array that can remember how it was made.
+
+A minitorch Tensor is "a NumPy array on steroids": it holds its numbers in an array (``_data``)
+and adds what autograd needs:
+
+* ``requires_grad``: whether gradients should flow to this tensor;
+* ``grad_fn``: the graph node of the operation that produced it (``None`` for leaves);
+* ``grad``: where ``backward()`` accumulates the gradient of a leaf;
+* a version counter that detects in-place changes to tensors saved for backward.
+
+Every operation is a method here *and* a function in ``minitorch``, as in PyTorch. Their
+forward and backward formulas live in ``minitorch/ops/``, one module per family.
+
+Example:
+    >>> import minitorch
+    >>> w = minitorch.tensor([1.0, 2.0], requires_grad=True)
+    >>> y = (w * w).sum()
+    >>> y
+    tensor(5., grad_fn=<SumBackward0>)
+    >>> y.backward()
+    >>> w.grad
+    tensor([2., 4.])
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+from minitorch import _dtype
+from minitorch._device import cpu, device as _device_cls
+from minitorch._size import Size
+from minitorch.autograd import grad_mode
+from minitorch.autograd.function import AccumulateGrad, RemovableHandle
+
+__all__ = ["Tensor"]
+
+_NONLEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If "
+    "you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
+class _VersionCounter:
+    """Counts in-place changes. Views share their base's counter."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+class Tensor:
+    """A multi-dimensional array with autograd support. See the module docstring.
+
+    Use the factories (``minitorch.tensor``, ``ones``, ``randn``, ...) to make tensors.
+    ``minitorch.Tensor(data)`` also works and, as in PyTorch, always gives float32.
+    """
+
+    # Per-instance state lives in __dict__; these class attributes are the defaults, so making
+    # a tensor only sets the few fields that differ (this keeps every operation cheap).
+    _requires_grad = False
+    _grad_fn = None
+    _output_nr = 0
+    _grad = None
+    _base = None
+    _retains_grad = False
+    _hooks = None
+    _post_accumulate_hooks = None
+    _accumulator = None
+    _wrapped = False  # a Python number wrapped for an operation (weakest in type promotion)
+    _device = cpu
+    __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
+
+    def __init__(self, *args) -> None:
+        if len(args) == 1 and not isinstance(args[0], numbers.Number):
+            data = np.array(_unwrap_nested(args[0]), dtype=np.float32)
+        else:  # torch.Tensor(2, 3): an uninitialised tensor of that shape
+            data = np.zeros(args, dtype=np.float32)
+        self._data = data
+        self._version_counter = _VersionCounter()
+
+    # ------------------------------------------------------------------ metadata
+    @property
+    def shape(self) -> Size:
+        """The size of each dimension, as a ``torch.Size``."""
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None):
+        """``size()`` is ``shape``; ``size(d)`` is the length of dimension ``d``."""
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_ops_util.normalize_dim(dim, self._data.ndim)]
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        """The number of dimensions."""
+        return self._data.ndim
+
+    def ndimension(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        """The number of elements."""
+        return self._data.size
+
+    nelement = numel
+
+    @property
+    def dtype(self) -> _dtype.dtype:
+        return _dtype.from_numpy_dtype(self._data.dtype)
+
+    @property
+    def device(self) -> _device_cls:
+        return self._device
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._device.type == "cuda"
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._data.nbytes
+
+    def is_contiguous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    @property
+    def _version(self) -> int:
+        """How many times this tensor (or a view of its memory) was changed in place."""
+        return self._version_counter.value
+
+    # ------------------------------------------------------------------ autograd state
+    @property
+    def requires_grad(self) -> bool:
+        """Whether gradients flow to this tensor. Only floating tensors can require grad."""
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self._grad_fn is not None:
+            if value:
+                raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        if value and self._data.dtype.kind != "f":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Set ``requires_grad`` in place and return ``self``."""
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        """True for tensors made by the user rather than by a recorded operation."""
+        return self._grad_fn is None
+
+    @property
+    def grad_fn(self):
+        """The node that made this tensor (``<AddBackward0 object at ...>``), or None."""
+        return self._grad_fn
+
+    @property
+    def grad(self) -> Tensor | None:
+        """The accumulated gradient of a leaf (None until a backward reaches it)."""
+        if self._grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '[{', '.join(map(str, value.shape))}]'"
+                    f" to a tensor of size '[{', '.join(map(str, self.shape))}]'. Please ensure "
+                    "that the gradient and the tensor are the same size"
+                )
+            if value.dtype is not self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        """Make a non-leaf tensor keep its ``.grad`` after backward."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None or self._retains_grad:
+            return
+        self._retains_grad = True
+
+        def store(grad):
+            self._grad = grad.detach().clone() if self._grad is None else self._grad + grad
+
+        self._grad_fn._register_tensor_hook(self._output_nr, _RetainGradHook(store))
+
+    def register_hook(self, hook) -> RemovableHandle:
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor
+        replaces the gradient.
+
+        >>> import minitorch
+        >>> x = minitorch.ones(2, requires_grad=True)
+        >>> h = x.register_hook(lambda g: g * 10)
+        >>> x.sum().backward(); x.grad
+        tensor([10., 10.])
+        """
+        if not self._requires_grad:
+            raise RuntimeError(
+                "cannot register a hook on a tensor that doesn't require gradient"
+            )
+        if self._grad_fn is not None:
+            return self._grad_fn._register_tensor_hook(self._output_nr, hook)
+        if self._hooks is None:
+            self._hooks = {}
+        handle = RemovableHandle(self._hooks)
+        self._hooks[handle.id] = hook
+        return handle
+
+    def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
+        """Call ``hook(tensor)`` after a gradient was accumulated into this leaf's ``.grad``."""
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors"
+            )
+        if self._post_accumulate_hooks is None:
+            self._post_accumulate_hooks = {}
+        handle = RemovableHandle(self._post_accumulate_hooks)
+        self._post_accumulate_hooks[handle.id] = hook
+        return handle
+
+    def _edge(self) -> tuple:
+        """The graph edge a gradient for this tensor flows along: ``(node, output_nr)``."""
+        if self._grad_fn is not None:
+            return (self._grad_fn, self._output_nr)
+        if not self._requires_grad:
+            return (None, 0)
+        acc = self._accumulator
+        if acc is None:
+            acc = self._accumulator = AccumulateGrad(self)
+        return (acc, 0)
+
+    def _set_history(self, node, output_nr: int) -> None:
+        self._grad_fn = node
+        self._output_nr = output_nr
+        self._requires_grad = True
+
+    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
+                 create_graph: bool = False, inputs=None) -> None:
+        """Compute the gradient of this tensor w.r.t. the graph leaves, into their ``.grad``.
+
+        Args:
+            gradient: d(something)/d(self); may be omitted when ``self`` has one element.
+            retain_graph: keep saved tensors so that backward can run through the graph again.
+            create_graph: record the backward pass as well (for higher-order derivatives).
+            inputs: accumulate only into these tensors.
+        """
+        _engine.backward(self, gradient, retain_graph, create_graph, inputs)
+
+    def detach(self) -> Tensor:
+        """A new leaf that shares this tensor's memory (and version counter) but no history."""
+        out = _wrap(self._data)
+        out._version_counter = self._version_counter
+        out._base = self._base if self._base is not None else self
+        out._device = self._device
+        return out
+
+    def detach_(self) -> Tensor:
+        """Detach in place: drop the history and make this a leaf that needs no grad."""
+        if self._base is not None and self._grad_fn is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn = None
+        self._output_nr = 0
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        """The same memory without autograd: changes through it are not tracked (careful)."""
+        out = _wrap(self._data)
+        out._device = self._device
+        return out
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+        self._data = value._data
+
+    # ------------------------------------------------------------------ conversion
+    def item(self):
+        """The single value as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        """The values as (nested) Python lists."""
+        return self._data.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The NumPy array behind this tensor (shared memory, not a copy)."""
+        if self._requires_grad and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
+        if self._device.type != "cpu" and not force:
+            raise TypeError(
+                f"can't convert {self._device} device type tensor to numpy. Use Tensor.cpu() to "
+                "copy the tensor to host memory first."
+            )
+        return _backend.to_numpy(self._data)
+
+    def __array__(self, dtype=None, copy=None):
+        arr = self.numpy()
+        return arr if dtype is None else arr.astype(dtype)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()))
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        suffixes = []
+        if self._device.type != "cpu":
+            suffixes.append(f"device='{self._device}'")
+        if self._grad_fn is not None:
+            suffixes.append(f"grad_fn=<{self._grad_fn.name()}>")
+        elif self._requires_grad:
+            suffixes.append("requires_grad=True")
+        dt = self.dtype
+        default = dt is _dtype.get_default_dtype() or dt is _dtype.int64 or dt is _dtype.bool
+        return _tensor_str.format_tensor(_backend.to_numpy(self._data), suffixes=suffixes,
+                                         is_default_dtype=default, dtype_str=repr(dt))
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0 and spec:
+            return self.item().__format__(spec)
+        return repr(self)
+
+    def __deepcopy__(self, memo):
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                "protocol at the moment.  If you were attempting to deepcopy a module, this may "
+                "be because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001"
+            )
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._data = self._data.copy()
+        new._version_counter = _VersionCounter()
+        new._accumulator = None
+        new._hooks = None
+        new._base = None
+        if self._grad is not None:
+            new._grad = self._grad.__deepcopy__(memo)
+        memo[id(self)] = new
+        return new
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (type(self), _backend.to_numpy(self._data), self._requires_grad,
+                           str(self._device)))
+
+    def __getstate__(self):
+        raise TypeError("use pickle's protocol through __reduce_ex__")
+
+    # ------------------------------------------------------------------ dtype / device / copies
+    def to(self, *args, **kwargs) -> Tensor:
+        """Convert dtype and/or device: ``to(dtype)``, ``to(device)``, ``to(other_tensor)``.
+
+        Returns ``self`` when nothing changes, as PyTorch does.
+        """
+        dtype = kwargs.pop("dtype", None)
+        dev = kwargs.pop("device", None)
+        copy = kwargs.pop("copy", False)
+        kwargs.pop("non_blocking", None)
+        if kwargs:
+            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        for a in args:
+            if isinstance(a, _dtype.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype, dev = a.dtype, a.device
+            elif isinstance(a, (str, _device_cls)):
+                dev = a
+            elif isinstance(a, bool):
+                pass  # non_blocking
+            else:
+                raise TypeError(f"to() received an invalid combination of arguments: {a!r}")
+        out = self
+        if dev is not None:
+            dev = _device_cls(dev)
+            if dev.type != out._device.type or (dev.index or 0) != (out._device.index or 0):
+                out = _shape.ToDevice.apply(out, dev)
+                copy = False
+        if dtype is not None and dtype is not out.dtype:
+            out = _shape.ToCopy.apply(out, dtype)
+            copy = False
+        if copy:
+            out = out.clone()
+        return out
+
+    def float(self) -> Tensor:
+        return self.to(_dtype.float32)
+
+    def double(self) -> Tensor:
+        return self.to(_dtype.float64)
+
+    def half(self) -> Tensor:
+        return self.to(_dtype.float16)
+
+    def long(self) -> Tensor:
+        return self.to(_dtype.int64)
+
+    def int(self) -> Tensor:
+        return self.to(_dtype.int32)
+
+    def bool(self) -> Tensor:
+        return self.to(_dtype.bool)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        return self.to(other.dtype)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return f"torch.{self.dtype._legacy}"
+        return self.to(dtype)
+
+    def cpu(self) -> Tensor:
+        return self.to("cpu")
+
+    def cuda(self, device=None) -> Tensor:
+        return self.to("cuda" if device is None else _device_cls("cuda", device)
+                       if isinstance(device, int) else device)
+
+    def clone(self) -> Tensor:
+        """A copy with its own memory, recorded in the graph (``CloneBackward0``)."""
+        return _shape.Clone.apply(self)
+
+    def contiguous(self) -> Tensor:
+        return self if self._data.flags.c_contiguous else self.clone()
+
+    # ------------------------------------------------------------------ in-place helpers
+    def _check_inplace(self) -> bool:
+        """Guard an in-place op; return True when it must be recorded in the graph."""
+        if not grad_mode._state.enabled:
+            return False
+        if self._requires_grad and self._grad_fn is None:
+            if self._base is not None and self._base._requires_grad:
+                raise RuntimeError(
+                    "a view of a leaf Variable that requires grad is being used in an in-place "
+                    "operation."
+                )
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation."
+            )
+        return True
+
+    def _inplace(self, fn, *args) -> Tensor:
+        """Run the out-of-place ``fn(self, *args)`` and write the result into ``self``.
+
+        When the result joins the graph, ``self`` takes over its history (as PyTorch does) and
+        its version counter goes up, so saved copies of the old value are detected.
+        """
+        record = self._check_inplace() and (
+            self._requires_grad or any(isinstance(a, Tensor) and a._requires_grad for a in args))
+        if record:
+            if self._base is not None:
+                raise RuntimeError(
+                    "minitorch does not support in-place operations on views of tensors that "
+                    "are part of a graph; use the out-of-place operation instead (for example "
+                    "y = y + 1 instead of y.add_(1))."
+                )
+            old = _wrap(self._data.copy())  # the value before the change, with its history
+            old._grad_fn, old._output_nr = self._grad_fn, self._output_nr
+            old._requires_grad = self._requires_grad
+            old._accumulator = self._accumulator
+            result = fn(old, *args)
+        else:
+            with grad_mode.no_grad():
+                result = fn(self, *args)
+        self._write(result._data)
+        if record:
+            self._set_history(result._grad_fn, result._output_nr)
+        return self
+
+    def _write(self, values) -> None:
+        """Copy ``values`` into this tensor's memory and count the change."""
+        data = self._data
+        if values.dtype != data.dtype and not np.can_cast(values.dtype, data.dtype, "same_kind"):
+            raise RuntimeError(
+                f"result type {_dtype.from_numpy_dtype(values.dtype)._legacy[:-6]} can't be "
+                f"cast to the desired output type {self.dtype._legacy[:-6]}"
+            )
+        if not data.flags.writeable:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                "to a single memory location. Please clone() the tensor before performing the "
+                "operation."
+            )
+        try:
+            data[...] = values
+        except ValueError:
+            raise RuntimeError(
+                f"output with shape [{', '.join(map(str, data.shape))}] doesn't match the "
+                f"broadcast shape [{', '.join(map(str, values.shape))}]"
+            ) from None
+        self._version_counter.value += 1
+
+    def _accumulate_(self, grad: Tensor) -> None:
+        """``self += grad`` for gradient accumulation (no graph, no checks)."""
+        self._data += grad._data
+        self._version_counter.value += 1
+
+    # in-place ops (all through _inplace, so the graph and versions stay right)
+    def add_(self, other, *, alpha=1) -> Tensor:
+        return self._inplace(_arith.add, other, alpha)
+
+    def sub_(self, other, *, alpha=1) -> Tensor:
+        return self._inplace(_arith.sub, other, alpha)
+
+    def mul_(self, other) -> Tensor:
+        return self._inplace(_arith.mul, other)
+
+    def div_(self, other) -> Tensor:
+        return self._inplace(_arith.div, other)
+
+    def pow_(self, exponent) -> Tensor:
+        return self._inplace(_arith.pow, exponent)
+
+    def clamp_(self, min=None, max=None) -> Tensor:  # noqa: A002
+        return self._inplace(_arith.clamp, min, max)
+
+    clip_ = clamp_
+
+    def neg_(self) -> Tensor:
+        return self._inplace(_arith.neg)
+
+    def zero_(self) -> Tensor:
+        """Fill with zeros in place (how gradients are cleared: ``x.grad.zero_()``)."""
+        return self.fill_(0)
+
+    def fill_(self, value) -> Tensor:
+        return self._inplace(_shape.filled, value)
+
+    def copy_(self, src) -> Tensor:
+        """Copy ``src`` (broadcast to this shape) into this tensor, in place."""
+        return self._inplace(_shape.copied, src)
+
+    def masked_fill_(self, mask, value) -> Tensor:
+        return self._inplace(_arith.masked_fill, mask, value)
+
+    def uniform_(self, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
+        """Fill with numbers drawn uniformly from [a, b)."""
+        with grad_mode.no_grad():
+            return self.copy_(_random.uniform_array(self._data.shape, a, b, self._data.dtype,
+                                                    generator))
+
+    def normal_(self, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
+        """Fill with numbers drawn from a normal distribution."""
+        with grad_mode.no_grad():
+            return self.copy_(_random.normal_array(self._data.shape, mean, std,
+                                                   self._data.dtype, generator))
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+    def __setitem__(self, key, value) -> None:
+        self._inplace(_indexing.index_put, key, value)
+
+    def __getitem__(self, key) -> Tensor:
+        return _indexing.getitem(self, key)
+
+    # ------------------------------------------------------------------ arithmetic
+    def __add__(self, other):
+        return _arith.add(self, other)
+
+    def __radd__(self, other):
+        return _arith.add(self, other)
+
+    def __sub__(self, other):
+        return _arith.sub(self, other)
+
+    def __rsub__(self, other):
+        return _arith.rsub(self, other)
+
+    def __mul__(self, other):
+        return _arith.mul(self, other)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        return _arith.div(self, other)
+
+    def __rtruediv__(self, other):
+        return _arith.mul(_arith.reciprocal(self), other)
+
+    def __floordiv__(self, other):
+        return _arith.floor_divide(self, other)
+
+    def __mod__(self, other):
+        return _arith.remainder(self, other)
+
+    def __pow__(self, exponent):
+        return _arith.pow(self, exponent)
+
+    def __rpow__(self, base):
+        return _arith.pow(base, self)
+
+    def __matmul__(self, other):
+        return _linalg.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _linalg.matmul(other, self)
+
+    def __neg__(self):
+        return _arith.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _unary.abs(self)
+
+    def __eq__(self, other):  # noqa: D105  (elementwise, as in PyTorch)
+        return _arith.eq(self, other)
+
+    def __ne__(self, other):
+        return _arith.ne(self, other)
+
+    def __lt__(self, other):
+        return _arith.lt(self, other)
+
+    def __le__(self, other):
+        return _arith.le(self, other)
+
+    def __gt__(self, other):
+        return _arith.gt(self, other)
+
+    def __ge__(self, other):
+        return _arith.ge(self, other)
+
+    def __and__(self, other):
+        return _arith.logical_op(np.bitwise_and, self, other)
+
+    def __or__(self, other):
+        return _arith.logical_op(np.bitwise_or, self, other)
+
+    def __xor__(self, other):
+        return _arith.logical_op(np.bitwise_xor, self, other)
+
+    def __invert__(self):
+        return _arith.bitwise_not(self)
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+
+    # method forms of the operations
+    def add(self, other, *, alpha=1):
+        return _arith.add(self, other, alpha)
+
+    def sub(self, other, *, alpha=1):
+        return _arith.sub(self, other, alpha)
+
+    subtract = sub
+
+    def mul(self, other):
+        return _arith.mul(self, other)
+
+    multiply = mul
+
+    def div(self, other):
+        return _arith.div(self, other)
+
+    divide = true_divide = div
+
+    def pow(self, exponent):
+        return _arith.pow(self, exponent)
+
+    def neg(self):
+        return _arith.neg(self)
+
+    negative = neg
+
+    def reciprocal(self):
+        return _arith.reciprocal(self)
+
+    def square(self):
+        return _arith.pow(self, 2)
+
+    def maximum(self, other):
+        return _arith.maximum(self, other)
+
+    def minimum(self, other):
+        return _arith.minimum(self, other)
+
+    def clamp(self, min=None, max=None):  # noqa: A002
+        return _arith.clamp(self, min, max)
+
+    clip = clamp
+
+    def masked_fill(self, mask, value):
+        return _arith.masked_fill(self, mask, value)
+
+    def where(self, condition, other):
+        return _arith.where(condition, self, other)
+
+    def eq(self, other):
+        return _arith.eq(self, other)
+
+    def ne(self, other):
+        return _arith.ne(self, other)
+
+    def lt(self, other):
+        return _arith.lt(self, other)
+
+    def le(self, other):
+        return _arith.le(self, other)
+
+    def gt(self, other):
+        return _arith.gt(self, other)
+
+    def ge(self, other):
+        return _arith.ge(self, other)
+
+    def equal(self, other) -> bool:
+        return self.shape == other.shape and bool((self._data == other._data).all())
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+        return bool(np.allclose(self._data, other._data, rtol, atol, equal_nan))
+
+    def isnan(self):
+        return _wrap(np.isnan(self._data))
+
+    def isfinite(self):
+        return _wrap(np.isfinite(self._data))
+
+    def sign(self):
+        return _unary.sign(self)
+
+    def exp(self):
+        return _unary.exp(self)
+
+    def log(self):
+        return _unary.log(self)
+
+    def sqrt(self):
+        return _unary.sqrt(self)
+
+    def abs(self):
+        return _unary.abs(self)
+
+    def sin(self):
+        return _unary.sin(self)
+
+    def cos(self):
+        return _unary.cos(self)
+
+    def tanh(self):
+        return _unary.tanh(self)
+
+    def sigmoid(self):
+        return _unary.sigmoid(self)
+
+    def relu(self):
+        return _unary.relu(self)
+
+    def matmul(self, other):
+        return _linalg.matmul(self, other)
+
+    def mm(self, other):
+        return _linalg.mm(self, other)
+
+    def dot(self, other):
+        return _linalg.dot(self, other)
+
+    def mv(self, vec):
+        return _linalg.mv(self, vec)
+
+    def bmm(self, other):
+        return _linalg.bmm(self, other)
+
+    # reductions
+    def sum(self, dim=None, keepdim: bool = False, *, dtype=None):
+        return _reduction.sum(self, dim, keepdim, dtype=dtype)
+
+    def mean(self, dim=None, keepdim: bool = False, *, dtype=None):
+        return _reduction.mean(self, dim, keepdim, dtype=dtype)
+
+    def max(self, dim=None, keepdim: bool = False):
+        return _reduction.max(self, dim, keepdim)
+
+    def min(self, dim=None, keepdim: bool = False):
+        return _reduction.min(self, dim, keepdim)
+
+    def amax(self, dim=(), keepdim: bool = False):
+        return _reduction.amax(self, dim, keepdim)
+
+    def amin(self, dim=(), keepdim: bool = False):
+        return _reduction.amin(self, dim, keepdim)
+
+    def argmax(self, dim=None, keepdim: bool = False):
+        return _reduction.argmax(self, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim: bool = False):
+        return _reduction.argmin(self, dim, keepdim)
+
+    def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+        return _reduction.var(self, dim, unbiased, keepdim, correction=correction)
+
+    def std(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+        return _reduction.std(self, dim, unbiased, keepdim, correction=correction)
+
+    def all(self, dim=None, keepdim: bool = False):
+        return _reduction.all(self, dim, keepdim)
+
+    def any(self, dim=None, keepdim: bool = False):
+        return _reduction.any(self, dim, keepdim)
+
+    def norm(self, p=2, dim=None, keepdim: bool = False):
+        return _reduction.norm(self, p, dim, keepdim)
+
+    def sum_to_size(self, *size):
+        return _reduction.sum_to_size(self, _shape.as_shape(size))
+
+    # shape
+    def reshape(self, *shape):
+        return _shape.reshape(self, _shape.as_shape(shape))
+
+    def view(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+            raise NotImplementedError("view(dtype) is not supported by minitorch")
+        return _shape.view(self, _shape.as_shape(shape))
+
+    def view_as(self, other):
+        return _shape.view(self, tuple(other.shape))
+
+    def reshape_as(self, other):
+        return _shape.reshape(self, tuple(other.shape))
+
+    def flatten(self, start_dim: int = 0, end_dim: int = -1):
+        return _shape.flatten(self, start_dim, end_dim)
+
+    def transpose(self, dim0: int, dim1: int):
+        return _shape.transpose(self, dim0, dim1)
+
+    swapaxes = transpose
+
+    def t(self):
+        return _shape.t(self)
+
+    @property
+    def T(self):  # noqa: N802
+        return _shape.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
+
+    @property
+    def mT(self):  # noqa: N802
+        return _shape.transpose(self, -2, -1)
+
+    def permute(self, *dims):
+        return _shape.permute(self, _shape.as_shape(dims))
+
+    def squeeze(self, dim=None):
+        return _shape.squeeze(self, dim)
+
+    def unsqueeze(self, dim: int):
+        return _shape.unsqueeze(self, dim)
+
+    def expand(self, *sizes):
+        return _shape.expand(self, _shape.as_shape(sizes))
+
+    def expand_as(self, other):
+        return _shape.expand(self, tuple(other.shape))
+
+    def repeat(self, *sizes):
+        return _shape.repeat(self, _shape.as_shape(sizes))
+
+    def split(self, split_size, dim: int = 0):
+        return _shape.split(self, split_size, dim)
+
+    def chunk(self, chunks: int, dim: int = 0):
+        return _shape.chunk(self, chunks, dim)
+
+    def unbind(self, dim: int = 0):
+        return _shape.unbind(self, dim)
+
+    def gather(self, dim: int, index):
+        return _indexing.gather(self, dim, index)
+
+
+class _RetainGradHook:
+    """The hook ``retain_grad`` installs: stores the gradient, leaves it unchanged."""
+
+    def __init__(self, store) -> None:
+        self.store = store
+
+    def __call__(self, grad):
+        self.store(grad)
+        return None
+
+
+def _unwrap_nested(data):
+    """Turn tensors inside (nested) lists into their values, for ``tensor([t1, t2])``."""
+    if isinstance(data, Tensor):
+        return _backend.to_numpy(data._data)
+    if isinstance(data, (list, tuple)):
+        return [_unwrap_nested(d) for d in data]
+    return data
+
+
+_new = object.__new__
+
+
+def _wrap(data, requires_grad: bool = False) -> Tensor:
+    """Make a Tensor around an array without copying (internal fast path)."""
+    t = _new(Tensor)
+    if type(data) is not np.ndarray:
+        data = _backend.asarray(data)
+    t._data = data
+    t._version_counter = _VersionCounter()
+    if requires_grad:
+        t._requires_grad = True
+    return t
+
+
+def _rebuild(cls, array, requires_grad, device):
+    t = _wrap(array.copy())
+    if cls is not Tensor:
+        t.__class__ = cls
+    if device != "cpu":
+        t = t.to(device)
+    t._requires_grad = requires_grad
+    return t
+
+
+# The operation modules import Tensor, so they are imported after it is defined.
+from minitorch import _backend, _random, _tensor_str  # noqa: E402
+from minitorch.autograd import engine as _engine  # noqa: E402
+from minitorch.ops import (  # noqa: E402
+    _util as _ops_util,
+    arithmetic as _arith,
+    indexing as _indexing,
+    linalg as _linalg,
+    reduction as _reduction,
+    shape as _shape,
+    unary as _unary,
+)

@@ -1,0 +1,360 @@
+"""The backward engine: the chain rule, run over the recorded DAG.
+
+``backward`` does three things (the learner notes say it best):
+
+1. it computes the gradients from each ``.grad_fn``,
+2. accumulates them in the respective tensor's ``.grad``,
+3. and, using the chain rule, propagates all the way to the leaf tensors.
+
+The algorithm fits on one screen. First count, for every node reachable from the roots, how
+many edges point at it (its *dependencies*). Then start from the roots and run a node only when
+all of its dependencies have delivered their gradient, so each node runs exactly once even in a
+diamond-shaped graph, and the gradients arriving at it are summed first. Among the nodes that
+are ready, the most recently created runs first, which is PyTorch's order. Everything is
+iterative: a graph 100,000 ops deep is fine.
+
+Example:
+    >>> import minitorch
+    >>> x = minitorch.tensor(2.0, requires_grad=True)
+    >>> y = x * x + x          # x is used three times
+    >>> minitorch.autograd.grad(y, x)
+    (tensor(5.),)
+"""
+
+from __future__ import annotations
+
+import heapq
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from minitorch.autograd import grad_mode
+from minitorch.autograd.function import AccumulateGrad
+
+__all__ = ["backward", "grad", "record_backward", "BackwardStep"]
+
+
+@dataclass
+class BackwardStep:
+    """One step of a recorded backward pass (see :func:`record_backward`).
+
+    Attributes:
+        index: 0 for the first node that ran, 1 for the next, ...
+        node: the node that ran (``AccumulateGrad`` for a leaf).
+        grad_outputs: the gradients that arrived at the node (already summed).
+        grad_inputs: what it sent along each of its ``next_functions`` (None where nothing).
+        accumulated_into: for ``AccumulateGrad``, the leaf tensor whose ``.grad`` changed.
+        grad_after: for ``AccumulateGrad``, a copy of the leaf's ``.grad`` after the step.
+    """
+
+    index: int
+    node: object
+    grad_outputs: tuple
+    grad_inputs: tuple
+    accumulated_into: object = None
+    grad_after: object = None
+    extra: dict = field(default_factory=dict)
+
+
+_recorders: list[list] = []
+
+
+@contextmanager
+def record_backward():
+    """Record every node that backward runs, in the real execution order.
+
+    >>> import minitorch
+    >>> x = minitorch.ones(2, requires_grad=True)
+    >>> with minitorch.autograd.engine.record_backward() as steps:
+    ...     (x * 3).sum().backward()
+    >>> [s.node.name() for s in steps]
+    ['SumBackward0', 'MulBackward0', 'torch::autograd::AccumulateGrad']
+    """
+    steps: list[BackwardStep] = []
+    _recorders.append(steps)
+    try:
+        yield steps
+    finally:
+        _recorders.remove(steps)
+
+
+def _as_tuple(x) -> tuple:
+    if x is None:
+        return ()
+    from minitorch._tensor import Tensor  # noqa: PLC0415
+
+    return (x,) if isinstance(x, Tensor) else tuple(x)
+
+
+def _root_edge(t, index: int):
+    if not t.requires_grad:
+        raise RuntimeError(
+            f"element {index} of tensors does not require grad and does not have a grad_fn"
+        )
+    return t._edge()
+
+
+def _make_root_grads(tensors: tuple, grads: tuple, create_graph: bool) -> list:
+    from minitorch._tensor import Tensor  # noqa: PLC0415
+    from minitorch import _creation  # noqa: PLC0415
+
+    if len(grads) not in (0, len(tensors)):
+        raise RuntimeError(
+            f"grad can be implicitly created only for scalar outputs: got {len(grads)} "
+            f"gradients for {len(tensors)} tensors"
+        )
+    out = []
+    for i, t in enumerate(tensors):
+        g = grads[i] if grads else None
+        if g is None:
+            if t.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            g = _creation.ones_like(t)
+        elif not isinstance(g, Tensor):
+            g = _creation.tensor(g, dtype=t.dtype)
+        elif g.shape != t.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                f"has a shape of {t.shape}."
+            )
+        out.append(g if create_graph else g.detach())
+    return out
+
+
+def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
+         capture: dict | None = None, accumulate: bool = True) -> None:
+    """Run backward from ``roots`` (edges) seeded with ``root_grads``.
+
+    ``capture`` maps edges ``(node, output_nr)`` to a slot: their gradients are stored there
+    instead of (for leaves) being accumulated. ``accumulate=False`` skips every AccumulateGrad.
+    """
+    # 1. Count dependencies with an explicit stack (no recursion: deep graphs are fine).
+    deps: dict = {}
+    seen = set()
+    stack = [node for node, _ in roots if node is not None]
+    for node in stack:
+        seen.add(node)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node._next:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+
+    # 2. Seed the input buffers of the root nodes.
+    buffers: dict = {}
+    for (node, nr), g in zip(roots, root_grads):
+        _add_to_buffer(buffers, node, nr, g)
+    ready = []
+    counter = 0
+    for node in {id(n): n for n, _ in roots if n is not None}.values():
+        if deps.get(node, 0) == 0:
+            heapq.heappush(ready, (-node._seq, counter, node))
+            counter += 1
+
+    recorders = _recorders[-1:] if _recorders else ()
+    step = 0
+    with grad_mode.set_grad_enabled(create_graph):
+        # 3. Run each node once all its gradients have arrived, newest node first.
+        while ready:
+            _, _, node = heapq.heappop(ready)
+            grads = buffers.pop(node, None) or [None]
+            grads = _call_pre_hooks(node, grads)
+            if capture is not None:
+                for nr, g in enumerate(grads):
+                    slot = capture.get((node, nr))
+                    if slot is not None:
+                        slot.append(g)
+            is_leaf_node = type(node) is AccumulateGrad
+            if is_leaf_node:
+                outs = ()
+                if accumulate and (capture is None or (node, 0) not in capture):
+                    if grads[0] is not None:
+                        node.apply(grads[0])
+            else:
+                outs = _call_node(node, grads)
+                if not retain_graph:
+                    node._release()
+            if recorders:
+                leaf = node.variable if is_leaf_node else None
+                recorders[0].append(BackwardStep(
+                    step, node, tuple(grads), tuple(outs), leaf,
+                    None if leaf is None or leaf._grad is None else leaf._grad.detach().clone()))
+                step += 1
+            # 4. Send each gradient along its edge; a node whose inputs are complete is ready.
+            for (nxt, nr), g in zip(node._next, outs):
+                if nxt is None:
+                    continue
+                if g is not None:
+                    _add_to_buffer(buffers, nxt, nr, g)
+                left = deps[nxt] - 1
+                deps[nxt] = left
+                if left == 0:
+                    heapq.heappush(ready, (-nxt._seq, counter, nxt))
+                    counter += 1
+
+
+def _add_to_buffer(buffers: dict, node, nr: int, g) -> None:
+    if node is None:
+        return
+    buf = buffers.get(node)
+    if buf is None:
+        buf = buffers[node] = [None] * getattr(node, "_num_outputs", 1)
+    # Never add in place: the same gradient tensor may be flowing along another edge too.
+    buf[nr] = g if buf[nr] is None else buf[nr] + g
+
+
+def _call_pre_hooks(node, grads: list) -> list:
+    tensor_hooks = node._tensor_pre_hooks
+    if tensor_hooks:
+        for nr, hooks in tensor_hooks.items():
+            for hook in tuple(hooks.values()):
+                if grads[nr] is None:
+                    continue
+                new = hook(grads[nr])
+                if new is not None:
+                    grads[nr] = new
+    if node._pre_hooks:
+        for hook in tuple(node._pre_hooks.values()):
+            new = hook(tuple(grads))
+            if new is not None:
+                grads = list(new)
+    return grads
+
+
+def _call_node(node, grads: list) -> tuple:
+    """Call the node's backward and check what it returns against its inputs."""
+    if all(g is None for g in grads):
+        return (None,) * len(node._next)  # nothing flows into this part of the graph
+    if any(g is None for g in grads) and getattr(node, "_materialize", True):
+        from minitorch import _creation  # noqa: PLC0415
+
+        meta = getattr(node, "_output_meta", None) or ()
+        grads = [_creation.zeros(*meta[i][0], dtype=meta[i][1]) if g is None and i < len(meta)
+                 and meta[i] is not None else g for i, g in enumerate(grads)]
+    outs = node.apply(*grads)
+    if not isinstance(outs, tuple):
+        outs = (outs,)
+    needed = len(node._next)
+    if len(outs) != needed:
+        if len(outs) > needed and all(o is None for o in outs[needed:]):
+            outs = outs[:needed]  # extra Nones for non-tensor inputs are allowed
+        else:
+            raise RuntimeError(
+                f"function {node.name()} returned an incorrect number of gradients "
+                f"(expected {needed}, got {len(outs)})"
+            )
+    return tuple(_validate(node, i, g) for i, g in enumerate(outs))
+
+
+def _validate(node, i: int, g):
+    if g is None or node._next[i][0] is None:
+        return None
+    from minitorch._tensor import Tensor  # noqa: PLC0415
+
+    if not isinstance(g, Tensor):
+        raise TypeError(
+            f"function {node.name()} returned a gradient of type {type(g).__name__} at index "
+            f"{i}; expected a Tensor or None"
+        )
+    shape, dtype = node._input_meta[i]
+    if g._data.shape != shape:
+        try:
+            g = g.sum_to_size(shape)
+        except RuntimeError:
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                f"[{', '.join(map(str, g.shape))}] but expected shape compatible with "
+                f"[{', '.join(map(str, shape))}]"
+            ) from None
+    if g.dtype is not dtype:
+        g = g.to(dtype)
+    return g
+
+
+def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
+             create_graph: bool = False, inputs=None) -> None:
+    """Accumulate the gradients of ``tensors`` into the ``.grad`` of the graph's leaves.
+
+    Args:
+        tensors: the roots to differentiate (usually one scalar loss).
+        grad_tensors: the gradient of something with respect to each root; may be omitted for
+            scalar roots (it is then 1).
+        retain_graph: keep the saved tensors so backward can run again (default: create_graph).
+        create_graph: record the backward pass too, for higher-order gradients.
+        inputs: only accumulate into these leaves.
+    """
+    tensors = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors)
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = [_root_edge(t, i) for i, t in enumerate(tensors)]
+    root_grads = _make_root_grads(tensors, grads, create_graph)
+    if inputs is None:
+        _run(roots, root_grads, retain_graph, create_graph)
+        return
+    inputs = _as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    capture = {t._edge(): [] for t in inputs}
+    _run(roots, root_grads, retain_graph, create_graph, capture=capture, accumulate=False)
+    with grad_mode.set_grad_enabled(create_graph):
+        for t in inputs:
+            found = capture[t._edge()]
+            if not found or found[0] is None:
+                continue
+            if t.is_leaf:
+                t._edge()[0].apply(found[0])
+            else:
+                t._grad = found[0] if t._grad is None else t._grad + found[0]
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
+         create_graph: bool = False, allow_unused: bool | None = None,
+         materialize_grads: bool = False) -> tuple:
+    """Return the gradients of ``outputs`` with respect to ``inputs`` (nothing is accumulated).
+
+    >>> import minitorch
+    >>> x = minitorch.tensor([1.0, 2.0], requires_grad=True)
+    >>> minitorch.autograd.grad((x ** 3).sum(), x)
+    (tensor([ 3., 12.]),)
+    """
+    from minitorch import _creation  # noqa: PLC0415
+
+    outputs = _as_tuple(outputs)
+    single = not isinstance(inputs, (tuple, list))
+    inputs = _as_tuple(inputs)
+    grads = _as_tuple(grad_outputs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    for i, t in enumerate(inputs):
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    roots = [_root_edge(t, i) for i, t in enumerate(outputs)]
+    root_grads = _make_root_grads(outputs, grads, create_graph)
+    capture = {}
+    for t in inputs:
+        capture.setdefault(t._edge(), [])
+    _run(roots, root_grads, retain_graph, create_graph, capture=capture, accumulate=False)
+    result = []
+    for i, t in enumerate(inputs):
+        found = capture[t._edge()]
+        g = found[0] if found else None
+        if g is None:
+            if not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior."
+                )
+            if materialize_grads:
+                g = _creation.zeros_like(t)
+        elif not create_graph:
+            g = g.detach()
+        result.append(g)
+    del single
+    return tuple(result)

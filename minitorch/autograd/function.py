@@ -1,0 +1,340 @@
+"""Graph nodes and ``autograd.Function``: how a forward pass records the DAG.
+
+Every differentiable operation in minitorch, built-in or written by a learner, is a
+:class:`Function` with two static methods:
+
+* ``forward(ctx, *inputs)`` computes the result and may stash what backward needs with
+  ``ctx.save_for_backward(...)``;
+* ``backward(ctx, *grad_outputs)`` returns one gradient per input (``None`` where there is none).
+
+``Function.apply`` runs ``forward`` and, when recording is on and an input requires grad, puts
+a node into the graph. That node *is* the ``ctx``: an instance of a class made for each Function
+(``MulBackward0`` for the built-in ``Mul``, ``MyOpBackward`` for a learner's ``MyOp``). Its
+``next_functions`` point at the nodes that produced the inputs, so the DAG runs from the outputs
+(roots) back to the leaves, where :class:`AccumulateGrad` nodes write ``.grad``.
+
+Example:
+    >>> import minitorch
+    >>> class Square(minitorch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x)
+    ...         return x * x
+    ...     @staticmethod
+    ...     def backward(ctx, grad):
+    ...         (x,) = ctx.saved_tensors
+    ...         return 2 * x * grad
+    >>> x = minitorch.tensor(3.0, requires_grad=True)
+    >>> Square.apply(x).backward()
+    >>> x.grad
+    tensor(6.)
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable
+
+from minitorch.autograd import grad_mode
+
+__all__ = ["Node", "AccumulateGrad", "FunctionCtx", "BackwardCFunction", "Function", "once_differentiable"]
+
+_sequence = itertools.count()  # the order nodes were created in; backward runs newest first
+
+_FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``.remove()`` takes the hook out again."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks: dict) -> None:
+        self.hooks = hooks
+        self.id = next(RemovableHandle._ids)
+
+    def remove(self) -> None:
+        self.hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.remove()
+
+
+class Node:
+    """A node of the backward graph (``torch.autograd.graph.Node``).
+
+    Attributes:
+        next_functions: ``((node, output_nr), ...)``, one pair per input of the forward op:
+            the node that produced that input (``None`` if it needs no gradient) and which of
+            that node's outputs it was.
+    """
+
+    __slots__ = ("_next", "_seq", "_pre_hooks", "_hooks", "_tensor_pre_hooks", "__weakref__")
+
+    def name(self) -> str:
+        """The node's name, such as ``"MulBackward0"``."""
+        return type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple:
+        return self._next
+
+    def register_hook(self, fn: Callable) -> RemovableHandle:
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node runs in backward."""
+        if getattr(self, "_hooks", None) is None:
+            self._hooks = {}
+        handle = RemovableHandle(self._hooks)
+        self._hooks[handle.id] = fn
+        return handle
+
+    def register_prehook(self, fn: Callable) -> RemovableHandle:
+        """Call ``fn(grad_outputs)`` before this node runs; a non-None result replaces them."""
+        if getattr(self, "_pre_hooks", None) is None:
+            self._pre_hooks = {}
+        handle = RemovableHandle(self._pre_hooks)
+        self._pre_hooks[handle.id] = fn
+        return handle
+
+    def _register_tensor_hook(self, output_nr: int, fn: Callable) -> RemovableHandle:
+        """Hooks of a non-leaf tensor: they see (and may replace) that output's gradient."""
+        if getattr(self, "_tensor_pre_hooks", None) is None:
+            self._tensor_pre_hooks = {}
+        hooks = self._tensor_pre_hooks.setdefault(output_nr, {})
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = fn
+        return handle
+
+    def _release(self) -> None:
+        """Free what the node saved for backward (after a backward without retain_graph)."""
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf tensor: adds the incoming gradient into ``variable.grad``."""
+
+    __slots__ = ("variable",)
+    _num_outputs = 1
+
+    def __init__(self, variable) -> None:
+        self.variable = variable
+        self._next = ()
+        self._seq = float("inf")  # runs as soon as its gradient is complete
+        self._pre_hooks = self._hooks = self._tensor_pre_hooks = None
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def __repr__(self) -> str:
+        return f"<AccumulateGrad object at {hex(id(self))}>"
+
+    def apply(self, grad):
+        """Accumulate ``grad`` into the leaf: the first gradient is copied, later ones added."""
+        var = self.variable
+        for hook in tuple(var._hooks.values()) if var._hooks else ():
+            new = hook(grad)
+            if new is not None:
+                grad = new
+        if grad_mode.is_grad_enabled():  # create_graph=True: keep the sum differentiable
+            var._grad = grad if var._grad is None else var._grad + grad
+        elif var._grad is None:
+            var._grad = grad.detach().clone()
+        else:
+            var._grad._accumulate_(grad)
+        for hook in tuple(var._post_accumulate_hooks.values()) if var._post_accumulate_hooks else ():
+            hook(var)
+        return ()
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when saved."""
+
+    __slots__ = ("tensor", "version", "origin")
+
+    def __init__(self, tensor, origin) -> None:
+        self.tensor = tensor
+        self.version = tensor._version_counter.value
+        self.origin = origin  # the node that produced it, named in version errors
+
+    def unpack(self):
+        t = self.tensor
+        if t._version_counter.value != self.version:
+            shape = ", ".join(str(s) for s in t.shape)
+            which = f", which is output 0 of {_short_name(self.origin)}," if self.origin else ""
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: [torch.{t.dtype._legacy} [{shape}]]{which} is at version "
+                f"{t._version_counter.value}; expected version {self.version} instead. Hint: enable "
+                "anomaly detection to find the operation that failed to compute its gradient, "
+                "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+            )
+        return t
+
+
+def _short_name(node) -> str:
+    name = node.name()
+    return name.rsplit("Backward", 1)[0] if "Backward" in name else name
+
+
+_FREED = object()
+
+
+class FunctionCtx:
+    """What ``forward`` and ``backward`` share: saved tensors and flags."""
+
+    __slots__ = ()
+
+    def save_for_backward(self, *tensors) -> None:
+        """Keep tensors for backward; they are checked for in-place changes when unpacked."""
+        self._saved = tuple(None if t is None else SavedTensor(t, t._grad_fn) for t in tensors)
+
+    @property
+    def saved_tensors(self) -> tuple:
+        """The tensors given to ``save_for_backward``, checked against in-place changes."""
+        saved = self._saved
+        if saved is _FREED:
+            raise RuntimeError(_FREED_MESSAGE)
+        return tuple(None if s is None else s.unpack() for s in saved)
+
+    def mark_non_differentiable(self, *tensors) -> None:
+        """Mark outputs (such as indices) that never receive a gradient."""
+        self._non_differentiable = tensors
+
+    def mark_dirty(self, *tensors) -> None:
+        """Accepted for API compatibility; minitorch Functions never modify inputs in place."""
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """Whether ``None`` output gradients reach backward as zeros (the default) or None."""
+        self._materialize = value
+
+
+class BackwardCFunction(FunctionCtx, Node):
+    """Base of the node classes that ``Function`` makes: the ctx and the graph node in one."""
+
+    __slots__ = ("_saved", "needs_input_grad", "_non_differentiable", "_materialize",
+                 "_input_meta", "__dict__")
+    _forward_cls: type
+    _builtin = False
+
+    def __init__(self) -> None:
+        self._saved = ()
+        self._next = ()
+        self._pre_hooks = self._hooks = self._tensor_pre_hooks = None
+        self._non_differentiable = ()
+
+    def apply(self, *grads):
+        """Run the Function's backward for this node."""
+        return self._forward_cls.backward(self, *grads)
+
+    def _release(self) -> None:
+        if self._saved:
+            self._saved = _FREED
+
+    def __repr__(self) -> str:
+        if self._builtin:
+            return f"<{type(self).__name__} object at {hex(id(self))}>"
+        return f"<minitorch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
+
+
+class FunctionMeta(type):
+    """Gives each Function subclass its own node class, named as PyTorch names it."""
+
+    def __init__(cls, name, bases, attrs) -> None:
+        node_name = attrs.get("node_name", name + "Backward")
+        cls._backward_cls = type(node_name, (BackwardCFunction,), {
+            "__slots__": (), "_forward_cls": cls, "_builtin": attrs.get("_builtin", False),
+            "__module__": "minitorch.autograd.function",
+        })
+        super().__init__(name, bases, attrs)
+
+
+class Function(metaclass=FunctionMeta):
+    """Base class for differentiable operations, as ``torch.autograd.Function``.
+
+    Subclass it with static ``forward(ctx, ...)`` and ``backward(ctx, *grads)`` methods and call
+    ``MyOp.apply(...)``. Never instantiate it. Backward formulas written with minitorch tensor
+    operations are themselves differentiable, so higher-order gradients work.
+    """
+
+    _builtin = False
+
+    def __init__(self, *args, **kwargs) -> None:
+        raise RuntimeError(
+            "Function objects are not meant to be instantiated: call the static "
+            f"{type(self).__name__}.apply(...) instead."
+        )
+
+    @staticmethod
+    def forward(ctx: Any, *args: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function."
+        )
+
+    @staticmethod
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD."
+        )
+
+    @classmethod
+    def apply(cls, *args):
+        """Run ``forward`` and, if any input requires grad, record a node for ``backward``."""
+        from minitorch._tensor import Tensor  # noqa: PLC0415  (cycle: Tensor uses Function)
+
+        ctx = cls._backward_cls()
+        builtin = cls._builtin
+        needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+        record = grad_mode._state.enabled and True in needs
+        ctx.needs_input_grad = needs
+        if builtin:
+            out = cls.forward(ctx, *args)
+        else:
+            with grad_mode.no_grad():
+                out = cls.forward(ctx, *args)
+        if not record:
+            return out
+        meta = [a for a in args if isinstance(a, Tensor)]
+        edges = [a._edge() if a._requires_grad else (None, 0) for a in meta]
+        ctx._next = tuple(edges)
+        ctx._input_meta = tuple((m._data.shape, m.dtype) for m in meta)
+        ctx._seq = next(_sequence)
+        outputs = out if isinstance(out, tuple) else (out,)
+        non_diff = ctx._non_differentiable
+        for i, o in enumerate(outputs):
+            # Only floating-point outputs can carry gradients (indices, masks cannot).
+            if (isinstance(o, Tensor) and o._data.dtype.kind == "f"
+                    and not any(o is n for n in non_diff)):
+                if not builtin and any(o is a for a in args):
+                    o = o.view_as(o)  # returning an input unchanged: record on an alias
+                    outputs = outputs[:i] + (o,) + outputs[i + 1:]
+                o._set_history(ctx, i)
+        # Name outputs saved in forward after this node (they were saved before it existed).
+        if ctx._saved and ctx._saved is not _FREED:
+            for s in ctx._saved:
+                if s is not None and s.origin is None and any(s.tensor is o for o in outputs):
+                    s.origin = ctx
+        ctx._num_outputs = len(outputs)
+        if len(outputs) > 1:  # to hand zeros to backward for outputs that got no gradient
+            ctx._output_meta = tuple((o._data.shape, o.dtype) if isinstance(o, Tensor) else None
+                                     for o in outputs)
+        return outputs if isinstance(out, tuple) else outputs[0]
+
+
+def once_differentiable(fn):
+    """Decorate a ``backward`` that is not itself differentiable (runs it under no_grad)."""
+
+    def wrapper(ctx, *grads):
+        with grad_mode.no_grad():
+            return fn(ctx, *grads)
+
+    return wrapper

@@ -1,0 +1,58 @@
+"""Exercise widgets for the minitorch notebooks: quizzes, predictions, checks and plots.
+
+This package is not imported by ``import minitorch``: the notebooks import it themselves,
+so the core library stays light. It needs ipywidgets (and matplotlib for the plots, imported
+only when a plot is drawn). Everything works from code too, which is how the tests drive it.
+
+=========================  =================================================================
+name                       what it is
+=========================  =================================================================
+:class:`Quiz`              a multiple-choice or multi-select question with a Check button
+:func:`quiz_for`           the quiz for question ``i`` of chapter ``n`` (from ``QUESTIONS``)
+:class:`PredictValue`      "predict the value": type a number, check it, reveal the answer
+:func:`run_check`          run :class:`Case` objects against learner code, show ✓ ✗ ⏳
+:mod:`.checks`             the checks of the chapters' code exercises
+:func:`tangent_explorer`   a loss curve and its tangent, with sliders for ``w`` and ``b``
+:func:`descent_2d`         gradient descent on a 2-D surface, stepped with buttons
+:class:`LiveLossPlot`      a loss curve that redraws itself during training
+:func:`plot_decision_boundary`  the regions of a 2-D classifier
+=========================  =================================================================
+
+Example:
+    >>> from minitorch.exercises import Case, run_check
+    >>> run_check("add", [Case("1 + 2", lambda: 1 + 2, 3)])
+    ✓ add: all 1 cases passed.
+    True
+"""
+
+from .checks import (
+    check_backprop,
+    check_chain_rule,
+    check_logistic_grads,
+    check_numeric_derivative,
+    check_topological_sort,
+)
+from .plots import (
+    Descent2D,
+    LiveLossPlot,
+    TangentExplorer,
+    decision_grid,
+    descent_2d,
+    logistic_loss,
+    logistic_loss_grad,
+    plot_decision_boundary,
+    tangent_explorer,
+)
+from .predict import PredictValue, parse_answer
+from .questions import QUESTIONS, Question, quiz_for
+from .quiz import Quiz
+from .runner import Case, CheckResult, approx, default_compare, evaluate, run_check
+
+__all__ = [
+    "QUESTIONS", "Case", "CheckResult", "Descent2D", "LiveLossPlot", "PredictValue", "Question",
+    "Quiz", "TangentExplorer", "approx", "check_backprop", "check_chain_rule",
+    "check_logistic_grads", "check_numeric_derivative", "check_topological_sort",
+    "decision_grid", "default_compare", "descent_2d", "evaluate", "logistic_loss",
+    "logistic_loss_grad", "parse_answer", "plot_decision_boundary", "quiz_for", "run_check",
+    "tangent_explorer",
+]

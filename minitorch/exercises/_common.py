@@ -1,0 +1,192 @@
+"""Small helpers shared by the exercise widgets: value conversion, formatting and display.
+
+Nothing here imports matplotlib or ipywidgets, so the checks work in a plain Python shell.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "DisplaysWidget", "fig_to_png", "format_value", "in_ipython", "in_notebook", "inline_markup",
+    "plain", "show", "to_float", "to_numpy",
+]
+
+
+def to_numpy(value: Any) -> np.ndarray | None:
+    """Return ``value`` as a numeric NumPy array, or ``None`` if it is not numeric.
+
+    Tensors (minitorch or PyTorch) are detached and converted with ``.numpy()``; numbers,
+    booleans, nested lists and arrays go through ``np.asarray``. Strings, ``None``, dicts and
+    ragged lists are not numeric.
+
+    Example:
+        >>> to_numpy([1, 2]).tolist()
+        [1, 2]
+        >>> to_numpy("hello") is None
+        True
+    """
+    if value is None or isinstance(value, (str, bytes, dict)):
+        return None
+    if hasattr(value, "numpy") and callable(value.numpy):  # a tensor
+        try:
+            if hasattr(value, "detach"):
+                value = value.detach()
+            if hasattr(value, "cpu"):
+                value = value.cpu()
+            value = value.numpy()
+        except Exception:  # noqa: BLE001  (not a tensor after all: fall back to asarray)
+            pass
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError):  # ragged lists, objects NumPy cannot read
+        return None
+    if array.dtype.kind not in "biufc":
+        return None
+    return array
+
+
+def to_float(value: Any) -> float:
+    """Turn a number, a one-element array or a one-element tensor into a Python ``float``.
+
+    Example:
+        >>> to_float(np.array([0.5]))
+        0.5
+    """
+    try:
+        return float(value)
+    except TypeError:
+        if hasattr(value, "item"):
+            return float(value.item())
+        raise
+
+
+def format_value(value: Any, limit: int = 400) -> str:
+    """``repr`` of a value, shortened to about ``limit`` characters for display.
+
+    Example:
+        >>> format_value([1.0, 2.0])
+        '[1.0, 2.0]'
+        >>> len(format_value(list(range(1000)), limit=50)) < 80
+        True
+    """
+    if isinstance(value, np.ndarray):
+        with np.printoptions(precision=4, threshold=50, edgeitems=3):
+            text = repr(value)
+    else:
+        text = repr(value)
+    if len(text) > limit:
+        text = text[:limit] + f" ... ({len(text) - limit} more characters)"
+    return text
+
+
+_CODE = re.compile(r"`([^`]+)`")
+_BOLD = re.compile(r"\*\*([^*]+)\*\*")
+
+
+def inline_markup(text: str) -> str:
+    """Escape ``text`` for HTML and turn ```code``` and ``**bold**`` into tags.
+
+    Example:
+        >>> inline_markup("call `x.backward()` **once**")
+        'call <code>x.backward()</code> <b>once</b>'
+    """
+    escaped = html.escape(text, quote=False)
+    escaped = _CODE.sub(r"<code>\1</code>", escaped)
+    return _BOLD.sub(r"<b>\1</b>", escaped)
+
+
+def plain(text: str) -> str:
+    """Drop the backticks and ``**`` of :func:`inline_markup`, for plain-text labels.
+
+    Example:
+        >>> plain("`x.detach()` is **new**")
+        'x.detach() is new'
+    """
+    return _BOLD.sub(r"\1", _CODE.sub(r"\1", text))
+
+
+def in_ipython() -> bool:
+    """``True`` when running inside IPython or Jupyter, ``False`` in a plain Python process.
+
+    Example:
+        >>> isinstance(in_ipython(), bool)
+        True
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    return get_ipython() is not None
+
+
+def in_notebook() -> bool:
+    """``True`` inside a Jupyter kernel (JupyterLab, Notebook, Colab, VS Code), where images
+    and HTML can be shown; ``False`` in plain Python and in terminal IPython.
+
+    Example:
+        >>> in_notebook()
+        False
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def show(text: str, html_text: str) -> None:
+    """Show a result: rich HTML in Jupyter, the plain ``text`` elsewhere.
+
+    Inside IPython both versions are sent, and the front end picks the richest it can show
+    (JupyterLab and Colab show HTML, a terminal IPython shows the text).
+
+    Example:
+        >>> show("✓ done", "<b>✓ done</b>")
+        ✓ done
+    """
+    if not in_ipython():
+        print(text)
+        return
+    from IPython.display import display
+
+    display({"text/plain": text, "text/html": html_text}, raw=True)
+
+
+def fig_to_png(fig: Any, dpi: int = 80) -> bytes:
+    """Render a matplotlib ``Figure`` to PNG bytes (for an ``ipywidgets.Image``).
+
+    Example:
+        >>> from matplotlib.figure import Figure
+        >>> fig_to_png(Figure(figsize=(1, 1)))[:4]
+        b'\\x89PNG'
+    """
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+class DisplaysWidget:
+    """Mixin: an object with a ``.widget`` attribute displays as that widget in Jupyter.
+
+    So a bare ``Quiz(...)`` as the last line of a cell shows the quiz.
+    """
+
+    widget: Any
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        if isinstance(bundle, dict):
+            bundle.setdefault("text/plain", repr(self))
+        return bundle
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)

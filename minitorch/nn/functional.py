@@ -1,0 +1,119 @@
+"""``minitorch.nn.functional``: losses and activations as plain functions.
+
+Example:
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> z = minitorch.zeros(3, requires_grad=True)
+    >>> F.binary_cross_entropy_with_logits(z, minitorch.ones(3))
+    tensor(0.6931, grad_fn=<BinaryCrossEntropyWithLogitsBackward0>)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd.function import Function
+from minitorch.ops.unary import relu, sigmoid, tanh
+
+__all__ = ["binary_cross_entropy_with_logits", "relu", "sigmoid", "tanh"]
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _legacy_reduction(size_average, reduce) -> str:
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if not reduce:
+        return "none"
+    return "mean" if size_average else "sum"
+
+
+def _softplus_neg_abs(x: np.ndarray) -> np.ndarray:
+    """``log(1 + exp(-|x|))``, which never overflows."""
+    return np.log1p(np.exp(-np.abs(x)))
+
+
+class BinaryCrossEntropyWithLogits(Function):
+    """Sigmoid followed by binary cross-entropy, in one numerically stable step.
+
+    With ``x`` the logit, ``y`` the target and ``p`` the positive weight:
+    ``loss = (1 - y) x + (1 + (p - 1) y) (log(1 + e^-|x|) + max(-x, 0))``.
+    """
+
+    node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, y, weight, pos_weight, reduction):
+        ctx.save_for_backward(x, y, weight, pos_weight)
+        ctx.reduction = reduction
+        xd, yd = x._data, y._data.astype(x._data.dtype, copy=False)
+        log_sig_neg = _softplus_neg_abs(xd) + np.maximum(-xd, 0)  # -log(sigmoid(x))
+        if pos_weight is None:
+            loss = (1 - yd) * xd + log_sig_neg
+        else:
+            loss = (1 - yd) * xd + (1 + (pos_weight._data - 1) * yd) * log_sig_neg
+        if weight is not None:
+            loss = loss * weight._data
+        if reduction == "mean":
+            loss = loss.mean(dtype=xd.dtype)
+        elif reduction == "sum":
+            loss = loss.sum(dtype=xd.dtype)
+        elif reduction != "none":
+            raise ValueError(f"{reduction} is not a valid value for reduction")
+        return _wrap(np.asarray(loss, dtype=xd.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y, weight, pos_weight = ctx.saved_tensors
+        if ctx.reduction == "mean":
+            grad = grad.expand(x.shape) / max(x.numel(), 1)
+        elif ctx.reduction == "sum":
+            grad = grad.expand(x.shape)
+        s = sigmoid(x)
+        if pos_weight is None:
+            gx = s - y                           # d loss / dx = sigmoid(x) - y
+            gy = -x                              # d loss / dy = -x
+        else:
+            gx = (pos_weight * y + 1 - y) * s - pos_weight * y
+            gy = (pos_weight - 1) * (-x).sigmoid().log().neg() - x
+        if weight is not None:
+            gx, gy = gx * weight, gy * weight
+        return grad * gx, grad * gy, None, None
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
+                                     size_average=None, reduce=None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    """Binary cross-entropy on logits: ``-[y log s(x) + (1 - y) log(1 - s(x))]``.
+
+    Taking logits (not probabilities) lets it use ``log(1 + e^-|x|)``, which is exact where
+    ``sigmoid`` followed by ``log`` would round to ``log(0)``.
+
+    Args:
+        input: logits, any shape.
+        target: same shape as ``input``, values in [0, 1].
+        weight: optional rescaling weight, broadcast to ``input``.
+        reduction: ``"mean"`` (default), ``"sum"`` or ``"none"``.
+        pos_weight: weight of positive examples, broadcast along the last dimension.
+    """
+    if reduce is not None or size_average is not None:  # the deprecated way to say reduction
+        reduction = _legacy_reduction(size_average, reduce)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Target size ({target.shape}) must be the same as input size ({input.shape})"
+        )
+    if weight is not None and weight.shape != input.shape:
+        weight = weight.expand(input.shape)
+    if pos_weight is not None and pos_weight.shape != input.shape:
+        pos_weight = pos_weight.expand(input.shape)
+    return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)

@@ -1,0 +1,13 @@
+"""The built-in operations, one module per family.
+
+Each operation is an :class:`minitorch.autograd.Function` with its forward and backward side by
+side, exactly the pattern a learner uses for a custom operation. Backward formulas are written
+with tensor operations, so they are differentiable too (``create_graph=True``).
+
+* ``arithmetic``: ``+ - * / **``, comparisons, ``maximum``, ``minimum``, ``clamp``, ``where``
+* ``unary``: ``exp``, ``log``, ``sqrt``, ``abs``, ``sin``, ``cos``, ``tanh``, ``sigmoid``, ``relu``
+* ``reduction``: ``sum``, ``mean``, ``max``, ``min``, ``var``, ``std``, ...
+* ``shape``: ``reshape``/``view``, ``transpose``, ``permute``, ``squeeze``, ``expand``, ``cat``, ...
+* ``indexing``: ``x[...]`` reads and writes
+* ``linalg``: ``matmul`` and friends
+"""

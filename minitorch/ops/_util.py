@@ -1,0 +1,99 @@
+"""Small helpers shared by the operation modules: dims, operands and error messages."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from minitorch import _dtype
+from minitorch._tensor import Tensor, _wrap
+
+
+def normalize_dim(dim: int, ndim: int) -> int:
+    """Turn a possibly negative ``dim`` into an index, with PyTorch's IndexError."""
+    n = ndim if ndim > 0 else 1
+    if not -n <= dim < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
+    return dim + n if dim < 0 else dim
+
+
+def normalize_dims(dim, ndim: int) -> tuple:
+    """``None`` -> all dims; an int or a sequence -> sorted tuple of non-negative dims."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, (int, np.integer)):
+        return (normalize_dim(int(dim), ndim),)
+    dims = tuple(sorted(normalize_dim(int(d), ndim) for d in dim))
+    if len(set(dims)) != len(dims):
+        raise RuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
+    return dims
+
+
+def as_tensor(value, like: Tensor) -> Tensor:
+    """An operand as a Tensor. Python numbers become 'wrapped numbers', which type promotion
+    treats as weaker than any tensor (``float32_tensor * 2.5`` stays float32)."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (numbers.Number, np.number, np.bool_)):
+        d = _dtype.scalar_dtype(value)
+        if d.category <= like.dtype.category:
+            d = like.dtype
+        t = _wrap(np.array(value, dtype=d.np))
+        t._wrapped = True
+        t._device = like._device
+        if t._device.type != "cpu":
+            t._data = like._backend_asarray(t._data)
+        return t
+    if isinstance(value, np.ndarray):
+        from minitorch._creation import tensor  # noqa: PLC0415
+
+        return tensor(value)
+    raise TypeError(
+        f"unsupported operand type: expected a Tensor or a number, got {type(value).__name__}"
+    )
+
+
+def operands(a: Tensor, b: Tensor):
+    """The arrays of ``a`` and ``b`` converted to their promoted common dtype."""
+    da, db = a._data, b._data
+    if da.dtype != db.dtype:
+        rt = _dtype.result_type(a, b).np
+        if da.dtype != rt:
+            da = da.astype(rt)
+        if db.dtype != rt:
+            db = db.astype(rt)
+    if a._device is not b._device and a._device != b._device:
+        check_same_device(a, b)
+    return da, db
+
+
+def check_same_device(*tensors: Tensor) -> None:
+    devs = {str(t._device) for t in tensors if not t._wrapped}
+    if len(devs) > 1:
+        a, b = sorted(devs)[:2]
+        raise RuntimeError(
+            "Expected all tensors to be on the same device, but found at least two devices, "
+            f"{b} and {a}!"
+        )
+
+
+def broadcast_error(*shapes) -> RuntimeError:
+    """PyTorch's message for shapes that do not broadcast, naming the first clash."""
+    a, b = shapes[0], shapes[1]
+    n = max(len(a), len(b))
+    pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    for i in range(n - 1, -1, -1):
+        if pa[i] != pb[i] and pa[i] != 1 and pb[i] != 1:
+            return RuntimeError(
+                f"The size of tensor a ({pa[i]}) must match the size of tensor b ({pb[i]}) at "
+                f"non-singleton dimension {i}"
+            )
+    return RuntimeError(f"shapes {list(a)} and {list(b)} cannot be broadcast together")
+
+
+def float_type(t: Tensor) -> np.dtype:
+    """The dtype an op like ``exp`` computes in: the tensor's own if floating, else float32."""
+    return t._data.dtype if t._data.dtype.kind == "f" else _dtype.get_default_dtype().np

@@ -1,0 +1,543 @@
+"""Elementwise arithmetic with broadcasting: ``+ - * / **``, comparisons, ``maximum``,
+``minimum``, ``clamp`` and ``where``.
+
+Each backward formula sits next to its forward. Gradients are returned in the output's shape;
+the engine sums them back over broadcast dimensions (``sum_to_size``) for each input.
+
+Example:
+    >>> import minitorch
+    >>> a = minitorch.tensor([1.0, 2.0], requires_grad=True)
+    >>> b = minitorch.tensor(3.0, requires_grad=True)
+    >>> (a * b).sum().backward()
+    >>> a.grad, b.grad
+    (tensor([3., 3.]), tensor(3.))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minitorch import _dtype
+from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd.function import Function
+from minitorch.ops._util import as_tensor, broadcast_error, float_type, operands
+
+__all__ = [
+    "add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "maximum", "minimum",
+    "clamp", "where", "masked_fill", "eq", "ne", "lt", "le", "gt", "ge", "floor_divide",
+    "remainder",
+]
+
+
+def _binary(np_fn, a: Tensor, b: Tensor) -> Tensor:
+    x, y = operands(a, b)
+    try:
+        return _wrap(np_fn(x, y))
+    except ValueError:
+        raise broadcast_error(a.shape, b.shape) from None
+
+
+class Add(Function):
+    node_name = "AddBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return _binary(np.add, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        # d(a+b)/da = 1, d(a+b)/db = 1: the gradient passes through unchanged.
+        return grad, grad
+
+
+class AddScaled(Function):
+    """``a + alpha * b`` (``add(a, b, alpha=...)``), still named AddBackward0."""
+
+    node_name = "AddBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b, alpha):
+        ctx.alpha = alpha
+        return _binary(lambda x, y: x + y * np.asarray(alpha, y.dtype), a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, grad * ctx.alpha
+
+
+class Sub(Function):
+    node_name = "SubBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a._data.dtype == np.bool_ and b._data.dtype == np.bool_:
+            raise RuntimeError(
+                "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+                "`^` or `logical_xor()` operator instead."
+            )
+        return _binary(np.subtract, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, -grad
+
+
+class Rsub(Function):
+    """``number - tensor``."""
+
+    node_name = "RsubBackward1"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return _binary(np.subtract, b, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad, None
+
+
+class Mul(Function):
+    node_name = "MulBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        # Save only what backward will need: b for a's gradient, a for b's.
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return _binary(np.multiply, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        # d(a*b)/da = b, d(a*b)/db = a
+        return (grad * b if b is not None else None,
+                grad * a if a is not None else None)
+
+
+class Div(Function):
+    node_name = "DivBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b)
+        x, y = operands(a, b)
+        if x.dtype.kind != "f":  # true division of integers gives floats
+            x, y = x.astype(_dtype.get_default_dtype().np), y.astype(_dtype.get_default_dtype().np)
+        try:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return _wrap(x / y)
+        except ValueError:
+            raise broadcast_error(a.shape, b.shape) from None
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        # d(a/b)/da = 1/b, d(a/b)/db = -a/b^2
+        return (grad / b if ctx.needs_input_grad[0] else None,
+                -grad * a / (b * b) if a is not None else None)
+
+
+class Neg(Function):
+    node_name = "NegBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        if a._data.dtype == np.bool_:
+            raise RuntimeError(
+                "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+                "to invert a mask, use the `~` or `logical_not()` operator instead."
+            )
+        return _wrap(np.negative(a._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad
+
+
+class Reciprocal(Function):
+    node_name = "ReciprocalBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        with np.errstate(divide="ignore"):
+            out = _wrap(np.reciprocal(a._data.astype(float_type(a), copy=False)))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return -grad * out * out  # d(1/a)/da = -1/a^2
+
+
+class PowScalar(Function):
+    """``tensor ** number``."""
+
+    node_name = "PowBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, exponent):
+        ctx.save_for_backward(a)
+        ctx.exponent = exponent
+        x = a._data
+        if isinstance(exponent, float) and x.dtype.kind != "f":
+            x = x.astype(_dtype.get_default_dtype().np)
+        if x.dtype.kind in "iu" and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return _wrap(np.power(x, np.asarray(exponent, dtype=x.dtype)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        p = ctx.exponent
+        if p == 0:
+            return grad * 0
+        return grad * p * a ** (p - 1)  # d(a^p)/da = p * a^(p-1)
+
+
+class PowTensor(Function):
+    """``tensor ** tensor``."""
+
+    node_name = "PowBackward1"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        out = _binary(_safe_power, a, b)
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, out = ctx.saved_tensors
+        ga = grad * b * a ** (b - 1) if ctx.needs_input_grad[0] else None
+        # d(a^b)/db = a^b * log(a), taken as 0 where a == 0 and b >= 0 (PyTorch's convention)
+        gb = None
+        if ctx.needs_input_grad[1]:
+            gb = where((a == 0) & (b >= 0), 0.0, grad * out * a.log())
+        return ga, gb
+
+
+class PowScalarBase(Function):
+    """``number ** tensor``."""
+
+    node_name = "PowBackward2"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, base, b):
+        out = _binary(_safe_power, base, b)
+        ctx.save_for_backward(out)
+        ctx.log_base = float(np.log(base._data)) if base._data > 0 else float("nan")
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return None, grad * out * ctx.log_base  # d(c^b)/db = c^b * log(c)
+
+
+def _safe_power(x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.power(x, y)
+
+
+class Maximum(Function):
+    node_name = "MaximumBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return _binary(np.maximum, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return _split_between(grad, a > b, a == b)
+
+
+class Minimum(Function):
+    node_name = "MinimumBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return _binary(np.minimum, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return _split_between(grad, a < b, a == b)
+
+
+def _split_between(grad, a_wins, tie):
+    """Gradient to the winner of max/min; ties share it half and half, as in PyTorch."""
+    half = grad / 2
+    ga = where(a_wins, grad, where(tie, half, 0.0))
+    gb = where(a_wins | tie, where(tie, half, 0.0), grad)
+    return ga, gb
+
+
+class Clamp(Function):
+    """``clamp(x, min, max)`` with number bounds."""
+
+    node_name = "ClampBackward1"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, lo, hi):
+        ctx.save_for_backward(a)
+        ctx.lo, ctx.hi = lo, hi
+        x = a._data
+        if x.dtype.kind != "f" and (isinstance(lo, float) or isinstance(hi, float)):
+            x = x.astype(_dtype.get_default_dtype().np)
+        out = x
+        if lo is not None:
+            out = np.maximum(out, np.asarray(lo, x.dtype))
+        if hi is not None:
+            out = np.minimum(out, np.asarray(hi, x.dtype))
+        return _wrap(out if out is not x else x.copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        inside = None  # the gradient passes where min <= a <= max, elsewhere it is 0
+        if ctx.lo is not None:
+            inside = a >= ctx.lo
+        if ctx.hi is not None:
+            inside = (a <= ctx.hi) if inside is None else inside & (a <= ctx.hi)
+        return grad * inside
+
+
+class ClampTensor(Function):
+    """``clamp(x, min, max)`` with tensor bounds."""
+
+    node_name = "ClampBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, lo, hi):
+        ctx.save_for_backward(a, lo, hi)
+        out = a._data
+        if lo is not None:
+            out = np.maximum(out, operands(a, lo)[1])
+        if hi is not None:
+            out = np.minimum(out, operands(a, hi)[1])
+        return _wrap(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, lo, hi = ctx.saved_tensors
+        above = a >= lo if lo is not None else None
+        below = a <= hi if hi is not None else None
+        inside = above if below is None else (below if above is None else above & below)
+        g_lo = where(a < lo, grad, 0.0) if lo is not None and lo.requires_grad else None
+        g_hi = where(a > hi, grad, 0.0) if hi is not None and hi.requires_grad else None
+        return grad * inside, g_lo, g_hi
+
+
+class Where(Function):
+    node_name = "WhereBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, cond, a, b):
+        ctx.save_for_backward(cond)
+        x, y = operands(a, b)
+        try:
+            return _wrap(np.where(cond._data, x, y))
+        except ValueError:
+            raise broadcast_error(cond.shape, np.broadcast_shapes(a.shape, b.shape)) from None
+
+    @staticmethod
+    def backward(ctx, grad):
+        (cond,) = ctx.saved_tensors
+        zero = grad * 0
+        return None, where(cond, grad, zero), where(cond, zero, grad)
+
+
+# ---------------------------------------------------------------- functions (the public API)
+def add(input: Tensor, other, alpha=1) -> Tensor:  # noqa: A002
+    """``input + alpha * other``, broadcasting shapes."""
+    if not isinstance(input, Tensor):
+        input, other = other, input  # noqa: A001  (number + tensor)
+    other = as_tensor(other, input)
+    if alpha != 1:
+        return AddScaled.apply(input, other, alpha)
+    return Add.apply(input, other)
+
+
+def sub(input: Tensor, other, alpha=1) -> Tensor:  # noqa: A002
+    """``input - alpha * other``."""
+    if not isinstance(input, Tensor):
+        return rsub(other, input)
+    other = as_tensor(other, input)
+    if alpha != 1:
+        return AddScaled.apply(input, other, -alpha)
+    return Sub.apply(input, other)
+
+
+def rsub(input: Tensor, other) -> Tensor:  # noqa: A002
+    """``other - input`` (what ``2 - x`` calls)."""
+    return Rsub.apply(input, as_tensor(other, input))
+
+
+def mul(input: Tensor, other) -> Tensor:  # noqa: A002
+    """``input * other``, elementwise with broadcasting."""
+    if not isinstance(input, Tensor):
+        input, other = other, input  # noqa: A001
+    return Mul.apply(input, as_tensor(other, input))
+
+
+def div(input: Tensor, other) -> Tensor:  # noqa: A002
+    """``input / other`` (true division: integers give floats)."""
+    if not isinstance(input, Tensor):
+        return mul(reciprocal(other), input)
+    return Div.apply(input, as_tensor(other, input))
+
+
+def pow(input, exponent) -> Tensor:  # noqa: A001, A002
+    """``input ** exponent``; either may be a number."""
+    if not isinstance(input, Tensor):
+        return PowScalarBase.apply(as_tensor(input, exponent), exponent)
+    if isinstance(exponent, Tensor):
+        return PowTensor.apply(input, exponent)
+    return PowScalar.apply(input, exponent)
+
+
+def neg(input: Tensor) -> Tensor:  # noqa: A002
+    return Neg.apply(input)
+
+
+def reciprocal(input: Tensor) -> Tensor:  # noqa: A002
+    return Reciprocal.apply(input)
+
+
+def maximum(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """Elementwise maximum of two tensors (ties split the gradient)."""
+    return Maximum.apply(input, _tensor_arg(other, input, "maximum"))
+
+
+def minimum(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """Elementwise minimum of two tensors."""
+    return Minimum.apply(input, _tensor_arg(other, input, "minimum"))
+
+
+def _tensor_arg(value, like, name):
+    if not isinstance(value, Tensor):
+        raise TypeError(
+            f"{name}(): argument 'other' (position 2) must be Tensor, not {type(value).__name__}"
+        )
+    return value
+
+
+def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A001, A002
+    """Limit values to ``[min, max]``; the gradient is 0 where a value was clipped."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        lo = as_tensor(min, input) if min is not None else None
+        hi = as_tensor(max, input) if max is not None else None
+        return ClampTensor.apply(input, lo, hi)
+    return Clamp.apply(input, min, max)
+
+
+clip = clamp
+
+
+def where(condition: Tensor, input, other) -> Tensor:  # noqa: A002
+    """Take ``input`` where ``condition`` is True, else ``other``."""
+    if not isinstance(condition, Tensor) or condition._data.dtype != np.bool_:
+        raise RuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{condition.dtype._legacy[:-6] if isinstance(condition, Tensor) else condition}"
+        )
+    like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else None
+    if like is None:
+        from minitorch._creation import tensor  # noqa: PLC0415
+
+        like = tensor(input)
+    return Where.apply(condition, as_tensor(input, like), as_tensor(other, like))
+
+
+def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:  # noqa: A002
+    """``value`` where ``mask`` is True, ``input`` elsewhere."""
+    return where(mask, as_tensor(value, input), input)
+
+
+def floor_divide(input: Tensor, other) -> Tensor:  # noqa: A002
+    """Elementwise floor division (not differentiable)."""
+    return _compare(np.floor_divide, input, other)
+
+
+def remainder(input: Tensor, other) -> Tensor:  # noqa: A002
+    """Elementwise remainder with the sign of the divisor (not differentiable)."""
+    return _compare(np.remainder, input, other)
+
+
+def _compare(np_fn, a, b) -> Tensor:
+    if not isinstance(a, Tensor):
+        a, b = as_tensor(a, b), b
+    return _binary(np_fn, a, as_tensor(b, a))
+
+
+def eq(input, other) -> Tensor:  # noqa: A002
+    """Elementwise ``==`` as a bool tensor."""
+    return _compare(np.equal, input, other)
+
+
+def ne(input, other) -> Tensor:  # noqa: A002
+    return _compare(np.not_equal, input, other)
+
+
+def lt(input, other) -> Tensor:  # noqa: A002
+    return _compare(np.less, input, other)
+
+
+def le(input, other) -> Tensor:  # noqa: A002
+    return _compare(np.less_equal, input, other)
+
+
+def gt(input, other) -> Tensor:  # noqa: A002
+    return _compare(np.greater, input, other)
+
+
+def ge(input, other) -> Tensor:  # noqa: A002
+    return _compare(np.greater_equal, input, other)
+
+
+def logical_op(np_fn, a, b) -> Tensor:
+    """``& | ^`` on bool or integer tensors."""
+    return _compare(np_fn, a, b)
+
+
+def bitwise_not(a: Tensor) -> Tensor:
+    """``~mask``: logical not for bools, bitwise not for integers."""
+    if a._data.dtype.kind == "f":
+        raise TypeError("~ (bitwise_not) is only supported for integer and bool tensors")
+    return _wrap(np.invert(a._data))
+
+
+def logical_not(a: Tensor) -> Tensor:
+    return _wrap(np.logical_not(a._data))
+
+
+def logical_and(a: Tensor, b: Tensor) -> Tensor:
+    return _wrap(np.logical_and(a._data, as_tensor(b, a)._data))
+
+
+def logical_or(a: Tensor, b: Tensor) -> Tensor:
+    return _wrap(np.logical_or(a._data, as_tensor(b, a)._data))

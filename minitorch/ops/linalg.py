@@ -1,0 +1,213 @@
+"""Matrix products: ``matmul`` (``@``) and the ``mm``, ``mv``, ``dot``, ``bmm`` it is built from.
+
+For ``C = A @ B`` the chain rule gives ``dL/dA = dL/dC @ B^T`` and ``dL/dB = A^T @ dL/dC``:
+the gradient flows back through the same kind of product.
+
+``matmul`` dispatches on the operands' dimensions exactly as PyTorch does, so the graph has the
+same nodes: a vector times a matrix is ``unsqueeze``, ``mm``, ``squeeze``; batched operands are
+broadcast, flattened to a ``bmm``, and viewed back.
+
+Example:
+    >>> import minitorch
+    >>> x = minitorch.ones(5)
+    >>> w = minitorch.ones(5, 3, requires_grad=True)
+    >>> minitorch.matmul(x, w)
+    tensor([5., 5., 5.], grad_fn=<SqueezeBackward4>)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd.function import Function
+from minitorch.ops._util import check_same_device
+
+__all__ = ["matmul", "mm", "mv", "dot", "bmm"]
+
+_C_NAMES = {"float32": "float", "float64": "double", "int64": "long", "int32": "int",
+            "bool": "bool", "float16": "c10::Half", "int16": "short", "int8": "signed char",
+            "uint8": "unsigned char"}
+
+
+def _check_dtypes(a: Tensor, b: Tensor, names=("m1", "m2")) -> None:
+    check_same_device(a, b)
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(
+            f"expected {names[0]} and {names[1]} to have the same dtype, but got: "
+            f"{_C_NAMES[a.dtype.name]} != {_C_NAMES[b.dtype.name]}"
+        )
+
+
+class Mm(Function):
+    node_name = "MmBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return _wrap(a._data @ b._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad.mm(b.t()) if b is not None else None,
+                a.t().mm(grad) if a is not None else None)
+
+
+class Mv(Function):
+    node_name = "MvBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, m, v):
+        need_m, need_v = ctx.needs_input_grad
+        ctx.save_for_backward(m if need_v else None, v if need_m else None)
+        return _wrap(m._data @ v._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        m, v = ctx.saved_tensors
+        # d(Mv)/dM = grad outer v, d(Mv)/dv = M^T grad
+        return (grad.unsqueeze(1) * v.unsqueeze(0) if v is not None else None,
+                m.t().mv(grad) if m is not None else None)
+
+
+class Dot(Function):
+    node_name = "DotBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return _wrap(np.dot(a._data, b._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad * b if b is not None else None, grad * a if a is not None else None)
+
+
+class Bmm(Function):
+    node_name = "BmmBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return _wrap(np.matmul(a._data, b._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad.bmm(b.transpose(1, 2)) if b is not None else None,
+                a.transpose(1, 2).bmm(grad) if a is not None else None)
+
+
+def mm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
+    """Matrix product of two 2-D tensors."""
+    if input._data.ndim != 2 or mat2._data.ndim != 2:
+        bad, name = (input, "self") if input._data.ndim != 2 else (mat2, "mat2")
+        raise RuntimeError(f"{name} must be a matrix")
+    _check_dtypes(input, mat2)
+    (n, k), (k2, m) = input._data.shape, mat2._data.shape
+    if k != k2:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})"
+        )
+    return Mm.apply(input, mat2)
+
+
+def mv(input: Tensor, vec: Tensor) -> Tensor:  # noqa: A002
+    """Matrix-vector product."""
+    _check_dtypes(input, vec, ("self", "vec"))
+    (n, k), (k2,) = input._data.shape, vec._data.shape
+    if k != k2:
+        raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{k}), vec ({k2})")
+    return Mv.apply(input, vec)
+
+
+def dot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """Dot product of two 1-D tensors."""
+    if input._data.ndim != 1 or other._data.ndim != 1:
+        raise RuntimeError(
+            f"1D tensors expected, but got {input._data.ndim}D and {other._data.ndim}D tensors"
+        )
+    _check_dtypes(input, other, ("self", "other"))
+    n, m = input._data.shape[0], other._data.shape[0]
+    if n != m:
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
+            f"number of elements, but got {n} and {m} elements respectively"
+        )
+    return Dot.apply(input, other)
+
+
+def bmm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
+    """Batched matrix product of two 3-D tensors with the same batch size."""
+    if input._data.ndim != 3 or mat2._data.ndim != 3:
+        raise RuntimeError("batch1 and batch2 must be 3D tensors")
+    _check_dtypes(input, mat2, ("batch1", "batch2"))
+    (bs, n, k), (bs2, k2, m) = input._data.shape, mat2._data.shape
+    if (bs2, k2) != (bs, k):
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{bs}, {k}] but "
+            f"got: [{bs2}, {k2}]."
+        )
+    return Bmm.apply(input, mat2)
+
+
+def matmul(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """Matrix product with PyTorch's rules for 1-D, 2-D and batched (broadcast) operands."""
+    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
+        raise TypeError(
+            "matmul(): argument 'other' (position 2) must be Tensor, not "
+            f"{type(other if isinstance(input, Tensor) else input).__name__}"
+        )
+    da, db = input._data.ndim, other._data.ndim
+    if da == 0 or db == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
+        )
+    if da == 1 and db == 1:
+        return dot(input, other)
+    if da == 2 and db == 1:
+        return mv(input, other)
+    if da == 1 and db == 2:
+        from minitorch.ops.shape import SqueezeMatmul  # noqa: PLC0415
+
+        return SqueezeMatmul.apply(mm(input.unsqueeze(0), other), (0,))
+    if da == 2 and db == 2:
+        return mm(input, other)
+    return _batched_matmul(input, other)
+
+
+def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
+    """Broadcast the batch dimensions, flatten them, ``bmm``, and view the result back."""
+    _check_dtypes(a, b)
+    a2 = a.unsqueeze(0) if a._data.ndim == 1 else a
+    b2 = b.unsqueeze(-1) if b._data.ndim == 1 else b
+    n, k = a2._data.shape[-2:]
+    k2, m = b2._data.shape[-2:]
+    if k != k2:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{int(np.prod(a2._data.shape[:-2]))}, {k}] but got: "
+            f"[{int(np.prod(b2._data.shape[:-2]))}, {k2}]."
+        )
+    try:
+        batch = np.broadcast_shapes(a2._data.shape[:-2], b2._data.shape[:-2])
+    except ValueError:
+        from minitorch.ops._util import broadcast_error  # noqa: PLC0415
+
+        raise broadcast_error(a2._data.shape[:-2], b2._data.shape[:-2]) from None
+    size = int(np.prod(batch))
+    a3 = a2.expand(batch + (n, k)).reshape(size, n, k)
+    b3 = b2.expand(batch + (k, m)).reshape(size, k, m)
+    out_shape = batch + ((n,) if a._data.ndim > 1 else ()) + ((m,) if b._data.ndim > 1 else ())
+    from minitorch.ops.shape import UnsafeView  # noqa: PLC0415
+
+    return UnsafeView.apply(bmm(a3, b3), out_shape)

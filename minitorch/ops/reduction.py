@@ -1,0 +1,381 @@
+"""Reductions: ``sum``, ``mean``, ``max``/``min``, ``var``, ``std`` and friends.
+
+A reduction's backward *spreads* the incoming gradient back over the reduced dimensions:
+``sum`` copies it to every element, ``mean`` also divides by the count, and ``max`` sends it to
+the element that won.
+
+Example:
+    >>> import minitorch
+    >>> x = minitorch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    >>> x.mean().backward()
+    >>> x.grad
+    tensor([[0.2500, 0.2500],
+            [0.2500, 0.2500]])
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from minitorch import return_types
+from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd.function import Function
+from minitorch.ops._util import normalize_dim, normalize_dims
+
+__all__ = ["sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",
+           "all", "any", "norm", "sum_to_size"]
+
+
+def _spread(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
+    """Broadcast a reduced gradient back to ``shape`` (the input's shape)."""
+    if not keepdim and dims:
+        kept = tuple(1 if i in dims else s for i, s in enumerate(shape))
+        grad = grad.reshape(kept)
+    return grad.expand(shape)
+
+
+def _sum_dtype(a: Tensor, dtype) -> np.dtype | None:
+    if dtype is not None:
+        return dtype.np
+    return np.int64 if a._data.dtype.kind in "biu" else None
+
+
+class Sum(Function):
+    node_name = "SumBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dtype=None):
+        ctx.shape = a._data.shape
+        return _wrap(np.sum(a._data, dtype=_sum_dtype(a, dtype)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.expand(ctx.shape)  # every element contributed with weight 1
+
+
+class SumDim(Function):
+    node_name = "SumBackward1"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim, dtype=None):
+        ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
+        return _wrap(np.sum(a._data, axis=dims, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _spread(grad, ctx.shape, ctx.dims, ctx.keepdim)
+
+
+def _check_mean_dtype(a: Tensor, name: str) -> None:
+    if a._data.dtype.kind != "f":
+        raise RuntimeError(
+            f"{name}(): could not infer output dtype. Input dtype must be either a floating point "
+            f"or complex dtype. Got: {a.dtype._legacy[:-6]}"
+        )
+
+
+class Mean(Function):
+    node_name = "MeanBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.shape = a._data.shape
+        return _wrap(np.mean(a._data, dtype=a._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        n = max(int(np.prod(ctx.shape)), 1)
+        return grad.expand(ctx.shape) / n
+
+
+class MeanDim(Function):
+    node_name = "MeanBackward1"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim):
+        ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
+        return _wrap(np.mean(a._data, axis=dims, keepdims=keepdim, dtype=a._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        n = int(np.prod([ctx.shape[d] for d in ctx.dims]))
+        return _spread(grad, ctx.shape, ctx.dims, ctx.keepdim) / max(n, 1)
+
+
+class MaxAll(Function):
+    """``max()`` of all elements; ties share the gradient evenly (PyTorch's rule)."""
+
+    node_name = "MaxBackward1"
+    _builtin = True
+    _np = staticmethod(np.max)
+
+    @staticmethod
+    def forward(ctx, a):
+        _check_nonempty(a, "max")
+        out = _wrap(np.max(a._data))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        winners = a == out
+        return grad * winners / winners.sum()
+
+
+class MinAll(MaxAll):
+    node_name = "MinBackward1"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        _check_nonempty(a, "min")
+        out = _wrap(np.min(a._data))
+        ctx.save_for_backward(a, out)
+        return out
+
+
+def _check_nonempty(a: Tensor, name: str) -> None:
+    if a._data.size == 0:
+        raise RuntimeError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+            "the reduction dim with the 'dim' argument."
+        )
+
+
+class MaxDim(Function):
+    """``max(dim)``: values and the indices where they were; the gradient goes to those."""
+
+    node_name = "MaxBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim, find=np.argmax):
+        idx = find(a._data, axis=dim, keepdims=True)
+        values = np.take_along_axis(a._data, idx, axis=dim)
+        ctx.shape, ctx.dim, ctx.keepdim = a._data.shape, dim, keepdim
+        ctx.index = idx
+        if not keepdim:
+            values, idx = values.squeeze(dim), idx.squeeze(dim)
+        indices = _wrap(idx.astype(np.int64))
+        ctx.mark_non_differentiable(indices)
+        return _wrap(values), indices
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices=None):
+        mask = np.zeros(ctx.shape, dtype=np.bool_)
+        np.put_along_axis(mask, ctx.index, True, axis=ctx.dim)
+        return _spread(grad, ctx.shape, (ctx.dim,), ctx.keepdim) * _wrap(mask)
+
+
+class MinDim(MaxDim):
+    node_name = "MinBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim, find=np.argmin):
+        return MaxDim.forward(ctx, a, dim, keepdim, find)
+
+
+class Var(Function):
+    node_name = "VarBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dims, correction, keepdim):
+        ctx.save_for_backward(a)
+        ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return _wrap(np.var(a._data, axis=dims, ddof=correction, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        n = int(np.prod([a.shape[d] for d in ctx.dims]))
+        centered = a - a.mean(ctx.dims, keepdim=True)
+        # d var/da_i = 2 (a_i - mean) / (N - correction)
+        return _spread(grad, a.shape, ctx.dims, ctx.keepdim) * centered * (2 / (n - ctx.correction))
+
+
+class Std(Function):
+    node_name = "StdBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dims, correction, keepdim):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = _wrap(np.std(a._data, axis=dims, ddof=correction, keepdims=keepdim))
+        ctx.save_for_backward(a, out)
+        ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        n = int(np.prod([a.shape[d] for d in ctx.dims]))
+        centered = a - a.mean(ctx.dims, keepdim=True)
+        # d std/da_i = (a_i - mean) / ((N - correction) std)
+        scale = _spread(grad / out, a.shape, ctx.dims, ctx.keepdim)
+        return scale * centered / (n - ctx.correction)
+
+
+# ---------------------------------------------------------------- functions (the public API)
+def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001, A002
+    """Sum of all elements, or over ``dim`` (an int or a tuple of ints).
+
+    >>> import minitorch
+    >>> minitorch.ones(2, 3).sum(dim=1)
+    tensor([3., 3.])
+    """
+    if dim is None:
+        return Sum.apply(input, dtype)
+    return SumDim.apply(input, normalize_dims(dim, input._data.ndim), keepdim, dtype)
+
+
+def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
+    """Average of all elements, or over ``dim``. Needs a floating-point tensor."""
+    if dtype is not None:
+        input = input.to(dtype)  # noqa: A001
+    _check_mean_dtype(input, "mean")
+    if dim is None:
+        return Mean.apply(input)
+    return MeanDim.apply(input, normalize_dims(dim, input._data.ndim), keepdim)
+
+
+def max(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
+    """The largest element; with ``dim``, a ``(values, indices)`` named tuple.
+
+    ``max(a, b)`` with two tensors is ``maximum(a, b)``, as in PyTorch.
+    """
+    if isinstance(dim, Tensor):
+        from minitorch.ops.arithmetic import maximum  # noqa: PLC0415
+
+        return maximum(input, dim)
+    if dim is None:
+        return MaxAll.apply(input)
+    d = normalize_dim(dim, input._data.ndim)
+    if input._data.ndim == 0:
+        return return_types.max(input.clone(), _wrap(np.array(0)))
+    return return_types.max(*MaxDim.apply(input, d, keepdim))
+
+
+def min(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
+    """The smallest element; with ``dim``, a ``(values, indices)`` named tuple."""
+    if isinstance(dim, Tensor):
+        from minitorch.ops.arithmetic import minimum  # noqa: PLC0415
+
+        return minimum(input, dim)
+    if dim is None:
+        return MinAll.apply(input)
+    d = normalize_dim(dim, input._data.ndim)
+    if input._data.ndim == 0:
+        return return_types.min(input.clone(), _wrap(np.array(0)))
+    return return_types.min(*MinDim.apply(input, d, keepdim))
+
+
+def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:  # noqa: A002
+    """Maximum over ``dim`` (all dims when empty), values only."""
+    dims = normalize_dims(dim if dim != () else None, input._data.ndim)
+    out = input
+    for d in sorted(dims, reverse=True):
+        out = max(out, d, keepdim=True).values
+    return out if keepdim else out.reshape([s for i, s in enumerate(out.shape) if i not in dims])
+
+
+def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:  # noqa: A002
+    dims = normalize_dims(dim if dim != () else None, input._data.ndim)
+    out = input
+    for d in sorted(dims, reverse=True):
+        out = min(out, d, keepdim=True).values
+    return out if keepdim else out.reshape([s for i, s in enumerate(out.shape) if i not in dims])
+
+
+def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A002
+    """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
+    if dim is None:
+        return _wrap(np.array(np.argmax(input._data), dtype=np.int64))
+    d = normalize_dim(dim, input._data.ndim)
+    return _wrap(np.argmax(input._data, axis=d, keepdims=keepdim).astype(np.int64))
+
+
+def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A002
+    if dim is None:
+        return _wrap(np.array(np.argmin(input._data), dtype=np.int64))
+    d = normalize_dim(dim, input._data.ndim)
+    return _wrap(np.argmin(input._data, axis=d, keepdims=keepdim).astype(np.int64))
+
+
+def _correction(unbiased, correction) -> float:
+    if correction is not None:
+        return correction
+    if unbiased is None:
+        return 1
+    return 1 if unbiased else 0
+
+
+def _var_args(input, dim, unbiased):
+    if isinstance(dim, bool):  # var(unbiased) in the old positional form
+        dim, unbiased = None, dim
+    return normalize_dims(dim, input._data.ndim), unbiased
+
+
+def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,  # noqa: A002
+        correction=None) -> Tensor:
+    """Variance, with Bessel's correction (divide by N - 1) unless ``correction=0``."""
+    _check_mean_dtype(input, "var")
+    dims, unbiased = _var_args(input, dim, unbiased)
+    return Var.apply(input, dims, _correction(unbiased, correction), keepdim)
+
+
+def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,  # noqa: A002
+        correction=None) -> Tensor:
+    """Standard deviation, the square root of ``var``."""
+    _check_mean_dtype(input, "std")
+    dims, unbiased = _var_args(input, dim, unbiased)
+    return Std.apply(input, dims, _correction(unbiased, correction), keepdim)
+
+
+def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001, A002
+    """Whether all elements are True (non-zero)."""
+    axis = None if dim is None else normalize_dim(dim, input._data.ndim)
+    return _wrap(np.all(input._data, axis=axis, keepdims=keepdim))
+
+
+def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001, A002
+    """Whether any element is True (non-zero)."""
+    axis = None if dim is None else normalize_dim(dim, input._data.ndim)
+    return _wrap(np.any(input._data, axis=axis, keepdims=keepdim))
+
+
+def norm(input: Tensor, p=2, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A002
+    """The p-norm ``(sum |x|^p)^(1/p)`` (composed from differentiable ops)."""
+    if p == 2:
+        return (input * input).sum(dim, keepdim).sqrt()
+    return (input.abs() ** p).sum(dim, keepdim) ** (1.0 / p)
+
+
+def sum_to_size(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
+    """Sum ``input`` down to ``shape`` (undoing broadcasting): how gradients of broadcast
+    inputs are reduced."""
+    shape = tuple(shape)
+    have = input._data.shape
+    if have == shape:
+        return input
+    lead = len(have) - len(shape)
+    ok = lead >= 0 and builtins.all(s == 1 or s == h for s, h in zip(shape, have[lead:]))
+    if not ok:
+        raise RuntimeError(
+            f"size {{{', '.join(map(str, shape))}}} is not expandable to size "
+            f"{{{', '.join(map(str, have))}}}."
+        )
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape)
+                                      if s == 1 and have[lead + i] != 1)
+    out = SumDim.apply(input, dims, True, None)
+    return out.reshape(shape) if lead else out
+

@@ -1,0 +1,569 @@
+"""Shape operations: ``reshape``/``view``, ``transpose``, ``permute``, ``squeeze``,
+``unsqueeze``, ``expand``, ``cat``, ``stack`` and copies.
+
+Most of these are *views*: the result shares memory (and the version counter) with its input,
+as in PyTorch. Their backward just undoes the shape change on the gradient: ``transpose``
+transposes it back, ``unsqueeze`` squeezes it, ``expand`` sums it over the expanded dimensions.
+
+Example:
+    >>> import minitorch
+    >>> x = minitorch.ones(2, 3, requires_grad=True)
+    >>> x.T.shape, x.T.grad_fn
+    (torch.Size([3, 2]), <PermuteBackward0 object at 0x...>)
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from minitorch import _dtype
+from minitorch._device import device as _device_cls
+from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd.function import Function
+from minitorch.ops._util import check_same_device, normalize_dim
+
+__all__ = ["reshape", "view", "flatten", "transpose", "t", "permute", "squeeze", "unsqueeze",
+           "expand", "repeat", "cat", "stack", "split", "chunk", "unbind"]
+
+
+def as_shape(args) -> tuple:
+    """``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` all mean the shape ``(2, 3)``."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = args[0]
+    return tuple(int(a) for a in args)
+
+
+def _view_of(base: Tensor, array) -> Tensor:
+    """A result that shares memory with ``base``: it shares its version counter too."""
+    out = _wrap(array)
+    out._version_counter = base._version_counter
+    out._base = base._base if base._base is not None else base
+    out._device = base._device
+    return out
+
+
+def _fmt(shape) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _resolve_shape(shape: tuple, numel: int) -> tuple:
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = 1
+    for s in shape:
+        if s != -1:
+            if s < 0:
+                raise RuntimeError(f"invalid shape dimension {s}")
+            known *= s
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    elif known != numel:
+        raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+class View(Function):
+    node_name = "ViewBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.shape = a._data.shape
+        try:
+            data = np.reshape(a._data, shape, copy=False)
+        except ValueError:
+            raise RuntimeError(
+                "view size is not compatible with input tensor's size and stride (at least one "
+                "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+            ) from None
+        return _view_of(a, data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.shape)
+
+
+class UnsafeView(Function):
+    """``reshape`` when the memory layout needs a copy (PyTorch: clone + _unsafe_view)."""
+
+    node_name = "UnsafeViewBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.shape = a._data.shape
+        return _wrap(np.reshape(a._data, shape))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.shape)
+
+
+class Transpose(Function):
+    node_name = "TransposeBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dim0, dim1):
+        ctx.dims = (dim0, dim1)
+        return _view_of(a, np.swapaxes(a._data, dim0, dim1))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.transpose(*ctx.dims)
+
+
+class T(Transpose):
+    node_name = "TBackward0"
+    _builtin = True
+
+
+class Permute(Function):
+    node_name = "PermuteBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dims):
+        ctx.inverse = tuple(np.argsort(dims))
+        return _view_of(a, np.transpose(a._data, dims))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.permute(ctx.inverse)
+
+
+class Squeeze(Function):
+    """``squeeze()``: drop every dimension of size 1."""
+
+    node_name = "SqueezeBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dims):
+        ctx.shape = a._data.shape
+        return _view_of(a, np.squeeze(a._data, axis=dims))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.shape)
+
+
+class SqueezeDim(Squeeze):
+    node_name = "SqueezeBackward1"
+    _builtin = True
+
+
+class SqueezeDims(Squeeze):
+    node_name = "SqueezeBackward2"
+    _builtin = True
+
+
+class SqueezeMatmul(Squeeze):
+    """The squeeze inside ``matmul(vector, matrix)``, named as PyTorch names it."""
+
+    node_name = "SqueezeBackward4"
+    _builtin = True
+
+
+class Unsqueeze(Function):
+    node_name = "UnsqueezeBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        return _view_of(a, np.expand_dims(a._data, dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.squeeze(ctx.dim)
+
+
+class Expand(Function):
+    node_name = "ExpandBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.shape = a._data.shape
+        return _view_of(a, np.broadcast_to(a._data, shape))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.sum_to_size(ctx.shape)  # each input element was used many times: sum
+
+
+class Repeat(Function):
+    node_name = "RepeatBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, repeats):
+        ctx.shape, ctx.repeats = a._data.shape, repeats
+        return _wrap(np.tile(a._data, repeats))
+
+    @staticmethod
+    def backward(ctx, grad):
+        lead = len(ctx.repeats) - len(ctx.shape)
+        shape = (1,) * lead + tuple(ctx.shape)
+        split = []
+        for r, s in zip(ctx.repeats, shape):
+            split += [r, s]
+        g = grad.reshape(split).sum(tuple(range(0, len(split), 2)))
+        return g.reshape(ctx.shape)
+
+
+class Cat(Function):
+    node_name = "CatBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, dim, *tensors):
+        ctx.dim = dim
+        ctx.sizes = [t._data.shape[dim] for t in tensors]
+        rt = tensors[0].dtype
+        for t in tensors[1:]:
+            rt = _dtype.promote_types(rt, t.dtype)
+        return _wrap(np.concatenate([t._data.astype(rt.np, copy=False) for t in tensors], dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return tuple(grad.split(ctx.sizes, ctx.dim))
+
+
+class Stack(Function):
+    node_name = "StackBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, dim, *tensors):
+        ctx.dim = dim
+        rt = tensors[0].dtype
+        for t in tensors[1:]:
+            rt = _dtype.promote_types(rt, t.dtype)
+        return _wrap(np.stack([t._data.astype(rt.np, copy=False) for t in tensors], dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.unbind(ctx.dim)
+
+
+class Clone(Function):
+    node_name = "CloneBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        out = _wrap(a._data.copy())
+        out._device = a._device
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class ToCopy(Function):
+    """A dtype conversion: the gradient is converted back to the input's dtype."""
+
+    node_name = "ToCopyBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dtype):
+        ctx.dtype = a.dtype
+        out = _wrap(a._data.astype(dtype.np))
+        out._device = a._device
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.to(ctx.dtype)
+
+
+class ToDevice(Function):
+    """A copy to another device; the gradient is copied back."""
+
+    node_name = "ToCopyBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, device: _device_cls):
+        from minitorch import _backend  # noqa: PLC0415
+
+        ctx.device = a._device
+        out = _wrap(_backend.move(a._data, device))
+        out._device = device
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.to(ctx.device)
+
+
+class Fill(Function):
+    """The value of ``fill_``: a constant, so no gradient reaches the old values."""
+
+    node_name = "FillBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, value):
+        out = _wrap(np.full(a._data.shape, value, dtype=a._data.dtype))
+        out._device = a._device
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return None
+
+
+class Copy(Function):
+    """The value of ``copy_(src)``: ``src`` broadcast to the destination's shape and dtype."""
+
+    node_name = "CopyBackwards"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, src):
+        check_same_device(a, src)
+        try:
+            data = np.broadcast_to(src._data, a._data.shape).astype(a._data.dtype)
+        except ValueError:
+            raise RuntimeError(
+                f"The size of tensor a ({a._data.shape[-1] if a._data.ndim else 1}) must match "
+                f"the size of tensor b ({src._data.shape[-1] if src._data.ndim else 1}) at "
+                f"non-singleton dimension {a._data.ndim - 1}"
+            ) from None
+        ctx.src_dtype = src.dtype
+        return _wrap(data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return None, grad.to(ctx.src_dtype)
+
+
+# ---------------------------------------------------------------- functions (the public API)
+def view(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
+    """The same memory seen with another shape (must be possible without copying)."""
+    return View.apply(input, _resolve_shape(shape, input._data.size))
+
+
+def reshape(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
+    """Another shape with the same number of elements: a view when possible, else a copy."""
+    shape = _resolve_shape(tuple(shape), input._data.size)
+    if shape == input._data.shape:
+        return View.apply(input, shape)
+    if np.may_share_memory(np.reshape(input._data, shape), input._data):
+        return View.apply(input, shape)
+    return UnsafeView.apply(input, shape)
+
+
+def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:  # noqa: A002
+    """Merge dimensions ``start_dim..end_dim`` into one."""
+    shape = input._data.shape
+    if not shape:
+        return reshape(input, (1,))
+    s = normalize_dim(start_dim, len(shape))
+    e = normalize_dim(end_dim, len(shape))
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return input
+    return reshape(input, shape[:s] + (-1,) + shape[e + 1:])
+
+
+def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:  # noqa: A002
+    """Swap two dimensions (a view)."""
+    n = input._data.ndim
+    return Transpose.apply(input, normalize_dim(dim0, n), normalize_dim(dim1, n))
+
+
+def t(input: Tensor) -> Tensor:  # noqa: A002
+    """Transpose a matrix (a vector is returned as is)."""
+    if input._data.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                           f"{input._data.ndim}D")
+    if input._data.ndim < 2:
+        return T.apply(input, 0, 0)
+    return T.apply(input, 0, 1)
+
+
+def permute(input: Tensor, dims: tuple) -> Tensor:  # noqa: A002
+    """Reorder the dimensions (a view)."""
+    n = input._data.ndim
+    if len(dims) != n:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {n} is not equal "
+            f"to len(dims) = {len(dims)}"
+        )
+    return Permute.apply(input, tuple(normalize_dim(d, n) for d in dims))
+
+
+def squeeze(input: Tensor, dim=None) -> Tensor:  # noqa: A002
+    """Drop dimensions of size 1 (all of them, or the given ones that have size 1)."""
+    shape = input._data.shape
+    if dim is None:
+        return Squeeze.apply(input, tuple(i for i, s in enumerate(shape) if s == 1))
+    if isinstance(dim, numbers.Integral):
+        d = normalize_dim(int(dim), len(shape))
+        return SqueezeDim.apply(input, (d,) if shape and shape[d] == 1 else ())
+    dims = tuple(normalize_dim(int(d), len(shape)) for d in dim)
+    return SqueezeDims.apply(input, tuple(d for d in dims if shape and shape[d] == 1))
+
+
+def unsqueeze(input: Tensor, dim: int) -> Tensor:  # noqa: A002
+    """Insert a dimension of size 1 at ``dim``."""
+    return Unsqueeze.apply(input, normalize_dim(dim, input._data.ndim + 1))
+
+
+def expand(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
+    """Repeat size-1 dimensions (without copying memory) to reach ``shape``."""
+    have = input._data.shape
+    if len(shape) < len(have):
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{{_fmt(have)}}}, size={_fmt(shape)}): the number of sizes "
+            f"provided ({len(shape)}) must be greater or equal to the number of dimensions in "
+            f"the tensor ({len(have)})"
+        )
+    lead = len(shape) - len(have)
+    target = list(shape)
+    for i, s in enumerate(have):
+        want = shape[lead + i]
+        if want == -1:
+            target[lead + i] = s
+        elif s != want and s != 1:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({want}) must match the existing size ({s}) at "
+                f"non-singleton dimension {lead + i}.  Target sizes: {_fmt(shape)}.  Tensor "
+                f"sizes: {_fmt(have)}"
+            )
+    return Expand.apply(input, tuple(target))
+
+
+def repeat(input: Tensor, repeats: tuple) -> Tensor:  # noqa: A002
+    """Tile the tensor ``repeats[i]`` times along each dimension (copies memory)."""
+    if len(repeats) < input._data.ndim:
+        raise RuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions "
+            "of tensor"
+        )
+    return Repeat.apply(input, tuple(repeats))
+
+
+def _tensor_list(tensors, name: str) -> list:
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+    for i, t_ in enumerate(tensors):
+        if not isinstance(t_, Tensor):
+            raise TypeError(
+                f"{name}(): argument 'tensors' must be a sequence of Tensors, but element {i} is "
+                f"{type(t_).__name__}"
+            )
+    check_same_device(*tensors)
+    return tensors
+
+
+def cat(tensors, dim: int = 0) -> Tensor:
+    """Join tensors along an existing dimension.
+
+    >>> import minitorch
+    >>> minitorch.cat([minitorch.zeros(1, 2), minitorch.ones(2, 2)]).shape
+    torch.Size([3, 2])
+    """
+    tensors = _tensor_list(tensors, "torch.cat")
+    tensors = [t_ for t_ in tensors if not (t_._data.ndim == 1 and t_._data.size == 0)] or tensors
+    ref = tensors[0]._data.shape
+    d = normalize_dim(dim, len(ref))
+    for i, t_ in enumerate(tensors):
+        s = t_._data.shape
+        if len(s) != len(ref):
+            raise RuntimeError(
+                f"Tensors must have same number of dimensions: got {len(ref)} and {len(s)}"
+            )
+        for k in range(len(ref)):
+            if k != d and s[k] != ref[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size {ref[k]} "
+                    f"but got size {s[k]} for tensor number {i} in the list."
+                )
+    return Cat.apply(d, *tensors)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim: int = 0) -> Tensor:
+    """Join same-shape tensors along a new dimension."""
+    tensors = _tensor_list(tensors, "stack")
+    ref = tensors[0]._data.shape
+    for i, t_ in enumerate(tensors):
+        if t_._data.shape != ref:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {_fmt(ref)} at entry 0 and "
+                f"{_fmt(t_._data.shape)} at entry {i}"
+            )
+    return Stack.apply(normalize_dim(dim, len(ref) + 1), *tensors)
+
+
+def split(input: Tensor, split_size, dim: int = 0) -> tuple:  # noqa: A002
+    """Cut into pieces of ``split_size`` (an int, or a list of sizes) along ``dim``."""
+    d = normalize_dim(dim, input._data.ndim)
+    n = input._data.shape[d]
+    if isinstance(split_size, numbers.Integral):
+        sizes = [min(split_size, n - i) for i in range(0, n, split_size)] or [0]
+    else:
+        sizes = list(split_size)
+        if sum(sizes) != n:
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size "
+                f"at dimension {d}), but got split_sizes={sizes}"
+            )
+    out, start = [], 0
+    for s in sizes:
+        out.append(_narrow(input, d, start, s))
+        start += s
+    return tuple(out)
+
+
+def _narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:  # noqa: A002
+    from minitorch.ops.indexing import Slice  # noqa: PLC0415
+
+    return Slice.apply(input, dim, start, start + length, 1)
+
+
+def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:  # noqa: A002
+    """Cut into ``chunks`` nearly equal pieces along ``dim``."""
+    n = input._data.shape[normalize_dim(dim, input._data.ndim)]
+    size = -(-n // chunks)
+    return split(input, max(size, 1), dim)
+
+
+def unbind(input: Tensor, dim: int = 0) -> tuple:  # noqa: A002
+    """All slices along ``dim``, each without that dimension."""
+    from minitorch.ops.indexing import Select  # noqa: PLC0415
+
+    d = normalize_dim(dim, input._data.ndim)
+    return tuple(Select.apply(input, d, i) for i in range(input._data.shape[d]))
+
+
+def filled(a: Tensor, value) -> Tensor:
+    """What ``a.fill_(value)`` writes."""
+    if isinstance(value, Tensor):
+        value = value.item()
+    return Fill.apply(a, value)
+
+
+def copied(a: Tensor, src) -> Tensor:
+    """What ``a.copy_(src)`` writes."""
+    if not isinstance(src, Tensor):
+        from minitorch._creation import tensor  # noqa: PLC0415
+
+        src = tensor(np.asarray(src))
+    return Copy.apply(a, src)

@@ -1,0 +1,219 @@
+"""Elementwise functions of one tensor: ``exp``, ``log``, ``sqrt``, ``abs``, ``sin``, ``cos``,
+``tanh``, ``sigmoid``, ``relu``.
+
+Each Function states its local derivative right next to its forward computation. Some save their
+*output* instead of their input because the derivative is simplest in terms of it
+(``d exp(x)/dx = exp(x)``, ``d tanh(x)/dx = 1 - tanh(x)^2``).
+
+Example:
+    >>> import minitorch
+    >>> x = minitorch.tensor(0.0, requires_grad=True)
+    >>> minitorch.sigmoid(x).backward()
+    >>> x.grad
+    tensor(0.2500)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd.function import Function
+from minitorch.ops._util import float_type
+
+__all__ = ["exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "sigmoid", "relu", "sign"]
+
+
+def _float(a: Tensor) -> np.ndarray:
+    return a._data.astype(float_type(a), copy=False)
+
+
+class Exp(Function):
+    node_name = "ExpBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        with np.errstate(over="ignore"):
+            out = _wrap(np.exp(_float(a)))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * out  # d exp(a)/da = exp(a)
+
+
+class Log(Function):
+    node_name = "LogBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return _wrap(np.log(_float(a)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad / a  # d log(a)/da = 1/a
+
+
+class Sqrt(Function):
+    node_name = "SqrtBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        with np.errstate(invalid="ignore"):
+            out = _wrap(np.sqrt(_float(a)))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad / (2 * out)  # d sqrt(a)/da = 1 / (2 sqrt(a))
+
+
+class Abs(Function):
+    node_name = "AbsBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _wrap(np.abs(a._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * sign(a)  # d|a|/da = sign(a), taken as 0 at a = 0
+
+
+class Sin(Function):
+    node_name = "SinBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _wrap(np.sin(_float(a)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * a.cos()  # d sin(a)/da = cos(a)
+
+
+class Cos(Function):
+    node_name = "CosBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _wrap(np.cos(_float(a)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return -grad * a.sin()  # d cos(a)/da = -sin(a)
+
+
+class Tanh(Function):
+    node_name = "TanhBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        out = _wrap(np.tanh(_float(a)))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * (1 - out * out)  # d tanh(a)/da = 1 - tanh(a)^2
+
+
+class Sigmoid(Function):
+    node_name = "SigmoidBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        x = _float(a)
+        # 1 / (1 + e^-x), written so that neither branch overflows
+        e = np.exp(-np.abs(x))
+        out = _wrap(np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * out * (1 - out)  # d sigmoid(a)/da = sigmoid(a) (1 - sigmoid(a))
+
+
+class Relu(Function):
+    node_name = "ReluBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        out = _wrap(np.maximum(a._data, 0, dtype=a._data.dtype))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * (out > 0)  # d relu(a)/da = 1 where a > 0, else 0
+
+
+def exp(input: Tensor) -> Tensor:  # noqa: A002
+    """``e ** input``, elementwise."""
+    return Exp.apply(input)
+
+
+def log(input: Tensor) -> Tensor:  # noqa: A002
+    """Natural logarithm, elementwise."""
+    return Log.apply(input)
+
+
+def sqrt(input: Tensor) -> Tensor:  # noqa: A002
+    return Sqrt.apply(input)
+
+
+def abs(input: Tensor) -> Tensor:  # noqa: A001, A002
+    return Abs.apply(input)
+
+
+def sin(input: Tensor) -> Tensor:  # noqa: A002
+    return Sin.apply(input)
+
+
+def cos(input: Tensor) -> Tensor:  # noqa: A002
+    return Cos.apply(input)
+
+
+def tanh(input: Tensor) -> Tensor:  # noqa: A002
+    return Tanh.apply(input)
+
+
+def sigmoid(input: Tensor) -> Tensor:  # noqa: A002
+    """``1 / (1 + exp(-input))``, computed without overflow."""
+    return Sigmoid.apply(input)
+
+
+def relu(input: Tensor) -> Tensor:  # noqa: A002
+    """``max(input, 0)``, elementwise."""
+    return Relu.apply(input)
+
+
+def sign(input: Tensor) -> Tensor:  # noqa: A002
+    """-1, 0 or 1 by the sign of each element (not differentiable: its derivative is 0)."""
+    return _wrap(np.sign(input._data))
