@@ -22,14 +22,5 @@ __all__ = ["Function", "backward", "grad", "no_grad", "enable_grad", "set_grad_e
            "gradgradcheck"]
 
 
-def __getattr__(name):
-    # gradcheck and graph import the tensor module, which imports this package: load lazily.
-    if name in ("gradcheck", "gradgradcheck"):
-        from minitorch.autograd import gradcheck as _gc
-
-        return getattr(_gc, name)
-    if name == "graph":
-        import importlib
-
-        return importlib.import_module("minitorch.autograd.graph")
-    raise AttributeError(f"module 'minitorch.autograd' has no attribute '{name}'")
+# ``gradcheck``/``gradgradcheck`` (functions) and ``graph`` import the Tensor module, which
+# imports this package first; ``minitorch/__init__.py`` attaches them once Tensor exists.

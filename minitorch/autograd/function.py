@@ -37,9 +37,11 @@ from typing import Any, Callable
 
 from minitorch.autograd import grad_mode
 
-__all__ = ["Node", "AccumulateGrad", "FunctionCtx", "BackwardCFunction", "Function", "once_differentiable"]
+__all__ = ["Node", "AccumulateGrad", "FunctionCtx", "BackwardCFunction", "Function",
+           "once_differentiable", "record_forward"]
 
 _sequence = itertools.count()  # the order nodes were created in; backward runs newest first
+_forward_recorders: list = []  # lists that collect (node, outputs) as apply records them
 
 _FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -324,10 +326,32 @@ class Function(metaclass=FunctionMeta):
                 if s is not None and s.origin is None and any(s.tensor is o for o in outputs):
                     s.origin = ctx
         ctx._num_outputs = len(outputs)
+        if _forward_recorders:
+            _forward_recorders[-1].append((ctx, outputs))
         if len(outputs) > 1:  # to hand zeros to backward for outputs that got no gradient
             ctx._output_meta = tuple((o._data.shape, o.dtype) if isinstance(o, Tensor) else None
                                      for o in outputs)
         return outputs if isinstance(out, tuple) else outputs[0]
+
+
+class record_forward:  # noqa: N801
+    """Collect ``(node, outputs)`` for every node recorded inside the ``with`` block, in order.
+
+    >>> import minitorch
+    >>> x = minitorch.ones(2, requires_grad=True)
+    >>> with record_forward() as steps:
+    ...     y = (x * 2).exp()
+    >>> [node.name() for node, _ in steps]
+    ['MulBackward0', 'ExpBackward0']
+    """
+
+    def __enter__(self) -> list:
+        self.steps: list = []
+        _forward_recorders.append(self.steps)
+        return self.steps
+
+    def __exit__(self, *exc) -> None:
+        _forward_recorders.remove(self.steps)
 
 
 def once_differentiable(fn):

@@ -119,7 +119,7 @@ def in_ipython() -> bool:
         True
     """
     try:
-        from IPython import get_ipython
+        from IPython import get_ipython  # noqa: PLC0415  (works without IPython too)
     except ImportError:
         return False
     return get_ipython() is not None
@@ -134,7 +134,7 @@ def in_notebook() -> bool:
         False
     """
     try:
-        from IPython import get_ipython
+        from IPython import get_ipython  # noqa: PLC0415  (works without IPython too)
     except ImportError:
         return False
     shell = get_ipython()
@@ -154,7 +154,7 @@ def show(text: str, html_text: str) -> None:
     if not in_ipython():
         print(text)
         return
-    from IPython.display import display
+    from IPython.display import display  # noqa: PLC0415  (only inside IPython)
 
     display({"text/plain": text, "text/html": html_text}, raw=True)
 
@@ -182,11 +182,11 @@ class DisplaysWidget:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = self.widget._repr_mimebundle_(**kwargs)
-        if isinstance(bundle, dict):
-            bundle.setdefault("text/plain", repr(self))
+        if isinstance(bundle, dict):  # where widgets cannot render, show our own repr
+            bundle["text/plain"] = repr(self)
         return bundle
 
     def _ipython_display_(self) -> None:
-        from IPython.display import display
+        from IPython.display import display  # noqa: PLC0415  (only inside IPython)
 
         display(self.widget)

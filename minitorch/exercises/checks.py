@@ -18,7 +18,8 @@ check_backprop             ``backprop(local_grads, order)``: accumulate gradient
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .runner import Case, approx, run_check
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 import inspect
 import math
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
@@ -68,7 +69,7 @@ def _takes_b(f: Callable[..., Any]) -> bool:
 
 
 def _new_figure(width: float, height: float) -> tuple[Any, Any]:
-    from matplotlib.figure import Figure  # imported here: matplotlib is slow to import
+    from matplotlib.figure import Figure  # noqa: PLC0415  (matplotlib is slow to import)
 
     fig = Figure(figsize=(width, height))
     return fig, fig.subplots()
@@ -271,18 +272,30 @@ class Descent2D(DisplaysWidget):
 
     @property
     def loss(self) -> float:
-        return to_float(self.loss_fn(self.current))
+        return self._loss_at(self.current)
+
+    def _loss_at(self, point: np.ndarray) -> float:
+        """The loss at ``point``; ``inf`` where it overflows (a diverging descent)."""
+        try:
+            with np.errstate(all="ignore"):
+                return to_float(self.loss_fn(point.copy()))
+        except OverflowError:
+            return math.inf
 
     def gradient(self, point: np.ndarray) -> np.ndarray:
         """The gradient at ``point``: ``grad_fn`` if given, else central differences."""
-        if self.grad_fn is not None:
-            return np.asarray(to_numpy(self.grad_fn(point.copy())), dtype=float).reshape(2)
-        h = 1e-5
-        return np.array([
-            (to_float(self.loss_fn(point + h * unit)) - to_float(self.loss_fn(point - h * unit)))
-            / (2 * h)
-            for unit in np.eye(2)
-        ])
+        try:
+            with np.errstate(all="ignore"):
+                if self.grad_fn is not None:
+                    grad = to_numpy(self.grad_fn(point.copy()))
+                    return np.asarray(grad, dtype=float).reshape(2)
+                h = 1e-5
+                return np.array([
+                    (self._loss_at(point + h * unit) - self._loss_at(point - h * unit)) / (2 * h)
+                    for unit in np.eye(2)
+                ])
+        except OverflowError:
+            return np.full(2, math.inf)
 
     def _evaluate_surface(self, resolution: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         (x_low, x_high), (y_low, y_high) = self.bounds
@@ -305,7 +318,8 @@ class Descent2D(DisplaysWidget):
                 self.step += 1
                 continue
             point = self._points[-1]
-            new = point - self.lr * self.gradient(point)
+            with np.errstate(all="ignore"):
+                new = point - self.lr * self.gradient(point)
             if not np.all(np.isfinite(new)):
                 self.message = "The step overflowed: gradient descent diverged. Lower lr."
                 break
@@ -345,13 +359,15 @@ class Descent2D(DisplaysWidget):
         ax.set_ylabel("w[1]")
         self.image.value = fig_to_png(self.fig)
         x, y = self.current
-        grad = self.gradient(self.current)
-        diverging = not math.isfinite(self.loss) or abs(self.loss) > 1e12
+        grad, loss = self.gradient(self.current), self.loss
+        with np.errstate(all="ignore"):
+            grad_norm = float(np.linalg.norm(grad))
+        diverging = not math.isfinite(loss) or abs(loss) > 1e12
         if diverging and not self.message:
             self.message = "The loss is exploding: gradient descent diverged. Lower lr."
         warning = f' <span style="color: #c62828">{self.message}</span>' if self.message else ""
-        self.info.value = (f"step {self.step}: w = ({x:.4g}, {y:.4g}), loss = {self.loss:.4g}, "
-                           f"|gradient| = {np.linalg.norm(grad):.3g}, lr = {self.lr:.3g}"
+        self.info.value = (f"step {self.step}: w = ({x:.4g}, {y:.4g}), loss = {loss:.4g}, "
+                           f"|gradient| = {grad_norm:.3g}, lr = {self.lr:.3g}"
                            f"{warning}")
 
     def __repr__(self) -> str:
@@ -508,7 +524,7 @@ class LiveLossPlot:
         ax.set_ylabel("loss")
         ax.legend(loc="upper right")
         self.last_png = fig_to_png(self._fig)
-        from IPython.display import Image, display
+        from IPython.display import Image, display  # noqa: PLC0415  (notebook mode only)
 
         image = Image(data=self.last_png, format="png")
         if self._handle is None:
@@ -538,7 +554,7 @@ def _to_classes(scores: np.ndarray, threshold: float | None) -> np.ndarray:
 
 def decision_grid(
     predict_fn: Callable[[np.ndarray], Any],
-    X: Any,
+    X: Any,  # noqa: N803  (the usual name for a data matrix)
     resolution: int = 200,
     margin: float = 0.5,
     threshold: float | None = None,
@@ -571,7 +587,7 @@ def decision_grid(
 
 def plot_decision_boundary(
     predict_fn: Callable[[np.ndarray], Any],
-    X: Any,
+    X: Any,  # noqa: N803  (the usual name for a data matrix)
     y: Any,
     ax: Any = None,
     resolution: int = 200,
@@ -601,7 +617,7 @@ def plot_decision_boundary(
         (2, 2)
     """
     if ax is None:
-        import matplotlib.pyplot as plt
+        import matplotlib.pyplot as plt  # noqa: PLC0415  (matplotlib is slow to import)
 
         _, ax = plt.subplots(figsize=(5, 4))
     xx, yy, classes = decision_grid(predict_fn, X, resolution, threshold=threshold)

@@ -112,7 +112,11 @@ def parse_answer(text: str) -> Any:
         tree = ast.parse(text, mode="eval")
         with np.errstate(all="ignore"):
             value = _evaluate(tree)
-    except (SyntaxError, OverflowError, ZeroDivisionError, TypeError, RecursionError) as error:
+    except SyntaxError:
+        raise ValueError("not a valid expression") from None
+    except (OverflowError, RecursionError):
+        raise ValueError("the number is too large") from None
+    except (ZeroDivisionError, TypeError) as error:
         raise ValueError(str(error)) from None
     if isinstance(value, np.ndarray):
         value = value.tolist()

@@ -14,7 +14,8 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -65,9 +66,11 @@ class Quiz(DisplaysWidget):
         self.question = question
         self.options = list(options)
         self.multi = multi
+        if not multi and isinstance(answer, (set, frozenset, list, tuple)):
+            if len(answer) != 1:
+                raise ValueError("a single-answer Quiz needs exactly one answer; use multi=True")
+            answer = next(iter(answer))
         self.answer: set[int] = self._indices(answer if multi else [answer])
-        if not multi and len(self.answer) != 1:
-            raise ValueError("a single-answer Quiz needs exactly one answer; use multi=True")
         if explanations is not None and len(explanations) != len(self.options):
             raise ValueError(
                 f"got {len(explanations)} explanations for {len(self.options)} options"

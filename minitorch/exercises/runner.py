@@ -24,8 +24,9 @@ from __future__ import annotations
 import html
 import os
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

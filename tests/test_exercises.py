@@ -1,0 +1,740 @@
+"""Tests for minitorch.exercises: every widget driven from code, as a learner would click it."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from minitorch.exercises import (  # noqa: E402
+    QUESTIONS,
+    Case,
+    LiveLossPlot,
+    PredictValue,
+    Quiz,
+    approx,
+    check_backprop,
+    check_chain_rule,
+    check_logistic_grads,
+    check_numeric_derivative,
+    check_topological_sort,
+    decision_grid,
+    default_compare,
+    descent_2d,
+    evaluate,
+    logistic_loss,
+    logistic_loss_grad,
+    parse_answer,
+    plot_decision_boundary,
+    quiz_for,
+    run_check,
+    tangent_explorer,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+PNG = b"\x89PNG"
+
+
+class FakeTensor:
+    """Just enough of a tensor (detach, numpy, item, repr) to test conversions."""
+
+    def __init__(self, data):
+        self.data = np.asarray(data, dtype=np.float32)
+
+    def detach(self):
+        return self
+
+    def numpy(self):
+        return self.data
+
+    def item(self):
+        return self.data.item()
+
+    def __repr__(self):
+        return f"tensor({self.data.tolist()})"
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+# ------------------------------------------------------------------------------ packaging
+def test_import_minitorch_does_not_import_exercises():
+    code = (
+        "import sys, minitorch\n"
+        "assert 'minitorch.exercises' not in sys.modules, 'import minitorch loaded exercises'\n"
+        "import minitorch.exercises\n"
+        "assert 'matplotlib' not in sys.modules, 'importing exercises loaded matplotlib'\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+
+
+# ------------------------------------------------------------------------------ Quiz
+def make_single() -> Quiz:
+    return Quiz("What is `2 + 2`?", ["3", "4", "5"], answer="4",
+                explanations=["one short", "right", "one too many"])
+
+
+def test_quiz_single_right_answer():
+    quiz = make_single()
+    quiz.choices.value = 1
+    quiz.check_button.click()
+    assert quiz.correct is True
+    assert quiz.answered is True
+    assert quiz.feedback.splitlines() == [
+        "✓ Correct!",
+        "✗ 3: one short",
+        "✓ 4 (your choice): right",
+        "✗ 5: one too many",
+    ]
+    assert "✓ Correct!" in quiz.feedback_widget.value
+    assert "<code>2 + 2</code>" in quiz.widget.children[0].value
+
+
+def test_quiz_single_wrong_answer_shows_every_explanation():
+    quiz = make_single()
+    quiz.choices.value = 2
+    quiz.check_button.click()
+    assert quiz.correct is False
+    lines = quiz.feedback.splitlines()
+    assert lines[0].startswith("✗ Not quite")
+    assert "✗ 5 (your choice): one too many" in lines
+    assert "✓ 4: right" in lines
+    # the learner may change the answer and check again
+    quiz.select("4")
+    quiz.check_button.click()
+    assert quiz.correct is True
+
+
+def test_quiz_without_selection_asks_for_an_answer():
+    quiz = make_single()
+    assert quiz.choices.value is None
+    quiz.check_button.click()
+    assert quiz.correct is False
+    assert quiz.answered is False
+    assert quiz.feedback == "Pick an answer first."
+
+
+def make_multi() -> Quiz:
+    return Quiz("Which are even?", ["1", "2", "3", "4"], answer={"2", "4"}, multi=True,
+                explanations=["odd", "even", "odd", "even"])
+
+
+def test_quiz_multi_all_right():
+    quiz = make_multi()
+    quiz.checkboxes[1].value = True
+    quiz.checkboxes[3].value = True
+    quiz.check_button.click()
+    assert quiz.correct is True
+    assert quiz.feedback.splitlines()[0] == "✓ Correct!"
+
+
+def test_quiz_multi_partial_answers():
+    quiz = make_multi()
+    quiz.checkboxes[1].value = True
+    quiz.check_button.click()
+    assert quiz.correct is False
+    assert quiz.feedback.splitlines()[0] == "✗ Partly right: you found 1 of 2 right options."
+
+    quiz.checkboxes[2].value = True
+    quiz.check_button.click()
+    assert quiz.feedback.splitlines()[0] == (
+        "✗ Partly right: you found 1 of 2 right options, and picked 1 wrong one."
+    )
+    assert "✗ 3 (your choice): odd" in quiz.feedback.splitlines()
+
+    quiz.select(0, 2)  # only wrong ones
+    quiz.check_button.click()
+    assert quiz.feedback.splitlines()[0] == "✗ None of your choices is right: 2 options are."
+
+    quiz.select(0, 1, 2, 3)  # everything: the right ones plus wrong ones is still wrong
+    quiz.check_button.click()
+    assert quiz.correct is False
+
+
+def test_quiz_validates_its_arguments():
+    with pytest.raises(ValueError, match="not one of the options"):
+        Quiz("?", ["a", "b"], answer="c")
+    with pytest.raises(ValueError, match="exactly one answer"):
+        Quiz("?", ["a", "b"], answer={"a", "b"})
+    with pytest.raises(ValueError, match="explanations"):
+        Quiz("?", ["a", "b"], answer="a", explanations=["only one"])
+
+
+def test_quiz_displays_as_a_widget():
+    quiz = make_single()
+    bundle = quiz._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["text/plain"].startswith("Quiz: What is 2 + 2?")
+    assert quiz.widget.children[-1] is quiz.feedback_widget
+
+
+# ------------------------------------------------------------------------------ question bank
+def test_question_bank_covers_every_chapter():
+    assert sorted(QUESTIONS) == list(range(8))
+    for chapter, questions in QUESTIONS.items():
+        assert len(questions) >= 3, chapter
+        for question in questions:
+            assert len(question.explanations) == len(question.options)
+            assert all(text.strip() for text in question.explanations)
+
+
+@pytest.mark.parametrize(
+    "chapter,index",
+    [(chapter, index) for chapter in QUESTIONS for index in range(len(QUESTIONS[chapter]))],
+)
+def test_every_question_accepts_its_answer_and_rejects_a_wrong_one(chapter, index):
+    quiz = quiz_for(chapter, index)
+    quiz.select(*sorted(quiz.answer))
+    quiz.check_button.click()
+    assert quiz.correct, quiz.question
+    wrong = next(i for i in range(len(quiz.options)) if i not in quiz.answer)
+    quiz.select(wrong)
+    quiz.check_button.click()
+    assert not quiz.correct
+
+
+def test_question_bank_teaches_the_notes_mistakes():
+    disable = next(q for q in QUESTIONS[4] if "x.requires_grid(false)" in str(q.options))
+    quiz = disable.quiz()
+    assert quiz.multi and len(quiz.answer) == 3
+    quiz.select("x.requires_grad_(False)", "x_det = x.detach()",
+                "with torch.no_grad(): around the computation", "x.requires_grid(false)")
+    quiz.check_button.click()
+    assert not quiz.correct
+    typo_line = next(line for line in quiz.feedback.splitlines() if "requires_grid" in line)
+    assert typo_line.startswith("✗ x.requires_grid(false) (your choice):")
+    assert "requires_grad_" in typo_line and "False" in typo_line
+
+    function = QUESTIONS[5][0]
+    assert function.options[function.answer] == "`torch.autograd.Function`"
+    assert "autograd.Parameter" in " ".join(function.options)
+
+
+def test_quiz_for_reports_bad_indices():
+    with pytest.raises(KeyError, match="chapter 9"):
+        quiz_for(9, 0)
+    with pytest.raises(IndexError, match="chapter 0 has"):
+        quiz_for(0, 99)
+
+
+# ------------------------------------------------------------------------------ PredictValue
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("0.25", 0.25), ("1/3", 1 / 3), ("-2**2", -4.0), ("exp(0)", 1.0), ("sigmoid(0)", 0.5),
+        ("[1, 2]", [1.0, 2.0]), ("[[1, 2], [3, 4]]", [[1.0, 2.0], [3.0, 4.0]]),
+        ("2 * [1, 2]", [2.0, 4.0]), ("tensor([0.5, 1.])", [0.5, 1.0]),
+        ("tensor(2., requires_grad=True)", 2.0), ("True", True), ("None", None),
+        ("\u22121", -1.0),
+    ],
+)
+def test_parse_answer_reads_numbers_expressions_and_lists(text, value):
+    got = parse_answer(text)
+    if value is None or isinstance(value, bool):
+        assert got is value
+    else:
+        np.testing.assert_allclose(got, value)
+        assert isinstance(got, type(value))
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [("abc", "unknown name"), ("__import__('os')", "known functions"), ("", "empty"),
+     ("0,5", "dot"), ("1/0", "division"), ("10**10**10", "too large"),
+     ("[1, 2", "not a valid expression"),
+     ("'text'", "only numbers"), ("1 if 2 else 3", "only numbers")],
+)
+def test_parse_answer_refuses_everything_else(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_answer(text)
+
+
+def test_predict_value_correct_and_incorrect():
+    exercise = PredictValue("sigmoid(0)?", 0.5, explanation="e^0 = 1.")
+    exercise.entry.value = "1/3"
+    exercise.check_button.click()
+    assert exercise.status == "wrong" and exercise.correct is False
+    assert exercise.feedback == "✗ Not quite: 1/3 = 0.333333. Too low."
+    exercise.entry.value = "0.9"
+    exercise.check_button.click()
+    assert exercise.feedback == "✗ Not quite: 0.9. Too high."
+    exercise.entry.value = "1/2"
+    exercise.check_button.click()
+    assert exercise.correct is True and exercise.status == "correct"
+    assert exercise.feedback == "✓ Right: 1/2 = 0.5."
+    assert exercise.attempts == 3
+    assert "✓" in exercise.feedback_widget.value
+
+
+def test_predict_value_tolerance_is_absolute_for_small_and_relative_for_large():
+    small = PredictValue("?", 0.1, tolerance=1e-3)
+    small.entry.value = "0.1009"
+    small.check_button.click()
+    assert small.correct
+    small.entry.value = "0.102"
+    small.check_button.click()
+    assert not small.correct
+    large = PredictValue("?", 5000.0, tolerance=1e-3)
+    large.entry.value = "5004"
+    large.check_button.click()
+    assert large.correct
+
+
+def test_predict_value_unparseable_input():
+    exercise = PredictValue("?", 1.0)
+    exercise.entry.value = "one"
+    exercise.check_button.click()
+    assert exercise.status == "invalid" and exercise.correct is False
+    assert exercise.feedback.startswith("⚠ Could not read 'one' (unknown name 'one')")
+    assert exercise.attempts == 0
+
+
+def test_predict_value_lists_compare_elementwise():
+    exercise = PredictValue("w.grad?", np.array([[1.0, 2.0], [3.0, 4.0]]), hint="Look at x.")
+    exercise.entry.value = "[[1, 2], [3, 5]]"
+    exercise.check_button.click()
+    assert exercise.feedback == ("✗ Not quite: [[1, 2], [3, 5]]. 1 of 4 numbers are off; "
+                                 "the first at index (1, 1). Look at x.")
+    exercise.entry.value = "[1, 2, 3, 4]"
+    exercise.check_button.click()
+    assert "The answer has shape (2, 2); you typed shape (4,)." in exercise.feedback
+    exercise.entry.value = "tensor([[1., 2.], [3., 4.]])"
+    exercise.check_button.click()
+    assert exercise.correct
+
+
+def test_predict_value_scalar_answer_rejects_a_list_and_bools_need_bools():
+    scalar = PredictValue("?", 2.0)
+    scalar.entry.value = "[2]"
+    scalar.check_button.click()
+    assert not scalar.correct and "single number" in scalar.feedback
+    flag = PredictValue("z.requires_grad?", False)
+    flag.entry.value = "0"
+    flag.check_button.click()
+    assert not flag.correct and "True or False" in flag.feedback
+    flag.entry.value = "False"
+    flag.check_button.click()
+    assert flag.correct
+
+
+def test_predict_value_reveal():
+    exercise = PredictValue("x.grad after two backward calls?", [4.0, 8.0],
+                            explanation="Gradients **accumulate**.")
+    assert exercise.revealed is False and exercise.reveal_widget.value == ""
+    exercise.reveal_button.click()
+    assert exercise.revealed is True
+    assert exercise.reveal_text == "Answer: [4, 8]. Gradients accumulate."
+    assert "<b>accumulate</b>" in exercise.reveal_widget.value
+    assert PredictValue("?", 1.0, reveal=False).reveal_button is None
+
+
+# ------------------------------------------------------------------------------ runner
+def test_run_check_all_pass(capsys):
+    assert run_check("double", [Case("double(2)", lambda: 4, 4),
+                                Case("double([1, 2])", lambda: np.array([2, 4]), [2, 4])])
+    assert capsys.readouterr().out == "✓ double: all 2 cases passed.\n"
+
+
+def test_not_implemented_means_not_done_yet(capsys):
+    def stub(x):
+        raise NotImplementedError
+
+    result = evaluate("mul backward", [Case("case 1", lambda: 1, 1), Case("case 2",
+                                                                          lambda: stub(1), 1)])
+    assert result.status == "todo" and not result.passed
+    assert result.text.splitlines()[0] == "⏳ mul backward: not done yet."
+    assert "case 2" in result.text and "1 of 2 cases passed." in result.text
+    assert run_check("mul backward", [Case("c", lambda: stub(1), 1)]) is False
+    assert capsys.readouterr().out.startswith("⏳ mul backward: not done yet.")
+
+
+def test_an_exception_shows_its_type_and_message_without_a_traceback():
+    def learner(x):
+        return x / 0
+
+    result = evaluate("divide", [Case("divide(1)", lambda: learner(1), 1.0)], hint="hmm")
+    assert result.status == "error"
+    first = result.text.splitlines()[0]
+    assert first.startswith("✗ divide: case `divide(1)` raised ZeroDivisionError: division by zero")
+    assert "(in `learner`, line" in first
+    assert "Traceback" not in result.text
+    assert result.text.splitlines()[-1] == "Hint: hmm"
+
+
+def test_a_wrong_result_shows_the_first_failing_case():
+    cases = [
+        Case("ok", lambda: 1.0, 1.0),
+        Case("first wrong", lambda: np.array([1.0, 2.5]), np.array([1.0, 2.0])),
+        Case("second wrong", lambda: 3, 4),
+    ]
+    result = evaluate("grad", cases, hint="Check the chain rule.")
+    assert result.status == "fail" and result.case == "first wrong"
+    assert (result.n_passed, result.n_total) == (1, 3)
+    assert result.text.splitlines() == [
+        "✗ grad: wrong result for `first wrong`.",
+        "expected:",
+        "  array([1., 2.])",
+        "got:",
+        "  array([1. , 2.5])",
+        "1 of 3 cases passed.",
+        "Hint: Check the chain rule.",
+    ]
+    assert "<pre" in result.html and "#c62828" in result.html
+
+
+def test_wrong_results_get_specific_notes():
+    none = evaluate("f", [Case("f()", lambda: None, 1.0)])
+    assert "did you forget a `return` statement?" in none.text
+    shape = evaluate("f", [Case("f()", lambda: np.zeros((3, 1)), np.zeros(3))])
+    assert "The shapes differ: expected (3,), got (3, 1)." in shape.text
+
+    def must_be_sorted(got, expected):
+        assert got == sorted(got), "The list is not sorted."
+        return True
+
+    explained = evaluate("sort", [Case("sort", lambda: [2, 1], [1, 2], compare=must_be_sorted)])
+    assert "The list is not sorted." in explained.text
+
+
+def test_results_show_tensors_with_repr_and_escape_html():
+    result = evaluate("t", [Case("t", lambda: FakeTensor([1.0, 2.0]), [1.0, 3.0])])
+    assert "  tensor([1.0, 2.0])" in result.text.splitlines()
+    tensor_ok = evaluate("t", [Case("t", lambda: FakeTensor([1.0, 2.0]), [1.0, 2.0])])
+    assert tensor_ok.passed
+    tags = evaluate("<b>", [Case("<i>", lambda: "<x>", "<y>")])
+    assert "&lt;x&gt;" in tags.html and "<x>" not in tags.html
+
+
+def test_default_compare_and_approx():
+    assert default_compare({"a": 1.0, "b": [1.0, 2.0]}, {"a": 1.0 + 1e-9, "b": (1.0, 2.0)})
+    assert not default_compare({"a": 1.0}, {"a": 1.0, "b": 2.0})
+    assert not default_compare(["x", "y"], ["y", "x"])
+    assert not default_compare(1, True) or default_compare(True, True)
+    assert not default_compare([1.0], 1.0)  # shapes must match
+    assert approx(atol=1e-2)(0.333, 1 / 3)
+    assert not approx(atol=1e-6, rtol=0)(0.333, 1 / 3)
+
+
+def test_a_failing_compare_counts_as_wrong_not_as_a_crash():
+    def broken(got, expected):
+        raise TypeError("cannot compare")
+
+    result = evaluate("x", [Case("x", lambda: 1, 1, compare=broken)])
+    assert result.status == "fail"
+
+
+# ------------------------------------------------------------------------------ chapter checks
+def central(f, x, h=1e-5):
+    return (f(x + h) - f(x - h)) / (2 * h)
+
+
+def topo_sort(graph, root):
+    """Iterative post-order depth-first search, reversed."""
+    order, visited, stack = [], {root}, [(root, iter(graph.get(root, [])))]
+    while stack:
+        node, parents = stack[-1]
+        parent = next(parents, None)
+        if parent is None:
+            stack.pop()
+            order.append(node)
+        elif parent not in visited:
+            visited.add(parent)
+            stack.append((parent, iter(graph.get(parent, []))))
+    return order[::-1]
+
+
+def backprop(local_grads, order):
+    grads = {node: 0.0 for node in order}
+    grads[order[0]] = 1.0
+    for node in order:
+        for parent, local in local_grads.get(node, []):
+            grads[parent] += grads[node] * local
+    return grads
+
+
+def test_checks_pass_correct_solutions(capsys):
+    def logistic_grads(w, b, x, y):
+        p = 1 / (1 + math.exp(-(w * x + b)))
+        return (p - y) * x, p - y
+
+    assert check_numeric_derivative(central)
+    assert check_chain_rule(lambda df, g, dg, x: df(g(x)) * dg(x))
+    assert check_logistic_grads(logistic_grads)
+    assert check_topological_sort(topo_sort)
+    assert check_backprop(backprop)
+    out = capsys.readouterr().out
+    assert out.count("✓") == 5 and "✗" not in out
+
+
+def test_check_logistic_grads_agrees_with_finite_differences(capsys):
+    def by_finite_differences(w, b, x, y):
+        return (central(lambda v: logistic_loss(v, b, x, y), w),
+                central(lambda v: logistic_loss(w, v, x, y), b))
+
+    assert check_logistic_grads(by_finite_differences)
+
+
+def test_checks_catch_typical_mistakes(capsys):
+    assert not check_numeric_derivative(lambda f, x, h=1e-5: (f(x + h) - f(x)) / h)
+    assert "wrong result for `x**2 at x=3`" in capsys.readouterr().out
+
+    assert not check_chain_rule(lambda df, g, dg, x: df(x) * dg(x))
+    assert "✗ chain rule" in capsys.readouterr().out
+
+    def recursive(graph, root):
+        order, seen = [], set()
+
+        def visit(node):
+            if node not in seen:
+                seen.add(node)
+                for parent in graph.get(node, []):
+                    visit(parent)
+                order.append(node)
+
+        visit(root)
+        return order[::-1]
+
+    assert not check_topological_sort(recursive)
+    out = capsys.readouterr().out
+    assert "case `a chain 5,000 nodes deep` raised RecursionError" in out
+    assert "4 of 5 cases passed." in out
+
+    def duplicates(graph, root):
+        out, stack = [root], [root]
+        while stack:
+            for parent in graph.get(stack.pop(), []):
+                out.append(parent)
+                stack.append(parent)
+        return out
+
+    assert not check_topological_sort(duplicates)
+    out = capsys.readouterr().out
+    assert "wrong result for `diamond" in out and "appear more than once" in out
+
+    def overwrite(local_grads, order):
+        grads = {order[0]: 1.0}
+        for node in order:
+            for parent, local in local_grads.get(node, []):
+                grads[parent] = grads[node] * local  # = instead of +=
+        return grads
+
+    assert not check_backprop(overwrite)
+    out = capsys.readouterr().out
+    assert "wrong result for `y = x * x at x = 3 (x used twice)`" in out
+    assert "{'y': 1.0, 'x': 6.0}" in out and "{'y': 1.0, 'x': 3.0}" in out
+
+
+def test_checks_say_not_done_yet_for_stubs(capsys):
+    def stub(*args):
+        raise NotImplementedError
+
+    for check in (check_numeric_derivative, check_chain_rule, check_logistic_grads,
+                  check_topological_sort, check_backprop):
+        assert check(stub) is False
+        assert "not done yet" in capsys.readouterr().out
+
+
+def test_topological_sort_rejects_wrong_orders(capsys):
+    assert not check_topological_sort(lambda graph, root: list(reversed(topo_sort(graph, root))))
+    assert "must come before" in capsys.readouterr().out
+    assert not check_topological_sort(lambda graph, root: [root, *graph, "x"][:-1])
+    assert "✗ topological sort" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------------------ tangent
+def test_tangent_slope_matches_a_finite_difference():
+    explorer = tangent_explorer(logistic_loss, logistic_loss_grad)
+    for w, b in [(1.2, 0.0), (-2.0, 0.7), (0.3, -1.5)]:
+        explorer.b_slider.value = b
+        explorer.w_slider.value = w
+        w_now, b_now = explorer.w, explorer.b
+        h = 1e-5
+        finite = (logistic_loss(w_now + h, b_now) - logistic_loss(w_now - h, b_now)) / (2 * h)
+        assert explorer.slope == pytest.approx(finite, abs=1e-6)
+        assert explorer.loss == pytest.approx(logistic_loss(w_now, b_now))
+        assert f"slope dL/dw = {explorer.slope:.4f}" in explorer.info.value
+    assert explorer.image.value[:4] == PNG
+
+
+def test_tangent_without_df_uses_finite_differences_and_one_argument_functions():
+    explorer = tangent_explorer(lambda w: w**3, x_range=(-2, 2))
+    assert explorer.b_slider is None
+    explorer.w_slider.value = 1.5
+    assert explorer.slope == pytest.approx(3 * 1.5**2, rel=1e-6)
+    assert len(explorer.widget.children[0].children) == 1
+
+
+def test_tangent_accepts_tensor_results():
+    explorer = tangent_explorer(lambda w, b: FakeTensor([w * w + b]),
+                                lambda w, b: FakeTensor(2 * w))
+    explorer.w_slider.value = 1.0
+    explorer.b_slider.value = 0.5
+    assert (explorer.loss, explorer.slope) == pytest.approx((1.5, 2.0))
+
+
+def test_tangent_redraw_changes_the_picture():
+    explorer = tangent_explorer(logistic_loss, logistic_loss_grad)
+    before = explorer.image.value
+    explorer.w_slider.value = 2.0
+    assert explorer.image.value != before
+
+
+# ------------------------------------------------------------------------------ descent
+def bowl(w):
+    return w[0] ** 2 + 10 * w[1] ** 2
+
+
+def bowl_grad(w):
+    return np.array([2 * w[0], 20 * w[1]])
+
+
+def test_descent_steps_forward_back_and_reset():
+    demo = descent_2d(bowl, bowl_grad, start=(2.0, 1.0), lr=0.05)
+    assert demo.step == 0 and len(demo.path) == 1
+    demo.next_button.click()
+    np.testing.assert_allclose(demo.current, [1.8, 0.0])
+    demo.next_button.click()
+    np.testing.assert_allclose(demo.current, [1.62, 0.0])
+    assert len(demo.path) == 3 and demo.step == 2
+    assert demo.loss == pytest.approx(1.62**2)
+    assert "step 2:" in demo.info.value
+
+    demo.prev_button.click()
+    np.testing.assert_allclose(demo.current, [1.8, 0.0])
+    assert len(demo.path) == 2
+    demo.next_button.click()  # replays the step already computed
+    np.testing.assert_allclose(demo.current, [1.62, 0.0])
+
+    demo.reset_button.click()
+    assert demo.step == 0 and len(demo.path) == 1
+    np.testing.assert_allclose(demo.current, [2.0, 1.0])
+    demo.prev_button.click()
+    assert demo.step == 0
+
+
+def test_descent_learning_rate_slider_replays_the_steps():
+    demo = descent_2d(bowl, bowl_grad, start=(2.0, 1.0), lr=0.05)
+    demo.advance(3)
+    demo.lr_slider.value = 0.01
+    assert demo.step == 3
+    expected = np.array([2.0, 1.0])
+    for _ in range(3):
+        expected = expected - 0.01 * bowl_grad(expected)
+    np.testing.assert_allclose(demo.current, expected)
+
+
+def test_descent_with_too_large_a_learning_rate_diverges():
+    demo = descent_2d(bowl, bowl_grad, start=(2.0, 1.0), lr=0.2)
+    demo.advance(5)
+    assert abs(demo.current[1]) > 1.0  # 1 - 0.2 * 20 = -3 per step: it grows
+    assert demo.loss > bowl(np.array([2.0, 1.0]))
+    explosive = descent_2d(bowl, bowl_grad, start=(2.0, 1.0), lr=0.9)
+    explosive.advance(400)
+    assert "diverged" in explosive.message
+
+
+def test_descent_without_grad_fn_and_with_a_point_only_loss():
+    def point_only(w):
+        x, y = float(w[0]), float(w[1])  # fails on a grid: forces the slow path
+        return (x - 1) ** 2 + (y + 0.5) ** 2
+
+    demo = descent_2d(point_only, None, start=(0.0, 0.0), lr=0.25, resolution=10)
+    demo.next_button.click()
+    np.testing.assert_allclose(demo.current, [0.5, -0.25], atol=1e-6)
+    assert demo.image.value[:4] == PNG
+
+
+# ------------------------------------------------------------------------------ LiveLossPlot
+def test_live_loss_plot_text_mode_throttles_printing(capsys):
+    clock = FakeClock()
+    plot = LiveLossPlot(mode="text", print_interval=1.0, clock=clock)
+    for step in range(30):
+        clock.now = step * 0.1  # 3 seconds in all
+        plot.update(step, FakeTensor(1.0 / (step + 1)))
+    assert plot.n_draws == 3  # at t = 0, 1.0, 2.0
+    plot.close()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "step 0  loss 1.0000"
+    assert len(lines) == 4
+    assert lines[-1] == "done: 30 steps; last loss 0.0333, best 0.0333 at step 29"
+    assert plot.history["loss"][1][-1] == pytest.approx(1 / 30)
+
+
+def test_live_loss_plot_notebook_mode_redraws_at_most_five_times_a_second(capsys):
+    clock = FakeClock()
+    plot = LiveLossPlot(mode="notebook", clock=clock)
+    assert plot.interval == 0.2
+    for step in range(100):
+        clock.now = step * 0.01  # 1 second
+        plot.update(step, 1.0 / (step + 1), label="train")
+        if step % 10 == 0:
+            plot.update(step, 2.0 / (step + 1), label="test")
+    assert plot.n_draws == 5
+    assert plot.last_png[:4] == PNG
+    plot.close()
+    assert plot.n_draws == 6
+    assert sorted(plot.history) == ["test", "train"]
+    assert len(plot.history["test"][0]) == 10
+
+
+def test_live_loss_plot_context_manager_and_none_mode(capsys):
+    with LiveLossPlot(mode="none") as plot:
+        plot.update(0, 0.5)
+    assert plot.closed and plot.n_draws == 0
+    assert capsys.readouterr().out == ""
+    with pytest.raises(ValueError, match="mode"):
+        LiveLossPlot(mode="fancy")
+
+
+def test_live_loss_plot_auto_mode_is_text_outside_jupyter():
+    assert LiveLossPlot().mode == "text"
+
+
+# ------------------------------------------------------------------------------ decision boundary
+def test_decision_grid_understands_logits_probabilities_classes_and_scores():
+    X = np.array([[-1.0, -1.0], [1.0, 1.0]])
+    _, _, logits = decision_grid(lambda p: p[:, 0], X, resolution=5, margin=0)
+    assert logits[0].tolist() == [0, 0, 0, 1, 1]
+    _, _, probs = decision_grid(lambda p: 1 / (1 + np.exp(-p[:, 1])), X, resolution=5,
+                                margin=0)
+    assert probs[:, 0].tolist() == [0, 0, 0, 1, 1]
+    _, _, scores = decision_grid(
+        lambda p: np.stack([p[:, 0], -p[:, 0], np.full(len(p), 0.5)], axis=1),
+        X, resolution=5, margin=0,
+    )
+    assert scores[0].tolist() == [1, 1, 2, 0, 0]  # argmax; ties go to the first class
+    _, _, tensors = decision_grid(lambda p: FakeTensor(p[:, 0] > 0), X, resolution=3,
+                                  margin=0)
+    assert tensors[0].tolist() == [0, 0, 1]
+
+
+def test_plot_decision_boundary_draws_regions_and_points():
+    from matplotlib.figure import Figure
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    ax = Figure().subplots()
+    returned = plot_decision_boundary(lambda p: p[:, 0] + p[:, 1], X, y, ax=ax, resolution=30)
+    assert returned is ax
+    assert ax.collections[-1].get_offsets().shape == (40, 2)
+    assert len(ax.collections) >= 2  # the filled regions and the scatter
+    own = plot_decision_boundary(lambda p: p[:, 0] > 0, X, y, resolution=20)
+    assert own.figure is not None
