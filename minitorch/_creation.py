@@ -33,7 +33,9 @@ __all__ = [
 def _finish(data: np.ndarray, dtype, device, requires_grad: bool) -> Tensor:
     if dtype is not None:
         if not isinstance(dtype, _dtype.dtype):
-            raise TypeError(f"dtype must be a minitorch dtype such as minitorch.float32, not {dtype!r}")
+            raise TypeError(
+                f"dtype must be a minitorch dtype such as minitorch.float32, not {dtype!r}"
+            )
         if data.dtype != dtype.np:
             data = data.astype(dtype.np)
     t = _wrap(data)

@@ -30,8 +30,10 @@ import warnings
 import numpy as np
 
 from minitorch import _dtype
-from minitorch._device import cpu, device as _device_cls
+from minitorch._device import cpu
+from minitorch._device import device as _device_cls
 from minitorch._size import Size
+from minitorch.autograd import function as _function
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import AccumulateGrad, RemovableHandle
 
@@ -199,8 +201,9 @@ class Tensor:
                     f"{type(value).__name__}"
                 )
             if value._data.shape != self._data.shape:
+                got = ", ".join(map(str, value.shape))
                 raise RuntimeError(
-                    f"attempting to assign a gradient of size '[{', '.join(map(str, value.shape))}]'"
+                    f"attempting to assign a gradient of size '[{got}]'"
                     f" to a tensor of size '[{', '.join(map(str, self.shape))}]'. Please ensure "
                     "that the gradient and the tensor are the same size"
                 )
@@ -1005,15 +1008,15 @@ def _rebuild(cls, array, requires_grad, device):
     return t
 
 
+_function.Tensor = Tensor  # Function.apply recognises tensors without an import cycle
+
 # The operation modules import Tensor, so they are imported after it is defined.
 from minitorch import _backend, _random, _tensor_str  # noqa: E402
 from minitorch.autograd import engine as _engine  # noqa: E402
-from minitorch.ops import (  # noqa: E402
-    _util as _ops_util,
-    arithmetic as _arith,
-    indexing as _indexing,
-    linalg as _linalg,
-    reduction as _reduction,
-    shape as _shape,
-    unary as _unary,
-)
+from minitorch.ops import _util as _ops_util  # noqa: E402
+from minitorch.ops import arithmetic as _arith  # noqa: E402
+from minitorch.ops import indexing as _indexing  # noqa: E402
+from minitorch.ops import linalg as _linalg  # noqa: E402
+from minitorch.ops import reduction as _reduction  # noqa: E402
+from minitorch.ops import shape as _shape  # noqa: E402
+from minitorch.ops import unary as _unary  # noqa: E402

@@ -26,9 +26,8 @@ from __future__ import annotations
 import heapq
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Sequence
 
-from minitorch.autograd import grad_mode
+from minitorch.autograd import function, grad_mode
 from minitorch.autograd.function import AccumulateGrad
 
 __all__ = ["backward", "grad", "record_backward", "BackwardStep"]
@@ -95,8 +94,8 @@ def _root_edge(t, index: int):
 
 
 def _make_root_grads(tensors: tuple, grads: tuple, create_graph: bool) -> list:
-    from minitorch._tensor import Tensor  # noqa: PLC0415
     from minitorch import _creation  # noqa: PLC0415
+    from minitorch._tensor import Tensor  # noqa: PLC0415
 
     if len(grads) not in (0, len(tensors)):
         raise RuntimeError(
@@ -162,7 +161,8 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
         while ready:
             _, _, node = heapq.heappop(ready)
             grads = buffers.pop(node, None) or [None]
-            grads = _call_pre_hooks(node, grads)
+            if node._tensor_pre_hooks or node._pre_hooks:
+                grads = _call_pre_hooks(node, grads)
             if capture is not None:
                 for nr, g in enumerate(grads):
                     slot = capture.get((node, nr))
@@ -202,7 +202,7 @@ def _add_to_buffer(buffers: dict, node, nr: int, g) -> None:
         return
     buf = buffers.get(node)
     if buf is None:
-        buf = buffers[node] = [None] * getattr(node, "_num_outputs", 1)
+        buf = buffers[node] = [None] * node._num_outputs
     # Never add in place: the same gradient tensor may be flowing along another edge too.
     buf[nr] = g if buf[nr] is None else buf[nr] + g
 
@@ -227,40 +227,51 @@ def _call_pre_hooks(node, grads: list) -> list:
 
 def _call_node(node, grads: list) -> tuple:
     """Call the node's backward and check what it returns against its inputs."""
-    if all(g is None for g in grads):
-        return (None,) * len(node._next)  # nothing flows into this part of the graph
-    if any(g is None for g in grads) and getattr(node, "_materialize", True):
+    if len(grads) == 1:
+        if grads[0] is None:
+            return (None,) * len(node._next)  # nothing flows into this part of the graph
+    elif all(g is None for g in grads):
+        return (None,) * len(node._next)
+    elif any(g is None for g in grads) and node._materialize:
         from minitorch import _creation  # noqa: PLC0415
 
-        meta = getattr(node, "_output_meta", None) or ()
+        meta = node._output_meta or ()
         grads = [_creation.zeros(*meta[i][0], dtype=meta[i][1]) if g is None and i < len(meta)
                  and meta[i] is not None else g for i, g in enumerate(grads)]
     outs = node.apply(*grads)
-    if not isinstance(outs, tuple):
+    if type(outs) is not tuple:
         outs = (outs,)
-    needed = len(node._next)
-    if len(outs) != needed:
-        if len(outs) > needed and all(o is None for o in outs[needed:]):
-            outs = outs[:needed]  # extra Nones for non-tensor inputs are allowed
+    nexts = node._next
+    if len(outs) != len(nexts):
+        if len(outs) > len(nexts) and all(o is None for o in outs[len(nexts):]):
+            outs = outs[:len(nexts)]  # extra Nones for non-tensor inputs are allowed
         else:
             raise RuntimeError(
                 f"function {node.name()} returned an incorrect number of gradients "
-                f"(expected {needed}, got {len(outs)})"
+                f"(expected {len(nexts)}, got {len(outs)})"
             )
-    return tuple(_validate(node, i, g) for i, g in enumerate(outs))
+    # Each gradient must match its input's shape and dtype. Broadcasting in the forward pass
+    # makes it larger: sum it back down (this is where broadcast gradients are reduced).
+    checked = []
+    for (nxt, _), g, (shape, dtype) in zip(nexts, outs, node._input_meta):
+        if g is None or nxt is None:
+            checked.append(None)
+        elif type(g) is function.Tensor and g._data.shape == shape and g._data.dtype == dtype:
+            checked.append(g)
+        else:
+            checked.append(_fix_gradient(node, len(checked), g, shape, dtype))
+    if node._hooks:
+        for hook in tuple(node._hooks.values()):
+            hook(tuple(checked), tuple(grads))
+    return checked
 
 
-def _validate(node, i: int, g):
-    if g is None or node._next[i][0] is None:
-        return None
-    from minitorch._tensor import Tensor  # noqa: PLC0415
-
-    if not isinstance(g, Tensor):
+def _fix_gradient(node, i: int, g, shape: tuple, dtype):
+    if not isinstance(g, function.Tensor):
         raise TypeError(
             f"function {node.name()} returned a gradient of type {type(g).__name__} at index "
             f"{i}; expected a Tensor or None"
         )
-    shape, dtype = node._input_meta[i]
     if g._data.shape != shape:
         try:
             g = g.sum_to_size(shape)
@@ -270,8 +281,10 @@ def _validate(node, i: int, g):
                 f"[{', '.join(map(str, g.shape))}] but expected shape compatible with "
                 f"[{', '.join(map(str, shape))}]"
             ) from None
-    if g.dtype is not dtype:
-        g = g.to(dtype)
+    if g._data.dtype != dtype:
+        from minitorch._dtype import from_numpy_dtype  # noqa: PLC0415
+
+        g = g.to(from_numpy_dtype(dtype))
     return g
 
 
@@ -325,14 +338,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
     from minitorch import _creation  # noqa: PLC0415
 
     outputs = _as_tuple(outputs)
-    single = not isinstance(inputs, (tuple, list))
     inputs = _as_tuple(inputs)
     grads = _as_tuple(grad_outputs)
     if retain_graph is None:
         retain_graph = create_graph
     if allow_unused is None:
         allow_unused = materialize_grads
-    for i, t in enumerate(inputs):
+    for t in inputs:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     roots = [_root_edge(t, i) for i, t in enumerate(outputs)]
@@ -356,5 +368,4 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
         elif not create_graph:
             g = g.detach()
         result.append(g)
-    del single
     return tuple(result)

@@ -33,7 +33,8 @@ Example:
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from minitorch.autograd import grad_mode
 
@@ -79,7 +80,13 @@ class Node:
             that node's outputs it was.
     """
 
-    __slots__ = ("_next", "_seq", "_pre_hooks", "_hooks", "_tensor_pre_hooks", "__weakref__")
+    # Defaults live on the class, so creating a node (once per recorded op) sets nothing.
+    _next: tuple = ()
+    _seq = 0
+    _pre_hooks = None
+    _hooks = None
+    _tensor_pre_hooks = None
+    _num_outputs = 1
 
     def name(self) -> str:
         """The node's name, such as ``"MulBackward0"``."""
@@ -91,7 +98,7 @@ class Node:
 
     def register_hook(self, fn: Callable) -> RemovableHandle:
         """Call ``fn(grad_inputs, grad_outputs)`` after this node runs in backward."""
-        if getattr(self, "_hooks", None) is None:
+        if self._hooks is None:
             self._hooks = {}
         handle = RemovableHandle(self._hooks)
         self._hooks[handle.id] = fn
@@ -99,7 +106,7 @@ class Node:
 
     def register_prehook(self, fn: Callable) -> RemovableHandle:
         """Call ``fn(grad_outputs)`` before this node runs; a non-None result replaces them."""
-        if getattr(self, "_pre_hooks", None) is None:
+        if self._pre_hooks is None:
             self._pre_hooks = {}
         handle = RemovableHandle(self._pre_hooks)
         self._pre_hooks[handle.id] = fn
@@ -107,7 +114,7 @@ class Node:
 
     def _register_tensor_hook(self, output_nr: int, fn: Callable) -> RemovableHandle:
         """Hooks of a non-leaf tensor: they see (and may replace) that output's gradient."""
-        if getattr(self, "_tensor_pre_hooks", None) is None:
+        if self._tensor_pre_hooks is None:
             self._tensor_pre_hooks = {}
         hooks = self._tensor_pre_hooks.setdefault(output_nr, {})
         handle = RemovableHandle(hooks)
@@ -124,14 +131,10 @@ class Node:
 class AccumulateGrad(Node):
     """The node at a leaf tensor: adds the incoming gradient into ``variable.grad``."""
 
-    __slots__ = ("variable",)
-    _num_outputs = 1
+    _seq = float("inf")  # runs as soon as its gradient is complete
 
     def __init__(self, variable) -> None:
         self.variable = variable
-        self._next = ()
-        self._seq = float("inf")  # runs as soon as its gradient is complete
-        self._pre_hooks = self._hooks = self._tensor_pre_hooks = None
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
@@ -142,18 +145,20 @@ class AccumulateGrad(Node):
     def apply(self, grad):
         """Accumulate ``grad`` into the leaf: the first gradient is copied, later ones added."""
         var = self.variable
-        for hook in tuple(var._hooks.values()) if var._hooks else ():
-            new = hook(grad)
-            if new is not None:
-                grad = new
+        if var._hooks:
+            for hook in tuple(var._hooks.values()):
+                new = hook(grad)
+                if new is not None:
+                    grad = new
         if grad_mode.is_grad_enabled():  # create_graph=True: keep the sum differentiable
             var._grad = grad if var._grad is None else var._grad + grad
         elif var._grad is None:
             var._grad = grad.detach().clone()
         else:
             var._grad._accumulate_(grad)
-        for hook in tuple(var._post_accumulate_hooks.values()) if var._post_accumulate_hooks else ():
-            hook(var)
+        if var._post_accumulate_hooks:
+            for hook in tuple(var._post_accumulate_hooks.values()):
+                hook(var)
         return ()
 
 
@@ -171,11 +176,12 @@ class SavedTensor:
         t = self.tensor
         if t._version_counter.value != self.version:
             shape = ", ".join(str(s) for s in t.shape)
+            now = t._version_counter.value
             which = f", which is output 0 of {_short_name(self.origin)}," if self.origin else ""
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: [torch.{t.dtype._legacy} [{shape}]]{which} is at version "
-                f"{t._version_counter.value}; expected version {self.version} instead. Hint: enable "
+                f"{now}; expected version {self.version} instead. Hint: enable "
                 "anomaly detection to find the operation that failed to compute its gradient, "
                 "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
             )
@@ -193,11 +199,17 @@ _FREED = object()
 class FunctionCtx:
     """What ``forward`` and ``backward`` share: saved tensors and flags."""
 
-    __slots__ = ()
+    _saved: tuple = ()
+    _record = True  # False when apply records no node: then nothing needs saving
+    _non_differentiable: tuple = ()
+    _materialize = True
+    _output_meta = None
 
     def save_for_backward(self, *tensors) -> None:
         """Keep tensors for backward; they are checked for in-place changes when unpacked."""
-        self._saved = tuple(None if t is None else SavedTensor(t, t._grad_fn) for t in tensors)
+        if self._record:
+            self._saved = tuple([None if t is None else SavedTensor(t, t._grad_fn)
+                                 for t in tensors])
 
     @property
     def saved_tensors(self) -> tuple:
@@ -222,16 +234,8 @@ class FunctionCtx:
 class BackwardCFunction(FunctionCtx, Node):
     """Base of the node classes that ``Function`` makes: the ctx and the graph node in one."""
 
-    __slots__ = ("_saved", "needs_input_grad", "_non_differentiable", "_materialize",
-                 "_input_meta", "__dict__")
     _forward_cls: type
     _builtin = False
-
-    def __init__(self) -> None:
-        self._saved = ()
-        self._next = ()
-        self._pre_hooks = self._hooks = self._tensor_pre_hooks = None
-        self._non_differentiable = ()
 
     def apply(self, *grads):
         """Run the Function's backward for this node."""
@@ -253,7 +257,7 @@ class FunctionMeta(type):
     def __init__(cls, name, bases, attrs) -> None:
         node_name = attrs.get("node_name", name + "Backward")
         cls._backward_cls = type(node_name, (BackwardCFunction,), {
-            "__slots__": (), "_forward_cls": cls, "_builtin": attrs.get("_builtin", False),
+            "_forward_cls": cls, "_builtin": attrs.get("_builtin", False),
             "__module__": "minitorch.autograd.function",
         })
         super().__init__(name, bases, attrs)
@@ -291,47 +295,65 @@ class Function(metaclass=FunctionMeta):
     @classmethod
     def apply(cls, *args):
         """Run ``forward`` and, if any input requires grad, record a node for ``backward``."""
-        from minitorch._tensor import Tensor  # noqa: PLC0415  (cycle: Tensor uses Function)
-
         ctx = cls._backward_cls()
-        builtin = cls._builtin
-        needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+        needs = [isinstance(a, Tensor) and a._requires_grad for a in args]
         record = grad_mode._state.enabled and True in needs
-        ctx.needs_input_grad = needs
-        if builtin:
+        ctx.needs_input_grad = tuple(needs)
+        ctx._record = record
+        if cls._builtin:
             out = cls.forward(ctx, *args)
         else:
             with grad_mode.no_grad():
                 out = cls.forward(ctx, *args)
         if not record:
             return out
-        meta = [a for a in args if isinstance(a, Tensor)]
-        edges = [a._edge() if a._requires_grad else (None, 0) for a in meta]
-        ctx._next = tuple(edges)
-        ctx._input_meta = tuple((m._data.shape, m.dtype) for m in meta)
+
+        # Record the node: an edge to where each tensor input came from, and what it looked
+        # like (shape and dtype), so the engine can check the gradients backward returns.
+        inputs = [a for a in args if isinstance(a, Tensor)]
+        ctx._next = tuple([a._edge() if a._requires_grad else (None, 0) for a in inputs])
+        ctx._input_meta = tuple([(a._data.shape, a._data.dtype) for a in inputs])
         ctx._seq = next(_sequence)
+        if isinstance(out, Tensor) and not ctx._non_differentiable and not _forward_recorders:
+            if out._data.dtype.kind == "f":  # the common case: one floating-point output
+                if not cls._builtin and any(out is a for a in args):
+                    out = out.view_as(out)  # an input returned unchanged: record on an alias
+                out._set_history(ctx, 0)
+            if ctx._saved:
+                _name_saved_outputs(ctx, (out,))
+            return out
         outputs = out if isinstance(out, tuple) else (out,)
         non_diff = ctx._non_differentiable
         for i, o in enumerate(outputs):
             # Only floating-point outputs can carry gradients (indices, masks cannot).
             if (isinstance(o, Tensor) and o._data.dtype.kind == "f"
                     and not any(o is n for n in non_diff)):
-                if not builtin and any(o is a for a in args):
-                    o = o.view_as(o)  # returning an input unchanged: record on an alias
+                if not cls._builtin and any(o is a for a in args):
+                    o = o.view_as(o)
                     outputs = outputs[:i] + (o,) + outputs[i + 1:]
                 o._set_history(ctx, i)
-        # Name outputs saved in forward after this node (they were saved before it existed).
-        if ctx._saved and ctx._saved is not _FREED:
-            for s in ctx._saved:
-                if s is not None and s.origin is None and any(s.tensor is o for o in outputs):
-                    s.origin = ctx
+        if ctx._saved:
+            _name_saved_outputs(ctx, outputs)
         ctx._num_outputs = len(outputs)
         if _forward_recorders:
             _forward_recorders[-1].append((ctx, outputs))
         if len(outputs) > 1:  # to hand zeros to backward for outputs that got no gradient
-            ctx._output_meta = tuple((o._data.shape, o.dtype) if isinstance(o, Tensor) else None
-                                     for o in outputs)
+            ctx._output_meta = tuple((o._data.shape, o.dtype) if isinstance(o, Tensor)
+                                     else None for o in outputs)
         return outputs if isinstance(out, tuple) else outputs[0]
+
+
+def _name_saved_outputs(ctx, outputs) -> None:
+    """Outputs saved in forward were saved before their node existed: name it now."""
+    if ctx._saved is _FREED:
+        return
+    for s in ctx._saved:
+        if s is not None and s.origin is None and any(s.tensor is o for o in outputs):
+            s.origin = ctx
+
+
+# minitorch/_tensor.py sets this to the Tensor class (it is defined after this module).
+Tensor: type = type(None)
 
 
 class record_forward:  # noqa: N801

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from minitorch.autograd.function import AccumulateGrad, _FREED
+from minitorch.autograd.function import _FREED, AccumulateGrad
 
 __all__ = ["GraphNode", "GraphEdge", "Graph", "walk", "saved_tensors"]
 
