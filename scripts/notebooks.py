@@ -1,0 +1,203 @@
+"""Course notebook tool: one source (the solution notebooks) -> learner copies.
+
+The solution notebooks in ``notebooks/solutions/`` are the single source of the course. Exercise
+answers in them sit between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` (nbgrader's markers).
+This tool makes the learner copies in ``notebooks/`` by replacing each marked region with a
+placeholder that raises ``NotImplementedError`` (the checks report "not done yet" for it), removing
+cells tagged ``solution-only``, clearing outputs, and pointing the Binder/Colab badges at the
+learner copy's own path.
+
+Usage::
+
+    python scripts/notebooks.py learner           # regenerate the learner copies
+    python scripts/notebooks.py check             # exit 1 if a learner copy is out of date
+    python scripts/notebooks.py execute [NAMES]   # re-run solution notebooks in place, timed
+    python scripts/notebooks.py from-py SRC.py    # percent-format script -> solution notebook
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTIONS = ROOT / "notebooks" / "solutions"
+LEARNER = ROOT / "notebooks"
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+PLACEHOLDER = 'raise NotImplementedError("your code here")'
+
+
+def strip_solutions(source: str) -> str:
+    """Replace each BEGIN/END SOLUTION region with an indented placeholder."""
+    out, skipping = [], False
+    for line in source.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped.startswith(BEGIN):
+            indent = line[: len(line) - len(line.lstrip())]
+            out.append(f"{indent}# YOUR CODE HERE\n{indent}{PLACEHOLDER}\n")
+            skipping = True
+        elif stripped.startswith(END):
+            skipping = False
+        elif not skipping:
+            out.append(line)
+    if skipping:
+        raise ValueError("a '### BEGIN SOLUTION' has no matching '### END SOLUTION'")
+    return "".join(out)
+
+
+def learner_copy(nb: dict) -> dict:
+    """The learner version of a solution notebook (a new dict)."""
+    nb = copy.deepcopy(nb)
+    cells = []
+    for cell in nb["cells"]:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if "solution-only" in tags:
+            continue
+        src = "".join(cell["source"])
+        if cell["cell_type"] == "code":
+            src = strip_solutions(src)
+            cell["outputs"] = []
+            cell["execution_count"] = None
+        else:
+            src = src.replace("notebooks/solutions/", "notebooks/")
+        cell["source"] = src.splitlines(keepends=True)
+        cell.get("metadata", {}).pop("execution", None)
+        cells.append(cell)
+    nb["cells"] = cells
+    return nb
+
+
+def dumps(nb: dict) -> str:
+    return json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def solution_paths(names=None) -> list[Path]:
+    paths = sorted(SOLUTIONS.glob("[0-9][0-9]_*.ipynb"))
+    if names:
+        paths = [p for p in paths if any(n in p.name for n in names)]
+    return paths
+
+
+def cmd_learner(args) -> int:
+    for path in solution_paths():
+        target = LEARNER / path.name
+        target.write_text(dumps(learner_copy(json.loads(path.read_text()))))
+        print(f"wrote {target.relative_to(ROOT)}")
+    return 0
+
+
+def cmd_check(args) -> int:
+    stale = []
+    for path in solution_paths():
+        target = LEARNER / path.name
+        want = dumps(learner_copy(json.loads(path.read_text())))
+        if not target.exists() or target.read_text() != want:
+            stale.append(target.relative_to(ROOT))
+    for extra in sorted(LEARNER.glob("[0-9][0-9]_*.ipynb")):
+        if not (SOLUTIONS / extra.name).exists():
+            stale.append(f"{extra.relative_to(ROOT)} (no solution notebook)")
+    if stale:
+        print("learner copies out of date (run: python scripts/notebooks.py learner):")
+        for s in stale:
+            print(f"  {s}")
+        return 1
+    print(f"{len(solution_paths())} learner copies up to date")
+    return 0
+
+
+def execute(path: Path, timeout: int = 120) -> float:
+    """Run a notebook top to bottom in a fresh kernel, store its outputs; return seconds."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}},
+                            allow_error_names=None)
+    start = time.perf_counter()
+    client.execute()
+    seconds = time.perf_counter() - start
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+    path.write_text(dumps(nb))
+    return seconds
+
+
+def cmd_execute(args) -> int:
+    for path in solution_paths(args.names):
+        seconds = execute(path)
+        print(f"{path.relative_to(ROOT)}: {seconds:.1f} s")
+    return cmd_learner(args)
+
+
+def from_py(src: Path) -> dict:
+    """A notebook from a percent-format script (``# %%`` code, ``# %% [markdown]`` text).
+
+    Cell tags go on the marker line: ``# %% tags=["raises-exception"]``.
+    """
+    cells = []
+    blocks = re.split(r"^# %%", src.read_text(), flags=re.M)
+    for block in blocks[1:]:
+        header, _, body = block.partition("\n")
+        tags = re.findall(r'"([^"]+)"', header.split("tags=", 1)[1]) if "tags=" in header else []
+        meta = {"tags": tags} if tags else {}
+        body = body.strip("\n")
+        if "[markdown]" in header:
+            text = "\n".join(line[2:] if line.startswith("# ") else line.lstrip("#")
+                             for line in body.splitlines())
+            cells.append({"cell_type": "markdown", "metadata": meta,
+                          "source": text.splitlines(keepends=True)})
+        else:
+            cells.append({"cell_type": "code", "metadata": meta, "execution_count": None,
+                          "outputs": [], "source": body.splitlines(keepends=True)})
+    return {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def cmd_from_py(args) -> int:
+    src = Path(args.src)
+    nb = from_py(src)
+    if args.gpu:
+        nb["metadata"]["accelerator"] = "GPU"
+        nb["metadata"]["colab"] = {"provenance": [], "gpuType": "T4"}
+    target = SOLUTIONS / (src.stem + ".ipynb")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(dumps(nb))
+    seconds = execute(target)
+    print(f"{target.relative_to(ROOT)}: executed in {seconds:.1f} s")
+    learner = LEARNER / target.name
+    learner.write_text(dumps(learner_copy(json.loads(target.read_text()))))
+    print(f"wrote {learner.relative_to(ROOT)}")
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("learner", help="regenerate the learner copies").set_defaults(fn=cmd_learner)
+    sub.add_parser("check", help="fail if a learner copy is stale").set_defaults(fn=cmd_check)
+    ex = sub.add_parser("execute", help="re-run solution notebooks in place")
+    ex.add_argument("names", nargs="*")
+    ex.set_defaults(fn=cmd_execute)
+    fp = sub.add_parser("from-py", help="build + run a solution notebook from a script")
+    fp.add_argument("src")
+    fp.add_argument("--gpu", action="store_true", help="mark the notebook as needing a GPU")
+    fp.set_defaults(fn=cmd_from_py)
+    args = parser.parse_args(argv)
+    return args.fn(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
