@@ -238,8 +238,23 @@ class BackwardCFunction(FunctionCtx, Node):
     _builtin = False
 
     def apply(self, *grads):
-        """Run the Function's backward for this node."""
-        return self._forward_cls.backward(self, *grads)
+        """Run the Function's backward for this node: one gradient per edge."""
+        out = self._forward_cls.backward(self, *grads)
+        if self._builtin:
+            return out
+        # A learner's backward returns one gradient per forward argument, numbers included;
+        # keep those of the Tensor arguments, which are the ones with edges.
+        out = out if type(out) is tuple else (out,)
+        n = len(self.needs_input_grad)
+        if len(out) < n or any(g is not None for g in out[n:]):
+            raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
+                               f"(expected {n}, got {len(out)})")
+        for i, g in enumerate(out[:n]):
+            if g is not None and i not in self._edge_args:
+                raise RuntimeError(
+                    f"function {self.name()} returned a gradient different than None at position "
+                    f"{i + 1}, but the corresponding forward input was not a Variable")
+        return tuple([out[i] for i in self._edge_args])
 
     def _release(self) -> None:
         if self._saved:
@@ -272,6 +287,7 @@ class Function(metaclass=FunctionMeta):
     """
 
     _builtin = False
+    _edge_args = None  # a built-in may list the argument positions that get edges
 
     def __init__(self, *args, **kwargs) -> None:
         raise RuntimeError(
@@ -310,9 +326,17 @@ class Function(metaclass=FunctionMeta):
 
         # Record the node: an edge to where each tensor input came from, and what it looked
         # like (shape and dtype), so the engine can check the gradients backward returns.
-        inputs = [a for a in args if isinstance(a, Tensor)]
-        ctx._next = tuple([a._edge() if a._requires_grad else (None, 0) for a in inputs])
-        ctx._input_meta = tuple([(a._data.shape, a._data.dtype) for a in inputs])
+        # The inputs are the Tensor arguments, or for a built-in the arguments it lists in
+        # ``_edge_args`` (``where`` has no edge for its condition, ``clamp`` one per bound).
+        edge_args = cls._edge_args
+        if edge_args is None:
+            edge_args = tuple([i for i, a in enumerate(args) if isinstance(a, Tensor)])
+        ctx._edge_args = edge_args
+        inputs = [args[i] for i in edge_args]
+        ctx._next = tuple([a._edge() if isinstance(a, Tensor) and a._requires_grad
+                           else (None, 0) for a in inputs])
+        ctx._input_meta = tuple([(a._data.shape, a._data.dtype) if isinstance(a, Tensor)
+                                 else (None, None) for a in inputs])
         ctx._seq = next(_sequence)
         if isinstance(out, Tensor) and not ctx._non_differentiable and not _forward_recorders:
             if out._data.dtype.kind == "f":  # the common case: one floating-point output

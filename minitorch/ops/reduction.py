@@ -89,7 +89,7 @@ class Mean(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        n = max(int(np.prod(ctx.shape)), 1)
+        n = builtins.max(int(np.prod(ctx.shape)), 1)
         return grad.expand(ctx.shape) / n
 
 
@@ -105,7 +105,7 @@ class MeanDim(Function):
     @staticmethod
     def backward(ctx, grad):
         n = int(np.prod([ctx.shape[d] for d in ctx.dims]))
-        return _spread(grad, ctx.shape, ctx.dims, ctx.keepdim) / max(n, 1)
+        return _spread(grad, ctx.shape, ctx.dims, ctx.keepdim) / builtins.max(n, 1)
 
 
 class MaxAll(Function):
@@ -319,7 +319,7 @@ def _correction(unbiased, correction) -> float:
     return 1 if unbiased else 0
 
 
-def _var_args(input, dim, unbiased):
+def _var_args(input, dim, unbiased):  # noqa: A002
     if isinstance(dim, bool):  # var(unbiased) in the old positional form
         dim, unbiased = None, dim
     return normalize_dims(dim, input._data.ndim), unbiased
