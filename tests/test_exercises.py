@@ -694,6 +694,26 @@ def test_live_loss_plot_notebook_mode_redraws_at_most_five_times_a_second(capsys
     assert len(plot.history["test"][0]) == 10
 
 
+def test_live_loss_plot_spends_at_most_a_fifth_of_the_time_drawing():
+    class SlowClock(FakeClock):
+        """Every call to the clock while drawing is 0.5 s later: drawing is slow."""
+
+    clock = SlowClock()
+    plot = LiveLossPlot(mode="notebook", min_interval=0.1, clock=clock)
+    original = plot._draw
+
+    def slow_draw():
+        original()
+        clock.now += 0.5
+
+    plot._draw = slow_draw
+    for step in range(100):
+        clock.now += 0.1
+        plot.update(step, 1.0)
+    # 100 steps of 0.1 s = 10 s of training; each draw costs 0.5 s, then waits 2 s
+    assert 3 <= plot.n_draws <= 5
+
+
 def test_live_loss_plot_context_manager_and_none_mode(capsys):
     with LiveLossPlot(mode="none") as plot:
         plot.update(0, 0.5)
@@ -738,3 +758,73 @@ def test_plot_decision_boundary_draws_regions_and_points():
     assert len(ax.collections) >= 2  # the filled regions and the scatter
     own = plot_decision_boundary(lambda p: p[:, 0] > 0, X, y, resolution=20)
     assert own.figure is not None
+
+
+# ------------------------------------------------------------------------------ docs and kernels
+@pytest.mark.parametrize(
+    "module", ["_common", "runner", "quiz", "predict", "questions", "checks", "plots", ""],
+)
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    name = "minitorch.exercises" + (f".{module}" if module else "")
+    result = doctest.testmod(importlib.import_module(name),
+                             optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0
+    assert result.failed == 0
+
+
+def test_widgets_work_with_minitorch_autograd():
+    torch = pytest.importorskip("minitorch")
+    if not all(hasattr(torch, name) for name in ("tensor", "sigmoid", "log")):
+        pytest.skip("the minitorch core does not have tensor/sigmoid/log yet")
+
+    def loss(w, b, x=1.5, y=1.0):
+        p = torch.sigmoid(w * x + b)
+        return -(y * torch.log(p) + (1 - y) * torch.log(1 - p))
+
+    def dloss_dw(w, b):
+        w = torch.tensor(w, requires_grad=True)
+        loss(w, b).backward()
+        return w.grad
+
+    explorer = tangent_explorer(lambda w, b: loss(torch.tensor(w), b), dloss_dw)
+    explorer.w_slider.value = 0.6
+    explorer.b_slider.value = -0.3
+    assert explorer.loss == pytest.approx(logistic_loss(0.6, -0.3), abs=1e-5)
+    assert explorer.slope == pytest.approx(logistic_loss_grad(0.6, -0.3), abs=1e-5)
+
+    result = evaluate("grad", [Case("w.grad", lambda: torch.tensor([1.0, 2.0]), [1.0, 2.5])])
+    assert "  tensor([1., 2.])" in result.text.splitlines()
+    assert evaluate("grad", [Case("w.grad", lambda: torch.tensor([0.1, 0.2]), [0.1, 0.2])]).passed
+
+
+def test_bare_widgets_display_in_a_real_kernel():
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    cells = [
+        "from minitorch.exercises import Quiz, Case, run_check, LiveLossPlot\n"
+        "Quiz('Pick a', ['a', 'b'], answer='a')",
+        "run_check('t', [Case('c', lambda: 1, 2)]);",
+        "plot = LiveLossPlot()\nfor i in range(3):\n    plot.update(i, 1 / (i + 1))\n"
+        "plot.close()\nprint(plot.mode, plot.n_draws)",
+    ]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    client = nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3",
+                                     resources={"metadata": {"path": str(ROOT)}})
+    try:
+        client.execute()
+    except Exception as error:  # noqa: BLE001
+        if "kernel" in type(error).__name__.lower() or "No such kernel" in str(error):
+            pytest.skip(f"no Jupyter kernel: {error}")
+        raise
+    quiz_out, check_out, plot_out = (cell.outputs for cell in notebook.cells)
+    assert "application/vnd.jupyter.widget-view+json" in quiz_out[0]["data"]
+    assert quiz_out[0]["data"]["text/plain"] == "Quiz: Pick a\n  [0] a\n  [1] b"
+    assert len(check_out) == 1  # the HTML result, and no "False" thanks to the ';'
+    assert "✗ t: wrong result for" in check_out[0]["data"]["text/html"]
+    assert plot_out[0]["data"]["image/png"]  # the loss curve, updated in place
+    mode, draws = plot_out[-1]["text"].split()
+    assert mode == "notebook" and 2 <= int(draws) <= 4  # the first update, maybe more, close

@@ -189,4 +189,4 @@ class DisplaysWidget:
     def _ipython_display_(self) -> None:
         from IPython.display import display  # noqa: PLC0415  (only inside IPython)
 
-        display(self.widget)
+        display(self._repr_mimebundle_(), raw=True)

@@ -38,7 +38,12 @@ class Question:
     multi: bool = False
 
     def quiz(self) -> Quiz:
-        """A fresh :class:`Quiz` widget for this question."""
+        """A fresh :class:`Quiz` widget for this question.
+
+        Example:
+            >>> QUESTIONS[0][0].quiz().options[0]
+            'An open-source deep-learning framework, integrated with Python'
+        """
         return Quiz(self.question, self.options, self.answer, self.explanations, self.multi)
 
 

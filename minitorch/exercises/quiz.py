@@ -126,7 +126,12 @@ class Quiz(DisplaysWidget):
 
     @property
     def selected(self) -> set[int]:
-        """The indices of the options the learner has selected right now."""
+        """The indices of the options the learner has selected right now.
+
+        Example:
+            >>> Quiz("?", ["a", "b"], answer="a").selected
+            set()
+        """
         if self.multi:
             return {index for index, box in enumerate(self.checkboxes) if box.value}
         return set() if self.choices.value is None else {self.choices.value}

@@ -162,7 +162,12 @@ class CheckResult:
         )
 
     def show(self) -> None:
-        """Display the result (HTML in Jupyter, text elsewhere)."""
+        """Display the result (HTML in Jupyter, text elsewhere).
+
+        Example:
+            >>> evaluate("one", [Case("1", lambda: 1, 1)]).show()
+            ✓ one: all 1 cases passed.
+        """
         show(self.text, self.html)
 
     def _repr_html_(self) -> str:
