@@ -1,27 +1,216 @@
 """The array seam: the one place that knows which array library holds a tensor's numbers.
 
-Autograd and the operations only talk to arrays through the NumPy API (``xp.exp``,
-``xp.matmul``, ...). On the CPU ``xp`` is NumPy; the GPU chapter plugs CuPy in here, and the
-rest of minitorch does not change.
+Every operation works on its inputs' arrays through the NumPy API. On the CPU the arrays are
+NumPy arrays; on a GPU they are CuPy arrays, and NumPy's functions dispatch to CuPy by
+themselves (``np.exp(cupy_array)`` runs ``cupy.exp``). Where an operation must *create* an
+array, it asks :func:`array_module` for the right module (``xp.zeros(...)``). So the autograd
+code does not change when the GPU backend plugs in.
+
+A backend is registered per device type:
+
+* ``"cpu"``: NumPy, always there.
+* ``"cuda"``: CuPy, loaded on first use. Without CuPy, or without a GPU, moving a tensor there
+  raises a RuntimeError that says which one is missing and how to get it.
+
+Example:
+    >>> import minitorch
+    >>> minitorch.cuda.is_available() in (True, False)
+    True
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["asarray", "to_numpy", "array_module"]
+__all__ = ["Backend", "NumpyBackend", "CupyBackend", "get", "register_backend", "move",
+           "asarray", "to_numpy", "array_module", "device_of_array"]
+
+
+class Backend:
+    """What minitorch needs from an array library on one device type."""
+
+    name = "abstract"
+    xp = np  # the array module: numpy, cupy, ...
+
+    def is_available(self) -> bool:
+        return True
+
+    def owns(self, array) -> bool:
+        """Whether ``array`` is one of this backend's arrays."""
+        return False
+
+    def device_count(self) -> int:
+        return 1
+
+    def from_numpy(self, array: np.ndarray, index: int) -> object:
+        """Copy a host (NumPy) array onto this device."""
+        raise NotImplementedError
+
+    def to_numpy(self, array) -> np.ndarray:
+        """Copy an array of this device to the host."""
+        raise NotImplementedError
+
+    def synchronize(self) -> None:
+        """Wait for queued work to finish (GPUs run asynchronously)."""
+
+
+class NumpyBackend(Backend):
+    """The CPU: arrays are NumPy arrays, nothing to copy."""
+
+    name = "numpy"
+
+    def owns(self, array) -> bool:
+        return type(array) is np.ndarray
+
+    def from_numpy(self, array, index):
+        return array
+
+    def to_numpy(self, array):
+        return array
+
+
+class CupyBackend(Backend):
+    """NVIDIA GPUs through CuPy (``pip install cupy-cuda12x``)."""
+
+    name = "cupy"
+
+    def __init__(self) -> None:
+        self._cupy = None
+        self._error = None
+
+    def _load(self):
+        if self._cupy is None and self._error is None:
+            try:
+                import cupy  # noqa: PLC0415  (optional, heavy: imported on first use)
+
+                count = cupy.cuda.runtime.getDeviceCount()
+                if count < 1:
+                    self._error = "CuPy is installed but it finds no CUDA GPU on this machine"
+                else:
+                    self._cupy = cupy
+            except ImportError:
+                self._error = ("CuPy is not installed. Install it with `pip install cupy-cuda12x` "
+                               "(or `pip install -e \".[gpu]\"`) on a machine with an NVIDIA GPU")
+            except Exception as e:  # CUDA driver missing, no device, ...
+                self._error = f"CuPy cannot use a GPU here ({type(e).__name__}: {e})"
+        return self._cupy
+
+    @property
+    def xp(self):
+        return self._load() or np
+
+    def unavailable_reason(self) -> str | None:
+        self._load()
+        return self._error
+
+    def is_available(self) -> bool:
+        return self._load() is not None
+
+    def owns(self, array) -> bool:
+        cupy = self._cupy  # never import CuPy just to look at an array
+        return cupy is not None and isinstance(array, cupy.ndarray)
+
+    def device_count(self) -> int:
+        cupy = self._load()
+        return 0 if cupy is None else cupy.cuda.runtime.getDeviceCount()
+
+    def index_of(self, array) -> int:
+        return array.device.id
+
+    def from_numpy(self, array, index):
+        cupy = self._require()
+        with cupy.cuda.Device(index or 0):
+            return cupy.asarray(array)
+
+    def to_numpy(self, array):
+        return self._require().asnumpy(array)
+
+    def synchronize(self) -> None:
+        cupy = self._load()
+        if cupy is not None:
+            cupy.cuda.Stream.null.synchronize()
+
+    def _require(self):
+        cupy = self._load()
+        if cupy is None:
+            raise RuntimeError(
+                f"Cannot use device 'cuda': {self._error}. Use device='cpu', or pick the device "
+                "with `device = 'cuda' if minitorch.cuda.is_available() else 'cpu'`."
+            )
+        return cupy
+
+
+_BACKENDS: dict[str, Backend] = {"cpu": NumpyBackend(), "cuda": CupyBackend()}
+
+# True once any tensor has left the CPU: until then operations skip all device bookkeeping.
+devices_in_use = False
+
+
+def register_backend(device_type: str, backend: Backend) -> Backend | None:
+    """Use ``backend`` for ``device_type``; returns the previous one (tests swap in a
+    simulated GPU backed by NumPy this way)."""
+    from minitorch import _device  # noqa: PLC0415
+
+    _device._DEVICE_TYPES.add(device_type)
+    old = _BACKENDS.get(device_type)
+    _BACKENDS[device_type] = backend
+    return old
+
+
+def get(device) -> Backend:
+    """The backend of a device (or device type string)."""
+    return _BACKENDS[getattr(device, "type", device)]
+
+
+def move(array, device):
+    """``array`` copied to ``device`` (through the host when it changes library)."""
+    global devices_in_use
+    target = get(device)
+    if not target.is_available():
+        target.from_numpy(None, device.index)  # raises the "which part is missing" error
+    host = array if isinstance(array, np.ndarray) else to_numpy(array)
+    devices_in_use = devices_in_use or device.type != "cpu"
+    return target.from_numpy(host, device.index)
 
 
 def asarray(data, dtype=None):
-    """Turn array-likes (including NumPy scalars that ops return) into an ndarray."""
-    return np.asarray(data, dtype=dtype)
+    """Turn NumPy scalars (which NumPy ops return for 0-d results) into arrays; arrays of
+    other libraries pass through unchanged."""
+    if isinstance(data, (np.generic, int, float, bool, list, tuple)):
+        return np.asarray(data, dtype=dtype)
+    return data
+
+
+def _owner(data) -> tuple[str, Backend] | None:
+    for device_type, backend in _BACKENDS.items():
+        if device_type != "cpu" and backend.owns(data):
+            return device_type, backend
+    return None
 
 
 def to_numpy(data) -> np.ndarray:
     """A NumPy array with the same values (the array itself when it already is one)."""
-    return data if isinstance(data, np.ndarray) else np.asarray(data)
+    if type(data) is np.ndarray:
+        return data
+    found = _owner(data)
+    return found[1].to_numpy(data) if found else np.asarray(data)
 
 
 def array_module(data):
-    """The module (``numpy``) whose functions operate on ``data``."""
-    return np
+    """The module whose functions create arrays like ``data`` (``numpy`` or ``cupy``)."""
+    if type(data) is np.ndarray:
+        return np
+    found = _owner(data)
+    return found[1].xp if found else np
+
+
+def device_of_array(data):
+    """The device an array lives on."""
+    from minitorch._device import cpu, device  # noqa: PLC0415
+
+    found = _owner(data)
+    if found is None:
+        return cpu
+    device_type, backend = found
+    index = backend.index_of(data) if hasattr(backend, "index_of") else 0
+    return device(device_type, index)

@@ -76,7 +76,6 @@ class Tensor:
     _post_accumulate_hooks = None
     _accumulator = None
     _wrapped = False  # a Python number wrapped for an operation (weakest in type promotion)
-    _device = cpu
     __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
 
     def __init__(self, *args) -> None:
@@ -122,7 +121,15 @@ class Tensor:
 
     @property
     def device(self) -> _device_cls:
+        """Where the numbers live: ``device(type='cpu')`` or ``device(type='cuda', index=0)``."""
         return self._device
+
+    @property
+    def _device(self) -> _device_cls:
+        # The array's type says where it lives (NumPy: the CPU, CuPy: a GPU).
+        if type(self._data) is np.ndarray:
+            return cpu
+        return _backend.device_of_array(self._data)
 
     @property
     def is_cuda(self) -> bool:
@@ -295,7 +302,6 @@ class Tensor:
         out = _wrap(self._data)
         out._version_counter = self._version_counter
         out._base = self._base if self._base is not None else self
-        out._device = self._device
         return out
 
     def detach_(self) -> Tensor:
@@ -316,9 +322,7 @@ class Tensor:
     @property
     def data(self) -> Tensor:
         """The same memory without autograd: changes through it are not tracked (careful)."""
-        out = _wrap(self._data)
-        out._device = self._device
-        return out
+        return _wrap(self._data)
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -464,7 +468,7 @@ class Tensor:
             out = _shape.ToCopy.apply(out, dtype)
             copy = False
         if copy:
-            out = out.clone()
+            out = _shape.ToCopy.apply(out, out.dtype)
         return out
 
     def float(self) -> Tensor:

@@ -36,6 +36,7 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
+from minitorch import _backend
 from minitorch.autograd import grad_mode
 
 __all__ = ["Node", "AccumulateGrad", "FunctionCtx", "BackwardCFunction", "Function",
@@ -316,6 +317,8 @@ class Function(metaclass=FunctionMeta):
         record = grad_mode._state.enabled and True in needs
         ctx.needs_input_grad = tuple(needs)
         ctx._record = record
+        if _backend.devices_in_use:  # some tensor left the CPU: check they are together
+            _check_devices(args)
         if cls._builtin:
             out = cls.forward(ctx, *args)
         else:
@@ -365,6 +368,17 @@ class Function(metaclass=FunctionMeta):
             ctx._output_meta = tuple((o._data.shape, o.dtype) if isinstance(o, Tensor)
                                      else None for o in outputs)
         return outputs if isinstance(out, tuple) else outputs[0]
+
+
+def _check_devices(args) -> None:
+    kinds = {type(a._data) for a in args if isinstance(a, Tensor) and not a._wrapped}
+    if len(kinds) > 1:
+        devices = sorted({str(a.device) for a in args if isinstance(a, Tensor)
+                          and not a._wrapped}, key=lambda d: d != "cpu")
+        raise RuntimeError(
+            "Expected all tensors to be on the same device, but found at least two devices, "
+            f"{devices[-1]} and {devices[0]}!"
+        )
 
 
 def _name_saved_outputs(ctx, outputs) -> None:

@@ -7,7 +7,9 @@ import numbers
 import numpy as np
 
 from minitorch import _dtype
+from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd.function import _check_devices
 
 
 def normalize_dim(dim: int, ndim: int) -> int:
@@ -41,11 +43,12 @@ def as_tensor(value, like: Tensor) -> Tensor:
         d = _dtype.scalar_dtype(value)
         if d.category <= like.dtype.category:
             d = like.dtype
-        t = _wrap(np.array(value, dtype=d.np))
+        data = like._data
+        if type(data) is np.ndarray:
+            t = _wrap(np.array(value, dtype=d.np))
+        else:  # a number next to a GPU tensor goes to the GPU too
+            t = _wrap(array_module(data).asarray(value, dtype=d.np))
         t._wrapped = True
-        t._device = like._device
-        if t._device.type != "cpu":
-            t._data = like._backend_asarray(t._data)
         return t
     if isinstance(value, np.ndarray):
         from minitorch._creation import tensor  # noqa: PLC0415
@@ -65,19 +68,14 @@ def operands(a: Tensor, b: Tensor):
             da = da.astype(rt)
         if db.dtype != rt:
             db = db.astype(rt)
-    if a._device is not b._device and a._device != b._device:
+    if type(da) is not type(db) and not (a._wrapped or b._wrapped):
         check_same_device(a, b)
     return da, db
 
 
 def check_same_device(*tensors: Tensor) -> None:
-    devs = {str(t._device) for t in tensors if not t._wrapped}
-    if len(devs) > 1:
-        a, b = sorted(devs)[:2]
-        raise RuntimeError(
-            "Expected all tensors to be on the same device, but found at least two devices, "
-            f"{b} and {a}!"
-        )
+    """PyTorch's error when tensors on different devices meet in one operation."""
+    _check_devices(tensors)
 
 
 def broadcast_error(*shapes) -> RuntimeError:

@@ -21,6 +21,7 @@ import numpy as np
 from minitorch import _dtype
 from minitorch._device import device as _device_cls
 from minitorch._tensor import Tensor, _wrap
+from minitorch._backend import array_module
 from minitorch.autograd.function import Function
 from minitorch.ops._util import check_same_device, normalize_dim
 
@@ -40,7 +41,6 @@ def _view_of(base: Tensor, array) -> Tensor:
     out = _wrap(array)
     out._version_counter = base._version_counter
     out._base = base._base if base._base is not None else base
-    out._device = base._device
     return out
 
 
@@ -85,6 +85,21 @@ class View(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad.reshape(ctx.shape)
+
+
+class Alias(Function):
+    """``x[...]``: a new view of the whole tensor."""
+
+    node_name = "AliasBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        return _view_of(a, a._data.view())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
 
 
 class UnsafeView(Function):
@@ -217,6 +232,52 @@ class Repeat(Function):
         return g.reshape(ctx.shape)
 
 
+class Split(Function):
+    """``split``/``chunk``: consecutive pieces along ``dim``, all views, made by one node.
+
+    Backward joins the pieces' gradients again (a piece that got none contributes zeros).
+    """
+
+    node_name = "SplitBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, sizes, dim):
+        ctx.dim = dim
+        pieces, start = [], 0
+        for size in sizes:
+            key = (slice(None),) * dim + (slice(start, start + size),)
+            pieces.append(_view_of(a, a._data[key]))
+            start += size
+        return tuple(pieces)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        return cat(grads, ctx.dim)
+
+
+class SplitWithSizes(Split):
+    node_name = "SplitWithSizesBackward0"
+    _builtin = True
+
+
+class Unbind(Function):
+    """``unbind``: every slice along ``dim`` (views); backward stacks their gradients."""
+
+    node_name = "UnbindBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        return tuple(_view_of(a, a._data[(slice(None),) * dim + (i,)])
+                     for i in range(a._data.shape[dim]))
+
+    @staticmethod
+    def backward(ctx, *grads):
+        return stack(grads, ctx.dim)
+
+
 class Cat(Function):
     node_name = "CatBackward0"
     _builtin = True
@@ -258,9 +319,7 @@ class Clone(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = _wrap(a._data.copy())
-        out._device = a._device
-        return out
+        return _wrap(a._data.copy())
 
     @staticmethod
     def backward(ctx, grad):
@@ -276,9 +335,7 @@ class ToCopy(Function):
     @staticmethod
     def forward(ctx, a, dtype):
         ctx.dtype = a.dtype
-        out = _wrap(a._data.astype(dtype.np))
-        out._device = a._device
-        return out
+        return _wrap(a._data.astype(dtype.np))
 
     @staticmethod
     def backward(ctx, grad):
@@ -296,9 +353,7 @@ class ToDevice(Function):
         from minitorch import _backend  # noqa: PLC0415
 
         ctx.device = a._device
-        out = _wrap(_backend.move(a._data, device))
-        out._device = device
-        return out
+        return _wrap(_backend.move(a._data, device))
 
     @staticmethod
     def backward(ctx, grad):
@@ -313,9 +368,7 @@ class Fill(Function):
 
     @staticmethod
     def forward(ctx, a, value):
-        out = _wrap(np.full(a._data.shape, value, dtype=a._data.dtype))
-        out._device = a._device
-        return out
+        return _wrap(array_module(a._data).full(a._data.shape, value, dtype=a._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -360,7 +413,7 @@ def reshape(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
         return View.apply(input, shape)
     if np.may_share_memory(np.reshape(input._data, shape), input._data):
         return View.apply(input, shape)
-    return UnsafeView.apply(input, shape)
+    return UnsafeView.apply(Clone.apply(input), shape)  # copy to contiguous memory, then view
 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:  # noqa: A002
@@ -518,24 +571,14 @@ def split(input: Tensor, split_size, dim: int = 0) -> tuple:  # noqa: A002
     n = input._data.shape[d]
     if isinstance(split_size, numbers.Integral):
         sizes = [min(split_size, n - i) for i in range(0, n, split_size)] or [0]
-    else:
-        sizes = list(split_size)
-        if sum(sizes) != n:
-            raise RuntimeError(
-                f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size "
-                f"at dimension {d}), but got split_sizes={sizes}"
-            )
-    out, start = [], 0
-    for s in sizes:
-        out.append(_narrow(input, d, start, s))
-        start += s
-    return tuple(out)
-
-
-def _narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:  # noqa: A002
-    from minitorch.ops.indexing import Slice  # noqa: PLC0415
-
-    return Slice.apply(input, dim, start, start + length, 1)
+        return Split.apply(input, sizes, d)
+    sizes = list(split_size)
+    if sum(sizes) != n:
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size "
+            f"at dimension {d}), but got split_sizes={sizes}"
+        )
+    return SplitWithSizes.apply(input, sizes, d)
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:  # noqa: A002
@@ -547,10 +590,7 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:  # noqa: A002
 
 def unbind(input: Tensor, dim: int = 0) -> tuple:  # noqa: A002
     """All slices along ``dim``, each without that dimension."""
-    from minitorch.ops.indexing import Select  # noqa: PLC0415
-
-    d = normalize_dim(dim, input._data.ndim)
-    return tuple(Select.apply(input, d, i) for i in range(input._data.shape[d]))
+    return Unbind.apply(input, normalize_dim(dim, input._data.ndim))
 
 
 def filled(a: Tensor, value) -> Tensor:
