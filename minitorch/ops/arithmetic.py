@@ -67,6 +67,13 @@ class AddScaled(Function):
         return grad, grad * ctx.alpha
 
 
+class SubScaled(AddScaled):
+    """``a - alpha * b`` (``sub(a, b, alpha=...)``): ``AddScaled`` with ``-alpha``."""
+
+    node_name = "SubBackward0"
+    _builtin = True
+
+
 class Sub(Function):
     node_name = "SubBackward0"
     _builtin = True
@@ -86,10 +93,11 @@ class Sub(Function):
 
 
 class Rsub(Function):
-    """``number - tensor``."""
+    """``number - tensor``: the number gets no edge in the graph."""
 
     node_name = "RsubBackward1"
     _builtin = True
+    _edge_args = (0,)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -97,7 +105,7 @@ class Rsub(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return -grad, None
+        return -grad
 
 
 class Mul(Function):
@@ -230,10 +238,11 @@ class PowTensor(Function):
 
 
 class PowScalarBase(Function):
-    """``number ** tensor``."""
+    """``number ** tensor``: the number gets no edge in the graph."""
 
     node_name = "PowBackward2"
     _builtin = True
+    _edge_args = (1,)
 
     @staticmethod
     def forward(ctx, base, b):
@@ -245,7 +254,7 @@ class PowScalarBase(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return None, grad * out * ctx.log_base  # d(c^b)/db = c^b * log(c)
+        return grad * out * ctx.log_base  # d(c^b)/db = c^b * log(c)
 
 
 def _safe_power(x, y):
@@ -323,10 +332,11 @@ class Clamp(Function):
 
 
 class ClampTensor(Function):
-    """``clamp(x, min, max)`` with tensor bounds."""
+    """``clamp(x, min, max)`` with tensor bounds (a missing bound still has an edge)."""
 
     node_name = "ClampBackward0"
     _builtin = True
+    _edge_args = (0, 1, 2)
 
     @staticmethod
     def forward(ctx, a, lo, hi):
@@ -350,8 +360,11 @@ class ClampTensor(Function):
 
 
 class Where(Function):
+    """``where(cond, a, b)``: the condition is not differentiable and gets no edge."""
+
     node_name = "WhereBackward0"
     _builtin = True
+    _edge_args = (1, 2)
 
     @staticmethod
     def forward(ctx, cond, a, b):
@@ -366,7 +379,7 @@ class Where(Function):
     def backward(ctx, grad):
         (cond,) = ctx.saved_tensors
         zero = grad * 0
-        return None, where(cond, grad, zero), where(cond, zero, grad)
+        return where(cond, grad, zero), where(cond, zero, grad)
 
 
 # ---------------------------------------------------------------- functions (the public API)
@@ -386,7 +399,7 @@ def sub(input: Tensor, other, alpha=1) -> Tensor:  # noqa: A002
         return rsub(other, input)
     other = as_tensor(other, input)
     if alpha != 1:
-        return AddScaled.apply(input, other, -alpha)
+        return SubScaled.apply(input, other, -alpha)
     return Sub.apply(input, other)
 
 

@@ -183,6 +183,36 @@ class MinDim(MaxDim):
         return MaxDim.forward(ctx, a, dim, keepdim, find)
 
 
+class Amax(Function):
+    """``amax(dim)``: the largest values; ties share the gradient evenly (unlike ``max(dim)``)."""
+
+    node_name = "AmaxBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim, reduce=np.amax):
+        out = _wrap(reduce(a._data, axis=dims, keepdims=keepdim))
+        ctx.save_for_backward(a, out)
+        ctx.dims, ctx.keepdim = dims, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        winners = a == _spread(out, a.shape, ctx.dims, ctx.keepdim)
+        share = _spread(grad, a.shape, ctx.dims, ctx.keepdim) / winners.sum(ctx.dims, True)
+        return share * winners
+
+
+class Amin(Amax):
+    node_name = "AminBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim, reduce=np.amin):
+        return Amax.forward(ctx, a, dims, keepdim, reduce)
+
+
 class Var(Function):
     node_name = "VarBackward0"
     _builtin = True
@@ -281,19 +311,12 @@ def min(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
 
 def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:  # noqa: A002
     """Maximum over ``dim`` (all dims when empty), values only."""
-    dims = normalize_dims(dim if dim != () else None, input._data.ndim)
-    out = input
-    for d in sorted(dims, reverse=True):
-        out = max(out, d, keepdim=True).values
-    return out if keepdim else out.reshape([s for i, s in enumerate(out.shape) if i not in dims])
+    return Amax.apply(input, normalize_dims(dim if dim != () else None, input._data.ndim), keepdim)
 
 
 def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:  # noqa: A002
-    dims = normalize_dims(dim if dim != () else None, input._data.ndim)
-    out = input
-    for d in sorted(dims, reverse=True):
-        out = min(out, d, keepdim=True).values
-    return out if keepdim else out.reshape([s for i, s in enumerate(out.shape) if i not in dims])
+    """Minimum over ``dim`` (all dims when empty), values only."""
+    return Amin.apply(input, normalize_dims(dim if dim != () else None, input._data.ndim), keepdim)
 
 
 def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A002
