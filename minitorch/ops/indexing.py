@@ -20,8 +20,10 @@ import numbers
 
 import numpy as np
 
+from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
+from minitorch.ops import shape as _shape
 from minitorch.ops._util import as_tensor, normalize_dim
 from minitorch.ops.shape import _view_of
 
@@ -70,7 +72,7 @@ class Embed(Function):
     @staticmethod
     def forward(ctx, grad, shape, key):
         ctx.key = key
-        out = np.zeros(shape, dtype=grad._data.dtype)
+        out = array_module(grad._data).zeros(shape, dtype=grad._data.dtype)
         out[key] = grad._data
         return _wrap(out)
 
@@ -107,8 +109,8 @@ class IndexAdd(Function):
     @staticmethod
     def forward(ctx, grad, shape, key):
         ctx.key = key
-        out = np.zeros(shape, dtype=grad._data.dtype)
-        np.add.at(out, key, grad._data)
+        out = array_module(grad._data).zeros(shape, dtype=grad._data.dtype)
+        _add_at(out, key, grad._data)
         return _wrap(out)
 
     @staticmethod
@@ -117,30 +119,53 @@ class IndexAdd(Function):
 
 
 class IndexPut(Function):
-    """The value of ``x[key] = v``: x with ``v`` written at ``key``."""
+    """The value of ``x[key] = v``: x with ``v`` written at ``key``.
+
+    ``basic`` and ``advanced`` are the two steps of the key (see ``_parse_key``); ``grad_key``
+    is the key itself, which picks the gradient of ``v`` out of the output's gradient.
+    """
 
     node_name = "IndexPutBackward0"
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, value, key):
-        ctx.key = key
+    def forward(ctx, a, value, basic, advanced, grad_key):
+        ctx.basic, ctx.advanced, ctx.grad_key = basic, advanced, grad_key
         out = a._data.copy()
+        target = out[basic + (Ellipsis,)]  # a view into out, even when basic is all ints
         try:
-            out[key] = value._data
+            target[... if advanced is None else advanced] = value._data
         except ValueError:
+            got = target.shape if advanced is None else target[advanced].shape
+            if advanced is None:
+                raise RuntimeError(_expand_message(got, value._data.shape)) from None
             raise RuntimeError(
                 f"shape mismatch: value tensor of shape [{', '.join(map(str, value.shape))}] "
-                f"cannot be broadcast to indexing result of shape "
-                f"[{', '.join(map(str, a._data[key].shape))}]"
+                f"cannot be broadcast to indexing result of shape [{', '.join(map(str, got))}]"
             ) from None
+        except IndexError as e:
+            raise IndexError(str(e).replace("axis", "dimension")) from None
         return _wrap(out)
 
     @staticmethod
     def backward(ctx, grad):
         # The old values at key were overwritten: no gradient reaches them.
-        ga = grad.masked_fill(_mask_of(grad.shape, ctx.key), 0.0)
-        return ga, grad[ctx.key]
+        ga = grad.masked_fill(_mask_of(grad, ctx.basic, ctx.advanced), 0.0)
+        return ga, grad[ctx.grad_key]
+
+
+def _expand_message(target: tuple, value: tuple) -> str:
+    """PyTorch's message when ``value`` cannot be broadcast to the slice it is written to."""
+    if len(value) > len(target):
+        return (f"expand(torch.FloatTensor{{[{', '.join(map(str, value))}]}}, size=["
+                f"{', '.join(map(str, target))}]): the number of sizes provided ({len(target)}) "
+                f"must be greater or equal to the number of dimensions in the tensor "
+                f"({len(value)})")
+    pad = (1,) * (len(target) - len(value)) + tuple(value)
+    i = max(i for i in range(len(target)) if pad[i] not in (1, target[i]))
+    return (f"The expanded size of the tensor ({target[i]}) must match the existing size "
+            f"({pad[i]}) at non-singleton dimension {i}.  Target sizes: "
+            f"[{', '.join(map(str, target))}].  Tensor sizes: [{', '.join(map(str, value))}]")
 
 
 class CopySlices(IndexPut):
@@ -148,10 +173,25 @@ class CopySlices(IndexPut):
     _builtin = True
 
 
-def _mask_of(shape, key) -> Tensor:
-    mask = np.zeros(shape, dtype=np.bool_)
-    mask[key] = True
+def _mask_of(like: Tensor, basic: tuple, advanced) -> Tensor:
+    """True where ``x[key] = v`` wrote (``basic``, ``advanced``: the key's two steps)."""
+    mask = array_module(like._data).zeros(like._data.shape, dtype=np.bool_)
+    mask[basic + (Ellipsis,)][... if advanced is None else advanced] = True
     return _wrap(mask)
+
+
+def _add_at(out, key, values) -> None:
+    """``out[key] += values`` where repeated indices add up (NumPy's ``add.at``)."""
+    if type(out) is np.ndarray:
+        np.add.at(out, key, values)
+    else:  # CuPy spells it cupyx.scatter_add; arrays of other backends provide add.at
+        xp = array_module(out)
+        scatter = getattr(getattr(xp, "_cupyx", None), "scatter_add", None)
+        if scatter is None and xp.__name__ == "cupy":
+            import cupyx  # noqa: PLC0415
+
+            scatter = cupyx.scatter_add
+        (scatter or xp.add.at)(out, key, values)
 
 
 class Gather(Function):
@@ -165,50 +205,30 @@ class Gather(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        out = np.zeros(ctx.shape, dtype=grad._data.dtype)
-        idx = np.indices(ctx.index._data.shape, sparse=True)
+        xp = array_module(grad._data)
+        out = xp.zeros(ctx.shape, dtype=grad._data.dtype)
+        idx = xp.indices(ctx.index._data.shape, sparse=True)
         idx = list(idx)
         idx[ctx.dim] = ctx.index._data
-        np.add.at(out, tuple(idx), grad._data)
+        _add_at(out, tuple(idx), grad._data)
         return _wrap(out), None
 
 
 # ---------------------------------------------------------------- key handling
 def _is_advanced(k) -> bool:
+    """Index tensors, lists and arrays (not a 0-dim integer tensor, which acts as an int)."""
     return isinstance(k, (Tensor, list, np.ndarray)) and not (
         isinstance(k, Tensor) and k._data.ndim == 0 and k._data.dtype.kind in "iu")
 
 
 def _to_numpy_index(k):
     if isinstance(k, Tensor):
-        if k._data.dtype.kind not in "biu":
-            raise IndexError(
-                "tensors used as indices must be long, int, byte or bool tensors"
-            )
-        return k._data
-    if isinstance(k, list):
-        arr = np.asarray([x.item() if isinstance(x, Tensor) else x for x in k])
-        if arr.dtype.kind not in "biu":
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        return arr
+        k = k._data
+    elif isinstance(k, list):
+        k = np.asarray([x.item() if isinstance(x, Tensor) else x for x in k])
+    if k.dtype.kind not in "biu":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return k
-
-
-def _normalize_key(key, ndim: int) -> list:
-    """Basic-index key as a list with ``...`` expanded into full slices."""
-    keys = key if isinstance(key, tuple) else (key,)
-    used = sum(1 for k in keys if k is not None and k is not Ellipsis)
-    if used > ndim:
-        raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    if sum(1 for k in keys if k is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    out = []
-    for k in keys:
-        if k is Ellipsis:
-            out.extend([slice(None)] * (ndim - used))
-        else:
-            out.append(k)
-    return out
 
 
 def _check_bounds(index: int, size: int, dim: int) -> int:
@@ -217,51 +237,108 @@ def _check_bounds(index: int, size: int, dim: int) -> int:
     return index + size if index < 0 else index
 
 
-def getitem(x: Tensor, key) -> Tensor:
-    """``x[key]`` with PyTorch's semantics (see the module docstring)."""
-    ndim = x._data.ndim
+def _dims_used(k) -> int:
+    """How many dimensions of x an index uses: a mask uses one per mask dimension."""
+    if k is None or k is Ellipsis:
+        return 0
+    return k.ndim if getattr(k, "dtype", None) == np.bool_ else 1
+
+
+def _parse_key(key, shape: tuple) -> tuple:
+    """Split a PyTorch index into the two steps PyTorch takes.
+
+    First the *basic* part (ints, slices, None) picks a view; then the index tensors, kept at
+    the dimensions where they appeared, index that view. This differs from NumPy when ints and
+    index tensors are mixed: ``x[0, :, idx]`` selects in dimension 0 first.
+
+    Returns ``(basic, advanced)``: two NumPy keys (``advanced`` is None without index tensors).
+    """
     keys = key if isinstance(key, tuple) else (key,)
-    if any(_is_advanced(k) for k in keys):
-        np_key = tuple(_to_numpy_index(k) for k in keys)
-        return Index.apply(x, np_key if len(np_key) > 1 else np_key[0])
-    out = x
-    dim = 0
-    for k in _normalize_key(key, ndim):
-        if k is None:
-            out = out.unsqueeze(dim)
-            dim += 1
+    keys = [_to_numpy_index(k) if _is_advanced(k) else k for k in keys]
+    used = sum(_dims_used(k) for k in keys)
+    if used > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    if sum(1 for k in keys if k is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    basic, advanced = [], {}
+    dim = 0  # the dimension of x that the next index applies to
+    view_dim = 0  # the same dimension in the view that ``basic`` picks
+    for k in keys:
+        if k is Ellipsis or isinstance(k, np.ndarray):
+            n = len(shape) - used if k is Ellipsis else _dims_used(k)
+            if k is not Ellipsis:
+                advanced[view_dim] = k
+            basic += [slice(None)] * n
+            dim, view_dim = dim + n, view_dim + n
+        elif k is None:
+            basic.append(None)
+            view_dim += 1
         elif isinstance(k, (numbers.Integral, Tensor)):
-            i = _check_bounds(int(k), out._data.shape[dim], dim)
-            out = Select.apply(out, dim, i)
+            basic.append(_check_bounds(int(k), shape[dim], dim))
+            dim += 1
         elif isinstance(k, slice):
-            size = out._data.shape[dim]
-            start, stop, step = k.indices(size)
             if k.step is not None and k.step <= 0:
                 raise ValueError("step must be greater than zero")
-            if (start, stop, step) != (0, size, 1) or (out is x and key == slice(None)):
-                out = Slice.apply(out, dim, start, max(stop, start), step)
-            dim += 1
+            basic.append(k)
+            dim, view_dim = dim + 1, view_dim + 1
         else:
             raise IndexError(
                 "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
                 f"are valid indices (got {type(k).__name__})"
             )
+    if not advanced:
+        return tuple(basic), None
+    adv, d = [], 0
+    while d <= max(advanced):  # e.g. {1: idx} -> (slice(None), idx)
+        k = advanced.get(d, slice(None))
+        adv.append(k)
+        d += max(_dims_used(k), 1)
+    return tuple(basic), tuple(adv)
+
+
+def getitem(x: Tensor, key) -> Tensor:
+    """``x[key]`` with PyTorch's semantics (see the module docstring)."""
+    if isinstance(key, slice):  # x[a:b] is always a SliceBackward0, even when it takes all
+        if x._data.ndim == 0:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        if key.step is not None and key.step <= 0:
+            raise ValueError("step must be greater than zero")
+        start, stop, step = key.indices(x._data.shape[0])
+        return Slice.apply(x, 0, start, max(stop, start), step)
+    basic, advanced = _parse_key(key, x._data.shape)
+    out, dim = x, 0
+    for k in basic:  # one view op per basic index, as PyTorch records them
+        if k is None:
+            out = out.unsqueeze(dim)
+            dim += 1
+        elif isinstance(k, slice):
+            size = out._data.shape[dim]
+            start, stop, step = k.indices(size)
+            if (start, stop, step) != (0, size, 1):  # a slice that takes all is skipped
+                out = Slice.apply(out, dim, start, max(stop, start), step)
+            dim += 1
+        else:
+            out = Select.apply(out, dim, k)
+    if advanced is not None:
+        return Index.apply(out, advanced if len(advanced) > 1 else advanced[0])
     if out is x:  # x[...] or x[:, :]: still a new view, as in PyTorch
-        out = Slice.apply(x, 0, 0, x._data.shape[0], 1) if ndim else x.view(())
+        out = _shape.Alias.apply(x)
     return out
 
 
 def index_put(x: Tensor, key, value) -> Tensor:
     """The tensor ``x`` with ``value`` written at ``key`` (used by ``x[key] = value``)."""
-    keys = key if isinstance(key, tuple) else (key,)
-    advanced = any(_is_advanced(k) for k in keys)
-    np_key = tuple(_to_numpy_index(k) if advanced else
-                   (int(k) if isinstance(k, Tensor) else k) for k in keys)
-    np_key = np_key if len(np_key) > 1 else np_key[0]
+    basic, advanced = _parse_key(key, x._data.shape)
     value = as_tensor(value, x)
     if value._data.dtype != x._data.dtype:
         value = value.to(x.dtype)
-    return (IndexPut if advanced else CopySlices).apply(x, value, np_key)
+    # The gradient of ``value`` is ``grad[key]``: keep the key, with arrays for tensors.
+    keys = key if isinstance(key, tuple) else (key,)
+    grad_key = tuple(_to_numpy_index(k) if _is_advanced(k) else k for k in keys)
+    if advanced is not None and all(k == slice(None) for k in basic):
+        return IndexPut.apply(x, value, basic, advanced, grad_key)  # only index tensors
+    return CopySlices.apply(x, value, basic, advanced, grad_key)
 
 
 def gather(x: Tensor, dim: int, index: Tensor) -> Tensor:
