@@ -168,7 +168,7 @@ def move(array, device):
     target = get(device)
     if not target.is_available():
         target.from_numpy(None, device.index)  # raises the "which part is missing" error
-    host = array if isinstance(array, np.ndarray) else to_numpy(array)
+    host = array if type(array) is np.ndarray else to_numpy(array)
     devices_in_use = devices_in_use or device.type != "cpu"
     return target.from_numpy(host, device.index)
 

@@ -1,4 +1,11 @@
-"""``minitorch.nn.functional``: losses and activations as plain functions.
+"""``minitorch.nn.functional``: layers, activations and losses as plain functions.
+
+Every ``nn`` layer is a thin module around one of these functions: ``nn.Linear`` calls
+:func:`linear`, ``nn.Conv2d`` calls :func:`conv2d`, ``nn.CrossEntropyLoss`` calls
+:func:`cross_entropy`. Each heavy operation is one ``autograd.Function`` whose graph node has
+PyTorch's name (``AddmmBackward0``, ``ConvolutionBackward0``, ``NllLossBackward0``, ...). Its
+forward runs on the NumPy arrays; its backward is written with tensor operations (or with
+Functions whose own backward is known), so gradients of gradients work too.
 
 Example:
     >>> import minitorch
@@ -6,17 +13,34 @@ Example:
     >>> z = minitorch.zeros(3, requires_grad=True)
     >>> F.binary_cross_entropy_with_logits(z, minitorch.ones(3))
     tensor(0.6931, grad_fn=<BinaryCrossEntropyWithLogitsBackward0>)
+    >>> logits = minitorch.zeros(2, 4, requires_grad=True)
+    >>> F.cross_entropy(logits, minitorch.tensor([0, 3]))
+    tensor(1.3863, grad_fn=<NllLossBackward0>)
 """
 
 from __future__ import annotations
 
+import math
+import warnings
+
 import numpy as np
 
+from minitorch import _random
+from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops.unary import relu, sigmoid, tanh
+from minitorch.ops.unary import relu as _relu
+from minitorch.ops.unary import sigmoid, tanh
 
-__all__ = ["binary_cross_entropy_with_logits", "relu", "sigmoid", "tanh"]
+__all__ = [
+    # activations
+    "relu", "leaky_relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
+    # layers
+    "linear", "conv2d", "max_pool2d", "avg_pool2d", "batch_norm", "embedding", "one_hot",
+    # losses
+    "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+    "nll_loss", "cross_entropy",
+]
 
 
 def _reduce(loss: Tensor, reduction: str) -> Tensor:
@@ -70,7 +94,7 @@ class BinaryCrossEntropyWithLogits(Function):
             loss = loss.sum(dtype=xd.dtype)
         elif reduction != "none":
             raise ValueError(f"{reduction} is not a valid value for reduction")
-        return _wrap(np.asarray(loss, dtype=xd.dtype))
+        return _wrap(loss.astype(xd.dtype, copy=False) if hasattr(loss, 'astype') else loss)
 
     @staticmethod
     def backward(ctx, grad):

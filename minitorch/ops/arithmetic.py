@@ -60,7 +60,7 @@ class AddScaled(Function):
     @staticmethod
     def forward(ctx, a, b, alpha):
         ctx.alpha = alpha
-        return _binary(lambda x, y: x + y * np.asarray(alpha, y.dtype), a, b)
+        return _binary(lambda x, y: x + y * y.dtype.type(alpha), a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -203,7 +203,7 @@ class PowScalar(Function):
         if x.dtype.kind in "iu" and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(divide="ignore", invalid="ignore"):
-            return _wrap(np.power(x, np.asarray(exponent, dtype=x.dtype)))
+            return _wrap(np.power(x, x.dtype.type(exponent)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -315,9 +315,9 @@ class Clamp(Function):
             x = x.astype(_dtype.get_default_dtype().np)
         out = x
         if lo is not None:
-            out = np.maximum(out, np.asarray(lo, x.dtype))
+            out = np.maximum(out, x.dtype.type(lo))
         if hi is not None:
-            out = np.minimum(out, np.asarray(hi, x.dtype))
+            out = np.minimum(out, x.dtype.type(hi))
         return _wrap(out if out is not x else x.copy())
 
     @staticmethod

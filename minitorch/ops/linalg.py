@@ -151,7 +151,7 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
     if input._data.ndim != 3 or mat2._data.ndim != 3:
         raise RuntimeError("batch1 and batch2 must be 3D tensors")
     _check_dtypes(input, mat2, ("batch1", "batch2"))
-    (bs, n, k), (bs2, k2, m) = input._data.shape, mat2._data.shape
+    (bs, _, k), (bs2, k2, _) = input._data.shape, mat2._data.shape
     if (bs2, k2) != (bs, k):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{bs}, {k}] but "
@@ -182,32 +182,62 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
         return SqueezeMatmul.apply(mm(input.unsqueeze(0), other), (0,))
     if da == 2 and db == 2:
         return mm(input, other)
+    if _should_fold(input, other):
+        return _folded_matmul(input, other)
     return _batched_matmul(input, other)
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """PyTorch's test for folding the batch of the larger operand into matrix rows, so that
+    one ``mm``/``mv`` does the work: when the smaller operand needs a gradient (its gradient
+    is then a single product, not a sum over the batch), or when no copy is needed."""
+    a_larger = a._data.ndim >= b._data.ndim
+    big = a if a_larger else b.mT
+    small = b if a_larger else a
+    if not (big._data.ndim >= 3 and small._data.ndim <= 2):
+        return False
+    if small._requires_grad:
+        return True
+    if a._data.ndim == 2:
+        return False
+    if big._data.size == 0:
+        return True
+    shape, strides = big._data.shape, big._data.strides
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
+
+
+def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
+    """``(..., n, k) @ (k, m)`` as one ``mm`` of ``(prod(...) * n, k)`` by ``(k, m)``."""
+    from minitorch.ops.shape import UnsafeView  # noqa: PLC0415
+
+    transpose = b._data.ndim > a._data.ndim  # fold b: (a @ b)^T = b^T @ a^T
+    big = b.mT if transpose else a
+    small = (a.t() if a._data.ndim == 2 else a) if transpose else b
+    out_shape = big._data.shape[:-1]
+    rows = big.reshape(int(np.prod(out_shape)), big._data.shape[-1])
+    if small._data.ndim == 1:
+        return UnsafeView.apply(rows.mv(small), out_shape)
+    out = UnsafeView.apply(rows.mm(small), out_shape + (small._data.shape[1],))
+    return out.mT.contiguous() if transpose else out
 
 
 def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
     """Broadcast the batch dimensions, flatten them, ``bmm``, and view the result back."""
-    _check_dtypes(a, b)
-    a2 = a.unsqueeze(0) if a._data.ndim == 1 else a
-    b2 = b.unsqueeze(-1) if b._data.ndim == 1 else b
-    n, k = a2._data.shape[-2:]
-    k2, m = b2._data.shape[-2:]
-    if k != k2:
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{int(np.prod(a2._data.shape[:-2]))}, {k}] but got: "
-            f"[{int(np.prod(b2._data.shape[:-2]))}, {k2}]."
-        )
-    try:
-        batch = np.broadcast_shapes(a2._data.shape[:-2], b2._data.shape[:-2])
-    except ValueError:
-        from minitorch.ops._util import broadcast_error  # noqa: PLC0415
-
-        raise broadcast_error(a2._data.shape[:-2], b2._data.shape[:-2]) from None
-    size = int(np.prod(batch))
-    a3 = a2.expand(batch + (n, k)).reshape(size, n, k)
-    b3 = b2.expand(batch + (k, m)).reshape(size, k, m)
-    out_shape = batch + ((n,) if a._data.ndim > 1 else ()) + ((m,) if b._data.ndim > 1 else ())
+    from minitorch.ops._util import broadcast_error  # noqa: PLC0415
     from minitorch.ops.shape import UnsafeView  # noqa: PLC0415
 
+    sa, sb = a._data.shape, b._data.shape
+    n = sa[-2] if len(sa) > 1 else 1
+    k, p = (sb[-2], sb[-1]) if len(sb) > 1 else (sb[0], 1)
+    try:
+        batch = np.broadcast_shapes(sa[:-2], sb[:-2])
+    except ValueError:
+        raise broadcast_error(sa[:-2], sb[:-2]) from None
+    size = int(np.prod(batch))
+    a3 = a.expand(batch + (n, sa[-1])).reshape(size, n, sa[-1])
+    out_shape = batch + sa[-2:-1] + sb[-1:] * (len(sb) > 1)
+    if len(sb) == 1:  # a batch of matrices times a vector
+        b3 = b.expand(batch + (k,)).reshape(size, k).unsqueeze(2)
+        return UnsafeView.apply(bmm(a3, b3).squeeze(-1), out_shape)
+    b3 = b.expand(batch + (k, p)).reshape(size, k, p)
     return UnsafeView.apply(bmm(a3, b3), out_shape)

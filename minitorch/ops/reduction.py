@@ -20,6 +20,7 @@ import builtins
 import numpy as np
 
 from minitorch import return_types
+from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import normalize_dim, normalize_dims
@@ -169,8 +170,9 @@ class MaxDim(Function):
 
     @staticmethod
     def backward(ctx, grad, _grad_indices=None):
-        mask = np.zeros(ctx.shape, dtype=np.bool_)
-        np.put_along_axis(mask, ctx.index, True, axis=ctx.dim)
+        xp = array_module(grad._data)
+        mask = xp.zeros(ctx.shape, dtype=np.bool_)
+        xp.put_along_axis(mask, ctx.index, True, axis=ctx.dim)
         return _spread(grad, ctx.shape, (ctx.dim,), ctx.keepdim) * _wrap(mask)
 
 
@@ -291,7 +293,7 @@ def max(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
         return MaxAll.apply(input)
     d = normalize_dim(dim, input._data.ndim)
     if input._data.ndim == 0:
-        return return_types.max(input.clone(), _wrap(np.array(0)))
+        return return_types.max(input.clone(), _wrap(array_module(input._data).zeros((), np.int64)))
     return return_types.max(*MaxDim.apply(input, d, keepdim))
 
 
@@ -305,7 +307,7 @@ def min(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
         return MinAll.apply(input)
     d = normalize_dim(dim, input._data.ndim)
     if input._data.ndim == 0:
-        return return_types.min(input.clone(), _wrap(np.array(0)))
+        return return_types.min(input.clone(), _wrap(array_module(input._data).zeros((), np.int64)))
     return return_types.min(*MinDim.apply(input, d, keepdim))
 
 
@@ -322,14 +324,14 @@ def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:  # noqa: A002
 def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A002
     """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
     if dim is None:
-        return _wrap(np.array(np.argmax(input._data), dtype=np.int64))
+        return _wrap(np.argmax(input._data).astype(np.int64))
     d = normalize_dim(dim, input._data.ndim)
     return _wrap(np.argmax(input._data, axis=d, keepdims=keepdim).astype(np.int64))
 
 
 def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A002
     if dim is None:
-        return _wrap(np.array(np.argmin(input._data), dtype=np.int64))
+        return _wrap(np.argmin(input._data).astype(np.int64))
     d = normalize_dim(dim, input._data.ndim)
     return _wrap(np.argmin(input._data, axis=d, keepdims=keepdim).astype(np.int64))
 

@@ -19,9 +19,9 @@ import numbers
 import numpy as np
 
 from minitorch import _dtype
+from minitorch._backend import array_module
 from minitorch._device import device as _device_cls
 from minitorch._tensor import Tensor, _wrap
-from minitorch._backend import array_module
 from minitorch.autograd.function import Function
 from minitorch.ops._util import check_same_device, normalize_dim
 

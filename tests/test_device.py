@@ -1,0 +1,178 @@
+"""Device machinery without a GPU: a simulated "cuda" backend backed by NumPy.
+
+CI has no GPU, so these tests register a test-only backend for the device type "cuda" whose
+arrays are a NumPy subclass (``SimArray``). Everything that decides where a tensor lives,
+moves it, or refuses to mix devices runs for real; an operation that forgets the seam and makes
+a plain NumPy array on the "GPU" ends up on the CPU and fails these tests, exactly as it would
+fail with CuPy. The real-CuPy tests are in ``test_gpu.py`` (marked ``gpu``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minitorch
+from minitorch import _backend
+
+
+class SimArray(np.ndarray):
+    """An array that lives on the simulated GPU. Like CuPy, NumPy functions called on it
+    return arrays of its own kind."""
+
+    def __array_function__(self, func, types, args, kwargs):
+        return _on_device(super().__array_function__(func, types, args, kwargs))
+
+
+def _on_device(out):
+    if type(out) is np.ndarray:
+        return out.view(SimArray)
+    if isinstance(out, (tuple, list)):
+        return type(out)(_on_device(o) for o in out)
+    return out
+
+
+class _SimXP:
+    """The simulated GPU's array module: NumPy, with results placed on the device."""
+
+    def __getattr__(self, name):
+        attr = getattr(np, name)
+        if isinstance(attr, np.ufunc) or not callable(attr):
+            return attr
+
+        def on_device(*args, **kwargs):
+            return _on_device(attr(*args, **kwargs))
+
+        return on_device
+
+
+class SimulatedGPU(_backend.Backend):
+    name = "simulated"
+    xp = _SimXP()
+
+    def owns(self, array) -> bool:
+        return isinstance(array, SimArray)
+
+    def index_of(self, array) -> int:
+        return 0
+
+    def from_numpy(self, array, index):
+        return np.array(array).view(SimArray)  # a copy: device memory is separate
+
+    def to_numpy(self, array):
+        return np.array(array.view(np.ndarray))
+
+
+@pytest.fixture
+def gpu():
+    old = _backend.register_backend("cuda", SimulatedGPU())
+    old_flag = _backend.devices_in_use
+    try:
+        yield minitorch.device("cuda")
+    finally:
+        _backend.register_backend("cuda", old)
+        _backend.devices_in_use = old_flag
+
+
+def on_gpu(t) -> bool:
+    return isinstance(t._data, SimArray) and t.device == minitorch.device("cuda", 0)
+
+
+def test_to_cuda_without_gpu_says_what_is_missing():
+    if minitorch.cuda.is_available():
+        pytest.skip("a real GPU is available here")
+    with pytest.raises(RuntimeError, match="Cannot use device 'cuda'") as info:
+        minitorch.ones(2).to("cuda")
+    reason = minitorch.cuda.unavailable_reason()
+    assert reason and reason in str(info.value)
+    assert "cpu" in str(info.value)
+    assert minitorch.cuda.device_count() == 0
+
+
+def test_transfer_round_trip(gpu):
+    x = minitorch.tensor([1.0, 2.0, 3.0])
+    g = x.to("cuda")
+    assert on_gpu(g)
+    assert repr(g) == "tensor([1., 2., 3.], device='cuda:0')"
+    assert g.is_cuda and not x.is_cuda
+    back = g.cpu()
+    assert type(back._data) is np.ndarray and back.device == minitorch.device("cpu")
+    np.testing.assert_array_equal(back.numpy(), [1.0, 2.0, 3.0])
+    assert x.to("cpu") is x  # no move: the same tensor, as in PyTorch
+    assert g.to("cuda") is g
+    assert on_gpu(x.cuda())
+
+
+def test_factories_and_like(gpu):
+    z = minitorch.zeros(2, 3, device="cuda")
+    assert on_gpu(z) and z.shape == (2, 3)
+    assert on_gpu(minitorch.ones_like(z))
+    assert on_gpu(minitorch.randn(4, device=gpu))
+    assert on_gpu(minitorch.tensor([1, 2], device="cuda"))
+
+
+def test_ops_stay_on_device(gpu):
+    x = minitorch.arange(6.0).reshape(2, 3).to("cuda")
+    results = [x * 2 + 1, x.exp(), x.sum(), x.sum(1), x.max(), x.max(1).values,
+               x.max(1).indices, x @ x.T, x[0], x[:, 1:], x[minitorch.tensor([1, 1])],
+               x > 2, x.relu(), x.mean(0), x.var(), minitorch.cat([x, x]),
+               minitorch.where(x > 2, x, 0.0), x.clamp(1, 3), 2 - x, 1 / (x + 1)]
+    for r in results:
+        assert on_gpu(r), r
+
+
+def test_mixed_devices_raise_pytorch_error(gpu):
+    a = minitorch.ones(3).to("cuda")
+    b = minitorch.ones(3)
+    msg = ("Expected all tensors to be on the same device, but found at least two devices, "
+           "cuda:0 and cpu!")
+    for op in (lambda: a + b, lambda: b * a, lambda: a @ b, lambda: minitorch.cat([a, b]),
+               lambda: minitorch.maximum(a, b)):
+        with pytest.raises(RuntimeError) as info:
+            op()
+        assert str(info.value) == msg
+
+
+def test_numpy_of_gpu_tensor_is_refused(gpu):
+    with pytest.raises(TypeError, match="can't convert cuda:0 device type tensor to numpy"):
+        minitorch.ones(2).to("cuda").numpy()
+
+
+def test_gradient_flows_back_to_the_cpu_leaf(gpu):
+    w = minitorch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    wg = w.to("cuda")
+    assert wg.grad_fn.name() == "ToCopyBackward0" and wg.requires_grad
+    loss = (wg * wg).sum()
+    loss.backward()
+    assert type(w.grad._data) is np.ndarray  # the gradient came home to the CPU
+    np.testing.assert_allclose(w.grad.numpy(), [2.0, -4.0, 6.0])
+
+
+def test_leaf_on_device_gets_device_gradients(gpu):
+    w = minitorch.randn(4, 3).to("cuda").requires_grad_()
+    x = minitorch.randn(5, 4).to("cuda")
+    y = (x @ w).relu()
+    idx = minitorch.tensor([0, 0, 2]).to("cuda")
+    loss = y[idx].sum() + y.max(1).values.sum() + y[1].sum()
+    loss.backward()
+    assert on_gpu(w.grad)
+    # same computation on the CPU gives the same gradient
+    wc = minitorch.tensor(w.detach().cpu().numpy(), requires_grad=True)
+    xc = x.cpu()
+    yc = (xc @ wc).relu()
+    (yc[minitorch.tensor([0, 0, 2])].sum() + yc.max(1).values.sum() + yc[1].sum()).backward()
+    np.testing.assert_allclose(w.grad.cpu().numpy(), wc.grad.numpy(), rtol=1e-5)
+
+
+def test_index_put_and_gather_on_device(gpu):
+    x = minitorch.zeros(3, 4).to("cuda")
+    v = minitorch.ones(4, requires_grad=True)
+    x[1] = v.to("cuda") * 3
+    assert on_gpu(x) and x.grad_fn.name() == "CopySlices"
+    x.sum().backward()
+    np.testing.assert_allclose(v.grad.numpy(), [3.0] * 4)
+    src = minitorch.arange(6.0).reshape(2, 3).to("cuda").requires_grad_()
+    g = src.gather(1, minitorch.tensor([[0, 0], [2, 1]]).to("cuda"))
+    g.sum().backward()
+    assert on_gpu(src.grad)
+    np.testing.assert_allclose(src.grad.cpu().numpy(), [[2, 0, 0], [0, 1, 1]])
