@@ -227,6 +227,13 @@ def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
     from minitorch.ops.shape import UnsafeView  # noqa: PLC0415
 
     sa, sb = a._data.shape, b._data.shape
+    if len(sa) == 3 and len(sb) == 3 and sa[0] != sb[0]:
+        # A batch of one that needs a gradient is squeezed away, so that its gradient is one
+        # product instead of a sum over the other operand's batch.
+        if sa[0] == 1 and a._requires_grad:
+            return matmul(a.squeeze(0), b)
+        if sb[0] == 1 and b._requires_grad:
+            return matmul(a, b.squeeze(0))
     n = sa[-2] if len(sa) > 1 else 1
     k, p = (sb[-2], sb[-1]) if len(sb) > 1 else (sb[0], 1)
     try:

@@ -87,6 +87,13 @@ class View(Function):
         return grad.reshape(ctx.shape)
 
 
+class ReshapeAlias(View):
+    """``reshape`` that can be a view of a non-contiguous tensor."""
+
+    node_name = "ReshapeAliasBackward0"
+    _builtin = True
+
+
 class Alias(Function):
     """``x[...]``: a new view of the whole tensor."""
 
@@ -409,10 +416,10 @@ def view(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
 def reshape(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
     """Another shape with the same number of elements: a view when possible, else a copy."""
     shape = _resolve_shape(tuple(shape), input._data.size)
-    if shape == input._data.shape:
-        return View.apply(input, shape)
-    if np.may_share_memory(np.reshape(input._data, shape), input._data):
-        return View.apply(input, shape)
+    data = input._data
+    if shape == data.shape or data.size == 0 or np.may_share_memory(np.reshape(data, shape), data):
+        # PyTorch records a view of a non-contiguous tensor as ReshapeAliasBackward0
+        return (View if data.flags.c_contiguous else ReshapeAlias).apply(input, shape)
     return UnsafeView.apply(Clone.apply(input), shape)  # copy to contiguous memory, then view
 
 
