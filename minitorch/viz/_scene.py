@@ -94,6 +94,7 @@ class Scene:
     legend: bool = True
     name: str = "backward graph"
     legend_text: dict = field(default_factory=dict)  # kind -> text, replacing STYLES' text
+    caption_width: int | None = None  # points; the same in every frame keeps the picture still
 
     def node(self, key: str) -> SceneNode | None:
         for n in self.nodes:
@@ -173,7 +174,10 @@ def to_dot(scene: Scene) -> tuple[str, list]:
         label = _legend(scene)
     if scene.caption:
         caption = f'<FONT POINT-SIZE="12">{escape(scene.caption)}</FONT>'
-        label = HTML(f'<TABLE BORDER="0" CELLPADDING="2"><TR><TD>{caption}</TD></TR>'
+        cell = "<TD>"
+        if scene.caption_width:
+            cell = f'<TD WIDTH="{scene.caption_width}" FIXEDSIZE="TRUE">'
+        label = HTML(f'<TABLE BORDER="0" CELLPADDING="2"><TR>{cell}{caption}</TD></TR>'
                      f"<TR><TD>{label}</TD></TR></TABLE>" if label else caption)
     if label:
         graph.update({"label": label, "labelloc": "t" if scene.caption else "b",

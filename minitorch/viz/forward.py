@@ -141,6 +141,8 @@ class ForwardRecording(FramePlayer):
                                          [f"grad_fn={newest.name()}"]))
             scene.edges.append(SceneEdge(f"n{k - 1}", f"out{r}", "output"))
         scene.caption = self.caption(k)
+        scene.caption_width = max(int(len(self.caption(i)) * 12 * 0.55) + 8
+                                  for i in range(1, len(self.nodes) + 1))
         return scene
 
     def describe(self) -> str:

@@ -38,9 +38,19 @@ from minitorch.viz.drawing import SMALL, build_scene
 __all__ = ["BackwardStepper", "step_backward"]
 
 
+DIGITS = 3  # significant digits of the gradients in the frames (edges and leaves alike)
+
+
 def _edge_text(g) -> str:
     """A gradient on an edge: its values when at most 4, else its shape."""
-    return grad_text(g, max_values=4, digits=3)
+    return grad_text(g, max_values=4, digits=DIGITS)
+
+
+def _leaf_text(g) -> str:
+    """A leaf's gradient: its values when at most 6, else ``a (5, 3) tensor``."""
+    if g is not None and g.numel() > SMALL:
+        return f"a {shape_text(g)} tensor"
+    return grad_text(g, max_values=SMALL, digits=DIGITS)
 
 
 def _short(name: str) -> str:
@@ -130,6 +140,7 @@ class BackwardStepper(FramePlayer):
                 old = sizes.get(n.key, (0.0, 0.0))
                 sizes[n.key] = (max(old[0], w), max(old[1], h))
         self._sizes = sizes
+        self._caption_width = max(_text_width(self.caption(k)) for k in range(len(self.steps)))
 
     # ------------------------------------------------------------------ frame data
     def leaf_state(self, k: int, tensor) -> dict:
@@ -149,7 +160,7 @@ class BackwardStepper(FramePlayer):
         done = j is not None and j <= k
         grad = None
         if done:
-            grad = grad_text(self.steps[j].grad_after, SMALL)
+            grad = _leaf_text(self.steps[j].grad_after)
         return {"received": [gr for _, gr in arrived], "expected": len(edges), "grad": grad,
                 "accumulated": done}
 
@@ -173,9 +184,9 @@ class BackwardStepper(FramePlayer):
                     for gr in st["received"][1:]:
                         total = total + gr
                     n.details.append(f"received {len(st['received'])} of {st['expected']}: "
-                                     f"sum {grad_text(total, SMALL)}")
+                                     f"sum {_leaf_text(total)}")
                 else:
-                    n.details.append(f".grad = {grad_text(start, SMALL)}")
+                    n.details.append(f".grad = {_leaf_text(start)}")
             elif j is not None and j <= k:
                 n.state = "running" if j == k else "done"
                 n.details.append(f"step {j + 1}")
@@ -206,6 +217,7 @@ class BackwardStepper(FramePlayer):
             edges.append(e)
         scene.edges = edges
         scene.caption = self.caption(k)
+        scene.caption_width = self._caption_width
         return scene
 
     def caption(self, k: int) -> str:
@@ -214,7 +226,7 @@ class BackwardStepper(FramePlayer):
         head = f"Step {k + 1} of {len(self.steps)}: {_short(s.node.name())}"
         if s.accumulated_into is not None:
             name = self._name(s.accumulated_into)
-            return f"{head} writes {name}.grad = {grad_text(s.grad_after, SMALL)}"
+            return f"{head} writes {name}.grad = {_leaf_text(s.grad_after)}"
         sent = [_edge_text(gr) for gr in s.grad_inputs if gr is not None]
         return (f"{head} gets {_edge_text(s.grad_outputs[0])} and sends "
                 f"{', '.join(sent) if sent else 'nothing'}")
@@ -232,9 +244,14 @@ class BackwardStepper(FramePlayer):
                 f"showing step {self.current + 1}")
 
 
+def _text_width(text: str, size: int = 12) -> int:
+    """A generous guess of the width of a line of text, in points."""
+    return int(len(text) * size * 0.55) + 8
+
+
 def _estimate(n) -> tuple[float, float]:
     """A generous guess of a box's size in inches (12 pt title, 10 pt details)."""
-    width = max([len(n.title) * 12 * 0.6] + [len(d) * 10 * 0.52 for d in n.details]) / 72
+    width = max([len(n.title) * 12 * 0.58] + [len(d) * 10 * 0.5 for d in n.details]) / 72
     height = (14 + 12.5 * len(n.details)) / 72
     return round(width + 0.25, 2), round(height + 0.1, 2)
 
