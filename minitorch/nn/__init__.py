@@ -1,5 +1,22 @@
-"""``minitorch.nn``: neural-network building blocks (``functional`` for now)."""
+"""``minitorch.nn``: neural-network building blocks, as ``torch.nn``.
 
-from minitorch.nn import functional
+* :class:`Module` and :class:`Parameter`: how a network owns its weights;
+* layers (``Linear``, ``Conv2d``, ``MaxPool2d``, ``ReLU``, ``Sequential``, ...) in ``modules/``;
+* losses (``MSELoss``, ``CrossEntropyLoss``, ...);
+* :mod:`~minitorch.nn.functional`: the same computations as plain functions;
+* :mod:`~minitorch.nn.init`: initialisation schemes.
 
-__all__ = ["functional"]
+Example:
+    >>> import minitorch
+    >>> from minitorch import nn
+    >>> net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+    >>> net(minitorch.zeros(2, 4)).shape
+    torch.Size([2, 3])
+"""
+
+from minitorch.nn import functional, init
+from minitorch.nn.modules import *  # noqa: F403
+from minitorch.nn.modules import __all__ as _modules_all
+from minitorch.nn.parameter import Parameter
+
+__all__ = ["functional", "init", "Parameter", *_modules_all]

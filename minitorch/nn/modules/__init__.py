@@ -1,0 +1,27 @@
+"""The layers of ``minitorch.nn``, one module per family as in PyTorch."""
+
+from minitorch.nn.modules.activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from minitorch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
+from minitorch.nn.modules.container import ModuleDict, ModuleList, Sequential
+from minitorch.nn.modules.conv import Conv2d
+from minitorch.nn.modules.dropout import Dropout
+from minitorch.nn.modules.flatten import Flatten
+from minitorch.nn.modules.linear import Identity, Linear
+from minitorch.nn.modules.loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+)
+from minitorch.nn.modules.module import Module
+from minitorch.nn.modules.pooling import AvgPool2d, MaxPool2d
+from minitorch.nn.modules.sparse import Embedding
+
+__all__ = [
+    "Module", "Sequential", "ModuleList", "ModuleDict", "Linear", "Identity", "Conv2d",
+    "MaxPool2d", "AvgPool2d", "Flatten", "ReLU", "LeakyReLU", "Sigmoid", "Tanh", "Softmax",
+    "LogSoftmax", "Dropout", "BatchNorm1d", "BatchNorm2d", "Embedding", "L1Loss", "MSELoss",
+    "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "CrossEntropyLoss",
+]

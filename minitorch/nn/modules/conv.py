@@ -1,0 +1,99 @@
+"""``nn.Conv2d``: a layer that slides small learned filters over an image.
+
+Example:
+    >>> import minitorch
+    >>> from minitorch import nn
+    >>> conv = nn.Conv2d(1, 6, 5)
+    >>> conv
+    Conv2d(1, 6, kernel_size=(5, 5), stride=(1, 1))
+    >>> conv(minitorch.zeros(1, 1, 32, 32)).shape
+    torch.Size([1, 6, 28, 28])
+"""
+
+from __future__ import annotations
+
+import math
+
+from minitorch import _creation
+from minitorch.nn import functional as F
+from minitorch.nn import init
+from minitorch.nn.modules.module import Module
+from minitorch.nn.parameter import Parameter
+
+__all__ = ["Conv2d"]
+
+
+class Conv2d(Module):
+    """2-D convolution over an input of shape (N, C_in, H, W) or (C_in, H, W).
+
+    Args:
+        in_channels, out_channels: channels of the input and of the output.
+        kernel_size: the filter size (an int or a pair).
+        stride: the step between windows (default 1).
+        padding: zeros added on each side, an int, a pair, ``"valid"`` or ``"same"``.
+        dilation: spacing between kernel elements (default 1).
+        groups: only 1 is supported.
+        bias: whether to add a learned bias per output channel.
+        padding_mode: only ``"zeros"`` is supported.
+
+    The weight has shape (out_channels, in_channels, kh, kw); weight and bias start uniform in
+    ``[-1/sqrt(fan_in), 1/sqrt(fan_in)]`` with ``fan_in = in_channels * kh * kw``.
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 device=None, dtype=None) -> None:
+        super().__init__()
+        if groups != 1:
+            raise NotImplementedError("minitorch's Conv2d supports groups=1 only")
+        if padding_mode != "zeros":
+            raise NotImplementedError("minitorch's Conv2d supports padding_mode='zeros' only")
+        if isinstance(padding, str):
+            if padding not in ("valid", "same"):
+                raise ValueError(
+                    f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}"
+                )
+            if padding == "same" and F._pair(stride) != (1, 1):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = F._pair(kernel_size)
+        self.stride = F._pair(stride)
+        self.padding = padding if isinstance(padding, str) else F._pair(padding)
+        self.dilation = F._pair(dilation)
+        self.transposed = False
+        self.output_padding = (0, 0)
+        self.groups = groups
+        self.padding_mode = padding_mode
+        self.weight = Parameter(_creation.empty(out_channels, in_channels, *self.kernel_size,
+                                                dtype=dtype, device=device))
+        if bias:
+            self.bias = Parameter(_creation.empty(out_channels, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):  # noqa: A002
+        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding,
+                        self.dilation, self.groups)
+
+    def extra_repr(self) -> str:
+        s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+             f"stride={self.stride}")
+        if isinstance(self.padding, str) or self.padding != (0, 0):
+            s += f", padding={self.padding}"
+        if self.dilation != (1, 1):
+            s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s

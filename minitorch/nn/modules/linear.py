@@ -1,0 +1,74 @@
+"""``nn.Linear`` (an affine map ``y = x W^T + b``) and ``nn.Identity``.
+
+Example:
+    >>> import minitorch
+    >>> from minitorch import nn
+    >>> fc = nn.Linear(3, 2)
+    >>> fc.weight.shape, fc.bias.shape
+    (torch.Size([2, 3]), torch.Size([2]))
+    >>> fc(minitorch.ones(5, 3)).grad_fn
+    <AddmmBackward0 object at 0x...>
+"""
+
+from __future__ import annotations
+
+import math
+
+from minitorch import _creation
+from minitorch.nn import functional as F
+from minitorch.nn import init
+from minitorch.nn.modules.module import Module
+from minitorch.nn.parameter import Parameter
+
+__all__ = ["Linear", "Identity"]
+
+
+class Identity(Module):
+    """Returns its input unchanged (a placeholder, e.g. to remove a layer)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__()
+
+    def forward(self, input):  # noqa: A002
+        return input
+
+
+class Linear(Module):
+    """A fully connected layer: ``y = x W^T + b``.
+
+    Args:
+        in_features: size of each input sample.
+        out_features: size of each output sample.
+        bias: whether to learn an additive bias (default True).
+
+    Initialisation (PyTorch's): ``W`` and ``b`` uniform in ``[-1/sqrt(in), 1/sqrt(in)]``
+    (``kaiming_uniform_(W, a=sqrt(5))`` works out to exactly that bound).
+    """
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True,
+                 device=None, dtype=None) -> None:
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(_creation.empty(out_features, in_features, dtype=dtype,
+                                                device=device))
+        if bias:
+            self.bias = Parameter(_creation.empty(out_features, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw fresh initial values (as PyTorch does)."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):  # noqa: A002
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")
