@@ -190,14 +190,17 @@ def build_scene(roots: tuple, params: dict | None = None, show_saved: bool = Fal
         if show_data and t.numel() <= SMALL:
             details.append(f"data: {values_text(t)}")
         if grad and show_grad:
-            details.append(f"grad: {grad_text(t._grad, SMALL)}")
+            g = t._grad
+            text = grad_text(g, SMALL)
+            details.append(f"grad: shape {text}" if g is not None and g.numel() > SMALL
+                           else f"grad: {text}")
         return details
 
     # Non-leaf tensors named in params: note them in the box of the op that made them.
     made_by = {}
     for name, t in params.items():
         fn = getattr(t, "grad_fn", None)
-        if fn is not None:
+        if fn is not None and not any(t is r for r in roots):  # roots get their own box
             made_by.setdefault(fn, []).append(f"→ {name} {shape_text(t)}")
 
     for u in kept:
