@@ -1,0 +1,229 @@
+"""``Optimizer``: the base class of the update rules (``SGD``, ``Adam``, ...).
+
+An optimizer holds references to the parameters, grouped in ``param_groups`` (each group a
+dict with its own ``lr`` and other settings), and a ``state`` dict per parameter (momentum
+buffers, running averages). The training loop is always the same three lines::
+
+    optimizer.zero_grad()   # clear the old gradients (they accumulate otherwise)
+    loss.backward()         # fill p.grad for every parameter
+    optimizer.step()        # p <- p - lr * (something computed from p.grad)
+
+``step`` runs under ``no_grad`` and changes the parameters *in place*, so the model (which
+holds the same Parameter objects) sees the new values.
+
+Example:
+    >>> import minitorch
+    >>> w = minitorch.nn.Parameter(minitorch.tensor([1.0, 2.0]))
+    >>> opt = minitorch.optim.SGD([w], lr=0.1)
+    >>> (w * w).sum().backward()
+    >>> opt.step(); w
+    Parameter containing:
+    tensor([0.8000, 1.6000], requires_grad=True)
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from minitorch._tensor import Tensor
+from minitorch.autograd import grad_mode
+
+__all__ = ["Optimizer", "required"]
+
+
+class _Required:
+    """The default of a hyper-parameter that every group must give (SGD's old ``lr``)."""
+
+    def __repr__(self) -> str:
+        return "<required parameter>"
+
+
+required = _Required()
+
+
+class Optimizer:
+    """Base class for optimizers (``torch.optim.Optimizer``).
+
+    Args:
+        params: an iterable of tensors, or of dicts (parameter groups) such as
+            ``[{"params": model.base.parameters()}, {"params": head, "lr": 1e-3}]``.
+        defaults: the hyper-parameters a group gets when it does not give its own.
+    """
+
+    def __init__(self, params, defaults: dict) -> None:
+        self.defaults = defaults
+        self.state: defaultdict = defaultdict(dict)
+        self.param_groups: list[dict] = []
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or "
+                f"dicts, but got torch.{params.dtype._legacy}"
+            )
+        groups = list(params)
+        if len(groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group: dict) -> None:
+        """Add a group of parameters with its own settings (e.g. when unfreezing layers)."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError(
+                "optimizer parameters need to be organized in ordered collections, but the "
+                "ordering of tensors in sets will change between runs. Please use a list "
+                "instead."
+            )
+        else:
+            param_group["params"] = list(params)
+        for p in param_group["params"]:
+            if not isinstance(p, Tensor):
+                raise TypeError(
+                    f"optimizer can only optimize Tensors, but one of the params is "
+                    f"{type(p).__module__}.{type(p).__name__}"
+                )
+            if not p.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError(
+                    "parameter group didn't specify a value of required optimization "
+                    f"parameter {name}"
+                )
+            param_group.setdefault(name, default)
+        ids = [id(p) for p in param_group["params"]]
+        if len(set(ids)) != len(ids):
+            warnings.warn(
+                "optimizer contains a parameter group with duplicate parameters; in future, "
+                "this will cause an error; see github.com/pytorch/pytorch/issues/40967 for more "
+                "information", stacklevel=3)
+        seen = {id(p) for group in self.param_groups for p in group["params"]}
+        if seen & set(ids):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Clear every parameter's ``.grad`` (set it to None, or to zeros)."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p._grad is None:
+                    continue
+                if set_to_none:
+                    p._grad = None
+                else:
+                    g = p._grad
+                    if g._grad_fn is not None:
+                        g.detach_()
+                    else:
+                        g.requires_grad_(False)
+                    g.zero_()
+
+    def step(self, closure: Callable[[], Any] | None = None):
+        """Update the parameters once. ``closure`` (optional) re-evaluates the loss."""
+        raise NotImplementedError
+
+    def _closure_loss(self, closure):
+        if closure is None:
+            return None
+        with grad_mode.enable_grad():
+            return closure()
+
+    # ------------------------------------------------------------------ saving
+    def state_dict(self) -> dict:
+        """``{"state": {index: {...}}, "param_groups": [{..., "params": [indices]}]}``.
+
+        Parameters are named by their position across all groups, so the dict can be loaded
+        into a fresh optimizer built over a fresh model.
+        """
+        mapping: dict[int, int] = {}
+        groups = []
+        index = 0
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for p in group["params"]:
+                if id(p) not in mapping:
+                    mapping[id(p)] = index
+                    index += 1
+            packed["params"] = [mapping[id(p)] for p in group["params"]]
+            groups.append(packed)
+        state = {mapping[id(p)]: s for p, s in self.state.items() if id(p) in mapping}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        """Restore the hyper-parameters and the per-parameter state saved by ``state_dict``."""
+        state_dict = copy.deepcopy(state_dict)
+        saved_groups = state_dict["param_groups"]
+        if len(saved_groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        for group, saved in zip(self.param_groups, saved_groups):
+            if len(group["params"]) != len(saved["params"]):
+                raise ValueError(
+                    "loaded state dict contains a parameter group that doesn't match the size "
+                    "of optimizer's group"
+                )
+        id_map = {old: p for group, saved in zip(self.param_groups, saved_groups)
+                  for old, p in zip(saved["params"], group["params"])}
+        self.state = defaultdict(dict)
+        for key, value in state_dict["state"].items():
+            if key in id_map:
+                p = id_map[key]
+                self.state[p] = {k: self._cast(p, k, v) for k, v in value.items()}
+            else:
+                self.state[key] = value
+        self.param_groups = [{**saved, "params": group["params"]}
+                             for group, saved in zip(self.param_groups, saved_groups)]
+
+    @staticmethod
+    def _cast(param: Tensor, key: str, value):
+        """State tensors follow their parameter's dtype and device (``step`` stays float32)."""
+        if not isinstance(value, Tensor) or key == "step":
+            return value
+        out = value.to(param.device)
+        return out.to(param.dtype) if param.is_floating_point() else out
+
+    # ------------------------------------------------------------------ printing
+    def __repr__(self) -> str:
+        text = type(self).__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            text += "\n"
+            text += f"Parameter Group {i}\n"
+            for key in sorted(group.keys()):
+                if key != "params":
+                    text += f"    {key}: {group[key]}\n"
+        return text + ")"
+
+    def __getstate__(self) -> dict:
+        return {"defaults": self.defaults, "state": self.state,
+                "param_groups": self.param_groups}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+
+
+def _params_with_grad(group: dict):
+    """The parameters of a group that have a gradient, with the NumPy arrays of both."""
+    for p in group["params"]:
+        if p._grad is not None:
+            yield p, p._grad._data
+
+
+def _bump(p: Tensor) -> None:
+    """Count an in-place change of ``p`` (so stale saved copies are detected)."""
+    p._version_counter.value += 1
+
+
+def _as_dtype(value: float, data) -> np.ndarray:
+    """A Python number as a 0-d array of ``data``'s dtype (PyTorch casts scalars this way)."""
+    return np.asarray(value, dtype=data.dtype)
