@@ -15,7 +15,6 @@ Example:
 from __future__ import annotations
 
 import functools
-import inspect
 import threading
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode"]
@@ -43,7 +42,7 @@ class _DecoratorContextManager:
         return super().__new__(cls)
 
     def __call__(self, func):
-        if inspect.isgeneratorfunction(func):
+        if getattr(getattr(func, "__code__", None), "co_flags", 0) & 0x20:  # generator
             raise TypeError(f"{type(self).__name__} does not decorate generator functions")
 
         @functools.wraps(func)
