@@ -7,10 +7,10 @@ import ast
 import json
 import re
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 yaml = pytest.importorskip("yaml", reason="PyYAML is needed to parse environment.yml")
 
@@ -51,7 +51,8 @@ def _notebook_imports(path: Path) -> set[str]:
         if cell["cell_type"] != "code":
             continue
         src = "".join(cell["source"])
-        src = "\n".join(line for line in src.splitlines() if not line.lstrip().startswith(("!", "%")))
+        src = "\n".join(line for line in src.splitlines()
+                        if not line.lstrip().startswith(("!", "%")))
         for node in ast.walk(ast.parse(src)):
             if isinstance(node, ast.Import):
                 found |= {a.name.split(".")[0] for a in node.names}
