@@ -1,0 +1,273 @@
+"""Checks for chapter 4 (Clearing gradients, no_grad), run on real minitorch tensors.
+
+======================  ===============================================================
+check                   the learner writes
+======================  ===============================================================
+check_zero_grads        ``zero_grads(params)``: clear the ``.grad`` of every parameter
+                        (what ``optimizer.zero_grad()`` does)
+check_no_grad_context   ``class my_no_grad``: a context manager that turns recording off
+                        (flips ``minitorch.autograd.grad_mode._state.enabled``) and puts
+                        back the mode it found, even when the block raises
+======================  ===============================================================
+
+The checks never raise, and never leave recording switched off: whatever the learner's code
+does, the grad mode is put back after each case.
+
+Example:
+    >>> def zero_grads(params):
+    ...     for p in params:
+    ...         if p.grad is not None:
+    ...             p.grad.zero_()
+    >>> check_zero_grads(zero_grads)
+    ✓ zero_grads: all 4 cases passed.
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._common import format_value, to_numpy
+from .runner import Case, run_check
+
+__all__ = ["check_no_grad_context", "check_zero_grads"]
+
+
+def _keep_grad_mode(fn: Callable[[], Any]) -> Callable[[], Any]:
+    """``fn`` wrapped so that the grad mode is the same after it as before, whatever it does."""
+    from minitorch.autograd import grad_mode  # noqa: PLC0415
+
+    def run() -> Any:
+        before = grad_mode._state.enabled
+        try:
+            return fn()
+        finally:
+            grad_mode._state.enabled = before
+
+    return run
+
+
+# ------------------------------------------------------------------ zero_grads
+def _model():
+    """Two parameters, a loss of them, and their values before anything happens."""
+    import minitorch  # noqa: PLC0415
+
+    w = minitorch.tensor([1.0, -2.0, 0.5], requires_grad=True)
+    b = minitorch.tensor(0.3, requires_grad=True)
+    x = minitorch.tensor([2.0, 1.0, -1.0])
+
+    def loss():
+        return ((w * x).sum() + b) ** 2
+
+    return w, b, loss
+
+
+def _is_clear(t) -> bool:
+    g = t.grad
+    return g is None or bool(np.all(to_numpy(g) == 0))
+
+
+def check_zero_grads(zero_grads: Callable[[list], Any]) -> bool:
+    """Check ``zero_grads(params)``: afterwards every parameter's ``.grad`` is cleared.
+
+    Cleared means all zeros (``p.grad.zero_()``, what the learner note describes) or
+    ``None`` (``p.grad = None``, what ``optimizer.zero_grad()`` does by default since
+    PyTorch 2.0): both make the next ``backward()`` start afresh. The parameters themselves
+    must not change, a parameter whose ``.grad`` is still ``None`` must not cause an error, and
+    the parameters must still require grad.
+
+    Example:
+        >>> def zero_grads(params):
+        ...     for p in params:
+        ...         p.zero_()        # wrong: zeroes the weights, not their gradients
+        >>> check_zero_grads(zero_grads)  # doctest: +ELLIPSIS
+        ✗ zero_grads: ...
+        False
+    """
+
+    def after_one_backward():
+        w, b, loss = _model()
+        loss().backward()
+        before = (to_numpy(w).copy(), to_numpy(b).copy())
+        zero_grads([w, b])
+        return {
+            "unchanged": bool(np.array_equal(to_numpy(w), before[0])
+                              and np.array_equal(to_numpy(b), before[1])),
+            "trainable": bool(w.requires_grad and w.is_leaf and b.requires_grad and b.is_leaf),
+            "w": _is_clear(w), "b": _is_clear(b),
+        }
+
+    def grad_none():
+        w, b, loss = _model()
+        zero_grads([w, b])  # nothing has run backward yet: both .grad are None
+        return {"unchanged": True, "trainable": True, "w": _is_clear(w), "b": _is_clear(b)}
+
+    def twice():
+        w, b, loss = _model()
+        loss().backward()
+        zero_grads([w, b])
+        zero_grads([w, b])
+        return {"unchanged": True, "trainable": True, "w": _is_clear(w), "b": _is_clear(b)}
+
+    def fresh_next_time():
+        w, b, loss = _model()
+        loss().backward()
+        once = to_numpy(w.grad).copy()
+        zero_grads([w, b])
+        loss().backward()
+        return to_numpy(w.grad), once
+
+    def compare_cleared(got: Any, expected: Any) -> bool:
+        assert got["unchanged"], (
+            "The parameters themselves changed: clear `p.grad`, not `p` (`p.zero_()` would "
+            "erase the weights the model has learned).")
+        assert got["trainable"], (
+            "A parameter no longer requires grad: clearing the gradient must not freeze the "
+            "parameter (`requires_grad_(False)` and `detach_()` are for freezing).")
+        for name in ("w", "b"):
+            assert got[name], (
+                f"{name}.grad is neither None nor all zeros after zero_grads: change `p.grad` "
+                "itself (`p.grad.zero_()` in place, or `p.grad = None`); assigning to a "
+                "loop variable changes nothing.")
+        return True
+
+    def compare_fresh(got: Any, _expected: Any) -> bool:
+        grad, once = got
+        assert not np.allclose(grad, 2 * once), (
+            "After zero_grads and a second backward, w.grad is twice the first gradient: the "
+            "old gradient was not cleared.")
+        assert np.allclose(grad, once), f"w.grad should be {format_value(once)}; got " \
+            f"{format_value(grad)}."
+        return True
+
+    cleared = "w.grad and b.grad all zeros (or None); w and b unchanged, still requiring grad"
+    cases = [
+        Case("after one backward, w.grad and b.grad are cleared",
+             _keep_grad_mode(after_one_backward), None, compare=compare_cleared,
+             expected_repr=cleared),
+        Case("parameters whose .grad is still None (no backward yet)",
+             _keep_grad_mode(grad_none), None, compare=compare_cleared,
+             expected_repr="no error; .grad stays None"),
+        Case("zero_grads twice in a row", _keep_grad_mode(twice), None,
+             compare=compare_cleared, expected_repr=cleared),
+        Case("zero_grads, then backward again: a fresh gradient, not a sum",
+             _keep_grad_mode(fresh_next_time), None, compare=compare_fresh,
+             expected_repr="w.grad equal to the gradient of one backward"),
+    ]
+    return run_check(
+        "zero_grads", cases,
+        hint="for p in params: if p.grad is not None: p.grad.zero_()   (the trailing _ means "
+        "in place). Setting p.grad = None works too.",
+    )
+
+
+# ------------------------------------------------------------------ my_no_grad
+def check_no_grad_context(my_no_grad: type) -> bool:
+    """Check ``my_no_grad``, a context manager class that works like ``minitorch.no_grad``.
+
+    ``__enter__`` remembers the current mode (``grad_mode._state.enabled``) and sets it to
+    ``False``; ``__exit__`` puts the remembered mode back, also when the block raised, and
+    returns ``None`` (or ``False``) so the exception still propagates.
+
+    Example:
+        >>> from minitorch.autograd import grad_mode
+        >>> class my_no_grad:
+        ...     def __enter__(self):
+        ...         self.prev = grad_mode._state.enabled
+        ...         grad_mode._state.enabled = False
+        ...     def __exit__(self, *exc):
+        ...         grad_mode._state.enabled = self.prev
+        >>> check_no_grad_context(my_no_grad)
+        ✓ my_no_grad: all 5 cases passed.
+        True
+    """
+    import minitorch  # noqa: PLC0415
+    from minitorch.autograd import grad_mode  # noqa: PLC0415
+
+    def inside():
+        w = minitorch.ones(3, requires_grad=True)
+        with my_no_grad():
+            y = w * 2
+            enabled = grad_mode._state.enabled
+        return {"recording inside": enabled, "y.requires_grad": y.requires_grad,
+                "y.grad_fn is None": y.grad_fn is None}
+
+    def after():
+        w = minitorch.ones(3, requires_grad=True)
+        with my_no_grad():
+            pass
+        y = w * 2
+        return {"recording after": grad_mode._state.enabled, "y.requires_grad": y.requires_grad}
+
+    def restores_previous():
+        with minitorch.no_grad():
+            with my_no_grad():
+                pass
+            return {"recording after, inside minitorch.no_grad()": grad_mode._state.enabled}
+
+    def on_exception():
+        propagated = False
+        try:
+            with my_no_grad():
+                raise ValueError("boom")
+        except ValueError:
+            propagated = True
+        return {"exception propagated": propagated,
+                "recording after": grad_mode._state.enabled}
+
+    def nested():
+        with my_no_grad():
+            with my_no_grad():
+                pass
+            middle = grad_mode._state.enabled
+        return {"recording between the two exits": middle,
+                "recording after both": grad_mode._state.enabled}
+
+    messages = {
+        "recording inside": "Recording is still on inside the block: `__enter__` must set "
+        "`grad_mode._state.enabled = False`.",
+        "y.requires_grad": "An operation was recorded where it should not be (or not recorded "
+        "where it should be): check what `__enter__` and `__exit__` set.",
+        "y.grad_fn is None": "An operation inside the block was recorded.",
+        "recording after": "Recording is not back on after the block: `__exit__` must put back "
+        "the mode that `__enter__` found.",
+        "recording after, inside minitorch.no_grad()": "After your block, recording came back "
+        "on inside `minitorch.no_grad()`: `__exit__` must restore the *previous* mode (save "
+        "it in `__enter__`), not always turn recording on.",
+        "exception propagated": "The exception raised inside the block disappeared: `__exit__` "
+        "returned something true, which tells Python to swallow it. Return None.",
+        "recording between the two exits": "When two blocks are nested, leaving the inner one "
+        "must keep recording off: restore the mode saved in `__enter__`.",
+        "recording after both": "Recording is not back on after two nested blocks.",
+    }
+
+    def compare(got: Any, expected: Any) -> bool:
+        assert isinstance(got, dict)
+        for key, want in expected.items():
+            assert got[key] == want, messages[key]
+        return True
+
+    def case(name, fn, expected):
+        return Case(name, _keep_grad_mode(fn), expected, compare=compare)
+
+    cases = [
+        case("inside the block nothing is recorded", inside,
+             {"recording inside": False, "y.requires_grad": False, "y.grad_fn is None": True}),
+        case("after the block recording is back on", after,
+             {"recording after": True, "y.requires_grad": True}),
+        case("it restores the previous mode (used inside minitorch.no_grad())",
+             restores_previous, {"recording after, inside minitorch.no_grad()": False}),
+        case("the block raises an exception", on_exception,
+             {"exception propagated": True, "recording after": True}),
+        case("two nested blocks", nested,
+             {"recording between the two exits": False, "recording after both": True}),
+    ]
+    return run_check(
+        "my_no_grad", cases,
+        hint="In __enter__: self.prev = grad_mode._state.enabled, then set it to False. In "
+        "__exit__(self, exc_type, exc_value, traceback): grad_mode._state.enabled = self.prev. "
+        "Python calls __exit__ even when the block raises.",
+    )
