@@ -1,0 +1,391 @@
+"""Chapter 02 (Recording the DAG): the checks of its code exercises.
+
+=====================  ====================================================================
+check                  the learner writes
+=====================  ====================================================================
+check_mul              ``Mul``: an ``autograd.Function`` with static ``forward``/``backward``
+                       that saves its inputs with ``ctx.save_for_backward``
+check_find_leaves      ``find_leaves(t)``: walk ``grad_fn.next_functions`` back to the
+                       ``AccumulateGrad`` nodes and return their ``.variable`` tensors
+=====================  ====================================================================
+
+Like every check, these never raise: they show ✓, ✗ (with what was expected) or ⏳ (the
+learner's code still raises ``NotImplementedError``) and return ``True`` when all cases pass.
+
+Example:
+    >>> import minitorch
+    >>> class Mul(minitorch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, a, b):
+    ...         raise NotImplementedError("your code here")
+    >>> check_mul(Mul)  # doctest: +ELLIPSIS
+    ⏳ Mul: not done yet.
+    ...
+    False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+import minitorch
+
+from .runner import Case, approx, run_check
+
+__all__ = ["check_find_leaves", "check_mul"]
+
+
+# ------------------------------------------------------------------------ Mul
+def _t(values, requires_grad: bool = True) -> minitorch.Tensor:
+    """A float64 tensor (float64 keeps finite differences accurate)."""
+    return minitorch.tensor(values, dtype=minitorch.float64, requires_grad=requires_grad)
+
+
+def _grads(**tensors: minitorch.Tensor) -> dict[str, Any]:
+    """``{"a.grad": ..., "b.grad": ...}`` as NumPy arrays (or None)."""
+    return {f"{name}.grad": (None if t.grad is None else t.grad.numpy())
+            for name, t in tensors.items()}
+
+
+def _is_function(mul: Any) -> Callable[[], Any]:
+    def run() -> Any:
+        if not isinstance(mul, type):
+            raise AssertionError(f"`Mul` should be a class, not a {type(mul).__name__}")
+        return issubclass(mul, minitorch.autograd.Function)
+
+    return run
+
+
+def _explain_subclass(got: Any, expected: Any) -> bool:
+    assert got is True, (
+        "`Mul` must subclass `autograd.Function` (`class Mul(torch.autograd.Function):`). "
+        "Careful: one learner note says \"autograd.Parameter implements forward and "
+        "backward\"; the class is `autograd.Function` (`nn.Parameter` is a kind of tensor).")
+    return True
+
+
+def _forward_values(mul: type) -> Callable[[], Any]:
+    def run() -> Any:
+        out = mul.apply(_t([1.0, 2.0, 3.0], False), _t([4.0, 5.0, 6.0], False))
+        if not isinstance(out, minitorch.Tensor):
+            raise AssertionError(f"`forward` should return a tensor, not a {type(out).__name__}"
+                                 + (": did you forget a `return`?" if out is None else ""))
+        return out.detach().numpy()
+
+    return run
+
+
+def _records_node(mul: type) -> Callable[[], Any]:
+    def run() -> Any:
+        a, b = _t([1.0, 2.0]), _t([3.0, 4.0])
+        out = mul.apply(a, b)
+        fn = getattr(out, "grad_fn", None)
+        return None if fn is None else fn.name()
+
+    return run
+
+
+def _saved_inputs(mul: type) -> Callable[[], Any]:
+    def run() -> Any:
+        a, b = _t([1.0, 2.0]), _t([3.0, 4.0])
+        out = mul.apply(a, b)
+        saved = out.grad_fn.saved_tensors
+        names = []
+        for s in saved:
+            names.append("a" if s is a else "b" if s is b else
+                         "something else" if s is not None else "None")
+        return sorted(names)
+
+    return run
+
+
+def _saved_compare(got: Any, expected: Any) -> bool:
+    if got == expected:
+        return True
+    if got == []:
+        raise AssertionError(
+            "Nothing was saved: call `ctx.save_for_backward(a, b)` in `forward` and read them "
+            "back with `a, b = ctx.saved_tensors` in `backward`. (Storing `ctx.a = a` works "
+            "too, but `save_for_backward` lets autograd free them after backward and catch "
+            "in-place changes to them.)")
+    raise AssertionError(
+        "Save the two inputs themselves, `ctx.save_for_backward(a, b)`, not copies or "
+        "other tensors: backward needs `b` for a's gradient and `a` for b's.")
+
+
+def _backward_sum(mul: type) -> Callable[[], Any]:
+    def run() -> Any:
+        a, b = _t([1.0, 2.0, 3.0]), _t([4.0, 5.0, 6.0])
+        mul.apply(a, b).sum().backward()
+        return _grads(a=a, b=b)
+
+    return run
+
+
+def _backward_upstream(mul: type) -> Callable[[], Any]:
+    def run() -> Any:
+        a, b = _t([1.0, 2.0, 3.0]), _t([4.0, 5.0, 6.0])
+        mul.apply(a, b).backward(_t([1.0, 10.0, 100.0], False))
+        return _grads(a=a, b=b)
+
+    return run
+
+
+def _finite_differences(mul: type) -> Callable[[], Any]:
+    """``L = sin(Mul(a, b)).sum()``: autograd's gradients next to central differences."""
+
+    def run() -> Any:
+        rng = np.random.default_rng(0)
+        a0, b0 = rng.normal(size=(2, 3)), rng.normal(size=(2, 3))
+        a, b = _t(a0), _t(b0)
+        mul.apply(a, b).sin().sum().backward()
+
+        def loss(x: np.ndarray, y: np.ndarray) -> float:
+            with minitorch.no_grad():
+                return float(mul.apply(_t(x, False), _t(y, False)).sin().sum())
+
+        h = 1e-6
+        numeric = {"a.grad": np.zeros_like(a0), "b.grad": np.zeros_like(b0)}
+        for index in np.ndindex(a0.shape):
+            step = np.zeros_like(a0)
+            step[index] = h
+            numeric["a.grad"][index] = (loss(a0 + step, b0) - loss(a0 - step, b0)) / (2 * h)
+            numeric["b.grad"][index] = (loss(a0, b0 + step) - loss(a0, b0 - step)) / (2 * h)
+        return {"autograd": _grads(a=a, b=b), "finite differences": numeric}
+
+    return run
+
+
+def _agree(got: Any, _expected: Any) -> bool:
+    close = approx(atol=1e-5, rtol=1e-4)
+    for key in ("a.grad", "b.grad"):
+        mine, numeric = got["autograd"][key], got["finite differences"][key]
+        assert mine is not None, f"`{key}` is None after backward: return one gradient per input."
+        assert close(mine, numeric), (
+            f"`{key}` from your backward is {np.round(mine, 4).tolist()}, but finite "
+            f"differences give {np.round(numeric, 4).tolist()}.")
+    return True
+
+
+def _broadcasting(mul: type) -> Callable[[], Any]:
+    def run() -> Any:
+        a, b = _t([[1.0], [2.0], [3.0]]), _t([1.0, 10.0, 100.0, 1000.0])
+        out = mul.apply(a, b)
+        out.sum().backward()
+        return {"out.shape": tuple(out.shape), **_grads(a=a, b=b)}
+
+    return run
+
+
+def _used_twice(mul: type) -> Callable[[], Any]:
+    def run() -> Any:
+        x = _t(3.0)
+        mul.apply(x, x).backward()
+        return _grads(x=x)
+
+    return run
+
+
+def _diamond(mul: type) -> Callable[[], Any]:
+    def run() -> Any:
+        x, w = _t(2.0), _t(5.0)
+        h = mul.apply(x, w)
+        mul.apply(h, x).backward()  # L = (x * w) * x = w x^2
+        return _grads(x=x, w=w)
+
+    return run
+
+
+def _one_input_needs_grad(mul: type) -> Callable[[], Any]:
+    def run() -> Any:
+        a, b = _t([1.0, 2.0]), _t([3.0, 4.0], requires_grad=False)
+        mul.apply(a, b).sum().backward()
+        return _grads(a=a, b=b)
+
+    return run
+
+
+def check_mul(mul: type) -> bool:
+    """Check a learner's ``Mul(autograd.Function)``: ``forward`` is ``a * b``, ``backward``
+    returns ``(grad * b, grad * a)`` from tensors saved with ``ctx.save_for_backward``.
+
+    The cases: it subclasses ``autograd.Function``; forward values; the node it records;
+    what it saves; backward with a sum, with an upstream gradient, against finite differences;
+    broadcasting; a tensor used twice; a diamond-shaped graph; an input that needs no grad.
+
+    Example:
+        >>> import minitorch
+        >>> class Mul(minitorch.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, a, b):
+        ...         ctx.save_for_backward(a, b)
+        ...         return a * b
+        ...     @staticmethod
+        ...     def backward(ctx, grad):
+        ...         a, b = ctx.saved_tensors
+        ...         return grad * b, grad * a
+        >>> check_mul(Mul)
+        ✓ Mul: all 11 cases passed.
+        True
+    """
+    name = getattr(mul, "__name__", "Mul")
+    cases = [
+        Case("Mul is a subclass of autograd.Function", _is_function(mul), True,
+             compare=_explain_subclass),
+        Case("forward: Mul.apply([1, 2, 3], [4, 5, 6])", _forward_values(mul),
+             np.array([4.0, 10.0, 18.0])),
+        Case("forward records a node: Mul.apply(a, b).grad_fn.name()", _records_node(mul),
+             f"{name}Backward"),
+        Case("what forward saved: Mul.apply(a, b).grad_fn.saved_tensors", _saved_inputs(mul),
+             ["a", "b"], compare=_saved_compare, expected_repr="the inputs a and b"),
+        Case("backward of Mul.apply(a, b).sum(), a = [1, 2, 3], b = [4, 5, 6]",
+             _backward_sum(mul), {"a.grad": [4.0, 5.0, 6.0], "b.grad": [1.0, 2.0, 3.0]}),
+        Case("backward with an upstream gradient: Mul.apply(a, b).backward([1, 10, 100])",
+             _backward_upstream(mul),
+             {"a.grad": [4.0, 50.0, 600.0], "b.grad": [1.0, 20.0, 300.0]}),
+        Case("sin(Mul.apply(a, b)).sum() for random a, b of shape (2, 3)",
+             _finite_differences(mul), "autograd = finite differences", compare=_agree),
+        Case("broadcasting: a of shape (3, 1) times b of shape (4,)", _broadcasting(mul),
+             {"out.shape": (3, 4), "a.grad": [[1111.0], [1111.0], [1111.0]],
+              "b.grad": [6.0, 6.0, 6.0, 6.0]}),
+        Case("x used twice: Mul.apply(x, x) at x = 3", _used_twice(mul), {"x.grad": 6.0}),
+        Case("a diamond: h = Mul.apply(x, w); L = Mul.apply(h, x), x = 2, w = 5",
+             _diamond(mul), {"x.grad": 20.0, "w.grad": 4.0}),
+        Case("only a requires grad: Mul.apply(a, b).sum(), a = [1, 2], b = [3, 4]",
+             _one_input_needs_grad(mul), {"a.grad": [3.0, 4.0], "b.grad": None}),
+    ]
+    return run_check(
+        "Mul", cases,
+        hint="forward: `ctx.save_for_backward(a, b)` then `return a * b`. backward: "
+        "`a, b = ctx.saved_tensors` then `return grad * b, grad * a` (the upstream gradient "
+        "times each local derivative: d(ab)/da = b, d(ab)/db = a).",
+    )
+
+
+# ------------------------------------------------------------------------ find_leaves
+def _leaf_names(result: Any, names: dict[int, str]) -> Any:
+    if result is None:
+        return None
+    if isinstance(result, minitorch.Tensor) or not isinstance(result, Iterable):
+        raise AssertionError(
+            f"Return a list of tensors, not a {type(result).__name__}.")
+    out = []
+    for t in result:
+        if id(t) in names:
+            out.append(names[id(t)])
+        elif isinstance(t, minitorch.Tensor):
+            kind = "a leaf" if t.is_leaf else f"a non-leaf (grad_fn={t.grad_fn.name()})"
+            out.append(f"<{kind} tensor of shape {tuple(t.shape)}>")
+        else:
+            out.append(f"<a {type(t).__name__}, not a tensor>")
+    return out
+
+
+def _same_leaves(got: Any, expected: Any) -> bool:
+    assert isinstance(got, list), "Your function returned None: did you forget a `return`?"
+    repeated = sorted({n for n in got if got.count(n) > 1})
+    assert not repeated, (
+        f"{', '.join(repeated)} appears more than once: a tensor used several times is "
+        "reached along several paths. Keep a `seen` set of the nodes you have visited.")
+    strange = [n for n in got if n.startswith("<")]
+    assert not strange, (
+        f"{strange[0]} is not a leaf that requires grad. The leaves are the `.variable` of "
+        "the `AccumulateGrad` nodes (`hasattr(node, 'variable')`).")
+    return sorted(got) == sorted(expected)
+
+
+def _seed_example() -> tuple[minitorch.Tensor, dict[int, str]]:
+    gen = minitorch.Generator().manual_seed(0)
+    x, y = minitorch.ones(5), minitorch.zeros(3)
+    w = minitorch.randn(5, 3, requires_grad=True, generator=gen)
+    b = minitorch.randn(3, requires_grad=True, generator=gen)
+    z = minitorch.matmul(x, w) + b
+    loss = minitorch.nn.functional.binary_cross_entropy_with_logits(z, y)
+    return loss, {id(x): "x", id(y): "y", id(w): "w", id(b): "b", id(z): "z"}
+
+
+def _deep_chain(n: int) -> tuple[minitorch.Tensor, dict[int, str]]:
+    x = minitorch.tensor(1.0, requires_grad=True)
+    h = x
+    for _ in range(n):
+        h = h * 1.0
+    return h, {id(x): "x"}
+
+
+def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
+    """Check ``find_leaves(t)``: the leaf tensors that ``t.backward()`` would give a ``.grad``.
+
+    Start at ``t.grad_fn`` and follow ``next_functions`` (skipping ``None`` entries); an
+    ``AccumulateGrad`` node's ``.variable`` is a leaf. Each leaf once, in any order. A tensor
+    with no ``grad_fn`` is its own leaf if it requires grad, else there are none. One case is a
+    chain 3,000 ops deep, too deep for recursion: use a loop with a stack.
+
+    Example:
+        >>> def find_leaves(t):
+        ...     if t.grad_fn is None:
+        ...         return [t] if t.requires_grad else []
+        ...     leaves, seen, stack = [], set(), [t.grad_fn]
+        ...     while stack:
+        ...         node = stack.pop()
+        ...         if node in seen:
+        ...             continue
+        ...         seen.add(node)
+        ...         if hasattr(node, "variable"):
+        ...             leaves.append(node.variable)
+        ...         stack.extend(n for n, _ in node.next_functions if n is not None)
+        ...     return leaves
+        >>> check_find_leaves(find_leaves)
+        ✓ find_leaves: all 7 cases passed.
+        True
+    """
+
+    def case(name: str, build: Callable[[], tuple[Any, dict[int, str]]],
+             expected: list[str]) -> Case:
+        def run() -> Any:
+            t, names = build()
+            return _leaf_names(find_leaves(t), names)
+
+        return Case(name, run, expected, compare=_same_leaves)
+
+    def one_op():
+        w = minitorch.ones(3, requires_grad=True)
+        return (w * 2).sum(), {id(w): "w"}
+
+    def used_three_times():
+        x = minitorch.tensor(3.0, requires_grad=True)
+        return x * x + x, {id(x): "x"}
+
+    def no_grad_anywhere():
+        x = minitorch.ones(3)
+        return x * 2, {id(x): "x"}
+
+    def a_leaf():
+        w = minitorch.ones(2, requires_grad=True)
+        return w, {id(w): "w"}
+
+    def frozen_branch():
+        w = minitorch.ones(2, requires_grad=True)
+        v = minitorch.ones(2)  # requires_grad=False: frozen
+        x = minitorch.tensor([1.0, 2.0])
+        return (w * x).sum() + (v * x).sum(), {id(w): "w", id(v): "v", id(x): "x"}
+
+    cases = [
+        case("(w * 2).sum()", one_op, ["w"]),
+        case("the notes' example: loss = bce_with_logits(matmul(x, w) + b, y)",
+             _seed_example, ["b", "w"]),
+        case("x * x + x (x reached along three paths)", used_three_times, ["x"]),
+        case("(w * x).sum() + (v * x).sum() with v, x not requiring grad", frozen_branch,
+             ["w"]),
+        case("ones(3) * 2 (nothing requires grad, no grad_fn)", no_grad_anywhere, []),
+        case("w itself, a leaf with requires_grad=True", a_leaf, ["w"]),
+        case("a chain of 3,000 multiplications", lambda: _deep_chain(3000), ["x"]),
+    ]
+    return run_check(
+        "find_leaves", cases,
+        hint="Use a list as a stack, starting with [t.grad_fn], and a `seen` set. Pop a node; "
+        "skip it if seen; if it has a `.variable` it is an AccumulateGrad: keep that leaf; "
+        "push every non-None node of its `next_functions`.",
+    )
