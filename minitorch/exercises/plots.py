@@ -121,6 +121,7 @@ class TangentExplorer(DisplaysWidget):
         for slider in sliders:
             slider.observe(lambda _change: self.redraw(), names="value")
         self.widget = widgets.VBox([widgets.HBox(sliders), self.image, self.info])
+        self.widget.add_class("mt-tangent")  # a stable class for the browser tests
         self.redraw()
 
     @property
@@ -272,6 +273,7 @@ class Descent2D(DisplaysWidget):
             widgets.HBox([self.prev_button, self.next_button, self.reset_button]),
             self.lr_slider, self.image, self.info,
         ])
+        self.widget.add_class("mt-descent")  # a stable class for the browser tests
         self.redraw()
 
     # ---- the numbers

@@ -239,6 +239,14 @@ class PredictValue(DisplaysWidget):
             widgets.HTML(f"<b>Predict the value.</b> {inline_markup(prompt)}"),
             widgets.HBox(buttons), self.feedback_widget, self.reveal_widget,
         ])
+        # Stable CSS classes, so browser tests (tests/browser/) find the parts of the exercise.
+        self.widget.add_class("mt-predict")
+        self.entry.add_class("mt-predict-entry")
+        self.check_button.add_class("mt-check")
+        if self.reveal_button is not None:
+            self.reveal_button.add_class("mt-reveal")
+        self.feedback_widget.add_class("mt-feedback")
+        self.reveal_widget.add_class("mt-reveal-text")
 
     def _on_check(self, _button: Any = None) -> None:
         typed = self.entry.value.strip()

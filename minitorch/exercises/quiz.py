@@ -108,6 +108,15 @@ class Quiz(DisplaysWidget):
         self.check_button.on_click(self._on_check)
         self.feedback_widget = widgets.HTML("")
         self.widget = widgets.VBox([title, choice_box, self.check_button, self.feedback_widget])
+        # Stable CSS classes, so browser tests (tests/browser/) find the parts of a quiz.
+        self.widget.add_class("mt-quiz")
+        self.widget.add_class("mt-quiz-multi" if self.multi else "mt-quiz-single")
+        title.add_class("mt-question")
+        choice_box.add_class("mt-quiz-choices")
+        for box in self.checkboxes:
+            box.add_class("mt-quiz-option")
+        self.check_button.add_class("mt-check")
+        self.feedback_widget.add_class("mt-feedback")
 
     def _indices(self, choices: Iterable[Any]) -> set[int]:
         """Option indices of ``choices``: indices, or option texts (with or without backticks)."""
