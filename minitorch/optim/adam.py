@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
-from minitorch.optim.optimizer import Optimizer, _as_dtype, _bump, _params_with_grad, _wrap
+from minitorch.optim.optimizer import Optimizer, _as_dtype, _bump, _params_with_grad
 
 __all__ = ["Adam", "AdamW"]
 

@@ -16,8 +16,9 @@ Example:
 
 from __future__ import annotations
 
+from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
-from minitorch.optim.optimizer import Optimizer, _as_dtype, _bump, _params_with_grad, _wrap
+from minitorch.optim.optimizer import Optimizer, _as_dtype, _bump, _params_with_grad
 
 __all__ = ["SGD"]
 
