@@ -27,8 +27,8 @@ import numpy as np
 from minitorch import _random
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
-from minitorch.ops.unary import relu as _relu
 from minitorch.ops.unary import sigmoid, tanh
 
 __all__ = [
@@ -74,6 +74,7 @@ class BinaryCrossEntropyWithLogits(Function):
 
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
     _builtin = True
+    _edge_args = (0, 1)  # as in PyTorch, the weights get no gradient (and no edge)
 
     @staticmethod
     def forward(ctx, x, y, weight, pos_weight, reduction):
@@ -108,10 +109,12 @@ class BinaryCrossEntropyWithLogits(Function):
             gy = -x                              # d loss / dy = -x
         else:
             gx = (pos_weight * y + 1 - y) * s - pos_weight * y
-            gy = (pos_weight - 1) * (-x).sigmoid().log().neg() - x
+            # d loss / dy = (p - 1) * (-log sigmoid(x)) - x, with -log sigmoid(x) written
+            # as max(-x, 0) + log(1 + e^-|x|) so that it never overflows
+            gy = (pos_weight - 1) * ((-x).relu() + ((-x.abs()).exp() + 1).log()) - x
         if weight is not None:
             gx, gy = gx * weight, gy * weight
-        return grad * gx, grad * gy, None, None
+        return grad * gx, grad * gy
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
@@ -176,6 +179,13 @@ def _scale_grad(grad: Tensor, reduction: str, n: int) -> Tensor:
     return grad
 
 
+def _plain_backward() -> bool:
+    """True in an ordinary ``backward()`` (no ``create_graph``): the backward formulas then
+    run directly on the arrays, skipping the bookkeeping that only a graph of the backward
+    pass needs. With ``create_graph=True`` they run as (recorded) tensor operations."""
+    return not grad_mode._state.enabled
+
+
 def _pair(value, name: str = "kernel_size") -> tuple:
     """``3`` -> ``(3, 3)``; ``(3, 2)`` stays; what Conv2d and the pools accept."""
     if isinstance(value, (tuple, list)):
@@ -196,6 +206,30 @@ def _as_strided(data, shape, strides):
 
 
 # ====================================================================== activations
+class Relu(Function):
+    """``max(x, 0)``; its derivative is 1 where the output is positive, else 0.
+
+    The same operation as ``minitorch.relu``, with a NumPy backward for plain ``backward()``
+    calls: ReLU sits in almost every network, so its cost matters.
+    """
+
+    node_name = "ReluBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        out = _wrap(np.maximum(a._data, 0, dtype=a._data.dtype))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        if _plain_backward():
+            return _wrap(grad._data * (out._data > 0))
+        return grad * (out > 0)
+
+
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     """``max(input, 0)`` elementwise (``ReluBackward0``).
 
@@ -204,8 +238,8 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     tensor([0., 2.])
     """
     if inplace:
-        return input._inplace(_relu)
-    return _relu(input)
+        return input._inplace(Relu.apply)
+    return Relu.apply(input)
 
 
 class LeakyRelu(Function):
@@ -269,6 +303,9 @@ class Softmax(Function):
     def backward(ctx, grad):
         (s,) = ctx.saved_tensors
         # ds_i/dx_j = s_i (delta_ij - s_j)  =>  grad_x = s * (grad - sum(grad * s))
+        if _plain_backward():
+            g, sd = grad._data, s._data
+            return _wrap(sd * (g - (g * sd).sum(axis=ctx.dim, keepdims=True)))
         return s * (grad - (grad * s).sum(ctx.dim, keepdim=True))
 
 
@@ -291,6 +328,9 @@ class LogSoftmax(Function):
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
         # d log_softmax_i / dx_j = delta_ij - softmax_j
+        if _plain_backward():
+            g = grad._data
+            return _wrap(g - np.exp(out._data) * g.sum(axis=ctx.dim, keepdims=True))
         return grad - out.exp() * grad.sum(ctx.dim, keepdim=True)
 
 
@@ -379,6 +419,11 @@ class Addmm(Function):
     @staticmethod
     def backward(ctx, grad):
         mat1, mat2 = ctx.saved_tensors
+        if _plain_backward():
+            g = grad._data
+            return (_wrap(g.sum(axis=0)) if ctx.needs_input_grad[0] else None,
+                    _wrap(g @ mat2._data.T) if mat2 is not None else None,
+                    _wrap(mat1._data.T @ g) if mat1 is not None else None)
         return (grad.sum(0) if ctx.needs_input_grad[0] else None,
                 grad.mm(mat2.t()) if mat2 is not None else None,
                 mat1.t().mm(grad) if mat1 is not None else None)
@@ -1163,6 +1208,12 @@ class MseLoss(Function):
     @staticmethod
     def backward(ctx, grad):
         x, y = ctx.saved_tensors
+        if _plain_backward():
+            scale = 2.0 / max(ctx.n, 1) if ctx.reduction == "mean" else 2.0
+            xd = x._data
+            gxd = (xd - y._data.astype(xd.dtype, copy=False)) * (grad._data * scale)
+            return (_wrap(gxd) if ctx.needs_input_grad[0] else None,
+                    _wrap(-gxd) if ctx.needs_input_grad[1] else None)
         gx = 2 * (x - y) * _scale_grad(grad, ctx.reduction, ctx.n)
         return (gx if ctx.needs_input_grad[0] else None,
                 -gx if ctx.needs_input_grad[1] else None)
@@ -1270,33 +1321,44 @@ class NllLoss(Function):
     def forward(ctx, logp, target, weight, reduction, ignore_index):
         lp = logp._data
         xp = array_module(lp)
-        if lp.ndim == 1:  # one sample: (C,) with a 0-d target
-            lp2, t = lp[None], target.reshape(1)
-        else:  # (N, C, d1, ...): move the classes last
-            lp2, t = xp.moveaxis(lp, 1, -1), target
-        n_classes = lp2.shape[-1]
+        # One row of class scores per target: (C,) -> (1, C); (N, C, d1, ...) -> (N*d1*..., C)
+        if lp.ndim <= 2:
+            moved = lp if lp.ndim == 2 else lp[None]
+        else:
+            moved = xp.moveaxis(lp, 1, -1)
+        n_classes = moved.shape[-1]
+        rows_lp = moved.reshape(-1, n_classes)
+        t = target.reshape(-1)
+        rows = xp.arange(t.shape[0])
         valid = t != ignore_index
-        t_safe = t if valid.all() else xp.where(valid, t, 0)
-        bad = (t_safe < 0) | (t_safe >= n_classes)
-        if bad.any():
-            raise IndexError(f"Target {int(t_safe[bad].reshape(-1)[0])} is out of bounds.")
-        w = (xp.ones(t.shape, dtype=lp.dtype) if weight is None
-             else weight._data[t_safe].astype(lp.dtype, copy=False))
-        w = w * valid
-        picked = xp.take_along_axis(lp2, t_safe[..., None], -1)[..., 0]
-        losses = -picked * w
-        coef = -w
+        all_valid = bool(valid.all())
+        t_safe = t if all_valid else xp.where(valid, t, 0)
+        if t_safe.size and (t_safe.min() < 0 or t_safe.max() >= n_classes):
+            bad = t_safe[(t_safe < 0) | (t_safe >= n_classes)]
+            raise IndexError(f"Target {int(bad[0])} is out of bounds.")
+        picked = rows_lp[rows, t_safe]  # log p(target) of every sample
+        if weight is not None:
+            w = weight._data[t_safe].astype(lp.dtype, copy=False) * valid
+        elif not all_valid:
+            w = valid.astype(lp.dtype)
+        else:
+            w = None  # every sample counts once
+        losses = -picked if w is None else -picked * w
+        coef = -1.0 if w is None else -w  # d loss_i / d logp[i, target_i]
         if reduction == "none":
-            out = losses if lp.ndim > 1 else losses.reshape(())
+            out = losses.reshape(target.shape)
         elif reduction == "sum":
             out = losses.sum(dtype=lp.dtype)
         else:
-            total = w.sum(dtype=lp.dtype)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out = losses.sum(dtype=lp.dtype) / total
+            total = t.shape[0] if w is None else w.sum(dtype=lp.dtype)
+            if total:
+                out = losses.sum(dtype=lp.dtype) / np.asarray(total, dtype=lp.dtype)
                 coef = coef / total
-        grad_matrix = xp.zeros(lp2.shape, dtype=lp.dtype)
-        xp.put_along_axis(grad_matrix, t_safe[..., None], coef[..., None].astype(lp.dtype), -1)
+            else:  # every target ignored: 0 / 0, as in PyTorch
+                out = coef = np.asarray(np.nan, dtype=lp.dtype)
+        grad_matrix = xp.zeros(rows_lp.shape, dtype=lp.dtype)
+        grad_matrix[rows, t_safe] = coef
+        grad_matrix = grad_matrix.reshape(moved.shape)
         if lp.ndim == 1:
             grad_matrix = grad_matrix[0]
         elif lp.ndim > 2:
@@ -1306,9 +1368,22 @@ class NllLoss(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        if _plain_backward():
+            g = grad._data
+            if ctx.reduction == "none" and ctx.ndim > 1:
+                g = g[:, None]
+            return _wrap(g * ctx.grad_matrix._data)
         if ctx.reduction == "none" and ctx.ndim > 1:
             grad = grad.unsqueeze(1)  # one gradient per sample, spread over its classes
         return grad * ctx.grad_matrix
+
+
+class NllLoss2D(NllLoss):
+    """``NllLoss`` on images, (N, C, H, W) scores against (N, H, W) targets."""
+
+    node_name = "NllLoss2DBackward0"
+    _builtin = True
+    _edge_args = (0,)
 
 
 def _check_target(input: Tensor, target: Tensor) -> None:  # noqa: A002
@@ -1339,7 +1414,16 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     _check_target(input, target)
-    return NllLoss.apply(input, target._data, weight, reduction, ignore_index)
+    ndim = input._data.ndim
+    if ndim <= 2:
+        return NllLoss.apply(input, target._data, weight, reduction, ignore_index)
+    if ndim == 4:
+        return NllLoss2D.apply(input, target._data, weight, reduction, ignore_index)
+    # Other shapes are viewed as images (N, C, -1, 1), as PyTorch does.
+    n, c = input._data.shape[:2]
+    out = NllLoss2D.apply(input.reshape(n, c, -1, 1), target._data.reshape(n, -1, 1), weight,
+                          reduction, ignore_index)
+    return out.view(target.shape) if reduction == "none" else out
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
@@ -1360,6 +1444,11 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
+    if label_smoothing == 0.0 and input._data.ndim == 2 and target._data.dtype.kind != "f":
+        # The common case, (N, C) logits and class indices, without detours.
+        _check_target(input, target)
+        return NllLoss.apply(LogSoftmax.apply(input, 1), target._data, weight, reduction,
+                             ignore_index)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(
             f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}"

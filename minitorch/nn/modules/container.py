@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import operator
 from collections import OrderedDict
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from minitorch.nn.modules.module import Module, _addindent
 
@@ -213,7 +213,10 @@ class ModuleList(Module):
                 blocks.append([i, i, r])
         lines = []
         for start, end, r in blocks:
-            text = f"({start}): {r}" if start == end else f"({start}-{end}): {end - start + 1} x {r}"
+            if start == end:
+                text = f"({start}): {r}"
+            else:
+                text = f"({start}-{end}): {end - start + 1} x {r}"
             lines.append(_addindent(text, 2))
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 

@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import itertools
 from collections import OrderedDict, namedtuple
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from minitorch import _dtype
 from minitorch._device import device as _device_cls
