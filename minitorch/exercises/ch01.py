@@ -279,7 +279,9 @@ class BroadcastPicture:
         if i == self.bad:
             return str(size), "background:#f8d7da;color:#721c24;font-weight:bold"
         if added:
-            return "1", "color:#999;font-style:italic"
+            if other[i] != 1 and self.bad is None:
+                return f"(1) → {other[i]}", "color:#777;font-style:italic;background:#fff3cd"
+            return "(1)", "color:#999;font-style:italic"
         if size == 1 and other[i] != 1 and self.bad is None:
             return f"1 → {other[i]}", "background:#fff3cd"
         return str(size), ""
@@ -290,9 +292,7 @@ class BroadcastPicture:
         for which, shape in (("a", self.a), ("b", self.b)):
             cells = []
             for i in range(n):
-                text, css = self._cell(which, i)
-                if "italic" in css:
-                    text = f"({text})"
+                text, _css = self._cell(which, i)
                 cells.append(text)
             name = self.names[0] if which == "a" else self.names[1]
             rows.append((f"{name} {shape}", cells))
@@ -325,9 +325,9 @@ class BroadcastPicture:
                             for s in self.result)
             body.append(f'<tr><th style="{td};text-align:left">result '
                         f"{html.escape(str(self.result))}</th>{cells}</tr>")
-            note = ("<i>(1)</i> grey: a missing dimension, counted as 1 &nbsp; "
-                    '<span style="background:#fff3cd">1 → n</span>: a size-1 dimension '
-                    "stretched (its values repeated)")
+            note = ("<i>(1)</i>: a missing dimension, counted as 1 &nbsp;&nbsp; "
+                    '<span style="background:#fff3cd">1 → n</span>: a size-1 dimension, '
+                    "stretched to size n (its values repeated)")
         else:
             i = self.bad
             note = (f'<span style="color:#721c24">✗ cannot broadcast: at dim {i - n}, '
@@ -345,8 +345,8 @@ def show_broadcast(a: Any, b: Any, names: tuple[str, str] = ("a", "b")) -> Broad
 
     Example:
         >>> print(show_broadcast((3, 1), (4,)).text())
-        a (3, 1)           3  1 → 4
-        b (4,)           (1)      4
-        result (3, 4)      3      4
+        a (3, 1)             3    1 → 4
+        b (4,)         (1) → 3        4
+        result (3, 4)        3        4
     """
     return BroadcastPicture(_shape_of(a), _shape_of(b), names)
