@@ -776,6 +776,15 @@ def _taps(kernel, stride, dilation, out_size):
             for i in range(kh) for j in range(kw)]
 
 
+def _as4d(a: np.ndarray) -> np.ndarray:
+    """An unbatched (C, H, W) array as a batch of one; (N, C, H, W) unchanged."""
+    return a[None] if a.ndim == 3 else a
+
+
+def _shape4d(shape: tuple) -> tuple:
+    return (1, *shape) if len(shape) == 3 else tuple(shape)
+
+
 def _unpad(gx: np.ndarray, padding, x_shape) -> np.ndarray:
     (ph, pw), (h, w) = padding, x_shape[2:]
     if gx.shape[2:] == (h, w):
@@ -792,7 +801,7 @@ class MaxPool2DWithIndices(Function):
     @staticmethod
     def forward(ctx, x, geometry):
         kernel, stride, padding, dilation, out_size, extent = geometry
-        xd = x._data
+        xd = _as4d(x._data)
         xp = array_module(xd)
         fill = -np.inf if xd.dtype.kind == "f" else np.iinfo(xd.dtype).min
         padded = _padded(xd, padding, extent, fill)
@@ -803,8 +812,8 @@ class MaxPool2DWithIndices(Function):
             candidate = padded[:, :, rows, cols]
             xp.copyto(which, k, where=candidate > out)  # strictly greater: first max wins
             xp.maximum(out, candidate, out=out)
-        ctx.which, ctx.geometry, ctx.x_shape = which, geometry, xd.shape
-        return _wrap(out)
+        ctx.which, ctx.geometry, ctx.x_shape = which, geometry, x._data.shape
+        return _wrap(out if x._data.ndim == 4 else out[0])
 
     @staticmethod
     def backward(ctx, grad):
@@ -830,14 +839,14 @@ class MaxPool2DBackward(Function):
     @staticmethod
     def forward(ctx, grad, which, geometry, x_shape):
         kernel, stride, padding, dilation, out_size, extent = geometry
-        g = grad._data
+        g = grad._data.reshape(which.shape)
         xp = array_module(g)
         ctx.which, ctx.geometry = which, geometry
-        n, c = x_shape[:2]
+        n, c = _shape4d(x_shape)[:2]
         gx = xp.zeros((n, c, padding[0] + extent[0], padding[1] + extent[1]), dtype=g.dtype)
         for k, (rows, cols) in enumerate(_taps(kernel, stride, dilation, out_size)):
             gx[:, :, rows, cols] += xp.where(which == k, g, 0)
-        return _wrap(_unpad(gx, padding, x_shape))
+        return _wrap(_unpad(gx, padding, _shape4d(x_shape)).reshape(x_shape))
 
     @staticmethod
     def backward(ctx, gg):
@@ -854,13 +863,13 @@ class MaxPoolGather(Function):
     @staticmethod
     def forward(ctx, x, which, geometry):
         kernel, stride, padding, dilation, out_size, extent = geometry
-        xd = x._data
-        ctx.which, ctx.geometry, ctx.x_shape = which, geometry, xd.shape
+        xd = _as4d(x._data)
+        ctx.which, ctx.geometry, ctx.x_shape = which, geometry, x._data.shape
         padded = _padded(xd, padding, extent, 0)
         out = array_module(xd).zeros(which.shape, dtype=xd.dtype)
         for k, (rows, cols) in enumerate(_taps(kernel, stride, dilation, out_size)):
             out += array_module(xd).where(which == k, padded[:, :, rows, cols], 0)
-        return _wrap(out)
+        return _wrap(out if x._data.ndim == 4 else out[0])
 
     @staticmethod
     def backward(ctx, grad):
@@ -868,10 +877,10 @@ class MaxPoolGather(Function):
 
 
 def _pool_input(input: Tensor, name: str) -> tuple:  # noqa: A002
+    """Check the input; return it with its shape as a batch, (N, C, H, W)."""
     if input._data.ndim not in (3, 4) or input._data.size == 0:
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    unbatched = input._data.ndim == 3
-    return (input.unsqueeze(0) if unbatched else input), unbatched
+    return input, _shape4d(input._data.shape)
 
 
 def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  # noqa: A002
@@ -884,8 +893,9 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  
     tensor([[[[ 5.,  7.],
               [13., 15.]]]])
     """
-    x, unbatched = _pool_input(input, "max_pool2d")
-    geometry = _pool_geometry(x._data.shape, kernel_size, stride, padding, dilation, ceil_mode,
+    x, shape = _pool_input(input, "max_pool2d")
+    unbatched = len(shape) != x._data.ndim
+    geometry = _pool_geometry(shape, kernel_size, stride, padding, dilation, ceil_mode,
                               "max_pool2d")
     out = MaxPool2DWithIndices.apply(x, geometry)
     if return_indices:
@@ -894,11 +904,9 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  
             which = node.which
         else:  # no graph was recorded: find the winners again
             which = _winners(x, geometry)
-        idx = _wrap(MaxPool2DWithIndices.indices(which, geometry, x._data.shape))
-        if unbatched:
-            return out.squeeze(0), idx.squeeze(0)
-        return out, idx
-    return out.squeeze(0) if unbatched else out
+        idx = MaxPool2DWithIndices.indices(which, geometry, shape)
+        return out, _wrap(idx[0] if unbatched else idx)
+    return out
 
 
 def _winners(x: Tensor, geometry) -> np.ndarray:
@@ -921,14 +929,14 @@ class AvgPool2D(Function):
     @staticmethod
     def forward(ctx, x, geometry, divisor):
         kernel, stride, padding, dilation, out_size, extent = geometry
-        padded = _padded(x._data, padding, extent, 0)
+        padded = _padded(_as4d(x._data), padding, extent, 0)
         taps = _taps(kernel, stride, dilation, out_size)
         out = padded[(Ellipsis, *taps[0])].copy()
         for rows, cols in taps[1:]:
             out += padded[:, :, rows, cols]
         out /= divisor
         ctx.geometry, ctx.divisor, ctx.x_shape = geometry, divisor, x._data.shape
-        return _wrap(out)
+        return _wrap(out if x._data.ndim == 4 else out[0])
 
     @staticmethod
     def backward(ctx, grad):
@@ -945,14 +953,14 @@ class AvgPool2DBackward(Function):
     @staticmethod
     def forward(ctx, grad, geometry, divisor, x_shape):
         kernel, stride, padding, dilation, out_size, extent = geometry
-        g = grad._data / divisor
-        n, c = x_shape[:2]
+        g = _as4d(grad._data) / divisor
+        n, c = _shape4d(x_shape)[:2]
         gx = array_module(g).zeros((n, c, padding[0] + extent[0], padding[1] + extent[1]),
                                    dtype=grad._data.dtype)
         for rows, cols in _taps(kernel, stride, dilation, out_size):
             gx[:, :, rows, cols] += g
         ctx.geometry, ctx.divisor = geometry, divisor
-        return _wrap(_unpad(gx, padding, x_shape))
+        return _wrap(_unpad(gx, padding, _shape4d(x_shape)).reshape(x_shape))
 
     @staticmethod
     def backward(ctx, gg):
@@ -974,11 +982,10 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
         raise IndexError(
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got -3)"
         )
-    x, unbatched = _pool_input(input, "avg_pool2d")
-    geometry = _pool_geometry(x._data.shape, kernel_size, stride, padding, 1, ceil_mode,
-                              "avg_pool2d")
+    x, shape = _pool_input(input, "avg_pool2d")
+    geometry = _pool_geometry(shape, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d")
     kernel, stride_, padding_, _, out_size, extent = geometry
-    h, w = x._data.shape[2:]
+    h, w = shape[2:]
     if divisor_override is not None:
         divisor = float(divisor_override)
     elif padding_ == (0, 0) and extent == (h, w) or (count_include_pad and not ceil_mode):
@@ -997,8 +1004,7 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
         divisor = counts[0, 0]
         if array_module(x._data) is not np:
             divisor = array_module(x._data).asarray(divisor)
-    out = AvgPool2D.apply(x, geometry, divisor)
-    return out.squeeze(0) if unbatched else out
+    return AvgPool2D.apply(x, geometry, divisor)
 
 
 # ====================================================================== batch norm
@@ -1181,6 +1187,38 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 
 # ====================================================================== losses
+class _MulScalar(Function):
+    """``tensor * number`` as PyTorch's composite losses record it (``MulBackward1``)."""
+
+    node_name = "MulBackward1"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, c):
+        ctx.c = c
+        return _wrap(a._data * np.asarray(c, a._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * ctx.c
+
+
+class _DivScalar(Function):
+    """``tensor / number`` as PyTorch's composite losses record it (``DivBackward1``)."""
+
+    node_name = "DivBackward1"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, c):
+        ctx.c = c
+        return _wrap(a._data / np.asarray(c, a._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad / ctx.c
+
+
 def _warn_size(input: Tensor, target: Tensor) -> None:  # noqa: A002
     if target.shape != input.shape:
         warnings.warn(
@@ -1469,7 +1507,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
             return -prod.sum(class_dim)
         if reduction == "sum":
             return -prod.sum()
-        return -prod.sum() / (input.numel() // n_classes if input.numel() else 1)
+        return _DivScalar.apply(-prod.sum(), input.numel() // n_classes or 1)
     _check_target(input, target)
     logp = log_softmax(input, class_dim)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
@@ -1488,5 +1526,6 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
         smooth = smooth.sum() / denom
     elif reduction == "sum":
         smooth = smooth.sum()
-    return (1 - label_smoothing) * nll + smooth * (label_smoothing / n_classes)
+    return (_MulScalar.apply(nll, 1 - label_smoothing)
+            + _MulScalar.apply(smooth, label_smoothing / n_classes))
 
