@@ -235,10 +235,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         return
     write = terminalreporter.write_line
     terminalreporter.section("notebooks in the browser (seconds)")
-    phases = ["open", "run", "render", "interact", "screenshots", "total"]
+    phases = ["page", "open", "run", "render", "interact", "screenshots", "total"]
     write(f"{'notebook':<44}" + "".join(f"{p:>12}" for p in phases))
     for name, timing in TIMINGS.items():
         write(f"{name:<44}" + "".join(f"{timing.get(p, 0.0):>12.1f}" for p in phases))
-    write(f"{'all notebooks':<44}{'':>60}"
+    write(f"{'all notebooks':<44}{'':>72}"
           f"{sum(t.get('total', 0.0) for t in TIMINGS.values()):>12.1f}")
     write(f"screenshots and reports: {ARTIFACTS.relative_to(ROOT)}/")
