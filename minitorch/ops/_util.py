@@ -27,11 +27,11 @@ def normalize_dims(dim, ndim: int) -> tuple:
     if dim is None:
         return tuple(range(ndim))
     if isinstance(dim, (int, np.integer)):
-        return (normalize_dim(int(dim), ndim),)
+        dim = (dim,)
     dims = tuple(sorted(normalize_dim(int(d), ndim) for d in dim))
     if len(set(dims)) != len(dims):
         raise RuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
-    return dims
+    return dims if ndim else ()  # a 0-dim tensor accepts dim 0 or -1, and has nothing to reduce
 
 
 def as_tensor(value, like: Tensor) -> Tensor:

@@ -354,8 +354,12 @@ class ClampTensor(Function):
         above = a >= lo if lo is not None else None
         below = a <= hi if hi is not None else None
         inside = above if below is None else (below if above is None else above & below)
-        g_lo = where(a < lo, grad, 0.0) if lo is not None and lo.requires_grad else None
-        g_hi = where(a > hi, grad, 0.0) if hi is not None and hi.requires_grad else None
+        # A bound gets the gradient where it is the result; when min > max, max always is.
+        g_lo = g_hi = None
+        if lo is not None and lo.requires_grad:
+            g_lo = where(a < lo if hi is None else (a < lo) & (lo < hi), grad, 0.0)
+        if hi is not None and hi.requires_grad:
+            g_hi = where(a > hi if lo is None else (a > hi) | (hi < lo), grad, 0.0)
         return grad * inside, g_lo, g_hi
 
 

@@ -103,7 +103,7 @@ class Index(Function):
 class IndexAdd(Function):
     """Backward of advanced indexing: add ``grad`` into zeros at ``key`` (repeats add up)."""
 
-    node_name = "IndexPutBackward0"
+    node_name = "IndexPutImplBackward0"
     _builtin = True
 
     @staticmethod
@@ -314,8 +314,8 @@ def getitem(x: Tensor, key) -> Tensor:
             dim += 1
         elif isinstance(k, slice):
             size = out._data.shape[dim]
-            start, stop, step = k.indices(size)
-            if (start, stop, step) != (0, size, 1):  # a slice that takes all is skipped
+            if not _takes_all(k, size):  # ``:`` is skipped
+                start, stop, step = k.indices(size)
                 out = Slice.apply(out, dim, start, max(stop, start), step)
             dim += 1
         else:
@@ -327,18 +327,57 @@ def getitem(x: Tensor, key) -> Tensor:
     return out
 
 
+def _takes_all(k: slice, size: int) -> bool:
+    """Whether PyTorch skips the slice ``k``: ``:``, ``0:``, ``:n`` (or more), not ``-n:``."""
+    return k.start in (None, 0) and k.step in (None, 1) and k.indices(size)[1] == size
+
+
 def index_put(x: Tensor, key, value) -> Tensor:
-    """The tensor ``x`` with ``value`` written at ``key`` (used by ``x[key] = value``)."""
+    """The tensor ``x`` with ``value`` written at ``key`` (used by ``x[key] = value``).
+
+    As in PyTorch: a key without index tensors copies ``value`` (broadcast with ``expand``)
+    into the view that the key picks (``CopySlices``, or ``CopyBackwards`` when the view is all
+    of ``x``); index tensors use ``index_put`` (``IndexPutBackward0``), which broadcasts itself.
+    Leading dimensions of size 1 of ``value`` are dropped first with a ``view``.
+    """
     basic, advanced = _parse_key(key, x._data.shape)
     value = as_tensor(value, x)
-    if value._data.dtype != x._data.dtype:
+    if value._wrapped and value._data.dtype != x._data.dtype:
         value = value.to(x.dtype)
+    shape = tuple(value._data.shape)
+    while shape and shape[0] == 1:
+        shape = shape[1:]
     # The gradient of ``value`` is ``grad[key]``: keep the key, with arrays for tensors.
     keys = key if isinstance(key, tuple) else (key,)
     grad_key = tuple(_to_numpy_index(k) if _is_advanced(k) else k for k in keys)
-    if advanced is not None and all(k == slice(None) for k in basic):
-        return IndexPut.apply(x, value, basic, advanced, grad_key)  # only index tensors
+    whole = (all(isinstance(k, slice) for k in basic)  # the key picks all of x
+             and all(_takes_all(k, n) for k, n in zip(basic, x._data.shape)))
+    if advanced is not None:
+        if value._data.dtype != x._data.dtype:
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{x.dtype._legacy[:-6]} for the destination and {value.dtype._legacy[:-6]} for "
+                "the source."
+            )
+        if shape != value._data.shape:
+            value = value.view(shape)
+        return (IndexPut if whole else CopySlices).apply(x, value, basic, advanced, grad_key)
+    target = x._data[basic + (Ellipsis,)].shape
+    if value._data.shape != target and value._data.ndim:
+        if shape != value._data.shape:
+            value = value.view(shape)
+        if value._data.shape != target:
+            value = value.expand(target)
+    if whole:  # x[...] = v: a plain copy_ (a fill_ for a single number)
+        return (_shape.Copy if value._data.ndim or not target else FillFrom).apply(x, value)
     return CopySlices.apply(x, value, basic, advanced, grad_key)
+
+
+class FillFrom(_shape.Copy):
+    """``x.fill_(tensor)``: what ``x[...] = number`` records."""
+
+    node_name = "FillBackward3"
+    _builtin = True
 
 
 def gather(x: Tensor, dim: int, index: Tensor) -> Tensor:

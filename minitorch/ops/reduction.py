@@ -16,6 +16,7 @@ Example:
 from __future__ import annotations
 
 import builtins
+import warnings
 
 import numpy as np
 
@@ -223,8 +224,7 @@ class Var(Function):
     def forward(ctx, a, dims, correction, keepdim):
         ctx.save_for_backward(a)
         ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return _wrap(np.var(a._data, axis=dims, ddof=correction, keepdims=keepdim))
+        return _wrap(_variance(a._data, dims, correction, keepdim))
 
     @staticmethod
     def backward(ctx, grad):
@@ -232,7 +232,30 @@ class Var(Function):
         n = int(np.prod([a.shape[d] for d in ctx.dims]))
         centered = a - a.mean(ctx.dims, keepdim=True)
         # d var/da_i = 2 (a_i - mean) / (N - correction)
-        return _spread(grad, a.shape, ctx.dims, ctx.keepdim) * centered * (2 / (n - ctx.correction))
+        scale = _spread(grad, a.shape, ctx.dims, ctx.keepdim)
+        return scale * centered * _ratio(2, n - ctx.correction)
+
+
+def _variance(x, dims: tuple, correction: float, keepdim: bool):
+    """``np.var``, but NaN (without NumPy's warning) when there are no degrees of freedom."""
+    dof = int(np.prod([x.shape[d] for d in dims])) - correction
+    if dof > 0:
+        return np.var(x, axis=dims, ddof=correction, keepdims=keepdim)
+    squares = np.square(x - np.mean(x, axis=dims, keepdims=True))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.sum(squares, axis=dims, keepdims=keepdim) / x.dtype.type(0)
+
+
+def _check_degrees_of_freedom(name: str, shape: tuple, dims: tuple, correction) -> None:
+    if int(np.prod([shape[d] for d in dims])) - correction <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=4)  # the line that called x.var()
+
+
+def _ratio(a: float, b: float) -> float:
+    """``a / b`` where no degrees of freedom (``b == 0``) give inf, as in PyTorch."""
+    return a / b if b else float("inf")
 
 
 class Std(Function):
@@ -241,8 +264,7 @@ class Std(Function):
 
     @staticmethod
     def forward(ctx, a, dims, correction, keepdim):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = _wrap(np.std(a._data, axis=dims, ddof=correction, keepdims=keepdim))
+        out = _wrap(np.sqrt(_variance(a._data, dims, correction, keepdim)))
         ctx.save_for_backward(a, out)
         ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
         return out
@@ -252,9 +274,9 @@ class Std(Function):
         a, out = ctx.saved_tensors
         n = int(np.prod([a.shape[d] for d in ctx.dims]))
         centered = a - a.mean(ctx.dims, keepdim=True)
-        # d std/da_i = (a_i - mean) / ((N - correction) std)
-        scale = _spread(grad / out, a.shape, ctx.dims, ctx.keepdim)
-        return scale * centered / (n - ctx.correction)
+        # d std/da_i = (a_i - mean) / ((N - correction) std), taken as 0 where std is 0
+        scale = _spread((grad / out).masked_fill(out == 0, 0.0), a.shape, ctx.dims, ctx.keepdim)
+        return scale * centered * _ratio(1, n - ctx.correction)
 
 
 # ---------------------------------------------------------------- functions (the public API)
@@ -355,7 +377,9 @@ def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,  # noq
     """Variance, with Bessel's correction (divide by N - 1) unless ``correction=0``."""
     _check_mean_dtype(input, "var")
     dims, unbiased = _var_args(input, dim, unbiased)
-    return Var.apply(input, dims, _correction(unbiased, correction), keepdim)
+    correction = _correction(unbiased, correction)
+    _check_degrees_of_freedom("var", input._data.shape, dims, correction)
+    return Var.apply(input, dims, correction, keepdim)
 
 
 def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,  # noqa: A002
@@ -363,7 +387,9 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,  # noq
     """Standard deviation, the square root of ``var``."""
     _check_mean_dtype(input, "std")
     dims, unbiased = _var_args(input, dim, unbiased)
-    return Std.apply(input, dims, _correction(unbiased, correction), keepdim)
+    correction = _correction(unbiased, correction)
+    _check_degrees_of_freedom("std", input._data.shape, dims, correction)
+    return Std.apply(input, dims, correction, keepdim)
 
 
 def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001, A002

@@ -132,7 +132,9 @@ class Transpose(Function):
     @staticmethod
     def forward(ctx, a, dim0, dim1):
         ctx.dims = (dim0, dim1)
-        return _view_of(a, np.swapaxes(a._data, dim0, dim1))
+        if a._data.ndim == 0:  # a 0-dim tensor accepts dims 0 and -1 and stays as it is
+            return _view_of(a, a._data.view())
+        return _view_of(a, a._data.swapaxes(dim0, dim1))
 
     @staticmethod
     def backward(ctx, grad):
@@ -300,7 +302,12 @@ class Cat(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return tuple(grad.split(ctx.sizes, ctx.dim))
+        # each input gets its own slice of the gradient back
+        from minitorch.ops.indexing import Slice  # noqa: PLC0415
+
+        starts = np.cumsum([0] + ctx.sizes[:-1])
+        return tuple(Slice.apply(grad, ctx.dim, int(s), int(s) + n, 1)
+                     for s, n in zip(starts, ctx.sizes))
 
 
 class Stack(Function):
@@ -317,7 +324,9 @@ class Stack(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.unbind(ctx.dim)
+        from minitorch.ops.indexing import Select  # noqa: PLC0415
+
+        return tuple(Select.apply(grad, ctx.dim, i) for i in range(grad._data.shape[ctx.dim]))
 
 
 class Clone(Function):
@@ -368,7 +377,7 @@ class ToDevice(Function):
 
 
 class Fill(Function):
-    """The value of ``fill_``: a constant, so no gradient reaches the old values."""
+    """The value of ``fill_``: a constant, so the old values get a zero gradient."""
 
     node_name = "FillBackward0"
     _builtin = True
@@ -379,7 +388,11 @@ class Fill(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return None
+        return _zeros_like(grad)
+
+
+def _zeros_like(t: Tensor) -> Tensor:
+    return _wrap(array_module(t._data).zeros_like(t._data))
 
 
 class Copy(Function):
@@ -404,7 +417,7 @@ class Copy(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return None, grad.to(ctx.src_dtype)
+        return _zeros_like(grad), grad.to(ctx.src_dtype)  # the old values were overwritten
 
 
 # ---------------------------------------------------------------- functions (the public API)
