@@ -165,10 +165,8 @@ def browser_requirements() -> None:
 
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
-    """``tests/artifacts/browser/``, emptied at the start of the session."""
-    if ARTIFACTS.exists():
-        shutil.rmtree(ARTIFACTS)
-    ARTIFACTS.mkdir(parents=True)
+    """``tests/artifacts/browser/`` (each notebook's test empties its own folder in it)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import time
 from pathlib import Path
 
@@ -34,7 +35,7 @@ from minitorch.exercises._common import plain
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"  # emptied by the `artifacts` fixture
+ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"
 
 LEARNER = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 SOLUTIONS = sorted((ROOT / "notebooks" / "solutions").glob("[0-9][0-9]_*.ipynb"))
@@ -88,7 +89,7 @@ def make_selftest() -> Path:
         if tags:
             cell.metadata["tags"] = tags[0]
         nb.cells.append(cell)
-    path = ARTIFACTS / "selftest" / "selftest.ipynb"
+    path = ARTIFACTS / "selftest.ipynb"
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, path)
     return path
@@ -231,6 +232,7 @@ class Notebook:
             "notebooks/solutions/", "solutions-").replace("notebooks/", "learner-")
         self.slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", slug.removesuffix(".ipynb"))
         self.out = ARTIFACTS / self.slug
+        shutil.rmtree(self.out, ignore_errors=True)
         self.out.mkdir(parents=True, exist_ok=True)
         self.problems: list[str] = []
         self.notes: list[str] = []
@@ -299,12 +301,11 @@ class Notebook:
         return self.page.locator(f'#{self.panel_id} [data-mt-cell="{index}"]')
 
     # ---- screenshots
-    def shot(self, name: str, locator=None) -> None:
+    def shot(self, name: str, locator=None, clip: dict | None = None) -> None:
         path = self.out / name
-        options = {"type": "jpeg", "quality": 80} if name.endswith(".jpg") else {}
         try:
             if locator is None:
-                self.page.screenshot(path=str(path), **options)
+                self.page.screenshot(path=str(path), clip=clip)
             else:
                 locator.screenshot(path=str(path), timeout=10_000)
         except Exception as error:  # noqa: BLE001  (a screenshot must not hide a real finding)
@@ -322,14 +323,21 @@ class Notebook:
         """The whole notebook, in as few screenshots as the height limit allows."""
         viewport = dict(self.page.viewport_size)
         height = self.tall_viewport()
-        step = MAX_SHOT_HEIGHT - 240
+        full = self.page.viewport_size["height"]
+        step = full - 240
         for part, top in enumerate(range(0, max(height, 1), step), start=1):
             self.page.evaluate(
                 "([id, top]) => { document.querySelector(`#${id} .jp-WindowedPanel-outer`)"
                 ".scrollTop = top; }", [self.panel_id, top])
             self.page.wait_for_timeout(150)
-            name = f"{prefix}.jpg" if height <= step else f"{prefix}-part{part}.jpg"
-            self.shot(name)
+            last = top + step >= height
+            name = f"{prefix}.png" if height <= step else f"{prefix}-part{part}.png"
+            # the last part stops under the last cell (no "scroll past the end" space)
+            clip = {"x": 0, "y": 0, "width": viewport["width"],
+                    "height": min(full, height - top + 140)} if last and top else None
+            self.shot(name, clip=clip)
+            if last:
+                break
         self.page.evaluate(
             "(id) => { document.querySelector(`#${id} .jp-WindowedPanel-outer`).scrollTop = 0; }",
             self.panel_id)
@@ -620,17 +628,23 @@ def exercise_player(nb: Notebook, button, name: str) -> dict:
 
 
 def exercise_all(nb: Notebook) -> None:
+    def timed(function, nb, element, name):
+        start = time.monotonic()
+        record = function(nb, element, name)
+        record["seconds"] = round(time.monotonic() - start, 2)
+        nb.interactions.append(record)
+
     for c in nb.cells:
-        if c["type"] != "code":
+        if c["type"] != "code" or not (c["quizzes"] or c["predicts"] or c["players"]):
             continue
         cell = nb.cell(c["index"])
         for k, quiz in enumerate(cell.locator(".mt-quiz").all()):
-            nb.interactions.append(exercise_quiz(nb, quiz, f"cell{c['index']:02d}-quiz{k}"))
+            timed(exercise_quiz, nb, quiz, f"cell{c['index']:02d}-quiz{k}")
         for k, ex in enumerate(cell.locator(".mt-predict").all()):
-            nb.interactions.append(exercise_predict(nb, ex, f"cell{c['index']:02d}-predict{k}"))
+            timed(exercise_predict, nb, ex, f"cell{c['index']:02d}-predict{k}")
         for k, button in enumerate(cell.locator(".jp-OutputArea-output .widget-button",
                                                 has_text="Next").all()):
-            nb.interactions.append(exercise_player(nb, button, f"cell{c['index']:02d}-step{k}"))
+            timed(exercise_player, nb, button, f"cell{c['index']:02d}-step{k}")
 
 
 def shoot_exercises(nb: Notebook) -> None:
