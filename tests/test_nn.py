@@ -19,6 +19,18 @@ import minitorch as mt
 import minitorch.nn.functional as F
 
 torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_thread():
+    """Tiny matrices: one BLAS thread (NumPy and PyTorch) is faster and steadier."""
+    from minitorch.utils.threads import set_num_threads
+
+    previous, previous_torch = set_num_threads(1), torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    set_num_threads(previous)
+    torch.set_num_threads(previous_torch)
 TF = torch.nn.functional
 
 F32 = {"rtol": 1e-4, "atol": 1e-5}
