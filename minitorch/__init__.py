@@ -141,6 +141,23 @@ subtract, multiply, divide, true_divide, negative = sub, mul, div, div, neg
 absolute = abs
 
 
+def broadcast_shapes(*shapes) -> Size:
+    """The shape that tensors of ``shapes`` broadcast to, or PyTorch's error.
+
+    >>> broadcast_shapes((2, 1), (3,))
+    torch.Size([2, 3])
+    """
+    import numpy as _np
+
+    try:
+        return Size(_np.broadcast_shapes(*[tuple(s) if hasattr(s, "__len__") else (s,)
+                                          for s in shapes]))
+    except ValueError:
+        from minitorch.ops._util import broadcast_error
+
+        raise broadcast_error(*shapes[:2]) from None
+
+
 def numel(input: Tensor) -> int:  # noqa: A002
     """The number of elements of ``input``."""
     return input.numel()

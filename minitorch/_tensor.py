@@ -48,6 +48,11 @@ _NONLEAF_GRAD_WARNING = (
 )
 
 
+_VIEW_OF_LEAF_MESSAGE = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+)
+
+
 class _VersionCounter:
     """Counts in-place changes. Views share their base's counter."""
 
@@ -174,11 +179,15 @@ class Tensor:
                 "var_no_grad = var.detach()."
             )
         if value and self._data.dtype.kind != "f":
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+            raise RuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients"
+            )
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` in place and return ``self``."""
+        if requires_grad and self._data.dtype.kind != "f":  # (PyTorch words it differently)
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
         return self
 
@@ -404,7 +413,7 @@ class Tensor:
                                          is_default_dtype=default, dtype_str=repr(dt))
 
     def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0 and spec:
+        if self._data.ndim == 0:  # as PyTorch: a 0-d tensor formats like its number
             return self.item().__format__(spec)
         return repr(self)
 
@@ -516,12 +525,12 @@ class Tensor:
         """Guard an in-place op; return True when it must be recorded in the graph."""
         if not grad_mode._state.enabled:
             return False
-        if self._requires_grad and self._grad_fn is None:
-            if self._base is not None and self._base._requires_grad:
-                raise RuntimeError(
-                    "a view of a leaf Variable that requires grad is being used in an in-place "
-                    "operation."
-                )
+        if not self._requires_grad:
+            return True
+        base = self._base
+        if base is not None and base._requires_grad and base._grad_fn is None:
+            raise RuntimeError(_VIEW_OF_LEAF_MESSAGE)
+        if self._grad_fn is None:
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation."
             )
@@ -646,6 +655,10 @@ class Tensor:
         return self.div_(other)
 
     def __setitem__(self, key, value) -> None:
+        # x[0] = v writes into the view x[0]: PyTorch complains about the view of a leaf
+        if (self._requires_grad and self._grad_fn is None and grad_mode._state.enabled
+                and _indexing.writes_to_view(self, key)):
+            raise RuntimeError(_VIEW_OF_LEAF_MESSAGE)
         self._inplace(_indexing.index_put, key, value)
 
     def __getitem__(self, key) -> Tensor:

@@ -209,6 +209,12 @@ class FunctionCtx:
     def save_for_backward(self, *tensors) -> None:
         """Keep tensors for backward; they are checked for in-place changes when unpacked."""
         if self._record:
+            for t in tensors:
+                if t is not None and not isinstance(t, Tensor):
+                    raise TypeError(
+                        "save_for_backward can only save variables, but argument "
+                        f"{tensors.index(t)} is of type {type(t).__name__}"
+                    )
             self._saved = tuple([None if t is None else SavedTensor(t, t._grad_fn)
                                  for t in tensors])
 

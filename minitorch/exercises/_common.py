@@ -87,10 +87,11 @@ def format_value(value: Any, limit: int = 400) -> str:
 
 _CODE = re.compile(r"`([^`]+)`")
 _BOLD = re.compile(r"\*\*([^*]+)\*\*")
+_ITALIC = re.compile(r"(?<![*\w])\*([^*\s][^*]*?)\*(?![*\w])")
 
 
 def inline_markup(text: str) -> str:
-    """Escape ``text`` for HTML and turn ```code``` and ``**bold**`` into tags.
+    """Escape ``text`` for HTML and turn ```code```, ``**bold**`` and ``*italic*`` into tags.
 
     Example:
         >>> inline_markup("call `x.backward()` **once**")
@@ -98,7 +99,8 @@ def inline_markup(text: str) -> str:
     """
     escaped = html.escape(text, quote=False)
     escaped = _CODE.sub(r"<code>\1</code>", escaped)
-    return _BOLD.sub(r"<b>\1</b>", escaped)
+    escaped = _BOLD.sub(r"<b>\1</b>", escaped)
+    return _ITALIC.sub(r"<i>\1</i>", escaped)
 
 
 def plain(text: str) -> str:
@@ -108,7 +110,7 @@ def plain(text: str) -> str:
         >>> plain("`x.detach()` is **new**")
         'x.detach() is new'
     """
-    return _BOLD.sub(r"\1", _CODE.sub(r"\1", text))
+    return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", _CODE.sub(r"\1", text)))
 
 
 def in_ipython() -> bool:

@@ -51,7 +51,9 @@ class FramePlayer:
         cache = self.__dict__.setdefault("_svg_cache", {})
         if k not in cache:
             svg = run_dot(self.frame_source(k), "svg").decode("utf-8")
-            cache[k] = svg[svg.find("<svg"):]
+            svg = svg[svg.find("<svg"):]
+            # Shrink to the notebook's width instead of being cut off on the right.
+            cache[k] = svg.replace("<svg", '<svg style="max-width: 100%; height: auto"', 1)
         return cache[k]
 
     def frame_html(self, k: int) -> str:
