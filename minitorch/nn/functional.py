@@ -165,10 +165,11 @@ def _check_reduction(reduction: str) -> None:
 
 
 def _reduce_array(loss: np.ndarray, reduction: str, dtype) -> np.ndarray:
+    xp = array_module(loss)
     if reduction == "mean":
-        return np.asarray(loss.mean(dtype=dtype), dtype=dtype)
+        return xp.asarray(loss.mean(dtype=dtype), dtype=dtype)
     if reduction == "sum":
-        return np.asarray(loss.sum(dtype=dtype), dtype=dtype)
+        return xp.asarray(loss.sum(dtype=dtype), dtype=dtype)
     return loss
 
 
@@ -253,7 +254,7 @@ class LeakyRelu(Function):
         xd = x._data
         positive = xd > 0
         ctx.factor = _wrap(np.where(positive, 1, slope).astype(xd.dtype))  # the local slope
-        return _wrap(np.where(positive, xd, xd * np.asarray(slope, xd.dtype)))
+        return _wrap(np.where(positive, xd, xd * xd.dtype.type(slope)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -389,7 +390,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
     data = input._data
     keep = _random.uniform_array(data.shape, dtype=np.float32) >= p
     scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
-    mask = _wrap(keep.astype(data.dtype) * np.asarray(scale, data.dtype))
+    mask = _wrap(keep.astype(data.dtype) * data.dtype.type(scale))
     if array_module(data) is not np:
         mask = mask.to(input.device)
     if inplace:
@@ -823,9 +824,10 @@ class MaxPool2DWithIndices(Function):
     def indices(which, geometry, x_shape) -> np.ndarray:
         """PyTorch's ``return_indices``: the flat position (in the H x W plane) of each max."""
         kernel, stride, padding, dilation, (ho, wo), _ = geometry
+        xp = array_module(which)
         i, j = which // kernel[1], which % kernel[1]
-        rows = np.arange(ho)[:, None] * stride[0] + i * dilation[0] - padding[0]
-        cols = np.arange(wo)[None, :] * stride[1] + j * dilation[1] - padding[1]
+        rows = xp.arange(ho)[:, None] * stride[0] + i * dilation[0] - padding[0]
+        cols = xp.arange(wo)[None, :] * stride[1] + j * dilation[1] - padding[1]
         return (rows * x_shape[3] + cols).astype(np.int64)
 
 
@@ -1029,16 +1031,16 @@ class NativeBatchNorm(Function):
             var = xd.var(axis=dims, dtype=xd.dtype)
             if running_mean is not None:
                 n = xd.size // xd.shape[1]
-                m = np.asarray(momentum, xd.dtype)
+                m = xd.dtype.type(momentum)
                 running_mean._data *= 1 - m
                 running_mean._data += m * mean
                 running_var._data *= 1 - m
-                running_var._data += m * var * np.asarray(n / max(n - 1, 1), xd.dtype)
+                running_var._data += m * var * xd.dtype.type(n / max(n - 1, 1))
                 running_mean._version_counter.value += 1
                 running_var._version_counter.value += 1
         else:
             mean, var = running_mean._data.copy(), running_var._data.copy()
-        invstd = 1.0 / np.sqrt(var + np.asarray(eps, xd.dtype))
+        invstd = 1.0 / np.sqrt(var + xd.dtype.type(eps))
         out = (xd - mean.reshape(shape)) * invstd.reshape(shape)
         if weight is not None:
             out = out * weight._data.reshape(shape)
@@ -1133,7 +1135,7 @@ class EmbeddingDenseBackward(Function):
             keep = flat_idx != padding_idx  # the padding row never learns
             flat_idx, flat_g = flat_idx[keep], flat_g[keep]
         out = array_module(g).zeros((num, dim), dtype=g.dtype)
-        np.add.at(out, flat_idx, flat_g)
+        array_module(g).add.at(out, flat_idx, flat_g)
         ctx.indices, ctx.padding_idx = indices, padding_idx
         return _wrap(out)
 
@@ -1196,7 +1198,7 @@ class _MulScalar(Function):
     @staticmethod
     def forward(ctx, a, c):
         ctx.c = c
-        return _wrap(a._data * np.asarray(c, a._data.dtype))
+        return _wrap(a._data * a._data.dtype.type(c))
 
     @staticmethod
     def backward(ctx, grad):
@@ -1212,7 +1214,7 @@ class _DivScalar(Function):
     @staticmethod
     def forward(ctx, a, c):
         ctx.c = c
-        return _wrap(a._data / np.asarray(c, a._data.dtype))
+        return _wrap(a._data / a._data.dtype.type(c))
 
     @staticmethod
     def backward(ctx, grad):
@@ -1390,10 +1392,10 @@ class NllLoss(Function):
         else:
             total = t.shape[0] if w is None else w.sum(dtype=lp.dtype)
             if total:
-                out = losses.sum(dtype=lp.dtype) / np.asarray(total, dtype=lp.dtype)
+                out = losses.sum(dtype=lp.dtype) / lp.dtype.type(total)
                 coef = coef / total
             else:  # every target ignored: 0 / 0, as in PyTorch
-                out = coef = np.asarray(np.nan, dtype=lp.dtype)
+                out = coef = lp.dtype.type(np.nan)
         grad_matrix = xp.zeros(rows_lp.shape, dtype=lp.dtype)
         grad_matrix[rows, t_safe] = coef
         grad_matrix = grad_matrix.reshape(moved.shape)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
 from minitorch.optim.optimizer import Optimizer, _as_dtype, _bump, _params_with_grad
@@ -66,10 +67,11 @@ class Adam(Optimizer):
         state = self.state[p]
         if not state:
             state["step"] = _wrap(np.zeros((), dtype=np.float32))
-            state["exp_avg"] = _wrap(np.zeros_like(p._data))
-            state["exp_avg_sq"] = _wrap(np.zeros_like(p._data))
+            xp = array_module(p._data)
+            state["exp_avg"] = _wrap(xp.zeros_like(p._data))
+            state["exp_avg_sq"] = _wrap(xp.zeros_like(p._data))
             if amsgrad:
-                state["max_exp_avg_sq"] = _wrap(np.zeros_like(p._data))
+                state["max_exp_avg_sq"] = _wrap(xp.zeros_like(p._data))
         return state
 
     @grad_mode.no_grad()

@@ -29,8 +29,6 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from minitorch._tensor import Tensor
 from minitorch.autograd import grad_mode
 
@@ -224,6 +222,6 @@ def _bump(p: Tensor) -> None:
     p._version_counter.value += 1
 
 
-def _as_dtype(value: float, data) -> np.ndarray:
-    """A Python number as a 0-d array of ``data``'s dtype (PyTorch casts scalars this way)."""
-    return np.asarray(value, dtype=data.dtype)
+def _as_dtype(value: float, data):
+    """A Python number as a scalar of ``data``'s dtype (PyTorch casts scalars this way)."""
+    return data.dtype.type(value)
