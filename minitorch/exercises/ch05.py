@@ -485,7 +485,8 @@ def check_my_linear(my_linear: type) -> bool:
         ...     def __init__(self, in_features, out_features):
         ...         super().__init__()
         ...         k = 1 / math.sqrt(in_features)
-        ...         self.weight = nn.Parameter(minitorch.rand(out_features, in_features) * 2 * k - k)
+        ...         w = minitorch.rand(out_features, in_features) * 2 * k - k
+        ...         self.weight = nn.Parameter(w)
         ...         self.bias = nn.Parameter(minitorch.rand(out_features) * 2 * k - k)
         ...     def forward(self, x):
         ...         return x @ self.weight.T + self.bias

@@ -1,0 +1,350 @@
+"""Checks for chapter 6 (Data), run on real minitorch tensors and DataLoaders.
+
+======================  ===============================================================
+check                   the learner writes
+======================  ===============================================================
+check_dataset           ``class DigitsDataset(Dataset)``: stores images and labels;
+                        ``__len__`` is the number of samples, ``__getitem__(i)`` returns
+                        ``(image, label)`` with the optional ``transform`` applied to the
+                        image
+check_collate           ``collate(batch)``: turns a list of ``(image, label)`` samples
+                        into one batch ``(images, labels)``, what a DataLoader's
+                        ``collate_fn`` does
+======================  ===============================================================
+
+Like every check, these never raise. The usual mistakes get an explanation: ``__len__``
+returning a shape, the pair in the wrong order, the transform applied to the label,
+``torch.cat`` where ``torch.stack`` belongs, labels as floats.
+
+Example:
+    >>> import minitorch
+    >>> def collate(batch):
+    ...     images = minitorch.stack([image for image, _ in batch])
+    ...     labels = minitorch.tensor([label for _, label in batch])
+    ...     return images, labels
+    >>> check_collate(collate)
+    ✓ collate: all 6 cases passed.
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._common import format_value, to_numpy
+from .runner import Case, run_check
+
+__all__ = ["check_collate", "check_dataset"]
+
+
+def _samples(n: int = 5):
+    """``n`` small distinct images (n, 1, 8, 8) and their labels (n,) as tensors."""
+    import minitorch  # noqa: PLC0415
+
+    images = minitorch.arange(n * 64, dtype=minitorch.float32).reshape(n, 1, 8, 8) / 100
+    labels = minitorch.tensor([3, 1, 4, 1, 5, 9, 2, 6, 5, 3][:n])
+    return images, labels
+
+
+def _is_int_label(value: Any) -> bool:
+    """A Python int, or a 0-d integer tensor or NumPy integer."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, np.integer)):
+        return True
+    array = to_numpy(value)
+    return array is not None and array.shape == () and array.dtype.kind in "iu"
+
+
+def _describe(value: Any) -> str:
+    """A short description of a sample or a part of one (no walls of numbers)."""
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(_describe(v) for v in value)
+        return f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
+    array = to_numpy(value)
+    if array is not None and array.size > 6:
+        kind = "tensor" if hasattr(value, "grad_fn") else type(value).__name__
+        return f"<{kind} of shape {tuple(array.shape)}>"
+    return format_value(value, 120)
+
+
+class _Got:
+    """What a case returns: the learner's value, shown in its short description."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return _describe(self.value)
+
+
+# ------------------------------------------------------------------ Dataset
+def check_dataset(dataset_class: type) -> bool:
+    """Check ``DigitsDataset(images, labels, transform=None)``, a map-style Dataset.
+
+    It subclasses ``torch.utils.data.Dataset`` and stores ``images`` (N, 1, 8, 8) and
+    ``labels`` (N,). ``len(ds)`` is N (a Python int). ``ds[i]`` is the pair
+    ``(image, label)``: ``images[i]`` (passed through ``transform`` when one is given) and the
+    label as a Python ``int`` (``int(labels[i])``; an integer 0-d tensor is accepted too).
+    Negative indices work as for a list. A ``DataLoader`` over it yields batches.
+
+    Example:
+        >>> from minitorch.utils.data import Dataset
+        >>> class DigitsDataset(Dataset):
+        ...     def __init__(self, images, labels, transform=None):
+        ...         self.images, self.labels, self.transform = images, labels, transform
+        ...     def __len__(self):
+        ...         return len(self.labels)
+        ...     def __getitem__(self, i):
+        ...         image = self.images[i]
+        ...         if self.transform is not None:
+        ...             image = self.transform(image)
+        ...         return image, int(self.labels[i])
+        >>> check_dataset(DigitsDataset)
+        ✓ DigitsDataset: all 7 cases passed.
+        True
+    """
+    from minitorch.utils.data import DataLoader, Dataset  # noqa: PLC0415
+
+    DS = dataset_class  # noqa: N806  (a class)
+    images, labels = _samples(5)
+
+    def is_dataset():
+        return isinstance(DS(images, labels), Dataset)
+
+    def compare_dataset(got: Any, expected: Any) -> bool:
+        assert got, ("`DigitsDataset(...)` is not a `Dataset`: write "
+                     "`class DigitsDataset(Dataset):` (from `torch.utils.data`).")
+        return True
+
+    def length():
+        return DS(images, labels).__len__()
+
+    def compare_length(got: Any, expected: Any) -> bool:
+        assert isinstance(got, (int, np.integer)) and not isinstance(got, bool), (
+            f"`__len__` returned {format_value(got)}, but `len()` needs a whole number: the "
+            "number of samples, `len(self.labels)`.")
+        assert got == expected, (
+            f"`len(ds)` is {got} for 5 samples: return the number of samples, "
+            "`len(self.labels)` (or `self.images.shape[0]`).")
+        return True
+
+    def item(index):
+        def run():
+            return _Got(DS(images, labels)[index])
+        return run
+
+    def compare_item(index):
+        def compare(got: Any, expected: Any) -> bool:
+            got = got.value
+            want_image = to_numpy(images[index])
+            want_label = int(labels[index].item())
+            assert isinstance(got, (tuple, list)) and len(got) == 2, (
+                f"`ds[{index}]` should be the pair `(image, label)`, got {_describe(got)}: "
+                "`return image, label`.")
+            image, label = got
+            if _is_int_label(image) and to_numpy(label) is not None \
+                    and to_numpy(label).shape == (1, 8, 8):
+                raise AssertionError("The pair is the wrong way round: return "
+                                     "`(image, label)`, image first, as the DataLoader and "
+                                     "the training loop expect.")
+            array = to_numpy(image)
+            assert array is not None and array.shape == (1, 8, 8), (
+                f"The image of `ds[{index}]` should be `images[{index}]`, shape (1, 8, 8); got "
+                f"{_describe(image)}.")
+            assert np.allclose(array, want_image), (
+                f"The image of `ds[{index}]` is not `images[{index}]`: index the stored "
+                "images with `i`.")
+            assert _is_int_label(label), (
+                f"The label of `ds[{index}]` should be a whole number (`int(self.labels[i])`); "
+                f"got {format_value(label)}.")
+            assert int(label) == want_label, (
+                f"The label of `ds[{index}]` should be {want_label}, got {int(label)}.")
+            return True
+        return compare
+
+    def with_transform():
+        ds = DS(images, labels, transform=lambda image: image * 2)
+        return _Got(ds[1])
+
+    def compare_transform(got: Any, expected: Any) -> bool:
+        image, label = got.value
+        image = to_numpy(image)
+        if image is not None and np.allclose(image, to_numpy(images[1])):
+            raise AssertionError("With `transform=lambda image: image * 2` the image came back "
+                                 "unchanged: apply `self.transform` to the image in "
+                                 "`__getitem__` when it is not None.")
+        assert image is not None and np.allclose(image, 2 * to_numpy(images[1])), (
+            f"Expected the transformed image `images[1] * 2`; got {_describe(image)}.")
+        assert _is_int_label(label) and int(label) == int(labels[1].item()), (
+            f"The label changed to {format_value(label)}: the transform is for the image "
+            "only (labels get a separate `target_transform` in PyTorch's datasets).")
+        return True
+
+    def no_transform_default():
+        ds = DS(images, labels)  # transform left out
+        return _Got(ds[0][0])
+
+    def compare_default(got: Any, expected: Any) -> bool:
+        got = to_numpy(got.value)
+        assert got is not None and np.allclose(got, to_numpy(images[0])), (
+            "Without a transform, `ds[0]` should return `images[0]` unchanged: make "
+            "`transform=None` the default and skip it when it is None.")
+        return True
+
+    def in_a_loader():
+        loader = DataLoader(DS(images, labels), batch_size=2)
+        return [(tuple(xb.shape), yb.tolist(), str(yb.dtype)) for xb, yb in loader]
+
+    expected_batches = [((2, 1, 8, 8), [3, 1], "torch.int64"), ((2, 1, 8, 8), [4, 1],
+                        "torch.int64"), ((1, 1, 8, 8), [5], "torch.int64")]
+
+    cases = [
+        Case("DigitsDataset(images, labels) is a Dataset", is_dataset, True,
+             compare=compare_dataset),
+        Case("len(ds) with 5 samples", length, 5, compare=compare_length),
+        Case("ds[2] is (images[2], 4)", item(2), None, compare=compare_item(2),
+             expected_repr="(images[2], 4)"),
+        Case("ds[-1] is the last sample, (images[4], 5)", item(-1), None,
+             compare=compare_item(-1), expected_repr="(images[4], 5)"),
+        Case("ds[1] with transform=lambda image: image * 2", with_transform, None,
+             compare=compare_transform, expected_repr="(images[1] * 2, 1)"),
+        Case("ds[0] with no transform given", no_transform_default, None,
+             compare=compare_default, expected_repr="images[0], unchanged"),
+        Case("the batches of DataLoader(ds, batch_size=2): (shape, labels, dtype)",
+             in_a_loader, expected_batches,
+             compare=lambda got, exp: got == exp),
+    ]
+    return run_check(
+        "DigitsDataset", cases,
+        hint="Store the arguments in __init__; __len__ returns len(self.labels); __getitem__(i) "
+        "takes image = self.images[i], applies self.transform if it is not None, and returns "
+        "(image, int(self.labels[i])).",
+    )
+
+
+# ------------------------------------------------------------------ collate_fn
+def check_collate(collate: Callable[[list], Any]) -> bool:
+    """Check ``collate(batch)``, a ``collate_fn`` for ``(image, label)`` samples.
+
+    ``batch`` is a list of samples ``(image, label)``, each image a tensor (1, 8, 8) and each
+    label an ``int``. ``collate`` returns ``(images, labels)``: the images **stacked** into one
+    tensor (B, 1, 8, 8), in the order of the batch, and the labels as one int64 tensor (B,),
+    which is what ``nn.CrossEntropyLoss`` wants.
+
+    Example:
+        >>> import minitorch
+        >>> def collate(batch):
+        ...     images = minitorch.cat([image for image, _ in batch])   # wrong: cat
+        ...     labels = minitorch.tensor([label for _, label in batch])
+        ...     return images, labels
+        >>> check_collate(collate)  # doctest: +ELLIPSIS
+        ✗ collate: wrong result for `the images of a batch of 3: one tensor of shape (3, 1, 8, 8)`.
+        ...
+        False
+    """
+    import minitorch  # noqa: PLC0415
+    from minitorch.utils.data import DataLoader, TensorDataset, default_collate  # noqa: PLC0415
+
+    images, labels = _samples(5)
+    samples = [(images[i], int(labels[i].item())) for i in range(5)]
+
+    def result(batch):
+        out = collate(batch)
+        assert isinstance(out, (tuple, list)) and len(out) == 2, (
+            f"`collate` should return the pair `(images, labels)`; got {_describe(out)}.")
+        return out
+
+    def images_shape():
+        xb, _ = result(samples[:3])
+        if isinstance(xb, (list, tuple)):
+            return f"a {type(xb).__name__} of {len(xb)}"
+        return tuple(xb.shape)
+
+    def compare_shape(got: Any, expected: Any) -> bool:
+        if isinstance(got, str):
+            raise AssertionError(
+                f"The images came back as {got} tensors: stack them into one tensor, "
+                "`torch.stack(images)`, so the network gets the whole batch at once.")
+        if got == (3, 8, 8):
+            raise AssertionError(
+                "The images have shape (3, 8, 8): `torch.cat` joins tensors along an existing "
+                "dimension, so the channel dimension became the batch. `torch.stack` adds a new "
+                "first dimension: (3, 1, 8, 8).")
+        assert got == expected, f"Expected the shape {expected}, got {got}."
+        return True
+
+    def images_values():
+        xb, _ = result([samples[3], samples[0], samples[2]])
+        return _Got(xb)
+
+    def compare_values(got: Any, expected: Any) -> bool:
+        got = to_numpy(got.value)
+        assert got is not None and got.shape == expected.shape and np.allclose(got, expected), (
+            "The stacked images are not the batch's images in the batch's order (sample 0 of "
+            "the batch first).")
+        return True
+
+    def labels_out():
+        _, yb = result([samples[3], samples[0], samples[2]])
+        array = to_numpy(yb)
+        if array is None:
+            return _describe(yb)
+        return {"values": array.tolist(), "dtype": str(getattr(yb, "dtype", array.dtype)),
+                "tensor": isinstance(yb, minitorch.Tensor), "type": type(yb).__name__}
+
+    def compare_labels(got: Any, expected: Any) -> bool:
+        assert isinstance(got, dict) and got["tensor"], (
+            "The labels should be one tensor, `torch.tensor(labels)`; got "
+            f"{got['type'] if isinstance(got, dict) else got}.")
+        assert got["values"] == expected, (
+            f"The labels should be {expected} (in the batch's order), got {got['values']}.")
+        assert got["dtype"] == "torch.int64", (
+            f"The labels have dtype {got['dtype']}. `nn.CrossEntropyLoss` wants class indices "
+            "as int64: `torch.tensor(labels)` of Python ints gives int64 by itself (no "
+            "`dtype=torch.float32`).")
+        return True
+
+    def batch_of_one():
+        xb, yb = result(samples[4:5])
+        return {"images": tuple(xb.shape), "labels": tuple(yb.shape)}
+
+    def in_a_loader():
+        ds = TensorDataset(images, labels)
+        loader = DataLoader([(x, int(y)) for x, y in zip(images, labels)], batch_size=2,
+                            collate_fn=collate)
+        reference = DataLoader(ds, batch_size=2)
+        got = [(to_numpy(xb).tolist(), to_numpy(yb).tolist()) for xb, yb in loader]
+        want = [(to_numpy(xb).tolist(), to_numpy(yb).tolist()) for xb, yb in reference]
+        return got == want
+
+    def same_as_default():
+        mine = result(samples)
+        theirs = default_collate(samples)
+        return bool(np.allclose(to_numpy(mine[0]), to_numpy(theirs[0]))
+                    and to_numpy(mine[1]).tolist() == to_numpy(theirs[1]).tolist())
+
+    expected_images = to_numpy(minitorch.stack([images[3], images[0], images[2]]))
+    cases = [
+        Case("the images of a batch of 3: one tensor of shape (3, 1, 8, 8)", images_shape,
+             (3, 1, 8, 8), compare=compare_shape),
+        Case("the images of the batch [sample 3, sample 0, sample 2], in that order",
+             images_values, expected_images, compare=compare_values,
+             expected_repr="stack([image 3, image 0, image 2])"),
+        Case("the labels of the batch [sample 3, sample 0, sample 2]", labels_out,
+             [1, 3, 4], compare=compare_labels,
+             expected_repr="tensor([1, 3, 4]) (int64)"),
+        Case("a batch of one sample", batch_of_one,
+             {"images": (1, 1, 8, 8), "labels": (1,)}),
+        Case("the same as default_collate on 5 samples", same_as_default, True),
+        Case("as the collate_fn of DataLoader(..., batch_size=2): the same batches",
+             in_a_loader, True),
+    ]
+    return run_check(
+        "collate", cases,
+        hint="images = torch.stack([image for image, label in batch]); labels = "
+        "torch.tensor([label for image, label in batch]); return images, labels.",
+    )
