@@ -844,3 +844,21 @@ def test_no_warnings_on_import_and_light_import():
                              text=True, check=True)
     assert out.stdout.strip() == "False", out.stderr
     assert re.fullmatch(r"\s*", out.stderr)
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1.0, float("inf")])
+def test_clip_grad_matches_torch(norm_type):
+    rng = np.random.default_rng(0)
+    grads = [rng.standard_normal((3, 4)).astype(np.float32),
+             rng.standard_normal(5).astype(np.float32)]
+    results = []
+    for lib in (torch, mt):
+        params = [lib.nn.Parameter(lib.zeros(*g.shape)) for g in grads]
+        for p, g in zip(params, grads):
+            p.grad = lib.tensor(g)
+        total = lib.nn.utils.clip_grad_norm_(params, 0.5, norm_type=norm_type)
+        lib.nn.utils.clip_grad_value_(params, 0.1)
+        results.append((total.item(), [p.grad.numpy().copy() for p in params]))
+    assert results[1][0] == pytest.approx(results[0][0], rel=1e-6)
+    for a, b in zip(results[1][1], results[0][1]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-7)

@@ -14,9 +14,9 @@ Example:
     torch.Size([2, 3])
 """
 
-from minitorch.nn import functional, init
+from minitorch.nn import functional, init, utils
 from minitorch.nn.modules import *  # noqa: F403
 from minitorch.nn.modules import __all__ as _modules_all
 from minitorch.nn.parameter import Parameter
 
-__all__ = ["functional", "init", "Parameter", *_modules_all]
+__all__ = ["functional", "init", "utils", "Parameter", *_modules_all]

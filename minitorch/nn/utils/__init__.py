@@ -1,0 +1,5 @@
+"""``minitorch.nn.utils``: helpers around training (gradient clipping)."""
+
+from minitorch.nn.utils.clip_grad import clip_grad_norm_, clip_grad_value_
+
+__all__ = ["clip_grad_norm_", "clip_grad_value_"]
