@@ -255,6 +255,9 @@ def _parse_key(key, shape: tuple) -> tuple:
     """
     keys = key if isinstance(key, tuple) else (key,)
     keys = [_to_numpy_index(k) if _is_advanced(k) else k for k in keys]
+    if not shape and any(isinstance(k, (numbers.Integral, slice, Tensor)) for k in keys):
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     used = sum(_dims_used(k) for k in keys)
     if used > len(shape):
         raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
@@ -332,6 +335,17 @@ def _takes_all(k: slice, size: int) -> bool:
     return k.start in (None, 0) and k.step in (None, 1) and k.indices(size)[1] == size
 
 
+def _is_whole(basic: tuple, shape: tuple) -> bool:
+    """Whether the basic part of a key picks all of x (then no view is made)."""
+    return (all(isinstance(k, slice) for k in basic)
+            and all(_takes_all(k, n) for k, n in zip(basic, shape)))
+
+
+def writes_to_view(x: Tensor, key) -> bool:
+    """Whether ``x[key] = v`` writes through a view of ``x`` (``x[0]``, ``x[1:]``)."""
+    return not _is_whole(_parse_key(key, x._data.shape)[0], x._data.shape)
+
+
 def index_put(x: Tensor, key, value) -> Tensor:
     """The tensor ``x`` with ``value`` written at ``key`` (used by ``x[key] = value``).
 
@@ -350,8 +364,7 @@ def index_put(x: Tensor, key, value) -> Tensor:
     # The gradient of ``value`` is ``grad[key]``: keep the key, with arrays for tensors.
     keys = key if isinstance(key, tuple) else (key,)
     grad_key = tuple(_to_numpy_index(k) if _is_advanced(k) else k for k in keys)
-    whole = (all(isinstance(k, slice) for k in basic)  # the key picks all of x
-             and all(_takes_all(k, n) for k, n in zip(basic, x._data.shape)))
+    whole = _is_whole(basic, x._data.shape)
     if advanced is not None:
         if value._data.dtype != x._data.dtype:
             raise RuntimeError(

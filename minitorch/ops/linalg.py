@@ -25,18 +25,23 @@ from minitorch.ops._util import check_same_device
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm"]
 
-_C_NAMES = {"float32": "float", "float64": "double", "int64": "long", "int32": "int",
-            "bool": "bool", "float16": "c10::Half", "int16": "short", "int8": "signed char",
+_C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+            "bool": "bool", "float16": "c10::Half", "int16": "short int", "int8": "signed char",
             "uint8": "unsigned char"}
 
 
-def _check_dtypes(a: Tensor, b: Tensor, names=("m1", "m2")) -> None:
+def _check_dtypes(a: Tensor, b: Tensor, op: str = "mm") -> None:
+    """PyTorch's message for operands of different dtypes (each kernel words it its own way)."""
     check_same_device(a, b)
     if a._data.dtype != b._data.dtype:
-        raise RuntimeError(
-            f"expected {names[0]} and {names[1]} to have the same dtype, but got: "
-            f"{_C_NAMES[a.dtype.name]} != {_C_NAMES[b.dtype.name]}"
-        )
+        x, y = a.dtype._legacy[:-6], b.dtype._legacy[:-6]  # Float, Double, Long, ...
+        raise RuntimeError({
+            "mm": "expected m1 and m2 to have the same dtype, but got: "
+                  f"{_C_NAMES[a.dtype.name]} != {_C_NAMES[b.dtype.name]}",
+            "mv": f"addmv input tensors must have the same dtype, but got {y}, {x}, and {y}",
+            "dot": f"dot : expected both vectors to have same dtype, but found {x} and {y}",
+            "bmm": f"expected scalar type {x} but found {y}",
+        }[op])
 
 
 class Mm(Function):
@@ -123,7 +128,10 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
 
 def mv(input: Tensor, vec: Tensor) -> Tensor:  # noqa: A002
     """Matrix-vector product."""
-    _check_dtypes(input, vec, ("self", "vec"))
+    if input._data.ndim != 2 or vec._data.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input._data.ndim}, "
+                           f"{vec._data.ndim}")
+    _check_dtypes(input, vec, "mv")
     (n, k), (k2,) = input._data.shape, vec._data.shape
     if k != k2:
         raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{k}), vec ({k2})")
@@ -136,7 +144,7 @@ def dot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
         raise RuntimeError(
             f"1D tensors expected, but got {input._data.ndim}D and {other._data.ndim}D tensors"
         )
-    _check_dtypes(input, other, ("self", "other"))
+    _check_dtypes(input, other, "dot")
     n, m = input._data.shape[0], other._data.shape[0]
     if n != m:
         raise RuntimeError(
@@ -148,9 +156,10 @@ def dot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
 
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
     """Batched matrix product of two 3-D tensors with the same batch size."""
-    if input._data.ndim != 3 or mat2._data.ndim != 3:
-        raise RuntimeError("batch1 and batch2 must be 3D tensors")
-    _check_dtypes(input, mat2, ("batch1", "batch2"))
+    for name, t in (("batch1", input), ("batch2", mat2)):
+        if t._data.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    _check_dtypes(input, mat2, "bmm")
     (bs, _, k), (bs2, k2, _) = input._data.shape, mat2._data.shape
     if (bs2, k2) != (bs, k):
         raise RuntimeError(

@@ -532,7 +532,7 @@ def repeat(input: Tensor, repeats: tuple) -> Tensor:  # noqa: A002
 def _tensor_list(tensors, name: str) -> list:
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+        raise ValueError(f"{name}(): expected a non-empty list of Tensors")
     for i, t_ in enumerate(tensors):
         if not isinstance(t_, Tensor):
             raise TypeError(
@@ -574,6 +574,8 @@ concat = concatenate = cat
 
 def stack(tensors, dim: int = 0) -> Tensor:
     """Join same-shape tensors along a new dimension."""
+    if not len(tensors):
+        raise RuntimeError("stack expects a non-empty TensorList")
     tensors = _tensor_list(tensors, "stack")
     ref = tensors[0]._data.shape
     for i, t_ in enumerate(tensors):

@@ -1,0 +1,47 @@
+"""Helpers shared by the test modules. Nothing here imports torch: the oracle modules do that.
+
+``graph_signature`` describes a backward graph the way ``next_functions`` shows it, so that one
+assertion compares the node names, the None edges and the output numbers with PyTorch's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# float32 results computed in a different order (BLAS, pairwise sums) differ in the last bits.
+F32 = {"rtol": 1e-4, "atol": 1e-5}
+
+
+def to_numpy(t) -> np.ndarray | None:
+    """The values of a minitorch or torch tensor (None stays None)."""
+    return None if t is None else np.array(t.detach().numpy())
+
+
+def assert_same_values(mine, ref, **tol) -> None:
+    """Same shape, dtype name and values (NaN where the reference has NaN)."""
+    a, b = to_numpy(mine), to_numpy(ref)
+    if a is None or b is None:
+        assert a is None and b is None, f"one is None: {a!r} vs {b!r}"
+        return
+    assert a.shape == b.shape, f"shape {a.shape} != {b.shape}"
+    assert str(mine.dtype) == str(ref.dtype), f"dtype {mine.dtype} != {ref.dtype}"
+    np.testing.assert_allclose(a, b, equal_nan=True, **(tol or F32))
+
+
+def graph_signature(t, max_nodes: int = 200):
+    """``(name, ((child, output_nr), ...))`` from ``t.grad_fn`` down, None for a None edge.
+
+    Leaves appear as ``"AccumulateGrad"``. A node reached twice is described twice, so a shared
+    subgraph shows up in both places (graphs in the tests are small).
+    """
+    budget = [max_nodes]
+
+    def describe(node):
+        if node is None:
+            return None
+        budget[0] -= 1
+        assert budget[0] >= 0, "graph too large to describe"
+        return (type(node).__name__,
+                tuple((describe(n), nr) for n, nr in node.next_functions))
+
+    return describe(t.grad_fn)

@@ -1,0 +1,337 @@
+"""Error messages against PyTorch: the same code must fail with the same exception and text.
+
+A learner who copies a PyTorch tutorial and makes a mistake should see PyTorch's message, so
+every case runs once with ``m = torch`` and once with ``m = minitorch`` and compares
+``type(exc).__name__`` and ``str(exc)`` exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+
+import pytest
+
+import minitorch
+
+torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
+
+
+def leaf(m, n: int = 3):
+    return m.arange(1.0, n + 1.0).requires_grad_()
+
+
+# ---------------------------------------------------------------- code that must fail
+def _iadd_leaf(m):
+    x = leaf(m)
+    x += 1
+
+
+def _setitem_leaf(m):
+    x = leaf(m)
+    x[0] = 5.0
+
+
+def _version_output(m):
+    y = leaf(m).exp()  # exp saves its output
+    y.add_(1)
+    y.sum().backward()
+
+
+def _version_input(m):
+    a = leaf(m)
+    b = m.ones(3)
+    y = a * b  # mul saves b
+    b.mul_(2)
+    y.sum().backward()
+
+
+def _version_twice(m):
+    x = leaf(m) * 1
+    y = x.sin()  # sin saves x, which is output 0 of MulBackward0
+    x[0] = 0.0
+    x.mul_(2)
+    y.sum().backward()
+
+
+def _version_view(m):
+    x = leaf(m, 4) * 1
+    v = x.view(2, 2)
+    y = v.tanh()  # tanh saves its output; changing the base changes it too
+    with m.no_grad():
+        y.zero_()
+    y.sum().backward()
+
+
+def _freed_graph(m):
+    y = leaf(m).exp().sum()
+    y.backward()
+    y.backward()
+
+
+def _freed_graph_grad(m):
+    x = leaf(m)
+    y = (x * x).sum()
+    m.autograd.grad(y, x)
+    m.autograd.grad(y, x)
+
+
+def _freed_graph_new_root(m):
+    x = leaf(m)
+    h = x.sigmoid()
+    h.sum().backward()
+    (h * 2).sum().backward()
+
+
+def _if_tensor(m):
+    if m.tensor([True, False]):
+        pass
+
+
+def _grad_shape(m):
+    y = leaf(m) * 2
+    y.backward(m.ones(2))
+
+
+def _grad_shape_2d(m):
+    y = leaf(m, 6).view(2, 3) * 2
+    y.backward(m.ones(3, 2))
+
+
+def _grad_unused(m):
+    x, z = leaf(m), leaf(m)
+    m.autograd.grad((x * 2).sum(), [x, z])
+
+
+def _assign_grad(m):
+    x = leaf(m)
+    x.grad = m.ones(2)
+
+
+def _setitem_value_shape(m):
+    x = m.zeros(3)
+    x[0:2] = m.ones(3)
+
+
+def _setitem_value_shape_2d(m):
+    x = m.zeros(2, 3)
+    x[:, 1:] = m.ones(2, 3)
+
+
+def _setitem_advanced_shape(m):
+    x = m.zeros(3)
+    x[m.tensor([0, 1])] = m.ones(3)
+
+
+def _setitem_advanced_dtype(m):
+    x = m.zeros(3)
+    x[m.tensor([0, 1])] = m.ones(2, dtype=m.float64)
+
+
+def _custom(forward, backward):
+    def run(m):
+        class F(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, k):
+                return forward(x, k)
+
+            @staticmethod
+            def backward(ctx, g):
+                return backward(g)
+
+        F.apply(leaf(m), 2.0).sum().backward()
+
+    return run
+
+
+ERRORS = {
+    # backward
+    "backward_non_scalar": lambda m: (leaf(m) * 2).backward(),
+    "backward_no_grad_fn": lambda m: m.ones(3).sum().backward(),
+    "backward_leaf_without_grad": lambda m: m.ones(3).backward(m.ones(3)),
+    "grad_shape_mismatch": _grad_shape,
+    "grad_shape_mismatch_2d": _grad_shape_2d,
+    "autograd_grad_unused_input": _grad_unused,
+    "autograd_grad_input_without_grad": lambda m: m.autograd.grad(leaf(m).sum(), m.ones(3)),
+    "autograd_grad_non_scalar": lambda m: m.autograd.grad(leaf(m) * 2, leaf(m)),
+    "freed_graph": _freed_graph,
+    "freed_graph_autograd_grad": _freed_graph_grad,
+    "freed_graph_new_root": _freed_graph_new_root,
+    # requires_grad
+    "requires_grad_true_on_non_leaf": lambda m: setattr(leaf(m) * 2, "requires_grad", True),
+    "requires_grad_false_on_non_leaf": lambda m: setattr(leaf(m) * 2, "requires_grad", False),
+    "requires_grad__false_on_non_leaf": lambda m: (leaf(m) * 2).requires_grad_(False),
+    "int_factory_requires_grad": lambda m: m.tensor([1, 2], requires_grad=True),
+    "int_zeros_requires_grad": lambda m: m.zeros(2, dtype=m.int64, requires_grad=True),
+    "int_requires_grad_": lambda m: m.tensor([1, 2]).requires_grad_(),
+    "int_requires_grad_attribute": lambda m: setattr(m.arange(3), "requires_grad", True),
+    "bool_requires_grad_": lambda m: m.tensor([True]).requires_grad_(),
+    "retain_grad_without_grad": lambda m: m.ones(2).retain_grad(),
+    "hook_without_grad": lambda m: m.ones(2).register_hook(lambda g: g),
+    "assign_grad_of_wrong_shape": _assign_grad,
+    # in-place
+    "inplace_on_leaf": lambda m: leaf(m).add_(1),
+    "inplace_iadd_on_leaf": _iadd_leaf,
+    "inplace_zero_on_leaf": lambda m: leaf(m).zero_(),
+    "inplace_on_view_of_leaf": lambda m: leaf(m)[0:2].mul_(2),
+    "inplace_on_select_of_leaf": lambda m: leaf(m)[1].clamp_(0, 1),
+    "setitem_on_leaf": _setitem_leaf,
+    "version_counter_output": _version_output,
+    "version_counter_input": _version_input,
+    "version_counter_twice": _version_twice,
+    "version_counter_view": _version_view,
+    "inplace_result_dtype": lambda m: m.ones(2, dtype=m.int64).add_(1.5),
+    "inplace_result_shape": lambda m: m.ones(2).add_(m.ones(3, 2)),
+    "setitem_value_shape": _setitem_value_shape,
+    "setitem_value_shape_2d": _setitem_value_shape_2d,
+    "setitem_advanced_value_shape": _setitem_advanced_shape,
+    "setitem_advanced_dtype": _setitem_advanced_dtype,
+    # shapes
+    "broadcast_mismatch": lambda m: m.ones(2, 3) + m.ones(4),
+    "broadcast_mismatch_3d": lambda m: m.ones(2, 3, 4) * m.ones(3, 1, 5),
+    "broadcast_mismatch_where": lambda m: m.where(m.ones(3) > 0, m.ones(2), 0.0),
+    "mm_mismatch": lambda m: m.ones(2, 3).mm(m.ones(4, 5)),
+    "mm_not_a_matrix": lambda m: m.mm(m.ones(3), m.ones(3, 2)),
+    "mv_mismatch": lambda m: m.ones(2, 3).mv(m.ones(4)),
+    "dot_mismatch": lambda m: m.ones(3).dot(m.ones(4)),
+    "dot_not_1d": lambda m: m.dot(m.ones(2, 3), m.ones(3)),
+    "bmm_mismatch": lambda m: m.ones(2, 3, 4).bmm(m.ones(2, 5, 6)),
+    "bmm_batch_mismatch": lambda m: m.bmm(m.ones(2, 3, 4), m.ones(3, 4, 5)),
+    "bmm_not_3d": lambda m: m.ones(3, 4).bmm(m.ones(4, 5)),
+    "matmul_mismatch": lambda m: m.ones(2, 3) @ m.ones(4, 5),
+    "matmul_mismatch_vector": lambda m: m.ones(3) @ m.ones(4, 5),
+    "matmul_mismatch_batched": lambda m: m.ones(2, 2, 3) @ m.ones(2, 4, 5),
+    "matmul_mismatch_folded": lambda m: m.ones(2, 2, 3) @ m.ones(4, 5),
+    "matmul_batch_mismatch": lambda m: m.ones(2, 2, 3) @ m.ones(3, 3, 5),
+    "matmul_dtype": lambda m: m.ones(2, 3) @ m.ones(3, 2, dtype=m.float64),
+    "matmul_dtype_vectors": lambda m: m.ones(3) @ m.ones(3, dtype=m.float64),
+    "matmul_dtype_matrix_vector": lambda m: m.ones(2, 3) @ m.ones(3, dtype=m.float64),
+    "matmul_dtype_batched": lambda m: m.ones(2, 2, 3) @ m.ones(2, 3, 2, dtype=m.float64),
+    "matmul_int_float": lambda m: m.ones(2, 3, dtype=m.int64) @ m.ones(3, 2),
+    "matmul_0d": lambda m: m.tensor(1.0) @ m.ones(3),
+    "view_non_contiguous": lambda m: m.ones(2, 3).t().view(6),
+    "invalid_reshape": lambda m: m.ones(2, 3).reshape(4, 2),
+    "invalid_view_inferred": lambda m: m.ones(2, 3).view(-1, 4),
+    "two_inferred_dims": lambda m: m.ones(2, 3).reshape(-1, -1),
+    "cat_size_mismatch": lambda m: m.cat([m.ones(2, 3), m.ones(2, 4)], 0),
+    "cat_ndim_mismatch": lambda m: m.cat([m.ones(2, 3), m.ones(2, 3, 1)]),
+    "cat_empty": lambda m: m.cat([]),
+    "stack_empty": lambda m: m.stack([]),
+    "stack_size_mismatch": lambda m: m.stack([m.ones(2), m.ones(3)]),
+    "expand_mismatch": lambda m: m.ones(2, 3).expand(4, 3),
+    "expand_too_few_sizes": lambda m: m.ones(2, 3).expand(3),
+    "permute_wrong_length": lambda m: m.ones(2, 3).permute(0),
+    "repeat_too_few": lambda m: m.ones(2, 3).repeat(2),
+    "split_sizes_sum": lambda m: m.ones(5).split([2, 2]),
+    "t_of_3d": lambda m: m.ones(2, 3, 4).t(),
+    # conversions
+    "numpy_of_requires_grad": lambda m: leaf(m).numpy(),
+    "item_of_many": lambda m: m.ones(3).item(),
+    "bool_of_many": lambda m: bool(m.ones(2)),
+    "if_tensor": _if_tensor,
+    "len_of_0d": lambda m: len(m.tensor(1.0)),
+    "deepcopy_non_leaf": lambda m: copy.deepcopy(leaf(m) * 2),
+    # indexing
+    "index_out_of_bounds": lambda m: m.ones(3)[5],
+    "index_out_of_bounds_negative": lambda m: m.ones(3)[-4],
+    "index_out_of_bounds_2d": lambda m: m.ones(2, 3)[0, 3],
+    "index_tensor_out_of_bounds": lambda m: m.ones(3)[m.tensor([0, 5])],
+    "index_too_many": lambda m: m.ones(3)[0, 0],
+    "index_0d": lambda m: m.tensor(1.0)[0],
+    "index_float_tensor": lambda m: m.ones(3)[m.tensor([0.0])],
+    "index_negative_step": lambda m: m.ones(3)[::-1],
+    # dims
+    "dim_out_of_range_sum": lambda m: m.ones(2, 3).sum(2),
+    "dim_out_of_range_negative": lambda m: m.ones(2, 3).mean(-3),
+    "dim_out_of_range_transpose": lambda m: m.ones(2, 3).transpose(0, 2),
+    "dim_out_of_range_unsqueeze": lambda m: m.ones(2, 3).unsqueeze(3),
+    "dim_out_of_range_squeeze": lambda m: m.ones(2, 3).squeeze(2),
+    "dim_out_of_range_cat": lambda m: m.cat([m.ones(2)], 1),
+    "dim_out_of_range_max": lambda m: m.ones(2).max(1),
+    "dim_out_of_range_size": lambda m: m.ones(2).size(1),
+    "dim_repeated": lambda m: m.ones(2, 3).sum((0, -2)),
+    # dtypes
+    "sub_bools": lambda m: m.tensor([True]) - m.tensor([False]),
+    "neg_bool": lambda m: -m.tensor([True]),
+    "mean_of_ints": lambda m: m.tensor([1, 2]).mean(),
+    "where_non_bool": lambda m: m.where(m.ones(2), m.ones(2), m.zeros(2)),
+    "clamp_without_bounds": lambda m: m.ones(2).clamp(),
+    # custom Functions
+    "function_too_few_gradients": _custom(lambda x, k: x * k, lambda g: g),
+    "function_too_many_gradients": _custom(lambda x, k: x * k, lambda g: (g, None, g)),
+    "function_gradient_for_a_number": _custom(lambda x, k: x * k, lambda g: (g, g)),
+    "function_gradient_shape": _custom(lambda x, k: x * k, lambda g: (g[:2], None)),
+}
+
+
+def outcome(m, fn):
+    """``(exception type name, message)``, or None when nothing was raised."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fn(m)
+    except Exception as e:  # noqa: BLE001  (the exception is what we compare)
+        return type(e).__name__, str(e)
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_error_matches_torch(name):
+    expected = outcome(torch, ERRORS[name])
+    assert expected is not None, "the case must fail in PyTorch"
+    assert outcome(minitorch, ERRORS[name]) == expected
+
+
+def test_freed_graph_message_text():
+    """The message, spelled out once, so that a change in either library is noticed."""
+    kind, message = outcome(minitorch, _freed_graph)
+    assert kind == "RuntimeError"
+    assert message.startswith("Trying to backward through the graph a second time (or directly "
+                              "access saved tensors after they have already been freed).")
+    assert message.endswith("Specify retain_graph=True if you need to backward through the "
+                            "graph a second time or if you need to access saved tensors after "
+                            "calling backward.")
+
+
+def test_version_counter_message_names_the_op_and_both_versions():
+    kind, message = outcome(minitorch, _version_twice)
+    assert kind == "RuntimeError"
+    assert ("[torch.FloatTensor [3]], which is output 0 of Mul, is at version 2; "
+            "expected version 0 instead.") in message
+
+
+# ---------------------------------------------------------------- warnings
+def _warnings(m, fn) -> list:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn(m)
+    return [(w.category.__name__, str(w.message).split(" (Triggered internally")[0])
+            for w in caught]
+
+
+@pytest.mark.parametrize("name, fn", [
+    ("grad_of_non_leaf", lambda m: (leaf(m) * 2).grad),
+    ("grad_of_non_leaf_after_backward", lambda m: _grad_after_backward(m)),
+    ("var_without_degrees_of_freedom", lambda m: m.ones(1).var()),
+    ("std_without_degrees_of_freedom", lambda m: m.ones(3, 1).std(1)),
+    ("tensor_from_tensor", lambda m: m.tensor(m.ones(2))),
+])
+def test_warning_matches_torch(name, fn):
+    expected = _warnings(torch, fn)
+    assert expected, "PyTorch must warn here"
+    assert _warnings(minitorch, fn) == expected
+
+
+def _grad_after_backward(m):
+    y = leaf(m) * 2
+    y.sum().backward()
+    return y.grad
+
+
+def test_no_warning_for_retained_grad_or_leaf():
+    for m in (torch, minitorch):
+        x = leaf(m)
+        y = x * 2
+        y.retain_grad()
+        y.sum().backward()
+        assert _warnings(m, lambda m, x=x, y=y: (x.grad, y.grad)) == []
