@@ -14,6 +14,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import minitorch as mt
 import minitorch.nn.functional as F
@@ -862,3 +864,69 @@ def test_clip_grad_matches_torch(norm_type):
     assert results[1][0] == pytest.approx(results[0][0], rel=1e-6)
     for a, b in zip(results[1][1], results[0][1]):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-7)
+
+
+# ---------------------------------------------------------------------------------- properties
+
+
+@st.composite
+def _conv_geometry(draw):
+    kh, kw = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    sh, sw = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    dh, dw = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    ph, pw = draw(st.integers(0, 2)), draw(st.integers(0, 2))
+    h = draw(st.integers(max(1, dh * (kh - 1) + 1 - 2 * ph), 9))
+    w = draw(st.integers(max(1, dw * (kw - 1) + 1 - 2 * pw), 9))
+    n, c, o = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    return dict(shape=(n, c, h, w), weight=(o, c, kh, kw), stride=(sh, sw),
+                padding=(ph, pw), dilation=(dh, dw), seed=draw(st.integers(0, 2**16)))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_conv_geometry())
+def test_conv2d_random_geometry_matches_torch(g):
+    rng = np.random.default_rng(g["seed"])
+    tx, mx = both(rng.standard_normal(g["shape"]), True)
+    tw, mw = both(rng.standard_normal(g["weight"]), True)
+    tb, mb = both(rng.standard_normal(g["weight"][0]), True)
+    kw = dict(stride=g["stride"], padding=g["padding"], dilation=g["dilation"])
+    to, mo = TF.conv2d(tx, tw, tb, **kw), F.conv2d(mx, mw, mb, **kw)
+    close(mo, to, **F64)
+    grad = rng.standard_normal(tuple(to.shape))
+    to.backward(torch.tensor(grad))
+    mo.backward(mt.tensor(grad))
+    for m_, t_ in ((mx, tx), (mw, tw), (mb, tb)):
+        close(m_.grad, t_.grad, **F64)
+
+
+@st.composite
+def _pool_geometry(draw):
+    kh, kw = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    sh, sw = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    ph, pw = draw(st.integers(0, kh // 2)), draw(st.integers(0, kw // 2))
+    h, w = draw(st.integers(kh, 9)), draw(st.integers(kw, 9))
+    return dict(shape=(draw(st.integers(1, 2)), draw(st.integers(1, 3)), h, w),
+                kernel_size=(kh, kw), stride=(sh, sw), padding=(ph, pw),
+                ceil_mode=draw(st.booleans()), count_include_pad=draw(st.booleans()),
+                relu=draw(st.booleans()), seed=draw(st.integers(0, 2**16)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_pool_geometry())
+def test_pools_random_geometry_match_torch(g):
+    rng = np.random.default_rng(g["seed"])
+    x = rng.standard_normal(g["shape"])
+    if g["relu"]:
+        x = np.maximum(x, 0)  # many ties, as after a ReLU
+    kw = dict(kernel_size=g["kernel_size"], stride=g["stride"], padding=g["padding"],
+              ceil_mode=g["ceil_mode"])
+    for tfn, mfn, extra in ((TF.max_pool2d, F.max_pool2d, {}),
+                            (TF.avg_pool2d, F.avg_pool2d,
+                             {"count_include_pad": g["count_include_pad"]})):
+        tx, mx = both(x, True)
+        to, mo = tfn(tx, **kw, **extra), mfn(mx, **kw, **extra)
+        close(mo, to, **F64)
+        grad = rng.standard_normal(tuple(to.shape))
+        to.backward(torch.tensor(grad))
+        mo.backward(mt.tensor(grad))
+        close(mx.grad, tx.grad, **F64)
