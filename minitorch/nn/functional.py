@@ -846,8 +846,12 @@ class MaxPool2DBackward(Function):
         ctx.which, ctx.geometry = which, geometry
         n, c = _shape4d(x_shape)[:2]
         gx = xp.zeros((n, c, padding[0] + extent[0], padding[1] + extent[1]), dtype=g.dtype)
+        overlap = any(s < d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation))
         for k, (rows, cols) in enumerate(_taps(kernel, stride, dilation, out_size)):
-            gx[:, :, rows, cols] += xp.where(which == k, g, 0)
+            if overlap:  # an element can win several windows: add up their gradients
+                gx[:, :, rows, cols] += xp.where(which == k, g, 0)
+            else:  # each element is in one window at most: just write
+                xp.copyto(gx[:, :, rows, cols], g, where=which == k)
         return _wrap(_unpad(gx, padding, _shape4d(x_shape)).reshape(x_shape))
 
     @staticmethod
