@@ -95,7 +95,9 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
         except ValueError as e:
             raise ValueError(f"could not make a tensor from {type(data).__name__}: {e}") from None
         kind = arr.dtype.kind
-        if kind == "f":
+        if dtype is not None and kind in "biuf":
+            pass  # converted once, straight to dtype, below (not through float32 first)
+        elif kind == "f":
             arr = arr.astype(_float(None), copy=False)
         elif kind in "iu":
             arr = arr.astype(np.int64, copy=False)
