@@ -15,8 +15,9 @@ Every case runs for minitorch, PyTorch with 1 thread and with its default thread
 it is short enough to write out) NumPy by hand. minitorch runs with NumPy's BLAS on 1 thread
 (small matrices are faster that way; see ``minitorch.utils.threads``) and, for comparison,
 with BLAS's default threads. Each figure is the *minimum* over rounds of the mean time per
-call; the libraries are measured round-robin, so a busy machine slows them alike. Nothing
-is asserted: timings are not tests.
+call, as wall-clock time and as this process's CPU time (all threads; on a busy machine the
+CPU time of single-threaded code is the steadier figure); the libraries are measured
+round-robin, so a busy machine slows them alike. Nothing is asserted: timings are not tests.
 """
 
 from __future__ import annotations
@@ -45,17 +46,22 @@ DEFAULT_BLAS_THREADS = get_num_threads()
 
 # ---------------------------------------------------------------- timing
 def best_of(cases: dict, rounds: int, number: int) -> dict:
-    """``{name: (fn, setup)}`` -> ``{name: seconds per call}``, round-robin, minimum."""
-    best = {name: float("inf") for name in cases}
+    """``{name: (fn, setup)}`` -> ``{name: (wall s, CPU s) per call}``, round-robin, minimum.
+
+    The CPU time (of this process, all its threads) is what a busy machine distorts least
+    for single-threaded code; the wall time is what you wait for.
+    """
+    best = {name: [float("inf"), float("inf")] for name in cases}
     for _ in range(rounds):
         for name, (fn, setup) in cases.items():
             setup()
             fn()  # warm up (and let the settings take effect)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             for _ in range(number):
                 fn()
-            best[name] = min(best[name], (time.perf_counter() - t0) / number)
-    return best
+            wall, cpu = (time.perf_counter() - t0) / number, (time.process_time() - c0) / number
+            best[name] = [min(best[name][0], wall), min(best[name][1], cpu)]
+    return {name: tuple(v) for name, v in best.items()}
 
 
 def settings(lib_threads: int | None = None, blas_threads: int | None = 1):
@@ -200,11 +206,13 @@ def loader_epoch_numpy(x, y):
 
 # ---------------------------------------------------------------- main
 def table(title: str, rows: list, ref: str) -> list[str]:
-    lines = [f"\n{title}", f"  {'implementation':38s} {'time':>12s}  {'x ' + ref:>16s}"]
-    ref_value = dict(rows).get(ref)
-    for name, value in rows:
-        ratio = f"{value / ref_value:6.2f}" if ref_value else "     -"
-        lines.append(f"  {name:38s} {value * 1e3:9.3f} ms  {ratio:>16s}")
+    lines = [f"\n{title}  (ratios: x {ref})",
+             f"  {'implementation':38s} {'wall':>12s} {'ratio':>6s} {'CPU':>12s} {'ratio':>6s}"]
+    ref_wall, ref_cpu = dict(rows).get(ref, (None, None))
+    for name, (wall, cpu) in rows:
+        rw = f"{wall / ref_wall:6.2f}" if ref_wall else "     -"
+        rc = f"{cpu / ref_cpu:6.2f}" if ref_cpu else "     -"
+        lines.append(f"  {name:38s} {wall * 1e3:9.3f} ms {rw} {cpu * 1e3:9.3f} ms {rc}")
     return lines
 
 
