@@ -158,6 +158,21 @@ def broadcast_shapes(*shapes) -> Size:
         raise broadcast_error(*shapes[:2]) from None
 
 
+def set_num_threads(n: int) -> None:
+    """Let NumPy's BLAS (minitorch's matrix products) use ``n`` threads, as
+    ``torch.set_num_threads`` does for PyTorch. One thread is often fastest for small models."""
+    from minitorch.utils.threads import set_num_threads as _set
+
+    _set(n)
+
+
+def get_num_threads() -> "int | None":
+    """The number of BLAS threads (None when threadpoolctl is not installed to tell)."""
+    from minitorch.utils.threads import get_num_threads as _get
+
+    return _get()
+
+
 def numel(input: Tensor) -> int:  # noqa: A002
     """The number of elements of ``input``."""
     return input.numel()
