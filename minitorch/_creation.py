@@ -85,7 +85,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
         arr = np.array(data._data)
-    elif isinstance(data, np.ndarray):
+    elif isinstance(data, (np.ndarray, np.generic)):  # NumPy arrays and scalars keep their dtype
         arr = np.array(data)
         if arr.dtype not in _dtype._FROM_NP:
             _dtype.from_numpy_dtype(arr.dtype)  # raises a TypeError naming the dtype

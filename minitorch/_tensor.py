@@ -618,7 +618,7 @@ class Tensor:
 
     def zero_(self) -> Tensor:
         """Fill with zeros in place (how gradients are cleared: ``x.grad.zero_()``)."""
-        return self.fill_(0)
+        return self._inplace(_shape.zeroed)
 
     def fill_(self, value) -> Tensor:
         return self._inplace(_shape.filled, value)

@@ -80,16 +80,27 @@ class Sub(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        if a._data.dtype == np.bool_ and b._data.dtype == np.bool_:
-            raise RuntimeError(
-                "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
-                "`^` or `logical_xor()` operator instead."
-            )
         return _binary(np.subtract, a, b)
 
     @staticmethod
     def backward(ctx, grad):
         return grad, -grad
+
+
+def _check_sub(a, b) -> None:
+    """PyTorch refuses ``-`` on bools (Python's too): it suggests ``^`` or ``~`` instead."""
+    bools = sum(v._data.dtype == np.bool_ if isinstance(v, Tensor)
+                else isinstance(v, (bool, np.bool_)) for v in (a, b))
+    if bools == 2:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+            "`^` or `logical_xor()` operator instead."
+        )
+    if bools == 1:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
 
 
 class Rsub(Function):
@@ -363,6 +374,37 @@ class ClampTensor(Function):
         return grad * inside, g_lo, g_hi
 
 
+class MaskedFill(Function):
+    """``masked_fill(mask, number)``: only the input has an edge in the graph."""
+
+    node_name = "MaskedFillBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, a, mask, value):
+        ctx.mask = mask
+        x = a._data
+        value = value._data if isinstance(value, Tensor) else value
+        return _wrap(np.where(mask._data, np.asarray(value).astype(x.dtype), x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.masked_fill(ctx.mask, 0.0)  # the filled places no longer depend on a
+
+
+class MaskedFillTensor(MaskedFill):
+    """``masked_fill(mask, value)`` with a 0-dim tensor value, which gets the filled gradient."""
+
+    node_name = "MaskedFillBackward1"
+    _builtin = True
+    _edge_args = (0, 2)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.masked_fill(ctx.mask, 0.0), where(ctx.mask, grad, 0.0).sum()
+
+
 class Where(Function):
     """``where(cond, a, b)``: the condition is not differentiable and gets no edge."""
 
@@ -401,6 +443,7 @@ def sub(input: Tensor, other, alpha=1) -> Tensor:  # noqa: A002
     """``input - alpha * other``."""
     if not isinstance(input, Tensor):
         return rsub(other, input)
+    _check_sub(input, other)
     other = as_tensor(other, input)
     if alpha != 1:
         return SubScaled.apply(input, other, -alpha)
@@ -409,6 +452,7 @@ def sub(input: Tensor, other, alpha=1) -> Tensor:  # noqa: A002
 
 def rsub(input: Tensor, other) -> Tensor:  # noqa: A002
     """``other - input`` (what ``2 - x`` calls)."""
+    _check_sub(other, input)
     return Rsub.apply(input, as_tensor(other, input))
 
 
@@ -492,7 +536,9 @@ def where(condition: Tensor, input, other) -> Tensor:  # noqa: A002
 
 def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:  # noqa: A002
     """``value`` where ``mask`` is True, ``input`` elsewhere."""
-    return where(mask, as_tensor(value, input), input)
+    if isinstance(value, Tensor):
+        return MaskedFillTensor.apply(input, mask, value)
+    return MaskedFill.apply(input, mask, value)
 
 
 def floor_divide(input: Tensor, other) -> Tensor:  # noqa: A002

@@ -379,7 +379,7 @@ class ToDevice(Function):
 class Fill(Function):
     """The value of ``fill_``: a constant, so the old values get a zero gradient."""
 
-    node_name = "FillBackward0"
+    node_name = "FillBackward2"
     _builtin = True
 
     @staticmethod
@@ -389,6 +389,11 @@ class Fill(Function):
     @staticmethod
     def backward(ctx, grad):
         return _zeros_like(grad)
+
+
+class Zero(Fill):
+    node_name = "ZeroBackward0"
+    _builtin = True
 
 
 def _zeros_like(t: Tensor) -> Tensor:
@@ -620,6 +625,11 @@ def filled(a: Tensor, value) -> Tensor:
     if isinstance(value, Tensor):
         value = value.item()
     return Fill.apply(a, value)
+
+
+def zeroed(a: Tensor) -> Tensor:
+    """What ``a.zero_()`` writes."""
+    return Zero.apply(a, 0)
 
 
 def copied(a: Tensor, src) -> Tensor:
