@@ -24,6 +24,14 @@ from ._common import DisplaysWidget, inline_markup, plain
 __all__ = ["Quiz"]
 
 
+_OPTION_CSS = (
+    "<style>.mt-quiz-choices label{height:auto !important;white-space:normal !important;"
+    "line-height:1.35 !important;padding:2px 0}"
+    ".mt-quiz-choices .widget-radio-box label{display:flex;align-items:flex-start}"
+    ".mt-quiz-choices .widget-radio-box input{flex:none;margin-top:3px}</style>"
+)
+
+
 class Quiz(DisplaysWidget):
     """A quiz question with one right answer (``multi=False``) or a set of them (``multi=True``).
 
@@ -84,7 +92,8 @@ class Quiz(DisplaysWidget):
     # ----------------------------------------------------------------------------- widgets
     def _build(self) -> None:
         label_layout = widgets.Layout(width="auto")
-        title = widgets.HTML(f"<b>{inline_markup(self.question)}</b>")
+        # Long options wrap inside their own row instead of running over the next button.
+        title = widgets.HTML(f"{_OPTION_CSS}<b>{inline_markup(self.question)}</b>")
         self.choices: widgets.RadioButtons | None = None
         self.checkboxes: list[widgets.Checkbox] = []
         if self.multi:
