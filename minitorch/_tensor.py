@@ -354,15 +354,15 @@ class Tensor:
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """The NumPy array behind this tensor (shared memory, not a copy)."""
-        if self._requires_grad and not force:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
-                "instead."
-            )
         if self._device.type != "cpu" and not force:
             raise TypeError(
                 f"can't convert {self._device} device type tensor to numpy. Use Tensor.cpu() to "
                 "copy the tensor to host memory first."
+            )
+        if self._requires_grad and grad_mode._state.enabled and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
             )
         return _backend.to_numpy(self._data)
 

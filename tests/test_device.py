@@ -176,3 +176,38 @@ def test_index_put_and_gather_on_device(gpu):
     g.sum().backward()
     assert on_gpu(src.grad)
     np.testing.assert_allclose(src.grad.cpu().numpy(), [[2, 0, 0], [0, 1, 1]])
+
+
+def test_copy_across_devices_and_state_dict(gpu):
+    src = minitorch.tensor([1.0, 2.0], requires_grad=True)
+    dst = minitorch.zeros(2).to("cuda")
+    dst.copy_(src * 3)
+    assert on_gpu(dst)
+    np.testing.assert_allclose(dst.detach().cpu().numpy(), [3.0, 6.0])
+    dst.sum().backward()
+    np.testing.assert_allclose(src.grad.numpy(), [3.0, 3.0])
+    nn = minitorch.nn
+    minitorch.manual_seed(0)
+    on_device = nn.Linear(3, 2).to("cuda")
+    assert all(on_gpu(p) for p in on_device.parameters())
+    on_cpu = nn.Linear(3, 2)
+    on_cpu.load_state_dict(on_device.state_dict())
+    np.testing.assert_allclose(on_cpu.weight.detach().numpy(),
+                               on_device.weight.detach().cpu().numpy())
+
+
+def test_zero_dim_cpu_tensor_is_a_scalar_on_any_device(gpu):
+    x = minitorch.ones(3).to("cuda")
+    y = x * minitorch.tensor(2.0)
+    assert on_gpu(y)
+    np.testing.assert_allclose(y.cpu().numpy(), [2.0, 2.0, 2.0])
+    with pytest.raises(RuntimeError, match="same device"):
+        x * minitorch.tensor([2.0, 2.0, 2.0])
+
+
+def test_numpy_of_requires_grad_tensor_under_no_grad():
+    w = minitorch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="Can't call numpy"):
+        w.numpy()
+    with minitorch.no_grad():
+        np.testing.assert_array_equal(w.numpy(), [1.0, 1.0])

@@ -36,6 +36,8 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from minitorch import _backend
 from minitorch.autograd import grad_mode
 
@@ -376,11 +378,17 @@ class Function(metaclass=FunctionMeta):
         return outputs if isinstance(out, tuple) else outputs[0]
 
 
+def _counts_for_device(a) -> bool:
+    # Python numbers and 0-d CPU tensors may join tensors on any device, as in PyTorch.
+    return isinstance(a, Tensor) and not a._wrapped and not (
+        a._data.ndim == 0 and type(a._data) is np.ndarray)
+
+
 def _check_devices(args) -> None:
-    kinds = {type(a._data) for a in args if isinstance(a, Tensor) and not a._wrapped}
+    kinds = {type(a._data) for a in args if _counts_for_device(a)}
     if len(kinds) > 1:
-        devices = sorted({str(a.device) for a in args if isinstance(a, Tensor)
-                          and not a._wrapped}, key=lambda d: d != "cpu")
+        devices = sorted({str(a.device) for a in args if _counts_for_device(a)},
+                         key=lambda d: d != "cpu")
         raise RuntimeError(
             "Expected all tensors to be on the same device, but found at least two devices, "
             f"{devices[-1]} and {devices[0]}!"

@@ -68,8 +68,12 @@ def operands(a: Tensor, b: Tensor):
             da = da.astype(rt)
         if db.dtype != rt:
             db = db.astype(rt)
-    if type(da) is not type(db) and not (a._wrapped or b._wrapped):
+    if type(da) is not type(db):
         check_same_device(a, b)
+        if type(da) is np.ndarray:  # a 0-d CPU tensor meets a device tensor: move it there
+            da = array_module(db).asarray(da)
+        elif type(db) is np.ndarray:
+            db = array_module(da).asarray(db)
     return da, db
 
 
