@@ -2,9 +2,9 @@
 
 * ``lab_server`` starts ``jupyter lab --no-browser`` on a free loopback port with no token,
   its config and runtime folders in a temporary folder (the data folder stays the default one,
-  where the ipywidgets lab extension lives), the news toast off, notebook windowing off (every
-  cell stays in the DOM), autosave off and a pre-save hook that refuses every save: the tests
-  run the course notebooks in place and must never write them back.
+  where the ipywidgets lab extension lives), the news toast off, the notebook windowing mode
+  pinned to "contentVisibility" (every cell in the DOM), autosave off and a pre-save hook that
+  refuses every save: the tests run the course notebooks in place and must never write them.
 * ``lab_browser`` is Debian's Chromium (``/usr/bin/chromium``, or ``$MINITORCH_CHROMIUM``)
   driven by Playwright, headless, with a fresh profile. Playwright's own browsers are never
   downloaded.
@@ -42,8 +42,8 @@ VIEWPORT = {"width": 1280, "height": 900}
 
 # JupyterLab settings for the test server (written into its temporary config folder).
 USER_SETTINGS = {
-    # every cell stays in the DOM, so the tests (and full-page screenshots) see all outputs
-    "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
+    # every cell is in the DOM (JupyterLab 4.6's default; "full" would detach cells out of view)
+    "@jupyterlab/notebook-extension/tracker": {"windowingMode": "contentVisibility"},
     # the notebooks are run in place: never write them back
     "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
     "@jupyterlab/apputils-extension/notification": {"fetchNews": "false",
