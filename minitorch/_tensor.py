@@ -983,6 +983,8 @@ class Tensor:
 class _RetainGradHook:
     """The hook ``retain_grad`` installs: stores the gradient, leaves it unchanged."""
 
+    retains_grad = True  # it runs after the other hooks, so ``.grad`` shows what they returned
+
     def __init__(self, store) -> None:
         self.store = store
 

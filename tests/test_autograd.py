@@ -433,6 +433,16 @@ def test_hooks_on_leaf_and_non_leaf_can_replace_the_gradient_and_be_removed():
     close(x.grad, [3.0, 3.0])
 
 
+def test_retain_grad_stores_the_gradient_after_the_other_hooks():
+    x = minitorch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    y.retain_grad()
+    y.register_hook(lambda g: g * 2)  # registered later, but runs before retain_grad's store
+    y.sum().backward()
+    close(y.grad, [2.0, 2.0])
+    close(x.grad, [6.0, 6.0])
+
+
 def test_retain_grad_keeps_the_gradient_of_a_non_leaf():
     x = minitorch.tensor([1.0, 2.0], requires_grad=True)
     y = x * x

@@ -444,3 +444,21 @@ def test_setitem_on_a_leaf_without_grad_and_with_a_tensor_value():
         x[..., -1] = m.arange(3.0)
         return x, x._version
     check(fn)
+
+
+def test_hooks_and_retain_grad_match_torch():
+    def fn(m):
+        x = m.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 3
+        y.retain_grad()
+        seen = []
+        y.register_hook(lambda g: g * 2)
+        handle = x.register_hook(lambda g: seen.append(g.tolist()))
+        y.grad_fn.register_prehook(lambda go: seen.append(("pre", go[0].tolist())))
+        y.grad_fn.register_hook(lambda gi, go: seen.append(("post", gi[0].tolist())))
+        x.register_post_accumulate_grad_hook(lambda t: seen.append(("acc", t.grad.tolist())))
+        y.sum().backward(retain_graph=True)
+        handle.remove()
+        y.sum().backward()
+        return y.grad, x.grad, repr(seen)
+    check(fn)

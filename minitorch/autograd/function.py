@@ -122,6 +122,8 @@ class Node:
         hooks = self._tensor_pre_hooks.setdefault(output_nr, {})
         handle = RemovableHandle(hooks)
         hooks[handle.id] = fn
+        for key in [k for k, h in hooks.items() if getattr(h, "retains_grad", False)]:
+            hooks[key] = hooks.pop(key)  # retain_grad stores the gradient after every other hook
         return handle
 
     def _release(self) -> None:
