@@ -602,9 +602,6 @@ def test_hessian_vector_product_of_a_matmul_chain():
     close(hv, expected, rtol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine.py bug: _run pushes a root node once per root that names it, so the edges below it "
-    "are counted twice, its inputs never become ready, and their gradients are silently lost"))
 def test_backward_from_several_roots_on_the_same_node():
     x = minitorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     a, b, _ = x.split(1)  # three outputs of one SplitBackward0 node

@@ -130,9 +130,9 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
     # 1. Count dependencies with an explicit stack (no recursion: deep graphs are fine).
     deps: dict = {}
     seen = set()
-    stack = [node for node, _ in roots if node is not None]
-    for node in stack:
-        seen.add(node)
+    # Each root node once, even when several roots are outputs of the same node.
+    stack = list({id(n): n for n, _ in roots if n is not None}.values())
+    seen.update(stack)
     while stack:
         node = stack.pop()
         for nxt, _ in node._next:
