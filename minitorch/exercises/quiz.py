@@ -28,7 +28,7 @@ _OPTION_CSS = (
     "<style>.mt-quiz-choices label{height:auto !important;white-space:normal !important;"
     "line-height:1.35 !important;padding:2px 0}"
     ".mt-quiz-choices .widget-radio-box label{display:flex;align-items:flex-start}"
-    ".mt-quiz-choices .widget-radio-box input{flex:none;margin-top:3px}</style>"
+    ".mt-quiz-choices .widget-radio-box input{flex:none;order:-1;margin:3px 6px 0 0}</style>"
 )
 
 
