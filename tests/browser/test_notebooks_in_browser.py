@@ -122,9 +122,12 @@ KERNEL_READY = f"""
 (path) => {{
   const panel = ({FIND_PANEL})(path);
   const kernel = panel && panel.sessionContext.session && panel.sessionContext.session.kernel;
-  // the first kernel need not be idle yet: Restart replaces it anyway
-  return !!(kernel && ['starting', 'idle', 'busy'].includes(kernel.status)
-            && panel.content.widgets.length > 0);
+  // the first kernel need not be idle yet (Restart replaces it), but every cell must be there:
+  // a long notebook's cells appear over a few seconds, and Run All runs the cells that exist
+  const n = panel ? panel.content.model.cells.length : 0;
+  return !!(kernel && ['starting', 'idle', 'busy'].includes(kernel.status) && n > 0
+            && panel.content.widgets.length === n
+            && panel.content.node.querySelectorAll('.jp-Cell').length === n);
 }}
 """
 
@@ -283,6 +286,7 @@ class Notebook:
         self.timing: dict[str, float] = {}
         self.cells: list[dict] = []
         self.interactions: list[dict] = []
+        self.opened: dict = {}
 
     # ---- JupyterLab
     def js(self, script: str, arg=None):
@@ -304,7 +308,25 @@ class Notebook:
         self.panel_id = self.js(f"(path) => ({FIND_PANEL})(path).id")
         page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
         self.shot("opened.png")  # what a learner sees on opening the notebook
+        if self.kind == "solution":  # the saved outputs, as shown before anything runs
+            self.opened_state()
         self.timing["shot"] = round(time.monotonic() - start, 2)
+
+    def opened_state(self) -> None:
+        """What the saved outputs look like before anything runs.
+
+        A notebook from someone else is untrusted, so JupyterLab shows the text/plain of its
+        SVG and widget outputs (the graph as a text tree, "Quiz: ..." for a quiz) until the
+        cells run: recorded in the report, not a failure.
+        """
+        outputs = [o for c in self.js(REPORT) for o in c["outputs"]]
+        rich = {"image/svg+xml": "svg", WIDGET_MIME: "widget"}
+        self.opened = {"outputs": len(outputs)}
+        for mime, name in rich.items():
+            saved = [o for o in outputs if mime in o["mimes"]]
+            self.opened[f"{name}_outputs"] = len(saved)
+            self.opened[f"{name}_shown_as_text"] = sum(o["shown_mime"] == "text/plain"
+                                                       for o in saved)
 
     def restart_and_run_all(self) -> None:
         page = self.page
@@ -391,6 +413,7 @@ class Notebook:
     # ---- reporting
     def save_report(self) -> None:
         report = {"notebook": self.rel, "kind": self.kind, "timing_s": self.timing,
+                  "opened": self.opened,
                   "problems": self.problems, "notes": self.notes,
                   "console": self.console[:50], "interactions": self.interactions,
                   "cells": [{k: v for k, v in c.items() if k != "source"}
