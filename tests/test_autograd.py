@@ -11,7 +11,7 @@ import threading
 
 import numpy as np
 import pytest
-from conftest import graph_signature
+from _oracle import graph_signature
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp

@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import F32, assert_same_values, graph_signature
+from _oracle import F32, assert_same_values, graph_signature
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
