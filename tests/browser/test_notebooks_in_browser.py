@@ -390,24 +390,25 @@ class Notebook:
         """The whole notebook, in as few screenshots as the height limit allows."""
         viewport = dict(self.page.viewport_size)
         height = self.tall_viewport()
-        full = self.page.viewport_size["height"]
-        step = full - 240
+        outer = "document.querySelector(`#${id} .jp-WindowedPanel-outer`)"
+        box = self.page.evaluate(
+            f"(id) => {{ const r = {outer}.getBoundingClientRect(); "
+            "return {top: r.top, height: r.height}; }", self.panel_id)
+        step = int(box["height"]) - 40  # the parts overlap by 40 px
         for part, top in enumerate(range(0, max(height, 1), step), start=1):
-            self.page.evaluate(
-                "([id, top]) => { document.querySelector(`#${id} .jp-WindowedPanel-outer`)"
-                ".scrollTop = top; }", [self.panel_id, top])
+            self.page.evaluate(f"([id, top]) => {{ {outer}.scrollTop = top; }}",
+                               [self.panel_id, top])
             self.page.wait_for_timeout(150)
-            last = top + step >= height
-            name = f"{prefix}.png" if height <= step else f"{prefix}-part{part}.png"
-            # the last part stops under the last cell (no "scroll past the end" space)
+            last = top + box["height"] >= height
+            name = f"{prefix}.png" if part == 1 and last else f"{prefix}-part{part}.png"
+            # stop under the last cell (no "scroll past the end" space)
             clip = {"x": 0, "y": 0, "width": viewport["width"],
-                    "height": min(full, height - top + 140)} if last and top else None
+                    "height": min(self.page.viewport_size["height"],
+                                  box["top"] + height - top + 30)}
             self.shot(name, clip=clip)
             if last:
                 break
-        self.page.evaluate(
-            "(id) => { document.querySelector(`#${id} .jp-WindowedPanel-outer`).scrollTop = 0; }",
-            self.panel_id)
+        self.page.evaluate(f"(id) => {{ {outer}.scrollTop = 0; }}", self.panel_id)
         self.page.set_viewport_size(viewport)
 
     # ---- reporting
