@@ -384,21 +384,27 @@ class Notebook:
         self.page.set_viewport_size({"width": self.page.viewport_size["width"],
                                      "height": min(height + 140, MAX_SHOT_HEIGHT)})
         self.page.wait_for_timeout(300)
-        return height
+        return self.page.evaluate(CONTENT_HEIGHT, self.panel_id)  # drawn cells: true heights
 
     def full_shots(self, prefix: str) -> None:
-        """The whole notebook, in as few screenshots as the height limit allows."""
+        """The whole notebook, in as few screenshots as the height limit allows.
+
+        Cells out of view have an estimated height until they are drawn (the windowing mode
+        "contentVisibility"), so the height is measured again after every scroll.
+        """
         viewport = dict(self.page.viewport_size)
-        height = self.tall_viewport()
+        self.tall_viewport()
         outer = "document.querySelector(`#${id} .jp-WindowedPanel-outer`)"
         box = self.page.evaluate(
             f"(id) => {{ const r = {outer}.getBoundingClientRect(); "
             "return {top: r.top, height: r.height}; }", self.panel_id)
         step = int(box["height"]) - 40  # the parts overlap by 40 px
-        for part, top in enumerate(range(0, max(height, 1), step), start=1):
+        top = 0
+        for part in range(1, 30):
             self.page.evaluate(f"([id, top]) => {{ {outer}.scrollTop = top; }}",
                                [self.panel_id, top])
-            self.page.wait_for_timeout(150)
+            self.page.wait_for_timeout(200)
+            height = self.page.evaluate(CONTENT_HEIGHT, self.panel_id)
             last = top + box["height"] >= height
             name = f"{prefix}.png" if part == 1 and last else f"{prefix}-part{part}.png"
             # stop under the last cell (no "scroll past the end" space)
@@ -408,6 +414,7 @@ class Notebook:
             self.shot(name, clip=clip)
             if last:
                 break
+            top += step
         self.page.evaluate(f"(id) => {{ {outer}.scrollTop = 0; }}", self.panel_id)
         self.page.set_viewport_size(viewport)
 
