@@ -342,7 +342,8 @@ class Notebook:
                                                  or state["stopped"])
             if state["status"] == "dead":
                 raise AssertionError(f"{self.rel}: the kernel died during Run All")
-            stable = stable + 1 if state["status"] == "idle" and finished else 0
+            idle = state["status"] == "idle" and state["indicator"] in (None, "idle")
+            stable = stable + 1 if idle and finished else 0
             if stable >= 3:
                 return
             time.sleep(0.25)
