@@ -49,7 +49,11 @@ USER_SETTINGS = {
     "@jupyterlab/apputils-extension/notification": {"fetchNews": "false",
                                                      "checkForUpdates": False},
 }
-PAGE_CONFIG = {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}
+PAGE_CONFIG = {
+    "disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True},
+    # no "is the JupyterLab build up to date?" check (node and yarn) on every page load
+    "buildCheck": False, "buildAvailable": False,
+}
 SERVER_CONFIG = '''\
 # Written by tests/browser/conftest.py: the browser tests never save a notebook.
 from tornado.web import HTTPError
