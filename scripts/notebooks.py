@@ -64,7 +64,9 @@ def learner_copy(nb: dict) -> dict:
             cell["outputs"] = []
             cell["execution_count"] = None
         else:
-            src = src.replace("notebooks/solutions/", "notebooks/")
+            # Point the Binder/Colab badge links at the learner copy's own path (prose that
+            # mentions notebooks/solutions/ stays as it is).
+            src = re.sub(r"((?:blob/main|lab/tree)/)notebooks/solutions/", r"\1notebooks/", src)
         cell["source"] = src.splitlines(keepends=True)
         cell.get("metadata", {}).pop("execution", None)
         cells.append(cell)
