@@ -12,9 +12,11 @@ from typing import Any
 
 import numpy as np
 
+from minitorch.viz._widgets import display_widget, widget_bundle
+
 __all__ = [
-    "DisplaysWidget", "fig_to_png", "format_value", "in_ipython", "in_notebook", "inline_markup",
-    "plain", "show", "to_float", "to_numpy",
+    "DisplaysWidget", "display_widget", "fig_to_png", "format_value", "in_ipython", "in_notebook",
+    "inline_markup", "plain", "show", "to_float", "to_numpy", "widget_bundle",
 ]
 
 
@@ -177,18 +179,15 @@ def fig_to_png(fig: Any, dpi: int = 80) -> bytes:
 class DisplaysWidget:
     """Mixin: an object with a ``.widget`` attribute displays as that widget in Jupyter.
 
-    So a bare ``Quiz(...)`` as the last line of a cell shows the quiz.
+    So a bare ``Quiz(...)`` as the last line of a cell shows the quiz, on ipywidgets 7 and 8.
     """
 
     widget: Any
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        if isinstance(bundle, dict):  # where widgets cannot render, show our own repr
-            bundle["text/plain"] = repr(self)
+        bundle = widget_bundle(self.widget)
+        bundle["text/plain"] = repr(self)  # where widgets cannot render, show our own repr
         return bundle
 
     def _ipython_display_(self) -> None:
-        from IPython.display import display  # noqa: PLC0415  (only inside IPython)
-
-        display(self._repr_mimebundle_(), raw=True)
+        display_widget(self.widget, repr(self))

@@ -11,6 +11,7 @@ import html
 
 from minitorch.viz._dot import INSTALL_HINT, dot_available, run_dot
 from minitorch.viz._scene import Scene, dot_source, to_text
+from minitorch.viz._widgets import display_widget, widget_bundle
 
 __all__ = ["FramePlayer"]
 
@@ -133,12 +134,12 @@ class FramePlayer:
         return self.widget and self._widgets["view"]
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
-        bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude)
-        if isinstance(bundle, tuple):  # (data, metadata)
-            bundle = bundle[0]
-        bundle = dict(bundle or {})
+        bundle = widget_bundle(self.widget)
         bundle["text/plain"] = self.describe()
         return bundle
+
+    def _ipython_display_(self) -> None:
+        display_widget(self.widget, self.describe())
 
     def __repr__(self) -> str:
         return self.describe()
