@@ -1,18 +1,29 @@
 """pytest configuration for the notebook tests (nbval).
 
-nbval sends every cell with ``store_history=False``. IPython decides whether a trailing ``;``
-silences a cell's result by looking at the last cell *stored in its history*, so under nbval
-``check_something(fn);`` would still print ``True``, while JupyterLab, Colab and
-``scripts/notebooks.py execute`` (nbclient) print nothing. Run the cells as Jupyter does, with
-``store_history=True``, so the stored outputs and the tested outputs agree.
+Two adjustments, each so that nbval compares what *we* print and nothing that an unpinned
+program renders:
+
+1. nbval sends every cell with ``store_history=False``. IPython decides whether a trailing ``;``
+   silences a cell's result by looking at the last cell *stored in its history*, so under nbval
+   ``check_something(fn);`` would still print ``True``, while JupyterLab, Colab and
+   ``scripts/notebooks.py execute`` (nbclient) print nothing. Run the cells as Jupyter does, with
+   ``store_history=True``, so the stored outputs and the tested outputs agree.
+2. Graph pictures are SVG drawn by Graphviz's ``dot``, an apt package whose output bytes change
+   from one version to the next. nbval already skips PNG images; skip SVG the same way. The
+   picture's plain-text form (``text/plain``, the graph as an indented tree that minitorch
+   writes) is stored next to it and *is* compared, and ``tests/test_viz.py`` checks that the DOT
+   text we hand to ``dot`` is deterministic.
 """
 
 from __future__ import annotations
 
+SKIP_COMPARE = ("image/svg+xml",)
+
 try:
     from nbval.kernel import RunningKernel
+    from nbval.plugin import IPyNbFile
 except ImportError:  # nbval is not installed: nothing to configure
-    RunningKernel = None
+    RunningKernel = IPyNbFile = None
 
 if RunningKernel is not None:
 
@@ -21,3 +32,11 @@ if RunningKernel is not None:
                                stop_on_error=False)
 
     RunningKernel.execute_cell_input = _execute_cell_input
+
+    _nbval_init = IPyNbFile.__init__
+
+    def _init_skipping_svg(self, *args, **kwargs):
+        _nbval_init(self, *args, **kwargs)
+        self.skip_compare = tuple(self.skip_compare) + SKIP_COMPARE
+
+    IPyNbFile.__init__ = _init_skipping_svg

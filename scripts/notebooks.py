@@ -13,6 +13,7 @@ Usage::
     python scripts/notebooks.py check             # exit 1 if a learner copy is out of date
     python scripts/notebooks.py execute [NAMES]   # re-run solution notebooks in place, timed
     python scripts/notebooks.py from-py SRC.py    # percent-format script -> solution notebook
+    python scripts/notebooks.py sync              # badges, setup cells, links <- _about.py
 """
 
 from __future__ import annotations
@@ -26,6 +27,20 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_about():
+    """``minitorch/_about.py`` (the repository's address), without importing minitorch."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_about", ROOT / "minitorch" / "_about.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+about = _load_about()
+
 SOLUTIONS = ROOT / "notebooks" / "solutions"
 LEARNER = ROOT / "notebooks"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
@@ -71,11 +86,95 @@ def learner_copy(nb: dict) -> dict:
         cell.get("metadata", {}).pop("execution", None)
         cells.append(cell)
     nb["cells"] = cells
+    nb["metadata"].pop("widgets", None)  # widget state of the solution run: stale for a learner
     return nb
 
 
 def dumps(nb: dict) -> str:
     return json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+# --- the repository's address, from its one home (minitorch/_about.py) ---------------------------
+
+SETUP_CELL = f"""\
+# Setup: on Colab, install minitorch (Colab already has NumPy, ipywidgets, matplotlib, Graphviz
+# and PyTorch); anywhere else this does nothing.
+import sys
+if "google.colab" in sys.modules:
+    import subprocess
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "{about.PIP_SPEC}"],
+                   check=True)"""
+
+
+def badges(rel_path: str) -> str:
+    """The Binder and Colab badge lines for the notebook at ``rel_path``."""
+    return (f"[![Open in Binder](https://mybinder.org/badge_logo.svg)]"
+            f"({about.binder_link(rel_path)})\n"
+            f"[![Open in Colab](https://colab.research.google.com/assets/colab-badge.svg)]"
+            f"({about.colab_link(rel_path)})")
+
+
+_BADGES = re.compile(r"\[!\[Open in Binder\]\([^)]*\)\]\([^)]*\)\n"
+                     r"\[!\[Open in Colab\]\([^)]*\)\]\([^)]*\)")
+
+
+def synced_notebook(nb: dict, rel_path: str) -> dict:
+    """``nb`` with its badges and Colab setup cell generated from ``minitorch/_about.py``."""
+    nb = copy.deepcopy(nb)
+    for cell in nb["cells"][:6]:
+        src = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and _BADGES.search(src):
+            src = _BADGES.sub(lambda _: badges(rel_path), src, count=1)
+        elif cell["cell_type"] == "code" and "google.colab" in src:
+            src = SETUP_CELL
+        else:
+            continue
+        # keep the stored form (nbformat writes one string, hand-made cells a list of lines)
+        cell["source"] = src if isinstance(cell["source"], str) else src.splitlines(keepends=True)
+    return nb
+
+
+def synced_text_files() -> dict[Path, str]:
+    """README, pyproject.toml and AUTHORING.md with the repository's address filled in."""
+    out = {}
+    readme = (ROOT / "README.md").read_text()
+    out[ROOT / "README.md"] = re.sub(
+        r"https://mybinder\.org/v2/gh/[^)\s]*?urlpath=lab/tree/notebooks/00_start_here\.ipynb",
+        about.binder_link("notebooks/00_start_here.ipynb"), readme)
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    out[ROOT / "pyproject.toml"] = re.sub(r'(?m)^Homepage = ".*"$',
+                                          f'Homepage = "{about.GITHUB_URL}"', pyproject)
+    authoring = (ROOT / "notebooks" / "AUTHORING.md").read_text()
+    out[ROOT / "notebooks" / "AUTHORING.md"] = re.sub(
+        r"(?s)(<!-- setup cell -->\n```python\n).*?(\n```)",
+        lambda m: m.group(1) + SETUP_CELL + m.group(2), authoring)
+    return out
+
+
+def unsynced() -> list[str]:
+    """The files whose repository address or setup cell differ from ``minitorch/_about.py``."""
+    stale = []
+    for path in solution_paths():
+        rel = path.relative_to(ROOT).as_posix()
+        nb = json.loads(path.read_text())
+        if dumps(synced_notebook(nb, rel)) != dumps(nb):
+            stale.append(rel)
+    for path, text in synced_text_files().items():
+        if path.read_text() != text:
+            stale.append(path.relative_to(ROOT).as_posix())
+    return stale
+
+
+def cmd_sync(args) -> int:
+    for path in solution_paths():
+        rel = path.relative_to(ROOT).as_posix()
+        nb = json.loads(path.read_text())
+        path.write_text(dumps(synced_notebook(nb, rel)))
+    for path, text in synced_text_files().items():
+        path.write_text(text)
+    print("badges, setup cells, README, pyproject.toml and AUTHORING.md synced with "
+          f"minitorch/_about.py ({about.GITHUB_URL})")
+    return cmd_learner(args)
 
 
 def solution_paths(names=None) -> list[Path]:
@@ -103,6 +202,7 @@ def cmd_check(args) -> int:
     for extra in sorted(LEARNER.glob("[0-9][0-9]_*.ipynb")):
         if not (SOLUTIONS / extra.name).exists():
             stale.append(f"{extra.relative_to(ROOT)} (no solution notebook)")
+    stale += [f"{name} (run: python scripts/notebooks.py sync)" for name in unsynced()]
     if stale:
         print("learner copies out of date (run: python scripts/notebooks.py learner):")
         for s in stale:
@@ -189,6 +289,8 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="cmd", required=True)
     sub.add_parser("learner", help="regenerate the learner copies").set_defaults(fn=cmd_learner)
     sub.add_parser("check", help="fail if a learner copy is stale").set_defaults(fn=cmd_check)
+    sub.add_parser("sync", help="badges, setup cells and links from minitorch/_about.py"
+                   ).set_defaults(fn=cmd_sync)
     ex = sub.add_parser("execute", help="re-run solution notebooks in place")
     ex.add_argument("names", nargs="*")
     ex.set_defaults(fn=cmd_execute)

@@ -1,9 +1,12 @@
-"""Binder and Colab readiness, checked offline: environment.yml, pyproject.toml, badges and
-the Colab setup cell."""
+"""Binder and Colab readiness, checked offline: environment.yml, binder/, pyproject.toml, badges,
+the Colab setup cell, and the one home of the repository's address (``minitorch/_about.py``).
+
+``tests/test_launch_paths.py`` goes further and builds the Colab and Binder environments."""
 
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import re
 import sys
@@ -17,7 +20,10 @@ yaml = pytest.importorskip("yaml", reason="PyYAML is needed to parse environment
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + sorted(
     (ROOT / "notebooks" / "solutions").glob("[0-9][0-9]_*.ipynb"))
-REPO = "minitorch-course/minitorch"
+
+from minitorch import _about  # noqa: E402
+
+REPO = _about.REPOSITORY
 
 # import name -> (conda-forge package, PyPI package)
 PACKAGES = {
@@ -61,7 +67,7 @@ def _notebook_imports(path: Path) -> set[str]:
     return found
 
 
-def test_environment_yml_is_a_binder_environment():
+def test_environment_yml_is_a_conda_environment():
     env = _env()
     assert "conda-forge" in env["channels"]
     deps = env["dependencies"]
@@ -142,3 +148,55 @@ def test_binder_opens_jupyterlab_at_chapter_00():
     link = re.search(r"https://mybinder\.org/v2/gh/[^)\s]+", readme).group(0)
     assert link.startswith(f"https://mybinder.org/v2/gh/{REPO}/main?")
     assert link.endswith("urlpath=lab/tree/notebooks/00_start_here.ipynb")
+
+
+def _binder_names() -> set[str]:
+    lines = (ROOT / "binder" / "requirements.txt").read_text().splitlines()
+    return _names(line for line in lines if line and not line.startswith(("#", "-")))
+
+
+def test_environment_course_extra_and_binder_name_the_same_packages():
+    """conda users (environment.yml), pip users (the course extra) and Binder get one course."""
+    env_names = _names(_env()["dependencies"])
+    course = _names(_pyproject()["project"]["optional-dependencies"]["course"]) | {"numpy"}
+    requirements = (ROOT / "binder" / "requirements.txt").read_text()
+    assert "-e .[course]" in requirements.splitlines(), "Binder installs the course extra"
+    assert _binder_names() == {"torch"}, "Binder adds PyTorch's CPU build and nothing else"
+    conda_for = {pypi: conda for conda, pypi in PACKAGES.values()}
+    conda_for["numpy"] = "numpy"
+    for pypi_name in course:
+        assert conda_for.get(pypi_name, pypi_name) in env_names, \
+            f"{pypi_name} is in the course extra but not in environment.yml"
+    assert "pytorch-cpu" in env_names, "environment.yml: PyTorch without CUDA, as on Binder"
+    assert "graphviz" in env_names  # the dot binary; Binder's is binder/apt.txt
+    assert "graphviz" in (ROOT / "binder" / "apt.txt").read_text().split()
+
+
+def _notebooks_tool():
+    spec = importlib.util.spec_from_file_location("notebooks_tool",
+                                                  ROOT / "scripts" / "notebooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_copy_of_the_repository_address_comes_from_its_one_home():
+    tool = _notebooks_tool()
+    assert tool.unsynced() == [], "run: python scripts/notebooks.py sync"
+    assert _pyproject()["project"]["urls"]["Homepage"] == _about.GITHUB_URL
+    from minitorch.viz._dot import BINDER_URL, INSTALL_HINT
+
+    assert BINDER_URL == _about.BINDER_URL and BINDER_URL in INSTALL_HINT
+    readme = (ROOT / "README.md").read_text()
+    assert _about.binder_link("notebooks/00_start_here.ipynb") in readme
+    others = {m for m in re.findall(r"github\.com/([\w.-]+/[\w.-]+)", readme)
+              if not m.startswith("pytorch/")}
+    assert others <= {REPO}, others
+
+
+def test_learner_copies_are_up_to_date():
+    tool = _notebooks_tool()
+    for path in tool.solution_paths():
+        learner = tool.LEARNER / path.name
+        assert learner.read_text() == tool.dumps(tool.learner_copy(json.loads(path.read_text()))), \
+            f"{learner.name} is stale: run python scripts/notebooks.py learner"

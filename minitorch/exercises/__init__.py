@@ -16,6 +16,8 @@ name                       what it is
 :func:`descent_2d`         gradient descent on a 2-D surface, stepped with buttons
 :class:`LiveLossPlot`      a loss curve that redraws itself during training
 :func:`plot_decision_boundary`  the regions of a 2-D classifier
+:func:`show_source`        print a minitorch function's or class's source as plain text
+:class:`expected_error`    run code that should fail; show its error without raising it
 =========================  =================================================================
 
 Example:
@@ -32,6 +34,7 @@ from .checks import (
     check_numeric_derivative,
     check_topological_sort,
 )
+from .display import expected_error, show_source
 from .plots import (
     Descent2D,
     LiveLossPlot,
@@ -55,4 +58,5 @@ __all__ = [
     "decision_grid", "default_compare", "descent_2d", "evaluate", "logistic_loss",
     "logistic_loss_grad", "parse_answer", "plot_decision_boundary", "quiz_for", "run_check",
     "tangent_explorer",
+    "expected_error", "show_source",
 ]

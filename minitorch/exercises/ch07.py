@@ -20,7 +20,7 @@ check_to_device         ``to_device(batch, device)``: move the tensors inside ne
                         tuples, lists and dicts; leave everything else as it is
 check_backend           ``class MyBackend(Backend)``: ``owns``, ``from_numpy``,
                         ``to_numpy`` of a device backend
-bench_results           the benchmark JSON files in ``bench/results/``
+bench_results           the benchmark JSON files in ``minitorch/exercises/bench_results/``
 ======================  ===============================================================
 
 Example:
@@ -479,26 +479,23 @@ def check_backend(backend_class: type) -> bool:
 
 
 # ------------------------------------------------------------------ benchmark files
-def bench_results(folder: str | Path | None = None) -> list[dict]:
-    """The benchmark results of ``bench/bench_gpu.py`` saved in ``bench/results/*.json``.
+RESULTS_FOLDER = Path(__file__).resolve().parent / "bench_results"
 
-    Without ``folder``, looks for ``bench/results`` in the current folder and its parents (the
-    notebooks run from ``notebooks/`` or ``notebooks/solutions/``). Each result is the JSON
-    dict with ``"file"`` added; sorted by file name. An empty list when there are none (for
-    example on Colab, where only the package is installed).
+
+def bench_results(folder: str | Path | None = None) -> list[dict]:
+    """The benchmark results of ``bench/bench_gpu.py``, saved as JSON files.
+
+    Without ``folder``, reads the files that ship with the package, in
+    ``minitorch/exercises/bench_results/`` (package data: there after any install, Colab's
+    included). Each result is the JSON dict with ``"file"`` added; sorted by file name. An
+    empty list when there are none.
 
     Example:
         >>> all("matmul" in r for r in bench_results())
         True
     """
     if folder is None:
-        here = Path.cwd().resolve()
-        for parent in (here, *here.parents):
-            if (parent / "bench" / "results").is_dir():
-                folder = parent / "bench" / "results"
-                break
-        else:
-            return []
+        folder = RESULTS_FOLDER
     results = []
     for path in sorted(Path(folder).glob("*.json")):
         try:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-__all__ = ["HTML", "quote", "attrs", "dot_available", "run_dot", "INSTALL_HINT", "BINDER_URL"]
+from minitorch._about import BINDER_URL
 
-BINDER_URL = "https://mybinder.org/v2/gh/minitorch-course/minitorch/main"
+__all__ = ["HTML", "quote", "attrs", "dot_available", "run_dot", "INSTALL_HINT", "BINDER_URL"]
 
 INSTALL_HINT = (
     "Graphviz's `dot` program was not found, so here is the graph as text. To see it drawn, "
