@@ -102,7 +102,8 @@ SETUP_CELL = f"""\
 import sys
 if "google.colab" in sys.modules:
     import subprocess
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "{about.PIP_SPEC}"],
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q",
+                    "{about.PIP_SPEC}"],
                    check=True)"""
 
 
@@ -146,8 +147,8 @@ def synced_text_files() -> dict[Path, str]:
                                           f'Homepage = "{about.GITHUB_URL}"', pyproject)
     authoring = (ROOT / "notebooks" / "AUTHORING.md").read_text()
     out[ROOT / "notebooks" / "AUTHORING.md"] = re.sub(
-        r"(?s)(<!-- setup cell -->\n```python\n).*?(\n```)",
-        lambda m: m.group(1) + SETUP_CELL + m.group(2), authoring)
+        r"(<!-- setup cell -->\n```python\n)(?:(?!```).*\n)*(```)",
+        lambda m: m.group(1) + SETUP_CELL + "\n" + m.group(2), authoring, count=1)
     return out
 
 
