@@ -145,7 +145,8 @@ def test_learner_notebook_runs_through_on_colab(colab_run, path):
     assert result["error"] is None, f"Run all stopped: {result['error']}"
     assert result["widgets"] > 0, "no widget was displayed"
     for text in result["outputs"]:
-        assert "Traceback" not in text and "AttributeError" not in text, text[:2000]
+        # a widget that fails to display is printed, not raised: look for its traceback
+        assert "Traceback" not in text and "_repr_mimebundle_" not in text, text[:2000]
 
 
 def test_widgets_work_under_ipywidgets_7(colab):
