@@ -60,7 +60,15 @@ from minitorch._dtype import (
     short,
     uint8,
 )
-from minitorch._random import Generator, initial_seed, manual_seed, seed
+from minitorch._random import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
 from minitorch._size import Size
 from minitorch._tensor import Tensor
 from minitorch._tensor_str import set_printoptions
