@@ -228,8 +228,11 @@ def _lazy_submodule(name):
 
 def __getattr__(name: str):
     # Heavier parts load on first use, so `import minitorch` stays fast.
-    if name in ("optim", "utils", "datasets", "viz", "exercises", "cuda", "testing"):
+    if name in ("optim", "utils", "datasets", "viz", "exercises", "cuda", "testing",
+                "serialization"):
         return _lazy_submodule(name)
+    if name in ("save", "load"):  # torch.save / torch.load, in PyTorch's file format
+        return getattr(_lazy_submodule("serialization"), name)
     raise AttributeError(f"module 'minitorch' has no attribute '{name}'")
 
 
