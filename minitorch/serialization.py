@@ -210,16 +210,13 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, bac
     size, stride = tuple(size), tuple(stride)
     if len(size) != len(stride) or any(s < 0 for s in stride) or storage_offset < 0:
         raise pickle.UnpicklingError(f"invalid tensor layout size={size} stride={stride}")
-    if 0 not in size:
-        last = storage_offset + sum((n - 1) * s for n, s in zip(size, stride))
-        if last >= storage.size:
-            raise pickle.UnpicklingError(
-                f"tensor of size {size} and stride {stride} at offset {storage_offset} does "
-                f"not fit in a storage of {storage.size} elements")
-        view = np.lib.stride_tricks.as_strided(
-            storage[storage_offset:], size, tuple(s * itemsize for s in stride))
-    else:
-        view = np.empty(size, storage.dtype)
+    if 0 not in size and (storage_offset + sum((n - 1) * s for n, s in zip(size, stride))
+                          >= storage.size):
+        raise pickle.UnpicklingError(
+            f"tensor of size {size} and stride {stride} at offset {storage_offset} does "
+            f"not fit in a storage of {storage.size} elements")
+    view = np.lib.stride_tricks.as_strided(storage[storage_offset:], size,
+                                           tuple(s * itemsize for s in stride))
     t = _wrap(view)
     if requires_grad:
         if view.dtype.kind != "f":
@@ -250,6 +247,8 @@ _ALLOWED = {
     ("torch", "Size"): _size,
     ("torch", "device"): _device_cls,
 }
+_ALLOWED.update({("__builtin__", name): f for (m, name), f in list(_ALLOWED.items())
+                 if m == "builtins"})  # protocol 2 spells builtins the Python 2 way
 _ALLOWED.update({("torch", name): name for name in _STORAGE_TYPES})  # persistent ids only
 _ALLOWED.update({("torch", d.name): d for d in _dtype._ALL})
 
