@@ -202,8 +202,8 @@ def _unit(gen: Generator, n: int, dtype) -> np.ndarray:
     """``n`` uniforms in [0, 1) with as many random bits as ``dtype`` has mantissa bits."""
     if np.dtype(dtype) == np.float64:
         return (gen._random64(n) & np.uint64(2**53 - 1)).astype(np.float64) * 2.0**-53
-    bits = 11 if np.dtype(dtype) == np.float16 else 24
-    return (gen._random32(n) & np.uint32(2**bits - 1)).astype(np.float32) * np.float32(2.0**-bits)
+    # float32, and float16 too (PyTorch draws it as a float32 and rounds): 24 bits of one word
+    return (gen._random32(n) & np.uint32(2**24 - 1)).astype(np.float32) * np.float32(2.0**-24)
 
 
 def uniform_array(shape, low=0.0, high=1.0, dtype=np.float32, generator=None) -> np.ndarray:
@@ -270,11 +270,13 @@ def permutation(n: int, generator=None) -> np.ndarray:
 def normal_array(shape, mean=0.0, std=1.0, dtype=np.float32, generator=None) -> np.ndarray:
     """Numbers from N(mean, std^2), drawn as PyTorch's ``normal_`` draws them."""
     dtype = np.dtype(dtype)
+    if dtype == np.float16:  # PyTorch draws a float32 tensor and rounds it
+        return normal_array(shape, mean, std, np.float32, generator).astype(np.float16)
     n = math.prod(shape)
     gen = _gen(generator)
     if n < 16:
         out = np.array([_scalar_normal(gen, mean, std) for _ in range(n)], np.float64)
-    elif dtype == np.float32:
+    elif dtype in (np.float32, np.float16):
         out = _blocks(gen, n, dtype, lambda u: _avx_block16(u, np.float32(mean), np.float32(std)))
     else:
         out = _blocks(gen, n, dtype, lambda u: _scalar_block16(u, mean, std, dtype))

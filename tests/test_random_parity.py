@@ -177,3 +177,14 @@ def test_seeds_and_errors_match_pytorch():
         minitorch.randint(3, 3, (2,))
     with pytest.raises(RuntimeError, match="random_ expects 'from' to be less than 'to'"):
         torch.randint(3, 3, (2,))
+
+
+@pytest.mark.parametrize("shape", [(), (0,), (5,), (15,), (16,), (33,), (1000, 37)], ids=str)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_float16_rand_and_small_randn(shape, seed):
+    # rand in float16 is a float32 draw, rounded; randn below 16 numbers is the scalar path.
+    # (randn of 16+ float16 numbers and float16 uniform_(a, b) are not bit-exact yet.)
+    def draw(t):
+        return t.rand(shape, dtype=t.float16), t.randn(3, dtype=t.float16), t.rand(2)
+
+    _both(draw, seed, f"float16 {shape}")
