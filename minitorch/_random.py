@@ -217,7 +217,10 @@ def uniform_array(shape, low=0.0, high=1.0, dtype=np.float32, generator=None) ->
     else:  # float32 and float16 compute in float32 (from/to first rounded to the dtype)
         lo, hi = np.float32(dtype.type(low)), np.float32(dtype.type(high))
         out = _fma32(x, hi - lo, lo)
-    return out.astype(dtype, copy=False).reshape(shape)
+    out = out.astype(dtype, copy=False)
+    if dtype == np.float16:  # a float32 that rounds up to ``high`` becomes ``low``: [low, high)
+        out[out == dtype.type(high)] = dtype.type(low)
+    return out.reshape(shape)
 
 
 def bernoulli_mask(shape, p: float, generator=None) -> np.ndarray:
