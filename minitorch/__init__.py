@@ -60,7 +60,15 @@ from minitorch._dtype import (
     short,
     uint8,
 )
-from minitorch._random import Generator, initial_seed, manual_seed, seed
+from minitorch._random import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
 from minitorch._size import Size
 from minitorch._tensor import Tensor
 from minitorch._tensor_str import set_printoptions
@@ -220,8 +228,11 @@ def _lazy_submodule(name):
 
 def __getattr__(name: str):
     # Heavier parts load on first use, so `import minitorch` stays fast.
-    if name in ("optim", "utils", "datasets", "viz", "exercises", "cuda", "testing"):
+    if name in ("optim", "utils", "datasets", "viz", "exercises", "cuda", "testing",
+                "serialization"):
         return _lazy_submodule(name)
+    if name in ("save", "load"):  # torch.save / torch.load, in PyTorch's file format
+        return getattr(_lazy_submodule("serialization"), name)
     raise AttributeError(f"module 'minitorch' has no attribute '{name}'")
 
 

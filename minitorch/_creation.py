@@ -188,7 +188,8 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         low, high, size = 0, low, high
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
-    return _finish(_random.integers_array(low, high, _shape_arg((size,)), generator=generator),
+    np_dtype = np.int64 if dtype is None else dtype.np
+    return _finish(_random.integers_array(low, high, _shape_arg((size,)), np_dtype, generator),
                    dtype, device, requires_grad)
 
 

@@ -388,9 +388,11 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
     if not training or p == 0.0:
         return input
     data = input._data
-    keep = _random.uniform_array(data.shape, dtype=np.float32) >= p
-    scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
-    mask = _wrap(keep.astype(data.dtype) * data.dtype.type(scale))
+    if p == 1.0:  # everything dropped: PyTorch multiplies by zero and draws nothing
+        mask = _wrap(np.zeros((), data.dtype))
+    else:  # PyTorch's mask: bernoulli(1 - p), then divided by (1 - p), in the input's dtype
+        keep = _random.bernoulli_mask(data.shape, 1.0 - p)
+        mask = _wrap(keep.astype(data.dtype) / data.dtype.type(1.0 - p))
     if array_module(data) is not np:
         mask = mask.to(input.device)
     if inplace:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from minitorch import _random
 from minitorch.utils.data._collate import default_collate, default_convert
 from minitorch.utils.data.dataset import IterableDataset
 from minitorch.utils.data.sampler import BatchSampler, RandomSampler, SequentialSampler
@@ -123,6 +124,9 @@ class DataLoader:
         return len(self.sampler)
 
     def __iter__(self) -> Iterator:
+        # PyTorch draws a base seed for worker processes each epoch, before the sampler draws;
+        # drawing it too keeps minitorch's random stream in step with PyTorch's.
+        _random.random_int64(self.generator)
         if self._iterable:
             return self._iter_stream()
         if self.batch_sampler is None:

@@ -58,7 +58,7 @@ def _fresh_generator(generator):
     minitorch's global generator (so ``manual_seed`` makes shuffling reproducible)."""
     if generator is not None:
         return generator
-    seed = int(_random.integers_array(0, 2**62, ()))
+    seed = _random.random_int64()  # torch.empty((), dtype=torch.int64).random_()
     return _random.Generator().manual_seed(seed)
 
 
@@ -82,12 +82,17 @@ class RandomSampler(Sampler):
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def _index_array(self) -> np.ndarray:
+        # drawn in the same pieces as PyTorch's sampler, so the same seed gives the same order
         n = len(self.data_source)
-        rng = _fresh_generator(self.generator).rng
+        gen = _fresh_generator(self.generator)
         if self.replacement:
-            return rng.integers(0, n, size=self.num_samples)
-        reps = -(-self.num_samples // n)
-        return np.concatenate([rng.permutation(n) for _ in range(reps)])[:self.num_samples]
+            pieces = [_random.integers_array(0, n, (32,), generator=gen)
+                      for _ in range(self.num_samples // 32)]
+            pieces.append(_random.integers_array(0, n, (self.num_samples % 32,), generator=gen))
+        else:
+            pieces = [_random.permutation(n, gen) for _ in range(self.num_samples // n)]
+            pieces.append(_random.permutation(n, gen)[:self.num_samples % n])
+        return np.concatenate(pieces)
 
     def __iter__(self) -> Iterator[int]:
         return iter(self._index_array().tolist())
@@ -104,7 +109,7 @@ class SubsetRandomSampler(Sampler):
         self.generator = generator
 
     def _index_array(self) -> np.ndarray:
-        order = _fresh_generator(self.generator).rng.permutation(len(self.indices))
+        order = _random.permutation(len(self.indices), self.generator)
         return np.asarray(self.indices, dtype=np.int64)[order]
 
     def __iter__(self) -> Iterator[int]:
