@@ -77,6 +77,7 @@ from minitorch.ops.arithmetic import (
     clip,
     div,
     eq,
+    floor_divide,
     ge,
     gt,
     le,
@@ -92,6 +93,7 @@ from minitorch.ops.arithmetic import (
     neg,
     pow,
     reciprocal,
+    remainder,
     sub,
     where,
 )
@@ -108,6 +110,7 @@ from minitorch.ops.reduction import (
     mean,
     min,
     norm,
+    prod,
     std,
     sum,
     var,
@@ -192,7 +195,8 @@ def detach(input: Tensor) -> Tensor:  # noqa: A002
 
 
 def square(input: Tensor) -> Tensor:  # noqa: A002
-    return input * input
+    """``input ** 2`` (a bool or integer tensor gives int64, as in PyTorch)."""
+    return input.square()
 
 
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002

@@ -23,8 +23,11 @@ def normalize_dim(dim: int, ndim: int) -> int:
 
 
 def normalize_dims(dim, ndim: int) -> tuple:
-    """``None`` -> all dims; an int or a sequence -> sorted tuple of non-negative dims."""
-    if dim is None:
+    """``None`` or ``()`` -> all dims; an int or a sequence -> sorted tuple of non-negative dims.
+
+    As in PyTorch, an empty tuple of dims means *every* dim for ``sum``, ``mean``, ``var``...
+    """
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
         return tuple(range(ndim))
     if isinstance(dim, (int, np.integer)):
         dim = (dim,)
