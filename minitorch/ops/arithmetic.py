@@ -241,12 +241,12 @@ class PowTensor(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b, out = ctx.saved_tensors
-        a, b = a.to(out.dtype), b.to(out.dtype)  # a float16 base meets a float64 exponent
         ga = gb = None
         if ctx.needs_input_grad[0]:  # b * a^(b-1), taken as 0 where b == 0 (also at a == 0)
             ga = where(b == 0, 0.0, grad * b * a ** (b - 1))
         if ctx.needs_input_grad[1]:  # a^b * log(a), taken as 0 where a == 0 and b >= 0
-            gb = where((a == 0) & (b >= 0), 0.0, grad * out * a.log())
+            log_a = a.to(out.dtype).log()  # a float16 base of a float64 power: log in float64
+            gb = where((a == 0) & (b >= 0), 0.0, grad * out * log_a)
         return ga, gb
 
 
@@ -259,27 +259,19 @@ class PowScalarBase(Function):
 
     @staticmethod
     def forward(ctx, base, b):
-        x = b._data
-        if x.dtype == np.bool_ and isinstance(base, bool):
-            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
-        dt = _dtype.result_type(as_tensor(base, b), b).np
-        if dt.kind == "f":  # the Python number keeps its double precision until the end
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                out = _wrap(np.power(np.float64(base), x.astype(np.float64)).astype(dt))
-        else:
-            out = _binary(_safe_power, as_tensor(base, b), b)
+        out = _binary(_safe_power, as_tensor(base, b), b)
         ctx.save_for_backward(b, out)
-        ctx.base = base
+        ctx.base = base  # the Python number: its log is taken in double precision
         return out
 
     @staticmethod
     def backward(ctx, grad):
         b, out = ctx.saved_tensors
-        # d(c^b)/db = c^b * log(c), taken as 0 where c == 0 and b >= 0
-        log_base = np.log(np.float64(ctx.base)) if ctx.base > 0 else (
-            -np.inf if ctx.base == 0 else np.nan)
-        g = grad * out * float(log_base)
-        return where(b >= 0, 0.0, g) if ctx.base == 0 else g
+        c = ctx.base
+        # d(c^b)/db = c^b * log(c); where c == 0 it is taken as 0 for b >= 0
+        log_c = float(np.log(np.float64(c))) if c > 0 else (-np.inf if c == 0 else np.nan)
+        g = grad * out * log_c
+        return where(b >= 0, 0.0, g) if c == 0 else g
 
 
 def _safe_power(x, y):
@@ -498,7 +490,7 @@ def div(input: Tensor, other) -> Tensor:  # noqa: A002
 def pow(input, exponent) -> Tensor:  # noqa: A001, A002
     """``input ** exponent``; either may be a number."""
     if not isinstance(input, Tensor):
-        return PowScalarBase.apply(as_tensor(input, exponent), exponent)
+        return PowScalarBase.apply(input, exponent)
     if isinstance(exponent, Tensor):
         return PowTensor.apply(input, exponent)
     return PowScalar.apply(input, exponent)
