@@ -48,7 +48,10 @@ def as_tensor(value, like: Tensor) -> Tensor:
             d = like.dtype
         data = like._data
         if type(data) is np.ndarray:
-            t = _wrap(np.array(value, dtype=d.np))
+            try:
+                t = _wrap(np.array(value, dtype=d.np))
+            except OverflowError:  # -1 next to a uint8 tensor wraps to 255, as in PyTorch
+                t = _wrap(np.array(value).astype(d.np))
         else:  # a number next to a GPU tensor goes to the GPU too
             t = _wrap(array_module(data).asarray(value, dtype=d.np))
         t._wrapped = True

@@ -484,6 +484,8 @@ def div(input: Tensor, other) -> Tensor:  # noqa: A002
     """``input / other`` (true division: integers give floats)."""
     if not isinstance(input, Tensor):
         return mul(reciprocal(other), input)
+    if isinstance(other, int) and input._data.dtype.kind != "f":
+        other = float(other)  # uint8 / -1 divides by -1.0, not by -1 wrapped to 255
     return Div.apply(input, as_tensor(other, input))
 
 
@@ -559,6 +561,12 @@ def where(condition: Tensor, input=None, other=None):  # noqa: A002
 
 def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:  # noqa: A002
     """``value`` where ``mask`` is True, ``input`` elsewhere."""
+    if not isinstance(mask, Tensor):
+        raise TypeError(f"masked_fill(): argument 'mask' (position 1) must be Tensor, not "
+                        f"{type(mask).__name__}")
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{mask.dtype.name.replace('int64', 'long')}")
     if isinstance(value, Tensor):
         return MaskedFillTensor.apply(input, mask, value)
     return MaskedFill.apply(input, mask, value)
@@ -594,7 +602,7 @@ class Remainder(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         # d(a % b)/da = 1, d(a % b)/db = -floor(a / b)
-        gb = -grad * floor_divide(a, b) if ctx.needs_input_grad[1] else None
+        gb = -grad * floor_divide(a.detach(), b.detach()) if ctx.needs_input_grad[1] else None
         return grad, gb
 
 
@@ -604,17 +612,17 @@ def _check_int_zero(y) -> None:
 
 
 def _floor_divide(x, y):
-    _check_int_zero(y)
     if x.dtype == np.bool_:
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+    _check_int_zero(y)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.floor_divide(x, y)
 
 
 def _remainder(x, y):
-    _check_int_zero(y)
     if x.dtype == np.bool_:
         raise NotImplementedError("\"remainder_cpu\" not implemented for 'Bool'")
+    _check_int_zero(y)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.remainder(x, y)
 
@@ -692,8 +700,18 @@ def logical_not(a: Tensor) -> Tensor:
 
 
 def logical_and(a: Tensor, b: Tensor) -> Tensor:
-    return _wrap(np.logical_and(a._data, as_tensor(b, a)._data))
+    """Elementwise ``a and b`` of two tensors (non-zero is True)."""
+    x, y = operands(a, _tensor_arg(b, a, "logical_and"))
+    try:
+        return _wrap(np.logical_and(x, y))
+    except ValueError:
+        raise broadcast_error(a.shape, b.shape) from None
 
 
 def logical_or(a: Tensor, b: Tensor) -> Tensor:
-    return _wrap(np.logical_or(a._data, as_tensor(b, a)._data))
+    """Elementwise ``a or b`` of two tensors (non-zero is True)."""
+    x, y = operands(a, _tensor_arg(b, a, "logical_or"))
+    try:
+        return _wrap(np.logical_or(x, y))
+    except ValueError:
+        raise broadcast_error(a.shape, b.shape) from None

@@ -93,18 +93,32 @@ class Prod(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from minitorch.ops.arithmetic import where  # noqa: PLC0415
-
         a, out = ctx.saved_tensors
         g = _spread(grad, a.shape, ctx.dims, ctx.keepdim)
-        out = _spread(out, a.shape, ctx.dims, ctx.keepdim)
-        # d prod/da_i is the product of the other elements: prod / a_i where a_i != 0. Where
-        # a_i == 0 it is the product of the non-zeros if a_i is the only zero, else 0.
-        zero = a == 0
-        others = prod(where(zero, 1.0, a), ctx.dims if ctx.dims else None, True) \
-            if ctx.dims else prod(where(zero, 1.0, a))
-        only_zero = zero.sum(ctx.dims, keepdim=True) == 1
-        return g * where(zero, where(only_zero, others, 0.0), out / where(zero, 1.0, a))
+        # d prod/da_i is the product of the other elements. Without zeros that is prod / a_i;
+        # with zeros it must be computed as such (0 / 0 is NaN).
+        if not (a._data == 0).any():
+            return g * (_spread(out, a.shape, ctx.dims, ctx.keepdim) / a)
+        return g * _product_of_others(a, ctx.dims)
+
+
+def _product_of_others(a: Tensor, dims: tuple) -> Tensor:
+    """For each element, the product of the *other* elements of its slice along ``dims``.
+
+    The reduced dims are flattened into one of length k; row i of a k x k copy has a_i
+    replaced by 1, and its product is the answer (differentiable, so double backward works).
+    """
+    from minitorch.ops.arithmetic import where  # noqa: PLC0415
+
+    rest = [d for d in range(a.ndim) if d not in dims]
+    perm = rest + list(dims)
+    rest_shape = [a.shape[d] for d in rest]
+    k = int(np.prod([a.shape[d] for d in dims]))
+    flat = a.permute(perm).reshape(rest_shape + [1, k])
+    diagonal = _wrap(np.eye(k, dtype=np.bool_))
+    others = Prod.apply(where(diagonal, 1.0, flat), (len(rest) + 1,), False)
+    return others.reshape(rest_shape + [a.shape[d] for d in dims]).permute(
+        tuple(np.argsort(perm)))
 
 
 class ProdDim(Prod):
@@ -203,11 +217,11 @@ def _check_nonempty(a: Tensor, name: str, error=RuntimeError) -> None:
         )
 
 
-def _check_nonempty_dims(a: Tensor, name: str, dims: tuple) -> None:
+def _check_nonempty_dims(a: Tensor, name: str, dims: tuple, all_dims: bool = False) -> None:
     """PyTorch's errors for a max-like reduction of an empty tensor (there is no identity)."""
     if a._data.size:
         return
-    if len(dims) == a._data.ndim:
+    if all_dims:
         _check_nonempty(a, name)
     for d in dims:
         if a._data.shape[d] == 0:
@@ -256,8 +270,8 @@ class Amax(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, dims, keepdim, reduce=np.amax):
-        _check_nonempty_dims(a, reduce.__name__, dims)
+    def forward(ctx, a, dims, keepdim, reduce=np.amax, all_dims=False):
+        _check_nonempty_dims(a, reduce.__name__, dims, all_dims)
         out = _wrap(reduce(a._data, axis=dims, keepdims=keepdim))
         ctx.save_for_backward(a, out)
         ctx.dims, ctx.keepdim = dims, keepdim
@@ -276,8 +290,8 @@ class Amin(Amax):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, dims, keepdim, reduce=np.amin):
-        return Amax.forward(ctx, a, dims, keepdim, reduce)
+    def forward(ctx, a, dims, keepdim, reduce=np.amin, all_dims=False):
+        return Amax.forward(ctx, a, dims, keepdim, reduce, all_dims)
 
 
 class Var(Function):
@@ -417,12 +431,14 @@ def min(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
 
 def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:  # noqa: A002
     """Maximum over ``dim`` (all dims when empty), values only."""
-    return Amax.apply(input, normalize_dims(dim if dim != () else None, input._data.ndim), keepdim)
+    all_dims = dim is None or dim == ()
+    return Amax.apply(input, normalize_dims(dim, input._data.ndim), keepdim, np.amax, all_dims)
 
 
 def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:  # noqa: A002
     """Minimum over ``dim`` (all dims when empty), values only."""
-    return Amin.apply(input, normalize_dims(dim if dim != () else None, input._data.ndim), keepdim)
+    all_dims = dim is None or dim == ()
+    return Amin.apply(input, normalize_dims(dim, input._data.ndim), keepdim, np.amin, all_dims)
 
 
 def _one_dim(dim, name: str) -> int:
@@ -434,13 +450,15 @@ def _one_dim(dim, name: str) -> int:
 
 def _arg_reduce(find, name: str, input: Tensor, dim, keepdim: bool) -> Tensor:  # noqa: A002
     x = input._data
+    if dim is not None:
+        dim = _one_dim(dim, name)
     if x.dtype == np.bool_:
         raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
         _check_nonempty(input, name, IndexError)
         idx = find(x)
         return _wrap(np.asarray(idx, np.int64).reshape((1,) * x.ndim if keepdim else ()))
-    d = normalize_dim(_one_dim(dim, name), x.ndim)
+    d = normalize_dim(dim, x.ndim)
     if x.ndim == 0:
         return _wrap(np.zeros((), np.int64))
     _check_nonempty_dims(input, name, (d,))
@@ -498,7 +516,7 @@ def _logical_reduce(np_fn, input: Tensor, dim, keepdim: bool) -> Tensor:  # noqa
     else:  # an int or a tuple; unlike sum, ``dim=()`` reduces nothing here (as in PyTorch)
         axis = (normalize_dim(dim, x.ndim),) if isinstance(dim, (int, np.integer)) else \
             normalize_dims(dim, x.ndim) if len(dim) else ()
-    out = np_fn(x != 0, axis=axis, keepdims=keepdim)
+    out = np_fn(x != 0, axis=axis if x.ndim else (), keepdims=keepdim)
     # uint8 gives uint8 (PyTorch's old convention), every other dtype bool
     return _wrap(np.asarray(out, dtype=np.uint8 if x.dtype == np.uint8 else np.bool_))
 

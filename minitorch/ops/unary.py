@@ -86,6 +86,8 @@ class Abs(Function):
 
     @staticmethod
     def forward(ctx, a):
+        if a._data.dtype == np.bool_:
+            raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
         ctx.save_for_backward(a)
         return _wrap(np.abs(a._data))
 
@@ -190,8 +192,8 @@ class Sign(Function):
         if x.dtype == np.bool_:  # the sign of True is True
             return _wrap(x.copy())
         out = np.sign(x)
-        if x.dtype.kind == "f":
-            out[np.isnan(x)] = 0  # PyTorch: the sign of NaN is 0
+        if x.dtype.kind == "f":  # PyTorch: the sign of NaN is 0
+            out = np.where(np.isnan(x), x.dtype.type(0), out)
         return _wrap(out)
 
     @staticmethod
