@@ -863,7 +863,7 @@ class Tensor:
     def abs(self):
         return _unary.abs(self)
 
-    absolute = abs
+    absolute = abs  # noqa: A003
 
     def sin(self):
         return _unary.sin(self)

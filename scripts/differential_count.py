@@ -19,10 +19,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
 import torch  # noqa: E402
+from _opinfo_samples import AGREE, SAME_EXC, all_samples, compare, known_difference, run  # noqa: E402
 
 import minitorch  # noqa: E402
-from _opinfo_samples import (  # noqa: E402
-    AGREE, SAME_EXC, all_samples, compare, known_difference, run)
 
 
 def _cause(op: str, detail: str) -> str:

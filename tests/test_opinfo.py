@@ -21,13 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
-
-import minitorch
 from _opinfo_samples import (
-    ACCEPTS,
     AGREE,
     OPS,
     SAME_EXC,
@@ -39,6 +33,11 @@ from _opinfo_samples import (
     public_callables,
     run,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import minitorch
 
 torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
 
@@ -145,7 +144,7 @@ def test_binary_ops_broadcast_like_torch(op, shapes):
     a, b = (A(rng.uniform(0.5, 2.0, s).astype(np.float32)) for s in shapes.input_shapes)
     s = Sample(op, "hypothesis", (a, b), gradgrad=True)
     verdict, detail = compare(run(minitorch, s), run(torch, s), s)
-    assert verdict == AGREE, detail
+    assert verdict in (AGREE, SAME_EXC), detail
 
 
 @settings(max_examples=40, deadline=None)
@@ -161,6 +160,6 @@ def test_reductions_over_any_dims_like_torch(name, shape, data):
                                                                        "keepdim": keepdim}
     if dims is None and not keepdim:
         kwargs = {}
-    s = Sample(f"method:{name}", "hypothesis", (A(arr),), kwargs)
+    s = Sample(f"method:{name}", f"hypothesis-dim{dims}-keep{keepdim}", (A(arr),), kwargs)
     verdict, detail = compare(run(minitorch, s), run(torch, s), s)
-    assert verdict in (AGREE, SAME_EXC) or (verdict, detail) == (ACCEPTS, None), detail
+    assert verdict in (AGREE, SAME_EXC) or known_difference(s.id, verdict), detail

@@ -29,8 +29,8 @@ from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
-from minitorch.ops._util import broadcast_error
 from minitorch.ops import unary as _unary
+from minitorch.ops._util import broadcast_error
 from minitorch.ops.unary import sigmoid, tanh
 
 __all__ = [

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from minitorch._tensor import Tensor, _wrap
 from minitorch._backend import array_module
+from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import float_type
 from minitorch.ops.arithmetic import where
