@@ -85,6 +85,7 @@ from minitorch.ops.arithmetic import (
     clip,
     div,
     eq,
+    floor_divide,
     ge,
     gt,
     le,
@@ -100,6 +101,7 @@ from minitorch.ops.arithmetic import (
     neg,
     pow,
     reciprocal,
+    remainder,
     sub,
     where,
 )
@@ -116,6 +118,7 @@ from minitorch.ops.reduction import (
     mean,
     min,
     norm,
+    prod,
     std,
     sum,
     var,
@@ -200,7 +203,8 @@ def detach(input: Tensor) -> Tensor:  # noqa: A002
 
 
 def square(input: Tensor) -> Tensor:  # noqa: A002
-    return input * input
+    """``input ** 2`` (a bool or integer tensor gives int64, as in PyTorch)."""
+    return input.square()
 
 
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002

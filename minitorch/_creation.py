@@ -50,6 +50,47 @@ def _finish(data: np.ndarray, dtype, device, requires_grad: bool) -> Tensor:
     return t
 
 
+_C_INT_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+                "int64": "int64_t"}
+
+
+def _check_fits(arr: np.ndarray, dtype, c_name: bool = False) -> None:
+    """PyTorch's error when Python numbers do not fit the integer ``dtype`` they become.
+
+    As in PyTorch, a negative integer may wrap into an unsigned type (``-1`` is 255 as uint8),
+    but 300 does not fit uint8, and neither inf nor NaN fits any integer type.
+    """
+    if dtype is None or dtype.np.kind not in "iu" or arr.size == 0 or arr.dtype.kind not in "iuf":
+        return
+    info = np.iinfo(dtype.np)
+    if arr.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            low = -1.0 if info.min == 0 else float(info.min) - 1.0
+            bad = ~np.isfinite(arr) | (arr <= low) | (arr >= float(info.max) + 1.0)
+    else:
+        low = -int(info.max) if info.min == 0 else int(info.min)
+        bad = (arr < low) | (arr > info.max)
+    if bad.any():
+        name = _C_INT_NAMES[dtype.name] if c_name else dtype.name
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
+def _check_int64(data, arr: np.ndarray) -> None:
+    """Python ints beyond int64: PyTorch cannot unpack them (NumPy would make uint64 or
+    object arrays, or silently floats for mixed lists)."""
+    too_big = arr.dtype == np.uint64 or arr.dtype == object or (
+        arr.dtype.kind == "f" and arr.size and np.nanmax(np.abs(arr)) >= 2.0 ** 63
+        and _has_big_int(data))
+    if too_big:
+        raise ValueError("Overflow when unpacking long long")
+
+
+def _has_big_int(data) -> bool:
+    if isinstance(data, (list, tuple)):
+        return builtins.any(_has_big_int(d) for d in data)
+    return isinstance(data, int) and not -(2 ** 63) <= data < 2 ** 63
+
+
 def _shape_arg(size) -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
@@ -94,6 +135,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
             arr = np.array(_unwrap_nested(data))
         except ValueError as e:
             raise ValueError(f"could not make a tensor from {type(data).__name__}: {e}") from None
+        _check_int64(data, arr)
+        _check_fits(arr, dtype)
         kind = arr.dtype.kind
         if dtype is not None and kind in "biuf":
             pass  # converted once, straight to dtype, below (not through float32 first)
@@ -157,6 +200,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
     int64)."""
     if dtype is None:
         dtype = _dtype.scalar_dtype(fill_value)
+    if isinstance(fill_value, numbers.Number):
+        _check_fits(np.asarray(fill_value), dtype, c_name=True)
     return _finish(np.full(_shape_arg((size,) if isinstance(size, int) else (size,)),
                            fill_value, dtype=dtype.np), None, device, requires_grad)
 
@@ -210,9 +255,10 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
     values = (start, end, step)
     if step == 0:
         raise RuntimeError("step must be nonzero")
-    if dtype is None:
-        ints = builtins.all(isinstance(v, (numbers.Integral,)) and not isinstance(v, bool)
-                            for v in values)
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dtype is None:  # bools count as ints: arange(True) is tensor([0])
+        ints = builtins.all(isinstance(v, (numbers.Integral,)) for v in values)
         dtype = _dtype.int64 if ints else _dtype.get_default_dtype()
     if dtype.is_floating_point:  # compute in float64 as PyTorch does, then cast
         n = int(np.ceil((end - start) / step))

@@ -691,8 +691,14 @@ class Tensor:
     def __floordiv__(self, other):
         return _arith.floor_divide(self, other)
 
+    def __rfloordiv__(self, other):
+        return _arith.floor_divide(other, self)
+
     def __mod__(self, other):
         return _arith.remainder(self, other)
+
+    def __rmod__(self, other):
+        return _arith.remainder(other, self)
 
     def __pow__(self, exponent):
         return _arith.pow(self, exponent)
@@ -777,6 +783,21 @@ class Tensor:
     def reciprocal(self):
         return _arith.reciprocal(self)
 
+    def floor_divide(self, other):
+        return _arith.floor_divide(self, other)
+
+    def remainder(self, other):
+        return _arith.remainder(self, other)
+
+    def logical_and(self, other):
+        return _arith.logical_and(self, other)
+
+    def logical_or(self, other):
+        return _arith.logical_or(self, other)
+
+    def logical_not(self):
+        return _arith.logical_not(self)
+
     def square(self):
         return _arith.pow(self, 2)
 
@@ -842,6 +863,8 @@ class Tensor:
     def abs(self):
         return _unary.abs(self)
 
+    absolute = abs  # noqa: A003
+
     def sin(self):
         return _unary.sin(self)
 
@@ -856,6 +879,16 @@ class Tensor:
 
     def relu(self):
         return _unary.relu(self)
+
+    def softmax(self, dim, dtype=None):
+        from minitorch.nn import functional as F  # noqa: N812, PLC0415  (nn builds on Tensor)
+
+        return F.softmax(self, dim, dtype=dtype)
+
+    def log_softmax(self, dim, dtype=None):
+        from minitorch.nn import functional as F  # noqa: N812, PLC0415
+
+        return F.log_softmax(self, dim, dtype=dtype)
 
     def matmul(self, other):
         return _linalg.matmul(self, other)
@@ -878,6 +911,9 @@ class Tensor:
 
     def mean(self, dim=None, keepdim: bool = False, *, dtype=None):
         return _reduction.mean(self, dim, keepdim, dtype=dtype)
+
+    def prod(self, dim=None, keepdim: bool = False, *, dtype=None):
+        return _reduction.prod(self, dim, keepdim, dtype=dtype)
 
     def max(self, dim=None, keepdim: bool = False):
         return _reduction.max(self, dim, keepdim)

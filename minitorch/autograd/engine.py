@@ -216,6 +216,7 @@ def _call_pre_hooks(node, grads: list) -> list:
                     continue
                 new = hook(grads[nr])
                 if new is not None:
+                    function.check_hook_result(hook, grads[nr], new)
                     grads[nr] = new
     if node._pre_hooks:
         for hook in tuple(node._pre_hooks.values()):

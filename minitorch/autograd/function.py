@@ -133,6 +133,16 @@ class Node:
         return f"<{self.name()} object at {hex(id(self))}>"
 
 
+def check_hook_result(hook, old, new) -> None:
+    """PyTorch's error when a gradient hook returns a gradient of another size or dtype."""
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if new.shape != old.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if new.dtype is not old.dtype:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                           f"torch.{old.dtype._legacy} got torch.{new.dtype._legacy})")
+
+
 class AccumulateGrad(Node):
     """The node at a leaf tensor: adds the incoming gradient into ``variable.grad``."""
 
@@ -154,6 +164,7 @@ class AccumulateGrad(Node):
             for hook in tuple(var._hooks.values()):
                 new = hook(grad)
                 if new is not None:
+                    check_hook_result(hook, grad, new)
                     grad = new
         if grad_mode.is_grad_enabled():  # create_graph=True: keep the sum differentiable
             var._grad = grad if var._grad is None else var._grad + grad

@@ -24,11 +24,13 @@ import warnings
 
 import numpy as np
 
-from minitorch import _random
+from minitorch import _dtype, _random
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
+from minitorch.ops import unary as _unary
+from minitorch.ops._util import broadcast_error
 from minitorch.ops.unary import sigmoid, tanh
 
 __all__ = [
@@ -219,6 +221,8 @@ class Relu(Function):
 
     @staticmethod
     def forward(ctx, a):
+        if a._data.dtype == np.bool_:
+            raise RuntimeError("Boolean inputs not supported for relu")
         out = _wrap(np.maximum(a._data, 0, dtype=a._data.dtype))
         ctx.save_for_backward(out)
         return out
@@ -226,9 +230,11 @@ class Relu(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
+        # select, not multiply: an inf gradient at out <= 0 must give 0, not NaN (inf * 0)
         if _plain_backward():
-            return _wrap(grad._data * (out._data > 0))
-        return grad * (out > 0)
+            g = grad._data
+            return _wrap(np.where(out._data <= 0, g.dtype.type(0), g))
+        return _unary.where(out <= 0, 0.0, grad)
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
@@ -813,7 +819,12 @@ class MaxPool2DWithIndices(Function):
         which = xp.zeros(out.shape, dtype=np.uint8)  # the winning offset of each window
         for k, (rows, cols) in enumerate(taps[1:], 1):
             candidate = padded[:, :, rows, cols]
-            xp.copyto(which, k, where=candidate > out)  # strictly greater: first max wins
+            # strictly greater: the first max wins; but a NaN always wins (the last one, as in
+            # PyTorch's kernel), so its gradient goes to the NaN that the output shows
+            wins = candidate > out
+            if candidate.dtype.kind == "f":
+                wins |= xp.isnan(candidate)
+            xp.copyto(which, k, where=wins)
             xp.maximum(out, candidate, out=out)
         ctx.which, ctx.geometry, ctx.x_shape = which, geometry, x._data.shape
         return _wrap(out if x._data.ndim == 4 else out[0])
@@ -1243,10 +1254,14 @@ class MseLoss(Function):
 
     @staticmethod
     def forward(ctx, x, y, reduction):
-        xd, yd = x._data, y._data
+        dt = _dtype.result_type(x, y).np  # float32 input, float64 target: a float64 loss
+        xd, yd = x._data.astype(dt, copy=False), y._data.astype(dt, copy=False)
         if xd.dtype.kind != "f":
             raise NotImplementedError(f'"mse_cpu" not implemented for \'{_type_name(x)}\'')
-        diff = xd - yd.astype(xd.dtype, copy=False)
+        try:
+            diff = xd - yd
+        except ValueError:
+            raise broadcast_error(x.shape, y.shape) from None
         ctx.save_for_backward(x, y)
         ctx.reduction, ctx.n = reduction, diff.size
         return _wrap(_reduce_array(diff * diff, reduction, xd.dtype))
@@ -1256,8 +1271,8 @@ class MseLoss(Function):
         x, y = ctx.saved_tensors
         if _plain_backward():
             scale = 2.0 / max(ctx.n, 1) if ctx.reduction == "mean" else 2.0
-            xd = x._data
-            gxd = (xd - y._data.astype(xd.dtype, copy=False)) * (grad._data * scale)
+            dt = grad._data.dtype
+            gxd = (x._data.astype(dt) - y._data.astype(dt)) * (grad._data * scale)
             return (_wrap(gxd) if ctx.needs_input_grad[0] else None,
                     _wrap(-gxd) if ctx.needs_input_grad[1] else None)
         gx = 2 * (x - y) * _scale_grad(grad, ctx.reduction, ctx.n)
@@ -1330,8 +1345,8 @@ class BinaryCrossEntropy(Function):
             # d/dx = (x - y) / (x (1 - x)), kept finite at x = 0 and x = 1
             gx = grad * (x - y) / ((1 - x) * x).clamp(min=1e-12)
         if ctx.needs_input_grad[1]:
-            # d/dy = log(1 - x) - log(x), with the same clamp as the forward pass
-            gy = grad * ((1 - x).log().clamp(min=-100) - x.log().clamp(min=-100))
+            # d/dy = log(1 - x) - log(x) = -logit(x), not clamped (inf at x = 0, as in PyTorch)
+            gy = grad * ((1 - x).log() - x.log())
         return gx, gy, None
 
 
@@ -1400,8 +1415,8 @@ class NllLoss(Function):
             if total:
                 out = losses.sum(dtype=lp.dtype) / lp.dtype.type(total)
                 coef = coef / total
-            else:  # every target ignored: 0 / 0, as in PyTorch
-                out = coef = lp.dtype.type(np.nan)
+            else:  # every target ignored: the loss is 0 / 0 = NaN, its gradient 0 (PyTorch's)
+                out, coef = lp.dtype.type(np.nan), lp.dtype.type(0)
         grad_matrix = xp.zeros(rows_lp.shape, dtype=lp.dtype)
         grad_matrix[rows, t_safe] = coef
         grad_matrix = grad_matrix.reshape(moved.shape)

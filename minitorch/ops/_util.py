@@ -23,8 +23,11 @@ def normalize_dim(dim: int, ndim: int) -> int:
 
 
 def normalize_dims(dim, ndim: int) -> tuple:
-    """``None`` -> all dims; an int or a sequence -> sorted tuple of non-negative dims."""
-    if dim is None:
+    """``None`` or ``()`` -> all dims; an int or a sequence -> sorted tuple of non-negative dims.
+
+    As in PyTorch, an empty tuple of dims means *every* dim for ``sum``, ``mean``, ``var``...
+    """
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
         return tuple(range(ndim))
     if isinstance(dim, (int, np.integer)):
         dim = (dim,)
@@ -45,7 +48,10 @@ def as_tensor(value, like: Tensor) -> Tensor:
             d = like.dtype
         data = like._data
         if type(data) is np.ndarray:
-            t = _wrap(np.array(value, dtype=d.np))
+            try:
+                t = _wrap(np.array(value, dtype=d.np))
+            except OverflowError:  # -1 next to a uint8 tensor wraps to 255, as in PyTorch
+                t = _wrap(np.array(value).astype(d.np))
         else:  # a number next to a GPU tensor goes to the GPU too
             t = _wrap(array_module(data).asarray(value, dtype=d.np))
         t._wrapped = True

@@ -158,9 +158,9 @@ class Div(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        # d(a/b)/da = 1/b, d(a/b)/db = -a/b^2
+        # d(a/b)/da = 1/b, d(a/b)/db = -a/b^2, computed as (a/b)/b: b*b would overflow sooner
         return (grad / b if ctx.needs_input_grad[0] else None,
-                -grad * a / (b * b) if a is not None else None)
+                -grad * ((a / b) / b) if a is not None else None)
 
 
 class Neg(Function):
@@ -208,20 +208,21 @@ class PowScalar(Function):
     def forward(ctx, a, exponent):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
-        x = a._data
-        if isinstance(exponent, float) and x.dtype.kind != "f":
-            x = x.astype(_dtype.get_default_dtype().np)
+        dt = _dtype.result_type(a, as_tensor(exponent, a))  # bool ** 2 is int64, int ** 0.5 float
+        if dt is _dtype.bool:
+            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+        x = a._data.astype(dt.np, copy=False)
         if x.dtype.kind in "iu" and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return _wrap(np.power(x, x.dtype.type(exponent)))
 
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         p = ctx.exponent
-        if p == 0:
-            return grad * 0
+        if p == 0:  # a ** 0 is 1 everywhere (0 ** 0 too): its derivative is 0
+            return _wrap(np.zeros_like(grad._data))
         return grad * p * a ** (p - 1)  # d(a^p)/da = p * a^(p-1)
 
 
@@ -240,11 +241,12 @@ class PowTensor(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b, out = ctx.saved_tensors
-        ga = grad * b * a ** (b - 1) if ctx.needs_input_grad[0] else None
-        # d(a^b)/db = a^b * log(a), taken as 0 where a == 0 and b >= 0 (PyTorch's convention)
-        gb = None
-        if ctx.needs_input_grad[1]:
-            gb = where((a == 0) & (b >= 0), 0.0, grad * out * a.log())
+        ga = gb = None
+        if ctx.needs_input_grad[0]:  # b * a^(b-1), taken as 0 where b == 0 (also at a == 0)
+            ga = where(b == 0, 0.0, grad * b * a ** (b - 1))
+        if ctx.needs_input_grad[1]:  # a^b * log(a), taken as 0 where a == 0 and b >= 0
+            log_a = a.to(out.dtype).log()  # a float16 base of a float64 power: log in float64
+            gb = where((a == 0) & (b >= 0), 0.0, grad * out * log_a)
         return ga, gb
 
 
@@ -257,19 +259,32 @@ class PowScalarBase(Function):
 
     @staticmethod
     def forward(ctx, base, b):
-        out = _binary(_safe_power, base, b)
-        ctx.save_for_backward(out)
-        ctx.log_base = float(np.log(base._data)) if base._data > 0 else float("nan")
+        out = _binary(_safe_power, as_tensor(base, b), b)
+        ctx.save_for_backward(b, out)
+        ctx.base = base  # the Python number: its log is taken in double precision
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        (out,) = ctx.saved_tensors
-        return grad * out * ctx.log_base  # d(c^b)/db = c^b * log(c)
+        b, out = ctx.saved_tensors
+        c = ctx.base
+        # d(c^b)/db = c^b * log(c); where c == 0 it is taken as 0 for b >= 0
+        log_c = float(np.log(np.float64(c))) if c > 0 else (-np.inf if c == 0 else np.nan)
+        g = grad * out * log_c
+        return where(b >= 0, 0.0, g) if c == 0 else g
 
 
 def _safe_power(x, y):
-    with np.errstate(divide="ignore", invalid="ignore"):
+    if x.dtype.kind in "iu" and y.dtype.kind in "iu" and np.any(y < 0):
+        # integer ** negative integer: 1 ** n is 1, (-1) ** n is +-1, and PyTorch gives 0 else
+        ay = np.abs(y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            pos = np.power(x, ay)
+        neg = np.where(x == 1, 1, np.where(x == -1, np.where(ay % 2, -1, 1), 0)).astype(pos.dtype)
+        return np.where(y < 0, neg, pos)
+    if x.dtype == np.bool_:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return np.power(x, y)
 
 
@@ -285,7 +300,7 @@ class Maximum(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return _split_between(grad, a > b, a == b)
+        return _split_between(grad, a < b, a > b, a == b)
 
 
 class Minimum(Function):
@@ -300,15 +315,16 @@ class Minimum(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return _split_between(grad, a < b, a == b)
+        return _split_between(grad, a > b, a < b, a == b)
 
 
-def _split_between(grad, a_wins, tie):
-    """Gradient to the winner of max/min; ties share it half and half, as in PyTorch."""
-    half = grad / 2
-    ga = where(a_wins, grad, where(tie, half, 0.0))
-    gb = where(a_wins | tie, where(tie, half, 0.0), grad)
-    return ga, gb
+def _split_between(grad, a_loses, b_loses, tie):
+    """Gradient to the winner of max/min; ties share it half and half, as in PyTorch.
+
+    A comparison with NaN is False, so a NaN (which wins: the result is NaN) gets the gradient.
+    """
+    share = where(tie, grad / 2, grad)
+    return where(a_loses, 0.0, share), where(b_loses, 0.0, share)
 
 
 class Clamp(Function):
@@ -321,9 +337,11 @@ class Clamp(Function):
     def forward(ctx, a, lo, hi):
         ctx.save_for_backward(a)
         ctx.lo, ctx.hi = lo, hi
-        x = a._data
-        if x.dtype.kind != "f" and (isinstance(lo, float) or isinstance(hi, float)):
-            x = x.astype(_dtype.get_default_dtype().np)
+        dt = a.dtype  # promoted with the bounds, as ``a + bound`` would be
+        for bound in (lo, hi):
+            if bound is not None:
+                dt = _dtype.promote_types(dt, _dtype.result_type(a, as_tensor(bound, a)))
+        x = a._data.astype(dt.np, copy=False)
         out = x
         if lo is not None:
             out = np.maximum(out, x.dtype.type(lo))
@@ -339,7 +357,7 @@ class Clamp(Function):
             inside = a >= ctx.lo
         if ctx.hi is not None:
             inside = (a <= ctx.hi) if inside is None else inside & (a <= ctx.hi)
-        return grad * inside
+        return where(inside, grad, 0.0)
 
 
 class ClampTensor(Function):
@@ -371,7 +389,7 @@ class ClampTensor(Function):
             g_lo = where(a < lo if hi is None else (a < lo) & (lo < hi), grad, 0.0)
         if hi is not None and hi.requires_grad:
             g_hi = where(a > hi if lo is None else (a > hi) | (hi < lo), grad, 0.0)
-        return grad * inside, g_lo, g_hi
+        return where(inside, grad, 0.0), g_lo, g_hi
 
 
 class MaskedFill(Function):
@@ -424,8 +442,7 @@ class Where(Function):
     @staticmethod
     def backward(ctx, grad):
         (cond,) = ctx.saved_tensors
-        zero = grad * 0
-        return where(cond, grad, zero), where(cond, zero, grad)
+        return where(cond, grad, 0.0), where(cond, 0.0, grad)
 
 
 # ---------------------------------------------------------------- functions (the public API)
@@ -467,13 +484,15 @@ def div(input: Tensor, other) -> Tensor:  # noqa: A002
     """``input / other`` (true division: integers give floats)."""
     if not isinstance(input, Tensor):
         return mul(reciprocal(other), input)
+    if isinstance(other, int) and input._data.dtype.kind != "f":
+        other = float(other)  # uint8 / -1 divides by -1.0, not by -1 wrapped to 255
     return Div.apply(input, as_tensor(other, input))
 
 
 def pow(input, exponent) -> Tensor:  # noqa: A001, A002
     """``input ** exponent``; either may be a number."""
     if not isinstance(input, Tensor):
-        return PowScalarBase.apply(as_tensor(input, exponent), exponent)
+        return PowScalarBase.apply(input, exponent)
     if isinstance(exponent, Tensor):
         return PowTensor.apply(input, exponent)
     return PowScalar.apply(input, exponent)
@@ -519,8 +538,14 @@ def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A001, A002
 clip = clamp
 
 
-def where(condition: Tensor, input, other) -> Tensor:  # noqa: A002
-    """Take ``input`` where ``condition`` is True, else ``other``."""
+def where(condition: Tensor, input=None, other=None):  # noqa: A002
+    """Take ``input`` where ``condition`` is True, else ``other``.
+
+    ``where(condition)`` alone is ``condition.nonzero(as_tuple=True)``: the indices of the
+    non-zero elements, one tensor per dimension.
+    """
+    if input is None and other is None and isinstance(condition, Tensor):
+        return tuple(_wrap(i.astype(np.int64)) for i in np.nonzero(condition._data))
     if not isinstance(condition, Tensor) or condition._data.dtype != np.bool_:
         raise RuntimeError(
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
@@ -536,19 +561,84 @@ def where(condition: Tensor, input, other) -> Tensor:  # noqa: A002
 
 def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:  # noqa: A002
     """``value`` where ``mask`` is True, ``input`` elsewhere."""
+    if not isinstance(mask, Tensor):
+        raise TypeError(f"masked_fill(): argument 'mask' (position 1) must be Tensor, not "
+                        f"{type(mask).__name__}")
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{mask.dtype.name.replace('int64', 'long')}")
     if isinstance(value, Tensor):
         return MaskedFillTensor.apply(input, mask, value)
     return MaskedFill.apply(input, mask, value)
 
 
-def floor_divide(input: Tensor, other) -> Tensor:  # noqa: A002
-    """Elementwise floor division (not differentiable)."""
-    return _compare(np.floor_divide, input, other)
+class FloorDivide(Function):
+    """``a // b``: PyTorch records it but has no derivative for it (backward raises)."""
+
+    node_name = "FloorDivideBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return _binary(_floor_divide, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
-def remainder(input: Tensor, other) -> Tensor:  # noqa: A002
-    """Elementwise remainder with the sign of the divisor (not differentiable)."""
-    return _compare(np.remainder, input, other)
+class Remainder(Function):
+    """``a % b`` with the sign of ``b``: ``a - floor(a / b) * b``."""
+
+    node_name = "RemainderBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return _binary(_remainder, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        # d(a % b)/da = 1, d(a % b)/db = -floor(a / b)
+        gb = -grad * floor_divide(a.detach(), b.detach()) if ctx.needs_input_grad[1] else None
+        return grad, gb
+
+
+def _check_int_zero(y) -> None:
+    if y.dtype.kind in "iub" and not np.all(y):
+        raise RuntimeError("ZeroDivisionError")
+
+
+def _floor_divide(x, y):
+    if x.dtype == np.bool_:
+        raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+    _check_int_zero(y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.floor_divide(x, y)
+
+
+def _remainder(x, y):
+    if x.dtype == np.bool_:
+        raise NotImplementedError("\"remainder_cpu\" not implemented for 'Bool'")
+    _check_int_zero(y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.remainder(x, y)
+
+
+def floor_divide(input, other) -> Tensor:  # noqa: A002
+    """Elementwise floor division (integer ``// 0`` raises, as in PyTorch)."""
+    if not isinstance(input, Tensor):
+        input = as_tensor(input, other)  # noqa: A001  (number // tensor)
+    return FloorDivide.apply(input, as_tensor(other, input))
+
+
+def remainder(input, other) -> Tensor:  # noqa: A002
+    """Elementwise remainder with the sign of the divisor."""
+    if not isinstance(input, Tensor):
+        input = as_tensor(input, other)  # noqa: A001
+    return Remainder.apply(input, as_tensor(other, input))
 
 
 def _compare(np_fn, a, b) -> Tensor:
@@ -582,8 +672,19 @@ def ge(input, other) -> Tensor:  # noqa: A002
     return _compare(np.greater_equal, input, other)
 
 
+_BITWISE_NAMES = {np.bitwise_and: "bitwise_and", np.bitwise_or: "bitwise_or",
+                  np.bitwise_xor: "bitwise_xor"}
+
+
 def logical_op(np_fn, a, b) -> Tensor:
     """``& | ^`` on bool or integer tensors."""
+    for v in (a, b):
+        kind = v._data.dtype.kind if isinstance(v, Tensor) else (
+            "f" if isinstance(v, float) else "i")
+        if kind == "f":
+            name = v.dtype._legacy[:-6] if isinstance(v, Tensor) else "Float"
+            raise NotImplementedError(f"\"{_BITWISE_NAMES[np_fn]}_cpu\" not implemented for "
+                                      f"'{name}'")
     return _compare(np_fn, a, b)
 
 
@@ -599,8 +700,18 @@ def logical_not(a: Tensor) -> Tensor:
 
 
 def logical_and(a: Tensor, b: Tensor) -> Tensor:
-    return _wrap(np.logical_and(a._data, as_tensor(b, a)._data))
+    """Elementwise ``a and b`` of two tensors (non-zero is True)."""
+    x, y = operands(a, _tensor_arg(b, a, "logical_and"))
+    try:
+        return _wrap(np.logical_and(x, y))
+    except ValueError:
+        raise broadcast_error(a.shape, b.shape) from None
 
 
 def logical_or(a: Tensor, b: Tensor) -> Tensor:
-    return _wrap(np.logical_or(a._data, as_tensor(b, a)._data))
+    """Elementwise ``a or b`` of two tensors (non-zero is True)."""
+    x, y = operands(a, _tensor_arg(b, a, "logical_or"))
+    try:
+        return _wrap(np.logical_or(x, y))
+    except ValueError:
+        raise broadcast_error(a.shape, b.shape) from None

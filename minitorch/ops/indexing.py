@@ -17,6 +17,7 @@ Example:
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -217,18 +218,37 @@ class Gather(Function):
 # ---------------------------------------------------------------- key handling
 def _is_advanced(k) -> bool:
     """Index tensors, lists and arrays (not a 0-dim integer tensor, which acts as an int)."""
-    return isinstance(k, (Tensor, list, np.ndarray)) and not (
+    return isinstance(k, (Tensor, list, range, np.ndarray)) and not (
         isinstance(k, Tensor) and k._data.ndim == 0 and k._data.dtype.kind in "iu")
 
 
 def _to_numpy_index(k):
     if isinstance(k, Tensor):
         k = k._data
-    elif isinstance(k, list):
-        k = np.asarray([x.item() if isinstance(x, Tensor) else x for x in k])
+    elif isinstance(k, (list, range)):
+        values = [x.item() if isinstance(x, Tensor) else x for x in k]
+        k = np.asarray(values) if values else np.zeros(0, np.int64)  # x[[]] picks nothing
     if k.dtype.kind not in "biu":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if k.dtype == np.uint8:  # a uint8 tensor is a mask (PyTorch's old convention)
+        warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                      "torch.bool instead.", UserWarning, stacklevel=4)
+        k = k.astype(np.bool_)
     return k
+
+
+def _as_tuple_key(key) -> tuple:
+    """The key as a tuple of indices, as PyTorch reads it.
+
+    A Python bool is a 0-dim mask (``x[True]`` adds a dimension, ``x[False]`` selects nothing);
+    a list that holds sequences, slices, None, ``...`` or tensors means a tuple of indices
+    (``x[[[0, 1], [1, 2]]]`` is ``x[[0, 1], [1, 2]]``); a range is a list of ints.
+    """
+    if isinstance(key, list) and any(isinstance(k, (list, tuple, range, slice, Tensor)) or
+                                     k is None or k is Ellipsis for k in key):
+        key = tuple(key)
+    keys = key if isinstance(key, tuple) else (key,)
+    return tuple(np.array(k) if isinstance(k, (bool, np.bool_)) else k for k in keys)
 
 
 def _check_bounds(index: int, size: int, dim: int) -> int:
@@ -253,22 +273,22 @@ def _parse_key(key, shape: tuple) -> tuple:
 
     Returns ``(basic, advanced)``: two NumPy keys (``advanced`` is None without index tensors).
     """
-    keys = key if isinstance(key, tuple) else (key,)
-    keys = [_to_numpy_index(k) if _is_advanced(k) else k for k in keys]
+    keys = [_to_numpy_index(k) if _is_advanced(k) else k for k in _as_tuple_key(key)]
     if not shape and any(isinstance(k, (numbers.Integral, slice, Tensor)) for k in keys):
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     used = sum(_dims_used(k) for k in keys)
     if used > len(shape):
         raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
-    if sum(1 for k in keys if k is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
     basic, advanced = [], {}
+    ellipsis_dims = len(shape) - used  # a second ``...`` stands for no dimension
     dim = 0  # the dimension of x that the next index applies to
     view_dim = 0  # the same dimension in the view that ``basic`` picks
     for k in keys:
         if k is Ellipsis or isinstance(k, np.ndarray):
-            n = len(shape) - used if k is Ellipsis else _dims_used(k)
+            n = _dims_used(k)
+            if k is Ellipsis:
+                n, ellipsis_dims = ellipsis_dims, 0
             if k is not Ellipsis:
                 advanced[view_dim] = k
             basic += [slice(None)] * n
@@ -362,8 +382,7 @@ def index_put(x: Tensor, key, value) -> Tensor:
     while shape and shape[0] == 1:
         shape = shape[1:]
     # The gradient of ``value`` is ``grad[key]``: keep the key, with arrays for tensors.
-    keys = key if isinstance(key, tuple) else (key,)
-    grad_key = tuple(_to_numpy_index(k) if _is_advanced(k) else k for k in keys)
+    grad_key = tuple(_to_numpy_index(k) if _is_advanced(k) else k for k in _as_tuple_key(key))
     whole = _is_whole(basic, x._data.shape)
     if advanced is not None:
         if value._data.dtype != x._data.dtype:

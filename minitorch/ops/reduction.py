@@ -26,8 +26,8 @@ from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import normalize_dim, normalize_dims
 
-__all__ = ["sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",
-           "all", "any", "norm", "sum_to_size"]
+__all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var",
+           "std", "all", "any", "norm", "sum_to_size"]
 
 
 def _spread(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
@@ -72,6 +72,60 @@ class SumDim(Function):
         return _spread(grad, ctx.shape, ctx.dims, ctx.keepdim)
 
 
+def _acc(x):
+    """The dtype a reduction of ``x`` accumulates in: float32 for float16 (as PyTorch does, so
+    the mean of 70,000 halves of 1 is 1, not inf), else ``x``'s own."""
+    return np.float32 if x.dtype == np.float16 else x.dtype
+
+
+class Prod(Function):
+    """The product of the elements (over ``dims``)."""
+
+    node_name = "ProdBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim, dtype=None):
+        out = _wrap(np.prod(a._data, axis=dims, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
+        ctx.save_for_backward(a, out)
+        ctx.dims, ctx.keepdim = dims, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        g = _spread(grad, a.shape, ctx.dims, ctx.keepdim)
+        # d prod/da_i is the product of the other elements. Without zeros that is prod / a_i;
+        # with zeros it must be computed as such (0 / 0 is NaN).
+        if not (a._data == 0).any():
+            return g * (_spread(out, a.shape, ctx.dims, ctx.keepdim) / a)
+        return g * _product_of_others(a, ctx.dims)
+
+
+def _product_of_others(a: Tensor, dims: tuple) -> Tensor:
+    """For each element, the product of the *other* elements of its slice along ``dims``.
+
+    The reduced dims are flattened into one of length k; row i of a k x k copy has a_i
+    replaced by 1, and its product is the answer (differentiable, so double backward works).
+    """
+    from minitorch.ops.arithmetic import where  # noqa: PLC0415
+
+    rest = [d for d in range(a.ndim) if d not in dims]
+    perm = rest + list(dims)
+    rest_shape = [a.shape[d] for d in rest]
+    k = int(np.prod([a.shape[d] for d in dims]))
+    flat = a.permute(perm).reshape(rest_shape + [1, k])
+    diagonal = _wrap(np.eye(k, dtype=np.bool_))
+    others = Prod.apply(where(diagonal, 1.0, flat), (len(rest) + 1,), False)
+    return others.reshape(rest_shape + [a.shape[d] for d in dims]).permute(
+        tuple(np.argsort(perm)))
+
+
+class ProdDim(Prod):
+    node_name = "ProdBackward1"
+    _builtin = True
+
+
 def _check_mean_dtype(a: Tensor, name: str) -> None:
     if a._data.dtype.kind != "f":
         raise RuntimeError(
@@ -87,7 +141,8 @@ class Mean(Function):
     @staticmethod
     def forward(ctx, a):
         ctx.shape = a._data.shape
-        return _wrap(np.mean(a._data, dtype=a._data.dtype))
+        x = a._data
+        return _wrap(np.mean(x, dtype=_acc(x)).astype(x.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -102,7 +157,8 @@ class MeanDim(Function):
     @staticmethod
     def forward(ctx, a, dims, keepdim):
         ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
-        return _wrap(np.mean(a._data, axis=dims, keepdims=keepdim, dtype=a._data.dtype))
+        x = a._data
+        return _wrap(np.mean(x, axis=dims, keepdims=keepdim, dtype=_acc(x)).astype(x.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -127,8 +183,9 @@ class MaxAll(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        winners = a == out
-        return grad * winners / winners.sum()
+        # The winners share the gradient; when the result is NaN, the NaNs are the winners.
+        winners = a.isnan() if out.isnan() else a == out
+        return _select(winners, grad / winners.sum())
 
 
 class MinAll(MaxAll):
@@ -143,12 +200,32 @@ class MinAll(MaxAll):
         return out
 
 
-def _check_nonempty(a: Tensor, name: str) -> None:
+def _select(mask: Tensor, grad: Tensor) -> Tensor:
+    """``grad`` where ``mask`` is True, else 0. Selecting, not multiplying by a 0/1 mask, keeps
+    an inf or NaN gradient out of the places that were not selected (``inf * 0`` is NaN)."""
+    from minitorch.ops.arithmetic import where  # noqa: PLC0415
+
+    return where(mask, grad, 0.0)
+
+
+def _check_nonempty(a: Tensor, name: str, error=RuntimeError) -> None:
     if a._data.size == 0:
-        raise RuntimeError(
-            f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
-            "the reduction dim with the 'dim' argument."
+        more = "" if error is IndexError else (" Specify the reduction dim with the 'dim' "
+                                               "argument.")
+        raise error(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0.{more}"
         )
+
+
+def _check_nonempty_dims(a: Tensor, name: str, dims: tuple, all_dims: bool = False) -> None:
+    """PyTorch's errors for a max-like reduction of an empty tensor (there is no identity)."""
+    if a._data.size:
+        return
+    if all_dims:
+        _check_nonempty(a, name)
+    for d in dims:
+        if a._data.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
 class MaxDim(Function):
@@ -174,7 +251,7 @@ class MaxDim(Function):
         xp = array_module(grad._data)
         mask = xp.zeros(ctx.shape, dtype=np.bool_)
         xp.put_along_axis(mask, ctx.index, True, axis=ctx.dim)
-        return _spread(grad, ctx.shape, (ctx.dim,), ctx.keepdim) * _wrap(mask)
+        return _select(_wrap(mask), _spread(grad, ctx.shape, (ctx.dim,), ctx.keepdim))
 
 
 class MinDim(MaxDim):
@@ -193,7 +270,8 @@ class Amax(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, dims, keepdim, reduce=np.amax):
+    def forward(ctx, a, dims, keepdim, reduce=np.amax, all_dims=False):
+        _check_nonempty_dims(a, reduce.__name__, dims, all_dims)
         out = _wrap(reduce(a._data, axis=dims, keepdims=keepdim))
         ctx.save_for_backward(a, out)
         ctx.dims, ctx.keepdim = dims, keepdim
@@ -212,8 +290,8 @@ class Amin(Amax):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, dims, keepdim, reduce=np.amin):
-        return Amax.forward(ctx, a, dims, keepdim, reduce)
+    def forward(ctx, a, dims, keepdim, reduce=np.amin, all_dims=False):
+        return Amax.forward(ctx, a, dims, keepdim, reduce, all_dims)
 
 
 class Var(Function):
@@ -239,11 +317,12 @@ class Var(Function):
 def _variance(x, dims: tuple, correction: float, keepdim: bool):
     """``np.var``, but NaN (without NumPy's warning) when there are no degrees of freedom."""
     dof = int(np.prod([x.shape[d] for d in dims])) - correction
+    out_dtype, x = x.dtype, x.astype(_acc(x), copy=False)
     if dof > 0:
-        return np.var(x, axis=dims, ddof=correction, keepdims=keepdim)
+        return np.var(x, axis=dims, ddof=correction, keepdims=keepdim).astype(out_dtype)
     squares = np.square(x - np.mean(x, axis=dims, keepdims=True))
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.sum(squares, axis=dims, keepdims=keepdim) / x.dtype.type(0)
+        return (np.sum(squares, axis=dims, keepdims=keepdim) / x.dtype.type(0)).astype(out_dtype)
 
 
 def _check_degrees_of_freedom(name: str, shape: tuple, dims: tuple, correction) -> None:
@@ -287,7 +366,7 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
     >>> minitorch.ones(2, 3).sum(dim=1)
     tensor([3., 3.])
     """
-    if dim is None:
+    if dim is None and not keepdim:
         return Sum.apply(input, dtype)
     return SumDim.apply(input, normalize_dims(dim, input._data.ndim), keepdim, dtype)
 
@@ -297,9 +376,22 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
     if dtype is not None:
         input = input.to(dtype)  # noqa: A001
     _check_mean_dtype(input, "mean")
-    if dim is None:
+    if dim is None and not keepdim:
         return Mean.apply(input)
     return MeanDim.apply(input, normalize_dims(dim, input._data.ndim), keepdim)
+
+
+def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
+    """Product of all elements, or over one ``dim``. Integers and bools give int64.
+
+    >>> import minitorch
+    >>> minitorch.tensor([[1.0, 2.0], [3.0, 4.0]]).prod(dim=1)
+    tensor([ 2., 12.])
+    """
+    if dim is None:
+        return Prod.apply(input, tuple(range(input._data.ndim)), keepdim, dtype)
+    d = normalize_dim(_one_dim(dim, "prod"), input._data.ndim)
+    return ProdDim.apply(input, (d,) if input._data.ndim else (), keepdim, dtype)
 
 
 def max(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
@@ -313,7 +405,9 @@ def max(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
         return maximum(input, dim)
     if dim is None:
         return MaxAll.apply(input)
-    d = normalize_dim(dim, input._data.ndim)
+    d = _one_dim(dim, "max")
+    _check_nonempty_dims(input, "max", (normalize_dim(d, input._data.ndim),))
+    d = normalize_dim(d, input._data.ndim)
     if input._data.ndim == 0:
         return return_types.max(input.clone(), _wrap(array_module(input._data).zeros((), np.int64)))
     return return_types.max(*MaxDim.apply(input, d, keepdim))
@@ -327,7 +421,9 @@ def min(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
         return minimum(input, dim)
     if dim is None:
         return MinAll.apply(input)
-    d = normalize_dim(dim, input._data.ndim)
+    d = _one_dim(dim, "min")
+    _check_nonempty_dims(input, "min", (normalize_dim(d, input._data.ndim),))
+    d = normalize_dim(d, input._data.ndim)
     if input._data.ndim == 0:
         return return_types.min(input.clone(), _wrap(array_module(input._data).zeros((), np.int64)))
     return return_types.min(*MinDim.apply(input, d, keepdim))
@@ -335,27 +431,48 @@ def min(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
 
 def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:  # noqa: A002
     """Maximum over ``dim`` (all dims when empty), values only."""
-    return Amax.apply(input, normalize_dims(dim if dim != () else None, input._data.ndim), keepdim)
+    all_dims = dim is None or dim == ()
+    return Amax.apply(input, normalize_dims(dim, input._data.ndim), keepdim, np.amax, all_dims)
 
 
 def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:  # noqa: A002
     """Minimum over ``dim`` (all dims when empty), values only."""
-    return Amin.apply(input, normalize_dims(dim if dim != () else None, input._data.ndim), keepdim)
+    all_dims = dim is None or dim == ()
+    return Amin.apply(input, normalize_dims(dim, input._data.ndim), keepdim, np.amin, all_dims)
+
+
+def _one_dim(dim, name: str) -> int:
+    """The ``dim`` of a reduction that takes exactly one (``max``, ``argmax``): an int."""
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
+    return int(dim)
+
+
+def _arg_reduce(find, name: str, input: Tensor, dim, keepdim: bool) -> Tensor:  # noqa: A002
+    x = input._data
+    if dim is not None:
+        dim = _one_dim(dim, name)
+    if x.dtype == np.bool_:
+        raise RuntimeError(f"{name}(): does not support bool input")
+    if dim is None:
+        _check_nonempty(input, name, IndexError)
+        idx = find(x)
+        return _wrap(np.asarray(idx, np.int64).reshape((1,) * x.ndim if keepdim else ()))
+    d = normalize_dim(dim, x.ndim)
+    if x.ndim == 0:
+        return _wrap(np.zeros((), np.int64))
+    _check_nonempty_dims(input, name, (d,))
+    return _wrap(find(x, axis=d, keepdims=keepdim).astype(np.int64))
 
 
 def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A002
     """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
-    if dim is None:
-        return _wrap(np.argmax(input._data).astype(np.int64))
-    d = normalize_dim(dim, input._data.ndim)
-    return _wrap(np.argmax(input._data, axis=d, keepdims=keepdim).astype(np.int64))
+    return _arg_reduce(np.argmax, "argmax", input, dim, keepdim)
 
 
 def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A002
-    if dim is None:
-        return _wrap(np.argmin(input._data).astype(np.int64))
-    d = normalize_dim(dim, input._data.ndim)
-    return _wrap(np.argmin(input._data, axis=d, keepdims=keepdim).astype(np.int64))
+    """Index of the smallest element (of the flattened tensor when ``dim`` is None)."""
+    return _arg_reduce(np.argmin, "argmin", input, dim, keepdim)
 
 
 def _correction(unbiased, correction) -> float:
@@ -392,23 +509,100 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,  # noq
     return Std.apply(input, dims, correction, keepdim)
 
 
+def _logical_reduce(np_fn, input: Tensor, dim, keepdim: bool) -> Tensor:  # noqa: A002
+    x = input._data
+    if dim is None:
+        axis = tuple(range(x.ndim))
+    else:  # an int or a tuple; unlike sum, ``dim=()`` reduces nothing here (as in PyTorch)
+        axis = (normalize_dim(dim, x.ndim),) if isinstance(dim, (int, np.integer)) else \
+            normalize_dims(dim, x.ndim) if len(dim) else ()
+    out = np_fn(x != 0, axis=axis if x.ndim else (), keepdims=keepdim)
+    # uint8 gives uint8 (PyTorch's old convention), every other dtype bool
+    return _wrap(np.asarray(out, dtype=np.uint8 if x.dtype == np.uint8 else np.bool_))
+
+
 def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001, A002
-    """Whether all elements are True (non-zero)."""
-    axis = None if dim is None else normalize_dim(dim, input._data.ndim)
-    return _wrap(np.all(input._data, axis=axis, keepdims=keepdim))
+    """Whether all elements are True (non-zero), over ``dim`` (an int or a tuple)."""
+    return _logical_reduce(np.all, input, dim, keepdim)
 
 
 def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001, A002
-    """Whether any element is True (non-zero)."""
-    axis = None if dim is None else normalize_dim(dim, input._data.ndim)
-    return _wrap(np.any(input._data, axis=axis, keepdims=keepdim))
+    """Whether any element is True (non-zero), over ``dim`` (an int or a tuple)."""
+    return _logical_reduce(np.any, input, dim, keepdim)
 
 
 def norm(input: Tensor, p=2, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A002
-    """The p-norm ``(sum |x|^p)^(1/p)`` (composed from differentiable ops)."""
-    if p == 2:
-        return (input * input).sum(dim, keepdim).sqrt()
-    return (input.abs() ** p).sum(dim, keepdim) ** (1.0 / p)
+    """The vector p-norm ``(sum |x|^p)^(1/p)`` over ``dim`` (all elements when None).
+
+    ``p`` may be any number, ``inf`` (the largest ``|x|``), ``-inf`` (the smallest), ``0`` (the
+    number of non-zeros) or ``'fro'`` (2).
+
+    >>> import minitorch
+    >>> minitorch.tensor([3.0, -4.0]).norm(), minitorch.tensor([3.0, -4.0]).norm(p=float("inf"))
+    (tensor(5.), tensor(4.))
+    """
+    if p == "fro":
+        p = 2
+    if isinstance(p, str) or not isinstance(p, (int, float, np.number)):
+        raise RuntimeError(f"norm(): p={p!r} is not supported by minitorch (a number or 'fro')")
+    if input._data.dtype.kind != "f":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {input.dtype._legacy[:-6]}")
+    dims = normalize_dims(dim, input._data.ndim)
+    if np.isinf(p) and builtins.any(input._data.shape[d] == 0 for d in dims):
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty tensor "
+                           "because the operation does not have an identity")
+    return Norm.apply(input, float(p), dims, keepdim)
+
+
+class Norm(Function):
+    """``norm``: one node, with PyTorch's gradient at the edges (0 where the norm is 0)."""
+
+    node_name = "LinalgVectorNormBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, p, dims, keepdim):
+        x = np.abs(a._data.astype(_acc(a._data), copy=False))  # float16 sums in float32
+        if p == np.inf:
+            out = np.max(x, axis=dims, keepdims=keepdim)
+        elif p == -np.inf:
+            out = np.min(x, axis=dims, keepdims=keepdim)
+        elif p == 0:
+            out = np.sum(x != 0, axis=dims, keepdims=keepdim, dtype=x.dtype)
+        elif p == 1:
+            out = np.sum(x, axis=dims, keepdims=keepdim)
+        elif p == 2:
+            out = np.sqrt(np.sum(x * x, axis=dims, keepdims=keepdim))
+        else:
+            with np.errstate(divide="ignore", over="ignore"):
+                out = np.sum(x ** p, axis=dims, keepdims=keepdim) ** (1 / p)
+        out = _wrap(np.asarray(out).astype(a._data.dtype))
+        ctx.save_for_backward(a, out)
+        ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        p = ctx.p
+        g = _spread(grad, a.shape, ctx.dims, ctx.keepdim)
+        n = _spread(out, a.shape, ctx.dims, ctx.keepdim)
+        if p == 0:  # a count: its derivative is 0
+            return _wrap(array_module(a._data).zeros_like(a._data))
+        if p == 1:  # d|a|/da = sign(a)
+            return a.sign() * g
+        if p == 2:  # a / ||a||, taken as 0 where the norm is 0
+            return a * (g / n).masked_fill(n == 0, 0.0)
+        if np.isinf(p):  # the largest (smallest) |a| wins; ties (or NaNs) share the gradient
+            winners = (a.abs() == n) | a.isnan()
+            return a.sign() * ((g / winners.sum(ctx.dims, True)) * winners)
+        # d/da (sum |a|^p)^(1/p) = sign(a) |a|^(p-1) / ||a||^(p-1)
+        if p < 1:
+            scaled = a.sign() * a.abs().pow(p - 1).masked_fill(a == 0, 0.0)
+            return scaled * g * n.pow(1 - p)
+        scaled = a.sign() * a.abs().pow(p - 1) if p < 2 else a * a.abs().pow(p - 2)
+        return scaled * (g / n.pow(p - 1)).masked_fill(n == 0, 0.0)
 
 
 def sum_to_size(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002

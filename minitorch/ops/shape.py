@@ -294,20 +294,32 @@ class Cat(Function):
     @staticmethod
     def forward(ctx, dim, *tensors):
         ctx.dim = dim
-        ctx.sizes = [t._data.shape[dim] for t in tensors]
+        # A 1-d empty tensor joins tensors of any shape (PyTorch's legacy rule): it adds
+        # nothing but its dtype, and gets an empty gradient (None in ``sizes``).
+        ctx.sizes = [None if _is_legacy_empty(t) else t._data.shape[dim] for t in tensors]
         rt = tensors[0].dtype
         for t in tensors[1:]:
             rt = _dtype.promote_types(rt, t.dtype)
-        return _wrap(np.concatenate([t._data.astype(rt.np, copy=False) for t in tensors], dim))
+        parts = [t._data.astype(rt.np, copy=False) for t in tensors if not _is_legacy_empty(t)]
+        return _wrap(np.concatenate(parts or [tensors[0]._data.astype(rt.np)], dim))
 
     @staticmethod
     def backward(ctx, grad):
         # each input gets its own slice of the gradient back
         from minitorch.ops.indexing import Slice  # noqa: PLC0415
 
-        starts = np.cumsum([0] + ctx.sizes[:-1])
-        return tuple(Slice.apply(grad, ctx.dim, int(s), int(s) + n, 1)
-                     for s, n in zip(starts, ctx.sizes))
+        grads, start = [], 0
+        for n in ctx.sizes:
+            if n is None:
+                grads.append(_wrap(array_module(grad._data).zeros(0, grad._data.dtype)))
+            else:
+                grads.append(Slice.apply(grad, ctx.dim, start, start + n, 1))
+                start += n
+        return tuple(grads)
+
+
+def _is_legacy_empty(t: Tensor) -> bool:
+    return t._data.ndim == 1 and t._data.size == 0
 
 
 class Stack(Function):
@@ -479,7 +491,10 @@ def permute(input: Tensor, dims: tuple) -> Tensor:  # noqa: A002
             f"length of the desired ordering of dimensions i.e. input.dim() = {n} is not equal "
             f"to len(dims) = {len(dims)}"
         )
-    return Permute.apply(input, tuple(normalize_dim(d, n) for d in dims))
+    dims = tuple(normalize_dim(d, n) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return Permute.apply(input, dims)
 
 
 def squeeze(input: Tensor, dim=None) -> Tensor:  # noqa: A002
@@ -509,6 +524,10 @@ def expand(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
             f"the tensor ({len(have)})"
         )
     lead = len(shape) - len(have)
+    for i, want in enumerate(shape[:lead]):
+        if want < 0:
+            raise RuntimeError(f"The expanded size of the tensor ({want}) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
     target = list(shape)
     for i, s in enumerate(have):
         want = shape[lead + i]
@@ -555,10 +574,16 @@ def cat(tensors, dim: int = 0) -> Tensor:
     torch.Size([3, 2])
     """
     tensors = _tensor_list(tensors, "torch.cat")
-    tensors = [t_ for t_ in tensors if not (t_._data.ndim == 1 and t_._data.size == 0)] or tensors
-    ref = tensors[0]._data.shape
+    for i, t_ in enumerate(tensors):
+        if t_._data.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    # A 1-d empty tensor joins any shape (a legacy rule): only the others must match.
+    shaped = [t_ for t_ in tensors if not _is_legacy_empty(t_)] or tensors
+    ref = shaped[0]._data.shape
     d = normalize_dim(dim, len(ref))
     for i, t_ in enumerate(tensors):
+        if _is_legacy_empty(t_):
+            continue
         s = t_._data.shape
         if len(s) != len(ref):
             raise RuntimeError(

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import float_type
+from minitorch.ops.arithmetic import where
 
 __all__ = ["exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "sigmoid", "relu", "sign"]
 
@@ -84,6 +86,8 @@ class Abs(Function):
 
     @staticmethod
     def forward(ctx, a):
+        if a._data.dtype == np.bool_:
+            raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
         ctx.save_for_backward(a)
         return _wrap(np.abs(a._data))
 
@@ -164,6 +168,8 @@ class Relu(Function):
 
     @staticmethod
     def forward(ctx, a):
+        if a._data.dtype == np.bool_:
+            raise RuntimeError("Boolean inputs not supported for relu")
         out = _wrap(np.maximum(a._data, 0, dtype=a._data.dtype))
         ctx.save_for_backward(out)
         return out
@@ -171,7 +177,29 @@ class Relu(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * (out > 0)  # d relu(a)/da = 1 where a > 0, else 0
+        # d relu(a)/da = 1 where a > 0, else 0: select the gradient (``grad * mask`` would turn
+        # an inf gradient at a <= 0 into NaN). A NaN input passes its gradient, as in PyTorch.
+        return where(out <= 0, 0.0, grad)
+
+
+class Sign(Function):
+    node_name = "SignBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        x = a._data
+        if x.dtype == np.bool_:  # the sign of True is True
+            return _wrap(x.copy())
+        out = np.sign(x)
+        if x.dtype.kind == "f":  # PyTorch: the sign of NaN is 0
+            out = np.where(np.isnan(x), x.dtype.type(0), out)
+        return _wrap(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        # sign is flat: its derivative is 0 (wherever it exists)
+        return _wrap(array_module(grad._data).zeros_like(grad._data))
 
 
 def exp(input: Tensor) -> Tensor:  # noqa: A002
@@ -215,5 +243,6 @@ def relu(input: Tensor) -> Tensor:  # noqa: A002
 
 
 def sign(input: Tensor) -> Tensor:  # noqa: A002
-    """-1, 0 or 1 by the sign of each element (not differentiable: its derivative is 0)."""
-    return _wrap(np.sign(input._data))
+    """-1, 0 or 1 by the sign of each element (0 for NaN). Its derivative is 0."""
+    return Sign.apply(input)
+

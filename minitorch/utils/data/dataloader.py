@@ -131,7 +131,7 @@ class DataLoader:
             return self._iter_stream()
         if self.batch_sampler is None:
             return (self.collate_fn(self.dataset[i]) for i in self.sampler)
-        fetch_batch = getattr(self.dataset, "_get_batch", None)
+        fetch_batch = _batch_fetcher(self.dataset)
         if (fetch_batch is not None and self.collate_fn is default_collate
                 and type(self.batch_sampler) is BatchSampler):
             # The fast path: one indexing operation per tensor for the whole batch.
@@ -157,3 +157,19 @@ class DataLoader:
                 batch = []
         if batch and not self.drop_last:
             yield self.collate_fn(batch)
+
+
+def _batch_fetcher(dataset):
+    """The dataset's fetch-a-whole-batch method (``_get_batch``), or None.
+
+    None too when a subclass overrides ``__getitem__`` or ``__getitems__``: the loader must then
+    call the subclass's own method for each sample, as PyTorch's does.
+    """
+    cls = type(dataset)
+    owner = next((c for c in cls.__mro__ if "_get_batch" in vars(c)), None)
+    if owner is None:
+        return None
+    for name in ("__getitem__", "__getitems__"):
+        if getattr(cls, name, None) is not getattr(owner, name, None):
+            return None
+    return dataset._get_batch
