@@ -393,6 +393,7 @@ def test_a_wrong_result_shows_the_first_failing_case():
         "  array([1., 2.])",
         "got:",
         "  array([1. , 2.5])",
+        "1 of 2 values differ; the first at index (1,): expected 2, got 2.5.",
         "1 of 3 cases passed.",
         "Hint: Check the chain rule.",
     ]
