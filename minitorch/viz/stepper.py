@@ -99,6 +99,11 @@ class BackwardStepper(FramePlayer):
 
     def __init__(self, loss, params: dict | None = None, retain_graph: bool = True,
                  keep_existing_grad: bool = False, gradient=None) -> None:
+        from minitorch._tensor import Tensor  # noqa: PLC0415
+
+        if not isinstance(loss, Tensor):
+            raise TypeError(f"step_backward() expects a tensor (the loss), not a "
+                            f"{type(loss).__name__}")
         if not loss.requires_grad:
             raise RuntimeError(
                 "element 0 of tensors does not require grad and does not have a grad_fn")
