@@ -378,6 +378,21 @@ def _array_note(got: np.ndarray, expected: np.ndarray, prefix: str = "") -> str 
             f"expected {e[first]:.6g}, got {g[first]:.6g}.")
 
 
+def _swapped_keys(got: dict, expected: dict) -> tuple[str, str] | None:
+    """Two keys whose values are exchanged (``a.grad`` holding ``b.grad``'s value), if any."""
+    keys = [key for key in expected if key in got]
+    for i, first in enumerate(keys):
+        for second in keys[i + 1:]:
+            a, b = to_numpy(got[first]), to_numpy(got[second])
+            ea, eb = to_numpy(expected[first]), to_numpy(expected[second])
+            if any(x is None for x in (a, b, ea, eb)) or a.shape != eb.shape \
+                    or b.shape != ea.shape or np.allclose(ea, eb):
+                continue
+            if np.allclose(a, eb) and np.allclose(b, ea):
+                return first, second
+    return None
+
+
 def _mismatch_note(got: Any, expected: Any) -> str | None:
     """A short explanation of why a value differs from the expected one, when one is clear."""
     if got is None and expected is not None:
@@ -386,6 +401,10 @@ def _mismatch_note(got: Any, expected: Any) -> str | None:
         missing = [key for key in expected if key not in got]
         if missing:
             return f"The key {missing[0]!r} is missing."
+        swapped = _swapped_keys(got, expected)
+        if swapped:
+            return (f"`{swapped[0]}` and `{swapped[1]}` are swapped: each got the value the "
+                    "other one should have.")
         for key, want in expected.items():
             have = got[key]
             if want is None and have is not None:
@@ -640,7 +659,7 @@ def more_help() -> None:
     """Show the next help step of the last failed check (outside Jupyter's button).
 
     Example:
-        >>> _ = run_check("one", [Case("1", lambda: 2, 1)], more_help=["Is it 1?"])  # doctest: +ELLIPSIS
+        >>> _ = run_check("one", [Case("1", lambda: 2, 1)], more_help=["Is it 1?"])
         ✗ one: wrong result for `1`.
         ...
         >>> more_help()
