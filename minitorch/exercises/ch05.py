@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import format_value, to_numpy
+from ._common import format_value, safe_str, to_numpy
 from .runner import Case, run_check
 
 __all__ = ["check_line", "check_my_linear", "check_sgd_step"]
@@ -54,7 +54,7 @@ class _Explained:
         self.error, self.why = error, why
 
     def __repr__(self) -> str:
-        return f"{type(self.error).__name__}: {self.error}"
+        return f"{type(self.error).__name__}: {safe_str(self.error)}"
 
 
 def _run(fn: Callable[[], Any], known: dict[str, str]) -> Callable[[], Any]:
@@ -72,7 +72,7 @@ def _run(fn: Callable[[], Any], known: dict[str, str]) -> Callable[[], Any]:
             raise
         except Exception as error:  # noqa: BLE001  (learner code may raise anything)
             for fragment, why in known.items():
-                if fragment in str(error):
+                if fragment in safe_str(error):
                     return _Explained(error, why)
             raise
         finally:

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import format_value
+from ._common import format_value, safe_str
 from .runner import Case, run_check
 
 __all__ = ["PRETEND", "PretendArray", "PretendGPU", "PretendXP", "add_pretend_gpu",
@@ -425,7 +425,7 @@ def check_backend(backend_class: type) -> bool:
             try:
                 minitorch.ones(2).to(PRETEND) + minitorch.ones(2)
             except RuntimeError as error:
-                return str(error)
+                return safe_str(error)
             return "no error"
 
     messages = {
