@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import minitorch
-from minitorch.exercises import checks
+from minitorch.exercises import checks, runner
 from minitorch.exercises.ch01 import check_broadcast_shape, check_my_tensor
 from minitorch.exercises.ch02 import check_find_leaves, check_mul
 from minitorch.exercises.ch03 import check_logistic_autograd, check_my_backward
@@ -520,3 +520,22 @@ def test_checks_survive_hostile_objects(name, kind, how):
     assert result.status in ("fail", "error", "todo", "timeout"), result.text
     assert result.text and result.html
     assert minitorch.is_grad_enabled()
+
+
+def test_more_help_button_in_jupyter(monkeypatch):
+    """In Jupyter a failure shows a More help button; each click adds one step."""
+    from minitorch.exercises import _common
+
+    shown = []
+    monkeypatch.setattr(runner, "_in_ipython", lambda: True)
+    monkeypatch.setattr(_common, "display_widget", lambda widget, text=None: shown.append(text))
+    assert not checks.check_backprop(_backprop_overwrite)
+    result = last_result()
+    assert shown == [result.text]
+    box = result.widget
+    steps, button = box.children[1], box.children[2]
+    assert steps.value == "" and button.description == "More help"
+    for n in range(len(result.help_steps)):
+        button.click()
+        assert steps.value.count("💡") == n + 1
+    assert button.disabled and button.description == "No more help"
