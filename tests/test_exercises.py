@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -107,7 +108,7 @@ def test_quiz_single_right_answer():
     assert "<code>2 + 2</code>" in quiz.widget.children[0].value
 
 
-def test_quiz_single_wrong_answer_shows_every_explanation():
+def test_quiz_single_wrong_answer_explains_the_choice_without_giving_the_answer_away():
     quiz = make_single()
     quiz.choices.value = 2
     quiz.check_button.click()
@@ -115,7 +116,8 @@ def test_quiz_single_wrong_answer_shows_every_explanation():
     lines = quiz.feedback.splitlines()
     assert lines[0].startswith("✗ Not quite")
     assert "✗ 5 (your choice): one too many" in lines
-    assert "✓ 4: right" in lines
+    assert not any("right" in line or line.startswith("✓") for line in lines)
+    assert "right" not in quiz.feedback_widget.value
     # the learner may change the answer and check again
     quiz.select("4")
     quiz.check_button.click()
@@ -393,6 +395,7 @@ def test_a_wrong_result_shows_the_first_failing_case():
         "  array([1., 2.])",
         "got:",
         "  array([1. , 2.5])",
+        "1 of 2 values differ; the first at index (1,): expected 2, got 2.5.",
         "1 of 3 cases passed.",
         "Hint: Check the chain rule.",
     ]
@@ -828,3 +831,88 @@ def test_bare_widgets_display_in_a_real_kernel():
     assert plot_out[0]["data"]["image/png"]  # the loss curve, updated in place
     mode, draws = plot_out[-1]["text"].split()
     assert mode == "notebook" and 2 <= int(draws) <= 4  # the first update, maybe more, close
+
+
+# ------------------------------------------------------------------------------ honest quizzes
+def _answer_positions():
+    """{position: how many right answers sit there} over the course, and the same for
+    single-answer questions only."""
+    from collections import Counter
+
+    every, single = Counter(), Counter()
+    for questions in QUESTIONS.values():
+        for question in questions:
+            quiz = question.quiz()
+            every.update(quiz.answer)
+            if not question.multi:
+                single.update(quiz.answer)
+    return every, single
+
+
+def test_right_answers_are_spread_over_the_positions():
+    every, single = _answer_positions()
+    print("right answers per position, all questions:", dict(sorted(every.items())))
+    print("right answers per position, single-answer questions:", dict(sorted(single.items())))
+    assert max(every.values()) <= sum(every.values()) / 3
+    assert max(single.values()) <= sum(single.values()) / 3
+    assert len(single) == 4  # the right answer of a single-answer quiz appears everywhere
+
+
+def test_option_order_is_deterministic_and_independent_of_the_process():
+    import subprocess
+    import sys
+
+    here = [quiz_for(c, i).options for c in QUESTIONS for i in range(len(QUESTIONS[c]))]
+    code = ("from minitorch.exercises import QUESTIONS, quiz_for\n"
+            "print(repr([quiz_for(c, i).options for c in QUESTIONS "
+            "for i in range(len(QUESTIONS[c]))]))")
+    for seed in ("1", "2"):  # a different str hash seed in each process
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env={**os.environ, "PYTHONHASHSEED": seed}, check=True).stdout
+        assert out.strip() == repr(here)
+
+
+def test_shuffled_quizzes_keep_each_explanation_with_its_option():
+    for questions in QUESTIONS.values():
+        for question in questions:
+            quiz = question.quiz()
+            for option, explanation in zip(quiz.options, quiz.explanations):
+                index = question.options.index(option)
+                assert question.explanations[index] == explanation
+            assert {quiz.options[i] for i in quiz.answer} == {
+                question.options[i] for i in question.answer_indices()}
+
+
+def test_multi_select_questions_have_varied_numbers_of_right_answers():
+    counts = sorted(len(q.answer_indices()) for qs in QUESTIONS.values() for q in qs if q.multi)
+    assert len(set(counts)) >= 3, counts
+    assert 1 in counts  # "select all that apply" may mean just one
+    multi = [q for qs in QUESTIONS.values() for q in qs if q.multi]
+    assert any(len(q.answer_indices()) == len(q.options) - 1 for q in multi)
+
+
+@pytest.mark.parametrize(
+    "chapter,index",
+    [(chapter, index) for chapter in QUESTIONS for index in range(len(QUESTIONS[chapter]))],
+)
+def test_every_wrong_option_fails(chapter, index):
+    """Click each wrong option (single answer), or each wrong variation of the right set."""
+    quiz = quiz_for(chapter, index)
+    right = set(quiz.answer)
+    if not quiz.multi:
+        for wrong in range(len(quiz.options)):
+            if wrong in right:
+                continue
+            quiz.select(wrong)
+            quiz.check_button.click()
+            assert not quiz.correct and quiz.feedback.startswith("✗")
+            shown = [line for line in quiz.feedback.splitlines()[1:]]
+            assert all("(your choice)" in line for line in shown)  # the answer stays hidden
+        return
+    for option in range(len(quiz.options)):
+        variation = right ^ {option}  # add a wrong option, or leave out a right one
+        if not variation:
+            continue
+        quiz.select(*sorted(variation))
+        quiz.check_button.click()
+        assert not quiz.correct and quiz.feedback.startswith("✗")

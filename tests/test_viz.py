@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -672,3 +673,121 @@ def test_draw_graph_works_without_ipywidgets_and_graphviz(monkeypatch):
     assert "received 2 of 2" in s.frame_source(3)  # frames work without ipywidgets
     with pytest.raises(ImportError):
         _ = s.widget
+
+
+# ------------------------------------------------------------------ validation, dot errors, threads
+def test_viz_inputs_are_validated_with_clear_messages():
+    x = torch.tensor(2.0, requires_grad=True)
+    y = x * x
+    for bad in (0, -3):
+        with pytest.raises(ValueError, match="max_nodes must be at least 1"):
+            draw_graph(y, max_nodes=bad)
+    with pytest.raises(TypeError, match="max_nodes must be an int"):
+        draw_graph(y, max_nodes=2.5)
+    with pytest.raises(ValueError, match="at least one tensor"):
+        draw_graph()
+    with pytest.raises(TypeError, match="expects tensors, but argument 0 is a list"):
+        draw_graph([y])
+    with pytest.raises(TypeError, match="params must be a dict"):
+        draw_graph(y, params=[x])
+    with pytest.raises(TypeError, match=r"params\['x'\] must be a tensor"):
+        draw_graph(y, params={"x": 2.0})
+    with pytest.raises(ValueError, match="collapse must be None"):
+        draw_graph(y, collapse=-1)
+    with pytest.raises(TypeError, match="expects a tensor"):
+        step_backward(3.0)
+    with pytest.raises(TypeError, match="expects a function"):
+        record_forward_graph(y)
+    assert "MulBackward0" in draw_graph(y, max_nodes=1).source
+
+
+def test_control_characters_in_names_are_escaped():
+    x = torch.tensor(2.0, requires_grad=True)
+    name = 'x\x00\x07\t"<b>\\\n'
+    d = draw_graph(x * x, params={name: x})
+    assert "\x00" not in d.source and "\x07" not in d.source and "\t\"" not in d.source
+    assert "\\x07" in d.source and "&lt;b&gt;" in d.source
+    frames = step_backward(x * x, params={name: x})
+    assert all(c not in frames.frame_source(k) for k in range(frames.last + 1)
+               for c in ("\x00", "\x07"))
+    if shutil.which("dot"):
+        assert d.svg().startswith("<svg")  # dot accepts it
+        assert frames.frame_svg(0).startswith("<svg")
+
+
+def test_the_install_hint_appears_only_when_dot_is_missing(monkeypatch):
+    from minitorch.viz import _dot, _player, drawing
+
+    x = torch.tensor(2.0, requires_grad=True)
+    d = draw_graph(x * x, params={"x": x})
+    frames = step_backward(x * x, params={"x": x})
+
+    def broken(source, fmt="svg"):
+        raise RuntimeError("dot failed: Error: syntax error in line 3 near 'oops'")
+
+    monkeypatch.setattr(_dot, "dot_available", lambda: True)
+    monkeypatch.setattr(drawing, "dot_available", lambda: True)
+    monkeypatch.setattr(_player, "dot_available", lambda: True)
+    monkeypatch.setattr(drawing, "run_dot", broken)
+    monkeypatch.setattr(_player, "run_dot", broken)
+    for text in (d._repr_mimebundle_()["text/plain"], frames.frame_html(0)):
+        assert "syntax error in line 3" in text
+        assert "was not found" not in text and "apt-get install" not in text
+    monkeypatch.setattr(_dot, "dot_available", lambda: False)
+    assert _dot.failure_text(None) == INSTALL_HINT
+
+
+def test_recorders_are_thread_local():
+    import threading
+
+    from minitorch.autograd.engine import record_backward
+    from minitorch.autograd.function import record_forward
+
+    x = torch.tensor(2.0, requires_grad=True)
+    started, done = threading.Event(), threading.Event()
+
+    def other_thread():
+        started.wait()
+        y = (x * 3).sum()  # recorded only by a recorder of this thread
+        y.backward()
+        done.set()
+
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    with record_forward() as forward_steps, record_backward() as backward_steps:
+        started.set()
+        done.wait(10)
+        z = x.exp()
+        z.backward()
+    thread.join()
+    assert [node.name() for node, _ in forward_steps] == ["ExpBackward0"]
+    assert [s.node.name() for s in backward_steps] == ["ExpBackward0",
+                                                       "torch::autograd::AccumulateGrad"]
+
+
+def test_stepper_set_up_grows_linearly():
+    """Counted, not timed: preparing the frames builds each box's texts a bounded number of
+    times, whatever the length of the graph (it used to build every frame)."""
+    from minitorch.viz import stepper as stepper_module
+
+    calls = {"n": 0}
+    original = stepper_module._estimate_parts
+
+    def counting(title, details):
+        calls["n"] += 1
+        return original(title, details)
+
+    counts = []
+    for n in (100, 400):
+        x = torch.tensor(1.0, requires_grad=True)
+        h = x
+        for _ in range(n):
+            h = h * 1.0
+        calls["n"] = 0
+        stepper_module._estimate_parts = counting
+        try:
+            step_backward(h, params={"x": x})
+        finally:
+            stepper_module._estimate_parts = original
+        counts.append(calls["n"])
+    assert counts[1] <= 4.5 * counts[0], counts

@@ -24,6 +24,7 @@ Example:
 from __future__ import annotations
 
 import heapq
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -55,7 +56,14 @@ class BackwardStep:
     extra: dict = field(default_factory=dict)
 
 
-_recorders: list[list] = []
+class _Recorders(threading.local):
+    """Per thread: the step lists of the active :func:`record_backward` blocks."""
+
+    def __init__(self) -> None:
+        self.stack: list[list] = []
+
+
+_recorders = _Recorders()  # thread-local: a recording sees only backward passes of its thread
 
 
 @contextmanager
@@ -70,11 +78,11 @@ def record_backward():
     ['SumBackward0', 'MulBackward0', 'torch::autograd::AccumulateGrad']
     """
     steps: list[BackwardStep] = []
-    _recorders.append(steps)
+    _recorders.stack.append(steps)
     try:
         yield steps
     finally:
-        _recorders.remove(steps)
+        _recorders.stack.remove(steps)
 
 
 def _as_tuple(x) -> tuple:
@@ -154,7 +162,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
             heapq.heappush(ready, (-node._seq, counter, node))
             counter += 1
 
-    recorders = _recorders[-1:] if _recorders else ()
+    recorders = _recorders.stack[-1:]
     step = 0
     with grad_mode.set_grad_enabled(create_graph):
         # 3. Run each node once all its gradients have arrived, newest node first.

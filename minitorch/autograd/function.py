@@ -33,6 +33,7 @@ Example:
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -45,7 +46,14 @@ __all__ = ["Node", "AccumulateGrad", "FunctionCtx", "BackwardCFunction", "Functi
            "once_differentiable", "record_forward"]
 
 _sequence = itertools.count()  # the order nodes were created in; backward runs newest first
-_forward_recorders: list = []  # lists that collect (node, outputs) as apply records them
+class _Recorders(threading.local):
+    """Per thread: the lists that collect (node, outputs) as apply records them."""
+
+    def __init__(self) -> None:
+        self.stack: list = []
+
+
+_forward_recorders = _Recorders()  # thread-local: a recording sees only its own thread
 
 _FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -362,7 +370,7 @@ class Function(metaclass=FunctionMeta):
         ctx._input_meta = tuple([(a._data.shape, a._data.dtype) if isinstance(a, Tensor)
                                  else (None, None) for a in inputs])
         ctx._seq = next(_sequence)
-        if isinstance(out, Tensor) and not ctx._non_differentiable and not _forward_recorders:
+        if isinstance(out, Tensor) and not ctx._non_differentiable and not _forward_recorders.stack:
             if out._data.dtype.kind == "f":  # the common case: one floating-point output
                 if not cls._builtin and any(out is a for a in args):
                     out = out.view_as(out)  # an input returned unchanged: record on an alias
@@ -383,8 +391,8 @@ class Function(metaclass=FunctionMeta):
         if ctx._saved:
             _name_saved_outputs(ctx, outputs)
         ctx._num_outputs = len(outputs)
-        if _forward_recorders:
-            _forward_recorders[-1].append((ctx, outputs))
+        if _forward_recorders.stack:
+            _forward_recorders.stack[-1].append((ctx, outputs))
         if len(outputs) > 1:  # to hand zeros to backward for outputs that got no gradient
             ctx._output_meta = tuple((o._data.shape, o.dtype) if isinstance(o, Tensor)
                                      else None for o in outputs)
@@ -434,11 +442,11 @@ class record_forward:  # noqa: N801
 
     def __enter__(self) -> list:
         self.steps: list = []
-        _forward_recorders.append(self.steps)
+        _forward_recorders.stack.append(self.steps)
         return self.steps
 
     def __exit__(self, *exc) -> None:
-        _forward_recorders.remove(self.steps)
+        _forward_recorders.stack.remove(self.steps)
 
 
 def once_differentiable(fn):

@@ -11,6 +11,8 @@ name                       what it is
 :func:`quiz_for`           the quiz for question ``i`` of chapter ``n`` (from ``QUESTIONS``)
 :class:`PredictValue`      "predict the value": type a number, check it, reveal the answer
 :func:`run_check`          run :class:`Case` objects against learner code, show ✓ ✗ ⏳
+:func:`more_help`          the next help step of the last failed check (Jupyter: a button)
+:func:`set_time_limit`     how long a check's case may run before "an infinite loop?"
 :mod:`.checks`             the checks of the chapters' code exercises
 :func:`tangent_explorer`   a loss curve and its tangent, with sliders for ``w`` and ``b``
 :func:`descent_2d`         gradient descent on a 2-D surface, stepped with buttons
@@ -49,14 +51,25 @@ from .plots import (
 from .predict import PredictValue, parse_answer
 from .questions import QUESTIONS, Question, quiz_for
 from .quiz import Quiz
-from .runner import Case, CheckResult, approx, default_compare, evaluate, run_check
+from .runner import (
+    Case,
+    CheckResult,
+    approx,
+    default_compare,
+    evaluate,
+    get_time_limit,
+    last_result,
+    more_help,
+    run_check,
+    set_time_limit,
+)
 
 __all__ = [
     "QUESTIONS", "Case", "CheckResult", "Descent2D", "LiveLossPlot", "PredictValue", "Question",
     "Quiz", "TangentExplorer", "approx", "check_backprop", "check_chain_rule",
     "check_logistic_grads", "check_numeric_derivative", "check_topological_sort",
-    "decision_grid", "default_compare", "descent_2d", "evaluate", "logistic_loss",
-    "logistic_loss_grad", "parse_answer", "plot_decision_boundary", "quiz_for", "run_check",
-    "tangent_explorer",
-    "expected_error", "show_source",
+    "decision_grid", "default_compare", "descent_2d", "evaluate", "expected_error",
+    "get_time_limit", "last_result", "logistic_loss", "logistic_loss_grad", "more_help",
+    "parse_answer", "plot_decision_boundary", "quiz_for", "run_check", "set_time_limit",
+    "show_source", "tangent_explorer",
 ]

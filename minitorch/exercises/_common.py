@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import io
 import re
+import reprlib
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,8 @@ from minitorch.viz._widgets import display_widget, widget_bundle
 
 __all__ = [
     "DisplaysWidget", "display_widget", "fig_to_png", "format_value", "in_ipython", "in_notebook",
-    "inline_markup", "plain", "show", "to_float", "to_numpy", "widget_bundle",
+    "inline_markup", "plain", "safe_repr", "safe_str", "show", "to_float", "to_numpy",
+    "type_name", "widget_bundle",
 ]
 
 
@@ -24,8 +26,8 @@ def to_numpy(value: Any) -> np.ndarray | None:
     """Return ``value`` as a numeric NumPy array, or ``None`` if it is not numeric.
 
     Tensors (minitorch or PyTorch) are detached and converted with ``.numpy()``; numbers,
-    booleans, nested lists and arrays go through ``np.asarray``. Strings, ``None``, dicts and
-    ragged lists are not numeric.
+    booleans, nested lists and arrays go through ``np.asarray``. Strings, ``None``, dicts,
+    ragged lists and objects that raise when they are read are not numeric.
 
     Example:
         >>> to_numpy([1, 2]).tolist()
@@ -35,7 +37,11 @@ def to_numpy(value: Any) -> np.ndarray | None:
     """
     if value is None or isinstance(value, (str, bytes, dict)):
         return None
-    if hasattr(value, "numpy") and callable(value.numpy):  # a tensor
+    try:
+        numpy_method = getattr(value, "numpy", None)
+    except Exception:  # noqa: BLE001  (a learner's object whose __getattr__ raises)
+        return None
+    if callable(numpy_method):  # a tensor
         try:
             if hasattr(value, "detach"):
                 value = value.detach()
@@ -46,7 +52,7 @@ def to_numpy(value: Any) -> np.ndarray | None:
             pass
     try:
         array = np.asarray(value)
-    except (TypeError, ValueError):  # ragged lists, objects NumPy cannot read
+    except Exception:  # noqa: BLE001  (ragged lists, objects NumPy cannot read)
         return None
     if array.dtype.kind not in "biufc":
         return None
@@ -68,8 +74,85 @@ def to_float(value: Any) -> float:
         raise
 
 
+class _ShortRepr(reprlib.Repr):
+    """``reprlib`` that keeps a dict's own key order (a learner's dict reads as printed)."""
+
+    def repr_dict(self, x: dict, level: int) -> str:
+        if not x:
+            return "{}"
+        if level <= 0:
+            return "{...}"
+        items = []
+        for i, (key, value) in enumerate(x.items()):
+            if i >= self.maxdict:
+                items.append("...")
+                break
+            items.append(f"{self.repr1(key, level - 1)}: {self.repr1(value, level - 1)}")
+        return "{" + ", ".join(items) + "}"
+
+
+_SHORT = _ShortRepr()
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxtuple, _SHORT.maxdict = 6, 40, 40, 40
+_SHORT.maxset, _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 40, 200, 400, 60
+
+
+def safe_repr(value: Any) -> str:
+    """``repr(value)``, or a description of the value when its ``__repr__`` raises.
+
+    Nested lists are shortened (``[[[...]]]``) instead of raising ``RecursionError``.
+
+    Example:
+        >>> class Broken:
+        ...     def __repr__(self):
+        ...         raise ValueError("no")
+        >>> safe_repr(Broken())
+        '<a Broken object (its __repr__ raised ValueError)>'
+    """
+    try:
+        if isinstance(value, (list, tuple, dict, set, frozenset)):
+            return _SHORT.repr(value)
+        return repr(value)
+    except Exception as error:  # noqa: BLE001  (learner objects may raise anything)
+        return f"<a {type_name(value)} object (its __repr__ raised {type_name(error)})>"
+
+
+def safe_str(value: Any) -> str:
+    """``str(value)``, or a description when its ``__str__`` raises (e.g. an exception's).
+
+    Example:
+        >>> class Odd(Exception):
+        ...     def __str__(self):
+        ...         raise RuntimeError
+        >>> safe_str(Odd())
+        '<its message could not be shown: __str__ raised RuntimeError>'
+    """
+    try:
+        text = str(value)
+        if not isinstance(text, str):
+            raise TypeError("__str__ returned a non-string")
+        return text
+    except Exception as error:  # noqa: BLE001
+        return f"<its message could not be shown: __str__ raised {type_name(error)}>"
+
+
+def type_name(value: Any) -> str:
+    """The name of ``value``'s class, even for objects that lie about their class.
+
+    Example:
+        >>> type_name(1.5)
+        'float'
+    """
+    try:
+        name = type(value).__name__
+        return name if isinstance(name, str) else "object"
+    except Exception:  # noqa: BLE001
+        return "object"
+
+
 def format_value(value: Any, limit: int = 400) -> str:
     """``repr`` of a value, shortened to about ``limit`` characters for display.
+
+    It never raises: a value whose ``__repr__`` raises is described instead.
 
     Example:
         >>> format_value([1.0, 2.0])
@@ -77,11 +160,8 @@ def format_value(value: Any, limit: int = 400) -> str:
         >>> len(format_value(list(range(1000)), limit=50)) < 80
         True
     """
-    if isinstance(value, np.ndarray):
-        with np.printoptions(precision=4, threshold=50, edgeitems=3):
-            text = repr(value)
-    else:
-        text = repr(value)
+    with np.printoptions(precision=4, threshold=50, edgeitems=3):
+        text = safe_repr(value)
     if len(text) > limit:
         text = text[:limit] + f" ... ({len(text) - limit} more characters)"
     return text

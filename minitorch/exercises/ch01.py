@@ -127,8 +127,12 @@ def check_broadcast_shape(broadcast_shape: Callable[[Sequence[int], Sequence[int
     ]
     return run_check(
         "broadcast_shape", cases,
-        hint="Pad the shorter shape with 1s on the left, then walk the positions: equal "
-        "sizes stay, a 1 stretches to the other size, anything else raises ValueError.",
+        hint="Broadcasting compares shapes from the right.",
+        more_help=[
+            "Line the two shapes up on the right, as if the shorter one had 1s on its left.",
+            "At each position: equal sizes stay; a size 1 stretches to match the other size.",
+            "Any other pair of sizes cannot broadcast: raise a ValueError naming both shapes.",
+        ],
     )
 
 
@@ -232,9 +236,14 @@ def check_my_tensor(my_tensor: type) -> bool:
     ]
     return run_check(
         "MyTensor", cases,
-        hint="Store np.asarray(data, dtype=np.float32) in self.data; in __add__, wrap a "
-        "number in a MyTensor first, then return MyTensor(self.data + other.data, "
-        "requires_grad=self.requires_grad or other.requires_grad).",
+        hint="A tensor wraps a float32 NumPy array and remembers `requires_grad`.",
+        more_help=[
+            "`__init__` should convert whatever it gets (a number, a list, an array) into a "
+            "float32 array.",
+            "`__add__` must return a new MyTensor and leave both operands unchanged; a plain "
+            "number is a valid operand too.",
+            "The result requires grad when either operand does.",
+        ],
     )
 
 

@@ -135,7 +135,8 @@ def _backward_upstream(mul: type) -> Callable[[], Any]:
 
 
 def _finite_differences(mul: type) -> Callable[[], Any]:
-    """``L = sin(Mul(a, b)).sum()``: autograd's gradients next to central differences."""
+    """``L = sin(Mul(a, b)).sum()``: autograd's gradients next to central differences of
+    ``sin(a * b).sum()`` computed in NumPy (an independent reference)."""
 
     def run() -> Any:
         rng = np.random.default_rng(0)
@@ -144,8 +145,8 @@ def _finite_differences(mul: type) -> Callable[[], Any]:
         mul.apply(a, b).sin().sum().backward()
 
         def loss(x: np.ndarray, y: np.ndarray) -> float:
-            with minitorch.no_grad():
-                return float(mul.apply(_t(x, False), _t(y, False)).sin().sum())
+            # The reference is NumPy's own product, never the learner's forward.
+            return float(np.sin(x * y).sum())
 
         h = 1e-6
         numeric = {"a.grad": np.zeros_like(a0), "b.grad": np.zeros_like(b0)}
@@ -259,9 +260,17 @@ def check_mul(mul: type) -> bool:
     ]
     return run_check(
         "Mul", cases,
-        hint="forward: `ctx.save_for_backward(a, b)` then `return a * b`. backward: "
-        "`a, b = ctx.saved_tensors` then `return grad * b, grad * a` (the upstream gradient "
-        "times each local derivative: d(ab)/da = b, d(ab)/db = a).",
+        hint=(
+            "`forward` computes and saves what `backward` needs; `backward` applies the chain "
+            "rule: upstream gradient times the local derivative."
+        ),
+        more_help=[
+            "What is d(a*b)/da? And d(a*b)/db? Each input's gradient uses the *other* input.",
+            "`backward` receives the upstream gradient and returns one gradient per input of "
+            "`forward`, in the same order.",
+            "Read the inputs back from `ctx.saved_tensors`: they must be the tensors you saved in"
+            " `forward`, not copies.",
+        ],
     )
 
 
@@ -385,7 +394,16 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
     ]
     return run_check(
         "find_leaves", cases,
-        hint="Use a list as a stack, starting with [t.grad_fn], and a `seen` set. Pop a node; "
-        "skip it if seen; if it has a `.variable` it is an AccumulateGrad: keep that leaf; "
-        "push every non-None node of its `next_functions`.",
+        hint=(
+            "Walk the graph from `t.grad_fn` through `next_functions`, without recursion, "
+            "visiting each node once."
+        ),
+        more_help=[
+            "A list used as a stack replaces recursion: push the nodes still to visit, pop one at"
+            " a time.",
+            "A node reached along two paths must be handled once: remember the nodes you have "
+            "seen.",
+            "Leaves sit behind `AccumulateGrad` nodes: such a node has a `.variable`. Entries of "
+            "`next_functions` can be `(None, 0)`.",
+        ],
     )

@@ -116,9 +116,17 @@ def check_logistic_autograd(logistic_autograd: Callable[..., Any]) -> bool:
             expected_repr=f"(tensor({(p - y) * x:.4f}), tensor({p - y:.4f}))"))
     return run_check(
         "logistic regression with autograd", cases,
-        hint="w = minitorch.tensor(w, requires_grad=True) (the same for b); then "
-        "z = w * x + b, p = minitorch.sigmoid(z), loss = -(y * minitorch.log(p) + "
-        "(1 - y) * minitorch.log(1 - p)); loss.backward(); return w.grad, b.grad.",
+        hint=(
+            "Let autograd do the chain rule: build the loss from tensors that require grad, then "
+            "call `backward()`."
+        ),
+        more_help=[
+            "Only tensors created with `requires_grad=True` get a `.grad`: which of w, b, x, y "
+            "need it?",
+            "Write the forward pass exactly as the formula in the exercise: z, then p, then the "
+            "binary cross-entropy.",
+            "After `loss.backward()`, the gradients are in the `.grad` of the tensors you made.",
+        ],
     )
 
 
@@ -259,8 +267,16 @@ def check_my_backward(my_backward: Callable[[Any], Any]) -> bool:
                       expected_repr="twice the gradient of one call (x.grad = 28)"))
     return run_check(
         "my_backward", cases,
-        hint="order = topo_sort(graph_of(loss), loss.grad_fn); grads = {loss.grad_fn: "
-        "minitorch.ones_like(loss)}; for each node in order: take its summed gradient; at an "
-        "AccumulateGrad node add it into node.variable.grad; otherwise zip "
-        "node.next_functions with node.apply(grad) and ADD each gradient into grads[next].",
+        hint=(
+            "Backward visits the nodes in topological order and *sums* the gradients that reach a"
+            " node from its several uses."
+        ),
+        more_help=[
+            "Your `topo_sort` and `graph_of` from above give the order; the loss's node starts "
+            "with a gradient of ones.",
+            "For each node, `node.apply(grad)` returns one gradient per entry of "
+            "`node.next_functions`: hand each to that node, adding to what it already has.",
+            "An `AccumulateGrad` node ends a path: its gradient goes into its `.variable`'s "
+            "`.grad`, added to any gradient already there. Skip `(None, 0)` entries.",
+        ],
     )

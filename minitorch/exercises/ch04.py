@@ -159,8 +159,15 @@ def check_zero_grads(zero_grads: Callable[[list], Any]) -> bool:
     ]
     return run_check(
         "zero_grads", cases,
-        hint="for p in params: if p.grad is not None: p.grad.zero_()   (the trailing _ means "
-        "in place). Setting p.grad = None works too.",
+        hint=(
+            "Gradients accumulate across backward calls, so each parameter's `.grad` must be "
+            "cleared before the next one."
+        ),
+        more_help=[
+            "A parameter that was never used has `.grad = None`: there is nothing to clear.",
+            "Clearing can happen in place (methods ending in `_` change the tensor itself) or by "
+            "dropping the gradient.",
+        ],
     )
 
 
@@ -267,7 +274,13 @@ def check_no_grad_context(my_no_grad: type) -> bool:
     ]
     return run_check(
         "my_no_grad", cases,
-        hint="In __enter__: self.prev = grad_mode._state.enabled, then set it to False. In "
-        "__exit__(self, exc_type, exc_value, traceback): grad_mode._state.enabled = self.prev. "
-        "Python calls __exit__ even when the block raises.",
+        hint=(
+            "A context manager switches grad mode off on entry and restores the *previous* mode "
+            "on exit, even when the block raises."
+        ),
+        more_help=[
+            "`__enter__` must remember the mode that was on before, since blocks can be nested.",
+            "`__exit__` runs whether or not the block raised; it should put back what `__enter__`"
+            " remembered, not simply switch grad mode on.",
+        ],
     )

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import format_value, to_numpy
+from ._common import format_value, safe_str, to_numpy
 from .runner import Case, run_check
 
 __all__ = ["check_line", "check_my_linear", "check_sgd_step"]
@@ -54,7 +54,7 @@ class _Explained:
         self.error, self.why = error, why
 
     def __repr__(self) -> str:
-        return f"{type(self.error).__name__}: {self.error}"
+        return f"{type(self.error).__name__}: {safe_str(self.error)}"
 
 
 def _run(fn: Callable[[], Any], known: dict[str, str]) -> Callable[[], Any]:
@@ -72,7 +72,7 @@ def _run(fn: Callable[[], Any], known: dict[str, str]) -> Callable[[], Any]:
             raise
         except Exception as error:  # noqa: BLE001  (learner code may raise anything)
             for fragment, why in known.items():
-                if fragment in str(error):
+                if fragment in safe_str(error):
                     return _Explained(error, why)
             raise
         finally:
@@ -301,8 +301,16 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
     ]
     return run_check(
         "sgd_step", cases,
-        hint="with torch.no_grad(): for p in params: if p.grad is None: continue; then "
-        "p -= lr * p.grad (in place) and p.grad.zero_().",
+        hint=(
+            "One SGD step moves each parameter against its gradient, without recording the update"
+            " in the graph."
+        ),
+        more_help=[
+            "The update must not be tracked by autograd, and must change the parameter in place "
+            "(the optimizer and the model share the same tensor).",
+            "Parameters whose `.grad` is None were not used: leave them alone.",
+            "Gradients accumulate: clear them once they have been used.",
+        ],
     )
 
 
@@ -462,9 +470,15 @@ def check_line(line_class: type) -> bool:
     ]
     return run_check(
         "Line", cases,
-        hint="class Line(nn.Module): in __init__, super().__init__() first, then "
-        "self.w = nn.Parameter(torch.tensor(0.0)) and the same for self.b; "
-        "forward(self, x) returns self.w * x + self.b.",
+        hint=(
+            "An `nn.Module` registers the `nn.Parameter`s assigned as attributes, once "
+            "`super().__init__()` has run."
+        ),
+        more_help=[
+            "Call the parent's `__init__` before assigning any attribute.",
+            "Wrap each learnable tensor in `nn.Parameter` so `parameters()` finds it.",
+            "`forward` only describes the computation; calling the module runs it.",
+        ],
     )
 
 
@@ -653,7 +667,13 @@ def check_my_linear(my_linear: type) -> bool:
                       expected_out[0], compare=_explaining(compare_out)))
     return run_check(
         "MyLinear", cases,
-        hint="super().__init__(); k = 1 / math.sqrt(in_features); self.weight = "
-        "nn.Parameter(torch.rand(out_features, in_features) * 2 * k - k); the same for "
-        "self.bias with shape (out_features,); forward returns x @ self.weight.T + self.bias.",
+        hint=(
+            "A linear layer holds a weight of shape (out, in) and a bias of shape (out,), "
+            "initialised like `nn.Linear`."
+        ),
+        more_help=[
+            "Both must be `nn.Parameter`s, registered after `super().__init__()`.",
+            "`nn.Linear` draws both uniformly from [-k, k] with k = 1 / sqrt(in_features).",
+            "Check the shapes: the input has `in_features` columns, the output `out_features`.",
+        ],
     )

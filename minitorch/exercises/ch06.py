@@ -220,9 +220,16 @@ def check_dataset(dataset_class: type) -> bool:
     ]
     return run_check(
         "DigitsDataset", cases,
-        hint="Store the arguments in __init__; __len__ returns len(self.labels); __getitem__(i) "
-        "takes image = self.images[i], applies self.transform if it is not None, and returns "
-        "(image, int(self.labels[i])).",
+        hint=(
+            "A map-style dataset answers two questions: how many samples (`__len__`) and what is "
+            "sample i (`__getitem__`)."
+        ),
+        more_help=[
+            "Keep what `__init__` receives; do not transform everything up front.",
+            "`__getitem__` returns a pair (image, label); the transform, when given, applies to "
+            "the image of that one sample.",
+            "Labels should come out as plain Python ints.",
+        ],
     )
 
 
@@ -345,6 +352,13 @@ def check_collate(collate: Callable[[list], Any]) -> bool:
     ]
     return run_check(
         "collate", cases,
-        hint="images = torch.stack([image for image, label in batch]); labels = "
-        "torch.tensor([label for image, label in batch]); return images, labels.",
+        hint=(
+            "`collate` turns a list of (image, label) samples into one batch: a stacked image "
+            "tensor and a label tensor."
+        ),
+        more_help=[
+            "Separate the images from the labels first.",
+            "Stacking adds a new first dimension, the batch dimension.",
+            "The labels become one integer tensor of length batch size.",
+        ],
     )

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import format_value
+from ._common import format_value, safe_str
 from .runner import Case, run_check
 
 __all__ = ["PRETEND", "PretendArray", "PretendGPU", "PretendXP", "add_pretend_gpu",
@@ -340,10 +340,17 @@ def check_to_device(to_device: Callable[[Any, Any], Any]) -> bool:
     ]
     return run_check(
         "to_device", cases,
-        hint="Ask what `batch` is: a `minitorch.Tensor` -> `batch.to(device)`; a dict -> a "
-        "new dict with `to_device` applied to each value; a tuple or list -> "
-        "`type(batch)(to_device(item, device) for item in batch)`; anything else -> `batch` "
-        "itself. The function calls itself for the nested parts.",
+        hint=(
+            "Moving a batch means moving every tensor in it, however deeply nested, and keeping "
+            "the structure."
+        ),
+        more_help=[
+            "Which kinds of `batch` can arrive? Tensors, dicts, tuples and lists, and anything "
+            "else.",
+            "For containers, build a new container of the same kind from the moved parts: the "
+            "function can call itself.",
+            "Things that are not tensors (ints, strings) pass through unchanged.",
+        ],
     )
 
 
@@ -418,7 +425,7 @@ def check_backend(backend_class: type) -> bool:
             try:
                 minitorch.ones(2).to(PRETEND) + minitorch.ones(2)
             except RuntimeError as error:
-                return str(error)
+                return safe_str(error)
             return "no error"
 
     messages = {
@@ -472,9 +479,15 @@ def check_backend(backend_class: type) -> bool:
     ]
     return run_check(
         "my backend", cases,
-        hint="owns: `isinstance(array, PretendArray)`. from_numpy: `np.array(array)` copies, "
-        "`.view(PretendArray)` puts the copy on the device. to_numpy: "
-        "`np.array(array.view(np.ndarray))`.",
+        hint=(
+            "A backend converts arrays to and from its own kind, and must copy so the two sides "
+            "never share memory."
+        ),
+        more_help=[
+            "`owns` answers whether an array is of this backend's kind.",
+            "`from_numpy` and `to_numpy` must each return a copy: change the copy, and the "
+            "original must stay the same.",
+        ],
     )
 
 

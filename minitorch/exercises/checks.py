@@ -58,8 +58,14 @@ def check_numeric_derivative(numeric_derivative: Callable[..., float]) -> bool:
     ]
     return run_check(
         "numeric derivative", cases,
-        hint="Use the central difference (f(x + h) - f(x - h)) / (2 * h) with h around 1e-5. "
-        "The one-sided (f(x + h) - f(x)) / h has an error proportional to h.",
+        hint=(
+            "A finite difference approximates the slope from two nearby values; the symmetric "
+            "(central) one is far more accurate."
+        ),
+        more_help=[
+            "Evaluate f on both sides of x, at the same small distance h.",
+            "An h around 1e-5 balances the approximation error against rounding error.",
+        ],
     )
 
 
@@ -89,7 +95,13 @@ def check_chain_rule(chain_rule: Callable[..., float]) -> bool:
     ]
     return run_check(
         "chain rule", cases,
-        hint="Take the outer derivative at the inner value, df(g(x)), then multiply by dg(x).",
+        hint=(
+            "The chain rule: the outer derivative, taken at the inner value, times the inner "
+            "derivative."
+        ),
+        more_help=[
+            "Which argument of `df` is right: `x` or `g(x)`?",
+        ],
     )
 
 
@@ -126,8 +138,15 @@ def check_logistic_grads(logistic_grads: Callable[..., Any]) -> bool:
                           expected))
     return run_check(
         "logistic regression gradients", cases,
-        hint="Chain rule: dL/dz = dL/dp * dp/dz simplifies to p - y; then dz/dw = x and "
-        "dz/db = 1. Return the pair (dL/dw, dL/db).",
+        hint=(
+            "Apply the chain rule through z = w*x + b, p = sigmoid(z) and the binary "
+            "cross-entropy."
+        ),
+        more_help=[
+            "Work out dL/dp and dp/dz separately, then multiply: the product simplifies a lot.",
+            "dz/dw and dz/db come straight from z = w*x + b.",
+            "Return the two gradients as a pair, in the order (dL/dw, dL/db).",
+        ],
     )
 
 
@@ -206,8 +225,16 @@ def check_topological_sort(topo_sort: Callable[[Graph, str], list[str]]) -> bool
     ]
     return run_check(
         "topological sort", cases,
-        hint="Do a depth-first search from the root with an explicit stack (a list) and a "
-        "`visited` set, record each node after all the nodes that use it, then reverse.",
+        hint=(
+            "Every node must come before its inputs; a depth-first search with an explicit stack "
+            "gives such an order, even for very deep graphs."
+        ),
+        more_help=[
+            "Recursion fails on a chain 5,000 deep: keep your own stack (a list).",
+            "Mark nodes as visited, so a node reached twice (the diamond) is listed once.",
+            "A node can be placed only once everything below it is finished; which order does "
+            "that give, and does it need reversing?",
+        ],
     )
 
 
@@ -251,8 +278,14 @@ def check_backprop(backprop: Callable[[LocalGrads, list[str]], dict[str, float]]
     ]
     return run_check(
         "backprop", cases,
-        hint="Start with grads[root] = 1. For each node in order, for each (input, local) "
-        "pair, ADD grads[node] * local to grads[input] (+=, not =): a node used twice "
-        "collects two contributions.",
+        hint=(
+            "Gradients *accumulate*: a node used several times sums the contributions of all its "
+            "uses."
+        ),
+        more_help=[
+            "The root's gradient with respect to itself is 1.",
+            "Each (input, local) pair passes `grads[node] * local` on to the input.",
+            "Assigning overwrites an earlier contribution; what operator adds to it?",
+        ],
     )
 

@@ -39,7 +39,12 @@ def _same(x: Any) -> Any:
 _NAMES: dict[str, Any] = {
     "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,
     "True": True, "False": False, "None": None,
+    # as a person types them (or as JSON and NumPy print them)
+    "true": True, "false": False, "none": None, "null": None,
+    "Inf": math.inf, "infinity": math.inf, "Infinity": math.inf, "NaN": math.nan, "NAN": math.nan,
 }
+_MAX_LENGTH = 10_000  # characters
+_MAX_DEPTH = 32  # nested brackets: deeper answers are refused before parsing
 _FUNCTIONS: dict[str, Any] = {
     "sqrt": np.sqrt, "exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos,
     "tan": np.tan, "tanh": np.tanh, "abs": np.abs, "sigmoid": _sigmoid,
@@ -103,19 +108,33 @@ def parse_answer(text: str) -> Any:
         >>> parse_answer("tensor([0.5, -1.])")
         [0.5, -1.0]
     """
+    if not isinstance(text, str):
+        raise ValueError(f"expected the typed text, got a {type(text).__name__}")
     text = text.strip().replace("\u2212", "-")  # a pasted "−" is a minus sign
     if not text:
         raise ValueError("empty answer")
+    if len(text) > _MAX_LENGTH:
+        raise ValueError(f"the answer is too long (more than {_MAX_LENGTH:,} characters)")
+    depth = deepest = 0
+    for char in text:
+        depth += (char in "([{") - (char in ")]}")
+        deepest = max(deepest, depth)
+    if deepest > _MAX_DEPTH:
+        raise ValueError(f"the answer is nested too deeply (more than {_MAX_DEPTH} brackets)")
     if _DECIMAL_COMMA.match(text):
         raise ValueError("use a dot for decimals: 0.5, not 0,5")
     try:
         tree = ast.parse(text, mode="eval")
         with np.errstate(all="ignore"):
             value = _evaluate(tree)
-    except SyntaxError:
+    except (SyntaxError, ValueError) as error:
+        if isinstance(error, ValueError) and not isinstance(error, SyntaxError):
+            raise
         raise ValueError("not a valid expression") from None
-    except (OverflowError, RecursionError):
+    except OverflowError:
         raise ValueError("the number is too large") from None
+    except (RecursionError, MemoryError):
+        raise ValueError("the expression is nested too deeply") from None
     except (ZeroDivisionError, TypeError) as error:
         raise ValueError(str(error)) from None
     if isinstance(value, np.ndarray):
@@ -154,13 +173,22 @@ def _compare(got: Any, answer: Any, tolerance: float) -> tuple[bool, str]:
             return False, "The answer is a single number, not a list."
         return False, (f"The answer has shape {answer_array.shape}; "
                        f"you typed shape {got_array.shape}.")
-    error = np.abs(got_array.astype(float) - answer_array.astype(float))
-    allowed = tolerance * np.maximum(1.0, np.abs(answer_array.astype(float)))
-    off = ~(error <= allowed)
+    typed, right = got_array.astype(float), answer_array.astype(float)
+    with np.errstate(invalid="ignore", over="ignore"):
+        error = np.abs(typed - right)
+        allowed = tolerance * np.maximum(1.0, np.abs(right))
+        off = ~(error <= allowed)
+    # inf and nan are answers too: inf matches inf of the same sign, nan matches nan.
+    special = ~np.isfinite(right) | ~np.isfinite(typed)
+    same_special = (np.isnan(right) & np.isnan(typed)) | (np.isinf(right) & (typed == right))
+    off = np.where(special, ~same_special, off)
     if not off.any():
         return True, ""
     if answer_array.ndim == 0:
-        return False, "Too high." if got_array > answer_array else "Too low."
+        if np.isnan(right) or np.isnan(typed):
+            return False, ("The answer is nan (not a number)." if np.isnan(right)
+                           else "The answer is a number, not nan.")
+        return False, "Too high." if typed > right else "Too low."
     first = tuple(int(i) for i in np.argwhere(off)[0])
     return False, f"{int(off.sum())} of {off.size} numbers are off; the first at index {first}."
 

@@ -6,7 +6,7 @@ them: ``x.requires_grid(false)``, "autograd.Parameter implements forward and bac
 
 Example:
     >>> quiz = quiz_for(3, 0)        # chapter 3, first question
-    >>> quiz.select("w", "b")
+    >>> quiz.select("w")
     >>> quiz.check_button.click()
     >>> quiz.correct
     True
@@ -14,11 +14,15 @@ Example:
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from .quiz import Quiz
 
 __all__ = ["QUESTIONS", "Question", "quiz_for"]
+
+
+_SALT = "minitorch quiz"  # part of every option's hash: changing it reshuffles every quiz
 
 
 @dataclass(frozen=True)
@@ -27,8 +31,9 @@ class Question:
 
     Example:
         >>> q = Question("1 + 1?", ("1", "2"), "2", ("no", "yes"))
-        >>> q.quiz().answer
-        {1}
+        >>> quiz = q.quiz()
+        >>> [quiz.options[i] for i in quiz.answer]
+        ['2']
     """
 
     question: str
@@ -37,14 +42,54 @@ class Question:
     explanations: tuple[str, ...]
     multi: bool = False
 
-    def quiz(self) -> Quiz:
-        """A fresh :class:`Quiz` widget for this question.
+    def order(self) -> list[int]:
+        """The order in which the options are shown: shuffled, the same on every run.
+
+        Each option's place comes from a SHA-256 hash of the question and the option text
+        (not Python's ``hash()``, which changes from one process to the next), so stored
+        notebook outputs stay the same, and the right answer is not always first. The fixed
+        prefix :data:`_SALT` was picked so that, across the course, no position holds more
+        than about a quarter to a third of the right answers (``tests/test_exercises.py``
+        guards that spread).
 
         Example:
-            >>> QUESTIONS[0][0].quiz().options[0]
-            'An open-source deep-learning framework, integrated with Python'
+            >>> q = Question("1 + 1?", ("1", "2", "3"), "2", ("no", "yes", "no"))
+            >>> q.order() == q.order() and sorted(q.order()) == [0, 1, 2]
+            True
         """
-        return Quiz(self.question, self.options, self.answer, self.explanations, self.multi)
+
+        def key(index: int) -> str:
+            text = f"{_SALT}{self.question}\n{index}\n{self.options[index]}"
+            return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+        return sorted(range(len(self.options)), key=key)
+
+    def answer_indices(self) -> set[int]:
+        """The indices (in :attr:`options`, before shuffling) of the right options.
+
+        Example:
+            >>> Question("1 + 1?", ("1", "2"), "2", ("no", "yes")).answer_indices()
+            {1}
+        """
+        answers = self.answer if self.multi else [self.answer]
+        return {a if isinstance(a, int) else self.options.index(a) for a in answers}
+
+    def quiz(self) -> Quiz:
+        """A fresh :class:`Quiz` widget for this question, its options in :meth:`order`.
+
+        Example:
+            >>> quiz = QUESTIONS[0][0].quiz()
+            >>> quiz.select("An open-source deep-learning framework, integrated with Python")
+            >>> quiz.check_button.click()
+            >>> quiz.correct
+            True
+        """
+        order = self.order()
+        right = self.answer_indices()
+        answer = {order.index(i) for i in right}
+        return Quiz(self.question, [self.options[i] for i in order],
+                    answer if self.multi else answer.pop(),
+                    [self.explanations[i] for i in order], self.multi)
 
 
 # The worked example of chapter 3, used by several questions.
@@ -220,13 +265,15 @@ QUESTIONS: dict[int, list[Question]] = {
         Question(
             "In a model, what do tensors hold?",
             ("The inputs", "The parameters (weights and biases)", "The outputs",
-             "The Python code of the layers"),
-            {0, 1, 2},
+             "The Python code of the layers", "The gradients (`.grad`) of the parameters"),
+            {0, 1, 2, 4},
             (
                 "Yes: a batch of data is a tensor.",
                 "Yes: weights and biases are tensors with `requires_grad=True`.",
                 "Yes: predictions and the loss are tensors too.",
                 "No: code lives in Python functions and modules; tensors hold numbers.",
+                "Yes: after `backward()`, each parameter's `.grad` is a tensor of the "
+                "parameter's shape.",
             ),
             multi=True,
         ),
@@ -326,11 +373,12 @@ QUESTIONS: dict[int, list[Question]] = {
         Question(
             f"{_EXAMPLE} After `loss.backward()`, which tensors have a `.grad` "
             "(not `None`)?",
-            ("`w`", "`b`", "`x`", "`z`"),
-            {0, 1},
+            ("`w`", "`y`", "`x`", "`z`"),
+            {0},
             (
-                "Yes: a leaf with `requires_grad=True`.",
-                "Yes: a leaf with `requires_grad=True`.",
+                "Yes: a leaf with `requires_grad=True`. (So is `b`, which is not listed.)",
+                "No: `y` holds the targets; it was made with `requires_grad=False`, so "
+                "backward computes no gradient for it.",
                 "No: `x` is a leaf, but `requires_grad` is `False`, so no gradient is "
                 "computed for it.",
                 "No: `z` is an intermediate (non-leaf) tensor. Its gradient is computed on "

@@ -1,8 +1,9 @@
 """Multiple-choice and multi-select quizzes built from core ipywidgets.
 
-A :class:`Quiz` shows a question, its options and a **Check** button. After checking, every
-option is marked ✓ (a right answer) or ✗ (a wrong one) with its explanation, so a learner
-learns as much from the wrong options as from the right one.
+A :class:`Quiz` shows a question, its options and a **Check** button. A wrong answer explains
+the options the learner chose (why each is right or wrong), without giving the right answer
+away; a right answer marks every option ✓ or ✗ with its explanation, so a learner learns as
+much from the wrong options as from the right one.
 
 Example:
     >>> quiz = Quiz("2 + 2 = ?", ["3", "4"], answer="4")
@@ -185,7 +186,11 @@ class Quiz(DisplaysWidget):
         verdict = self._verdict(selected)
         text_lines = [verdict]
         html_rows = []
-        for index, option in enumerate(self.options):
+        # A wrong answer explains only the options the learner chose, so one wrong click
+        # does not give the right answer away; a right answer explains every option.
+        shown = range(len(self.options)) if self.correct else sorted(selected)
+        for index in shown:
+            option = self.options[index]
             right = index in self.answer
             mark = "✓" if right else "✗"
             chosen = " (your choice)" if index in selected else ""

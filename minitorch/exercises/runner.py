@@ -4,12 +4,22 @@ A check is a list of :class:`Case` objects. Each case calls the learner's code a
 what comes back with the value we expect. :func:`run_check` runs the cases and reports the
 first problem in words a learner can act on:
 
-* ⏳ the code still raises ``NotImplementedError`` ("not done yet"),
-* ✗ the code raised another exception (its type and message, no traceback wall),
-* ✗ a case returned a wrong value (expected vs got, plus a hint),
+* ⏳ the code still raises ``NotImplementedError`` ("not done yet"), naming the function that
+  raised it (which may be a helper the learner wrote earlier, such as ``topo_sort``),
+* ✗ the code raised another exception (its type, message and the learner's own line),
+* ✗ a case returned a wrong value (the case, expected, got, why they differ, and a nudge),
+* ⌛ the code did not finish within the time limit (an infinite loop?),
+* ⏹ the check was interrupted,
 * ✓ every case passed.
 
-It never raises: a check cell must not turn red because the learner's code is unfinished.
+More help comes only when the learner asks for it: the **More help** button (or
+:func:`more_help` outside Jupyter) shows the next of a check's help steps. No step prints
+the solution.
+
+It never raises: a check cell must not turn red because the learner's code is unfinished,
+broken or hostile. Every case runs in a helper thread with a time limit
+(:func:`set_time_limit`), and the grad mode, the default dtype and the random number
+generators are put back as they were after every check.
 
 Example:
     >>> def double(x):
@@ -21,20 +31,58 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import html
 import os
+import random
+import sys
+import sysconfig
+import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ._common import format_value, inline_markup, show, to_numpy
+from ._common import format_value, inline_markup, safe_str, show, to_numpy, type_name
 
-__all__ = ["Case", "CheckResult", "approx", "default_compare", "evaluate", "run_check"]
+__all__ = [
+    "Case", "CheckResult", "approx", "default_compare", "evaluate", "get_time_limit",
+    "last_result", "more_help", "run_check", "set_time_limit",
+]
 
 Compare = Callable[[Any, Any], bool]
+
+_time_limit = float(os.environ.get("MINITORCH_CHECK_TIME_LIMIT", "20"))
+
+
+def set_time_limit(seconds: float) -> float:
+    """Set how long one case of a check may run, in seconds; return the previous limit.
+
+    Example:
+        >>> old = set_time_limit(5)
+        >>> get_time_limit()
+        5.0
+        >>> _ = set_time_limit(old)
+    """
+    global _time_limit
+    seconds = float(seconds)
+    if not seconds > 0:
+        raise ValueError(f"the time limit must be a positive number of seconds, got {seconds}")
+    old, _time_limit = _time_limit, seconds
+    return old
+
+
+def get_time_limit() -> float:
+    """How long one case of a check may run, in seconds (20 unless changed).
+
+    Example:
+        >>> get_time_limit() > 0
+        True
+    """
+    return _time_limit
 
 
 def approx(atol: float = 1e-6, rtol: float = 1e-5) -> Compare:
@@ -93,7 +141,9 @@ class Case:
     Args:
         name: what the case tries, shown when it fails (``"x * y at x=2, y=3"``).
         run: a function with no arguments that calls the learner's code and returns its result.
-        expected: the value ``run()`` should return.
+        expected: the value ``run()`` should return, computed independently of the learner's
+            code (by hand, with PyTorch, with minitorch's own implementation, or with finite
+            differences).
         compare: ``compare(got, expected) -> bool``; :func:`default_compare` if not given.
             It may also raise ``AssertionError("why")`` to explain what is wrong.
         expected_repr: text shown as "expected" instead of ``repr(expected)`` (useful when
@@ -113,20 +163,27 @@ class Case:
     expected_repr: str | None = None
 
 
+_COLORS = {"pass": "#2e7d32", "todo": "#8d6e00", "fail": "#c62828", "error": "#c62828",
+           "timeout": "#c62828", "interrupted": "#8d6e00"}
+
+
 @dataclass
 class CheckResult:
     """What :func:`evaluate` found, readable in tests and notebooks.
 
     Attributes:
         title: the check's title.
-        status: ``"pass"``, ``"fail"`` (wrong value), ``"error"`` (an exception) or
-            ``"todo"`` (``NotImplementedError``: not done yet).
+        status: ``"pass"``, ``"fail"`` (wrong value), ``"error"`` (an exception),
+            ``"todo"`` (``NotImplementedError``: not done yet), ``"timeout"`` (the time limit
+            was reached) or ``"interrupted"`` (``KeyboardInterrupt``).
         passed: ``True`` only when every case passed.
         n_passed: how many cases passed.
         n_total: how many cases there are.
         case: the name of the first case that did not pass (``None`` when all passed).
-        text: the feedback as plain text.
-        html: the same feedback as HTML.
+        culprit: the learner's function that raised, when one did (e.g. ``"topo_sort"``).
+        lines: the feedback, one line per item; ``text`` joins them.
+        help_steps: further help, shown one step at a time by :meth:`more_help`.
+        help_shown: how many help steps have been shown.
 
     Example:
         >>> result = evaluate("half", [Case("half(4)", lambda: 4 / 2, 2.0)])
@@ -140,6 +197,9 @@ class CheckResult:
     n_total: int
     case: str | None = None
     lines: list[str] = field(default_factory=list)
+    culprit: str | None = None
+    help_steps: list[str] = field(default_factory=list)
+    help_shown: int = 0
 
     @property
     def passed(self) -> bool:
@@ -151,8 +211,7 @@ class CheckResult:
 
     @property
     def html(self) -> str:
-        colors = {"pass": "#2e7d32", "todo": "#8d6e00", "fail": "#c62828", "error": "#c62828"}
-        color = colors[self.status]
+        color = _COLORS[self.status]
         head, *rest = self.lines
         body = "".join(_line_to_html(line) for line in rest)
         return (
@@ -161,20 +220,84 @@ class CheckResult:
             f"{body}</div>"
         )
 
+    @property
+    def offers_help(self) -> bool:
+        """Whether this result has help steps to offer (failures and errors only)."""
+        return self.status in ("fail", "error") and bool(self.help_steps)
+
+    def more_help(self) -> str | None:
+        """Reveal the next help step and return it (``None`` when there is no more).
+
+        Example:
+            >>> r = evaluate("one", [Case("1", lambda: 2, 1)], more_help=["Look again."])
+            >>> r.more_help(), r.more_help()
+            ('Look again.', None)
+        """
+        if not self.offers_help or self.help_shown >= len(self.help_steps):
+            return None
+        self.help_shown += 1
+        return self.help_steps[self.help_shown - 1]
+
     def show(self) -> None:
         """Display the result (HTML in Jupyter, text elsewhere).
+
+        In Jupyter, a failure with help steps gets a **More help** button that shows one more
+        step per click.
 
         Example:
             >>> evaluate("one", [Case("1", lambda: 1, 1)]).show()
             ✓ one: all 1 cases passed.
         """
-        show(self.text, self.html)
+        if self.offers_help and _in_ipython():
+            try:
+                self._show_widget()
+                return
+            except ImportError:  # no ipywidgets: fall back to text and HTML
+                pass
+        text, html_text = self.text, self.html
+        if self.offers_help:
+            more = ("More help, one step at a time: call "
+                    "`minitorch.exercises.more_help()`.")
+            text += "\n" + more
+            html_text = html_text[:-len("</div>")] + _line_to_html(more) + "</div>"
+        show(text, html_text)
+
+    def _show_widget(self) -> None:
+        import ipywidgets as widgets  # noqa: PLC0415  (only in Jupyter, only on failures)
+
+        from ._common import display_widget  # noqa: PLC0415
+
+        steps = widgets.HTML("")
+        button = widgets.Button(description="More help", icon="life-ring",
+                                tooltip="show one more hint")
+
+        def on_click(_button: Any = None) -> None:
+            step = self.more_help()
+            if step is not None:
+                steps.value += (f'<div style="margin: 2px 0 2px 14px">💡 '
+                                f"{inline_markup(step)}</div>")
+            left = len(self.help_steps) - self.help_shown
+            button.description = f"More help ({left} left)" if left else "No more help"
+            button.disabled = left == 0
+
+        button.on_click(on_click)
+        box = widgets.VBox([widgets.HTML(self.html), steps, button])
+        box.add_class("mt-check-result")
+        button.add_class("mt-more-help")
+        self.widget = box
+        display_widget(box, self.text)
 
     def _repr_html_(self) -> str:
         return self.html
 
     def __str__(self) -> str:
         return self.text
+
+
+def _in_ipython() -> bool:
+    from ._common import in_ipython  # noqa: PLC0415
+
+    return in_ipython()
 
 
 def _line_to_html(line: str) -> str:
@@ -184,38 +307,268 @@ def _line_to_html(line: str) -> str:
     return f"<div>{inline_markup(line)}</div>"
 
 
-def _where(error: BaseException) -> str:
-    """' (in `my_function`, line 12)': the innermost frame outside this package, or ''."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
-              if not os.path.abspath(frame.filename).startswith(here)]
-    if not frames:
+# ------------------------------------------------------------------------ learner frames
+_HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the minitorch package
+_LIBRARY_DIRS = tuple(
+    os.path.abspath(path) for path in
+    {sysconfig.get_paths().get(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    if path
+)
+
+
+def _is_learner_file(filename: str) -> bool:
+    if filename.startswith("<") and not filename.startswith(("<ipython", "<doctest", "<string")):
+        return False  # "<frozen importlib._bootstrap>" and the like
+    path = os.path.abspath(filename)
+    if path.startswith(_HERE + os.sep):
+        return False
+    return not any(path.startswith(lib + os.sep) for lib in _LIBRARY_DIRS)
+
+
+def _learner_frame(error: BaseException) -> traceback.FrameSummary | None:
+    """The innermost frame of ``error``'s traceback that is the learner's own code."""
+    try:
+        frames = traceback.extract_tb(error.__traceback__)
+    except Exception:  # noqa: BLE001
+        return None
+    mine = [frame for frame in frames if _is_learner_file(frame.filename)]
+    return mine[-1] if mine else None
+
+
+def _where(frame: traceback.FrameSummary | None) -> str:
+    """' (in `my_function`, line 12: `return x / 0`)', or ''."""
+    if frame is None:
         return ""
-    frame = frames[-1]
-    return f" (in `{frame.name}`, line {frame.lineno})"
+    code = (frame.line or "").strip()
+    if len(code) > 80:
+        code = code[:77] + "..."
+    return f" (in `{frame.name}`, line {frame.lineno}" + (f": `{code}`)" if code else ")")
 
 
-def _mismatch_note(got: Any, expected: Any) -> str | None:
-    """A short explanation of a wrong value, when one is obvious."""
-    if got is None and expected is not None:
-        return "Your code returned None: did you forget a `return` statement?"
-    got_array, expected_array = to_numpy(got), to_numpy(expected)
-    if got_array is not None and expected_array is not None:
-        if got_array.shape != expected_array.shape:
-            return f"The shapes differ: expected {expected_array.shape}, got {got_array.shape}."
+# ------------------------------------------------------------------------ why values differ
+def _array_note(got: np.ndarray, expected: np.ndarray, prefix: str = "") -> str | None:
+    if got.shape != expected.shape:
+        note = f"{prefix}The shapes differ: expected {expected.shape}, got {got.shape}."
+        if got.ndim == 2 and got.shape == expected.shape[::-1]:
+            note += " Is it transposed?"
+        return note
+    try:
+        g, e = got.astype(float), expected.astype(float)
+    except (TypeError, ValueError):
+        return None
+    close = np.isclose(g, e, rtol=1e-5, atol=1e-6, equal_nan=True)
+    if close.all():
+        return None
+    nonzero = np.abs(e) > 1e-12
+    if nonzero.any() and np.allclose(g, -e, rtol=1e-5, atol=1e-6):
+        return f"{prefix}Every value has the wrong sign."
+    if g.ndim == 2 and g.shape[0] == g.shape[1] and g.shape[0] > 1 and np.allclose(g, e.T):
+        return f"{prefix}You got the transpose of the expected matrix."
+    if nonzero.any() and np.allclose(g, 2 * e):
+        return f"{prefix}Every value is twice the expected one: counted twice?"
+    if nonzero.any() and np.allclose(2 * g, e):
+        return f"{prefix}Every value is half the expected one: a contribution is missing?"
+    if np.isnan(g).any() and not np.isnan(e).any():
+        return f"{prefix}Your result contains NaN (a 0/0, log of a negative, or inf - inf?)."
+    if g.ndim == 0:
+        return None
+    bad = np.argwhere(~close)
+    first = tuple(int(i) for i in bad[0])
+    return (f"{prefix}{len(bad)} of {g.size} values differ; the first at index {first}: "
+            f"expected {e[first]:.6g}, got {g[first]:.6g}.")
+
+
+def _swapped_keys(got: dict, expected: dict) -> tuple[str, str] | None:
+    """Two keys whose values are exchanged (``a.grad`` holding ``b.grad``'s value), if any."""
+    keys = [key for key in expected if key in got]
+    for i, first in enumerate(keys):
+        for second in keys[i + 1:]:
+            a, b = to_numpy(got[first]), to_numpy(got[second])
+            ea, eb = to_numpy(expected[first]), to_numpy(expected[second])
+            if any(x is None for x in (a, b, ea, eb)) or a.shape != eb.shape \
+                    or b.shape != ea.shape or np.allclose(ea, eb):
+                continue
+            if np.allclose(a, eb) and np.allclose(b, ea):
+                return first, second
     return None
 
 
-def evaluate(title: str, cases: list[Case], hint: str = "") -> CheckResult:
+def _mismatch_note(got: Any, expected: Any) -> str | None:
+    """A short explanation of why a value differs from the expected one, when one is clear."""
+    if got is None and expected is not None:
+        return "Your code returned None: did you forget a `return` statement?"
+    if isinstance(expected, dict) and isinstance(got, dict):
+        missing = [key for key in expected if key not in got]
+        if missing:
+            return f"The key {missing[0]!r} is missing."
+        swapped = _swapped_keys(got, expected)
+        if swapped:
+            return (f"`{swapped[0]}` and `{swapped[1]}` are swapped: each got the value the "
+                    "other one should have.")
+        for key, want in expected.items():
+            have = got[key]
+            if want is None and have is not None:
+                return f"`{key}` should be None."
+            if have is None and want is not None:
+                return f"`{key}` is None; expected {format_value(want)}."
+            got_array, expected_array = to_numpy(have), to_numpy(want)
+            if got_array is not None and expected_array is not None:
+                note = _array_note(got_array, expected_array, prefix=f"`{key}`: ")
+                if note:
+                    return note
+        return None
+    got_array, expected_array = to_numpy(got), to_numpy(expected)
+    if got_array is not None and expected_array is not None:
+        return _array_note(got_array, expected_array)
+    return None
+
+
+# ------------------------------------------------------------------------ running one case
+class CheckTimeout(BaseException):
+    """Raised inside learner code that ran past the time limit, to stop it."""
+
+
+@dataclass
+class _Outcome:
+    status: str  # pass, fail, error, todo, timeout, interrupted
+    got: str = ""
+    note: str | None = None
+    error: str = ""
+    frame: traceback.FrameSummary | None = None
+
+
+def _describe(error: BaseException) -> str:
+    message = safe_str(error)
+    name = type_name(error)
+    if isinstance(error, SystemExit):
+        return f"SystemExit (code {message or None}): your code called `exit()` or `sys.exit()`"
+    return f"{name}: {message}" if message else name
+
+
+def _attempt(case: Case) -> _Outcome:
+    """Run one case and turn whatever happens into an :class:`_Outcome` (in the worker)."""
+    try:
+        got = case.run()
+    except NotImplementedError as error:
+        return _Outcome("todo", error=safe_str(error), frame=_learner_frame(error))
+    except KeyboardInterrupt:
+        return _Outcome("interrupted")
+    except CheckTimeout:
+        raise
+    except BaseException as error:  # noqa: BLE001  (learner code may raise anything, even SystemExit)
+        return _Outcome("error", error=_describe(error), frame=_learner_frame(error))
+    why = None
+    try:
+        ok = bool(case.compare(got, case.expected))
+    except AssertionError as error:  # a compare function explaining the mismatch
+        ok, why = False, safe_str(error) or None
+    except KeyboardInterrupt:
+        return _Outcome("interrupted")
+    except CheckTimeout:
+        raise
+    except BaseException as error:  # noqa: BLE001  (a result we cannot read is wrong)
+        ok, why = False, f"Your result could not be read: {_describe(error)}."
+    if ok:
+        return _Outcome("pass")
+    try:
+        note = why or _mismatch_note(got, case.expected)
+    except Exception:  # noqa: BLE001  (a hostile result: say nothing more about it)
+        note = why
+    return _Outcome("fail", got=format_value(got), note=note)
+
+
+def _stop_thread(thread: threading.Thread) -> None:
+    """Raise :class:`CheckTimeout` inside ``thread`` (CPython), so a runaway loop stops."""
+    try:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
+                                                   ctypes.py_object(CheckTimeout))
+    except Exception:  # noqa: BLE001  (not CPython: the daemon thread is left to finish)
+        pass
+
+
+def _run_case(case: Case, limit: float) -> _Outcome:
+    """Run ``case`` in a daemon thread; give up after ``limit`` seconds."""
+    box: list[_Outcome] = []
+
+    def target() -> None:
+        try:
+            box.append(_attempt(case))
+        except CheckTimeout:
+            pass
+        except BaseException as error:  # noqa: BLE001  (never let anything escape)
+            box.append(_Outcome("error", error=_describe(error)))
+
+    thread = threading.Thread(target=target, name=f"minitorch check: {case.name}", daemon=True)
+    thread.start()
+    try:
+        thread.join(limit)
+    except KeyboardInterrupt:
+        _stop_thread(thread)
+        thread.join(1.0)
+        return _Outcome("interrupted")
+    if thread.is_alive():
+        _stop_thread(thread)
+        thread.join(1.0)
+        return _Outcome("timeout")
+    return box[0] if box else _Outcome("error", error="the case stopped without a result")
+
+
+# ------------------------------------------------------------------------ state
+@contextlib.contextmanager
+def preserved_state() -> Iterator[None]:
+    """Put the grad mode, the default dtype and the random generators back afterwards.
+
+    Covers minitorch's grad mode, default dtype and default generator, NumPy's and Python's
+    global generators, and PyTorch's grad mode, default dtype and generator when PyTorch is
+    already imported.
+
+    Example:
+        >>> import minitorch
+        >>> with preserved_state():
+        ...     _ = minitorch.set_grad_enabled(False)
+        ...     minitorch.set_default_dtype(minitorch.float64)
+        >>> minitorch.is_grad_enabled(), minitorch.get_default_dtype()
+        (True, torch.float32)
+    """
+    import minitorch  # noqa: PLC0415
+    from minitorch import _random  # noqa: PLC0415
+
+    generator = _random.default_generator
+    saved = [
+        (minitorch.is_grad_enabled(), minitorch.set_grad_enabled),
+        (minitorch.get_default_dtype(), minitorch.set_default_dtype),
+        (generator.get_state(), generator.set_state),
+        (np.random.get_state(), np.random.set_state),
+        (random.getstate(), random.setstate),
+    ]
+    torch = sys.modules.get("torch")
+    if torch is not None and hasattr(torch, "get_rng_state"):
+        saved += [(torch.is_grad_enabled(), torch.set_grad_enabled),
+                  (torch.get_default_dtype(), torch.set_default_dtype),
+                  (torch.get_rng_state(), torch.set_rng_state)]
+    try:
+        yield
+    finally:
+        for value, restore in saved:
+            with contextlib.suppress(Exception):
+                restore(value)
+
+
+# ------------------------------------------------------------------------ evaluate
+def evaluate(title: str, cases: list[Case], hint: str = "",
+             more_help: Sequence[str] = (), time_limit: float | None = None) -> CheckResult:
     """Run ``cases`` and describe the first one that does not pass. Never raises.
 
-    Every case runs (so the count of passing cases is right); the feedback describes the
-    first case that raised or returned a wrong value.
+    Every case runs (so the count of passing cases is right) unless one runs out of time or
+    is interrupted; the feedback describes the first case that raised or returned a wrong
+    value.
 
     Args:
         title: the name of the check, e.g. ``"mul backward"``.
         cases: the cases to run, in the order a learner should fix them.
-        hint: a sentence shown under a wrong answer.
+        hint: a short nudge naming the concept, shown under a wrong answer.
+        more_help: further hints, revealed one at a time on request; none gives the solution.
+        time_limit: seconds each case may run (default: :func:`get_time_limit`).
 
     Returns:
         A :class:`CheckResult`.
@@ -226,72 +579,119 @@ def evaluate(title: str, cases: list[Case], hint: str = "") -> CheckResult:
         >>> evaluate("todo", [Case("todo()", todo, 1)]).status
         'todo'
     """
-    outcomes: list[tuple[str, Case, Any]] = []
-    for case in cases:
-        try:
-            got = case.run()
-        except NotImplementedError as error:
-            outcomes.append(("todo", case, error))
-            continue
-        except Exception as error:  # noqa: BLE001  (learner code may raise anything)
-            outcomes.append(("error", case, error))
-            continue
-        try:
-            ok, why = bool(case.compare(got, case.expected)), None
-        except AssertionError as error:  # a compare function explaining the mismatch
-            ok, why = False, str(error) or None
-        except Exception:  # noqa: BLE001  (a result the comparison cannot read is wrong)
-            ok, why = False, None
-        outcomes.append(("pass" if ok else "fail", case, (got, why)))
+    limit = get_time_limit() if time_limit is None else float(time_limit)
+    outcomes: list[tuple[_Outcome, Case]] = []
+    with preserved_state():
+        for case in cases:
+            outcome = _run_case(case, limit)
+            outcomes.append((outcome, case))
+            if outcome.status in ("timeout", "interrupted"):
+                break
 
     n_total = len(cases)
-    n_passed = sum(status == "pass" for status, _, _ in outcomes)
-    problems = [outcome for outcome in outcomes if outcome[0] != "pass"]
+    n_passed = sum(outcome.status == "pass" for outcome, _ in outcomes)
+    problems = [(outcome, case) for outcome, case in outcomes if outcome.status != "pass"]
     if not problems:
         return CheckResult(title, "pass", n_passed, n_total,
                            lines=[f"✓ {title}: all {n_total} cases passed."])
 
-    status, case, value = problems[0]
+    outcome, case = problems[0]
+    status = outcome.status
     count = f"{n_passed} of {n_total} cases passed."
+    culprit = outcome.frame.name if outcome.frame is not None else None
+    if culprit in ("<lambda>", "<module>", "<listcomp>", "<genexpr>"):
+        culprit = None
     if status == "todo":
+        who = f"`{culprit}`" if culprit else "your code"
+        where = f" (line {outcome.frame.lineno})" if outcome.frame is not None else ""
         lines = [
             f"⏳ {title}: not done yet.",
-            f"Case `{case.name}` reached a `raise NotImplementedError`: replace it with your "
-            "code, then run this check again.",
+            f"{who}{where} still raises `NotImplementedError` (reached by case "
+            f"`{case.name}`): replace it with your code, then run this check again.",
             count,
         ]
-    elif status == "error":
+    elif status == "timeout":
         lines = [
-            f"✗ {title}: case `{case.name}` raised "
-            f"{type(value).__name__}: {value}{_where(value)}",
+            f"⌛ {title}: your function did not finish in {limit:g} s — is there an infinite "
+            f"loop? (case `{case.name}`)",
+            "A `while` loop whose condition never becomes false, or a graph walk that visits "
+            "the same node again and again (keep a `seen` set), are the usual causes.",
             count,
         ]
+    elif status == "interrupted":
+        lines = [f"⏹ {title}: interrupted while running case `{case.name}`.",
+                 "Nothing was checked after that; run the check again when you are ready.",
+                 count]
+    elif status == "error":
+        lines = [f"✗ {title}: case `{case.name}` raised {outcome.error}{_where(outcome.frame)}",
+                 count]
         if hint:
             lines.append(f"Hint: {hint}")
     else:
-        got, why = value
         expected_text = case.expected_repr or format_value(case.expected)
         lines = [f"✗ {title}: wrong result for `{case.name}`.", "expected:",
-                 f"  {expected_text}", "got:", f"  {format_value(got)}"]
-        note = why or _mismatch_note(got, case.expected)
-        if note:
-            lines.append(note)
+                 f"  {expected_text}", "got:", f"  {outcome.got}"]
+        if outcome.note:
+            lines.append(outcome.note)
         lines.append(count)
         if hint:
             lines.append(f"Hint: {hint}")
-    return CheckResult(title, status, n_passed, n_total, case=case.name, lines=lines)
+    return CheckResult(title, status, n_passed, n_total, case=case.name, lines=lines,
+                       culprit=culprit, help_steps=list(more_help))
 
 
-def run_check(title: str, cases: list[Case], hint: str = "") -> bool:
+_last = threading.local()
+
+
+def last_result() -> CheckResult | None:
+    """The result of the last check run in this thread (``None`` before the first).
+
+    Example:
+        >>> _ = run_check("one", [Case("1", lambda: 1, 1)])
+        ✓ one: all 1 cases passed.
+        >>> last_result().passed
+        True
+    """
+    return getattr(_last, "result", None)
+
+
+def more_help() -> None:
+    """Show the next help step of the last failed check (outside Jupyter's button).
+
+    Example:
+        >>> _ = run_check("one", [Case("1", lambda: 2, 1)], more_help=["Is it 1?"])
+        ✗ one: wrong result for `1`.
+        ...
+        >>> more_help()
+        💡 Is it 1?
+        >>> more_help()
+        That was all the help there is for this check.
+    """
+    result = last_result()
+    if result is None or not result.offers_help:
+        print("No check has failed yet, so there is no help to show.")
+        return
+    step = result.more_help()
+    if step is None:
+        print("That was all the help there is for this check.")
+    else:
+        print(f"💡 {step}")
+
+
+def run_check(title: str, cases: list[Case], hint: str = "",
+              more_help: Sequence[str] = (), time_limit: float | None = None) -> bool:
     """Run a check, show its feedback, and return whether every case passed.
 
-    In Jupyter the feedback is a coloured HTML box; in a plain Python process it is printed
-    as text. Use :func:`evaluate` to get the :class:`CheckResult` without showing it.
+    In Jupyter the feedback is a coloured HTML box (with a **More help** button when there
+    is more help); in a plain Python process it is printed as text. Use :func:`evaluate` to
+    get the :class:`CheckResult` without showing it.
 
     Args:
         title: the name of the check.
         cases: the :class:`Case` objects to run.
-        hint: a sentence shown under a wrong answer.
+        hint: a short nudge naming the concept, shown under a wrong answer.
+        more_help: further hints, revealed one at a time on request.
+        time_limit: seconds each case may run (default: :func:`get_time_limit`).
 
     Returns:
         ``True`` if all cases passed, ``False`` otherwise.
@@ -301,6 +701,10 @@ def run_check(title: str, cases: list[Case], hint: str = "") -> bool:
         ✓ square: all 1 cases passed.
         True
     """
-    result = evaluate(title, cases, hint)
-    result.show()
+    result = evaluate(title, cases, hint, more_help, time_limit)
+    _last.result = result
+    try:
+        result.show()
+    except Exception:  # noqa: BLE001  (a broken display must not turn the cell red)
+        print(result.text)
     return result.passed

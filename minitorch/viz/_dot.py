@@ -12,7 +12,8 @@ import subprocess
 
 from minitorch._about import BINDER_URL
 
-__all__ = ["HTML", "quote", "attrs", "dot_available", "run_dot", "INSTALL_HINT", "BINDER_URL"]
+__all__ = ["HTML", "quote", "attrs", "dot_available", "run_dot", "visible", "INSTALL_HINT",
+           "BINDER_URL", "failure_text"]
 
 INSTALL_HINT = (
     "Graphviz's `dot` program was not found, so here is the graph as text. To see it drawn, "
@@ -26,9 +27,24 @@ class HTML(str):
     """A Graphviz HTML-like label: written between ``<`` and ``>``, not quoted."""
 
 
+def visible(text: str) -> str:
+    """``text`` with control characters written out (``\\n``, ``\\x07``), so a name holding
+    them cannot break the DOT text or the picture.
+
+    Example:
+        >>> visible("a\\tb\\x00")
+        'a\\\\tb\\\\x00'
+    """
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
+
+
 def escape(text: str) -> str:
-    """Escape text for use inside an HTML-like label."""
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Escape text for use inside an HTML-like label (control characters written out)."""
+    return (visible(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;"))
 
 
@@ -36,7 +52,9 @@ def quote(value) -> str:
     """A DOT attribute value: HTML labels as ``<...>``, everything else double-quoted."""
     if isinstance(value, HTML):
         return f"<{value}>"
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    lines = str(value).split("\n")  # a newline stays a DOT line break; other controls are shown
+    text = "\\n".join(visible(line).replace("\\", "\\\\").replace('"', '\\"')
+                        for line in lines)
     return f'"{text}"'
 
 
@@ -49,6 +67,15 @@ def attrs(values: dict) -> str:
 def dot_available() -> bool:
     """Whether Graphviz's ``dot`` program is on the PATH (checked each time: cheap)."""
     return shutil.which("dot") is not None
+
+
+def failure_text(error: Exception | None) -> str:
+    """The line shown above the text tree when no picture could be drawn: the install hint
+    when ``dot`` is missing, else what ``dot`` itself said."""
+    if error is None or not dot_available():
+        return INSTALL_HINT
+    return (f"Graphviz's `dot` could not draw this graph, so here it is as text. "
+            f"{str(error).strip()}")
 
 
 def run_dot(source: str, fmt: str = "svg") -> bytes:

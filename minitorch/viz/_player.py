@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 
-from minitorch.viz._dot import INSTALL_HINT, dot_available, run_dot
+from minitorch.viz._dot import dot_available, failure_text, run_dot
 from minitorch.viz._scene import Scene, dot_source, to_text
 from minitorch.viz._widgets import display_widget, widget_bundle
 
@@ -59,12 +59,13 @@ class FramePlayer:
 
     def frame_html(self, k: int) -> str:
         """What the widget shows for frame ``k``: SVG, or a hint and the text tree."""
+        error = None
         if dot_available():
             try:
                 return self.frame_svg(k)
-            except RuntimeError:
-                pass
-        text = INSTALL_HINT + "\n" + self.frame_text(k)
+            except RuntimeError as e:  # dot is there but failed: show what it said
+                error = e
+        text = failure_text(error) + "\n" + self.frame_text(k)
         return f"<pre>{html.escape(text)}</pre>"
 
     # ------------------------------------------------------------------ the widget

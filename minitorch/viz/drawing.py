@@ -21,7 +21,7 @@ import html
 from dataclasses import dataclass
 
 from minitorch.autograd.graph import walk
-from minitorch.viz._dot import INSTALL_HINT, dot_available, run_dot
+from minitorch.viz._dot import dot_available, failure_text, run_dot
 from minitorch.viz._format import dtype_text, grad_text, shape_text, values_text
 from minitorch.viz._scene import Scene, SceneEdge, SceneNode, dot_source, to_dot, to_text
 
@@ -85,12 +85,13 @@ class GraphDrawing:
                                    **kwargs)
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        error = None
         if dot_available():
             try:
                 return {"image/svg+xml": self.svg(), "text/plain": self.text}
-            except RuntimeError:
-                pass
-        text = INSTALL_HINT + "\n" + self.text
+            except RuntimeError as e:  # dot is there but failed: show what it said
+                error = e
+        text = failure_text(error) + "\n" + self.text
         return {"text/plain": text, "text/html": f"<pre>{html.escape(text)}</pre>"}
 
     def __repr__(self) -> str:
@@ -143,11 +144,41 @@ def _is(a, b) -> bool:
     return a is b or (getattr(a, "_data", None) is not None and a._data is getattr(b, "_data", 0))
 
 
+def _validate(roots: tuple, params, max_nodes, collapse) -> None:
+    """Clear errors for arguments that would otherwise fail deep inside, or draw nonsense."""
+    from minitorch._tensor import Tensor  # noqa: PLC0415
+
+    if not roots:
+        raise ValueError("draw_graph() needs at least one tensor, e.g. draw_graph(loss)")
+    for i, t in enumerate(roots):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"draw_graph() expects tensors, but argument {i} is a "
+                            f"{type(t).__name__}")
+    if params is not None:
+        if not hasattr(params, "items"):
+            raise TypeError("params must be a dict of names to tensors, e.g. {'w': w}; got a "
+                            f"{type(params).__name__}")
+        for name, t in params.items():
+            if not isinstance(name, str):
+                raise TypeError(f"params' names must be strings; got {name!r}")
+            if not isinstance(t, Tensor):
+                raise TypeError(f"params[{name!r}] must be a tensor, not a {type(t).__name__}")
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)):
+        raise TypeError(f"max_nodes must be an int or None, not {type(max_nodes).__name__}")
+    if max_nodes is not None and max_nodes <= 0:
+        raise ValueError(f"max_nodes must be at least 1 (or None to draw every node), "
+                         f"got {max_nodes}")
+    if collapse is not None and (isinstance(collapse, bool) or not isinstance(collapse, int)
+                                 or collapse < 0):
+        raise ValueError(f"collapse must be None or a non-negative int, got {collapse!r}")
+
+
 def build_scene(roots: tuple, params: dict | None = None, show_saved: bool = False,
                 show_grad: bool = False, show_data: bool = False,
                 max_nodes: int | None = None, module=None,
                 collapse: int | None = COLLAPSE_AT) -> tuple[Scene, object, list]:
     """The picture of ``roots``' graph as a :class:`Scene`, with the walk and the boxes."""
+    _validate(roots, params, max_nodes, collapse)
     scope_of, labels = {}, {}
     if module is not None:
         if hasattr(module, "scope_of"):  # a track_modules recording

@@ -164,6 +164,9 @@ def record_forward_graph(fn, *args, params: dict | None = None, **kwargs) -> For
         A :class:`ForwardRecording`; ``.result`` is what ``fn`` returned, ``.widget`` the
         slider over the recorded ops, ``.frame_source(k)`` the DOT of frame ``k``.
     """
+    if not callable(fn):
+        raise TypeError(f"record_forward_graph() expects a function to run, not a "
+                        f"{type(fn).__name__}: pass `lambda: model(x)` rather than `model(x)`")
     rec = ForwardRecording(params)
     with rec:
         rec.result = fn(*args, **kwargs)

@@ -28,6 +28,7 @@ Example:
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 from minitorch.autograd.engine import record_backward
 from minitorch.viz._format import grad_text, shape_text
@@ -98,6 +99,11 @@ class BackwardStepper(FramePlayer):
 
     def __init__(self, loss, params: dict | None = None, retain_graph: bool = True,
                  keep_existing_grad: bool = False, gradient=None) -> None:
+        from minitorch._tensor import Tensor  # noqa: PLC0415
+
+        if not isinstance(loss, Tensor):
+            raise TypeError(f"step_backward() expects a tensor (the loss), not a "
+                            f"{type(loss).__name__}")
         if not loss.requires_grad:
             raise RuntimeError(
                 "element 0 of tensors does not require grad and does not have a grad_fn")
@@ -132,15 +138,53 @@ class BackwardStepper(FramePlayer):
             if g.nodes[e.dst].is_leaf:
                 self._into.setdefault(e.dst, []).append(i)
         self._start = {n.id: (n.tensor._grad if keep else None) for n in g.nodes if n.is_leaf}
-        # Each box keeps the same size in every frame, so the picture does not jump.
+        # Each box keeps the same size in every frame, so the picture does not jump. A box
+        # shows one of a few texts over the whole pass; the largest sets its size. Working
+        # them out per node (not per frame) keeps this linear in the size of the graph.
         sizes: dict = {}
-        for k in range(self.first, self.last + 1):
-            for n in self._scene_nodes(k).nodes:
-                w, h = _estimate(n)
-                old = sizes.get(n.key, (0.0, 0.0))
-                sizes[n.key] = (max(old[0], w), max(old[1], h))
+        for n in self._base.nodes:
+            variants = [list(n.details)]
+            if n.key.startswith("n"):
+                variants = [[*n.details, *extra] for extra in self._detail_variants(int(n.key[1:]))]
+            variants = variants or [list(n.details)]
+            sizes[n.key] = (max(_estimate_parts(n.title, d)[0] for d in variants),
+                            max(_estimate_parts(n.title, d)[1] for d in variants))
         self._sizes = sizes
-        self._caption_width = max(_text_width(self.caption(k)) for k in range(len(self.steps)))
+        self._caption_width = max((_text_width(self.caption(k)) for k in range(len(self.steps))),
+                                  default=0)
+
+    def _detail_variants(self, nid: int) -> list[list[str]]:
+        """Every list of extra detail lines node ``nid`` shows in some frame."""
+        g = self.graph
+        j = self._step_of.get(nid)
+        if g.nodes[nid].is_leaf:
+            arrived = sorted((self._carried[i] for i in self._into.get(nid, [])
+                              if i in self._carried), key=lambda sg: sg[0])
+            first_change = min([step for step, _ in arrived[:1]] + ([j] if j is not None else []),
+                               default=None)
+            variants = []
+            if first_change is None or first_change > self.first:
+                variants.append([f".grad = {_leaf_text(self._start.get(nid))}"])
+            total = None
+            for count, (step, grad) in enumerate(arrived, 1):
+                total = grad if total is None else total + grad
+                if count < len(arrived) and arrived[count][0] == step:
+                    continue  # the next gradient arrives in the same step: never shown alone
+                if j is not None and step >= j:
+                    break  # from step j on, the leaf shows its .grad instead
+                variants.append([f"received {count} of {len(self._into.get(nid, []))}: "
+                                 f"sum {_leaf_text(total)}"])
+            if j is not None:
+                variants.append([f".grad = {_leaf_text(self.steps[j].grad_after)}"])
+            return variants
+        if j is None:
+            return [["waiting"]]
+        variants = [[f"step {j + 1}", f"gets {_edge_text(self.steps[j].grad_outputs[0])}"]]
+        if j > self.first:
+            variants.append(["waiting"])
+        if j < self.last:
+            variants.append([f"step {j + 1}"])
+        return variants
 
     # ------------------------------------------------------------------ frame data
     def leaf_state(self, k: int, tensor) -> dict:
@@ -165,7 +209,9 @@ class BackwardStepper(FramePlayer):
                 "accumulated": done}
 
     def _scene_nodes(self, k: int) -> Scene:
-        scene = copy.deepcopy(self._base)
+        # A shallow copy with fresh node objects: O(nodes), and the base scene stays as built.
+        nodes = [dataclasses.replace(n, details=list(n.details)) for n in self._base.nodes]
+        scene = dataclasses.replace(self._base, nodes=nodes, edges=list(self._base.edges))
         g = self.graph
         for n in scene.nodes:
             if not n.key.startswith("n"):
@@ -251,8 +297,12 @@ def _text_width(text: str, size: int = 12) -> int:
 
 def _estimate(n) -> tuple[float, float]:
     """A generous guess of a box's size in inches (12 pt title, 10 pt details)."""
-    width = max([len(n.title) * 12 * 0.58] + [len(d) * 10 * 0.5 for d in n.details]) / 72
-    height = (14 + 12.5 * len(n.details)) / 72
+    return _estimate_parts(n.title, n.details)
+
+
+def _estimate_parts(title: str, details: list) -> tuple[float, float]:
+    width = max([len(title) * 12 * 0.58] + [len(d) * 10 * 0.5 for d in details]) / 72
+    height = (14 + 12.5 * len(details)) / 72
     return round(width + 0.25, 2), round(height + 0.1, 2)
 
 
