@@ -430,3 +430,89 @@ def sum_to_size(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
     out = SumDim.apply(input, dims, True, None)
     return out.reshape(shape) if lead else out
 
+
+
+# ---------------------------------------------------------------- prod
+def _prod_of_others(x: np.ndarray, axis: int) -> np.ndarray:
+    """For each element, the product of the *other* elements along ``axis``.
+
+    Computed as (product of those before) * (product of those after), with no division, so a
+    zero in the input is no problem: ``d prod(x)/dx_i = prod_{j != i} x_j``.
+    """
+    xp = array_module(x)
+    x = xp.moveaxis(x, axis, -1)
+    ones = xp.ones(x.shape[:-1] + (1,), dtype=x.dtype)
+    before = xp.cumprod(xp.concatenate([ones, x[..., :-1]], axis=-1), axis=-1)
+    after = xp.flip(xp.cumprod(xp.flip(xp.concatenate([x[..., 1:], ones], axis=-1), -1),
+                               axis=-1), -1)
+    return xp.moveaxis(before * after, -1, axis)
+
+
+def _prod_dtype(a: Tensor, dtype) -> np.dtype:
+    if dtype is not None:
+        return dtype.np
+    return a._data.dtype if a._data.dtype.kind == "f" else np.dtype(np.int64)
+
+
+class Prod(Function):
+    """The product of all elements (``ProdBackward0``).
+
+    Backward sends each element the product of all the others (computed without dividing by
+    it, so zeros work). That gradient is computed as numbers: a second derivative through
+    ``prod`` is not recorded.
+    """
+
+    node_name = "ProdBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dtype=None):
+        ctx.save_for_backward(a)
+        return _wrap(np.asarray(a._data.astype(_prod_dtype(a, dtype)).prod()))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        flat = a._data.reshape(-1)
+        others = _prod_of_others(flat, 0).reshape(a._data.shape) if flat.size else flat
+        return grad * _wrap(others.reshape(a._data.shape))
+
+
+class ProdDim(Function):
+    """The product along one dimension (``ProdBackward1``)."""
+
+    node_name = "ProdBackward1"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim, dtype=None):
+        ctx.save_for_backward(a)
+        ctx.dim, ctx.keepdim = dim, keepdim
+        data = a._data.astype(_prod_dtype(a, dtype))
+        return _wrap(data.prod(axis=dim if data.ndim else None, keepdims=keepdim and data.ndim > 0))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        if a._data.ndim == 0:
+            return grad
+        g = grad if ctx.keepdim else grad.unsqueeze(ctx.dim)
+        return g * _wrap(_prod_of_others(a._data, ctx.dim))
+
+
+def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *,  # noqa: A002
+         dtype=None) -> Tensor:
+    """The product of the elements (of each slice along ``dim``). Integer and bool inputs give
+    int64, as in PyTorch.
+
+    >>> import minitorch
+    >>> x = minitorch.tensor([2.0, 0.0, 3.0], requires_grad=True)
+    >>> x.prod().backward(); x.grad
+    tensor([0., 6., 0.])
+    """
+    if dim is None:
+        return Prod.apply(input, dtype)
+    return ProdDim.apply(input, normalize_dim(dim, input._data.ndim), keepdim, dtype)
+
+
+__all__ += ["prod"]
