@@ -1600,8 +1600,10 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
     torch.Size([1, 3, 2, 2])
     """
     _adaptive_input(input, "adaptive_avg_pool2d")
-    return AdaptiveAvgPool2D.apply(input, _adaptive_output_size(output_size,
-                                                                tuple(input.shape[-2:])))
+    out_hw = _adaptive_output_size(output_size, tuple(input.shape[-2:]))
+    if out_hw == (1, 1):  # global average pooling: PyTorch takes the mean
+        return input.mean((-2, -1), keepdim=True)
+    return AdaptiveAvgPool2D.apply(input, out_hw)
 
 
 class AdaptiveMaxPool2D(Function):

@@ -509,8 +509,10 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,  # noqa
         raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal to "
                            f"source.size(dim): ({n_src}), for dim: {dim}")
     size = input._data.shape[dim] if ndim else 1
-    for i in idx:
-        _check_bounds(int(i), size, dim)
+    bad = idx[(idx < -size) | (idx >= size)]
+    if bad.size:
+        raise RuntimeError(f"index {int(bad[0])} is out of bounds for dimension {dim} with "
+                           f"size {size}")
     if ndim and source._data.shape[:dim] + source._data.shape[dim + 1:] != \
             input._data.shape[:dim] + input._data.shape[dim + 1:]:
         raise RuntimeError(
