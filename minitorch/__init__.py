@@ -255,7 +255,13 @@ from minitorch.ops.unary import acos, arccos, arcsin, arctan, asin, atan, ceil, 
 # ``out=``: the functions tutorials call with it write their result into a given tensor.
 add, sub, mul, div, matmul, mm, bmm = (_with_out(f) for f in (add, sub, mul, div, matmul, mm,
                                                                 bmm))
-subtract, multiply, divide, true_divide = sub, mul, div, div
+pow, exp, log, sqrt, sin, cos, tanh, sigmoid, abs, neg = (  # noqa: A001
+    _with_out(f) for f in (pow, exp, log, sqrt, sin, cos, tanh, sigmoid, abs, neg))
+clamp, maximum, minimum, cat, stack = (_with_out(f) for f in (clamp, maximum, minimum, cat,
+                                                              stack))
+# the aliases name the wrapped functions too
+subtract, multiply, divide, true_divide, negative, absolute, clip, concat, concatenate = (  # noqa: F811
+    sub, mul, div, div, neg, abs, clamp, cat, cat)
 zeros, ones, empty, rand, randn, full, arange = (
     _factory_out(f) for f in (zeros, ones, empty, rand, randn, full, arange))
 
