@@ -232,10 +232,11 @@ class Module:
         >>> import minitorch
         >>> from minitorch import nn
         >>> lin = nn.Linear(2, 1)
-        >>> h = lin.register_full_backward_hook(lambda m, gin, gout: (gin[0] * 0,))
+        >>> h = lin.register_full_backward_hook(lambda m, gin, gout: (gin[0] * 2,))
         >>> x = minitorch.ones(1, 2, requires_grad=True)
-        >>> lin(x).sum().backward(); x.grad
-        tensor([[0., 0.]])
+        >>> lin(x).sum().backward()
+        >>> bool((x.grad == 2 * lin.weight).all())
+        True
         """
         hooks = self._backward_hook_dict("_backward_hooks", True)
         handle = RemovableHandle(hooks)
