@@ -89,3 +89,16 @@ ShortTensor = _make("ShortTensor", _dtype.int16)
 CharTensor = _make("CharTensor", _dtype.int8)
 ByteTensor = _make("ByteTensor", _dtype.uint8)
 BoolTensor = _make("BoolTensor", _dtype.bool)
+
+
+def legacy_dtype(spec) -> _dtype.dtype:
+    """The dtype of a legacy type or its name: ``LongTensor`` or ``"torch.LongTensor"``
+    (what ``tensor.type(...)`` accepts)."""
+    if isinstance(spec, _LegacyTensorType):
+        return spec.dtype
+    if isinstance(spec, str):
+        name = spec.removeprefix("torch.").removeprefix("minitorch.")
+        found = globals().get(name)
+        if isinstance(found, _LegacyTensorType):
+            return found.dtype
+    raise ValueError(f"invalid type: {spec!r}")

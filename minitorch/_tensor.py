@@ -504,6 +504,10 @@ class Tensor:
     def type(self, dtype=None):
         if dtype is None:
             return f"torch.{self.dtype._legacy}"
+        if not isinstance(dtype, _dtype.dtype):  # torch.LongTensor or "torch.LongTensor"
+            from minitorch._legacy import legacy_dtype  # noqa: PLC0415
+
+            dtype = legacy_dtype(dtype)
         return self.to(dtype)
 
     def cpu(self) -> Tensor:

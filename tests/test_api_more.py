@@ -511,3 +511,13 @@ def test_adaptive_max_pool_double_backward():
                                      (x,))
     assert mt.autograd.gradgradcheck(lambda t: mt.nn.functional.adaptive_avg_pool2d(t, 3) ** 2,
                                      (x,))
+
+
+def test_tensor_type_accepts_legacy_types_and_names():
+    for lib in (mt, torch):
+        x = lib.ones(2)
+        assert x.type(lib.LongTensor).dtype == lib.int64
+        assert x.type("torch.DoubleTensor").dtype == lib.float64
+        assert x.type(lib.int32).dtype == lib.int32
+        assert x.type() == "torch.FloatTensor"
+    _same_error(lambda lib: lib.ones(2).type("foo"), ValueError)
