@@ -521,3 +521,48 @@ def test_tensor_type_accepts_legacy_types_and_names():
         assert x.type(lib.int32).dtype == lib.int32
         assert x.type() == "torch.FloatTensor"
     _same_error(lambda lib: lib.ones(2).type("foo"), ValueError)
+
+
+# ---------------------------------------------------------------- shapes and finite differences
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=3), st.integers(0, 2), st.booleans(),
+       st.integers(0, 1000))
+def test_prod_any_shape_with_zeros(shape, dim, keepdim, seed):
+    a = np.random.default_rng(seed).integers(-2, 3, size=shape).astype(np.float64)
+    dim = dim % len(shape)
+    m, t = _both(a, requires_grad=True)
+    rm, rt = m.prod(dim, keepdim), t.prod(dim, keepdim)
+    assert_same_values(rm, rt)
+    rm.sum().backward()
+    rt.sum().backward()
+    assert_same_values(m.grad, t.grad)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.integers(1, 9), st.integers(1, 9))
+def test_adaptive_pools_any_size(h, w, oh, ow):
+    a = np.random.default_rng(h * 10 + w).standard_normal((1, 2, h, w))
+    for fn in ("adaptive_avg_pool2d", "adaptive_max_pool2d"):
+        m, t = _both(a, requires_grad=True)
+        rm = getattr(mt.nn.functional, fn)(m, (oh, ow))
+        rt = getattr(torch.nn.functional, fn)(t, (oh, ow))
+        assert_same_values(rm, rt, rtol=1e-12, atol=1e-12)
+        (rm * rm).sum().backward()
+        (rt * rt).sum().backward()
+        assert_same_values(m.grad, t.grad, rtol=1e-12, atol=1e-12)
+
+
+def test_finite_differences():
+    gc = mt.autograd.gradcheck
+    x = mt.tensor(np.random.default_rng(0).standard_normal((3, 4)), requires_grad=True)
+    src = mt.tensor(np.random.default_rng(1).standard_normal((2, 4)), requires_grad=True)
+    assert gc(lambda t: t.prod(1), (x,))
+    assert gc(lambda t: t.prod(), (x,))
+    assert gc(lambda t, s: t.index_add(0, mt.tensor([2, 2]), s, alpha=0.5), (x, src))
+    assert gc(lambda t: t.index_select(1, mt.tensor([3, 0, 3])), (x,))
+    assert gc(lambda t: mt.nn.functional.adaptive_avg_pool1d(t.unsqueeze(0), 3), (x,))
+    assert gc(lambda t: mt.linalg.vector_norm(t, 3, 1), (x,))
+    cell = mt.nn.GRUCell(4, 3).double()
+    assert gc(lambda t: cell(t), (x,))
+    lstm = mt.nn.LSTM(4, 2, bidirectional=True).double()
+    assert gc(lambda t: lstm(t.unsqueeze(1))[0], (x,))
