@@ -233,11 +233,49 @@ def _lazy_submodule(name):
 def __getattr__(name: str):
     # Heavier parts load on first use, so `import minitorch` stays fast.
     if name in ("optim", "utils", "datasets", "viz", "exercises", "cuda", "testing",
-                "serialization"):
+                "serialization", "backends", "accelerator", "profiler", "functional", "linalg"):
         return _lazy_submodule(name)
     if name in ("save", "load"):  # torch.save / torch.load, in PyTorch's file format
         return getattr(_lazy_submodule("serialization"), name)
     raise AttributeError(f"module 'minitorch' has no attribute '{name}'")
 
+
+
+# ---------------------------------------------------------------- more of PyTorch's API
+from minitorch._device import get_default_device, set_default_device  # noqa: E402
+from minitorch._legacy import (  # noqa: E402
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
+from minitorch._out import factory_with_out as _factory_out, with_out as _with_out  # noqa: E402
+from minitorch.ops.arithmetic import (  # noqa: E402
+    bitwise_and,
+    bitwise_not_ as bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+)
+from minitorch.ops.indexing import index_add, index_select  # noqa: E402
+from minitorch.ops.sorting import unique  # noqa: E402
+from minitorch.ops.unary import acos, arccos, arcsin, arctan, asin, atan, ceil, floor  # noqa: E402
+
+# ``out=``: the functions tutorials call with it write their result into a given tensor.
+add, sub, mul, div, matmul, mm, bmm = (_with_out(f) for f in (add, sub, mul, div, matmul, mm,
+                                                                bmm))
+pow, exp, log, sqrt, sin, cos, tanh, sigmoid, abs, neg = (  # noqa: A001
+    _with_out(f) for f in (pow, exp, log, sqrt, sin, cos, tanh, sigmoid, abs, neg))
+clamp, maximum, minimum, cat, stack = (_with_out(f) for f in (clamp, maximum, minimum, cat,
+                                                              stack))
+# the aliases name the wrapped functions too
+subtract, multiply, divide, true_divide, negative, absolute, clip, concat, concatenate = (  # noqa: F811
+    sub, mul, div, div, neg, abs, clamp, cat, cat)
+zeros, ones, empty, rand, randn, full, arange = (
+    _factory_out(f) for f in (zeros, ones, empty, rand, randn, full, arange))
 
 del _dtype

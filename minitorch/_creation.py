@@ -20,7 +20,7 @@ import warnings
 
 import numpy as np
 
-from minitorch import _dtype, _random
+from minitorch import _device, _dtype, _random
 from minitorch._tensor import Tensor, _unwrap_nested, _wrap
 
 __all__ = [
@@ -39,6 +39,8 @@ def _finish(data: np.ndarray, dtype, device, requires_grad: bool) -> Tensor:
         if data.dtype != dtype.np:
             data = data.astype(dtype.np)
     t = _wrap(data)
+    if device is None:
+        device = _device._default_device  # set_default_device (None: stay on the CPU)
     if device is not None:
         t = t.to(device)
     if requires_grad:

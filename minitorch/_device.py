@@ -61,3 +61,35 @@ class device:  # noqa: N801  (PyTorch's name)
 # Device types the backend registry knows about (see minitorch/_backend.py).
 _DEVICE_TYPES = {"cpu", "cuda"}
 cpu = device("cpu")
+
+
+# ---------------------------------------------------------------- the default device
+_default_device: device | None = None  # None: factories make CPU tensors
+
+
+def set_default_device(device_: device | str | int | None) -> None:
+    """Make factories (``zeros``, ``randn``, ``tensor``, ...) create tensors on ``device_``
+    when they are given no ``device=``; ``None`` goes back to the CPU.
+
+    >>> import minitorch
+    >>> minitorch.set_default_device("cpu"); minitorch.get_default_device()
+    device(type='cpu')
+    >>> minitorch.set_default_device(None)
+    """
+    global _default_device
+    if device_ is None:
+        _default_device = None
+        return
+    if isinstance(device_, int):
+        device_ = device("cuda", device_)
+    new = device(device_)
+    if new.type != "cpu":
+        from minitorch import _backend  # noqa: PLC0415
+
+        _backend.get(new.type)._require()  # the RuntimeError that says what is missing
+    _default_device = None if new.type == "cpu" else new
+
+
+def get_default_device() -> device:
+    """The device factories use when given none (``device(type='cpu')`` unless changed)."""
+    return cpu if _default_device is None else _default_device

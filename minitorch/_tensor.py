@@ -504,6 +504,10 @@ class Tensor:
     def type(self, dtype=None):
         if dtype is None:
             return f"torch.{self.dtype._legacy}"
+        if not isinstance(dtype, _dtype.dtype):  # torch.LongTensor or "torch.LongTensor"
+            from minitorch._legacy import legacy_dtype  # noqa: PLC0415
+
+            dtype = legacy_dtype(dtype)
         return self.to(dtype)
 
     def cpu(self) -> Tensor:
@@ -1066,7 +1070,12 @@ def _rebuild(cls, array, requires_grad, device):
 _function.Tensor = Tensor  # Function.apply recognises tensors without an import cycle
 
 # The operation modules import Tensor, so they are imported after it is defined.
-from minitorch import _backend, _random, _tensor_str  # noqa: E402
+from minitorch import (  # noqa: E402
+    _backend,
+    _random,
+    _tensor_methods,  # noqa: E402, F401  (adds more methods to Tensor)
+    _tensor_str,
+)
 from minitorch.autograd import engine as _engine  # noqa: E402
 from minitorch.ops import _util as _ops_util  # noqa: E402
 from minitorch.ops import arithmetic as _arith  # noqa: E402

@@ -24,3 +24,12 @@ __all__ = ["Function", "backward", "grad", "no_grad", "enable_grad", "set_grad_e
 
 # ``gradcheck``/``gradgradcheck`` (functions) and ``graph`` import the Tensor module, which
 # imports this package first; ``minitorch/__init__.py`` attaches them once Tensor exists.
+
+
+def __getattr__(name: str):
+    # ``autograd.functional`` and ``autograd.profiler`` load on first use.
+    if name in ("functional", "profiler"):
+        import importlib  # noqa: PLC0415
+
+        return importlib.import_module(f"minitorch.autograd.{name}")
+    raise AttributeError(f"module 'minitorch.autograd' has no attribute '{name}'")

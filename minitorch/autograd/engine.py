@@ -163,6 +163,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
             counter += 1
 
     recorders = _recorders.stack[-1:]
+    profiler = function._profiler  # autograd.profiler.profile() times each node when set
     step = 0
     with grad_mode.set_grad_enabled(create_graph):
         # 3. Run each node once all its gradients have arrived, newest node first.
@@ -177,6 +178,8 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                     if slot is not None:
                         slot.append(g)
             is_leaf_node = type(node) is AccumulateGrad
+            if profiler is not None:
+                profiler.begin(node.name())
             if is_leaf_node:
                 outs = ()
                 if accumulate and (capture is None or (node, 0) not in capture):
@@ -186,6 +189,8 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                 outs = _call_node(node, grads)
                 if not retain_graph:
                     node._release()
+            if profiler is not None:
+                profiler.end()
             if recorders:
                 leaf = node.variable if is_leaf_node else None
                 recorders[0].append(BackwardStep(

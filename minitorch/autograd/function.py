@@ -46,6 +46,9 @@ __all__ = ["Node", "AccumulateGrad", "FunctionCtx", "BackwardCFunction", "Functi
            "once_differentiable", "record_forward"]
 
 _sequence = itertools.count()  # the order nodes were created in; backward runs newest first
+_profiler = None  # the running autograd.profiler.profile, if any (see apply)
+
+
 class _Recorders(threading.local):
     """Per thread: the lists that collect (node, outputs) as apply records them."""
 
@@ -341,6 +344,8 @@ class Function(metaclass=FunctionMeta):
     @classmethod
     def apply(cls, *args):
         """Run ``forward`` and, if any input requires grad, record a node for ``backward``."""
+        if _profiler is not None and _profiler.wants(cls):  # autograd.profiler is timing ops
+            return _profiler.time_op(cls, args)
         ctx = cls._backward_cls()
         needs = [isinstance(a, Tensor) and a._requires_grad for a in args]
         record = grad_mode._state.enabled and True in needs

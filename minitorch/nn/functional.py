@@ -1552,3 +1552,158 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
     return (_MulScalar.apply(nll, 1 - label_smoothing)
             + _MulScalar.apply(smooth, label_smoothing / n_classes))
 
+
+
+# ---------------------------------------------------------------- adaptive pooling
+def _adaptive_bins(in_size: int, out_size: int) -> list[tuple[int, int]]:
+    """PyTorch's windows: bin ``i`` covers ``[floor(i*in/out), ceil((i+1)*in/out))``.
+
+    Neighbouring bins may overlap by one element when ``in`` is not a multiple of ``out``.
+    """
+    return [((i * in_size) // out_size, -((-(i + 1) * in_size) // out_size))
+            for i in range(out_size)]
+
+
+def _averaging_matrix(in_size: int, out_size: int, dtype) -> np.ndarray:
+    """``A`` with ``(A @ v)[i]`` = the mean of bin ``i`` of ``v``."""
+    a = np.zeros((out_size, in_size), dtype=dtype)
+    for i, (start, end) in enumerate(_adaptive_bins(in_size, out_size)):
+        a[i, start:end] = 1.0 / (end - start)
+    return a
+
+
+def _adaptive_output_size(output_size, in_hw: tuple) -> tuple:
+    sizes = (output_size,) * 2 if isinstance(output_size, int) else tuple(output_size)
+    if len(sizes) != 2:
+        raise ValueError("Input dimension should be at least 4")
+    return tuple(i if o is None else int(o) for o, i in zip(sizes, in_hw))
+
+
+def _adaptive_input(input: Tensor, name: str, colon: str = "") -> None:  # noqa: A002
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"{name}(): Expected 3D or 4D tensor, but got{colon} "
+                           f"[{', '.join(map(str, input.shape))}]")
+
+
+class AdaptiveAvgPool2D(Function):
+    """Average pooling to a fixed output size. A 2-D window mean is separable: the mean over
+    the rows of the bin, then over its columns, so ``out = A_h @ x @ A_w^T`` with the
+    averaging matrices ``A``. Backward is the transpose: ``grad_x = A_h^T @ grad @ A_w``."""
+
+    node_name = "AdaptiveAvgPool2DBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, out_hw):
+        h, w = x._data.shape[-2:]
+        xp = array_module(x._data)
+        a_h = xp.asarray(_averaging_matrix(h, out_hw[0], x._data.dtype))
+        a_w = xp.asarray(_averaging_matrix(w, out_hw[1], x._data.dtype))
+        ctx.a_h, ctx.a_w = _wrap(a_h), _wrap(a_w)
+        return _wrap(a_h @ x._data @ a_w.T)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ctx.a_h.t() @ grad @ ctx.a_w
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
+    """Average-pool ``(N, C, H, W)`` (or ``(C, H, W)``) to ``output_size`` whatever the input
+    size (an int, or ``(h, w)`` where None keeps that dimension).
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> F.adaptive_avg_pool2d(minitorch.ones(1, 3, 7, 5), (2, 2)).shape
+    torch.Size([1, 3, 2, 2])
+    """
+    _adaptive_input(input, "adaptive_avg_pool2d")
+    out_hw = _adaptive_output_size(output_size, tuple(input.shape[-2:]))
+    if out_hw == (1, 1):  # global average pooling: PyTorch takes the mean
+        return input.mean((-2, -1), keepdim=True)
+    return AdaptiveAvgPool2D.apply(input, out_hw)
+
+
+class AdaptiveMaxPool2D(Function):
+    """The maximum of each adaptive bin; backward sends the gradient to the winner."""
+
+    node_name = "AdaptiveMaxPool2DBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, out_hw):
+        data = x._data
+        h, w = data.shape[-2:]
+        xp = array_module(data)
+        out = xp.empty(data.shape[:-2] + tuple(out_hw), dtype=data.dtype)
+        idx = xp.empty(data.shape[:-2] + tuple(out_hw), dtype=np.int64)
+        for i, (r0, r1) in enumerate(_adaptive_bins(h, out_hw[0])):
+            for j, (c0, c1) in enumerate(_adaptive_bins(w, out_hw[1])):
+                window = data[..., r0:r1, c0:c1].reshape(data.shape[:-2] + (-1,))
+                k = window.argmax(-1)  # first maximum, as PyTorch
+                out[..., i, j] = xp.take_along_axis(window, k[..., None], -1)[..., 0]
+                idx[..., i, j] = (r0 + k // (c1 - c0)) * w + c0 + k % (c1 - c0)
+        ctx.shape, ctx.idx = data.shape, idx
+        return _wrap(out), _wrap(idx)
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices=None):
+        return AdaptiveMaxPool2DGradInput.apply(grad, ctx.shape, ctx.idx)
+
+
+class AdaptiveMaxPool2DGradInput(Function):
+    """Backward of adaptive max pooling: each gradient added at its window's winner (a
+    winner of two overlapping windows gets both). Its own backward picks them out again."""
+
+    node_name = "AdaptiveMaxPool2DBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, shape, idx):
+        from minitorch.ops.indexing import _add_at  # noqa: PLC0415
+
+        ctx.idx = idx.reshape(idx.shape[:-2] + (-1,))
+        ctx.grad_hw = grad._data.shape[-2:]
+        g = grad._data.reshape(grad._data.shape[:-2] + (-1,))
+        out = array_module(g).zeros(shape[:-2] + (shape[-2] * shape[-1],), dtype=g.dtype)
+        lead = np.indices(g.shape[:-1], sparse=True) if g.ndim > 1 else ()
+        _add_at(out, (*[i[..., None] for i in lead], ctx.idx), g)
+        return _wrap(out.reshape(shape))
+
+    @staticmethod
+    def backward(ctx, grad):
+        flat = grad.reshape(*grad.shape[:-2], -1)
+        return flat.gather(-1, _wrap(ctx.idx)).reshape(*grad.shape[:-2], *ctx.grad_hw)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):  # noqa: A002
+    """Max-pool to ``output_size`` (see :func:`adaptive_avg_pool2d`); with
+    ``return_indices=True`` also the position of each maximum in its ``H * W`` plane."""
+    _adaptive_input(input, "adaptive_max_pool2d", ":")
+    out, idx = AdaptiveMaxPool2D.apply(input, _adaptive_output_size(output_size,
+                                                                    tuple(input.shape[-2:])))
+    return (out, idx) if return_indices else out
+
+
+def _check_1d(input: Tensor, name: str) -> None:  # noqa: A002
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                           f"tensor for argument #1 'self' (while checking arguments for {name})")
+
+
+def _single(output_size) -> int:
+    return int(output_size[0] if isinstance(output_size, (tuple, list)) else output_size)
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:  # noqa: A002
+    """Average-pool ``(N, C, L)`` (or ``(C, L)``) to length ``output_size``."""
+    _check_1d(input, "adaptive_avg_pool1d")
+    out = adaptive_avg_pool2d(input.unsqueeze(-2), (1, _single(output_size)))
+    return out.squeeze(-2)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):  # noqa: A002
+    """Max-pool ``(N, C, L)`` (or ``(C, L)``) to length ``output_size``."""
+    _check_1d(input, "adaptive_max_pool1d")
+    out, idx = adaptive_max_pool2d(input.unsqueeze(-2), (1, _single(output_size)), True)
+    out, idx = out.squeeze(-2), idx.squeeze(-2)
+    return (out, idx) if return_indices else out

@@ -715,3 +715,54 @@ def logical_or(a: Tensor, b: Tensor) -> Tensor:
         return _wrap(np.logical_or(x, y))
     except ValueError:
         raise broadcast_error(a.shape, b.shape) from None
+
+
+# ---------------------------------------------------------------- bitwise operations
+def _check_bitwise(name: str, *tensors) -> None:
+    for t in tensors:
+        if isinstance(t, Tensor) and t._data.dtype.kind not in "biu":
+            raise NotImplementedError(
+                f'"{name}_cpu" not implemented for \'{t.dtype._legacy[:-6]}\'')
+
+
+def _bitwise(np_fn, name: str, input, other) -> Tensor:  # noqa: A002
+    if not isinstance(input, Tensor):
+        input = as_tensor(input, other)  # noqa: A001
+    other = as_tensor(other, input)
+    _check_bitwise(name, input, other)
+    return _binary(np_fn, input, other)
+
+
+def bitwise_and(input, other) -> Tensor:  # noqa: A002
+    """Bitwise AND of integer or bool tensors (``input & other``).
+
+    >>> import minitorch
+    >>> minitorch.bitwise_and(minitorch.tensor([5, 6]), 3)
+    tensor([1, 2])
+    """
+    return _bitwise(np.bitwise_and, "bitwise_and", input, other)
+
+
+def bitwise_or(input, other) -> Tensor:  # noqa: A002
+    """Bitwise OR of integer or bool tensors (``input | other``)."""
+    return _bitwise(np.bitwise_or, "bitwise_or", input, other)
+
+
+def bitwise_xor(input, other) -> Tensor:  # noqa: A002
+    """Bitwise XOR of integer or bool tensors (``input ^ other``).
+
+    >>> import minitorch
+    >>> minitorch.bitwise_xor(minitorch.tensor([1, 2]), minitorch.tensor([3, 3]))
+    tensor([2, 1])
+    """
+    return _bitwise(np.bitwise_xor, "bitwise_xor", input, other)
+
+
+def bitwise_not_(input: Tensor) -> Tensor:  # noqa: A002
+    """``torch.bitwise_not``: ``~input`` for integer and bool tensors (PyTorch's error for
+    floating ones)."""
+    _check_bitwise("bitwise_not", input)
+    return _wrap(np.invert(input._data))
+
+
+__all__ += ["bitwise_and", "bitwise_or", "bitwise_xor"]

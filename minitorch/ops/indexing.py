@@ -415,3 +415,127 @@ class FillFrom(_shape.Copy):
 def gather(x: Tensor, dim: int, index: Tensor) -> Tensor:
     """Pick values along ``dim`` at ``index`` (same number of dims as ``x``)."""
     return Gather.apply(x, normalize_dim(dim, x._data.ndim), index)
+
+
+# ---------------------------------------------------------------- index_select / index_add
+def _index_vector(index: Tensor, name: str, int_message: str) -> np.ndarray:
+    """The indices of ``index_select``/``index_add`` as a 1-D integer array, or the error."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{name}(): argument 'index' must be Tensor, not {type(index).__name__}")
+    if index._data.dtype not in (np.int32, np.int64):
+        raise RuntimeError(int_message)
+    if index._data.ndim > 1:
+        raise IndexError(f"{name}(): Index is supposed to be a vector" + (
+            "" if name == "index_select" else
+            f", but got dim: {index._data.ndim} with type: {index.dtype._legacy[:-6]} and "
+            f"size: [{', '.join(map(str, index.shape))}]"))
+    return index._data.reshape(-1)
+
+
+class IndexSelect(Function):
+    """``x.index_select(dim, index)``: the slices ``index`` along ``dim`` (a copy).
+
+    Backward adds each output slice's gradient back into the slice it came from (an index
+    that appears twice gets two gradients): that is ``index_add``.
+    """
+
+    node_name = "IndexSelectBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, a, dim, index):
+        ctx.shape, ctx.dim, ctx.index = a._data.shape, dim, index
+        if a._data.ndim == 0:
+            return _wrap(a._data.copy())
+        size = a._data.shape[dim]
+        bad = index[(index < -size) | (index >= size)] if index.size else index
+        if bad.size:
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(bad[0])} "
+                               f"axis_dim={size}")
+        return _wrap(np.take(a._data, index, axis=dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        zeros = _wrap(array_module(grad._data).zeros(ctx.shape, dtype=grad._data.dtype))
+        return index_add(zeros, ctx.dim, _wrap(ctx.index), grad)
+
+
+class IndexAddDim(Function):
+    """``x.index_add(dim, index, source, alpha=a)``: ``x`` with ``a * source[i]`` added to
+    slice ``index[i]`` of ``x`` along ``dim``.
+
+    Backward: ``x``'s gradient passes through; ``source``'s is the slices of the output's
+    gradient that it was added to (``index_select``), times ``alpha``.
+    """
+
+    node_name = "IndexAddBackward0"
+    _builtin = True
+    _edge_args = (0, 3)
+
+    @staticmethod
+    def forward(ctx, a, dim, index, source, alpha):
+        ctx.dim, ctx.index, ctx.alpha = dim, index, alpha
+        out = a._data.copy()
+        src = source._data if alpha == 1 else source._data * source._data.dtype.type(alpha)
+        if out.ndim == 0:
+            out += src.reshape(())
+            return _wrap(out)
+        key = (slice(None),) * dim + (index,)
+        _add_at(out, key, src)
+        return _wrap(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g_source = IndexSelect.apply(grad, ctx.dim, ctx.index)
+        return grad, g_source if ctx.alpha == 1 else g_source * ctx.alpha
+
+
+def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:  # noqa: A002
+    """The slices of ``input`` at ``index`` along ``dim``.
+
+    >>> import minitorch
+    >>> minitorch.arange(6).reshape(2, 3).index_select(1, minitorch.tensor([2, 0]))
+    tensor([[2, 0],
+            [5, 3]])
+    """
+    idx = _index_vector(index, "index_select",
+                        "index_select(): Expected dtype int32 or int64 for index")
+    return IndexSelect.apply(input, normalize_dim(dim, input._data.ndim), idx)
+
+
+def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,  # noqa: A002
+              alpha=1) -> Tensor:
+    """``input`` with ``alpha * source`` added into the slices ``index`` along ``dim``
+    (repeated indices add up).
+
+    >>> import minitorch
+    >>> minitorch.zeros(3).index_add(0, minitorch.tensor([0, 0, 2]), minitorch.ones(3))
+    tensor([2., 0., 1.])
+    """
+    idx = _index_vector(index, "index_add_",
+                        "index_add_(): Expected dtype int32/int64 for index but got: "
+                        f"{getattr(index, 'dtype', None) and index.dtype._legacy[:-6]}")
+    ndim = input._data.ndim
+    dim = normalize_dim(dim, ndim)
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"index_add_(): self ({input.dtype._legacy[:-6]}) and source "
+                           f"({source.dtype._legacy[:-6]}) must have the same scalar type")
+    n_src = source._data.shape[dim] if source._data.ndim else 1
+    if idx.size != n_src:
+        raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal to "
+                           f"source.size(dim): ({n_src}), for dim: {dim}")
+    size = input._data.shape[dim] if ndim else 1
+    bad = idx[(idx < -size) | (idx >= size)]
+    if bad.size:
+        raise RuntimeError(f"index {int(bad[0])} is out of bounds for dimension {dim} with "
+                           f"size {size}")
+    if ndim and source._data.shape[:dim] + source._data.shape[dim + 1:] != \
+            input._data.shape[:dim] + input._data.shape[dim + 1:]:
+        raise RuntimeError(
+            f"index_add_(): source has shape [{', '.join(map(str, source.shape))}] but self "
+            f"has shape [{', '.join(map(str, input.shape))}]: they must agree outside dim {dim}")
+    return IndexAddDim.apply(input, dim, idx, source, alpha)
+
+
+__all__ += ["index_select", "index_add"]

@@ -624,3 +624,18 @@ def sum_to_size(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
     out = SumDim.apply(input, dims, True, None)
     return out.reshape(shape) if lead else out
 
+
+# ---------------------------------------------------------------- prod helper (linalg.det)
+def _prod_of_others(x: np.ndarray, axis: int) -> np.ndarray:
+    """For each element, the product of the *other* elements along ``axis``.
+
+    Computed as (product of those before) * (product of those after), with no division, so a
+    zero in the input is no problem: ``d prod(x)/dx_i = prod_{j != i} x_j``.
+    """
+    xp = array_module(x)
+    x = xp.moveaxis(x, axis, -1)
+    ones = xp.ones(x.shape[:-1] + (1,), dtype=x.dtype)
+    before = xp.cumprod(xp.concatenate([ones, x[..., :-1]], axis=-1), axis=-1)
+    after = xp.flip(xp.cumprod(xp.flip(xp.concatenate([x[..., 1:], ones], axis=-1), -1),
+                               axis=-1), -1)
+    return xp.moveaxis(before * after, -1, axis)

@@ -246,3 +246,110 @@ def sign(input: Tensor) -> Tensor:  # noqa: A002
     """-1, 0 or 1 by the sign of each element (0 for NaN). Its derivative is 0."""
     return Sign.apply(input)
 
+
+# ---------------------------------------------------------------- rounding and inverse trig
+class Ceil(Function):
+    """``ceil``: the smallest integer >= x. A step function: its derivative is 0."""
+
+    node_name = "CeilBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        return _wrap(np.ceil(a._data)) if a._data.dtype.kind == "f" else _wrap(a._data.copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0  # flat between the jumps
+
+
+class Floor(Ceil):
+    """``floor``: the largest integer <= x (derivative 0)."""
+
+    node_name = "FloorBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        return _wrap(np.floor(a._data)) if a._data.dtype.kind == "f" else _wrap(a._data.copy())
+
+
+class Asin(Function):
+    node_name = "AsinBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        with np.errstate(invalid="ignore"):
+            return _wrap(np.arcsin(_float(a)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad / (1 - a * a).sqrt()  # d asin(a)/da = 1 / sqrt(1 - a^2)
+
+
+class Acos(Function):
+    node_name = "AcosBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        with np.errstate(invalid="ignore"):
+            return _wrap(np.arccos(_float(a)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return -grad / (1 - a * a).sqrt()  # d acos(a)/da = -1 / sqrt(1 - a^2)
+
+
+class Atan(Function):
+    node_name = "AtanBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _wrap(np.arctan(_float(a)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad / (1 + a * a)  # d atan(a)/da = 1 / (1 + a^2)
+
+
+def ceil(input: Tensor) -> Tensor:  # noqa: A002
+    """Round up to an integer value (the dtype stays: ``ceil(1.5)`` is ``2.``).
+
+    >>> import minitorch
+    >>> minitorch.ceil(minitorch.tensor([1.5, -0.5]))
+    tensor([2., -0.])
+    """
+    return Ceil.apply(input)
+
+
+def floor(input: Tensor) -> Tensor:  # noqa: A002
+    """Round down to an integer value (the dtype stays)."""
+    return Floor.apply(input)
+
+
+def asin(input: Tensor) -> Tensor:  # noqa: A002
+    """Inverse sine (NaN outside [-1, 1])."""
+    return Asin.apply(input)
+
+
+def acos(input: Tensor) -> Tensor:  # noqa: A002
+    """Inverse cosine (NaN outside [-1, 1])."""
+    return Acos.apply(input)
+
+
+def atan(input: Tensor) -> Tensor:  # noqa: A002
+    """Inverse tangent."""
+    return Atan.apply(input)
+
+
+arcsin, arccos, arctan = asin, acos, atan
+__all__ += ["ceil", "floor", "asin", "acos", "atan", "arcsin", "arccos", "arctan"]

@@ -13,8 +13,10 @@ Example:
 """
 
 from minitorch.optim import lr_scheduler
+from minitorch.optim.adagrad import Adagrad
 from minitorch.optim.adam import Adam, AdamW
 from minitorch.optim.optimizer import Optimizer
+from minitorch.optim.rmsprop import RMSprop
 from minitorch.optim.sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]

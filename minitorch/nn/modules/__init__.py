@@ -16,7 +16,24 @@ from minitorch.nn.modules.loss import (
     NLLLoss,
 )
 from minitorch.nn.modules.module import Module
-from minitorch.nn.modules.pooling import AvgPool2d, MaxPool2d
+from minitorch.nn.modules.pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AvgPool2d,
+    MaxPool2d,
+)
+from minitorch.nn.modules.rnn import (
+    GRU,
+    LSTM,
+    RNN,
+    GRUCell,
+    LSTMCell,
+    RNNBase,
+    RNNCell,
+    RNNCellBase,
+)
 from minitorch.nn.modules.sparse import Embedding
 
 __all__ = [
@@ -24,4 +41,6 @@ __all__ = [
     "MaxPool2d", "AvgPool2d", "Flatten", "ReLU", "LeakyReLU", "Sigmoid", "Tanh", "Softmax",
     "LogSoftmax", "Dropout", "BatchNorm1d", "BatchNorm2d", "Embedding", "L1Loss", "MSELoss",
     "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "CrossEntropyLoss",
+    "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
 ]

@@ -102,23 +102,71 @@ class Module:
         )
 
     # ------------------------------------------------------------------ calling
+    # Backward hooks are rare: the class attributes stand for "none" until one is registered.
+    _backward_hooks: dict = {}
+    _backward_pre_hooks: dict = {}
+    _is_full_backward_hook: bool | None = None
+    _forward_hooks_with_kwargs: frozenset = frozenset()
+    _forward_pre_hooks_with_kwargs: frozenset = frozenset()
+
     def __call__(self, *args, **kwargs):
         """Run the forward pre-hooks, ``forward``, then the forward hooks."""
-        if not (self._forward_hooks or self._forward_pre_hooks):
+        if not (self._forward_hooks or self._forward_pre_hooks or self._backward_hooks
+                or self._backward_pre_hooks):
             return self.forward(*args, **kwargs)  # the fast path: no hooks
-        for hook in tuple(self._forward_pre_hooks.values()):
-            result = hook(self, args)
-            if result is not None:
-                args = result if isinstance(result, tuple) else (result,)
+        for key, hook in tuple(self._forward_pre_hooks.items()):
+            if key in self._forward_pre_hooks_with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError(
+                            "forward pre-hook must return None or a tuple of (new_args, "
+                            f"new_kwargs), but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        full = None
+        if self._is_full_backward_hook and (self._backward_hooks or self._backward_pre_hooks):
+            from minitorch.nn.modules._hooks import BackwardHook  # noqa: PLC0415
+
+            full = BackwardHook(self, list(self._backward_hooks.values()),
+                                list(self._backward_pre_hooks.values()))
+            args = full.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
-        for hook in tuple(self._forward_hooks.values()):
-            result = hook(self, args, output)
+        for key, hook in tuple(self._forward_hooks.items()):
+            if key in self._forward_hooks_with_kwargs:
+                result = hook(self, args, kwargs, output)
+            else:
+                result = hook(self, args, output)
             if result is not None:
                 output = result
+        if full is not None:
+            output = full.setup_output_hook(output)
+        elif self._is_full_backward_hook is False and self._backward_hooks:
+            self._attach_legacy_backward_hooks(output)
         return output
 
-    def register_forward_pre_hook(self, hook: Callable) -> RemovableHandle:
+    def _attach_legacy_backward_hooks(self, output) -> None:
+        """``register_backward_hook``'s old behaviour: hook the node that made the output."""
+        node = output.grad_fn if isinstance(output, Tensor) else None
+        if node is None:
+            return
+        hooks = list(self._backward_hooks.values())
+
+        def call(grad_inputs, grad_outputs):
+            for hook in hooks:
+                hook(self, grad_inputs, grad_outputs)
+
+        node.register_hook(call)
+
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> RemovableHandle:
         """Call ``hook(module, args)`` before ``forward``; a returned value replaces the args.
+
+        With ``with_kwargs=True`` the hook is ``hook(module, args, kwargs)`` and may return a
+        new ``(args, kwargs)`` pair; ``prepend=True`` runs it before the hooks already there.
 
         >>> import minitorch
         >>> from minitorch import nn
@@ -130,11 +178,21 @@ class Module:
         """
         handle = RemovableHandle(self._forward_pre_hooks)
         self._forward_pre_hooks[handle.id] = hook
+        if prepend:
+            self._forward_pre_hooks.move_to_end(handle.id, last=False)
+        if with_kwargs:
+            object.__setattr__(self, "_forward_pre_hooks_with_kwargs",
+                               self._forward_pre_hooks_with_kwargs | {handle.id})
         return handle
 
-    def register_forward_hook(self, hook: Callable) -> RemovableHandle:
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False,
+                              with_kwargs: bool = False,
+                              always_call: bool = False) -> RemovableHandle:
         """Call ``hook(module, args, output)`` after ``forward``; a returned value replaces the
         output. Handy for looking at activations inside a network.
+
+        With ``with_kwargs=True`` the hook is ``hook(module, args, kwargs, output)``;
+        ``prepend=True`` runs it before the hooks already there.
 
         >>> import minitorch
         >>> from minitorch import nn
@@ -146,6 +204,70 @@ class Module:
         """
         handle = RemovableHandle(self._forward_hooks)
         self._forward_hooks[handle.id] = hook
+        if prepend:
+            self._forward_hooks.move_to_end(handle.id, last=False)
+        if with_kwargs:
+            object.__setattr__(self, "_forward_hooks_with_kwargs",
+                               self._forward_hooks_with_kwargs | {handle.id})
+        return handle
+
+    def _backward_hook_dict(self, name: str, full: bool) -> OrderedDict:
+        if self._is_full_backward_hook is not None and self._is_full_backward_hook != full:
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a single "
+                "Module. Please use only one of them.")
+        object.__setattr__(self, "_is_full_backward_hook", full)
+        hooks = self.__dict__.get(name)
+        if hooks is None:
+            hooks = OrderedDict()
+            object.__setattr__(self, name, hooks)
+        return hooks
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False
+                                    ) -> RemovableHandle:
+        """Call ``hook(module, grad_input, grad_output)`` when the gradients with respect to
+        the module's inputs have been computed. ``grad_input`` has one entry per positional
+        argument (None for non-tensors); a returned tuple replaces it.
+
+        >>> import minitorch
+        >>> from minitorch import nn
+        >>> lin = nn.Linear(2, 1)
+        >>> h = lin.register_full_backward_hook(lambda m, gin, gout: (gin[0] * 2,))
+        >>> x = minitorch.ones(1, 2, requires_grad=True)
+        >>> lin(x).sum().backward()
+        >>> bool((x.grad == 2 * lin.weight).all())
+        True
+        """
+        hooks = self._backward_hook_dict("_backward_hooks", True)
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False
+                                        ) -> RemovableHandle:
+        """Call ``hook(module, grad_output)`` when the gradients with respect to the module's
+        outputs have been computed (before those of its inputs); a returned tuple replaces
+        them."""
+        hooks = self._backward_hook_dict("_backward_pre_hooks", True)
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_backward_hook(self, hook: Callable) -> RemovableHandle:
+        """The old form of backward hook (deprecated in PyTorch, kept for old code).
+
+        ``hook(module, grad_input, grad_output)`` is attached to the *last operation* of the
+        forward pass, so ``grad_input`` holds that operation's input gradients, which are not
+        always the module's (for ``Linear``: bias, input and weight). Use
+        :meth:`register_full_backward_hook` in new code.
+        """
+        hooks = self._backward_hook_dict("_backward_hooks", False)
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
         return handle
 
     # ------------------------------------------------------------------ registration

@@ -58,3 +58,54 @@ class AvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class _AdaptivePoolNd(Module):
+    def __init__(self, output_size, return_indices: bool = False) -> None:
+        super().__init__()
+        self.output_size = output_size
+        if return_indices:
+            self.return_indices = True
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool2d(_AdaptivePoolNd):
+    """Average-pool to a fixed ``output_size`` whatever the input's height and width (how
+    image classifiers accept any image size before their linear head).
+
+    >>> import minitorch
+    >>> from minitorch import nn
+    >>> nn.AdaptiveAvgPool2d((1, 1))(minitorch.ones(2, 8, 7, 9)).shape
+    torch.Size([2, 8, 1, 1])
+    """
+
+    def forward(self, input):  # noqa: A002
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class AdaptiveAvgPool1d(_AdaptivePoolNd):
+    """Average-pool ``(N, C, L)`` to length ``output_size``."""
+
+    def forward(self, input):  # noqa: A002
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+
+class AdaptiveMaxPool2d(_AdaptivePoolNd):
+    """Max-pool to a fixed ``output_size`` (``return_indices=True``: also where each max was)."""
+
+    return_indices = False
+
+    def forward(self, input):  # noqa: A002
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
+    """Max-pool ``(N, C, L)`` to length ``output_size``."""
+
+    def forward(self, input):  # noqa: A002
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
+
+
+__all__ += ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]

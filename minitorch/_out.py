@@ -1,0 +1,114 @@
+"""The ``out=`` keyword: write an operation's result into an existing tensor.
+
+``torch.add(a, b, out=c)`` computes ``a + b`` and copies it into ``c`` (returning ``c``), as
+PyTorch does:
+
+* ``out`` is resized when its shape differs (with PyTorch's deprecation warning unless it was
+  empty; factories such as ``zeros(..., out=t)`` resize silently);
+* the result is cast to ``out``'s dtype when that is a safe cast (``float32`` into
+  ``float64``), and refused otherwise (``float`` into ``long``);
+* ``out=`` is not differentiable: when gradients are being recorded and an argument (or
+  ``out``) requires grad, it is a RuntimeError;
+* factories draw or fill in ``out``'s dtype, and refuse a ``dtype=`` that disagrees with it.
+
+Example:
+    >>> import minitorch
+    >>> c = minitorch.empty(2)
+    >>> minitorch.add(minitorch.ones(2), 1, out=c) is c
+    True
+    >>> c
+    tensor([2., 2.])
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+
+import numpy as np
+
+from minitorch import _dtype
+from minitorch._backend import array_module
+from minitorch._tensor import Tensor
+from minitorch.autograd import grad_mode
+
+__all__ = ["with_out", "factory_with_out"]
+
+
+def _fmt(shape) -> str:
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def copy_into_out(out: Tensor, result: Tensor, *, warn_resize: bool) -> Tensor:
+    """Write ``result`` into ``out`` (resizing it if needed) and return ``out``."""
+    if not isinstance(out, Tensor):
+        raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
+    values = result._data
+    if out._data.shape != values.shape:
+        if warn_resize and out._data.size != 0:
+            warnings.warn(
+                f"An output with one or more elements was resized since it had shape "
+                f"{_fmt(out.shape)}, which does not match the required output shape "
+                f"{_fmt(values.shape)}. This behavior is deprecated, and in a future PyTorch "
+                "release outputs will not be resized unless they have zero elements. You can "
+                "explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
+                "with t.resize_(0).", UserWarning, stacklevel=3)
+        if not np.can_cast(values.dtype, out._data.dtype, "same_kind"):
+            out._write(values)  # raises PyTorch's "can't be cast" error
+        xp = array_module(out._data)
+        out._data = xp.empty(values.shape, dtype=out._data.dtype)
+    out._write(values)
+    return out
+
+
+def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
+    if not grad_mode._state.enabled:
+        return
+    tensors = [out, *args, *kwargs.values()]
+    if any(isinstance(t, Tensor) and t._requires_grad for t in tensors):
+        raise RuntimeError(
+            f"{name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad.")
+
+
+def with_out(fn):
+    """Give an operation ``fn(*args, **kwargs)`` PyTorch's ``out=`` keyword."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        _check_grad(fn.__name__, out, args, kwargs)
+        with grad_mode.no_grad():
+            result = fn(*args, **kwargs)
+        return copy_into_out(out, result, warn_resize=True)
+
+    return wrapper
+
+
+def factory_with_out(fn):
+    """Give a factory (``zeros``, ``rand``, ...) the ``out=`` keyword: it makes its values in
+    ``out``'s dtype and writes them into ``out``."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        if not isinstance(out, Tensor):
+            raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
+        dtype = kwargs.get("dtype")
+        if dtype is not None and dtype is not out.dtype:
+            raise RuntimeError(
+                f"dtype {_dtype_name(dtype)} does not match dtype of out parameter "
+                f"({_dtype_name(out.dtype)})")
+        kwargs["dtype"] = out.dtype
+        kwargs.pop("requires_grad", None)  # PyTorch ignores it together with out=
+        with grad_mode.no_grad():
+            result = fn(*args, **kwargs)
+        return copy_into_out(out, result, warn_resize=False)
+
+    return wrapper
+
+
+def _dtype_name(d: _dtype.dtype) -> str:
+    return d._legacy[:-6]  # "FloatTensor" -> "Float"

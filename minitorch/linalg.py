@@ -1,0 +1,325 @@
+"""``minitorch.linalg``: norms, inverse, determinant and solving linear systems.
+
+Each operation is a :class:`~minitorch.autograd.Function` whose backward is the textbook
+matrix-calculus rule, written with minitorch operations (so it can itself be differentiated
+where that is noted):
+
+* ``inv``:   ``d(A^-1) = -A^-1 dA A^-1``, so ``grad_A = -A^-T G A^-T``;
+* ``det``:   ``d det(A)/dA = det(A) A^-T`` (the cofactor matrix, also when A is singular);
+* ``solve``: ``X = A^-1 B``: ``grad_B = A^-T G`` and ``grad_A = -grad_B X^T``;
+* ``vector_norm``: ``d ||x||_p / dx = sign(x) |x|^(p-1) / ||x||^(p-1)``.
+
+Example:
+    >>> import minitorch
+    >>> A = minitorch.tensor([[2.0, 0.0], [0.0, 4.0]], requires_grad=True)
+    >>> minitorch.linalg.det(A)
+    tensor(8., grad_fn=<LinalgDetBackward0>)
+    >>> minitorch.linalg.solve(A, minitorch.tensor([2.0, 4.0]))
+    tensor([1., 1.], grad_fn=<LinalgSolveExBackward0>)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from minitorch._backend import array_module, to_numpy
+from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd.function import Function
+from minitorch.ops._util import normalize_dim, normalize_dims
+
+__all__ = ["LinAlgError", "norm", "vector_norm", "matrix_norm", "inv", "det", "solve",
+           "svdvals"]
+
+
+class LinAlgError(RuntimeError):
+    """A linear-algebra failure such as a singular matrix (``torch.linalg.LinAlgError``)."""
+
+
+def _check_float(a: Tensor, name: str) -> None:
+    if a._data.dtype.kind != "f":
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
+                           f"Got {a.dtype._legacy[:-6]}")
+
+
+def _check_square(a: Tensor, name: str) -> None:
+    if a._data.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if a._data.shape[-1] != a._data.shape[-2]:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
+                           f"{a._data.shape[-2]} by {a._data.shape[-1]} matrices")
+
+
+def _zero_pivot(a: np.ndarray) -> int:
+    """The 1-based position of the first zero pivot of LU with partial pivoting (what
+    PyTorch names in its error), for the first singular matrix of a batch."""
+    mats = a.reshape(-1, *a.shape[-2:])
+    for m in mats:
+        m = m.astype(np.float64)
+        n = m.shape[0]
+        for k in range(n):
+            p = k + int(np.argmax(np.abs(m[k:, k])))
+            if m[p, k] == 0:
+                return k + 1
+            m[[k, p]] = m[[p, k]]
+            m[k + 1:] -= np.outer(m[k + 1:, k] / m[k, k], m[k])
+    return a.shape[-1]
+
+
+def _mT(t: Tensor) -> Tensor:  # noqa: N802
+    return t.transpose(-2, -1)
+
+
+# ---------------------------------------------------------------- inverse
+class Inv(Function):
+    node_name = "LinalgInvExBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        xp = array_module(a._data)
+        try:
+            out = _wrap(xp.linalg.inv(a._data))
+        except np.linalg.LinAlgError:
+            raise LinAlgError(
+                f"linalg.inv: The diagonal element {_zero_pivot(to_numpy(a._data))} is zero, "
+                "the inversion could not be completed because the input matrix is singular."
+            ) from None
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (inv_a,) = ctx.saved_tensors
+        inv_t = _mT(inv_a)
+        return -(inv_t @ grad @ inv_t)  # grad_A = -A^-T G A^-T
+
+
+def inv(A: Tensor) -> Tensor:  # noqa: N803
+    """The inverse of a square matrix (or of each matrix of a batch).
+
+    >>> import minitorch
+    >>> minitorch.linalg.inv(minitorch.tensor([[2.0, 0.0], [0.0, 4.0]]))
+    tensor([[0.5000, 0.0000],
+            [0.0000, 0.2500]])
+    """
+    _check_square(A, "linalg.inv")
+    _check_float(A, "linalg.inv")
+    return Inv.apply(A)
+
+
+# ---------------------------------------------------------------- determinant
+def _cofactors(a: np.ndarray) -> np.ndarray:
+    """The cofactor matrix ``d det(A) / dA``, from the SVD so that singular matrices work:
+    with ``A = U S V^T``, ``cof(A) = det(U) det(V) U diag(prod_{j != i} s_j) V^T``."""
+    from minitorch.ops.reduction import _prod_of_others  # noqa: PLC0415
+
+    u, s, vt = np.linalg.svd(a)
+    sign = np.linalg.det(u) * np.linalg.det(vt)
+    others = _prod_of_others(s, -1) if s.shape[-1] else s
+    return sign[..., None, None] * (u * others[..., None, :]) @ vt
+
+
+class Det(Function):
+    node_name = "LinalgDetBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        out = _wrap(np.asarray(np.linalg.det(a._data)).astype(a._data.dtype))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, d = ctx.saved_tensors
+        g = grad.unsqueeze(-1).unsqueeze(-1)
+        if np.all(d._data != 0):  # invertible: det(A) A^-T, differentiable again
+            return g * d.unsqueeze(-1).unsqueeze(-1) * _mT(inv(a))
+        return g * _wrap(_cofactors(to_numpy(a._data)).astype(a._data.dtype))
+
+
+def det(A: Tensor) -> Tensor:  # noqa: N803
+    """The determinant of a square matrix (or of each matrix of a batch)."""
+    _check_square(A, "linalg.det")
+    _check_float(A, "linalg.det")
+    return Det.apply(A)
+
+
+# ---------------------------------------------------------------- solve
+class Solve(Function):
+    node_name = "LinalgSolveExBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b, vector):
+        xp = array_module(a._data)
+        rhs = b._data[..., None] if vector else b._data
+        try:
+            x = xp.linalg.solve(a._data, rhs)
+        except np.linalg.LinAlgError:
+            raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix "
+                              "is singular.") from None
+        out = _wrap(x[..., 0] if vector else x)
+        ctx.vector = vector
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, x = ctx.saved_tensors
+        grad_b = solve(_mT(a), grad)  # A^T grad_B = G
+        if ctx.vector:
+            grad_a = -(grad_b.unsqueeze(-1) @ x.unsqueeze(-2))
+        else:
+            grad_a = -(grad_b @ _mT(x))
+        return grad_a, grad_b
+
+
+def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:  # noqa: N803
+    """The solution ``X`` of ``A X = B`` (``X A = B`` with ``left=False``), without forming
+    ``A^-1``. ``B`` may be a vector (one right-hand side) or a matrix (one per column)."""
+    _check_square(A, "linalg.solve")
+    _check_float(A, "linalg.solve")
+    if not left:
+        return _mT(solve(_mT(A), _mT(B)))
+    n = A.shape[-1]
+    vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    rows = B.shape[-1] if vector else B.shape[-2]
+    if rows != n:
+        cols = 1 if vector else B.shape[-1]
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
+                           f"AX = B ({n}x{n} and {rows}x{cols})")
+    return Solve.apply(A, B, vector)
+
+
+# ---------------------------------------------------------------- norms
+class VectorNorm(Function):
+    node_name = "LinalgVectorNormBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, ord, dims, keepdim):  # noqa: A002
+        data = x._data
+        a = np.abs(data)
+        if ord == math.inf:
+            out = a.max(axis=dims, keepdims=True)
+        elif ord == -math.inf:
+            out = a.min(axis=dims, keepdims=True)
+        elif ord == 0:
+            out = (a != 0).sum(axis=dims, keepdims=True).astype(data.dtype)
+        elif ord == 1:
+            out = a.sum(axis=dims, keepdims=True)
+        elif ord == 2:
+            out = np.sqrt((a * a).sum(axis=dims, keepdims=True))
+        else:
+            out = (a ** ord).sum(axis=dims, keepdims=True) ** (1.0 / ord)
+        ctx.ord, ctx.dims, ctx.keepdim = ord, dims, keepdim
+        out_t = _wrap(out.astype(data.dtype, copy=False))
+        ctx.save_for_backward(x, out_t)
+        return out_t if keepdim else _wrap(np.squeeze(out, axis=dims).astype(data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, norm = ctx.saved_tensors  # norm kept its reduced dimensions (size 1)
+        g = grad if ctx.keepdim else grad.reshape(*norm.shape)
+        p = ctx.ord
+        safe = norm.masked_fill(norm == 0, 1.0)  # a zero vector gets a zero gradient
+        if p == 0:
+            return None  # a count: not differentiable (PyTorch leaves the gradient undefined)
+        if p in (math.inf, -math.inf):  # shared equally by the elements that reach the norm
+            hit = (x.abs() == norm).to(x.dtype)
+            return g * x.sign() * hit / hit.sum(ctx.dims, keepdim=True)
+        if p == 1:
+            return g * x.sign()
+        if p == 2:
+            return g * x / safe * (norm != 0)
+        scale = (x.abs() ** (p - 1)).masked_fill(x == 0, 0.0)  # 0 where x is 0 (also p < 1)
+        return g * x.sign() * scale / safe ** (p - 1) * (norm != 0)
+
+
+def vector_norm(x: Tensor, ord: float = 2, dim=None, keepdim: bool = False, *,  # noqa: A002
+                dtype=None) -> Tensor:
+    """The ``ord``-norm of ``x`` (all elements, or along ``dim``): ``(sum |x|^ord)^(1/ord)``;
+    ``inf`` is the largest ``|x|``, ``0`` counts the non-zeros.
+
+    >>> import minitorch
+    >>> minitorch.linalg.vector_norm(minitorch.tensor([3.0, 4.0]))
+    tensor(5.)
+    """
+    _check_float(x, "linalg.vector_norm")
+    if dtype is not None:
+        x = x.to(dtype)
+    return VectorNorm.apply(x, float(ord), normalize_dims(dim, x._data.ndim), keepdim)
+
+
+class Svdvals(Function):
+    """The singular values, largest first; backward: ``grad_A = U diag(g) V^T``."""
+
+    node_name = "LinalgSvdBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        u, s, vt = np.linalg.svd(to_numpy(a._data), full_matrices=False)
+        ctx.u, ctx.vt = _wrap(u.astype(a._data.dtype)), _wrap(vt.astype(a._data.dtype))
+        return _wrap(s.astype(a._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (ctx.u * grad.unsqueeze(-2)) @ ctx.vt
+
+
+def svdvals(A: Tensor) -> Tensor:  # noqa: N803
+    """The singular values of ``A`` (of each matrix of a batch), in descending order."""
+    _check_float(A, "linalg.svdvals")
+    return Svdvals.apply(A)
+
+
+def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *,  # noqa: A002, N803
+                dtype=None) -> Tensor:
+    """A matrix norm: ``"fro"`` (Frobenius, the default), ``"nuc"`` (sum of singular values),
+    ``2``/``-2`` (largest/smallest singular value), ``1``/``-1`` (max/min column sum of
+    ``|A|``), ``inf``/``-inf`` (max/min row sum)."""
+    _check_float(A, "linalg.matrix_norm")
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    if dtype is not None:
+        A = A.to(dtype)  # noqa: N806
+    d0, d1 = normalize_dim(dim[0], A.dim()), normalize_dim(dim[1], A.dim())
+    if ord == "fro":
+        return vector_norm(A, 2, (d0, d1), keepdim)
+    if ord in ("nuc", 2, -2):
+        moved = A.permute(*[i for i in range(A.dim()) if i not in (d0, d1)], d0, d1)
+        s = svdvals(moved)
+        out = s.sum(-1) if ord == "nuc" else s.amax(-1) if ord == 2 else s.amin(-1)
+    elif ord in (1, -1, math.inf, -math.inf):
+        summed, other = (d0, d1) if ord in (1, -1) else (d1, d0)  # 1: column sums
+        sums = A.abs().sum(summed)
+        other -= other > summed  # the summed dimension is gone
+        out = sums.amax(other) if ord > 0 else sums.amin(other)
+    else:
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if keepdim:
+        out = out.unsqueeze(min(d0, d1)).unsqueeze(max(d0, d1))
+    return out
+
+
+def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002, N803
+    """A vector or matrix norm, chosen as PyTorch chooses: a matrix norm when ``ord`` is a
+    string or ``dim`` names two dimensions (or ``ord`` is given for a 2-D input without
+    ``dim``), else a vector norm (the 2-norm of all elements by default)."""
+    if isinstance(dim, int):
+        dim = (dim,)
+    if ord is not None and dim is None:
+        if A.dim() not in (1, 2):
+            raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input "
+                               f"must be 1D or 2D. Got {A.dim()}D.")
+        dim = tuple(range(A.dim()))
+    if isinstance(ord, str) or (dim is not None and len(dim) == 2):
+        return matrix_norm(A, "fro" if ord is None else ord, dim or (-2, -1), keepdim,
+                           dtype=dtype)
+    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+

@@ -1,0 +1,422 @@
+"""Recurrent layers: ``nn.RNN``, ``nn.LSTM``, ``nn.GRU`` and their one-step cells.
+
+A recurrent layer reads a sequence one step at a time and carries a *hidden state* ``h`` from
+step to step. Every step applies the same weights, so after the forward pass the graph is the
+cell *unrolled* in time: ``L`` copies of the same few operations, chained through ``h``. There
+is nothing special for autograd here: the layers are built from ordinary minitorch
+operations (``linear``, ``sigmoid``, ``tanh``, ``*``, ``+``), and backward through the unrolled
+graph is "backpropagation through time".
+
+The equations are PyTorch's, with its gate order and parameter names, so a ``state_dict``
+moves between the two libraries unchanged:
+
+* RNN:  ``h' = tanh(W_ih x + b_ih + W_hh h + b_hh)`` (or ``relu``);
+* LSTM: gates ``i, f, g, o`` (in that order in ``weight_ih``):
+  ``c' = f * c + i * g``, ``h' = o * tanh(c')``, with ``g`` through tanh, the rest sigmoid;
+* GRU:  gates ``r, z, n``: ``n = tanh(W_in x + b_in + r * (W_hn h + b_hn))``,
+  ``h' = (1 - z) * n + z * h``.
+
+Example:
+    >>> import minitorch
+    >>> from minitorch import nn
+    >>> lstm = nn.LSTM(input_size=3, hidden_size=5, batch_first=True)
+    >>> out, (h, c) = lstm(minitorch.zeros(2, 7, 3))   # 2 sequences of 7 steps
+    >>> out.shape, h.shape
+    (torch.Size([2, 7, 5]), torch.Size([1, 2, 5]))
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+
+from minitorch import _creation
+from minitorch._tensor import Tensor
+from minitorch.nn import functional as F
+from minitorch.nn import init
+from minitorch.nn.modules.module import Module
+from minitorch.nn.parameter import Parameter
+from minitorch.ops import shape as _shape
+from minitorch.ops import unary as _unary
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+
+_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+
+
+# ---------------------------------------------------------------- one step of each cell
+def rnn_tanh_cell(x_proj: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
+    """``tanh(x_proj + W_hh h + b_hh)``, where ``x_proj = W_ih x + b_ih`` is precomputed."""
+    return _unary.tanh(x_proj + F.linear(h, w_hh, b_hh))
+
+
+def rnn_relu_cell(x_proj: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
+    """``relu(x_proj + W_hh h + b_hh)``."""
+    return _unary.relu(x_proj + F.linear(h, w_hh, b_hh))
+
+
+def lstm_cell(x_proj: Tensor, state: tuple, w_hh: Tensor, b_hh: Tensor | None) -> tuple:
+    """One LSTM step: the four gates ``i, f, g, o`` come from one matrix product."""
+    h, c = state
+    gates = x_proj + F.linear(h, w_hh, b_hh)
+    i, f, g, o = _shape.chunk(gates, 4, -1)
+    i, f, g, o = _unary.sigmoid(i), _unary.sigmoid(f), _unary.tanh(g), _unary.sigmoid(o)
+    c = f * c + i * g          # forget some of the old memory, write some new
+    h = o * _unary.tanh(c)     # show some of the memory
+    return h, c
+
+
+def gru_cell(x_proj: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
+    """One GRU step: ``r`` decides how much of ``h`` feeds the candidate ``n``, ``z`` how much
+    of ``h`` is kept."""
+    x_r, x_z, x_n = _shape.chunk(x_proj, 3, -1)
+    h_r, h_z, h_n = _shape.chunk(F.linear(h, w_hh, b_hh), 3, -1)
+    r = _unary.sigmoid(x_r + h_r)
+    z = _unary.sigmoid(x_z + h_z)
+    n = _unary.tanh(x_n + r * h_n)
+    return (1 - z) * n + z * h
+
+
+_CELLS = {"RNN_TANH": rnn_tanh_cell, "RNN_RELU": rnn_relu_cell, "LSTM": lstm_cell,
+          "GRU": gru_cell}
+
+
+class RNNBase(Module):
+    """What RNN, LSTM and GRU share: the parameters and the loop over layers and time."""
+
+    def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1,
+                 bias: bool = True, batch_first: bool = False, dropout: float = 0.0,
+                 bidirectional: bool = False, proj_size: int = 0, device=None,
+                 dtype=None) -> None:
+        super().__init__()
+        if not isinstance(dropout, numbers.Number) or not 0 <= dropout <= 1 or \
+                isinstance(dropout, bool):
+            raise ValueError("dropout should be a number in range [0, 1] representing the "
+                             "probability of an element being zeroed")
+        if dropout > 0 and num_layers == 1:
+            warnings.warn(
+                "dropout option adds dropout after all but last recurrent layer, so non-zero "
+                f"dropout expects num_layers greater than 1, but got dropout={dropout} and "
+                f"num_layers={num_layers}", UserWarning, stacklevel=3)
+        if not isinstance(hidden_size, int) or isinstance(hidden_size, bool):
+            raise TypeError(f"hidden_size should be of type int, got: {type(hidden_size).__name__}")
+        if hidden_size <= 0:
+            raise ValueError("hidden_size must be greater than zero")
+        if num_layers <= 0:
+            raise ValueError("num_layers must be greater than zero")
+        if proj_size != 0:
+            raise NotImplementedError("minitorch's LSTM does not support proj_size")
+        self.mode = mode
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = proj_size
+        gate_size = _GATES[mode] * hidden_size
+        directions = 2 if bidirectional else 1
+        self._flat_weights_names: list[str] = []
+        for layer in range(num_layers):
+            layer_input = input_size if layer == 0 else hidden_size * directions
+            for direction in range(directions):
+                suffix = f"_l{layer}" + ("_reverse" if direction == 1 else "")
+                shapes = [("weight_ih", (gate_size, layer_input)),
+                          ("weight_hh", (gate_size, hidden_size))]
+                if bias:
+                    shapes += [("bias_ih", (gate_size,)), ("bias_hh", (gate_size,))]
+                for name, shape in shapes:
+                    setattr(self, name + suffix, Parameter(_creation.empty(
+                        *shape, dtype=dtype, device=device)))
+                    self._flat_weights_names.append(name + suffix)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Every weight and bias uniform in ``[-1/sqrt(hidden_size), 1/sqrt(hidden_size)]``."""
+        stdv = 1.0 / math.sqrt(self.hidden_size)
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    @property
+    def all_weights(self) -> list:
+        """The parameters, one list per layer and direction: ``[w_ih, w_hh, b_ih, b_hh]``."""
+        per = 4 if self.bias else 2
+        names = self._flat_weights_names
+        return [[getattr(self, n) for n in names[i:i + per]] for i in range(0, len(names), per)]
+
+    def _layer_weights(self, layer: int, direction: int) -> tuple:
+        suffix = f"_l{layer}" + ("_reverse" if direction == 1 else "")
+        get = self._parameters.get
+        return (get("weight_ih" + suffix), get("weight_hh" + suffix),
+                get("bias_ih" + suffix), get("bias_hh" + suffix))
+
+    def _check_input(self, input: Tensor) -> bool:  # noqa: A002
+        """Check the input's shape; return whether it has a batch dimension."""
+        if input.dim() not in (2, 3):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got "
+                             f"{input.dim()}D instead")
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {input.shape[-1]}")
+        return input.dim() == 3
+
+    def _check_hidden(self, h: Tensor, expected: tuple, what: str = "hidden") -> None:
+        if tuple(h.shape) != expected:
+            raise RuntimeError(f"Expected {what} size {expected}, got "
+                               f"[{', '.join(map(str, h.shape))}]")
+
+    def _run(self, x: Tensor, states: list) -> tuple:
+        """Run all layers over ``x`` (time, batch, features).
+
+        ``states[k]`` is the initial state of layer/direction ``k`` (a tensor, or ``(h, c)``
+        for LSTM). Returns the last layer's outputs and the final state of every
+        layer/direction.
+        """
+        cell = _CELLS[self.mode]
+        directions = 2 if self.bidirectional else 1
+        finals = []
+        steps = x.shape[0]
+        for layer in range(self.num_layers):
+            outputs = []
+            for direction in range(directions):
+                w_ih, w_hh, b_ih, b_hh = self._layer_weights(layer, direction)
+                x_proj = F.linear(x, w_ih, b_ih)  # W_ih x + b_ih for every step at once
+                state = states[layer * directions + direction]
+                order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
+                hs = [None] * steps
+                for t in order:  # the recurrence: each step needs the previous state
+                    state = cell(x_proj[t], state, w_hh, b_hh)
+                    hs[t] = state[0] if self.mode == "LSTM" else state
+                finals.append(state)
+                outputs.append(_shape.stack(hs, 0))
+            x = outputs[0] if directions == 1 else _shape.cat(outputs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                x = F.dropout(x, self.dropout, True)
+        return x, finals
+
+    def _forward(self, input: Tensor, hx):  # noqa: A002
+        batched = self._check_input(input)
+        if not batched:
+            input = input.unsqueeze(1)  # noqa: A001
+        elif self.batch_first:
+            input = input.transpose(0, 1)  # noqa: A001
+        n = input.shape[1]
+        directions = 2 if self.bidirectional else 1
+        expected = (self.num_layers * directions, n, self.hidden_size)
+        is_lstm = self.mode == "LSTM"
+        if hx is None:
+            zeros = _creation.zeros(*expected, dtype=input.dtype, device=input.device)
+            hx = (zeros, zeros) if is_lstm else zeros
+        elif not batched:
+            if is_lstm:
+                if hx[0].dim() != 2 or hx[1].dim() != 2:
+                    raise RuntimeError("For unbatched 2-D input, hx and cx should also be 2-D "
+                                       f"but got ({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
+                hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
+            else:
+                if hx.dim() != 2:
+                    raise RuntimeError("For unbatched 2-D input, hx should also be 2-D but got "
+                                       f"{hx.dim()}-D tensor")
+                hx = hx.unsqueeze(1)
+        if is_lstm:
+            h0, c0 = hx[0], hx[1]
+            self._check_hidden(h0, expected)
+            self._check_hidden(c0, expected, "cell")
+            states = list(zip(h0.unbind(0), c0.unbind(0)))
+        else:
+            self._check_hidden(hx, expected)
+            states = list(hx.unbind(0))
+        out, finals = self._run(input, states)
+        if is_lstm:
+            h_n = _shape.stack([s[0] for s in finals], 0)
+            c_n = _shape.stack([s[1] for s in finals], 0)
+        else:
+            h_n = _shape.stack(finals, 0)
+        if not batched:
+            out = out.squeeze(1)
+            h_n = h_n.squeeze(1)
+            if is_lstm:
+                c_n = c_n.squeeze(1)
+        elif self.batch_first:
+            out = out.transpose(0, 1)
+        return (out, (h_n, c_n)) if is_lstm else (out, h_n)
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if self.batch_first is not False:
+            s += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            s += f", dropout={self.dropout}"
+        if self.bidirectional is not False:
+            s += f", bidirectional={self.bidirectional}"
+        return s
+
+
+class RNN(RNNBase):
+    """An Elman RNN: ``h_t = tanh(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh)``.
+
+    Args:
+        input_size, hidden_size: the sizes of ``x_t`` and ``h_t``.
+        num_layers: stacked layers (each reads the outputs of the one below).
+        nonlinearity: ``"tanh"`` (default) or ``"relu"``.
+        bias, batch_first, dropout, bidirectional: as in PyTorch.
+
+    Call it as ``output, h_n = rnn(input, h_0=None)``; ``input`` is ``(L, N, input_size)``
+    (``(N, L, input_size)`` with ``batch_first=True``, or ``(L, input_size)`` unbatched).
+    """
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
+                 nonlinearity: str = "tanh", bias: bool = True, batch_first: bool = False,
+                 dropout: float = 0.0, bidirectional: bool = False, device=None,
+                 dtype=None) -> None:
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or "
+                             "'relu'.")
+        self.nonlinearity = nonlinearity
+        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size,
+                         hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
+                         device=device, dtype=dtype)
+
+    def forward(self, input: Tensor, hx: Tensor | None = None):  # noqa: A002
+        return self._forward(input, hx)
+
+
+class LSTM(RNNBase):
+    """Long short-term memory: a hidden state ``h`` and a memory cell ``c`` that gates decide
+    what to forget, what to write and what to show.
+
+    Call it as ``output, (h_n, c_n) = lstm(input, (h_0, c_0))`` (the state may be omitted).
+    """
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
+                 bias: bool = True, batch_first: bool = False, dropout: float = 0.0,
+                 bidirectional: bool = False, proj_size: int = 0, device=None,
+                 dtype=None) -> None:
+        super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first,
+                         dropout, bidirectional, proj_size, device=device, dtype=dtype)
+
+    def forward(self, input: Tensor, hx: tuple | None = None):  # noqa: A002
+        return self._forward(input, hx)
+
+
+class GRU(RNNBase):
+    """Gated recurrent unit: a reset gate ``r`` and an update gate ``z`` around a tanh cell.
+
+    Call it as ``output, h_n = gru(input, h_0=None)``.
+    """
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
+                 bias: bool = True, batch_first: bool = False, dropout: float = 0.0,
+                 bidirectional: bool = False, device=None, dtype=None) -> None:
+        super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first,
+                         dropout, bidirectional, device=device, dtype=dtype)
+
+    def forward(self, input: Tensor, hx: Tensor | None = None):  # noqa: A002
+        return self._forward(input, hx)
+
+
+# ---------------------------------------------------------------- cells: one step
+class RNNCellBase(Module):
+    """What the cells share: ``weight_ih``, ``weight_hh``, ``bias_ih``, ``bias_hh``."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int,
+                 device=None, dtype=None) -> None:
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        kw = {"dtype": dtype, "device": device}
+        self.weight_ih = Parameter(_creation.empty(num_chunks * hidden_size, input_size, **kw))
+        self.weight_hh = Parameter(_creation.empty(num_chunks * hidden_size, hidden_size, **kw))
+        if bias:
+            self.bias_ih = Parameter(_creation.empty(num_chunks * hidden_size, **kw))
+            self.bias_hh = Parameter(_creation.empty(num_chunks * hidden_size, **kw))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def _prepare(self, input: Tensor, hx, n_states: int):  # noqa: A002
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got "
+                             f"{input.dim()}D instead")
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.shape[-1]} "
+                               f"expected {self.input_size}")
+        batched = input.dim() == 2
+        if not batched:
+            input = input.unsqueeze(0)  # noqa: A001
+        if hx is None:
+            zeros = _creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype,
+                                    device=input.device)
+            hx = (zeros,) * n_states
+        else:
+            hx = tuple(hx) if n_states > 1 else (hx,)
+            if not batched:
+                hx = tuple(h.unsqueeze(0) for h in hx)
+        return input, hx, batched
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        nonlinearity = getattr(self, "nonlinearity", "tanh")
+        if nonlinearity != "tanh":
+            s += f", nonlinearity={nonlinearity}"
+        return s
+
+
+class RNNCell(RNNCellBase):
+    """One step of :class:`RNN`: ``h' = tanh(W_ih x + b_ih + W_hh h + b_hh)``."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True,
+                 nonlinearity: str = "tanh", device=None, dtype=None) -> None:
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
+        self.nonlinearity = nonlinearity
+        super().__init__(input_size, hidden_size, bias, 1, device, dtype)
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:  # noqa: A002
+        x, (h,), batched = self._prepare(input, hx, 1)
+        cell = rnn_tanh_cell if self.nonlinearity == "tanh" else rnn_relu_cell
+        out = cell(F.linear(x, self.weight_ih, self.bias_ih), h, self.weight_hh, self.bias_hh)
+        return out if batched else out.squeeze(0)
+
+
+class LSTMCell(RNNCellBase):
+    """One step of :class:`LSTM`: returns ``(h', c')``."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None,
+                 dtype=None) -> None:
+        super().__init__(input_size, hidden_size, bias, 4, device, dtype)
+
+    def forward(self, input: Tensor, hx: tuple | None = None) -> tuple:  # noqa: A002
+        x, (h, c), batched = self._prepare(input, hx, 2)
+        h, c = lstm_cell(F.linear(x, self.weight_ih, self.bias_ih), (h, c), self.weight_hh,
+                         self.bias_hh)
+        return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
+
+
+class GRUCell(RNNCellBase):
+    """One step of :class:`GRU`."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None,
+                 dtype=None) -> None:
+        super().__init__(input_size, hidden_size, bias, 3, device, dtype)
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:  # noqa: A002
+        x, (h,), batched = self._prepare(input, hx, 1)
+        out = gru_cell(F.linear(x, self.weight_ih, self.bias_ih), h, self.weight_hh,
+                       self.bias_hh)
+        return out if batched else out.squeeze(0)

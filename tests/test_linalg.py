@@ -1,0 +1,119 @@
+"""minitorch.linalg against torch.linalg: values, gradients (and finite differences), errors."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import minitorch as mt
+
+torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
+TOL = {"rtol": 1e-9, "atol": 1e-10}
+
+
+def _both(a):
+    return mt.tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
+
+
+def _check(fn_name, arrays, *args, **kwargs):
+    ms, ts = zip(*[_both(a) for a in arrays])
+    rm = getattr(mt.linalg, fn_name)(*ms, *args, **kwargs)
+    rt = getattr(torch.linalg, fn_name)(*ts, *args, **kwargs)
+    assert tuple(rm.shape) == tuple(rt.shape)
+    np.testing.assert_allclose(rm.detach().numpy(), rt.detach().numpy(), **TOL)
+    w = np.random.default_rng(7).standard_normal(tuple(rt.shape))
+    (rm * mt.tensor(w)).sum().backward()
+    (rt * torch.tensor(w)).sum().backward()
+    for m, t in zip(ms, ts):
+        if t.grad is None:  # not differentiable (the 0-"norm" counts)
+            assert m.grad is None
+            continue
+        np.testing.assert_allclose(m.grad.numpy(), t.grad.numpy(), **TOL)
+    return rm, rt
+
+
+def _mat(shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4), (1, 1)])
+def test_inv_det(shape):
+    a = _mat(shape) + 3 * np.eye(shape[-1])
+    rm, rt = _check("inv", [a])
+    assert rm.grad_fn.name() == rt.grad_fn.name()
+    rm, rt = _check("det", [a])
+    assert rm.grad_fn.name() == rt.grad_fn.name()
+    x = mt.tensor(a, requires_grad=True)
+    assert mt.autograd.gradgradcheck(mt.linalg.inv, (x,))
+    assert mt.autograd.gradgradcheck(mt.linalg.det, (x,))
+
+
+def test_det_gradient_of_a_singular_matrix():
+    _check("det", [np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]])])
+    _check("det", [np.zeros((2, 2))])
+
+
+@pytest.mark.parametrize(("a_shape", "b_shape"), [((3, 3), (3,)), ((3, 3), (3, 2)),
+                                                  ((2, 3, 3), (2, 3)), ((2, 3, 3), (2, 3, 4))])
+@pytest.mark.parametrize("left", [True, False])
+def test_solve(a_shape, b_shape, left):
+    if not left:
+        if len(b_shape) == len(a_shape) - 1:  # left=False takes a matrix B
+            b_shape = (*b_shape, 2)
+        b_shape = b_shape[:-2] + (b_shape[-1], b_shape[-2])
+    a = _mat(a_shape) + 3 * np.eye(a_shape[-1])
+    rm, rt = _check("solve", [a, _mat(b_shape, 1)], left=left)
+    if left:
+        assert rm.grad_fn.name() == rt.grad_fn.name()
+
+
+@pytest.mark.parametrize("ord", [2, 1, 3, 0.5, math.inf, -math.inf, 0])
+@pytest.mark.parametrize(("dim", "keepdim"), [(None, False), (1, False), ((0, 2), True),
+                                              (-1, True)])
+def test_vector_norm(ord, dim, keepdim):
+    a = _mat((2, 3, 4))
+    a[0, 1, 2] = 0.0
+    a[1, 2] = -a[1, 2].max()  # ties for the inf-norm
+    _check("vector_norm", [a], ord, dim, keepdim)
+
+
+def test_vector_norm_of_zero_has_zero_gradient():
+    _check("vector_norm", [np.zeros(3)])
+
+
+@pytest.mark.parametrize("ord", ["fro", "nuc", 2, -2, 1, -1, math.inf, -math.inf])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_matrix_norm(ord, keepdim):
+    _check("matrix_norm", [_mat((2, 3, 4))], ord, keepdim=keepdim)
+    _check("matrix_norm", [_mat((3, 4, 2))], ord, dim=(0, 2), keepdim=keepdim)
+
+
+@pytest.mark.parametrize(("shape", "kwargs"), [((3,), {}), ((2, 3), {}), ((2, 3, 4), {}),
+                                               ((2, 3), {"dim": 1}), ((3,), {"ord": 1}),
+                                               ((2, 3), {"ord": "nuc"}),
+                                               ((2, 3), {"ord": math.inf}),
+                                               ((2, 3, 4), {"dim": (1, 2), "ord": 1})])
+def test_norm_dispatch(shape, kwargs):
+    _check("norm", [_mat(shape)], **kwargs)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.linalg.inv(lib.tensor([[1.0, 2.0], [2.0, 4.0]])),
+    lambda lib: lib.linalg.inv(lib.ones(2, 3)),
+    lambda lib: lib.linalg.inv(lib.tensor([[1, 2], [3, 4]])),
+    lambda lib: lib.linalg.det(lib.ones(3)),
+    lambda lib: lib.linalg.solve(lib.tensor([[1.0, 2.0], [2.0, 4.0]]), lib.ones(2)),
+    lambda lib: lib.linalg.solve(lib.eye(2), lib.ones(3)),
+    lambda lib: lib.linalg.vector_norm(lib.tensor([1, 2])),
+    lambda lib: lib.linalg.norm(lib.ones(2, 3, 4), ord=2),
+])
+def test_errors_match_torch(call):
+    with pytest.raises(RuntimeError) as ref:
+        call(torch)
+    with pytest.raises(RuntimeError) as mine:
+        call(mt)
+    assert str(mine.value) == str(ref.value)
+    is_linalg_error = "LinAlgError" in type(ref.value).__name__
+    assert (type(mine.value).__name__ == "LinAlgError") == is_linalg_error

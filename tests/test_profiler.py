@@ -1,0 +1,166 @@
+"""autograd.profiler: a real profiler. The checks are on structure (which events, how they
+nest, how self time relates to total time, the table's layout against PyTorch's), never on
+how long anything took."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import minitorch as mt
+from minitorch.autograd import function as _function
+from minitorch.autograd.profiler import profile, record_function
+
+torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
+
+
+def _run(lib):
+    lib.manual_seed(0)
+    x = lib.randn(4, 3, requires_grad=True)
+    w = lib.randn(3, 2, requires_grad=True)
+    with lib.autograd.profiler.profile() as prof:
+        with lib.autograd.profiler.record_function("my_block"):
+            y = (x @ w).relu().sum()
+        y.backward()
+    return prof
+
+
+def test_forward_ops_backward_nodes_and_ranges_are_recorded():
+    prof = _run(mt)
+    names = [e.name for e in prof.function_events]
+    assert names[:4] == ["my_block", "aten::mm", "aten::relu", "aten::sum"]
+    for node in ("SumBackward0", "ReluBackward0", "MmBackward0",
+                 "torch::autograd::AccumulateGrad"):
+        assert node in names
+    ref_names = {e.name for e in _run(torch).function_events}
+    # every name minitorch reports for this program is one PyTorch reports too, except the
+    # kernels inside two backward nodes: ReluBackward0 multiplies by a mask (PyTorch calls
+    # threshold_backward) and AccumulateGrad clones (PyTorch detaches)
+    assert {n for n in names if n not in ("aten::clone", "aten::mul")} <= ref_names
+
+
+def test_nesting_and_self_time():
+    prof = _run(mt)
+    events = prof.function_events
+    block = events[0]
+    assert [c.name for c in block.cpu_children] == ["aten::mm", "aten::relu", "aten::sum"]
+    for e in events:
+        assert e.cpu_time_total >= 0
+        assert e.self_cpu_time_total <= e.cpu_time_total + 1e-9
+        assert e.self_cpu_time_total >= -1e-6
+        for c in e.cpu_children:
+            assert c.cpu_parent is e
+            assert e.start_us <= c.start_us <= c.end_us <= e.end_us
+    mm_backward = next(e for e in events if e.name == "MmBackward0")
+    assert [c.name for c in mm_backward.cpu_children] == ["aten::t", "aten::mm", "aten::t",
+                                                          "aten::mm"]
+    top = [e for e in events if e.cpu_parent is None]
+    total = prof.self_cpu_time_total
+    assert total == pytest.approx(sum(e.cpu_time_total for e in top))
+
+
+def test_key_averages_add_up():
+    prof = _run(mt)
+    avgs = {a.key: a for a in prof.key_averages()}
+    assert avgs["aten::mm"].count == 3  # one forward, two in MmBackward0
+    mm = [e for e in prof.function_events if e.name == "aten::mm"]
+    assert avgs["aten::mm"].cpu_time_total == pytest.approx(sum(e.cpu_time_total for e in mm))
+    assert avgs["aten::mm"].cpu_time == pytest.approx(avgs["aten::mm"].cpu_time_total / 3)
+
+
+def _layout(table: str) -> list[str]:
+    """The table with numbers and names blanked out: its shape only."""
+    return [re.sub(r"[^\s-]+", "x", line) if i > 3 else line
+            for i, line in enumerate(table.splitlines())]
+
+
+@pytest.mark.parametrize("sort_by", ["cpu_time_total", "self_cpu_time_total", "count",
+                                     "cpu_time"])
+def test_table_has_torch_layout_and_sort_order(sort_by):
+    mine = _run(mt).key_averages().table(sort_by=sort_by, row_limit=5)
+    ref = _run(torch).key_averages().table(sort_by=sort_by, row_limit=5)
+    m_lines, r_lines = mine.splitlines(), ref.splitlines()
+    assert m_lines[0].startswith("---") and m_lines[2] == m_lines[0]
+    # same headers, right-aligned in columns of the same widths (the name column depends on
+    # the longest name, which differs)
+    assert m_lines[1].split() == r_lines[1].split()
+    assert [len(c) for c in m_lines[0].split()[1:]] == [len(c) for c in r_lines[0].split()[1:]]
+    assert len(m_lines) == len(r_lines)
+    assert m_lines[-1].startswith("Self CPU time total: ")
+    rows = [line.split() for line in m_lines[3:-2]]
+    assert len(rows) == 5
+    column = {"self_cpu_time_total": 2, "cpu_time_total": 4, "cpu_time": 5}.get(sort_by)
+    if column is None:
+        counts = [int(r[-1]) for r in rows]
+        assert counts == sorted(counts, reverse=True)
+    else:
+        def us(text):
+            scale = {"us": 1, "ms": 1e3, "s": 1e6}
+            unit = re.sub(r"[\d.]", "", text)
+            return float(text[:-len(unit)]) * scale[unit]
+
+        values = [us(r[column - 7]) for r in rows]
+        assert values == sorted(values, reverse=True)
+
+
+def test_disabled_profiler_and_nothing_left_behind():
+    with profile(enabled=False) as prof:
+        mt.ones(2, requires_grad=True).sum().backward()
+    assert len(prof.function_events) == 0
+    assert _function._profiler is None
+    with pytest.raises(ValueError), profile():
+        raise ValueError("boom")
+    assert _function._profiler is None
+
+
+def test_record_function_as_decorator_and_without_profiler():
+    @record_function("helper")
+    def helper(t):
+        return t * 2
+
+    helper(mt.ones(1))  # no profiler: nothing happens
+    with profile() as prof:
+        helper(mt.ones(1, requires_grad=True))
+    assert [e.name for e in prof.function_events] == ["helper", "aten::mul"]
+
+
+def test_custom_function_keeps_its_name():
+    class Double(mt.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    with profile() as prof:
+        Double.apply(mt.ones(2, requires_grad=True)).sum().backward()
+    names = [e.name for e in prof.function_events]
+    assert names[0] == "Double" and prof.function_events[0].cpu_children[0].name == "aten::mul"
+    assert "DoubleBackward" in names
+
+
+def test_record_shapes_and_group_by_input_shape():
+    with profile(record_shapes=True) as prof:
+        mt.ones(2, 3, requires_grad=True) @ mt.ones(3, 4)
+        mt.ones(5, 3, requires_grad=True) @ mt.ones(3, 4)
+    groups = prof.key_averages(group_by_input_shape=True)
+    assert sorted(g.input_shapes for g in groups) == [[[2, 3], [3, 4]], [[5, 3], [3, 4]]]
+
+
+def test_torch_profiler_spelling_and_chrome_trace(tmp_path):
+    from minitorch.profiler import ProfilerActivity
+    from minitorch.profiler import profile as new_profile
+
+    seen = []
+    with new_profile(activities=[ProfilerActivity.CPU], record_shapes=True,
+                     on_trace_ready=seen.append) as prof:
+        with mt.profiler.record_function("model_inference"):
+            mt.nn.Linear(3, 2)(mt.ones(4, 3))
+    assert seen == [prof]
+    assert prof.key_averages()[0].key == "model_inference"
+    path = tmp_path / "trace.json"
+    prof.export_chrome_trace(str(path))
+    assert '"model_inference"' in path.read_text()

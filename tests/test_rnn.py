@@ -1,0 +1,219 @@
+"""nn.RNN / LSTM / GRU and their cells against PyTorch.
+
+Each test builds the same layer in both libraries, copies PyTorch's weights into minitorch's
+module through ``load_state_dict`` (the parameter names must agree), runs the same input and
+compares the outputs, the final states and the gradients of the input, the initial state and
+every parameter. float64 makes the comparison tight; one float32 case checks the default.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minitorch as mt
+
+torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
+
+TOL = {"rtol": 1e-10, "atol": 1e-12}
+
+
+def _twin(name: str, *args, **kwargs):
+    torch.manual_seed(0)
+    ref = getattr(torch.nn, name)(*args, **kwargs).double()
+    mine = getattr(mt.nn, name)(*args, **kwargs).double()
+    state = {k: mt.tensor(v.detach().numpy()) for k, v in ref.state_dict().items()}
+    assert list(state) == list(mine.state_dict()), "parameter names or order differ"
+    mine.load_state_dict(state)
+    return mine, ref
+
+
+def _pair(shape, seed, requires_grad=True):
+    a = np.random.default_rng(seed).standard_normal(shape)
+    return (mt.tensor(a, requires_grad=requires_grad),
+            torch.tensor(a, requires_grad=requires_grad))
+
+
+def _close(a, b, **tol):
+    np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), **(tol or TOL))
+
+
+def _flatten(out):
+    if isinstance(out, tuple):
+        return [t for o in out for t in _flatten(o)]
+    return [out]
+
+
+CONFIGS = [
+    {},
+    {"num_layers": 2},
+    {"batch_first": True},
+    {"bidirectional": True},
+    {"num_layers": 3, "bidirectional": True, "batch_first": True},
+    {"bias": False},
+]
+
+
+@pytest.mark.parametrize("name", ["RNN", "LSTM", "GRU"])
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in
+                                                                  c.items()) or "default")
+@pytest.mark.parametrize("with_state", [False, True], ids=["zero-state", "given-state"])
+def test_outputs_states_and_gradients_match_torch(name, config, with_state):
+    mine, ref = _twin(name, 3, 4, **config)
+    directions = 2 if config.get("bidirectional") else 1
+    layers = config.get("num_layers", 1)
+    shape = (2, 5, 3) if config.get("batch_first") else (5, 2, 3)
+    x_m, x_t = _pair(shape, 1)
+    args_m, args_t, leaves = [x_m], [x_t], [(x_m, x_t)]
+    if with_state:
+        h_m, h_t = _pair((layers * directions, 2, 4), 2)
+        leaves.append((h_m, h_t))
+        if name == "LSTM":
+            c_m, c_t = _pair((layers * directions, 2, 4), 3)
+            leaves.append((c_m, c_t))
+            args_m.append((h_m, c_m))
+            args_t.append((h_t, c_t))
+        else:
+            args_m.append(h_m)
+            args_t.append(h_t)
+    outs_m, outs_t = _flatten(mine(*args_m)), _flatten(ref(*args_t))
+    assert [tuple(o.shape) for o in outs_m] == [tuple(o.shape) for o in outs_t]
+    for a, b in zip(outs_m, outs_t):
+        _close(a, b)
+    # a loss that uses every output, with different weights
+    w = [np.random.default_rng(10 + i).standard_normal(tuple(o.shape))
+         for i, o in enumerate(outs_t)]
+    mt.stack([(o * mt.tensor(wi)).sum() for o, wi in zip(outs_m, w)]).sum().backward()
+    torch.stack([(o * torch.tensor(wi)).sum() for o, wi in zip(outs_t, w)]).sum().backward()
+    for a, b in leaves:
+        _close(a.grad, b.grad)
+    for (n, p_m), (_, p_t) in zip(mine.named_parameters(), ref.named_parameters()):
+        np.testing.assert_allclose(p_m.grad.numpy(), p_t.grad.numpy(), err_msg=n, **TOL)
+
+
+@pytest.mark.parametrize("name", ["RNN", "LSTM", "GRU"])
+def test_unbatched_input(name):
+    mine, ref = _twin(name, 3, 4, num_layers=2)
+    x_m, x_t = _pair((6, 3), 4)
+    for a, b in zip(_flatten(mine(x_m)), _flatten(ref(x_t))):
+        assert tuple(a.shape) == tuple(b.shape)
+        _close(a, b)
+
+
+def test_relu_rnn_and_float32_default():
+    torch.manual_seed(0)
+    ref = torch.nn.RNN(3, 4, nonlinearity="relu", num_layers=2)
+    mine = mt.nn.RNN(3, 4, nonlinearity="relu", num_layers=2)
+    mine.load_state_dict({k: mt.tensor(v.numpy()) for k, v in ref.state_dict().items()})
+    a = np.random.default_rng(0).standard_normal((5, 2, 3)).astype(np.float32)
+    out_m, h_m = mine(mt.tensor(a))
+    out_t, h_t = ref(torch.tensor(a))
+    assert out_m.dtype == mt.float32
+    _close(out_m, out_t, rtol=1e-5, atol=1e-6)
+    _close(h_m, h_t, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["RNNCell", "LSTMCell", "GRUCell"])
+@pytest.mark.parametrize("batched", [True, False])
+def test_cells_match_torch(name, batched):
+    mine, ref = _twin(name, 3, 4)
+    x_m, x_t = _pair((2, 3) if batched else (3,), 5)
+    h_m, h_t = _pair((2, 4) if batched else (4,), 6)
+    if name == "LSTMCell":
+        c_m, c_t = _pair((2, 4) if batched else (4,), 7)
+        out_m, out_t = mine(x_m, (h_m, c_m)), ref(x_t, (h_t, c_t))
+        loss_m = out_m[0].sum() + (out_m[1] * 2).sum()
+        loss_t = out_t[0].sum() + (out_t[1] * 2).sum()
+    else:
+        out_m, out_t = mine(x_m, h_m), ref(x_t, h_t)
+        loss_m, loss_t = (out_m * out_m).sum(), (out_t * out_t).sum()
+    for a, b in zip(_flatten(out_m), _flatten(out_t)):
+        _close(a, b)
+    loss_m.backward()
+    loss_t.backward()
+    _close(x_m.grad, x_t.grad)
+    _close(h_m.grad, h_t.grad)
+    for (n, p_m), (_, p_t) in zip(mine.named_parameters(), ref.named_parameters()):
+        np.testing.assert_allclose(p_m.grad.numpy(), p_t.grad.numpy(), err_msg=n, **TOL)
+    # no state given: zeros
+    for a, b in zip(_flatten(mine(x_m)), _flatten(ref(x_t))):
+        _close(a, b)
+
+
+def test_parameter_names_shapes_and_repr_match_torch():
+    for args, kwargs in [((3, 4), {}), ((3, 4, 2), {"bidirectional": True}),
+                         ((10, 20), {"num_layers": 2, "bias": False, "batch_first": True,
+                                     "dropout": 0.5, "bidirectional": True})]:
+        for name in ("RNN", "LSTM", "GRU"):
+            ref = getattr(torch.nn, name)(*args, **kwargs)
+            mine = getattr(mt.nn, name)(*args, **kwargs)
+            assert [(n, tuple(p.shape)) for n, p in mine.named_parameters()] == \
+                [(n, tuple(p.shape)) for n, p in ref.named_parameters()]
+            assert repr(mine) == repr(ref)
+    for name in ("RNNCell", "LSTMCell", "GRUCell"):
+        assert repr(getattr(mt.nn, name)(3, 4, bias=False)) == \
+            repr(getattr(torch.nn, name)(3, 4, bias=False))
+    assert repr(mt.nn.RNNCell(3, 4, nonlinearity="relu")) == \
+        repr(torch.nn.RNNCell(3, 4, nonlinearity="relu"))
+
+
+def test_init_is_uniform_in_plus_minus_one_over_sqrt_hidden():
+    lstm = mt.nn.LSTM(3, 25)
+    for p in lstm.parameters():
+        assert p.abs().max().item() <= 1 / 5
+        assert p.abs().max().item() > 0.15  # really spread over the range
+
+
+def test_dropout_between_layers_only_in_training():
+    mt.manual_seed(0)
+    gru = mt.nn.GRU(3, 8, num_layers=2, dropout=0.5)
+    x = mt.randn(4, 2, 3)
+    gru.eval()
+    a, _ = gru(x)
+    b, _ = gru(x)
+    assert mt.equal(a, b)
+    gru.train()
+    c, _ = gru(x)
+    assert not mt.allclose(a, c)
+
+
+@pytest.mark.parametrize(("make", "call", "exc"), [
+    (lambda lib: lib.nn.LSTM(3, 4), lambda lib, m: m(lib.ones(2, 5, 2)), RuntimeError),
+    (lambda lib: lib.nn.LSTM(3, 4), lambda lib, m: m(lib.ones(2, 3, 3, 3)), ValueError),
+    (lambda lib: lib.nn.GRU(3, 4), lambda lib, m: m(lib.ones(2, 5, 3), lib.zeros(1, 4, 4)),
+     RuntimeError),
+    (lambda lib: lib.nn.RNNCell(3, 4), lambda lib, m: m(lib.ones(2, 2)), RuntimeError),
+    (lambda lib: lib.nn.RNN(3, 4, nonlinearity="foo"), None, ValueError),
+])
+def test_errors_match_torch(make, call, exc):
+    def run(lib):
+        m = make(lib)
+        if call is not None:
+            call(lib, m)
+
+    with pytest.raises(exc) as ref:
+        run(torch)
+    with pytest.raises(exc) as mine:
+        run(mt)
+    assert str(mine.value) == str(ref.value)
+
+
+def test_dropout_with_one_layer_warns_as_torch():
+    with pytest.warns(UserWarning, match="non-zero dropout expects num_layers greater than 1"):
+        mt.nn.LSTM(3, 4, dropout=0.3)
+
+
+def test_backward_through_time_draws_an_unrolled_graph():
+    """Three steps of an RNN: the graph holds three tanh nodes, chained through h."""
+    rnn = mt.nn.RNN(2, 3)
+    out, _ = rnn(mt.ones(3, 1, 2))
+    names = []
+    stack, seen = [out.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        names.append(node.name())
+        stack.extend(n for n, _ in node.next_functions)
+    assert names.count("TanhBackward0") == 3
