@@ -62,6 +62,40 @@ class _VersionCounter:
         self.value = 0
 
 
+_INFERENCE_INPLACE_MESSAGE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details."
+)
+
+
+class _InferenceCounter:
+    """The stand-in counter of every *inference tensor* (one made under ``inference_mode``).
+
+    It counts nothing, so in-place changes cost no bookkeeping, and it allows them only
+    inside inference mode. ``Tensor.is_inference()`` is ``counter is _INFERENCE``.
+    """
+
+    __slots__ = ()
+
+    @property
+    def value(self) -> int:
+        return 0
+
+    @value.setter
+    def value(self, _new: int) -> None:
+        if not grad_mode._state.inference:
+            raise RuntimeError(_INFERENCE_INPLACE_MESSAGE)
+
+
+_INFERENCE = _InferenceCounter()
+
+
+def _new_counter():
+    """A fresh version counter, or the inference stand-in inside ``inference_mode``."""
+    return _INFERENCE if grad_mode._state.inference else _VersionCounter()
+
+
 class Tensor:
     """A multi-dimensional array with autograd support. See the module docstring.
 
@@ -89,7 +123,7 @@ class Tensor:
         else:  # torch.Tensor(2, 3): an uninitialised tensor of that shape
             data = np.zeros(args, dtype=np.float32)
         self._data = data
-        self._version_counter = _VersionCounter()
+        self._version_counter = _new_counter()
 
     # ------------------------------------------------------------------ metadata
     @property
@@ -160,7 +194,13 @@ class Tensor:
     @property
     def _version(self) -> int:
         """How many times this tensor (or a view of its memory) was changed in place."""
+        if self._version_counter is _INFERENCE:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter.value
+
+    def is_inference(self) -> bool:
+        """Whether this tensor was made inside ``inference_mode`` (see ``grad_mode``)."""
+        return self._version_counter is _INFERENCE
 
     # ------------------------------------------------------------------ autograd state
     @property
@@ -428,7 +468,7 @@ class Tensor:
         new = type(self).__new__(type(self))
         new.__dict__.update(self.__dict__)
         new._data = self._data.copy()
-        new._version_counter = _VersionCounter()
+        new._version_counter = _new_counter()
         new._accumulator = None
         new._hooks = None
         new._base = None
@@ -570,6 +610,8 @@ class Tensor:
 
     def _write(self, values) -> None:
         """Copy ``values`` into this tensor's memory and count the change."""
+        if self._version_counter is _INFERENCE and not grad_mode._state.inference:
+            raise RuntimeError(_INFERENCE_INPLACE_MESSAGE)
         data = self._data
         if values.dtype != data.dtype and not np.can_cast(values.dtype, data.dtype, "same_kind"):
             raise RuntimeError(
@@ -1051,7 +1093,7 @@ def _wrap(data, requires_grad: bool = False) -> Tensor:
     if type(data) is not np.ndarray:
         data = _backend.asarray(data)
     t._data = data
-    t._version_counter = _VersionCounter()
+    t._version_counter = _new_counter()
     if requires_grad:
         t._requires_grad = True
     return t

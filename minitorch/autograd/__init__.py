@@ -13,13 +13,14 @@ from minitorch.autograd.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
+    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )
 
 __all__ = ["Function", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
-           "is_grad_enabled", "inference_mode", "once_differentiable", "gradcheck",
-           "gradgradcheck"]
+           "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
+           "once_differentiable", "gradcheck", "gradgradcheck"]
 
 
 # ``gradcheck``/``gradgradcheck`` (functions) and ``graph`` import the Tensor module, which

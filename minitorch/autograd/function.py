@@ -195,6 +195,12 @@ class SavedTensor:
     __slots__ = ("tensor", "version", "origin")
 
     def __init__(self, tensor, origin) -> None:
+        if tensor.is_inference():
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                "created in inference mode in computation tracked by autograd. To work around "
+                "this, you can make a clone to get a normal tensor and use it in autograd, or "
+                "use `torch.no_grad()` instead of `torch.inference_mode()`.")
         self.tensor = tensor
         self.version = tensor._version_counter.value
         self.origin = origin  # the node that produced it, named in version errors
@@ -304,10 +310,15 @@ class FunctionMeta(type):
 
     def __init__(cls, name, bases, attrs) -> None:
         node_name = attrs.get("node_name", name + "Backward")
-        cls._backward_cls = type(node_name, (BackwardCFunction,), {
-            "_forward_cls": cls, "_builtin": attrs.get("_builtin", False),
-            "__module__": "minitorch.autograd.function",
-        })
+        node_attrs = {"_forward_cls": cls, "_builtin": attrs.get("_builtin", False),
+                      "__module__": "minitorch.autograd.function"}
+        # ``saved_names = ("self", "mat2")`` gives the node ``_saved_self`` and ``_saved_mat2``,
+        # the i-th tensor given to ``save_for_backward`` (or None), as PyTorch's nodes have.
+        for i, saved_name in enumerate(attrs.get("saved_names", ())):
+            node_attrs[f"_saved_{saved_name}"] = property(
+                lambda node, i=i: node.saved_tensors[i],
+                doc=f"The saved tensor ``{saved_name}`` of the forward call, or None.")
+        cls._backward_cls = type(node_name, (BackwardCFunction,), node_attrs)
         super().__init__(name, bases, attrs)
 
 

@@ -17,11 +17,13 @@ from __future__ import annotations
 import functools
 import threading
 
-__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode"]
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
+           "is_inference_mode_enabled"]
 
 
 class _State(threading.local):
     enabled = True  # every new thread starts with recording on, as in PyTorch
+    inference = False  # inside inference_mode: new tensors are inference tensors
 
 
 _state = _State()
@@ -30,6 +32,11 @@ _state = _State()
 def is_grad_enabled() -> bool:
     """Whether operations are recorded into the graph right now (on this thread)."""
     return _state.enabled
+
+
+def is_inference_mode_enabled() -> bool:
+    """Whether ``inference_mode`` is on right now (on this thread)."""
+    return _state.inference
 
 
 class _DecoratorContextManager:
@@ -128,16 +135,35 @@ class set_grad_enabled(_DecoratorContextManager):  # noqa: N801
         return super().__call__(func)
 
 
-class inference_mode(no_grad):  # noqa: N801
-    """Like ``no_grad`` (minitorch has no separate inference tensors)."""
+class inference_mode(_DecoratorContextManager):  # noqa: N801
+    """``no_grad``, and more: tensors made inside are *inference tensors*.
+
+    Inside, nothing is recorded (as under ``no_grad``). Tensors created inside also skip the
+    bookkeeping that autograd would need later: they have no version counter (``t._version``
+    raises), they may not be changed in place outside inference mode, and they may not be
+    saved for backward. ``t.is_inference()`` tells them apart; ``t.clone()`` outside the block
+    makes a normal tensor. ``inference_mode(False)`` switches both back on inside a block.
+
+    >>> import minitorch
+    >>> w = minitorch.ones(2, requires_grad=True)
+    >>> with minitorch.inference_mode():
+    ...     y = w * 2
+    >>> y.requires_grad, y.is_inference(), w.is_inference()
+    (False, True, False)
+    """
 
     def __init__(self, mode: bool = True) -> None:
-        self.mode = mode
+        self.mode = bool(mode)
 
     def __enter__(self) -> None:
         self._prev = _state.enabled
-        if self.mode:
-            _state.enabled = False
+        self._prev_inference = _state.inference
+        _state.enabled = not self.mode
+        _state.inference = self.mode
+
+    def __exit__(self, *exc) -> None:
+        _state.enabled = self._prev
+        _state.inference = self._prev_inference
 
     def clone(self):
         return type(self)(self.mode)

@@ -35,7 +35,7 @@ import minitorch
 
 from .runner import Case, approx, run_check
 
-__all__ = ["check_find_leaves", "check_mul"]
+__all__ = ["check_dynamic_graph", "check_find_leaves", "check_mul", "dynamic_f"]
 
 
 # ------------------------------------------------------------------------ Mul
@@ -406,4 +406,72 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
             "Leaves sit behind `AccumulateGrad` nodes: such a node has a `.variable`. Entries of "
             "`next_functions` can be `(None, 0)`.",
         ],
+    )
+
+
+# ================================================================== the second layer
+# Dynamic graphs: predict the nodes that a forward pass with an `if` and a data-dependent
+# loop records. The reference is the graph that minitorch really records.
+def dynamic_f(x: minitorch.Tensor, w: minitorch.Tensor) -> minitorch.Tensor:
+    """The function of the dynamic-graph exercise (the notebook shows the same code)."""
+    h = w * x
+    if h > 1:
+        h = h.exp()
+    else:
+        h = -h
+    while h.abs() < 20:
+        h = h * 3
+    return h
+
+
+def _chain_names(out: minitorch.Tensor) -> list[str]:
+    """The node names of a chain-shaped graph, from the root down to the leaf's node."""
+    names, node = [], out.grad_fn
+    while node is not None:
+        names.append(node.name().rsplit("::", 1)[-1])  # torch::autograd::AccumulateGrad
+        inputs = [n for n, _ in node.next_functions if n is not None]
+        node = inputs[0] if inputs else None
+    return names
+
+
+def check_dynamic_graph(predicted_nodes: Callable[[], dict]) -> bool:
+    """Check ``predicted_nodes()``: for ``x = 1.0`` and ``x = 0.25``, the names of the nodes
+    that ``dynamic_f(x, w)`` (``w = 2``) records, from the root down to ``AccumulateGrad``.
+
+    Example:
+        >>> def predicted_nodes():
+        ...     return {1.0: ["MulBackward0", "ExpBackward0", "MulBackward0",
+        ...                   "AccumulateGrad"],
+        ...             0.25: ["MulBackward0"] * 4 + ["NegBackward0", "MulBackward0",
+        ...                                           "AccumulateGrad"]}
+        >>> check_dynamic_graph(predicted_nodes)
+        ✓ the two dynamic graphs: all 2 cases passed.
+        True
+    """
+
+    def expected(x: float) -> list[str]:
+        w = minitorch.tensor(2.0, requires_grad=True)
+        return _chain_names(dynamic_f(minitorch.tensor(x), w))
+
+    def run(x: float) -> Any:
+        got = predicted_nodes()
+        assert isinstance(got, dict) and x in got, (
+            f"Return a dict with the keys 1.0 and 0.25; got {got!r}.")
+        return list(got[x])
+
+    def compare(got: list, want: list) -> bool:
+        assert got and got[0] == want[0], (
+            f"Start at the root, the last operation that ran: {want[0]}.")
+        assert got[-1] == "AccumulateGrad", (
+            "End at the leaf w: its node is an AccumulateGrad.")
+        assert got.count("MulBackward0") == want.count("MulBackward0"), (
+            "Count the loop's passes again: it multiplies by 3 while |h| < 20.")
+        return got == want
+
+    cases = [Case(f"x = {x}", lambda x=x: run(x), expected(x), compare=compare)
+             for x in (1.0, 0.25)]
+    return run_check(
+        "the two dynamic graphs", cases,
+        hint="Run f in your head: h = 2 * x; which branch of the if? then how many times does "
+        "the while loop multiply by 3? List the nodes from the last operation back to w.",
     )

@@ -41,7 +41,8 @@ import numpy as np
 from ._common import format_value, to_numpy
 from .runner import Case, run_check
 
-__all__ = ["check_logistic_autograd", "check_my_backward"]
+__all__ = ["check_logistic_autograd", "check_my_backward", "check_vjp", "check_gradcheck",
+           "check_second_derivative"]
 
 
 # ------------------------------------------------------------------ helpers
@@ -279,4 +280,258 @@ def check_my_backward(my_backward: Callable[[Any], Any]) -> bool:
             "An `AccumulateGrad` node ends a path: its gradient goes into its `.variable`'s "
             "`.grad`, added to any gradient already there. Skip `(None, 0)` entries.",
         ],
+    )
+
+
+# ================================================================== the second layer
+# Vector-Jacobian products, a finite-difference gradient checker, second derivatives.
+# Every reference below comes from the real engine or a closed-form formula, never from the
+# learner's own code.
+def _f_times_sum(x: Any) -> Any:
+    """The function of the VJP exercise: ``f(x) = x * x.sum()``."""
+    return x * x.sum()
+
+
+def _vjp_reference(x_values: np.ndarray, v_values: np.ndarray) -> np.ndarray:
+    """v^T J of ``f(x) = x * x.sum()``, found by the real engine with ``backward(gradient=v)``."""
+    import minitorch  # noqa: PLC0415
+
+    x = minitorch.tensor(x_values, requires_grad=True)
+    _f_times_sum(x).backward(gradient=minitorch.tensor(v_values))
+    return x.grad.numpy()
+
+
+def check_vjp(vjp_f: Callable[[Any, Any], Any]) -> bool:
+    """Check ``vjp_f(x, v)``: the vector-Jacobian product ``v^T J`` of ``f(x) = x * x.sum()``.
+
+    The Jacobian of ``f`` is ``J = s I + x 1^T`` with ``s = x.sum()``, so
+    ``v^T J = s v + (v . x) 1``. The learner writes it with tensor arithmetic, without calling
+    ``backward``; the expected value comes from the real ``f(x).backward(gradient=v)``.
+
+    Example:
+        >>> import minitorch
+        >>> def vjp_f(x, v):
+        ...     return v * x.sum() + (v * x).sum()
+        >>> check_vjp(vjp_f)
+        ✓ vjp of f(x) = x * x.sum(): all 4 cases passed.
+        True
+    """
+    import minitorch  # noqa: PLC0415
+
+    samples = [([1.0, 2.0, 3.0], [1.0, 0.0, 0.0]), ([1.0, 2.0, 3.0], [0.5, -1.0, 2.0]),
+               ([0.3, -1.2], [2.0, 1.0]), ([0.1, 0.2, -0.4, 1.5, 2.0], [1.0, 1.0, 1.0, 1.0, 1.0])]
+
+    def compare(got: Any, expected: np.ndarray) -> bool:
+        value, ran = got.value, got.ran
+        assert not ran, ("`vjp_f` called backward(): write v^T J yourself, with tensor "
+                         "arithmetic on x and v (the check compares with backward).")
+        array = to_numpy(value)
+        assert array is not None, f"Return a tensor; got {format_value(value)}."
+        assert array.shape == expected.shape, (
+            f"A VJP has the shape of the input x, {expected.shape}; got {array.shape}. "
+            "(v^T J is a row: one number per input element.)")
+        assert np.allclose(array, expected, rtol=1e-5, atol=1e-6), (
+            f"expected {format_value(expected)}, got {format_value(array)}. Remember that "
+            "every output depends on every x through the sum: J is not diagonal.")
+        return True
+
+    cases = []
+    for x_values, v_values in samples:
+        x_np = np.array(x_values, dtype=np.float64)
+        v_np = np.array(v_values, dtype=np.float64)
+
+        def run(x_np=x_np, v_np=v_np):
+            x, v = minitorch.tensor(x_np), minitorch.tensor(v_np)
+            return _engine_ran(lambda: vjp_f(x, v))
+
+        cases.append(Case(f"x={x_values}, v={v_values}", run, _vjp_reference(x_np, v_np),
+                          compare=compare))
+    return run_check(
+        "vjp of f(x) = x * x.sum()", cases,
+        hint="f_i = x_i * s with s = sum(x). Then d f_i / d x_j = s [i == j] + x_i. So "
+        "(v^T J)_j = sum_i v_i (s [i == j] + x_i) = s v_j + (v . x).",
+    )
+
+
+class _BadSquare:
+    """``x ** 2`` with a backward that forgot the factor 2 (a bug gradcheck must catch)."""
+
+    @staticmethod
+    def make() -> Any:
+        import minitorch  # noqa: PLC0415
+
+        class BadSquare(minitorch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, grad):
+                (x,) = ctx.saved_tensors
+                return grad * x  # wrong: d(x^2)/dx = 2x
+
+        return BadSquare
+
+
+def _gradcheck_problems() -> list[tuple[str, Callable[[], tuple[Callable, Any]], bool]]:
+    """``(name, build, right)``: ``build()`` gives ``(f, x)``; ``right`` says whether the
+    autograd gradient of ``f`` is correct (known by construction, not measured)."""
+    import minitorch  # noqa: PLC0415
+
+    def x64(values):
+        return minitorch.tensor(values, dtype=minitorch.float64, requires_grad=True)
+
+    def sin_sum():
+        return (lambda x: x.sin().sum()), x64([0.1, 1.0, -2.0])
+
+    def product():
+        return (lambda x: x[0] * x[1] + x[2] * x[3] ** 2), x64([1.5, -0.5, 2.0, 3.0])
+
+    def softplus():
+        return (lambda x: minitorch.log(1 + minitorch.exp(x)).sum()), x64([[0.2, -1.0],
+                                                                           [3.0, 0.5]])
+
+    def bad_square():
+        bad = _BadSquare.make()
+        return (lambda x: bad.apply(x).sum()), x64([1.0, 2.0, -3.0])
+
+    def bad_on_one_element():
+        bad = _BadSquare.make()
+        # x ** 2 is wrong only where x != 0: the checker must look at every element
+        return (lambda x: (x.sin() + bad.apply(x * minitorch.tensor(
+            [0.0, 0.0, 1.0], dtype=minitorch.float64))).sum()), x64([0.5, 1.0, 2.0])
+
+    def bad_mul():
+        class BadMul(minitorch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                ctx.save_for_backward(a, b)
+                return a * b
+
+            @staticmethod
+            def backward(ctx, grad):
+                a, b = ctx.saved_tensors
+                return grad * a, grad * b  # swapped: d(ab)/da = b
+
+        w = minitorch.tensor([2.0, -1.0], dtype=minitorch.float64)
+        return (lambda x: BadMul.apply(x, w).sum()), x64([3.0, 0.5])
+
+    return [("sin(x).sum(), a correct gradient", sin_sum, True),
+            ("x[0] * x[1] + x[2] * x[3] ** 2, a correct gradient", product, True),
+            ("softplus on a 2 x 2 input, a correct gradient", softplus, True),
+            ("a custom x ** 2 whose backward forgot the 2", bad_square, False),
+            ("a wrong backward that shows in one element only", bad_on_one_element, False),
+            ("a custom a * b whose backward swapped a and b", bad_mul, False)]
+
+
+def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
+    """Check ``my_gradcheck(f, x)``: True when autograd's gradient of the scalar ``f`` at ``x``
+    agrees with central finite differences, False when it does not.
+
+    Half of the cases have a correct gradient, half a deliberately wrong ``backward`` (known by
+    construction), one of them wrong in a single element only. The learner's ``x`` must come
+    back unchanged.
+
+    Example:
+        >>> import minitorch
+        >>> def my_gradcheck(f, x, eps=1e-6, atol=1e-5):
+        ...     x.grad = None
+        ...     f(x).backward()
+        ...     numeric = minitorch.zeros_like(x)
+        ...     with minitorch.no_grad():
+        ...         flat, out = x.view(-1), numeric.view(-1)
+        ...         for i in range(flat.numel()):
+        ...             old = flat[i].item()
+        ...             flat[i] = old + eps
+        ...             up = f(x).item()
+        ...             flat[i] = old - eps
+        ...             down = f(x).item()
+        ...             flat[i] = old
+        ...             out[i] = (up - down) / (2 * eps)
+        ...     return minitorch.allclose(x.grad, numeric, atol=atol)
+        >>> check_gradcheck(my_gradcheck)
+        ✓ my_gradcheck: all 6 cases passed.
+        True
+    """
+
+    def run(build):
+        f, x = build()
+        before = x.detach().clone()
+        verdict = my_gradcheck(f, x)
+        return verdict, bool(np.array_equal(to_numpy(x.detach()), to_numpy(before)))
+
+    def compare(got: Any, expected: bool) -> bool:
+        verdict, unchanged = got
+        assert isinstance(verdict, (bool, np.bool_)) or (
+            hasattr(verdict, "item") and getattr(verdict, "numel", lambda: 0)() == 1), (
+            f"Return True or False; got {format_value(verdict)}.")
+        assert unchanged, ("x came back changed: put every element back after nudging it "
+                           "(x[i] = old), or nudge a copy.")
+        assert bool(verdict) == expected, (
+            "this gradient is correct, so the answer is True; compare with a tolerance "
+            "(atol about 1e-5 in float64)." if expected else
+            "this backward is wrong, so the answer is False: compare every element of the "
+            "finite-difference gradient with x.grad.")
+        return True
+
+    cases = [Case(name, lambda build=build: run(build), right, compare=compare,
+                  expected_repr=str(right)) for name, build, right in _gradcheck_problems()]
+    return run_check(
+        "my_gradcheck", cases,
+        hint="autograd: x.grad = None; f(x).backward(). Numerically, for each element i: "
+        "(f(x + eps e_i) - f(x - eps e_i)) / (2 eps), under no_grad, putting x[i] back after. "
+        "Then return minitorch.allclose(x.grad, numeric, atol=atol).",
+    )
+
+
+def check_second_derivative(second_derivative: Callable[[Callable, float], Any]) -> bool:
+    """Check ``second_derivative(f, x)``: ``f''(x)`` found with two calls to
+    ``torch.autograd.grad``, the first with ``create_graph=True``.
+
+    The expected values are the closed-form second derivatives; the check also makes sure that
+    the real engine ran (``create_graph`` is the point of the exercise).
+
+    Example:
+        >>> import minitorch
+        >>> def second_derivative(f, x):
+        ...     x = minitorch.tensor(x, dtype=minitorch.float64, requires_grad=True)
+        ...     (dy,) = minitorch.autograd.grad(f(x), x, create_graph=True)
+        ...     (d2y,) = minitorch.autograd.grad(dy, x)
+        ...     return d2y
+        >>> check_second_derivative(second_derivative)
+        ✓ second_derivative: all 4 cases passed.
+        True
+    """
+    import minitorch  # noqa: PLC0415
+
+    problems = [
+        ("f(x) = x ** 3 at x = 2", lambda x: x ** 3, 2.0, 6 * 2.0),
+        ("f(x) = sin(x) at x = 0.5", minitorch.sin, 0.5, -math.sin(0.5)),
+        ("f(x) = exp(2 x) at x = 0.3", lambda x: minitorch.exp(2 * x), 0.3, 4 * math.exp(0.6)),
+        ("f(x) = x * tanh(x) at x = 0.7", lambda x: x * minitorch.tanh(x), 0.7,
+         2 * (1 - math.tanh(0.7) ** 2) * (1 - 0.7 * math.tanh(0.7))),
+    ]
+
+    def compare(got: Any, expected: float) -> bool:
+        value, ran = got.value, got.ran
+        assert ran >= 2, ("The real engine did not run twice: differentiate f once with "
+                          "`torch.autograd.grad(y, x, create_graph=True)`, then differentiate "
+                          "that result again.")
+        array = to_numpy(value)
+        assert array is not None and array.size == 1, (
+            f"Return one number (a tensor or a float); got {format_value(value)}.")
+        got_value = float(array.reshape(()))
+        assert math.isclose(got_value, expected, rel_tol=1e-4, abs_tol=1e-6), (
+            f"f'' should be {expected:.6g}; got {got_value:.6g}.")
+        return True
+
+    cases = [Case(name, lambda f=f, x=x: _engine_ran(lambda: second_derivative(f, x)), want,
+                  compare=compare, expected_repr=f"{want:.6g}")
+             for name, f, x, want in problems]
+    return run_check(
+        "second_derivative", cases,
+        hint="x = torch.tensor(x, dtype=torch.float64, requires_grad=True); "
+        "(dy,) = torch.autograd.grad(f(x), x, create_graph=True); "
+        "(d2y,) = torch.autograd.grad(dy, x); return d2y.",
     )

@@ -839,3 +839,199 @@ def quiz_for(chapter: int, index: int) -> Quiz:
             f"chapter {chapter} has {len(questions)} questions (index 0 to {len(questions) - 1})"
         )
     return questions[index].quiz()
+
+
+# ====================================================================== the second layer
+# Questions on what a PyTorch user meets in the first month (dynamic graphs, VJPs, gradcheck,
+# create_graph, in-place ops and the version counter, eval/no_grad/inference_mode, data loading,
+# convolution vs linear). They are appended to their chapters' lists, so the indices of the
+# questions above never change.
+_SECOND_LAYER: dict[int, list[Question]] = {
+    2: [
+        Question(
+            "`def f(x): return x * 2 if x.sum() > 0 else x.exp()`. You call `f` on an input "
+            "with a positive sum, then on one with a negative sum. What does autograd record?",
+            (
+                "One graph, built when `f` was defined, with both branches in it",
+                "A `MulBackward0` graph the first time and an `ExpBackward0` graph the second "
+                "time: the graph is dynamic, rebuilt by each forward pass",
+                "Nothing: autograd cannot differentiate through an `if`",
+                "The first graph, reused for the second call",
+            ),
+            1,
+            (
+                "That is a static graph (TensorFlow 1, JAX's jit): defined once, run many "
+                "times. PyTorch records the operations as they run.",
+                "Right: define-by-run. Each forward pass records exactly the operations that "
+                "ran, so Python's `if` and `for` decide the graph.",
+                "The `if` is plain Python; autograd only sees the tensor operations that ran.",
+                "Each forward pass records a new graph; nothing is reused.",
+            ),
+        ),
+    ],
+    3: [
+        Question(
+            "`x` has 1,000 elements and `y = f(x)` has 1,000 elements. What does "
+            "`y.backward(gradient=v)` compute, and at what cost?",
+            (
+                "The 1,000 x 1,000 Jacobian, then its product with `v`",
+                "The gradient of `y.sum()`, whatever `v` is",
+                "One vector-Jacobian product `v^T J` (the gradient of `(v * y).sum()`), for "
+                "about the cost of one forward pass, without ever forming `J`",
+                "1,000 backward passes, one per output",
+            ),
+            2,
+            (
+                "Autograd never builds a Jacobian: each node computes its VJP directly.",
+                "Only when `v` is all ones; `v` weights each output.",
+                "Right: backward is a chain of VJPs, one per node.",
+                "That is what a full Jacobian costs (one VJP per row), not one backward call.",
+            ),
+        ),
+        Question(
+            "Why is a finite-difference check a good test of a backward formula?",
+            (
+                "It is faster than backward",
+                "It is exact, with no rounding error",
+                "It works in float16 as well as float64",
+                "It uses only the forward pass, so it cannot share a bug with the backward "
+                "formula it checks",
+            ),
+            3,
+            (
+                "It is much slower: two forward passes per input element.",
+                "It has truncation error (about eps²) and rounding error; use float64 and a "
+                "tolerance.",
+                "In low precision the rounding error swamps the difference; use float64.",
+                "Right: an independent oracle. That is what `gradcheck` relies on.",
+            ),
+        ),
+        Question(
+            "`(g,) = torch.autograd.grad(x ** 3, x)` and then `torch.autograd.grad(g, x)` fails. "
+            "What fixes it?",
+            (
+                "Pass `create_graph=True` to the first call, so the backward pass is recorded "
+                "and `g` has a `grad_fn`",
+                "Pass `retain_graph=True` to the second call",
+                "Call `g.requires_grad_()` before the second call",
+                "Use `x.grad` instead of `autograd.grad`",
+            ),
+            0,
+            (
+                "Right: with `create_graph=True`, `g = 3x²` is a tensor in a graph, and its "
+                "derivative is `6x`.",
+                "`retain_graph` keeps saved tensors; it does not record the backward pass.",
+                "That makes `g` a leaf with no history: its derivative with respect to `x` is "
+                "unknown (and `grad` would say `x` was not used).",
+                "`.grad` holds the same first derivative, without a graph.",
+            ),
+        ),
+        Question(
+            "After `loss.backward()`, when does a second `loss.backward()` fail?",
+            (
+                "Always: a graph can be back-propagated only once",
+                "When it reaches a node whose saved tensors were freed by the first call "
+                "(most graphs have such nodes: `mm`, `mul`, `exp`, ...)",
+                "Never: the second call just adds to `.grad`",
+                "Only when the graph contains an `AccumulateGrad` node",
+            ),
+            1,
+            (
+                "A graph of additions saves nothing and can be back-propagated again.",
+                "Right: with `retain_graph=True` the saved tensors are kept.",
+                "It fails as soon as it needs a freed saved tensor.",
+                "`AccumulateGrad` saves nothing; the nodes that saved tensors are the problem.",
+            ),
+        ),
+    ],
+    4: [
+        Question(
+            "`a = torch.ones(3)`; then `a.add_(1)`, `a.mul_(2)`, `b = a + 1` and `a[0] = 5`. "
+            "What is `a._version`?",
+            ("1", "2", "4", "3"),
+            3,
+            (
+                "Each in-place change counts: there were three.",
+                "`a[0] = 5` is an in-place change too.",
+                "`b = a + 1` creates a new tensor; it does not change `a`.",
+                "Right: `add_`, `mul_` and the item assignment each bump the counter.",
+            ),
+        ),
+        Question(
+            "Which statements about `model.eval()`, `torch.no_grad()` and "
+            "`torch.inference_mode()` are true?",
+            (
+                "`model.eval()` switches Dropout off and makes BatchNorm use its running "
+                "statistics, but operations are still recorded",
+                "`no_grad()` stops recording, but Dropout still drops in training mode",
+                "`inference_mode()` also skips version counting: tensors made inside are "
+                "inference tensors",
+                "`model.eval()` stops autograd from recording",
+            ),
+            {0, 1, 2},
+            (
+                "Yes: eval() changes the layers' behaviour, not autograd.",
+                "Yes: they are independent switches; for evaluation use both.",
+                "Yes, and such tensors cannot be saved for backward later.",
+                "No: eval() only sets `training = False` on every module.",
+            ),
+            multi=True,
+        ),
+        Question(
+            "You split a batch into 4 micro-batches, compute each loss with `.mean()` and call "
+            "`backward()` on each. How do you get the full-batch gradient?",
+            (
+                "Call `zero_grad()` between the micro-batches",
+                "Nothing: it is already the full-batch gradient",
+                "Divide each micro-batch loss by 4 before `backward()`",
+                "Multiply the learning rate by 4",
+            ),
+            2,
+            (
+                "Then only the last micro-batch's gradient survives.",
+                "The sum of 4 means is 4 times the mean of the whole batch.",
+                "Right: the accumulated gradient is then the mean over the whole batch.",
+                "That scales the step the wrong way (the gradient is already 4 times too large).",
+            ),
+        ),
+    ],
+    5: [
+        Question(
+            "A `Conv2d(1, 4, kernel_size=3)` on a 1 x 8 x 8 image. Which is the same "
+            "computation?",
+            (
+                "A `Linear(64, 4)` on the flattened image",
+                "A `Linear(9, 4)` applied to every 3 x 3 patch (the unfolded input), with the "
+                "same weights at every position",
+                "A `Linear(9, 36)` on one patch",
+                "Four separate `Linear(64, 64)` layers",
+            ),
+            1,
+            (
+                "That would mix all 64 pixels into each output; a convolution looks only at "
+                "a 3 x 3 neighbourhood.",
+                "Right: weight sharing. A convolution is a small linear layer slid over the "
+                "patches: 40 parameters instead of thousands.",
+                "The output channels are 4, and each patch gives one value per channel.",
+                "A convolution has far fewer parameters; that is its point.",
+            ),
+        ),
+    ],
+    6: [
+        Question(
+            "A dataset of 10 samples, `DataLoader(ds, batch_size=4, drop_last=True)`. How many "
+            "batches does one epoch give, and of what sizes?",
+            ("3 batches: 4, 4, 2", "2 batches: 4, 4", "3 batches: 4, 4, 4", "2 batches: 5, 5"),
+            1,
+            (
+                "That is `drop_last=False`, the default.",
+                "Right: the incomplete last batch (2 samples) is dropped.",
+                "A loader never repeats samples within an epoch to fill a batch.",
+                "The batch size is fixed at 4.",
+            ),
+        ),
+    ],
+}
+
+for _chapter, _extra in _SECOND_LAYER.items():
+    QUESTIONS[_chapter].extend(_extra)

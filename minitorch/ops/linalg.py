@@ -47,6 +47,7 @@ def _check_dtypes(a: Tensor, b: Tensor, op: str = "mm") -> None:
 class Mm(Function):
     node_name = "MmBackward0"
     _builtin = True
+    saved_names = ("self", "mat2")  # the node's _saved_<name> attributes, as in PyTorch
 
     @staticmethod
     def forward(ctx, a, b):
@@ -64,6 +65,7 @@ class Mm(Function):
 class Mv(Function):
     node_name = "MvBackward0"
     _builtin = True
+    saved_names = ("self", "vec")  # the node's _saved_<name> attributes, as in PyTorch
 
     @staticmethod
     def forward(ctx, m, v):
@@ -82,6 +84,7 @@ class Mv(Function):
 class Dot(Function):
     node_name = "DotBackward0"
     _builtin = True
+    saved_names = ("self", "tensor")  # the node's _saved_<name> attributes, as in PyTorch
 
     @staticmethod
     def forward(ctx, a, b):
