@@ -90,6 +90,7 @@ SELFTEST_CELLS = [
     ("code", "print('Run All goes on after an expected error')"),
 ]
 SELFTEST_CHECKS = ["✓", "⏳"]
+VERDICT_MARKS = "✓✗⏳"  # how a check's result starts
 
 
 def make_selftest() -> Path:
@@ -451,7 +452,7 @@ def stored_verdicts(path: Path) -> list[str]:
             if "border-left: 4px solid" in html and "text/plain" in data:
                 # the browser shows `code` and **bold** as markup, without the marks
                 verdicts.append(plain("".join(data["text/plain"]).splitlines()[0].strip()))
-    return verdicts
+    return [v for v in verdicts if v[:1] in VERDICT_MARKS]  # not expected_error's boxes
 
 
 def plain(text: str) -> str:
@@ -530,7 +531,8 @@ def check_outputs(nb: Notebook) -> None:
             else:
                 notes.append(message)
     # check verdicts (a chapter may show ⏳ and ✗ on purpose, e.g. to explain the checks)
-    verdicts = [v.splitlines()[0] for c in code_cells for v in c["checks"]]
+    verdicts = [v.splitlines()[0] for c in code_cells for v in c["checks"]
+                if v[:1] in VERDICT_MARKS]  # expected_error's boxes are not verdicts
     if nb.kind == "selftest":
         if [v[:1] for v in verdicts] != SELFTEST_CHECKS:
             problems.append(f"self-test check verdicts {verdicts} != {SELFTEST_CHECKS}")
@@ -625,28 +627,50 @@ def exercise_quiz(nb: Notebook, quiz, name: str) -> dict:
         record["empty"] = text.strip()
         if "Pick an answer first" not in text:
             nb.problems.append(f"{name}: Check with nothing chosen says {text!r}")
-    text = choose({0})
-    marks = [m.inner_text().strip() for m in quiz.locator(".mt-feedback li > span:first-child")
-             .all()]
-    right = {i for i, m in enumerate(marks) if m == "✓"}
-    if len(marks) != n or not right:
-        nb.problems.append(f"{name}: the feedback should mark each of {n} options ✓ or ✗, "
-                           f"it shows {marks} ({text[:200]!r})")
-        return record
-    wrong_choice = {0} if {0} != right else (
-        set(range(n)) if multi and right != set(range(n)) else
-        ({min(set(range(n)) - right)} if set(range(n)) - right else None))
-    if wrong_choice is not None:
-        if wrong_choice != {0}:
-            text = choose(wrong_choice)
-        record["wrong"] = text.splitlines()[0] if text else ""
-        if not text.startswith("✗"):
-            nb.problems.append(f"{name}: a wrong answer gets {text[:120]!r}, not ✗")
+    def marks() -> list[str]:
+        return [m.inner_text().strip()
+                for m in quiz.locator(".mt-feedback li > span:first-child").all()]
+
+    # A wrong answer marks only the options chosen (it must not give the right one away), so
+    # find the right answer as a learner would: by trying. Multi-select: choose every option,
+    # and the feedback marks each one. Single answer: try the options in turn.
+    right, wrong_text = None, None
+    if multi:
+        text = choose(set(range(n)))
+        seen = marks()
+        if len(seen) != n:
+            nb.problems.append(f"{name}: with every option chosen the feedback should mark each "
+                               f"of {n} ✓ or ✗, it shows {seen} ({text[:200]!r})")
+            return record
+        right = {i for i, m in enumerate(seen) if m == "✓"}
+        if right != set(range(n)):
+            wrong_text = text
+    else:
+        for i in range(n):
+            text = choose({i})
+            if text.startswith("✓ Correct!"):
+                right = {i}
+                break
+            if wrong_text is None:
+                wrong_text = text
+                if marks() != ["✗"]:
+                    nb.problems.append(f"{name}: a wrong answer should mark only the option "
+                                       f"chosen, ✗; it shows {marks()} ({text[:200]!r})")
+        if right is None:
+            nb.problems.append(f"{name}: no option gets ✓ Correct!")
+            return record
+    if wrong_text is not None:
+        record["wrong"] = wrong_text.splitlines()[0] if wrong_text else ""
+        if not wrong_text.startswith("✗"):
+            nb.problems.append(f"{name}: a wrong answer gets {wrong_text[:120]!r}, not ✗")
         nb.shot(f"{name}-wrong.png", quiz)
     text = choose(right)
     record["right"] = text.splitlines()[0] if text else ""
     if not text.startswith("✓ Correct!"):
         nb.problems.append(f"{name}: the right answer gets {text[:120]!r}, not ✓ Correct!")
+    elif len(marks()) != n:
+        nb.problems.append(f"{name}: after the right answer every option should be explained, "
+                           f"the feedback marks {marks()}")
     nb.shot(f"{name}-right.png", quiz)
     return record
 
