@@ -234,7 +234,7 @@ class Relu(Function):
         if _plain_backward():
             g = grad._data
             return _wrap(np.where(out._data <= 0, g.dtype.type(0), g))
-        return _unary.where(out <= 0, 0.0, grad)
+        return _unary.ThresholdBackward.apply(grad, out)  # recorded: relu's double backward
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
