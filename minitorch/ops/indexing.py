@@ -449,10 +449,8 @@ class IndexSelect(Function):
         if a._data.ndim == 0:
             return _wrap(a._data.copy())
         size = a._data.shape[dim]
-        bad = index[(index < -size) | (index >= size)] if index.size else index
-        if bad.size:
-            raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(bad[0])} "
-                               f"axis_dim={size}")
+        if index.size and (index.min() < 0 or index.max() >= size):  # no negative indices
+            raise IndexError("index out of range in self")
         return _wrap(np.take(a._data, index, axis=dim))
 
     @staticmethod

@@ -271,6 +271,11 @@ def sign(input: Tensor) -> Tensor:  # noqa: A002
 
 
 # ---------------------------------------------------------------- rounding and inverse trig
+def _check_not_bool(a: Tensor, name: str) -> None:
+    if a._data.dtype == np.bool_:  # integers round to themselves; bools are refused
+        raise NotImplementedError(f'"{name}_vml_cpu" not implemented for \'Bool\'')
+
+
 class Ceil(Function):
     """``ceil``: the smallest integer >= x. A step function: its derivative is 0."""
 
@@ -279,6 +284,7 @@ class Ceil(Function):
 
     @staticmethod
     def forward(ctx, a):
+        _check_not_bool(a, "ceil")
         return _wrap(np.ceil(a._data)) if a._data.dtype.kind == "f" else _wrap(a._data.copy())
 
     @staticmethod
@@ -294,6 +300,7 @@ class Floor(Ceil):
 
     @staticmethod
     def forward(ctx, a):
+        _check_not_bool(a, "floor")
         return _wrap(np.floor(a._data)) if a._data.dtype.kind == "f" else _wrap(a._data.copy())
 
 
