@@ -136,6 +136,11 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     """
     if reduce is not None or size_average is not None:  # the deprecated way to say reduction
         reduction = _legacy_reduction(size_average, reduce)
+    for name, w in (("weight", weight), ("pos_weight", pos_weight)):
+        if isinstance(w, Tensor) and w.requires_grad and grad_mode._state.enabled:
+            raise RuntimeError(
+                "The function 'binary_cross_entropy_with_logits' is not differentiable with "
+                f"respect to argument '{name}'. This input cannot have requires_grad True.")
     if target.shape != input.shape:
         raise ValueError(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"
@@ -270,6 +275,9 @@ class LeakyRelu(Function):
 def leaky_relu(input: Tensor, negative_slope: float = 0.01,  # noqa: A002
                inplace: bool = False) -> Tensor:
     """``max(0, x) + negative_slope * min(0, x)``."""
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(
+            f"\"leaky_relu_cpu\" not implemented for '{input.dtype._legacy[:-6]}'")
     if inplace:
         return input._inplace(LeakyRelu.apply, negative_slope)
     return LeakyRelu.apply(input, negative_slope)
@@ -349,7 +357,11 @@ def _softmax_input(input: Tensor, dim, dtype, name: str):  # noqa: A002
         x = x.to(dtype)
     if x._data.ndim == 0:
         x = x.reshape(1)
-    return x, _norm_dim(dim, x._data.ndim)
+    d = _norm_dim(dim, x._data.ndim)
+    if x._data.dtype.kind != "f":  # PyTorch names its kernel: the last dim has its own
+        kernel = f"{name}_lastdim_kernel_impl" if d == x._data.ndim - 1 else f"{name}_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype._legacy[:-6]}\'')
+    return x, d
 
 
 def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002

@@ -209,7 +209,9 @@ class PowScalar(Function):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
         dt = _dtype.result_type(a, as_tensor(exponent, a))  # bool ** 2 is int64, int ** 0.5 float
-        if dt is _dtype.bool:
+        if dt is _dtype.bool:  # bool ** bool: PyTorch's special case (x ** True is x)
+            if isinstance(exponent, (bool, np.bool_)):
+                return _wrap(a._data.copy() if exponent else np.ones_like(a._data))
             raise NotImplementedError("\"pow\" not implemented for 'Bool'")
         x = a._data.astype(dt.np, copy=False)
         if x.dtype.kind in "iu" and exponent < 0:
