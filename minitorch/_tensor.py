@@ -951,8 +951,8 @@ class Tensor:
     def any(self, dim=None, keepdim: bool = False):
         return _reduction.any(self, dim, keepdim)
 
-    def norm(self, p=2, dim=None, keepdim: bool = False):
-        return _reduction.norm(self, p, dim, keepdim)
+    def norm(self, p="fro", dim=None, keepdim: bool = False, dtype=None):
+        return _reduction.norm(self, p, dim, keepdim, dtype=dtype)
 
     def sum_to_size(self, *size):
         return _reduction.sum_to_size(self, _shape.as_shape(size))

@@ -1782,7 +1782,7 @@ def run(lib, s: Sample) -> Result:
         gg_in = [g for g in grads if g is not None and g.requires_grad]
         if gg_in:
             try:
-                total = sum((g * lib.from_numpy(_weights(g) + 0.25).to(g.dtype)).sum()
+                total = sum((g * lib.from_numpy(np.asarray(_weights(g) + 0.25)).to(g.dtype)).sum()
                             for g in gg_in)
                 gg = lib.autograd.grad(total, leaves, allow_unused=True)
                 res.grads2 = [None if g is None else _describe(lib, g) for g in gg]
@@ -1911,6 +1911,15 @@ KNOWN_DIFFERENCES = [
      "tensor is PyTorch's RuntimeError for x.max(); PyTorch rejects the explicit None "
      "(TypeError)"),
     ("*:min[empty-dimNone-keepTrue]", DIFF_EXC, "as max[empty-dimNone-keepTrue]"),
+    ("fn:max[*dim*]", DIFF_MSG,
+     "max(x, dim=<tuple>): PyTorch's argument parser words the TypeError by how it was "
+     "called (torch.max: 'received an invalid combination of arguments'; x.max(dim, keepdim): "
+     "\"argument 'dim' must be int\"); minitorch always names the argument"),
+    ("fn:min[*dim*]", DIFF_MSG, "as fn:max[dim]"),
+    ("*:var[0-d*]", SILENT,
+     "var of a 0-d tensor (one element, correction 1) is 0/0: both give NaN and a NaN "
+     "gradient; PyTorch's gradient is a constant (no second derivative), minitorch's second "
+     "derivative is NaN too"),
     ("linalg:det[singular]", SILENT,
      "gradient of det at a singular matrix: PyTorch 2.13 gives 0 for [[1, 2], [2, 4]]; "
      "minitorch gives the cofactor matrix [[4, -2], [-2, 1]], the true derivative (finite "
@@ -1929,8 +1938,32 @@ KNOWN_DIFFERENCES = [
 
 
 # Differences the suite found that are not fixed yet (NOT deliberate): listed so that the suite
-# passes while they stay visible; each one should be fixed and removed from here.
-NOT_YET_FIXED: list = []
+# passes while they stay visible; each one should be fixed and removed from here. All that is
+# left are error messages whose first 40 characters differ (the class is PyTorch's).
+_MSG = "message differs from PyTorch's (same exception class)"
+NOT_YET_FIXED = [
+    ("F:linear[mixed]", DIFF_MSG, _MSG + ": mixed dtypes ('expected m1 and m2 ...')"),
+    ("fn:*tensor[ragged]", DIFF_MSG, _MSG + ": ragged list ('expected sequence of length')"),
+    ("fn:*tensor[str]", DIFF_MSG, _MSG + ": a str (\"new(): invalid data type 'str'\")"),
+    ("*bitwise_*[*]", DIFF_MSG, _MSG + ": float16/float64 operand named by the other dtype"),
+    ("op:__*[*]", DIFF_MSG, _MSG + ": & | ^ name the wrong float dtype; ~ on floats says "
+     "'~ (operator.invert) is only implemented'"),
+    ("*:index_add*[*]", DIFF_MSG, _MSG + ": 'source tensor shape must match self tensor'"),
+    ("*:index_select[list-index]", DIFF_MSG, _MSG + ": \"argument 'index' (position 2)\""),
+    ("fn:zeros[neg]", DIFF_MSG, _MSG + ": 'zeros: Dimension size must be non-negative'"),
+    ("linalg:matrix_norm[empty-ord-*]", DIFF_MSG, _MSG + ": the dim is named as given (-2)"),
+    ("linalg:vector_norm[fro]", DIFF_MSG, _MSG + ": \"argument 'ord' must be Number\""),
+    ("method:copy_[0-d]", DIFF_MSG, _MSG + ": \"output with shape [] doesn't match\""),
+    ("method:expand*[*]", DIFF_MSG, _MSG + ": expand names the input's legacy type "
+     "(torch.DoubleTensor, CPUBoolType)"),
+    ("method:masked_fill_[*]", DIFF_MSG, _MSG + ": 'masked_fill_() received an invalid "
+     "combination of arguments'"),
+    ("method:maximum[*]", DIFF_MSG, _MSG + ": the TypeError for a number names a different "
+     "position/type"),
+    ("method:minimum[*]", DIFF_MSG, _MSG + ": as maximum"),
+    ("method:sum_to_size[case2]", DIFF_MSG, _MSG + ": 'size {[3, 4]} is not expandable'"),
+    ("method:t_[*]", DIFF_MSG, _MSG + ": 't_() expects a tensor with <= 2 dimensions'"),
+]
 
 
 def known_difference(sample_id: str, verdict: str) -> str | None:

@@ -127,6 +127,8 @@ class ProdDim(Prod):
 
 
 def _check_mean_dtype(a: Tensor, name: str) -> None:
+    if a._data.dtype.kind != "f" and name in ("var", "std"):
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     if a._data.dtype.kind != "f":
         raise RuntimeError(
             f"{name}(): could not infer output dtype. Input dtype must be either a floating point "
@@ -552,13 +554,14 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, *,  # noqa: A0
     >>> minitorch.tensor([3.0, -4.0]).norm(), minitorch.tensor([3.0, -4.0]).norm(p=float("inf"))
     (tensor(5.), tensor(4.))
     """
-    if p == "nuc":
-        from minitorch.linalg import matrix_norm  # noqa: PLC0415
+    if isinstance(p, str):
+        if p == "fro" and (dim is None or isinstance(dim, (int, np.integer)) or len(dim) <= 2):
+            p = 2  # the Frobenius norm is the 2-norm of the elements
+        else:  # "nuc", or a matrix norm of the wrong dims: linalg.matrix_norm (or its error)
+            from minitorch.linalg import matrix_norm  # noqa: PLC0415
 
-        dims = tuple(range(input._data.ndim)) if dim is None else dim
-        return matrix_norm(input, "nuc", dims, keepdim, dtype=dtype)
-    if p == "fro":
-        p = 2
+            dims = tuple(range(input._data.ndim)) if dim is None else dim
+            return matrix_norm(input, p, dims, keepdim, dtype=dtype)
     if isinstance(p, str) or not isinstance(p, (int, float, np.number)):
         raise RuntimeError(f"norm(): p={p!r} is not supported by minitorch (a number, 'fro' or "
                            "'nuc')")
