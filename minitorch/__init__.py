@@ -156,18 +156,33 @@ absolute = abs
 def broadcast_shapes(*shapes) -> Size:
     """The shape that tensors of ``shapes`` broadcast to, or PyTorch's error.
 
+    Each shape is matched from the right: a dimension of 1 stretches to the other's size.
+
     >>> broadcast_shapes((2, 1), (3,))
     torch.Size([2, 3])
     """
-    import numpy as _np
+    import builtins as _b  # this module's ``int`` and ``max`` are PyTorch's
 
-    try:
-        return Size(_np.broadcast_shapes(*[tuple(s) if hasattr(s, "__len__") else (s,)
-                                          for s in shapes]))
-    except ValueError:
-        from minitorch.ops._util import broadcast_error
-
-        raise broadcast_error(*shapes[:2]) from None
+    shapes = [(s,) if isinstance(s, _b.int) else s for s in shapes if s is not None]
+    for shape in shapes:
+        if not isinstance(shape, (tuple, list)):
+            raise RuntimeError("Input shapes should be of type ints, a tuple of ints, or a list "
+                               f"of ints, got {shape}")
+    common = [1] * _b.max((len(s) for s in shapes), default=0)
+    for arg_idx, shape in enumerate(shapes):
+        for idx in range(-1, -1 - len(shape), -1):
+            if shape[idx] == common[idx]:
+                continue
+            if common[idx] == 1:
+                if shape[idx] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[idx] = shape[idx]
+            if shape[idx] != 1 and shape[idx] != common[idx]:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {shape[idx]} at {idx}! "
+                    f"Mismatching argument at index {arg_idx} had {shape}; but expected shape "
+                    f"should be broadcastable to {common}")
+    return Size(common)
 
 
 def set_num_threads(n: int) -> None:

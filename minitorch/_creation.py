@@ -273,6 +273,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
 def linspace(start, end, steps: int, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced numbers from ``start`` to ``end`` inclusive."""
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     return _finish(np.linspace(start, end, steps, dtype=np.float64), dtype or
                    _dtype.get_default_dtype(), device, requires_grad)
 
@@ -280,6 +282,9 @@ def linspace(start, end, steps: int, *, dtype=None, device=None,
 def eye(n: int, m: int | None = None, *, dtype=None, device=None,
         requires_grad: bool = False) -> Tensor:
     """The identity matrix (ones on the diagonal)."""
+    for name, size in (("n", n), ("m", m)):
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     return _finish(np.eye(n, m, dtype=_float(dtype) if dtype is None else dtype.np), None,
                    device, requires_grad)
 

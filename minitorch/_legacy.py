@@ -93,12 +93,22 @@ BoolTensor = _make("BoolTensor", _dtype.bool)
 
 def legacy_dtype(spec) -> _dtype.dtype:
     """The dtype of a legacy type or its name: ``LongTensor`` or ``"torch.LongTensor"``
-    (what ``tensor.type(...)`` accepts)."""
+    (what ``tensor.type(...)`` accepts); ``Tensor`` itself means the default dtype.
+
+    Anything else is PyTorch's error: a ValueError for a type or a name that is not a tensor
+    type, a TypeError for any other object.
+    """
     if isinstance(spec, _LegacyTensorType):
         return spec.dtype
+    if spec is Tensor:
+        return _dtype.get_default_dtype()
+    if isinstance(spec, type):
+        name = spec.__name__ if spec.__module__ == "builtins" else \
+            f"{spec.__module__}.{spec.__qualname__}"
+        raise ValueError(f"invalid type: '{name}'")
     if isinstance(spec, str):
-        name = spec.removeprefix("torch.").removeprefix("minitorch.")
-        found = globals().get(name)
+        found = globals().get(spec[len("torch."):]) if spec.startswith("torch.") else None
         if isinstance(found, _LegacyTensorType):
             return found.dtype
-    raise ValueError(f"invalid type: {spec!r}")
+        raise ValueError(f"invalid type: '{spec}'")
+    raise TypeError("dtype must be a type, str, or dtype object")

@@ -61,14 +61,47 @@ def copy_into_out(out: Tensor, result: Tensor, *, warn_resize: bool) -> Tensor:
     return out
 
 
+def _tensors_in(values):
+    for v in values:
+        if isinstance(v, (list, tuple)):  # cat([a, b], out=c)
+            yield from _tensors_in(v)
+        elif isinstance(v, Tensor):
+            yield v
+
+
 def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
     if not grad_mode._state.enabled:
         return
-    tensors = [out, *args, *kwargs.values()]
-    if any(isinstance(t, Tensor) and t._requires_grad for t in tensors):
+    if any(t._requires_grad for t in _tensors_in([out, *args, *kwargs.values()])):
         raise RuntimeError(
             f"{name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad.")
+
+
+# How each operation treats an ``out`` of another dtype than its result, as PyTorch does:
+# most cast the result when that is safe (float32 into float64); these insist on their own dtype.
+_SAME_DTYPE = {"abs", "neg", "clamp"}
+_MATMUL = {"mm", "bmm", "matmul"}
+_CAT = {"cat", "stack"}
+# the C++ type names PyTorch's matmul error uses
+_C10_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+              "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+              "bool": "bool"}
+
+
+def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
+    """PyTorch's error when ``out``'s dtype cannot hold ``result`` for this operation."""
+    if not isinstance(out, Tensor) or out.dtype is result.dtype:
+        return
+    if name in _SAME_DTYPE:
+        raise RuntimeError(f"Found dtype {_dtype_name(out.dtype)} but expected "
+                           f"{_dtype_name(result.dtype)}")
+    if name in _MATMUL:
+        raise RuntimeError(f"Expected out tensor to have dtype {_C10_NAMES[result.dtype.name]}, "
+                           f"but got {_C10_NAMES[out.dtype.name]} instead")
+    if name in _CAT and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
+        raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
+                        f"{_dtype_name(out.dtype)}")
 
 
 def with_out(fn):
@@ -81,6 +114,7 @@ def with_out(fn):
         _check_grad(fn.__name__, out, args, kwargs)
         with grad_mode.no_grad():
             result = fn(*args, **kwargs)
+        _check_out_dtype(fn.__name__, out, result)
         return copy_into_out(out, result, warn_resize=True)
 
     return wrapper
@@ -105,6 +139,8 @@ def factory_with_out(fn):
         kwargs.pop("requires_grad", None)  # PyTorch ignores it together with out=
         with grad_mode.no_grad():
             result = fn(*args, **kwargs)
+        if fn.__name__ == "arange" and out.numel() == result.numel():
+            result = result.reshape(out.shape)  # arange fills out as it is when the sizes agree
         return copy_into_out(out, result, warn_resize=False)
 
     return wrapper

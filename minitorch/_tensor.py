@@ -762,6 +762,8 @@ class Tensor:
         return _arith.neg(self)
 
     def __pos__(self):
+        if self._data.dtype == np.bool_:
+            raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
         return self
 
     def __abs__(self):
@@ -991,8 +993,8 @@ class Tensor:
     def any(self, dim=None, keepdim: bool = False):
         return _reduction.any(self, dim, keepdim)
 
-    def norm(self, p=2, dim=None, keepdim: bool = False):
-        return _reduction.norm(self, p, dim, keepdim)
+    def norm(self, p="fro", dim=None, keepdim: bool = False, dtype=None):
+        return _reduction.norm(self, p, dim, keepdim, dtype=dtype)
 
     def sum_to_size(self, *size):
         return _reduction.sum_to_size(self, _shape.as_shape(size))

@@ -22,9 +22,12 @@ from __future__ import annotations
 import warnings
 from functools import reduce
 
+import numpy as np
+
 from minitorch._tensor import Tensor
 from minitorch.ops import linalg as _linalg
 from minitorch.ops import shape as _shape
+from minitorch.ops._util import broadcast_error
 from minitorch.ops.reduction import norm
 from minitorch.ops.shape import split
 from minitorch.ops.sorting import unique
@@ -48,7 +51,10 @@ def _tensors(args) -> tuple:
 def broadcast_tensors(*tensors) -> tuple:
     """The tensors expanded (as views, ``ExpandBackward0``) to their common shape."""
     tensors = _tensors(tensors)
-    shape = tuple(broadcast_shapes(*[t.shape for t in tensors]))
+    try:
+        shape = np.broadcast_shapes(*[tuple(t.shape) for t in tensors])
+    except ValueError:  # PyTorch names the first two sizes that clash
+        raise broadcast_error(*[t.shape for t in tensors]) from None
     return tuple(t if tuple(t.shape) == shape else _shape.expand(t, shape) for t in tensors)
 
 
@@ -56,6 +62,14 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple:
     """Coordinate grids from 1-D tensors: with ``indexing="ij"`` the ``k``-th output varies
     along dimension ``k``; ``"xy"`` swaps the first two dimensions (as NumPy's default)."""
     tensors = _tensors(tensors)
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t in tensors:
+        if t.dim() > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
+                               f"got: {t}")
+    if any(t.dtype is not tensors[0].dtype for t in tensors):
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     if indexing is None:
         warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
                       "indexing argument.", UserWarning, stacklevel=2)
@@ -113,17 +127,35 @@ def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
     """Sum the products over the last ``dims`` dimensions of ``a`` and the first ``dims`` of
     ``b`` (or over the listed pairs ``([a_dims], [b_dims])``), as one matrix product."""
     if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a.dim(), b.dim()):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
         dims_a = list(range(a.dim() - dims, a.dim()))
         dims_b = list(range(dims))
+    elif isinstance(dims, (list, tuple)) and len(dims) == 2:
+        if isinstance(dims[0], int) or isinstance(dims[1], int):
+            raise TypeError("tensordot(): argument 'dims_self' (position 3) must be tuple of "
+                            f"ints, not {type(dims[0]).__name__}")
+        dims_a, dims_b = list(dims[0]), list(dims[1])
+        if len(dims_a) != len(dims_b):
+            raise RuntimeError("both dimension lists should have same length")
     else:
-        dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
+        raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or "
+                           f"list[list[int]] containing two lists, but got dims={dims}")
+    if a.dtype is not b.dtype:
+        raise RuntimeError("both inputs should have same dtype")
     dims_a = [d % a.dim() for d in dims_a]
     dims_b = [d % b.dim() for d in dims_b]
     free_a = [d for d in range(a.dim()) if d not in dims_a]
     free_b = [d for d in range(b.dim()) if d not in dims_b]
     k = 1
-    for d in dims_a:
-        k *= a.shape[d]
+    for da, db in zip(dims_a, dims_b):
+        if a.shape[da] != b.shape[db]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size "
+                               f"{a.shape[da]} in dim {da} and second has size {b.shape[db]} "
+                               f"in dim {db}")
+        k *= a.shape[da]
     left = a.permute(*free_a, *dims_a).reshape(-1, k)
     right = b.permute(*dims_b, *free_b).reshape(k, -1)
     out_shape = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
@@ -133,6 +165,10 @@ def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
 def cartesian_prod(*tensors) -> Tensor:
     """Every combination of one element from each 1-D tensor, one per row."""
     tensors = _tensors(tensors)
+    for t in tensors:
+        if t.dim() != 1:
+            shape = ", ".join(map(str, t.shape))
+            raise RuntimeError(f"Expect a 1D vector, but got shape [{shape}]")
     if len(tensors) == 1:
         return tensors[0]
     grids = meshgrid(*tensors, indexing="ij")
@@ -142,4 +178,12 @@ def cartesian_prod(*tensors) -> Tensor:
 def chain_matmul(*matrices) -> Tensor:
     """The product of several matrices (deprecated in PyTorch for ``linalg.multi_dot``)."""
     matrices = _tensors(matrices)
+    for m in matrices:
+        if m.dim() != 2:
+            raise RuntimeError(f"Tensor dimension is {m.dim()}, expected 2 instead.")
+    for i in range(len(matrices) - 1):
+        a, b = matrices[i].shape, matrices[i + 1].shape
+        if a[1] != b[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes [{a[0]}, {a[1]}] "
+                               f"and [{b[0]}, {b[1]}] cannot be multiplied")
     return reduce(_linalg.mm, matrices)

@@ -7,7 +7,7 @@ where that is noted):
 * ``inv``:   ``d(A^-1) = -A^-1 dA A^-1``, so ``grad_A = -A^-T G A^-T``;
 * ``det``:   ``d det(A)/dA = det(A) A^-T`` (the cofactor matrix, also when A is singular);
 * ``solve``: ``X = A^-1 B``: ``grad_B = A^-T G`` and ``grad_A = -grad_B X^T``;
-* ``vector_norm``: ``d ||x||_p / dx = sign(x) |x|^(p-1) / ||x||^(p-1)``.
+* ``vector_norm`` is ``Tensor.norm``: ``d ||x||_p / dx = sign(x) |x|^(p-1) / ||x||^(p-1)``.
 
 Example:
     >>> import minitorch
@@ -27,7 +27,8 @@ import numpy as np
 from minitorch._backend import array_module, to_numpy
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops._util import normalize_dim, normalize_dims
+from minitorch.ops import reduction as _reduction
+from minitorch.ops._util import normalize_dim
 
 __all__ = ["LinAlgError", "norm", "vector_norm", "matrix_norm", "inv", "det", "solve",
            "svdvals"]
@@ -67,6 +68,23 @@ def _zero_pivot(a: np.ndarray) -> int:
     return a.shape[-1]
 
 
+def _check_low_precision(a: Tensor, name: str, error=RuntimeError) -> None:
+    """float16 has no LAPACK routines: PyTorch's error (its wording differs by operation)."""
+    if a._data.dtype == np.float16:
+        if error is NotImplementedError:
+            raise NotImplementedError(f'"{name}" not implemented for \'Half\'')
+        raise RuntimeError(f"{name}: Low precision dtypes not supported. Got Half")
+
+
+def _nan_where_nan(a, out):
+    """PyTorch's result for a matrix with a NaN: every element of its result is NaN."""
+    xp = array_module(a)
+    bad = xp.isnan(a).any(axis=(-2, -1))
+    if not bad.any():
+        return out
+    return xp.where(bad.reshape(bad.shape + (1,) * (out.ndim - bad.ndim)), xp.nan, out)
+
+
 def _mT(t: Tensor) -> Tensor:  # noqa: N802
     return t.transpose(-2, -1)
 
@@ -80,7 +98,7 @@ class Inv(Function):
     def forward(ctx, a):
         xp = array_module(a._data)
         try:
-            out = _wrap(xp.linalg.inv(a._data))
+            out = _wrap(_nan_where_nan(a._data, xp.linalg.inv(a._data)))
         except np.linalg.LinAlgError:
             raise LinAlgError(
                 f"linalg.inv: The diagonal element {_zero_pivot(to_numpy(a._data))} is zero, "
@@ -106,6 +124,7 @@ def inv(A: Tensor) -> Tensor:  # noqa: N803
     """
     _check_square(A, "linalg.inv")
     _check_float(A, "linalg.inv")
+    _check_low_precision(A, "linalg.inv")
     return Inv.apply(A)
 
 
@@ -144,6 +163,7 @@ def det(A: Tensor) -> Tensor:  # noqa: N803
     """The determinant of a square matrix (or of each matrix of a batch)."""
     _check_square(A, "linalg.det")
     _check_float(A, "linalg.det")
+    _check_low_precision(A, "lu_cpu", NotImplementedError)
     return Det.apply(A)
 
 
@@ -157,7 +177,7 @@ class Solve(Function):
         xp = array_module(a._data)
         rhs = b._data[..., None] if vector else b._data
         try:
-            x = xp.linalg.solve(a._data, rhs)
+            x = _nan_where_nan(a._data, xp.linalg.solve(a._data, rhs))
         except np.linalg.LinAlgError:
             raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix "
                               "is singular.") from None
@@ -182,6 +202,11 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:  # noqa: N803
     ``A^-1``. ``B`` may be a vector (one right-hand side) or a matrix (one per column)."""
     _check_square(A, "linalg.solve")
     _check_float(A, "linalg.solve")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A "
+                           f"of type {A.dtype._legacy[:-6]} and B of type "
+                           f"{B.dtype._legacy[:-6]} instead")
+    _check_low_precision(A, "lu_cpu", NotImplementedError)
     if not left:
         return _mT(solve(_mT(A), _mT(B)))
     n = A.shape[-1]
@@ -195,63 +220,21 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:  # noqa: N803
 
 
 # ---------------------------------------------------------------- norms
-class VectorNorm(Function):
-    node_name = "LinalgVectorNormBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, x, ord, dims, keepdim):  # noqa: A002
-        data = x._data
-        a = np.abs(data)
-        if ord == math.inf:
-            out = a.max(axis=dims, keepdims=True)
-        elif ord == -math.inf:
-            out = a.min(axis=dims, keepdims=True)
-        elif ord == 0:
-            out = (a != 0).sum(axis=dims, keepdims=True).astype(data.dtype)
-        elif ord == 1:
-            out = a.sum(axis=dims, keepdims=True)
-        elif ord == 2:
-            out = np.sqrt((a * a).sum(axis=dims, keepdims=True))
-        else:
-            out = (a ** ord).sum(axis=dims, keepdims=True) ** (1.0 / ord)
-        ctx.ord, ctx.dims, ctx.keepdim = ord, dims, keepdim
-        out_t = _wrap(out.astype(data.dtype, copy=False))
-        ctx.save_for_backward(x, out_t)
-        return out_t if keepdim else _wrap(np.squeeze(out, axis=dims).astype(data.dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, norm = ctx.saved_tensors  # norm kept its reduced dimensions (size 1)
-        g = grad if ctx.keepdim else grad.reshape(*norm.shape)
-        p = ctx.ord
-        safe = norm.masked_fill(norm == 0, 1.0)  # a zero vector gets a zero gradient
-        if p == 0:
-            return None  # a count: not differentiable (PyTorch leaves the gradient undefined)
-        if p in (math.inf, -math.inf):  # shared equally by the elements that reach the norm
-            hit = (x.abs() == norm).to(x.dtype)
-            return g * x.sign() * hit / hit.sum(ctx.dims, keepdim=True)
-        if p == 1:
-            return g * x.sign()
-        if p == 2:
-            return g * x / safe * (norm != 0)
-        scale = (x.abs() ** (p - 1)).masked_fill(x == 0, 0.0)  # 0 where x is 0 (also p < 1)
-        return g * x.sign() * scale / safe ** (p - 1) * (norm != 0)
-
-
 def vector_norm(x: Tensor, ord: float = 2, dim=None, keepdim: bool = False, *,  # noqa: A002
                 dtype=None) -> Tensor:
     """The ``ord``-norm of ``x`` (all elements, or along ``dim``): ``(sum |x|^ord)^(1/ord)``;
-    ``inf`` is the largest ``|x|``, ``0`` counts the non-zeros.
+    ``inf`` is the largest ``|x|``, ``0`` counts the non-zeros. The same operation as
+    ``x.norm(p=ord)`` (one ``LinalgVectorNormBackward0`` node).
 
     >>> import minitorch
     >>> minitorch.linalg.vector_norm(minitorch.tensor([3.0, 4.0]))
     tensor(5.)
     """
+    if isinstance(ord, bool) or not isinstance(ord, (int, float, np.number)):
+        raise TypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, not "
+                        f"{type(ord).__name__}")
     _check_float(x, "linalg.vector_norm")
-    if dtype is not None:
-        x = x.to(dtype)
-    return VectorNorm.apply(x, float(ord), normalize_dims(dim, x._data.ndim), keepdim)
+    return _reduction.norm(x, float(ord), dim, keepdim, dtype=dtype)
 
 
 class Svdvals(Function):
@@ -262,19 +245,64 @@ class Svdvals(Function):
 
     @staticmethod
     def forward(ctx, a):
-        u, s, vt = np.linalg.svd(to_numpy(a._data), full_matrices=False)
+        data = to_numpy(a._data)
+        if np.isnan(data).any():
+            raise LinAlgError("linalg.svd: The algorithm failed to converge because the input "
+                              "matrix contained non-finite values.")
+        if not np.isfinite(data).all():  # PyTorch: NaN singular values for an infinite input
+            k = min(data.shape[-2:])
+            nan = np.full(data.shape[:-2] + (k,), np.nan, dtype=data.dtype)
+            ctx.a = a
+            ctx.u = _wrap(np.full(data.shape[:-1] + (k,), np.nan, dtype=data.dtype))
+            ctx.vt = _wrap(np.full(data.shape[:-2] + (k, data.shape[-1]), np.nan, data.dtype))
+            return _wrap(nan)
+        ctx.a = a
+        u, s, vt = np.linalg.svd(data, full_matrices=False)
         ctx.u, ctx.vt = _wrap(u.astype(a._data.dtype)), _wrap(vt.astype(a._data.dtype))
         return _wrap(s.astype(a._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
-        return (ctx.u * grad.unsqueeze(-2)) @ ctx.vt
+        return SvdvalsGrad.apply(grad, ctx.a, ctx.u, ctx.vt)
+
+
+class SvdvalsGrad(Function):
+    """The backward of :class:`Svdvals`, ``U diag(g) V^T``, as a node of its own: its
+    derivative needs the derivative of the singular vectors, which minitorch does not
+    implement, so differentiating it (a second derivative of ``svdvals``) raises instead of
+    silently treating ``U`` and ``V`` as constants."""
+
+    node_name = "LinalgSvdBackwardBackward0"
+    _builtin = True
+    _edge_args = (0, 1)  # the gradient, and A (which U and V depend on)
+
+    @staticmethod
+    def forward(ctx, grad, a, u, vt):
+        return _wrap((u._data * grad._data[..., None, :]) @ vt._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise NotImplementedError("minitorch does not implement the second derivative of "
+                                  "linalg.svdvals (it needs the derivative of the singular "
+                                  "vectors)")
 
 
 def svdvals(A: Tensor) -> Tensor:  # noqa: N803
     """The singular values of ``A`` (of each matrix of a batch), in descending order."""
-    _check_float(A, "linalg.svdvals")
+    if A.dim() < 2:
+        raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
+    _check_float(A, "linalg.svd")
+    _check_low_precision(A, "linalg_svd_cpu", NotImplementedError)
     return Svdvals.apply(A)
+
+
+def _amax_or_zero(t: Tensor, dim: int) -> Tensor:
+    """The largest of non-negative numbers along ``dim``; of none at all, 0 (as PyTorch's
+    matrix norms give for an empty matrix)."""
+    if t.shape[dim] == 0:
+        shape = [n for i, n in enumerate(t.shape) if i != dim % t.dim()]
+        return _wrap(array_module(t._data).zeros(shape, dtype=t._data.dtype))
+    return t.amax(dim)
 
 
 def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *,  # noqa: A002, N803
@@ -286,20 +314,24 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *,  #
     if A.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           f"{' '.join(map(str, dim))}")
     if dtype is not None:
         A = A.to(dtype)  # noqa: N806
     d0, d1 = normalize_dim(dim[0], A.dim()), normalize_dim(dim[1], A.dim())
     if ord == "fro":
         return vector_norm(A, 2, (d0, d1), keepdim)
     if ord in ("nuc", 2, -2):
+        _check_low_precision(A, "linalg.matrix_norm")
         moved = A.permute(*[i for i in range(A.dim()) if i not in (d0, d1)], d0, d1)
         s = svdvals(moved)
-        out = s.sum(-1) if ord == "nuc" else s.amax(-1) if ord == 2 else s.amin(-1)
+        out = s.sum(-1) if ord == "nuc" else _amax_or_zero(s, -1) if ord == 2 else s.amin(-1)
     elif ord in (1, -1, math.inf, -math.inf):
         summed, other = (d0, d1) if ord in (1, -1) else (d1, d0)  # 1: column sums
         sums = A.abs().sum(summed)
         other -= other > summed  # the summed dimension is gone
-        out = sums.amax(other) if ord > 0 else sums.amin(other)
+        out = _amax_or_zero(sums, other) if ord > 0 else sums.amin(other)
     else:
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     if keepdim:

@@ -136,6 +136,11 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     """
     if reduce is not None or size_average is not None:  # the deprecated way to say reduction
         reduction = _legacy_reduction(size_average, reduce)
+    for name, w in (("weight", weight), ("pos_weight", pos_weight)):
+        if isinstance(w, Tensor) and w.requires_grad and grad_mode._state.enabled:
+            raise RuntimeError(
+                "The function 'binary_cross_entropy_with_logits' is not differentiable with "
+                f"respect to argument '{name}'. This input cannot have requires_grad True.")
     if target.shape != input.shape:
         raise ValueError(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"
@@ -234,7 +239,7 @@ class Relu(Function):
         if _plain_backward():
             g = grad._data
             return _wrap(np.where(out._data <= 0, g.dtype.type(0), g))
-        return _unary.where(out <= 0, 0.0, grad)
+        return _unary.ThresholdBackward.apply(grad, out)  # recorded: relu's double backward
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
@@ -270,6 +275,9 @@ class LeakyRelu(Function):
 def leaky_relu(input: Tensor, negative_slope: float = 0.01,  # noqa: A002
                inplace: bool = False) -> Tensor:
     """``max(0, x) + negative_slope * min(0, x)``."""
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(
+            f"\"leaky_relu_cpu\" not implemented for '{input.dtype._legacy[:-6]}'")
     if inplace:
         return input._inplace(LeakyRelu.apply, negative_slope)
     return LeakyRelu.apply(input, negative_slope)
@@ -349,7 +357,11 @@ def _softmax_input(input: Tensor, dim, dtype, name: str):  # noqa: A002
         x = x.to(dtype)
     if x._data.ndim == 0:
         x = x.reshape(1)
-    return x, _norm_dim(dim, x._data.ndim)
+    d = _norm_dim(dim, x._data.ndim)
+    if x._data.dtype.kind != "f":  # PyTorch names its kernel: the last dim has its own
+        kernel = f"{name}_lastdim_kernel_impl" if d == x._data.ndim - 1 else f"{name}_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype._legacy[:-6]}\'')
+    return x, d
 
 
 def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
@@ -1564,18 +1576,35 @@ def _adaptive_bins(in_size: int, out_size: int) -> list[tuple[int, int]]:
             for i in range(out_size)]
 
 
-def _averaging_matrix(in_size: int, out_size: int, dtype) -> np.ndarray:
-    """``A`` with ``(A @ v)[i]`` = the mean of bin ``i`` of ``v``."""
-    a = np.zeros((out_size, in_size), dtype=dtype)
-    for i, (start, end) in enumerate(_adaptive_bins(in_size, out_size)):
-        a[i, start:end] = 1.0 / (end - start)
-    return a
+def _bin_means(x, axis: int, out_size: int):
+    """The mean of each adaptive bin of ``x`` along ``axis`` (which has ``out_size`` bins).
+
+    Each mean adds only the elements of its bin, so an inf or NaN stays in the bins that
+    contain it (a matrix product with 0 weights would spread NaN = 0 * inf everywhere)."""
+    xp = array_module(x)
+    bins = _adaptive_bins(x.shape[axis], out_size)
+    moved = xp.moveaxis(x, axis, -1)
+    means = [moved[..., a:b].mean(axis=-1) for a, b in bins]
+    out = xp.stack(means, axis=-1) if means else xp.zeros(moved.shape[:-1] + (0,), x.dtype)
+    return xp.moveaxis(out.astype(x.dtype, copy=False), -1, axis)
 
 
-def _adaptive_output_size(output_size, in_hw: tuple) -> tuple:
+def _bin_spread(g, axis: int, in_size: int):
+    """The transpose of :func:`_bin_means`: each bin's value, divided by the bin's size, added
+    to every element of the bin (overlapping bins both add)."""
+    xp = array_module(g)
+    moved = xp.moveaxis(g, axis, -1)
+    out = xp.zeros(moved.shape[:-1] + (in_size,), dtype=g.dtype)
+    for i, (a, b) in enumerate(_adaptive_bins(in_size, moved.shape[-1])):
+        out[..., a:b] += (moved[..., i] / g.dtype.type(b - a))[..., None]
+    return xp.moveaxis(out, -1, axis)
+
+
+def _adaptive_output_size(output_size, in_hw: tuple, name: str) -> tuple:
     sizes = (output_size,) * 2 if isinstance(output_size, int) else tuple(output_size)
     if len(sizes) != 2:
-        raise ValueError("Input dimension should be at least 4")
+        raise RuntimeError(f"{name}: output_size must be 2" if name == "adaptive_avg_pool2d"
+                           else f"{name}(): internal error: output_size.size() must be 2")
     return tuple(i if o is None else int(o) for o, i in zip(sizes, in_hw))
 
 
@@ -1583,28 +1612,55 @@ def _adaptive_input(input: Tensor, name: str, colon: str = "") -> None:  # noqa:
     if input.dim() not in (3, 4):
         raise RuntimeError(f"{name}(): Expected 3D or 4D tensor, but got{colon} "
                            f"[{', '.join(map(str, input.shape))}]")
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f'"{name}" not implemented for '
+                                  f"'{input.dtype._legacy[:-6]}'")
+
+
+def _check_grad_size(grad: Tensor, name: str) -> None:
+    """PyTorch's backward refuses an empty output (outside the batch dimensions)."""
+    for d in range(grad.dim() - 2, grad.dim()):
+        if grad.shape[d] == 0:
+            raise RuntimeError(
+                f"{name}_backward(): Expected grad_output to have non-zero size for non-batch "
+                f"dimensions, but grad_output has sizes [{', '.join(map(str, grad.shape))}] "
+                f"with dimension {d} being empty")
 
 
 class AdaptiveAvgPool2D(Function):
     """Average pooling to a fixed output size. A 2-D window mean is separable: the mean over
-    the rows of the bin, then over its columns, so ``out = A_h @ x @ A_w^T`` with the
-    averaging matrices ``A``. Backward is the transpose: ``grad_x = A_h^T @ grad @ A_w``."""
+    the rows of each bin, then over its columns. Backward spreads each gradient evenly over
+    its window (:class:`AdaptiveAvgPool2DGrad`)."""
 
     node_name = "AdaptiveAvgPool2DBackward0"
     _builtin = True
 
     @staticmethod
     def forward(ctx, x, out_hw):
-        h, w = x._data.shape[-2:]
-        xp = array_module(x._data)
-        a_h = xp.asarray(_averaging_matrix(h, out_hw[0], x._data.dtype))
-        a_w = xp.asarray(_averaging_matrix(w, out_hw[1], x._data.dtype))
-        ctx.a_h, ctx.a_w = _wrap(a_h), _wrap(a_w)
-        return _wrap(a_h @ x._data @ a_w.T)
+        ctx.in_hw = x._data.shape[-2:]
+        return _wrap(_bin_means(_bin_means(x._data, -2, out_hw[0]), -1, out_hw[1]))
 
     @staticmethod
     def backward(ctx, grad):
-        return ctx.a_h.t() @ grad @ ctx.a_w
+        _check_grad_size(grad, "adaptive_avg_pool2d")
+        return AdaptiveAvgPool2DGrad.apply(grad, ctx.in_hw)
+
+
+class AdaptiveAvgPool2DGrad(Function):
+    """Backward of adaptive average pooling: linear in the gradient, so its own backward
+    (for ``create_graph=True``) is the pooling again."""
+
+    node_name = "AdaptiveAvgPool2DBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, in_hw):
+        ctx.out_hw = grad._data.shape[-2:]
+        return _wrap(_bin_spread(_bin_spread(grad._data, -2, in_hw[0]), -1, in_hw[1]))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return AdaptiveAvgPool2D.apply(grad, ctx.out_hw)
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
@@ -1617,7 +1673,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
     torch.Size([1, 3, 2, 2])
     """
     _adaptive_input(input, "adaptive_avg_pool2d")
-    out_hw = _adaptive_output_size(output_size, tuple(input.shape[-2:]))
+    out_hw = _adaptive_output_size(output_size, tuple(input.shape[-2:]), "adaptive_avg_pool2d")
     if out_hw == (1, 1):  # global average pooling: PyTorch takes the mean
         return input.mean((-2, -1), keepdim=True)
     return AdaptiveAvgPool2D.apply(input, out_hw)
@@ -1638,8 +1694,13 @@ class AdaptiveMaxPool2D(Function):
         idx = xp.empty(data.shape[:-2] + tuple(out_hw), dtype=np.int64)
         for i, (r0, r1) in enumerate(_adaptive_bins(h, out_hw[0])):
             for j, (c0, c1) in enumerate(_adaptive_bins(w, out_hw[1])):
-                window = data[..., r0:r1, c0:c1].reshape(data.shape[:-2] + (-1,))
-                k = window.argmax(-1)  # first maximum, as PyTorch
+                window = data[..., r0:r1, c0:c1].reshape(data.shape[:-2] +
+                                                         ((r1 - r0) * (c1 - c0),))
+                # the first maximum wins, as in PyTorch; but a NaN always wins (the last one)
+                k = window.argmax(-1) if window.size else xp.zeros(window.shape[:-1], np.int64)
+                nan = xp.isnan(window)
+                last_nan = window.shape[-1] - 1 - nan[..., ::-1].argmax(-1) if window.size else k
+                k = xp.where(nan.any(-1), last_nan, k)
                 out[..., i, j] = xp.take_along_axis(window, k[..., None], -1)[..., 0]
                 idx[..., i, j] = (r0 + k // (c1 - c0)) * w + c0 + k % (c1 - c0)
         ctx.shape, ctx.idx = data.shape, idx
@@ -1647,6 +1708,7 @@ class AdaptiveMaxPool2D(Function):
 
     @staticmethod
     def backward(ctx, grad, _grad_indices=None):
+        _check_grad_size(grad, "adaptive_max_pool2d")
         return AdaptiveMaxPool2DGradInput.apply(grad, ctx.shape, ctx.idx)
 
 
@@ -1661,9 +1723,10 @@ class AdaptiveMaxPool2DGradInput(Function):
     def forward(ctx, grad, shape, idx):
         from minitorch.ops.indexing import _add_at  # noqa: PLC0415
 
-        ctx.idx = idx.reshape(idx.shape[:-2] + (-1,))
         ctx.grad_hw = grad._data.shape[-2:]
-        g = grad._data.reshape(grad._data.shape[:-2] + (-1,))
+        plane = ctx.grad_hw[0] * ctx.grad_hw[1]
+        ctx.idx = idx.reshape(idx.shape[:-2] + (plane,))
+        g = grad._data.reshape(grad._data.shape[:-2] + (plane,))
         out = array_module(g).zeros(shape[:-2] + (shape[-2] * shape[-1],), dtype=g.dtype)
         lead = np.indices(g.shape[:-1], sparse=True) if g.ndim > 1 else ()
         _add_at(out, (*[i[..., None] for i in lead], ctx.idx), g)
@@ -1679,8 +1742,8 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
     """Max-pool to ``output_size`` (see :func:`adaptive_avg_pool2d`); with
     ``return_indices=True`` also the position of each maximum in its ``H * W`` plane."""
     _adaptive_input(input, "adaptive_max_pool2d", ":")
-    out, idx = AdaptiveMaxPool2D.apply(input, _adaptive_output_size(output_size,
-                                                                    tuple(input.shape[-2:])))
+    out_hw = _adaptive_output_size(output_size, tuple(input.shape[-2:]), "adaptive_max_pool2d")
+    out, idx = AdaptiveMaxPool2D.apply(input, out_hw)
     return (out, idx) if return_indices else out
 
 

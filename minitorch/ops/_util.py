@@ -31,9 +31,11 @@ def normalize_dims(dim, ndim: int) -> tuple:
         return tuple(range(ndim))
     if isinstance(dim, (int, np.integer)):
         dim = (dim,)
-    dims = tuple(sorted(normalize_dim(int(d), ndim) for d in dim))
-    if len(set(dims)) != len(dims):
-        raise RuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
+    given = [normalize_dim(int(d), ndim) for d in dim]
+    for i, d in enumerate(given):
+        if d in given[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    dims = tuple(sorted(given))
     return dims if ndim else ()  # a 0-dim tensor accepts dim 0 or -1, and has nothing to reduce
 
 

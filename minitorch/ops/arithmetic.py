@@ -209,7 +209,9 @@ class PowScalar(Function):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
         dt = _dtype.result_type(a, as_tensor(exponent, a))  # bool ** 2 is int64, int ** 0.5 float
-        if dt is _dtype.bool:
+        if dt is _dtype.bool:  # bool ** bool: PyTorch's special case (x ** True is x)
+            if isinstance(exponent, (bool, np.bool_)):
+                return _wrap(a._data.copy() if exponent else np.ones_like(a._data))
             raise NotImplementedError("\"pow\" not implemented for 'Bool'")
         x = a._data.astype(dt.np, copy=False)
         if x.dtype.kind in "iu" and exponent < 0:
@@ -676,8 +678,18 @@ _BITWISE_NAMES = {np.bitwise_and: "bitwise_and", np.bitwise_or: "bitwise_or",
                   np.bitwise_xor: "bitwise_xor"}
 
 
+def _check_broadcast(a, b) -> None:
+    """PyTorch checks that the shapes broadcast before it looks at the dtypes."""
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        try:
+            np.broadcast_shapes(a._data.shape, b._data.shape)
+        except ValueError:
+            raise broadcast_error(a.shape, b.shape) from None
+
+
 def logical_op(np_fn, a, b) -> Tensor:
     """``& | ^`` on bool or integer tensors."""
+    _check_broadcast(a, b)
     for v in (a, b):
         kind = v._data.dtype.kind if isinstance(v, Tensor) else (
             "f" if isinstance(v, float) else "i")
@@ -729,6 +741,7 @@ def _bitwise(np_fn, name: str, input, other) -> Tensor:  # noqa: A002
     if not isinstance(input, Tensor):
         input = as_tensor(input, other)  # noqa: A001
     other = as_tensor(other, input)
+    _check_broadcast(input, other)
     _check_bitwise(name, input, other)
     return _binary(np_fn, input, other)
 

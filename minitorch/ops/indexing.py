@@ -202,7 +202,12 @@ class Gather(Function):
     @staticmethod
     def forward(ctx, a, dim, index):
         ctx.shape, ctx.dim, ctx.index = a._data.shape, dim, index
-        return _wrap(np.take_along_axis(a._data, index._data, axis=dim))
+        data, idx = a._data, index._data
+        if data.ndim == 0:
+            return _wrap(data[()] + np.zeros(idx.shape, data.dtype))
+        # outside ``dim`` the index may be smaller than the input: gather from that corner
+        corner = tuple(slice(None) if k == dim else slice(0, n) for k, n in enumerate(idx.shape))
+        return _wrap(np.take_along_axis(data[corner], idx, axis=dim))
 
     @staticmethod
     def backward(ctx, grad):
@@ -374,6 +379,11 @@ def index_put(x: Tensor, key, value) -> Tensor:
     of ``x``); index tensors use ``index_put`` (``IndexPutBackward0``), which broadcasts itself.
     Leading dimensions of size 1 of ``value`` are dropped first with a ``view``.
     """
+    if (isinstance(key, Tensor) and key._data.dtype == np.uint8
+            and (not isinstance(value, Tensor) or value._data.ndim == 0)):
+        # PyTorch writes a single value through masked_fill_, which takes only bool masks
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           "unsigned char")
     basic, advanced = _parse_key(key, x._data.shape)
     value = as_tensor(value, x)
     if value._wrapped and value._data.dtype != x._data.dtype:
@@ -413,8 +423,35 @@ class FillFrom(_shape.Copy):
 
 
 def gather(x: Tensor, dim: int, index: Tensor) -> Tensor:
-    """Pick values along ``dim`` at ``index`` (same number of dims as ``x``)."""
-    return Gather.apply(x, normalize_dim(dim, x._data.ndim), index)
+    """Pick values along ``dim`` at ``index`` (same number of dims as ``x``):
+    ``out[i][j] = x[index[i][j]][j]`` for ``dim=0``.
+
+    >>> import minitorch
+    >>> minitorch.tensor([[1, 2], [3, 4]]).gather(1, minitorch.tensor([[1], [0]]))
+    tensor([[2],
+            [3]])
+    """
+    if not isinstance(index, Tensor):
+        raise TypeError(f"gather(): argument 'index' (position 3) must be Tensor, not "
+                        f"{type(index).__name__}")
+    d = normalize_dim(dim, x._data.ndim)
+    idx = index._data
+    if idx.dtype not in (np.int32, np.int64):
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    if idx.ndim != x._data.ndim and not (idx.ndim <= 1 and x._data.ndim <= 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    shape = x._data.shape or (1,)
+    for k, n in enumerate(idx.shape):
+        if k != d and n > shape[k]:
+            raise RuntimeError(
+                f"Size does not match at dimension {k} expected index {list(idx.shape)} to be no "
+                f"larger than self {list(x._data.shape)} apart from dimension {d}")
+    size = shape[d] if shape else 1
+    bad = idx[(idx < 0) | (idx >= size)] if idx.size else idx
+    if bad.size:
+        raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {d} "
+                           f"with size {size}")
+    return Gather.apply(x, d, index)
 
 
 # ---------------------------------------------------------------- index_select / index_add
@@ -449,10 +486,8 @@ class IndexSelect(Function):
         if a._data.ndim == 0:
             return _wrap(a._data.copy())
         size = a._data.shape[dim]
-        bad = index[(index < -size) | (index >= size)] if index.size else index
-        if bad.size:
-            raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(bad[0])} "
-                               f"axis_dim={size}")
+        if index.size and (index.min() < 0 or index.max() >= size):  # no negative indices
+            raise IndexError("index out of range in self")
         return _wrap(np.take(a._data, index, axis=dim))
 
     @staticmethod

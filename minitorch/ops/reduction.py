@@ -127,6 +127,8 @@ class ProdDim(Prod):
 
 
 def _check_mean_dtype(a: Tensor, name: str) -> None:
+    if a._data.dtype.kind != "f" and name in ("var", "std"):
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     if a._data.dtype.kind != "f":
         raise RuntimeError(
             f"{name}(): could not infer output dtype. Input dtype must be either a floating point "
@@ -429,16 +431,25 @@ def min(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
     return return_types.min(*MinDim.apply(input, d, keepdim))
 
 
+def _amax_dims(input: Tensor, dim, name: str) -> tuple:  # noqa: A002
+    """``amax``'s dims; as PyTorch, an empty reduced dim is reported before a repeated one."""
+    if not (dim is None or dim == ()) and input._data.size == 0:
+        given = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
+        _check_nonempty_dims(input, name, tuple(normalize_dim(d, input._data.ndim)
+                                                for d in given))
+    return normalize_dims(dim, input._data.ndim)
+
+
 def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:  # noqa: A002
     """Maximum over ``dim`` (all dims when empty), values only."""
     all_dims = dim is None or dim == ()
-    return Amax.apply(input, normalize_dims(dim, input._data.ndim), keepdim, np.amax, all_dims)
+    return Amax.apply(input, _amax_dims(input, dim, "amax"), keepdim, np.amax, all_dims)
 
 
 def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:  # noqa: A002
     """Minimum over ``dim`` (all dims when empty), values only."""
     all_dims = dim is None or dim == ()
-    return Amin.apply(input, normalize_dims(dim, input._data.ndim), keepdim, np.amin, all_dims)
+    return Amin.apply(input, _amax_dims(input, dim, "amin"), keepdim, np.amin, all_dims)
 
 
 def _one_dim(dim, name: str) -> int:
@@ -531,26 +542,40 @@ def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001
     return _logical_reduce(np.any, input, dim, keepdim)
 
 
-def norm(input: Tensor, p=2, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A002
+def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, *,  # noqa: A002
+         dtype=None) -> Tensor:
     """The vector p-norm ``(sum |x|^p)^(1/p)`` over ``dim`` (all elements when None).
 
     ``p`` may be any number, ``inf`` (the largest ``|x|``), ``-inf`` (the smallest), ``0`` (the
-    number of non-zeros) or ``'fro'`` (2).
+    number of non-zeros), ``'fro'`` (2, the default) or ``'nuc'`` (the nuclear norm of a matrix,
+    see :func:`minitorch.linalg.matrix_norm`). ``dtype`` converts the input first.
 
     >>> import minitorch
     >>> minitorch.tensor([3.0, -4.0]).norm(), minitorch.tensor([3.0, -4.0]).norm(p=float("inf"))
     (tensor(5.), tensor(4.))
     """
-    if p == "fro":
-        p = 2
+    if isinstance(p, str):
+        if p == "fro" and (dim is None or isinstance(dim, (int, np.integer)) or len(dim) <= 2):
+            p = 2  # the Frobenius norm is the 2-norm of the elements
+        else:  # "nuc", or a matrix norm of the wrong dims: linalg.matrix_norm (or its error)
+            from minitorch.linalg import matrix_norm  # noqa: PLC0415
+
+            dims = tuple(range(input._data.ndim)) if dim is None else dim
+            return matrix_norm(input, p, dims, keepdim, dtype=dtype)
     if isinstance(p, str) or not isinstance(p, (int, float, np.number)):
-        raise RuntimeError(f"norm(): p={p!r} is not supported by minitorch (a number or 'fro')")
+        raise RuntimeError(f"norm(): p={p!r} is not supported by minitorch (a number, 'fro' or "
+                           "'nuc')")
     if input._data.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {input.dtype._legacy[:-6]}")
+    if dtype is not None:
+        if not dtype.is_floating_point:
+            raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, "
+                               f"but got {dtype._legacy[:-6]}")
+        input = input.to(dtype)  # noqa: A001
     dims = normalize_dims(dim, input._data.ndim)
-    if np.isinf(p) and builtins.any(input._data.shape[d] == 0 for d in dims):
-        raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty tensor "
+    if (np.isinf(p) or p < 0) and builtins.any(input._data.shape[d] == 0 for d in dims):
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on an empty tensor "
                            "because the operation does not have an identity")
     return Norm.apply(input, float(p), dims, keepdim)
 
@@ -588,8 +613,8 @@ class Norm(Function):
         p = ctx.p
         g = _spread(grad, a.shape, ctx.dims, ctx.keepdim)
         n = _spread(out, a.shape, ctx.dims, ctx.keepdim)
-        if p == 0:  # a count: its derivative is 0
-            return _wrap(array_module(a._data).zeros_like(a._data))
+        if p == 0:  # a count: PyTorch leaves its gradient undefined (``x.grad`` stays None)
+            return None
         if p == 1:  # d|a|/da = sign(a)
             return a.sign() * g
         if p == 2:  # a / ||a||, taken as 0 where the norm is 0

@@ -621,6 +621,14 @@ def split(input: Tensor, split_size, dim: int = 0) -> tuple:  # noqa: A002
     d = normalize_dim(dim, input._data.ndim)
     n = input._data.shape[d]
     if isinstance(split_size, numbers.Integral):
+        if split_size == 0 and n != 0:
+            raise RuntimeError("split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {n}")
+        if split_size < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got "
+                               f"split_size={split_size}")
+        if split_size == 0:
+            return Split.apply(input, [0], d)
         sizes = [min(split_size, n - i) for i in range(0, n, split_size)] or [0]
         return Split.apply(input, sizes, d)
     sizes = list(split_size)

@@ -21,7 +21,6 @@ from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import float_type
-from minitorch.ops.arithmetic import where
 
 __all__ = ["exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "sigmoid", "relu", "sign"]
 
@@ -179,7 +178,31 @@ class Relu(Function):
         (out,) = ctx.saved_tensors
         # d relu(a)/da = 1 where a > 0, else 0: select the gradient (``grad * mask`` would turn
         # an inf gradient at a <= 0 into NaN). A NaN input passes its gradient, as in PyTorch.
-        return where(out <= 0, 0.0, grad)
+        return ThresholdBackward.apply(grad, out)
+
+
+class ThresholdBackward(Function):
+    """relu's backward as an operation of its own, as PyTorch's ``threshold_backward``:
+    ``grad`` where relu's output is > 0, else 0 (a selection, not ``grad * mask``).
+
+    It is linear in ``grad``, so its own backward (relu's second derivative, needed by
+    ``create_graph=True``) is the same selection of the incoming gradient. The output it reads
+    is only a mask: it gets no gradient.
+    """
+
+    node_name = "ThresholdBackwardBackward0"
+    _builtin = True
+    _edge_args = (0,)  # only ``grad`` is differentiable
+
+    @staticmethod
+    def forward(ctx, grad, out):
+        ctx.out = out
+        xp = array_module(grad._data)
+        return _wrap(xp.where(out._data <= 0, grad._data.dtype.type(0), grad._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ThresholdBackward.apply(grad, ctx.out)
 
 
 class Sign(Function):
@@ -248,6 +271,11 @@ def sign(input: Tensor) -> Tensor:  # noqa: A002
 
 
 # ---------------------------------------------------------------- rounding and inverse trig
+def _check_not_bool(a: Tensor, name: str) -> None:
+    if a._data.dtype == np.bool_:  # integers round to themselves; bools are refused
+        raise NotImplementedError(f'"{name}_vml_cpu" not implemented for \'Bool\'')
+
+
 class Ceil(Function):
     """``ceil``: the smallest integer >= x. A step function: its derivative is 0."""
 
@@ -256,6 +284,7 @@ class Ceil(Function):
 
     @staticmethod
     def forward(ctx, a):
+        _check_not_bool(a, "ceil")
         return _wrap(np.ceil(a._data)) if a._data.dtype.kind == "f" else _wrap(a._data.copy())
 
     @staticmethod
@@ -271,6 +300,7 @@ class Floor(Ceil):
 
     @staticmethod
     def forward(ctx, a):
+        _check_not_bool(a, "floor")
         return _wrap(np.floor(a._data)) if a._data.dtype.kind == "f" else _wrap(a._data.copy())
 
 
