@@ -664,7 +664,8 @@ def exercise_quiz(nb: Notebook, quiz, name: str) -> dict:
         if not wrong_text.startswith("✗"):
             nb.problems.append(f"{name}: a wrong answer gets {wrong_text[:120]!r}, not ✗")
         nb.shot(f"{name}-wrong.png", quiz)
-    text = choose(right)
+    if multi:  # (a single-answer quiz shows the right answer's feedback already)
+        text = choose(right)
     record["right"] = text.splitlines()[0] if text else ""
     if not text.startswith("✓ Correct!"):
         nb.problems.append(f"{name}: the right answer gets {text[:120]!r}, not ✓ Correct!")
