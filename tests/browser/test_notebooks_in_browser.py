@@ -653,6 +653,7 @@ def exercise_quiz(nb: Notebook, quiz, name: str) -> dict:
                 break
             if wrong_text is None:
                 wrong_text = text
+                nb.shot(f"{name}-wrong.png", quiz)
                 if marks() != ["✗"]:
                     nb.problems.append(f"{name}: a wrong answer should mark only the option "
                                        f"chosen, ✗; it shows {marks()} ({text[:200]!r})")
@@ -663,7 +664,8 @@ def exercise_quiz(nb: Notebook, quiz, name: str) -> dict:
         record["wrong"] = wrong_text.splitlines()[0] if wrong_text else ""
         if not wrong_text.startswith("✗"):
             nb.problems.append(f"{name}: a wrong answer gets {wrong_text[:120]!r}, not ✗")
-        nb.shot(f"{name}-wrong.png", quiz)
+        if multi:
+            nb.shot(f"{name}-wrong.png", quiz)
     if multi:  # (a single-answer quiz shows the right answer's feedback already)
         text = choose(right)
     record["right"] = text.splitlines()[0] if text else ""
