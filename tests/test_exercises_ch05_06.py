@@ -437,3 +437,81 @@ def test_collate_returns_only_the_images(capsys):
 
     passed, out = _result(check_collate, images_only, capsys)
     assert not passed and "the pair `(images, labels)`" in out
+
+
+# ------------------------------------------------------------------ chapter 6: the loader's loop
+def make_batches(shuffle_fix="right", drop="right", collate="right", epoch="right",
+                 worker_draw=True):
+    """``my_batches``, right, or with one deliberate fault (for the meta-test too)."""
+    cache = {}
+
+    def my_batches(dataset, batch_size, shuffle=False, drop_last=False, generator=None,
+                   collate_fn=minitorch.utils.data.default_collate):
+        if worker_draw:
+            minitorch.randint(2**63 - 1, (), generator=generator)
+        n = len(dataset)
+        if shuffle and shuffle_fix != "ignored":
+            gen = None if shuffle_fix == "global" else generator
+            order = minitorch.randperm(n, generator=gen).tolist()
+            if epoch == "cached":
+                order = cache.setdefault(id(generator), order)  # shuffles once per generator
+        else:
+            order = list(range(n))
+        stop = n - batch_size if drop == "always" else n
+        for start in range(0, stop, batch_size):
+            indices = order[start:start + batch_size]
+            if drop_last and len(indices) < batch_size and drop != "ignored":
+                break
+            samples = [dataset[i] for i in indices]
+            yield samples if collate == "skipped" else collate_fn(samples)
+
+    return my_batches
+
+
+def test_data_loader_right(capsys):
+    passed, out = _result(ch06.check_data_loader, make_batches(), capsys)
+    assert passed and "all 8 cases passed" in out
+
+
+def test_data_loader_todo(capsys):
+    def my_batches(dataset, batch_size, shuffle=False, drop_last=False, generator=None,
+                   collate_fn=None):
+        minitorch.randint(2**63 - 1, (), generator=generator)
+        raise NotImplementedError("your code here")
+
+    passed, out = _result(ch06.check_data_loader, my_batches, capsys)
+    assert not passed and "not done yet" in out
+
+
+def test_data_loader_returning_a_list_is_right_too(capsys):
+    right = make_batches()
+
+    def as_list(*args, **kwargs):
+        return list(right(*args, **kwargs))
+
+    assert _result(ch06.check_data_loader, as_list, capsys)[0]
+
+
+@pytest.mark.parametrize("fault,words", [
+    (dict(shuffle_fix="ignored"), "shuffle=True, but the samples come in order"),
+    (dict(shuffle_fix="global"), "Draw the permutation from `generator`"),
+    (dict(worker_draw=False), "worker-seed draw"),
+    (dict(drop="ignored"), "drop_last=True, but the last batch"),
+    (dict(drop="always"), "The last, smaller batch is missing"),
+    (dict(collate="skipped"), "Yield collated batches"),
+    (dict(epoch="cached"), "The second epoch repeats"),
+])
+def test_data_loader_wrong(fault, words, capsys):
+    passed, out = _result(ch06.check_data_loader, make_batches(**fault), capsys)
+    assert not passed and words in out, out
+
+
+def test_data_loader_reference_is_the_same_without_pytorch(monkeypatch):
+    """The reference is PyTorch's DataLoader where it is installed; minitorch's gives the very
+    same batches (its random streams match PyTorch's), so the check means the same without it."""
+    pytest.importorskip("torch", reason="PyTorch is not installed: nothing to compare with")
+    options = [dict(batch_size=3, shuffle=True), dict(batch_size=4, shuffle=True,
+                                                      drop_last=True), dict(batch_size=4)]
+    with_torch = [ch06._reference_batches(o, 5, 2) for o in options]
+    monkeypatch.setitem(__import__("sys").modules, "torch", None)  # import torch -> ImportError
+    assert [ch06._reference_batches(o, 5, 2) for o in options] == with_torch

@@ -30,7 +30,7 @@ from minitorch.exercises.ch03 import (
 )
 from minitorch.exercises.ch04 import check_inplace_repair, check_no_grad_context, check_zero_grads
 from minitorch.exercises.ch05 import check_line, check_my_linear, check_sgd_step
-from minitorch.exercises.ch06 import check_collate, check_dataset
+from minitorch.exercises.ch06 import check_collate, check_data_loader, check_dataset
 from minitorch.exercises.ch07 import check_backend, check_to_device
 from minitorch.exercises.predict import PredictValue, parse_answer
 from minitorch.exercises.runner import Case, evaluate, last_result, set_time_limit
@@ -98,6 +98,7 @@ RIGHT = {
     "check_my_linear": (check_my_linear, ch56._linear()),
     "check_dataset": (check_dataset, ch56._dataset()),
     "check_collate": (check_collate, ch56.collate),
+    "check_data_loader": (check_data_loader, ch56.make_batches()),
     "check_to_device": (check_to_device, ch7.to_device),
     "check_backend": (check_backend, ch7.MyBackend),
     "check_dynamic_graph": (check_dynamic_graph, d2.predicted_nodes_right),
@@ -115,7 +116,7 @@ def test_every_check_is_covered():
         names |= {n for n in dir(mod) if n.startswith("check_") and callable(getattr(mod, n))
                   and getattr(mod, n).__module__ == mod.__name__}
     assert names == set(RIGHT)
-    assert len(names) == 25
+    assert len(names) == 26
 
 
 @pytest.mark.parametrize("name", sorted(RIGHT))
@@ -526,6 +527,20 @@ WRONG = [
     ("check_inplace_repair", _repaired_by_detach, "detach() hides the error",
      ["no grad_fn"]),
     ("check_inplace_repair", _doubling_dropped, "the doubling dropped", ["The loss should be"]),
+    ("check_data_loader", ch56.make_batches(shuffle_fix="ignored"), "shuffle ignored",
+     ["shuffle=True, but the samples come in order"]),
+    ("check_data_loader", ch56.make_batches(shuffle_fix="global"),
+     "shuffles with the global stream, not the generator", ["from `generator`", "seed (0)"]),
+    ("check_data_loader", ch56.make_batches(worker_draw=False),
+     "the worker-seed draw left out", ["worker-seed draw"]),
+    ("check_data_loader", ch56.make_batches(drop="ignored"), "drop_last ignored",
+     ["drop_last=True, but the last batch has only 2 samples"]),
+    ("check_data_loader", ch56.make_batches(drop="always"), "always drops the last batch",
+     ["The last, smaller batch is missing"]),
+    ("check_data_loader", ch56.make_batches(collate="skipped"), "collate_fn never called",
+     ["Yield collated batches"]),
+    ("check_data_loader", ch56.make_batches(epoch="cached"), "the same order every epoch",
+     ["The second epoch repeats"]),
 ]
 
 
@@ -546,6 +561,7 @@ def test_hints_never_print_the_solution():
         "check_backprop": ["grads[parent] +="],
         "check_sgd_step": ["p -= lr * p.grad"],
         "check_collate": ["torch.stack([image"],
+        "check_data_loader": ["randperm(n, generator=generator)", "range(0, n, batch_size)"],
         "check_my_linear": ["torch.rand(out_features"],
         "check_dynamic_graph": ["ExpBackward0\", \"MulBackward0", "\"MulBackward0\"] * 4"],
         "check_vjp": ["(v * x).sum()", "s v_j + (v . x)"],
