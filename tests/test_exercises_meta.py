@@ -29,7 +29,13 @@ from minitorch.exercises.ch03 import (
     check_vjp,
 )
 from minitorch.exercises.ch04 import check_inplace_repair, check_no_grad_context, check_zero_grads
-from minitorch.exercises.ch05 import check_line, check_my_linear, check_sgd_step
+from minitorch.exercises.ch05 import (
+    check_conv2d_by_hand,
+    check_line,
+    check_my_linear,
+    check_sgd_step,
+    check_unfold,
+)
 from minitorch.exercises.ch06 import check_collate, check_data_loader, check_dataset
 from minitorch.exercises.ch07 import check_backend, check_to_device
 from minitorch.exercises.predict import PredictValue, parse_answer
@@ -96,6 +102,8 @@ RIGHT = {
     "check_sgd_step": (check_sgd_step, ch56.sgd_step),
     "check_line": (check_line, ch56.Line),
     "check_my_linear": (check_my_linear, ch56._linear()),
+    "check_conv2d_by_hand": (check_conv2d_by_hand, ch56.make_conv2d()),
+    "check_unfold": (check_unfold, ch56.make_unfold()),
     "check_dataset": (check_dataset, ch56._dataset()),
     "check_collate": (check_collate, ch56.collate),
     "check_data_loader": (check_data_loader, ch56.make_batches()),
@@ -116,7 +124,7 @@ def test_every_check_is_covered():
         names |= {n for n in dir(mod) if n.startswith("check_") and callable(getattr(mod, n))
                   and getattr(mod, n).__module__ == mod.__name__}
     assert names == set(RIGHT)
-    assert len(names) == 26
+    assert len(names) == 28
 
 
 @pytest.mark.parametrize("name", sorted(RIGHT))
@@ -527,6 +535,22 @@ WRONG = [
     ("check_inplace_repair", _repaired_by_detach, "detach() hides the error",
      ["no grad_fn"]),
     ("check_inplace_repair", _doubling_dropped, "the doubling dropped", ["The loss should be"]),
+    ("check_conv2d_by_hand", ch56.make_conv2d("flipped"), "the filter flipped (textbook "
+     "convolution)", ["You flipped the filter", "cross-correlation"]),
+    ("check_conv2d_by_hand", ch56.make_conv2d("no bias"), "the bias forgotten",
+     ["The bias is missing", "with bias 0.5"]),
+    ("check_conv2d_by_hand", ch56.make_conv2d("first channel"), "the first input channel only",
+     ["Only the first input channel", "2 input channels"]),
+    ("check_conv2d_by_hand", ch56.make_conv2d("off by one"), "one position too few",
+     ["H - kh + 1"]),
+    ("check_conv2d_by_hand", ch56.make_conv2d("transposed"), "rows and columns swapped",
+     ["olumns are swapped"]),
+    ("check_unfold", ch56.make_unfold("transposed"), "F.unfold's (C*kh*kw, L) layout",
+     ["is the transpose of", "one row per patch"]),
+    ("check_unfold", ch56.make_unfold("channels last"), "each patch flattened channels last",
+     ["flatten it channel first", "2 channels"]),
+    ("check_unfold", ch56.make_unfold("column major"), "the patches column by column",
+     ["column by column"]),
     ("check_data_loader", ch56.make_batches(shuffle_fix="ignored"), "shuffle ignored",
      ["shuffle=True, but the samples come in order"]),
     ("check_data_loader", ch56.make_batches(shuffle_fix="global"),
@@ -561,6 +585,8 @@ def test_hints_never_print_the_solution():
         "check_backprop": ["grads[parent] +="],
         "check_sgd_step": ["p -= lr * p.grad"],
         "check_collate": ["torch.stack([image"],
+        "check_conv2d_by_hand": ["(x[:, i:i + kh, j:j + kw] * weight[k]).sum() + bias[k]"],
+        "check_unfold": ["torch.stack(rows)", "for i in range(H - kh + 1) for j in"],
         "check_data_loader": ["randperm(n, generator=generator)", "range(0, n, batch_size)"],
         "check_my_linear": ["torch.rand(out_features"],
         "check_dynamic_graph": ["ExpBackward0\", \"MulBackward0", "\"MulBackward0\"] * 4"],
