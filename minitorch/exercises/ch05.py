@@ -1,4 +1,7 @@
-"""Checks for chapter 5 (Neural networks and training), run on real minitorch tensors.
+"""Checks for chapters 05 (Neural networks) and 06 (Training), run on real minitorch tensors.
+
+Chapter 05 uses ``check_sgd_step``, ``check_line`` and ``check_my_linear``; chapter 06 the
+two convolution checks. (The module kept its name when the chapter was split in two.)
 
 ======================  ===============================================================
 check                   the learner writes

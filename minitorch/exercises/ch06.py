@@ -1,4 +1,7 @@
-"""Checks for chapter 6 (Data), run on real minitorch tensors and DataLoaders.
+"""Checks for chapter 07 (Data), run on real minitorch tensors and DataLoaders.
+
+(The module kept its first name, ``ch06``, when the training chapter was split in two and
+the data chapter became 07.)
 
 ======================  ===============================================================
 check                   the learner writes
