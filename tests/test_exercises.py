@@ -189,7 +189,7 @@ def test_quiz_displays_as_a_widget():
 
 # ------------------------------------------------------------------------------ question bank
 def test_question_bank_covers_every_chapter():
-    assert sorted(QUESTIONS) == list(range(8))
+    assert sorted(QUESTIONS) == list(range(10))
     for chapter, questions in QUESTIONS.items():
         assert len(questions) >= 3, chapter
         for question in questions:
@@ -230,8 +230,8 @@ def test_question_bank_teaches_the_notes_mistakes():
 
 
 def test_quiz_for_reports_bad_indices():
-    with pytest.raises(KeyError, match="chapter 9"):
-        quiz_for(9, 0)
+    with pytest.raises(KeyError, match="chapter 10"):
+        quiz_for(10, 0)
     with pytest.raises(IndexError, match="chapter 0 has"):
         quiz_for(0, 99)
 

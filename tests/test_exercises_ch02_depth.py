@@ -9,6 +9,10 @@ RIGHT = {1.0: ["MulBackward0", "ExpBackward0", "MulBackward0", "AccumulateGrad"]
          0.25: ["MulBackward0"] * 4 + ["NegBackward0", "MulBackward0", "AccumulateGrad"]}
 
 
+def predicted_nodes_right():
+    return RIGHT
+
+
 def _run(predicted, capsys):
     passed = check_dynamic_graph(lambda: predicted)
     return passed, capsys.readouterr().out
@@ -54,5 +58,21 @@ def test_missing_leaf_fails(capsys):
 
 def test_wrong_branch_fails(capsys):
     wrong = {**RIGHT, 1.0: ["MulBackward0", "NegBackward0", "MulBackward0", "AccumulateGrad"]}
-    passed, _ = _run(wrong, capsys)
-    assert not passed
+    passed, out = _run(wrong, capsys)
+    assert not passed and "branch of the `if`" in out
+
+
+def test_failure_does_not_show_the_answer(capsys):
+    passed, out = _run({1.0: RIGHT[0.25], 0.25: RIGHT[1.0]}, capsys)
+    assert not passed and "ExpBackward0" not in out.split("got:")[0]
+
+
+def test_reference_matches_pytorch():
+    torch = __import__("pytest").importorskip("torch", reason="PyTorch is not installed")
+    from minitorch.exercises.ch02 import _chain_names
+
+    for x in (1.0, 0.25):
+        w = torch.tensor(2.0, requires_grad=True)
+        mine = _chain_names(dynamic_f(minitorch.tensor(x),
+                                      minitorch.tensor(2.0, requires_grad=True)))
+        assert _chain_names(dynamic_f(torch.tensor(x), w)) == mine == RIGHT[x]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import doctest
 import math
 
+import numpy as np
 import pytest
 
 import minitorch
@@ -437,3 +438,175 @@ def test_collate_returns_only_the_images(capsys):
 
     passed, out = _result(check_collate, images_only, capsys)
     assert not passed and "the pair `(images, labels)`" in out
+
+
+# ------------------------------------------------------------------ chapter 6: the loader's loop
+def make_batches(shuffle_fix="right", drop="right", collate="right", epoch="right",
+                 worker_draw=True):
+    """``my_batches``, right, or with one deliberate fault (for the meta-test too)."""
+    cache = {}
+
+    def my_batches(dataset, batch_size, shuffle=False, drop_last=False, generator=None,
+                   collate_fn=minitorch.utils.data.default_collate):
+        if worker_draw:
+            minitorch.randint(2**63 - 1, (), generator=generator)
+        n = len(dataset)
+        if shuffle and shuffle_fix != "ignored":
+            gen = None if shuffle_fix == "global" else generator
+            order = minitorch.randperm(n, generator=gen).tolist()
+            if epoch == "cached":
+                order = cache.setdefault(id(generator), order)  # shuffles once per generator
+        else:
+            order = list(range(n))
+        stop = n - batch_size if drop == "always" else n
+        for start in range(0, stop, batch_size):
+            indices = order[start:start + batch_size]
+            if drop_last and len(indices) < batch_size and drop != "ignored":
+                break
+            samples = [dataset[i] for i in indices]
+            yield samples if collate == "skipped" else collate_fn(samples)
+
+    return my_batches
+
+
+def test_data_loader_right(capsys):
+    passed, out = _result(ch06.check_data_loader, make_batches(), capsys)
+    assert passed and "all 8 cases passed" in out
+
+
+def test_data_loader_todo(capsys):
+    def my_batches(dataset, batch_size, shuffle=False, drop_last=False, generator=None,
+                   collate_fn=None):
+        minitorch.randint(2**63 - 1, (), generator=generator)
+        raise NotImplementedError("your code here")
+
+    passed, out = _result(ch06.check_data_loader, my_batches, capsys)
+    assert not passed and "not done yet" in out
+
+
+def test_data_loader_returning_a_list_is_right_too(capsys):
+    right = make_batches()
+
+    def as_list(*args, **kwargs):
+        return list(right(*args, **kwargs))
+
+    assert _result(ch06.check_data_loader, as_list, capsys)[0]
+
+
+@pytest.mark.parametrize("fault,words", [
+    (dict(shuffle_fix="ignored"), "shuffle=True, but the samples come in order"),
+    (dict(shuffle_fix="global"), "Draw the permutation from `generator`"),
+    (dict(worker_draw=False), "worker-seed draw"),
+    (dict(drop="ignored"), "drop_last=True, but the last batch"),
+    (dict(drop="always"), "The last, smaller batch is missing"),
+    (dict(collate="skipped"), "Yield collated batches"),
+    (dict(epoch="cached"), "The second epoch repeats"),
+])
+def test_data_loader_wrong(fault, words, capsys):
+    passed, out = _result(ch06.check_data_loader, make_batches(**fault), capsys)
+    assert not passed and words in out, out
+
+
+def test_data_loader_reference_is_the_same_without_pytorch(monkeypatch):
+    """The reference is PyTorch's DataLoader where it is installed; minitorch's gives the very
+    same batches (its random streams match PyTorch's), so the check means the same without it."""
+    pytest.importorskip("torch", reason="PyTorch is not installed: nothing to compare with")
+    options = [dict(batch_size=3, shuffle=True), dict(batch_size=4, shuffle=True,
+                                                      drop_last=True), dict(batch_size=4)]
+    with_torch = [ch06._reference_batches(o, 5, 2) for o in options]
+    monkeypatch.setitem(__import__("sys").modules, "torch", None)  # import torch -> ImportError
+    assert [ch06._reference_batches(o, 5, 2) for o in options] == with_torch
+
+
+# ------------------------------------------------------------------ chapter 5: conv vs linear
+def make_conv2d(fault="right"):
+    """``conv2d_by_hand``, right or with one deliberate slip (for the meta-test too)."""
+
+    def conv2d_by_hand(x, weight, bias):
+        K, C, kh, kw = weight.shape
+        _, H, W = x.shape
+        if fault == "flipped":
+            weight = minitorch.tensor(weight.numpy()[:, :, ::-1, ::-1].copy())
+        if fault == "first channel":
+            x, weight = x[:1], weight[:, :1]
+        oh, ow = (H - kh, W - kw) if fault == "off by one" else (H - kh + 1, W - kw + 1)
+        out = minitorch.zeros(K, oh, ow, dtype=x.dtype)
+        for k in range(K):
+            for i in range(oh):
+                for j in range(ow):
+                    value = (x[:, i:i + kh, j:j + kw] * weight[k]).sum()
+                    out[k, i, j] = value if fault == "no bias" else value + bias[k]
+        return out.transpose(1, 2) if fault == "transposed" else out
+
+    return conv2d_by_hand
+
+
+def make_unfold(fault="right"):
+    """``unfold``, right or with one deliberate slip (for the meta-test too)."""
+
+    def unfold(x, kh, kw):
+        C, H, W = x.shape
+        positions = [(i, j) for i in range(H - kh + 1) for j in range(W - kw + 1)]
+        if fault == "column major":
+            positions = sorted(positions, key=lambda p: (p[1], p[0]))
+        if fault == "channels last":
+            rows = [x[:, i:i + kh, j:j + kw].permute(1, 2, 0).reshape(-1) for i, j in positions]
+        else:
+            rows = [x[:, i:i + kh, j:j + kw].reshape(-1) for i, j in positions]
+        out = minitorch.stack(rows)
+        return out.T if fault == "transposed" else out
+
+    return unfold
+
+
+def test_conv2d_by_hand_right(capsys):
+    passed, out = _result(ch05.check_conv2d_by_hand, make_conv2d(), capsys)
+    assert passed and "all 4 cases passed" in out
+
+
+def test_conv2d_by_hand_todo(capsys):
+    passed, out = _result(ch05.check_conv2d_by_hand, _todo, capsys)
+    assert not passed and "not done yet" in out
+
+
+@pytest.mark.parametrize("fault,words", [
+    ("flipped", "You flipped the filter"), ("no bias", "The bias is missing"),
+    ("first channel", "Only the first input channel"), ("off by one", "H - kh + 1 = 2"),
+    ("transposed", "olumns are swapped"),
+])
+def test_conv2d_by_hand_wrong(fault, words, capsys):
+    passed, out = _result(ch05.check_conv2d_by_hand, make_conv2d(fault), capsys)
+    assert not passed and words in out, out
+
+
+def test_unfold_right(capsys):
+    passed, out = _result(ch05.check_unfold, make_unfold(), capsys)
+    assert passed and "all 4 cases passed" in out
+
+
+def test_unfold_todo(capsys):
+    passed, out = _result(ch05.check_unfold, _todo, capsys)
+    assert not passed and "not done yet" in out
+
+
+@pytest.mark.parametrize("fault,words", [
+    ("transposed", "is the transpose of"), ("channels last", "flatten it channel first"),
+    ("column major", "The patches come column by column"),
+])
+def test_unfold_wrong(fault, words, capsys):
+    passed, out = _result(ch05.check_unfold, make_unfold(fault), capsys)
+    assert not passed and words in out, out
+
+
+def test_conv_references_agree_without_pytorch(monkeypatch):
+    """The references are PyTorch's conv2d and unfold where installed; minitorch's conv2d and a
+    NumPy sliding window give the same numbers without it."""
+    pytest.importorskip("torch", reason="PyTorch is not installed: nothing to compare with")
+    problems = ch05._conv_problems()
+    with_torch = [ch05._conv_reference(x, w, b) for _, x, w, b in problems]
+    x = np.arange(40, dtype=np.float64).reshape(2, 4, 5)
+    unfold_torch = ch05._unfold_reference(x, 3, 2)
+    monkeypatch.setitem(__import__("sys").modules, "torch", None)
+    for (_, x_, w, b), want in zip(problems, with_torch):
+        assert np.allclose(ch05._conv_reference(x_, w, b), want)
+    assert np.array_equal(ch05._unfold_reference(x, 3, 2), unfold_torch)

@@ -20,11 +20,23 @@ import pytest
 import minitorch
 from minitorch.exercises import checks, runner
 from minitorch.exercises.ch01 import check_broadcast_shape, check_my_tensor
-from minitorch.exercises.ch02 import check_find_leaves, check_mul
-from minitorch.exercises.ch03 import check_logistic_autograd, check_my_backward
-from minitorch.exercises.ch04 import check_no_grad_context, check_zero_grads
-from minitorch.exercises.ch05 import check_line, check_my_linear, check_sgd_step
-from minitorch.exercises.ch06 import check_collate, check_dataset
+from minitorch.exercises.ch02 import check_dynamic_graph, check_find_leaves, check_mul
+from minitorch.exercises.ch03 import (
+    check_gradcheck,
+    check_logistic_autograd,
+    check_my_backward,
+    check_second_derivative,
+    check_vjp,
+)
+from minitorch.exercises.ch04 import check_inplace_repair, check_no_grad_context, check_zero_grads
+from minitorch.exercises.ch05 import (
+    check_conv2d_by_hand,
+    check_line,
+    check_my_linear,
+    check_sgd_step,
+    check_unfold,
+)
+from minitorch.exercises.ch06 import check_collate, check_data_loader, check_dataset
 from minitorch.exercises.ch07 import check_backend, check_to_device
 from minitorch.exercises.predict import PredictValue, parse_answer
 from minitorch.exercises.runner import Case, evaluate, last_result, set_time_limit
@@ -42,6 +54,9 @@ ch12 = _module("test_exercises_ch01_02")
 ch34 = _module("test_exercises_ch03_04")
 ch56 = _module("test_exercises_ch05_06")
 ch7 = _module("test_exercises_ch07")
+d2 = _module("test_exercises_ch02_depth")
+d3 = _module("test_exercises_ch03_depth")
+d4 = _module("test_exercises_ch04_depth")
 base = _module("test_exercises")
 
 
@@ -87,10 +102,18 @@ RIGHT = {
     "check_sgd_step": (check_sgd_step, ch56.sgd_step),
     "check_line": (check_line, ch56.Line),
     "check_my_linear": (check_my_linear, ch56._linear()),
+    "check_conv2d_by_hand": (check_conv2d_by_hand, ch56.make_conv2d()),
+    "check_unfold": (check_unfold, ch56.make_unfold()),
     "check_dataset": (check_dataset, ch56._dataset()),
     "check_collate": (check_collate, ch56.collate),
+    "check_data_loader": (check_data_loader, ch56.make_batches()),
     "check_to_device": (check_to_device, ch7.to_device),
     "check_backend": (check_backend, ch7.MyBackend),
+    "check_dynamic_graph": (check_dynamic_graph, d2.predicted_nodes_right),
+    "check_vjp": (check_vjp, d3.vjp_right),
+    "check_gradcheck": (check_gradcheck, d3.my_gradcheck),
+    "check_second_derivative": (check_second_derivative, d3.second_derivative),
+    "check_inplace_repair": (check_inplace_repair, d4.layer_loss_right),
 }
 
 
@@ -101,7 +124,7 @@ def test_every_check_is_covered():
         names |= {n for n in dir(mod) if n.startswith("check_") and callable(getattr(mod, n))
                   and getattr(mod, n).__module__ == mod.__name__}
     assert names == set(RIGHT)
-    assert len(names) == 20
+    assert len(names) == 28
 
 
 @pytest.mark.parametrize("name", sorted(RIGHT))
@@ -361,6 +384,90 @@ class _NoGradForgetsPrevious(ch34.my_no_grad):
         minitorch.set_grad_enabled(True)
 
 
+# the second layer: dynamic graphs, VJPs, gradcheck, create_graph, in-place repair
+_DYN = d2.RIGHT
+
+
+def _other_branch():  # x = 1.0 predicted as if the else branch ran (its loop count too)
+    return {1.0: ["MulBackward0"] * 3 + ["NegBackward0", "MulBackward0", "AccumulateGrad"],
+            0.25: _DYN[0.25]}
+
+
+def _one_pass_short():
+    return {1.0: _DYN[1.0], 0.25: ["MulBackward0"] * 3 + _DYN[0.25][4:]}
+
+
+def _leaf_first():
+    return {x: names[::-1] for x, names in _DYN.items()}
+
+
+def _numeric_gradient(f, x, eps, central=True):
+    numeric = minitorch.zeros_like(x)
+    with minitorch.no_grad():
+        flat, out = x.view(-1), numeric.view(-1)
+        base = f(x).item()
+        for i in range(flat.numel()):
+            old = flat[i].item()
+            flat[i] = old + eps
+            up = f(x).item()
+            flat[i] = old - eps
+            down = f(x).item() if central else base
+            flat[i] = old
+            out[i] = (up - down) / (2 * eps if central else eps)
+    return numeric
+
+
+def _gradcheck(eps=1e-6, atol=1e-5, central=True, restore=True, first_only=False):
+    def my_gradcheck(f, x):
+        x.grad = None
+        f(x).backward()
+        numeric = _numeric_gradient(f, x, eps, central)
+        if not restore:
+            with minitorch.no_grad():
+                x += eps
+        if first_only:
+            return math.isclose(x.grad.view(-1)[0].item(), numeric.view(-1)[0].item(),
+                                abs_tol=atol)
+        return minitorch.allclose(x.grad, numeric, atol=atol)
+    return my_gradcheck
+
+
+def _first_derivative(f, x):
+    x = minitorch.tensor(x, dtype=minitorch.float64, requires_grad=True)
+    (dy,) = minitorch.autograd.grad(f(x), x, create_graph=True)
+    f(x).backward()  # the engine runs twice, but f' comes back
+    return dy
+
+
+def _no_create_graph(f, x):
+    x = minitorch.tensor(x, dtype=minitorch.float64, requires_grad=True)
+    (dy,) = minitorch.autograd.grad(f(x), x)
+    (d2y,) = minitorch.autograd.grad(dy, x)
+    return d2y
+
+
+def _second_by_differences(f, x, h=1e-4):
+    def value(t):
+        return f(minitorch.tensor(t, dtype=minitorch.float64)).item()
+    return (value(x + h) - 2 * value(x) + value(x - h)) / h ** 2
+
+
+def _still_in_place(x, w):
+    h = minitorch.sigmoid(x @ w)
+    h *= 2
+    return h.sum()
+
+
+def _repaired_by_detach(x, w):
+    h = minitorch.sigmoid(x @ w).detach()
+    h *= 2
+    return h.sum()
+
+
+def _doubling_dropped(x, w):
+    return minitorch.sigmoid(x @ w).sum()
+
+
 WRONG = [
     # (check, wrong answer, what it gets wrong, words the message must contain)
     ("check_numeric_derivative", lambda f, x, h=1e-5: (f(x + h) - f(x)) / h,
@@ -399,6 +506,65 @@ WRONG = [
     ("check_my_linear", ch56._linear(transposed=True), "transposed weight", ["weight"]),
     ("check_broadcast_shape", _broadcast_left_aligned, "aligns shapes on the left",
      ["✗ broadcast_shape"]),
+    ("check_dynamic_graph", _other_branch, "the nodes of the other branch",
+     ["branch of the `if`", "x = 1.0"]),
+    ("check_dynamic_graph", _one_pass_short, "one loop pass too few",
+     ["loop's passes", "x = 0.25"]),
+    ("check_dynamic_graph", _leaf_first, "listed from the leaf up", ["starts at the leaf"]),
+    ("check_vjp", lambda x, v: v * x.sum() + x * v.sum(), "transposed Jacobian (J v)",
+     ["J v, not v^T J"]),
+    ("check_vjp", lambda x, v: -(v * x.sum() + (v * x).sum()), "wrong sign", ["wrong sign"]),
+    ("check_vjp", lambda x, v: v * x.sum(), "the diagonal of J only", ["not diagonal"]),
+    ("check_gradcheck", lambda f, x: True, "a checker that never fails",
+     ["never says False", "forgot the 2"]),
+    ("check_gradcheck", _gradcheck(eps=1e-3, atol=1e-2, central=False),
+     "one-sided difference with a loose tolerance", ["one-sided difference", "sin(30 x)"]),
+    ("check_gradcheck", _gradcheck(atol=0.1), "a tolerance too loose",
+     ["tolerance is too loose", "0.2%"]),
+    ("check_gradcheck", _gradcheck(first_only=True), "compares the first element only",
+     ["every element", "one element only"]),
+    ("check_gradcheck", _gradcheck(restore=False), "leaves x changed", ["x came back changed"]),
+    ("check_second_derivative", _first_derivative, "the first derivative returned",
+     ["the first derivative"]),
+    ("check_second_derivative", _no_create_graph, "create_graph missing",
+     ["does not require grad", "create_graph=True"]),
+    ("check_second_derivative", _second_by_differences, "finite differences, no autograd",
+     ["engine did not run twice"]),
+    ("check_inplace_repair", _still_in_place, "still in place",
+     ["modified by an inplace operation", "still changed in place"]),
+    ("check_inplace_repair", _repaired_by_detach, "detach() hides the error",
+     ["no grad_fn"]),
+    ("check_inplace_repair", _doubling_dropped, "the doubling dropped", ["The loss should be"]),
+    ("check_conv2d_by_hand", ch56.make_conv2d("flipped"), "the filter flipped (textbook "
+     "convolution)", ["You flipped the filter", "cross-correlation"]),
+    ("check_conv2d_by_hand", ch56.make_conv2d("no bias"), "the bias forgotten",
+     ["The bias is missing", "with bias 0.5"]),
+    ("check_conv2d_by_hand", ch56.make_conv2d("first channel"), "the first input channel only",
+     ["Only the first input channel", "2 input channels"]),
+    ("check_conv2d_by_hand", ch56.make_conv2d("off by one"), "one position too few",
+     ["H - kh + 1"]),
+    ("check_conv2d_by_hand", ch56.make_conv2d("transposed"), "rows and columns swapped",
+     ["olumns are swapped"]),
+    ("check_unfold", ch56.make_unfold("transposed"), "F.unfold's (C*kh*kw, L) layout",
+     ["is the transpose of", "one row per patch"]),
+    ("check_unfold", ch56.make_unfold("channels last"), "each patch flattened channels last",
+     ["flatten it channel first", "2 channels"]),
+    ("check_unfold", ch56.make_unfold("column major"), "the patches column by column",
+     ["column by column"]),
+    ("check_data_loader", ch56.make_batches(shuffle_fix="ignored"), "shuffle ignored",
+     ["shuffle=True, but the samples come in order"]),
+    ("check_data_loader", ch56.make_batches(shuffle_fix="global"),
+     "shuffles with the global stream, not the generator", ["from `generator`", "seed (0)"]),
+    ("check_data_loader", ch56.make_batches(worker_draw=False),
+     "the worker-seed draw left out", ["worker-seed draw"]),
+    ("check_data_loader", ch56.make_batches(drop="ignored"), "drop_last ignored",
+     ["drop_last=True, but the last batch has only 2 samples"]),
+    ("check_data_loader", ch56.make_batches(drop="always"), "always drops the last batch",
+     ["The last, smaller batch is missing"]),
+    ("check_data_loader", ch56.make_batches(collate="skipped"), "collate_fn never called",
+     ["Yield collated batches"]),
+    ("check_data_loader", ch56.make_batches(epoch="cached"), "the same order every epoch",
+     ["The second epoch repeats"]),
 ]
 
 
@@ -419,7 +585,16 @@ def test_hints_never_print_the_solution():
         "check_backprop": ["grads[parent] +="],
         "check_sgd_step": ["p -= lr * p.grad"],
         "check_collate": ["torch.stack([image"],
+        "check_conv2d_by_hand": ["(x[:, i:i + kh, j:j + kw] * weight[k]).sum() + bias[k]"],
+        "check_unfold": ["torch.stack(rows)", "for i in range(H - kh + 1) for j in"],
+        "check_data_loader": ["randperm(n, generator=generator)", "range(0, n, batch_size)"],
         "check_my_linear": ["torch.rand(out_features"],
+        "check_dynamic_graph": ["ExpBackward0\", \"MulBackward0", "\"MulBackward0\"] * 4"],
+        "check_vjp": ["(v * x).sum()", "s v_j + (v . x)"],
+        "check_gradcheck": ["(up - down)", "allclose(x.grad, numeric"],
+        "check_second_derivative": ["grad(f(x), x, create_graph=True)",
+                                    "grad(dy, x)`; return"],
+        "check_inplace_repair": ["h = h * 2", "(2 * h).sum()"],
     }
     for name, wrong, _, _ in WRONG:
         result = _run(RIGHT[name][0], wrong)

@@ -7,6 +7,8 @@ check_mul              ``Mul``: an ``autograd.Function`` with static ``forward``
                        that saves its inputs with ``ctx.save_for_backward``
 check_find_leaves      ``find_leaves(t)``: walk ``grad_fn.next_functions`` back to the
                        ``AccumulateGrad`` nodes and return their ``.variable`` tensors
+check_dynamic_graph    ``predicted_nodes()``: the nodes that a forward pass with an ``if``
+                       and a data-dependent loop records, for two inputs
 =====================  ====================================================================
 
 Like every check, these never raise: they show ✓, ✗ (with what was expected) or ⏳ (the
@@ -33,6 +35,7 @@ import numpy as np
 
 import minitorch
 
+from ._common import format_value
 from .runner import Case, approx, run_check
 
 __all__ = ["check_dynamic_graph", "check_find_leaves", "check_mul", "dynamic_f"]
@@ -434,9 +437,22 @@ def _chain_names(out: minitorch.Tensor) -> list[str]:
     return names
 
 
+def _branch_and_loop(names: list) -> tuple[str | None, int]:
+    """The branch node of a predicted chain (``ExpBackward0``/``NegBackward0``) and the number
+    of loop multiplications recorded after it (the ``MulBackward0`` nodes before it)."""
+    for i, name in enumerate(names):
+        if name in ("ExpBackward0", "NegBackward0"):
+            return name, sum(n == "MulBackward0" for n in names[:i])
+    return None, sum(n == "MulBackward0" for n in names)
+
+
 def check_dynamic_graph(predicted_nodes: Callable[[], dict]) -> bool:
     """Check ``predicted_nodes()``: for ``x = 1.0`` and ``x = 0.25``, the names of the nodes
     that ``dynamic_f(x, w)`` (``w = 2``) records, from the root down to ``AccumulateGrad``.
+
+    The reference is the graph that minitorch really records when it runs ``dynamic_f``.
+    A failure says which part of the prediction is off (the order, the leaf, the branch of the
+    ``if``, the passes of the loop) without showing the right list: that is the exercise.
 
     Example:
         >>> def predicted_nodes():
@@ -455,23 +471,55 @@ def check_dynamic_graph(predicted_nodes: Callable[[], dict]) -> bool:
 
     def run(x: float) -> Any:
         got = predicted_nodes()
-        assert isinstance(got, dict) and x in got, (
-            f"Return a dict with the keys 1.0 and 0.25; got {got!r}.")
-        return list(got[x])
+        assert isinstance(got, dict), (
+            f"Return a dict {{1.0: [...], 0.25: [...]}}; got {format_value(got)}.")
+        assert x in got, (f"The dict has no key {x}: its keys are "
+                          f"{format_value(list(got))}.")
+        names = got[x]
+        assert isinstance(names, (list, tuple)) and all(isinstance(n, str) for n in names), (
+            f"For x = {x}, give a list of node names (strings); got {format_value(names)}.")
+        return list(names)
 
     def compare(got: list, want: list) -> bool:
-        assert got and got[0] == want[0], (
-            f"Start at the root, the last operation that ran: {want[0]}.")
+        if got == want:
+            return True
+        x = 1.0 if "ExpBackward0" in want else 0.25
+        h = 2.0 * x
+        assert got, "The list is empty: every operation on w records a node."
+        assert not (got[0] == "AccumulateGrad" and got[-1] != "AccumulateGrad"), (
+            "The list starts at the leaf: list the nodes from the root (the last operation "
+            "that ran) down to the leaf.")
         assert got[-1] == "AccumulateGrad", (
             "End at the leaf w: its node is an AccumulateGrad.")
-        assert got.count("MulBackward0") == want.count("MulBackward0"), (
-            "Count the loop's passes again: it multiplies by 3 while |h| < 20.")
-        return got == want
+        assert got[-2:-1] == ["MulBackward0"], (
+            "The first operation on w is h = w * x: its node sits just above the leaf.")
+        got_branch, got_loop = _branch_and_loop(got[:-2])
+        want_branch, want_loop = _branch_and_loop(want[:-2])
+        assert got_branch == want_branch, (
+            f"The branch of the `if` is wrong: here h = w * x = {h:g}. Is h > 1? Only the "
+            "branch that runs records a node; the other one leaves no trace in the graph.")
+        assert got_loop == want_loop, (
+            f"The branch is right, but count the loop's passes again: {got_loop} "
+            "multiplication(s) recorded. Follow h after the branch: it is multiplied by 3 "
+            "while |h| < 20, and every pass records one MulBackward0.")
+        raise AssertionError("The nodes are right but not in the order the graph records "
+                             "them: from the last operation back to w.")
 
-    cases = [Case(f"x = {x}", lambda x=x: run(x), expected(x), compare=compare)
+    cases = [Case(f"x = {x}", lambda x=x: run(x), expected(x), compare=compare,
+                  expected_repr=f"the nodes that dynamic_f(torch.tensor({x}), w) records, "
+                  "root first (predict them: the check does not show them)")
              for x in (1.0, 0.25)]
     return run_check(
         "the two dynamic graphs", cases,
-        hint="Run f in your head: h = 2 * x; which branch of the if? then how many times does "
-        "the while loop multiply by 3? List the nodes from the last operation back to w.",
+        hint="A dynamic graph records only the operations that really ran, for this input: "
+        "follow the values through f.",
+        more_help=[
+            "Start with h = w * x = 2 * x. Which side of the `if` does that value take?",
+            "The branch that runs records one node (exp records ExpBackward0, -h records "
+            "NegBackward0); the other branch records nothing.",
+            "Then write down h after each pass of the `while` loop: each pass records one "
+            "MulBackward0, and the loop stops as soon as |h| >= 20.",
+            "List the nodes from the root (the last multiplication) down to w: the root comes "
+            "first, AccumulateGrad last.",
+        ],
     )

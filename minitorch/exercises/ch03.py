@@ -330,10 +330,29 @@ def check_vjp(vjp_f: Callable[[Any, Any], Any]) -> bool:
         assert array.shape == expected.shape, (
             f"A VJP has the shape of the input x, {expected.shape}; got {array.shape}. "
             "(v^T J is a row: one number per input element.)")
-        assert np.allclose(array, expected, rtol=1e-5, atol=1e-6), (
-            f"expected {format_value(expected)}, got {format_value(array)}. Remember that "
-            "every output depends on every x through the sum: J is not diagonal.")
-        return True
+        if np.allclose(array, expected, rtol=1e-5, atol=1e-6):
+            return True
+        x, v = got.inputs
+        s = x.sum()
+        # what the usual slips give, from the closed form J = s I + x 1^T (to name the slip;
+        # the expected value itself comes from backward)
+        slips = [
+            (-expected, "Every value has the wrong sign: a VJP is v^T J, with no minus sign "
+             "(descent steps subtract gradients later; the VJP itself does not)."),
+            (s * v + x * v.sum(), "That is J v, not v^T J: you used the Jacobian transposed. "
+             "Entry j of v^T J sums over the outputs i: v_i * d f_i / d x_j."),
+            (s * v, "Only the diagonal of J: every output f_i also depends on every x_j "
+             "through the sum, so J is not diagonal."),
+            (s * v + x, "You dropped v from the off-diagonal part: each term of the sum over "
+             "outputs is weighted by v_i."),
+        ]
+        for value_if_slip, why in slips:
+            if value_if_slip.shape == array.shape and np.allclose(array, value_if_slip,
+                                                                  rtol=1e-5, atol=1e-6):
+                raise AssertionError(why)
+        raise AssertionError(
+            "The values differ. Remember that every output depends on every x through the "
+            "sum: J is not diagonal.")
 
     cases = []
     for x_values, v_values in samples:
@@ -342,14 +361,25 @@ def check_vjp(vjp_f: Callable[[Any, Any], Any]) -> bool:
 
         def run(x_np=x_np, v_np=v_np):
             x, v = minitorch.tensor(x_np), minitorch.tensor(v_np)
-            return _engine_ran(lambda: vjp_f(x, v))
+            outcome = _engine_ran(lambda: vjp_f(x, v))
+            outcome.inputs = (x_np, v_np)
+            return outcome
 
         cases.append(Case(f"x={x_values}, v={v_values}", run, _vjp_reference(x_np, v_np),
                           compare=compare))
     return run_check(
         "vjp of f(x) = x * x.sum()", cases,
-        hint="f_i = x_i * s with s = sum(x). Then d f_i / d x_j = s [i == j] + x_i. So "
-        "(v^T J)_j = sum_i v_i (s [i == j] + x_i) = s v_j + (v . x).",
+        hint="A VJP is the row v^T J: entry j sums v_i * d f_i / d x_j over every output i, "
+        "without ever building J.",
+        more_help=[
+            "Write f_i = x_i * s with s = x.sum(). Which inputs x_j does the output f_i depend "
+            "on? (All of them, through s.)",
+            "Differentiate f_i = x_i * s by x_j with the product rule: one term is there only "
+            "when i == j (the diagonal of J), the other is there for every i and j.",
+            "Weight each row i by v_i and sum over i: the diagonal term gives one value per j, "
+            "the other term gives the same number for every j. Both are tensor expressions "
+            "in x and v.",
+        ],
     )
 
 
@@ -374,6 +404,21 @@ class _BadSquare:
         return BadSquare
 
 
+class _Verdict:
+    """What a gradient checker said, and whether it left ``x`` as it found it."""
+
+    def __init__(self, verdict: Any, unchanged: bool) -> None:
+        self.verdict, self.unchanged = verdict, unchanged
+
+    def __repr__(self) -> str:  # the feedback's "got:" line shows the verdict only
+        return format_value(self.verdict)
+
+
+_FAST_CURVE = ("a correct gradient on sin(30 x), which curves fast (a one-sided difference "
+               "is off here)")
+_SLIGHTLY_WRONG = "a custom log whose backward is off by a little (about 0.2%)"
+
+
 def _gradcheck_problems() -> list[tuple[str, Callable[[], tuple[Callable, Any]], bool]]:
     """``(name, build, right)``: ``build()`` gives ``(f, x)``; ``right`` says whether the
     autograd gradient of ``f`` is correct (known by construction, not measured)."""
@@ -391,6 +436,10 @@ def _gradcheck_problems() -> list[tuple[str, Callable[[], tuple[Callable, Any]],
     def softplus():
         return (lambda x: minitorch.log(1 + minitorch.exp(x)).sum()), x64([[0.2, -1.0],
                                                                            [3.0, 0.5]])
+
+    def fast_curve():
+        # f'' = -900 sin(30 x) is large: (f(x + eps) - f(x)) / eps is off by about eps f''/2
+        return (lambda x: (30 * x).sin().sum()), x64([0.05, 0.052])
 
     def bad_square():
         bad = _BadSquare.make()
@@ -417,12 +466,28 @@ def _gradcheck_problems() -> list[tuple[str, Callable[[], tuple[Callable, Any]],
         w = minitorch.tensor([2.0, -1.0], dtype=minitorch.float64)
         return (lambda x: BadMul.apply(x, w).sum()), x64([3.0, 0.5])
 
+    def slightly_wrong_log():
+        class SlightlyWrongLog(minitorch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return minitorch.log(x)
+
+            @staticmethod
+            def backward(ctx, grad):
+                (x,) = ctx.saved_tensors
+                return grad / (x + 1e-3)  # wrong: d log(x)/dx = 1 / x, no epsilon
+
+        return (lambda x: SlightlyWrongLog.apply(x).sum()), x64([0.5, 2.0])
+
     return [("sin(x).sum(), a correct gradient", sin_sum, True),
             ("x[0] * x[1] + x[2] * x[3] ** 2, a correct gradient", product, True),
             ("softplus on a 2 x 2 input, a correct gradient", softplus, True),
+            (_FAST_CURVE, fast_curve, True),
             ("a custom x ** 2 whose backward forgot the 2", bad_square, False),
             ("a wrong backward that shows in one element only", bad_on_one_element, False),
-            ("a custom a * b whose backward swapped a and b", bad_mul, False)]
+            ("a custom a * b whose backward swapped a and b", bad_mul, False),
+            (_SLIGHTLY_WRONG, slightly_wrong_log, False)]
 
 
 def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
@@ -430,8 +495,10 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
     agrees with central finite differences, False when it does not.
 
     Half of the cases have a correct gradient, half a deliberately wrong ``backward`` (known by
-    construction), one of them wrong in a single element only. The learner's ``x`` must come
-    back unchanged.
+    construction, so the reference does not depend on any checker): one is wrong in a single
+    element only, one by only 0.2% (a tolerance that is too loose misses it), and one correct
+    case curves so fast that a one-sided difference rejects it. The learner's ``x`` must come
+    back unchanged. ``my_gradcheck`` is called with its own defaults for ``eps`` and ``atol``.
 
     Example:
         >>> import minitorch
@@ -451,7 +518,7 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
         ...             out[i] = (up - down) / (2 * eps)
         ...     return minitorch.allclose(x.grad, numeric, atol=atol)
         >>> check_gradcheck(my_gradcheck)
-        ✓ my_gradcheck: all 6 cases passed.
+        ✓ my_gradcheck: all 8 cases passed.
         True
     """
 
@@ -459,29 +526,56 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
         f, x = build()
         before = x.detach().clone()
         verdict = my_gradcheck(f, x)
-        return verdict, bool(np.array_equal(to_numpy(x.detach()), to_numpy(before)))
+        return _Verdict(verdict, bool(np.array_equal(to_numpy(x.detach()), to_numpy(before))))
 
-    def compare(got: Any, expected: bool) -> bool:
-        verdict, unchanged = got
-        assert isinstance(verdict, (bool, np.bool_)) or (
-            hasattr(verdict, "item") and getattr(verdict, "numel", lambda: 0)() == 1), (
-            f"Return True or False; got {format_value(verdict)}.")
-        assert unchanged, ("x came back changed: put every element back after nudging it "
-                           "(x[i] = old), or nudge a copy.")
-        assert bool(verdict) == expected, (
-            "this gradient is correct, so the answer is True; compare with a tolerance "
-            "(atol about 1e-5 in float64)." if expected else
-            "this backward is wrong, so the answer is False: compare every element of the "
-            "finite-difference gradient with x.grad.")
-        return True
+    def compare_for(name: str) -> Callable[[Any, bool], bool]:
+        def compare(got: Any, expected: bool) -> bool:
+            verdict, unchanged = got.verdict, got.unchanged
+            assert isinstance(verdict, (bool, np.bool_)) or (
+                hasattr(verdict, "item") and getattr(verdict, "numel", lambda: 0)() == 1), (
+                f"Return True or False; got {format_value(verdict)}.")
+            assert unchanged, ("x came back changed: put every element back after nudging "
+                               "it, or nudge a copy.")
+            if bool(verdict) == expected:
+                return True
+            if name == _FAST_CURVE:
+                raise AssertionError(
+                    "This gradient is correct, but your checker said False: its "
+                    "finite-difference estimate is off. A one-sided difference "
+                    "(f(x + eps) - f(x)) / eps is wrong by about eps * f''(x) / 2, large where "
+                    "f curves fast; the central difference cancels that term.")
+            if name == _SLIGHTLY_WRONG:
+                raise AssertionError(
+                    "This backward is wrong by only about 0.2%, and your checker said True: "
+                    "its tolerance is too loose. In float64, central differences are good to "
+                    "about 1e-8, so atol about 1e-5 still catches small bugs.")
+            if expected:
+                raise AssertionError(
+                    "This gradient is correct, so the answer is True: compare with a tolerance "
+                    "(exact equality fails on rounding), and make sure the numeric gradient "
+                    "uses the same f and x as autograd.")
+            raise AssertionError(
+                "This backward is wrong, so the answer is False. A checker that never says "
+                "False checks nothing: compare the finite-difference gradient with x.grad, "
+                "element by element, every element.")
+        return compare
 
-    cases = [Case(name, lambda build=build: run(build), right, compare=compare,
+    cases = [Case(name, lambda build=build: run(build), right, compare=compare_for(name),
                   expected_repr=str(right)) for name, build, right in _gradcheck_problems()]
     return run_check(
         "my_gradcheck", cases,
-        hint="autograd: x.grad = None; f(x).backward(). Numerically, for each element i: "
-        "(f(x + eps e_i) - f(x - eps e_i)) / (2 eps), under no_grad, putting x[i] back after. "
-        "Then return minitorch.allclose(x.grad, numeric, atol=atol).",
+        hint="A gradient checker compares autograd's gradient with an independent estimate: "
+        "finite differences, one element of x at a time.",
+        more_help=[
+            "First get autograd's answer: clear x.grad, run f(x) and call backward().",
+            "Then the numeric answer for element i: nudge x[i] up by eps and down by eps, "
+            "evaluate f each time, and divide the difference by 2 * eps (a central "
+            "difference). Do it under no_grad, and put x[i] back afterwards.",
+            "`x.view(-1)` shares x's memory, so changing its element i changes x: that reaches "
+            "every element of a tensor of any shape.",
+            "Finally compare the two gradients with a tolerance (allclose with atol), and "
+            "return that True or False.",
+        ],
     )
 
 
@@ -505,33 +599,47 @@ def check_second_derivative(second_derivative: Callable[[Callable, float], Any])
     """
     import minitorch  # noqa: PLC0415
 
-    problems = [
-        ("f(x) = x ** 3 at x = 2", lambda x: x ** 3, 2.0, 6 * 2.0),
-        ("f(x) = sin(x) at x = 0.5", minitorch.sin, 0.5, -math.sin(0.5)),
-        ("f(x) = exp(2 x) at x = 0.3", lambda x: minitorch.exp(2 * x), 0.3, 4 * math.exp(0.6)),
+    problems = [  # (name, f, x, f'(x), f''(x)): closed forms, by hand
+        ("f(x) = x ** 3 at x = 2", lambda x: x ** 3, 2.0, 3 * 2.0 ** 2, 6 * 2.0),
+        ("f(x) = sin(x) at x = 0.5", minitorch.sin, 0.5, math.cos(0.5), -math.sin(0.5)),
+        ("f(x) = exp(2 x) at x = 0.3", lambda x: minitorch.exp(2 * x), 0.3,
+         2 * math.exp(0.6), 4 * math.exp(0.6)),
         ("f(x) = x * tanh(x) at x = 0.7", lambda x: x * minitorch.tanh(x), 0.7,
+         math.tanh(0.7) + 0.7 * (1 - math.tanh(0.7) ** 2),
          2 * (1 - math.tanh(0.7) ** 2) * (1 - 0.7 * math.tanh(0.7))),
     ]
 
-    def compare(got: Any, expected: float) -> bool:
-        value, ran = got.value, got.ran
-        assert ran >= 2, ("The real engine did not run twice: differentiate f once with "
-                          "`torch.autograd.grad(y, x, create_graph=True)`, then differentiate "
-                          "that result again.")
-        array = to_numpy(value)
-        assert array is not None and array.size == 1, (
-            f"Return one number (a tensor or a float); got {format_value(value)}.")
-        got_value = float(array.reshape(()))
-        assert math.isclose(got_value, expected, rel_tol=1e-4, abs_tol=1e-6), (
-            f"f'' should be {expected:.6g}; got {got_value:.6g}.")
-        return True
+    def compare_for(first: float) -> Callable[[Any, float], bool]:
+        def compare(got: Any, expected: float) -> bool:
+            value, ran = got.value, got.ran
+            assert ran >= 2, ("The real engine did not run twice: the point is to let "
+                              "autograd differentiate its own result (create_graph), not to "
+                              "estimate f'' another way.")
+            array = to_numpy(value)
+            assert array is not None and array.size == 1, (
+                f"Return one number (a tensor or a float); got {format_value(value)}.")
+            got_value = float(array.reshape(()))
+            if math.isclose(got_value, expected, rel_tol=1e-4, abs_tol=1e-6):
+                return True
+            assert not math.isclose(got_value, first, rel_tol=1e-4, abs_tol=1e-6), (
+                f"You returned f'(x) = {first:.6g}, the first derivative: differentiate that "
+                "result once more.")
+            raise AssertionError(f"f'' should be {expected:.6g}; got {got_value:.6g}.")
+        return compare
 
     cases = [Case(name, lambda f=f, x=x: _engine_ran(lambda: second_derivative(f, x)), want,
-                  compare=compare, expected_repr=f"{want:.6g}")
-             for name, f, x, want in problems]
+                  compare=compare_for(first), expected_repr=f"{want:.6g}")
+             for name, f, x, first, want in problems]
     return run_check(
         "second_derivative", cases,
-        hint="x = torch.tensor(x, dtype=torch.float64, requires_grad=True); "
-        "(dy,) = torch.autograd.grad(f(x), x, create_graph=True); "
-        "(d2y,) = torch.autograd.grad(dy, x); return d2y.",
+        hint="A second derivative differentiates the first one, so the first gradient must "
+        "itself be recorded as a graph: that is what create_graph=True asks for.",
+        more_help=[
+            "`torch.autograd.grad(y, x)` returns a tuple: one gradient per input you ask for.",
+            "Without create_graph=True, the first gradient is a plain tensor with no grad_fn: "
+            "there is nothing left to differentiate, and the second call fails with 'does not "
+            "require grad'.",
+            "x must be a floating-point tensor with requires_grad=True (float64 keeps the "
+            "check's tolerance easy); call grad a second time, on the first result.",
+        ],
     )

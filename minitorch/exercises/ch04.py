@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import format_value, to_numpy
+from ._common import format_value, safe_str, to_numpy
 from .runner import Case, run_check
 
 __all__ = ["check_inplace_repair", "check_no_grad_context", "check_zero_grads"]
@@ -295,6 +295,16 @@ def _layer_reference(x: np.ndarray, w: np.ndarray) -> tuple[float, np.ndarray]:
     return float((2 * s).sum()), x.T @ (2 * s * (1 - s))
 
 
+class _BackwardFailed:
+    """What a case got when the learner's loss still fails backward with the in-place error."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"backward() raised RuntimeError: {self.message}"
+
+
 def check_inplace_repair(layer_loss: Callable[[Any, Any], Any]) -> bool:
     """Check a repaired ``layer_loss(x, w)``: ``sum(2 * sigmoid(x @ w))`` whose backward works.
 
@@ -329,10 +339,18 @@ def check_inplace_repair(layer_loss: Callable[[Any, Any], Any]) -> bool:
         assert getattr(loss, "grad_fn", None) is not None, (
             "The loss has no grad_fn: it must stay connected to w (no detach(), no "
             "no_grad), or backward cannot reach w.")
-        loss.backward()  # the real engine: this is where the broken version failed
+        try:
+            loss.backward()  # the real engine: this is where the broken version failed
+        except RuntimeError as error:
+            if "inplace operation" not in safe_str(error):
+                raise
+            return _BackwardFailed(safe_str(error).splitlines()[0])
         return loss.item(), w.grad
 
     def compare(got: Any, expected: tuple[float, np.ndarray]) -> bool:
+        assert not isinstance(got, _BackwardFailed), (
+            "backward() still fails with the in-place error: the tensor that sigmoid saved is "
+            "still changed in place (look for `*=`, `+=`, a method ending in `_`, or `out=`).")
         value, grad = got
         want_value, want_grad = expected
         assert np.isclose(value, want_value, rtol=1e-6), (
@@ -349,6 +367,14 @@ def check_inplace_repair(layer_loss: Callable[[Any, Any], Any]) -> bool:
              for x, w in samples]
     return run_check(
         "layer_loss, repaired", cases,
-        hint="sigmoid saved its output h for backward; `h *= 2` changed that saved tensor. "
-        "Make a new tensor instead: h = h * 2 (or return (2 * h).sum()).",
+        hint="sigmoid saved its output for backward. An in-place op on a saved tensor bumps "
+        "its version counter, and backward refuses a saved tensor whose version changed.",
+        more_help=[
+            "Print `h._version` before and after the line that changes h: which line bumps it?",
+            "Backward needs the h that sigmoid returned, unchanged. Leave that tensor alone and "
+            "put the doubled values in a new tensor (an out-of-place operation), or double a "
+            "copy of h.",
+            "Keep the loss connected to w: `detach()` or `no_grad` would hide the error by "
+            "cutting the graph, and w.grad would never arrive.",
+        ],
     )

@@ -1,4 +1,7 @@
-"""Checks for chapter 6 (Data), run on real minitorch tensors and DataLoaders.
+"""Checks for chapter 07 (Data), run on real minitorch tensors and DataLoaders.
+
+(The module kept its first name, ``ch06``, when the training chapter was split in two and
+the data chapter became 07.)
 
 ======================  ===============================================================
 check                   the learner writes
@@ -10,6 +13,10 @@ check_dataset           ``class DigitsDataset(Dataset)``: stores images and labe
 check_collate           ``collate(batch)``: turns a list of ``(image, label)`` samples
                         into one batch ``(images, labels)``, what a DataLoader's
                         ``collate_fn`` does
+check_data_loader       ``my_batches(dataset, batch_size, shuffle, drop_last, generator,
+                        collate_fn)``: one epoch of a DataLoader's batches (the order,
+                        batching, ``drop_last``, collating), the same batches as the real
+                        ``DataLoader`` for the same seed
 ======================  ===============================================================
 
 Like every check, these never raise. The usual mistakes get an explanation: ``__len__``
@@ -37,7 +44,7 @@ import numpy as np
 from ._common import format_value, to_numpy
 from .runner import Case, run_check
 
-__all__ = ["check_collate", "check_dataset"]
+__all__ = ["check_collate", "check_data_loader", "check_dataset"]
 
 
 def _samples(n: int = 5):
@@ -360,5 +367,238 @@ def check_collate(collate: Callable[[list], Any]) -> bool:
             "Separate the images from the labels first.",
             "Stacking adds a new first dimension, the batch dimension.",
             "The labels become one integer tensor of length batch size.",
+        ],
+    )
+
+
+# ------------------------------------------------------------------ the DataLoader's loop
+_N_SAMPLES = 10
+
+
+def _loader_samples() -> list:
+    """Ten ``(image, label)`` samples whose label is their index: a batch's labels name its
+    samples, so feedback can show batches as lists of sample numbers."""
+    images, _ = _samples(_N_SAMPLES)
+    return [(images[i], i) for i in range(_N_SAMPLES)]
+
+
+def _reference_batches(options: dict, seed: int | None, epochs: int) -> list:
+    """The batches of the real DataLoader (PyTorch's where it is installed, else minitorch's),
+    as plain values: per epoch, a list of ``(labels, images)`` per batch."""
+    try:
+        import torch  # noqa: PLC0415
+    except ImportError:
+        torch = None
+    if torch is not None:
+        lib = torch
+        samples = [(torch.from_numpy(to_numpy(image).copy()), label)
+                   for image, label in _loader_samples()]
+    else:
+        import minitorch as lib  # noqa: PLC0415
+
+        samples = _loader_samples()
+    generator = None if seed is None else lib.Generator().manual_seed(seed)
+    loader = lib.utils.data.DataLoader(samples, generator=generator, **options)
+    return [[_plain_batch(batch) for batch in loader] for _ in range(epochs)]
+
+
+def _plain_batch(batch: Any) -> Any:
+    """A batch as plain values: ``(labels, images)`` for an ``(images, labels)`` pair, the
+    batch itself (a list of labels, say) for a custom ``collate_fn``."""
+    if isinstance(batch, (tuple, list)) and len(batch) == 2 and to_numpy(batch[0]) is not None \
+            and getattr(batch[0], "ndim", 0) == 4:
+        labels = to_numpy(batch[1])
+        return ([int(v) for v in labels.tolist()] if labels is not None else batch[1],
+                to_numpy(batch[0]).round(6).tolist())
+    return batch
+
+
+class _Epochs:
+    """What a case got: the learner's epochs of batches, shown as lists of sample numbers."""
+
+    def __init__(self, epochs: list) -> None:
+        self.epochs = epochs
+
+    def __repr__(self) -> str:
+        return _show_epochs(self.epochs)
+
+
+def _show_epochs(epochs: list) -> str:
+    def batch_text(batch):
+        if isinstance(batch, tuple) and len(batch) == 2 and isinstance(batch[0], list):
+            return format_value(batch[0], 80)
+        return _describe(batch)
+
+    shown = ["[" + ", ".join(batch_text(b) for b in epoch) + "]" for epoch in epochs]
+    return shown[0] if len(shown) == 1 else " then ".join(
+        f"epoch {i + 1}: {text}" for i, text in enumerate(shown))
+
+
+def check_data_loader(my_batches: Callable[..., Any]) -> bool:
+    """Check ``my_batches(dataset, batch_size, shuffle, drop_last, generator, collate_fn)``:
+    one epoch of the batches that ``DataLoader`` yields with the same options.
+
+    The dataset is a list of ten ``(image, label)`` samples whose label is their index. The
+    reference is the real ``DataLoader`` with the same seed: PyTorch's where PyTorch is
+    installed (minitorch's random streams match PyTorch's bit for bit), otherwise
+    minitorch's. The cases try batching in order, the short last batch, ``drop_last``,
+    shuffling with a seeded ``minitorch.Generator``, two epochs from one generator (a new
+    order each), and a custom ``collate_fn``.
+
+    Example:
+        >>> import minitorch
+        >>> from minitorch.utils.data import default_collate
+        >>> def my_batches(dataset, batch_size, shuffle=False, drop_last=False,
+        ...                generator=None, collate_fn=default_collate):
+        ...     minitorch.randint(2**63 - 1, (), generator=generator)  # the worker seed
+        ...     n = len(dataset)
+        ...     if shuffle:
+        ...         order = minitorch.randperm(n, generator=generator).tolist()
+        ...     else:
+        ...         order = list(range(n))
+        ...     for start in range(0, n, batch_size):
+        ...         indices = order[start:start + batch_size]
+        ...         if drop_last and len(indices) < batch_size:
+        ...             break
+        ...         yield collate_fn([dataset[i] for i in indices])
+        >>> check_data_loader(my_batches)
+        ✓ my_batches: all 8 cases passed.
+        True
+    """
+    import minitorch  # noqa: PLC0415
+    from minitorch.utils.data import default_collate  # noqa: PLC0415
+
+    def labels_only(batch):
+        return [label for _, label in batch]
+
+    problems = [
+        ("batch_size=4, in order: the last batch is short", dict(batch_size=4), None, 1),
+        ("batch_size=4, drop_last=True: the short last batch is dropped",
+         dict(batch_size=4, drop_last=True), None, 1),
+        ("batch_size=5, drop_last=True: 10 samples fill two batches exactly",
+         dict(batch_size=5, drop_last=True), None, 1),
+        ("batch_size=3, shuffle=True, generator=Generator().manual_seed(0)",
+         dict(batch_size=3, shuffle=True), 0, 1),
+        ("batch_size=4, shuffle=True, drop_last=True, generator seeded with 7",
+         dict(batch_size=4, shuffle=True, drop_last=True), 7, 1),
+        ("two epochs from one generator (seed 1), batch_size=5, shuffle=True: a new order",
+         dict(batch_size=5, shuffle=True), 1, 2),
+        ("batch_size=20 (more than the 10 samples), drop_last=True: no batch at all",
+         dict(batch_size=20, drop_last=True), None, 1),
+        ("collate_fn=a function that keeps only the labels, batch_size=3",
+         dict(batch_size=3, collate_fn=labels_only), None, 1),
+    ]
+
+    def run(options: dict, seed: int | None, epochs: int) -> _Epochs:
+        samples = _loader_samples()
+        generator = None if seed is None else minitorch.Generator().manual_seed(seed)
+        kwargs = {"shuffle": False, "drop_last": False, "collate_fn": default_collate,
+                  **options}
+        out = []
+        for _ in range(epochs):
+            batches = my_batches(samples, generator=generator, **kwargs)
+            assert batches is not None, (
+                "`my_batches` returned None: `yield` each batch (or return a list of them).")
+            got = []
+            for batch in batches:
+                got.append(_plain_batch(batch))
+                assert len(got) <= 2 * _N_SAMPLES, "More batches than samples: does it stop?"
+            out.append(got)
+        return _Epochs(out)
+
+    def compare_for(options: dict, seed: int | None) -> Callable[[Any, list], bool]:
+        batch_size = options["batch_size"]
+        shuffle, drop_last = options.get("shuffle", False), options.get("drop_last", False)
+        custom = "collate_fn" in options
+
+        def labels(batch):
+            return batch[0] if isinstance(batch, tuple) else batch
+
+        def structure(mine: list, want: list | None) -> None:
+            """Explain what is wrong with one epoch ``mine`` (``want``: the reference epoch,
+            or None when only its structure is known)."""
+            if custom:
+                assert all(isinstance(b, list) for b in mine), (
+                    "These batches did not go through `collate_fn`: call it on the list of "
+                    "samples of each batch, and yield what it returns.")
+            else:
+                assert all(isinstance(b, tuple) for b in mine), (
+                    "Yield collated batches, `collate_fn(samples)`, each a pair "
+                    "(images, labels): not the samples, nor their indices.")
+            got_order = [i for b in mine for i in labels(b)]
+            sizes = [len(labels(b)) for b in mine]
+            n_full = _N_SAMPLES // batch_size
+            if drop_last and sizes and sizes[-1] < batch_size:
+                raise AssertionError(
+                    f"drop_last=True, but the last batch has only {sizes[-1]} samples, "
+                    f"fewer than batch_size={batch_size}: drop it.")
+            if not drop_last and len(mine) == n_full < -(-_N_SAMPLES // batch_size):
+                raise AssertionError(
+                    "The last, smaller batch is missing: without drop_last, the samples "
+                    "left over make one more, shorter batch.")
+            if any(size > batch_size for size in sizes) or any(
+                    size != batch_size for size in sizes[:-1]):
+                raise AssertionError(
+                    f"Every batch but the last should hold batch_size={batch_size} samples; "
+                    f"yours hold {sizes}.")
+            if not drop_last and sorted(got_order) != list(range(_N_SAMPLES)):
+                raise AssertionError(
+                    "An epoch visits every sample exactly once: some samples are missing or "
+                    "repeated.")
+            if len(set(got_order)) != len(got_order):
+                raise AssertionError("A sample appears twice in one epoch.")
+            if shuffle and got_order and got_order == sorted(got_order):
+                raise AssertionError(
+                    "shuffle=True, but the samples come in order 0, 1, 2, ...: shuffle the "
+                    "indices at the start of the epoch.")
+            if not shuffle and got_order != sorted(got_order):
+                raise AssertionError(
+                    "shuffle=False: the samples should come in order 0, 1, 2, ...")
+            if want is not None and mine != want:
+                if shuffle:
+                    raise AssertionError(
+                        f"The order differs from DataLoader's with the same seed ({seed}). Draw "
+                        "the permutation from `generator` (not the global random stream), "
+                        "once per epoch, after the worker-seed draw that the exercise gives "
+                        "you.")
+                raise AssertionError("The batches differ from DataLoader's.")
+
+        def compare(got: Any, expected: list) -> bool:
+            epochs = got.epochs
+            structure(epochs[0], expected[0])
+            if len(epochs) == 2:
+                assert epochs[1] != epochs[0], (
+                    "The second epoch repeats the first one's order. Each epoch draws a new "
+                    "permutation from the same generator (it has moved on since): do not "
+                    "re-seed it, and do not keep the first order.")
+                structure(epochs[1], None)
+            return True
+        return compare
+
+    cases = []
+    for name, options, seed, epochs in problems:
+        # the real DataLoader's first epoch; a second epoch is checked for being a new,
+        # well-formed order (the real sampler also draws an unused permutation when it runs
+        # out, a detail the exercise leaves out)
+        expected = _reference_batches(options, seed, 1)
+        shown = _show_epochs(expected)
+        if epochs == 2:
+            shown = f"epoch 1: {shown} then epoch 2: a new order of all {_N_SAMPLES} samples"
+        cases.append(Case(name, lambda o=options, s=seed, e=epochs: run(o, s, e), expected,
+                          compare=compare_for(options, seed), expected_repr=shown))
+    return run_check(
+        "my_batches", cases,
+        hint="An epoch of a DataLoader: an order of the indices (shuffled by the generator, or "
+        "0, 1, 2, ...), cut into batches of batch_size, each list of samples passed through "
+        "collate_fn.",
+        more_help=[
+            "First the order: all the indices 0 .. len(dataset) - 1, or a random permutation "
+            "of them drawn from `generator` when shuffle is True.",
+            "Then walk through that order batch_size indices at a time; the last group may "
+            "be smaller. With drop_last=True, a smaller last group is skipped.",
+            "For each group, fetch the samples `dataset[i]` into a list, and yield "
+            "`collate_fn` of that list.",
+            "The same seed must give the same batches as the real DataLoader: keep the "
+            "worker-seed draw at the top, and shuffle with the generator you were given.",
         ],
     )

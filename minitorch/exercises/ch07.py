@@ -1,4 +1,5 @@
-"""Chapter 7 (GPU): a pretend GPU for machines without one, the checks, and the benchmark files.
+"""Chapters 08 and 09 (GPU): a pretend GPU for machines without one, the checks, and the
+benchmark files. (The module kept its first name, ``ch07``, when the GPU chapter was split.)
 
 Most machines that run this course (Binder, CI, many laptops) have no NVIDIA GPU. The device
 machinery of minitorch does not care *what* a device is: a backend registered for a device type

@@ -564,6 +564,7 @@ QUESTIONS: dict[int, list[Question]] = {
         ),
     ],
     # ------------------------------------------------------------------ 05 nn and training
+    # 05 · Neural networks: gradient descent and nn.Module
     5: [
         Question(
             "Which class do you subclass to write a new operation with its own `forward` "
@@ -638,6 +639,10 @@ QUESTIONS: dict[int, list[Question]] = {
                 "With a plus you would climb the loss: gradient *ascent*.",
             ),
         ),
+    ],
+
+    # 06 · Training: losses, optimizers, the recipe, a CNN (the conv question is appended below)
+    6: [
         Question(
             "Which loss suits a binary classifier whose last layer outputs raw scores "
             "(logits)?",
@@ -652,9 +657,32 @@ QUESTIONS: dict[int, list[Question]] = {
                 "indices as targets.",
             ),
         ),
+        Question(
+            "In a training step, in which order do the three optimizer lines go?",
+            (
+                "`optimizer.zero_grad()`, `loss.backward()`, `optimizer.step()`",
+                "`loss.backward()`, `optimizer.step()`, and no `zero_grad()`: `step()` clears "
+                "the gradients itself",
+                "`optimizer.step()`, `loss.backward()`, `optimizer.zero_grad()`",
+                "`loss.backward()`, `optimizer.zero_grad()`, `optimizer.step()`",
+            ),
+            0,
+            (
+                "Right: clear the old gradients, compute the new ones, update. (`zero_grad()` "
+                "may also come right after `step()`: what matters is that it falls between two "
+                "`backward()` calls.)",
+                "`step()` only updates. Without `zero_grad()` the gradients of every step add "
+                "up (chapter 04), and each step uses the sum of all the gradients so far.",
+                "`step()` before `backward()` updates with the previous step's gradients (and "
+                "with none at all at the first step).",
+                "Clearing between `backward()` and `step()` throws the new gradients away: plain "
+                "SGD then sees zeros and does not move.",
+            ),
+        ),
     ],
-    # ------------------------------------------------------------------ 06 Data
-    6: [
+
+    # 07 · Data
+    7: [
         Question(
             "What are the roles of `Dataset` and `DataLoader`?",
             (
@@ -720,27 +748,9 @@ QUESTIONS: dict[int, list[Question]] = {
             ),
         ),
     ],
-    # ------------------------------------------------------------------ 07 GPU
-    7: [
-        Question(
-            "When does running on a GPU pay off?",
-            (
-                "Large tensors and big matrix products, where the work dwarfs the cost of "
-                "launching kernels and copying data",
-                "Tiny tensors, e.g. a scalar loss computed in a Python loop",
-                "Always: a GPU is faster for every operation",
-                "Never for training, only for inference",
-            ),
-            0,
-            (
-                "Right: a GPU runs thousands of arithmetic operations in parallel, but "
-                "every operation has a fixed launch cost and every copy to and from the GPU "
-                "takes time. Measure it: in this chapter you will find the break-even size.",
-                "For tiny tensors the fixed overheads dominate, and the CPU is often faster.",
-                "Small operations and data transfers can make the GPU slower than the CPU.",
-                "Training (big batches, many matrix products) is where GPUs help most.",
-            ),
-        ),
+
+    # 08 · GPU: devices, .to(), device-agnostic code
+    8: [
         Question(
             "`x` is on the GPU and `w` is on the CPU. What does `x @ w` do?",
             (
@@ -794,6 +804,29 @@ QUESTIONS: dict[int, list[Question]] = {
                 "Catching errors hides real bugs; ask `torch.cuda.is_available()` instead.",
             ),
         ),
+    ],
+
+    # 09 · GPU, part 2: when it pays off, and a backend
+    9: [
+        Question(
+            "When does running on a GPU pay off?",
+            (
+                "Large tensors and big matrix products, where the work dwarfs the cost of "
+                "launching kernels and copying data",
+                "Tiny tensors, e.g. a scalar loss computed in a Python loop",
+                "Always: a GPU is faster for every operation",
+                "Never for training, only for inference",
+            ),
+            0,
+            (
+                "Right: a GPU runs thousands of arithmetic operations in parallel, but "
+                "every operation has a fixed launch cost and every copy to and from the GPU "
+                "takes time. Measure it: in this chapter you will find the break-even size.",
+                "For tiny tensors the fixed overheads dominate, and the CPU is often faster.",
+                "Small operations and data transfers can make the GPU slower than the CPU.",
+                "Training (big batches, many matrix products) is where GPUs help most.",
+            ),
+        ),
         Question(
             "You time a GPU matrix product. Which habits give honest numbers?",
             (
@@ -812,6 +845,27 @@ QUESTIONS: dict[int, list[Question]] = {
             ),
             multi=True,
         ),
+        Question(
+            "In minitorch, what does a device backend have to provide?",
+            (
+                "Which arrays are its own, and how to copy an array to and from the host "
+                "(`owns`, `from_numpy`, `to_numpy`), plus an array module",
+                "A new `backward` for every operation, written for that device",
+                "A second `Tensor` class for that device",
+                "Nothing: NumPy runs on the GPU by itself",
+            ),
+            0,
+            (
+                "Right: the autograd code never changes. Every operation computes through the "
+                "NumPy API, and NumPy hands CuPy arrays over to CuPy.",
+                "The derivatives are the same on every device: each backward is written once, "
+                "with the array API.",
+                "One `Tensor` class serves every device: a tensor's device follows from the type "
+                "of its array.",
+                "NumPy computes on the CPU. It hands CuPy arrays to CuPy, but something must "
+                "create those arrays and copy the data: that is the backend.",
+            ),
+        ),
     ],
 }
 
@@ -820,7 +874,7 @@ def quiz_for(chapter: int, index: int) -> Quiz:
     """The quiz widget for question ``index`` of ``chapter`` (both counted from 0).
 
     Args:
-        chapter: the chapter number, 0 to 7.
+        chapter: the chapter number, 0 to 9.
         index: the question's position in ``QUESTIONS[chapter]``.
 
     Raises:
@@ -995,7 +1049,7 @@ _SECOND_LAYER: dict[int, list[Question]] = {
             ),
         ),
     ],
-    5: [
+    6: [
         Question(
             "A `Conv2d(1, 4, kernel_size=3)` on a 1 x 8 x 8 image. Which is the same "
             "computation?",
@@ -1017,7 +1071,7 @@ _SECOND_LAYER: dict[int, list[Question]] = {
             ),
         ),
     ],
-    6: [
+    7: [
         Question(
             "A dataset of 10 samples, `DataLoader(ds, batch_size=4, drop_last=True)`. How many "
             "batches does one epoch give, and of what sizes?",
