@@ -547,7 +547,8 @@ class Tensor:
         its version counter goes up, so saved copies of the old value are detected.
         """
         record = self._check_inplace() and (
-            self._requires_grad or any(isinstance(a, Tensor) and a._requires_grad for a in args))
+            self._requires_grad or True in [isinstance(a, Tensor) and a._requires_grad
+                                            for a in args])
         if record:
             if self._base is not None:
                 raise RuntimeError(
@@ -560,9 +561,11 @@ class Tensor:
             old._requires_grad = self._requires_grad
             old._accumulator = self._accumulator
             result = fn(old, *args)
-        else:
+        elif grad_mode._state.enabled:
             with grad_mode.no_grad():
                 result = fn(self, *args)
+        else:
+            result = fn(self, *args)
         self._write(result._data)
         if record:
             self._set_history(result._grad_fn, result._output_nr)
@@ -571,7 +574,8 @@ class Tensor:
     def _write(self, values) -> None:
         """Copy ``values`` into this tensor's memory and count the change."""
         data = self._data
-        if values.dtype != data.dtype and not np.can_cast(values.dtype, data.dtype, "same_kind"):
+        if (values.dtype is not data.dtype and values.dtype != data.dtype
+                and not np.can_cast(values.dtype, data.dtype, "same_kind")):
             raise RuntimeError(
                 f"result type {_dtype.from_numpy_dtype(values.dtype)._legacy[:-6]} can't be "
                 f"cast to the desired output type {self.dtype._legacy[:-6]}"
