@@ -232,9 +232,24 @@ class Relu(Function):
         (out,) = ctx.saved_tensors
         # select, not multiply: an inf gradient at out <= 0 must give 0, not NaN (inf * 0)
         if _plain_backward():
-            g = grad._data
-            return _wrap(np.where(out._data <= 0, g.dtype.type(0), g))
+            return _wrap(_select_gradient(grad._data, ~(out._data <= 0)))
         return _unary.where(out <= 0, 0.0, grad)
+
+
+def _select_gradient(g, keep):
+    """``g`` where ``keep``, else 0: ``np.where(keep, g, 0)``, computed faster.
+
+    ``np.where`` branches on every element, which is slow on a random mask such as ReLU's;
+    ``g * keep`` is several times faster and gives the same numbers unless ``g`` holds an inf
+    or a NaN where it is dropped (then ``inf * 0`` is NaN, and ``np.where`` is used after all).
+    Adding 0 turns the ``-0.0`` of a dropped negative gradient into the ``0.0`` of PyTorch.
+    """
+    with np.errstate(invalid="ignore"):  # inf * 0
+        kept = g * keep
+    if np.isnan(kept).any():
+        return np.where(keep, g, g.dtype.type(0))
+    kept += 0
+    return kept
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
