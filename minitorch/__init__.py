@@ -11,6 +11,23 @@ chapter                   module
 03 Backward               ``minitorch/autograd/engine.py``
 04 no_grad                ``minitorch/autograd/grad_mode.py``
 ========================  ==================================================
+
+Layers
+------
+A module imports, when it is loaded, only from its own layer and the layers below it, so a
+learner who reads ``a * b`` can follow it down and never back up (``tests/test_layers.py``
+checks it, and that no modules import each other in a circle):
+
+1. ``_dtype``, ``_device``, ``_size``, ``_backend``, ``_random``, ``_tensor_str``: NumPy only.
+2. ``autograd`` (``grad_mode``, ``function``, ``engine``): the graph and the chain rule. It
+   meets the Tensor class only at run time (``_tensor`` sets ``function.Tensor``).
+3. ``_tensor``: the Tensor, its state and its methods. The methods reach the operations
+   through the ``minitorch.ops`` package at call time (``_ops.arithmetic.mul(self, other)``),
+   so loading ``_tensor`` loads no operation. ``_tensor._wrap`` is the one place where an array
+   becomes a Tensor.
+4. ``ops/`` (one ``Function`` per operation) and ``_creation``.
+5. ``_tensor_methods`` (more methods, copied onto Tensor), ``functional``, ``linalg``.
+6. ``nn``, then ``optim`` and ``utils.data``; ``viz`` and ``exercises`` on top.
 """
 
 from minitorch import _dtype
@@ -141,6 +158,7 @@ from minitorch.ops.shape import (
     unsqueeze,
 )
 from minitorch.ops.unary import abs, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tanh
+from minitorch import _tensor_methods  # noqa: E402, F401, I001  (more Tensor methods, above ops)
 from minitorch import autograd, nn, return_types  # noqa: E402  (subpackages)
 from minitorch.autograd import graph as _graph  # noqa: E402
 from minitorch.autograd.gradcheck import gradcheck as _gc, gradgradcheck as _ggc  # noqa: E402

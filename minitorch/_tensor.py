@@ -29,10 +29,12 @@ import warnings
 
 import numpy as np
 
-from minitorch import _dtype
+from minitorch import _backend, _dtype, _random, _tensor_str
+from minitorch import ops as _ops  # the package only: see "Layers" in minitorch/__init__.py
 from minitorch._device import cpu
 from minitorch._device import device as _device_cls
 from minitorch._size import Size
+from minitorch.autograd import engine as _engine
 from minitorch.autograd import function as _function
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import AccumulateGrad, RemovableHandle
@@ -135,7 +137,7 @@ class Tensor:
         """``size()`` is ``shape``; ``size(d)`` is the length of dimension ``d``."""
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[_ops_util.normalize_dim(dim, self._data.ndim)]
+        return self._data.shape[_ops._util.normalize_dim(dim, self._data.ndim)]
 
     @property
     def ndim(self) -> int:
@@ -511,13 +513,13 @@ class Tensor:
         if dev is not None:
             dev = _device_cls(dev)
             if dev.type != out._device.type or (dev.index or 0) != (out._device.index or 0):
-                out = _shape.ToDevice.apply(out, dev)
+                out = _ops.shape.ToDevice.apply(out, dev)
                 copy = False
         if dtype is not None and dtype is not out.dtype:
-            out = _shape.ToCopy.apply(out, dtype)
+            out = _ops.shape.ToCopy.apply(out, dtype)
             copy = False
         if copy:
-            out = _shape.ToCopy.apply(out, out.dtype)
+            out = _ops.shape.ToCopy.apply(out, out.dtype)
         return out
 
     def float(self) -> Tensor:
@@ -559,7 +561,7 @@ class Tensor:
 
     def clone(self) -> Tensor:
         """A copy with its own memory, recorded in the graph (``CloneBackward0``)."""
-        return _shape.Clone.apply(self)
+        return _ops.shape.Clone.apply(self)
 
     def contiguous(self) -> Tensor:
         return self if self._data.flags.c_contiguous else self.clone()
@@ -587,7 +589,8 @@ class Tensor:
         its version counter goes up, so saved copies of the old value are detected.
         """
         record = self._check_inplace() and (
-            self._requires_grad or any(isinstance(a, Tensor) and a._requires_grad for a in args))
+            self._requires_grad or True in [isinstance(a, Tensor) and a._requires_grad
+                                            for a in args])
         if record:
             if self._base is not None:
                 raise RuntimeError(
@@ -600,9 +603,11 @@ class Tensor:
             old._requires_grad = self._requires_grad
             old._accumulator = self._accumulator
             result = fn(old, *args)
-        else:
+        elif grad_mode._state.enabled:
             with grad_mode.no_grad():
                 result = fn(self, *args)
+        else:
+            result = fn(self, *args)
         self._write(result._data)
         if record:
             self._set_history(result._grad_fn, result._output_nr)
@@ -613,7 +618,8 @@ class Tensor:
         if self._version_counter is _INFERENCE and not grad_mode._state.inference:
             raise RuntimeError(_INFERENCE_INPLACE_MESSAGE)
         data = self._data
-        if values.dtype != data.dtype and not np.can_cast(values.dtype, data.dtype, "same_kind"):
+        if (values.dtype is not data.dtype and values.dtype != data.dtype
+                and not np.can_cast(values.dtype, data.dtype, "same_kind")):
             raise RuntimeError(
                 f"result type {_dtype.from_numpy_dtype(values.dtype)._legacy[:-6]} can't be "
                 f"cast to the desired output type {self.dtype._legacy[:-6]}"
@@ -640,41 +646,41 @@ class Tensor:
 
     # in-place ops (all through _inplace, so the graph and versions stay right)
     def add_(self, other, *, alpha=1) -> Tensor:
-        return self._inplace(_arith.add, other, alpha)
+        return self._inplace(_ops.arithmetic.add, other, alpha)
 
     def sub_(self, other, *, alpha=1) -> Tensor:
-        return self._inplace(_arith.sub, other, alpha)
+        return self._inplace(_ops.arithmetic.sub, other, alpha)
 
     def mul_(self, other) -> Tensor:
-        return self._inplace(_arith.mul, other)
+        return self._inplace(_ops.arithmetic.mul, other)
 
     def div_(self, other) -> Tensor:
-        return self._inplace(_arith.div, other)
+        return self._inplace(_ops.arithmetic.div, other)
 
     def pow_(self, exponent) -> Tensor:
-        return self._inplace(_arith.pow, exponent)
+        return self._inplace(_ops.arithmetic.pow, exponent)
 
     def clamp_(self, min=None, max=None) -> Tensor:  # noqa: A002
-        return self._inplace(_arith.clamp, min, max)
+        return self._inplace(_ops.arithmetic.clamp, min, max)
 
     clip_ = clamp_
 
     def neg_(self) -> Tensor:
-        return self._inplace(_arith.neg)
+        return self._inplace(_ops.arithmetic.neg)
 
     def zero_(self) -> Tensor:
         """Fill with zeros in place (how gradients are cleared: ``x.grad.zero_()``)."""
-        return self._inplace(_shape.zeroed)
+        return self._inplace(_ops.shape.zeroed)
 
     def fill_(self, value) -> Tensor:
-        return self._inplace(_shape.filled, value)
+        return self._inplace(_ops.shape.filled, value)
 
     def copy_(self, src) -> Tensor:
         """Copy ``src`` (broadcast to this shape) into this tensor, in place."""
-        return self._inplace(_shape.copied, src)
+        return self._inplace(_ops.shape.copied, src)
 
     def masked_fill_(self, mask, value) -> Tensor:
-        return self._inplace(_arith.masked_fill, mask, value)
+        return self._inplace(_ops.arithmetic.masked_fill, mask, value)
 
     def uniform_(self, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
         """Fill with numbers drawn uniformly from [a, b)."""
@@ -703,63 +709,63 @@ class Tensor:
     def __setitem__(self, key, value) -> None:
         # x[0] = v writes into the view x[0]: PyTorch complains about the view of a leaf
         if (self._requires_grad and self._grad_fn is None and grad_mode._state.enabled
-                and _indexing.writes_to_view(self, key)):
+                and _ops.indexing.writes_to_view(self, key)):
             raise RuntimeError(_VIEW_OF_LEAF_MESSAGE)
-        self._inplace(_indexing.index_put, key, value)
+        self._inplace(_ops.indexing.index_put, key, value)
 
     def __getitem__(self, key) -> Tensor:
-        return _indexing.getitem(self, key)
+        return _ops.indexing.getitem(self, key)
 
     # ------------------------------------------------------------------ arithmetic
     def __add__(self, other):
-        return _arith.add(self, other)
+        return _ops.arithmetic.add(self, other)
 
     def __radd__(self, other):
-        return _arith.add(self, other)
+        return _ops.arithmetic.add(self, other)
 
     def __sub__(self, other):
-        return _arith.sub(self, other)
+        return _ops.arithmetic.sub(self, other)
 
     def __rsub__(self, other):
-        return _arith.rsub(self, other)
+        return _ops.arithmetic.rsub(self, other)
 
     def __mul__(self, other):
-        return _arith.mul(self, other)
+        return _ops.arithmetic.mul(self, other)
 
     __rmul__ = __mul__
 
     def __truediv__(self, other):
-        return _arith.div(self, other)
+        return _ops.arithmetic.div(self, other)
 
     def __rtruediv__(self, other):
-        return _arith.mul(_arith.reciprocal(self), other)
+        return _ops.arithmetic.mul(_ops.arithmetic.reciprocal(self), other)
 
     def __floordiv__(self, other):
-        return _arith.floor_divide(self, other)
+        return _ops.arithmetic.floor_divide(self, other)
 
     def __rfloordiv__(self, other):
-        return _arith.floor_divide(other, self)
+        return _ops.arithmetic.floor_divide(other, self)
 
     def __mod__(self, other):
-        return _arith.remainder(self, other)
+        return _ops.arithmetic.remainder(self, other)
 
     def __rmod__(self, other):
-        return _arith.remainder(other, self)
+        return _ops.arithmetic.remainder(other, self)
 
     def __pow__(self, exponent):
-        return _arith.pow(self, exponent)
+        return _ops.arithmetic.pow(self, exponent)
 
     def __rpow__(self, base):
-        return _arith.pow(base, self)
+        return _ops.arithmetic.pow(base, self)
 
     def __matmul__(self, other):
-        return _linalg.matmul(self, other)
+        return _ops.linalg.matmul(self, other)
 
     def __rmatmul__(self, other):
-        return _linalg.matmul(other, self)
+        return _ops.linalg.matmul(other, self)
 
     def __neg__(self):
-        return _arith.neg(self)
+        return _ops.arithmetic.neg(self)
 
     def __pos__(self):
         if self._data.dtype == np.bool_:
@@ -767,122 +773,122 @@ class Tensor:
         return self
 
     def __abs__(self):
-        return _unary.abs(self)
+        return _ops.unary.abs(self)
 
     def __eq__(self, other):  # noqa: D105  (elementwise, as in PyTorch)
-        return _arith.eq(self, other)
+        return _ops.arithmetic.eq(self, other)
 
     def __ne__(self, other):
-        return _arith.ne(self, other)
+        return _ops.arithmetic.ne(self, other)
 
     def __lt__(self, other):
-        return _arith.lt(self, other)
+        return _ops.arithmetic.lt(self, other)
 
     def __le__(self, other):
-        return _arith.le(self, other)
+        return _ops.arithmetic.le(self, other)
 
     def __gt__(self, other):
-        return _arith.gt(self, other)
+        return _ops.arithmetic.gt(self, other)
 
     def __ge__(self, other):
-        return _arith.ge(self, other)
+        return _ops.arithmetic.ge(self, other)
 
     def __and__(self, other):
-        return _arith.logical_op(np.bitwise_and, self, other)
+        return _ops.arithmetic.logical_op(np.bitwise_and, self, other)
 
     def __or__(self, other):
-        return _arith.logical_op(np.bitwise_or, self, other)
+        return _ops.arithmetic.logical_op(np.bitwise_or, self, other)
 
     def __xor__(self, other):
-        return _arith.logical_op(np.bitwise_xor, self, other)
+        return _ops.arithmetic.logical_op(np.bitwise_xor, self, other)
 
     def __invert__(self):
-        return _arith.bitwise_not(self)
+        return _ops.arithmetic.bitwise_not(self)
 
     __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
 
     # method forms of the operations
     def add(self, other, *, alpha=1):
-        return _arith.add(self, other, alpha)
+        return _ops.arithmetic.add(self, other, alpha)
 
     def sub(self, other, *, alpha=1):
-        return _arith.sub(self, other, alpha)
+        return _ops.arithmetic.sub(self, other, alpha)
 
     subtract = sub
 
     def mul(self, other):
-        return _arith.mul(self, other)
+        return _ops.arithmetic.mul(self, other)
 
     multiply = mul
 
     def div(self, other):
-        return _arith.div(self, other)
+        return _ops.arithmetic.div(self, other)
 
     divide = true_divide = div
 
     def pow(self, exponent):
-        return _arith.pow(self, exponent)
+        return _ops.arithmetic.pow(self, exponent)
 
     def neg(self):
-        return _arith.neg(self)
+        return _ops.arithmetic.neg(self)
 
     negative = neg
 
     def reciprocal(self):
-        return _arith.reciprocal(self)
+        return _ops.arithmetic.reciprocal(self)
 
     def floor_divide(self, other):
-        return _arith.floor_divide(self, other)
+        return _ops.arithmetic.floor_divide(self, other)
 
     def remainder(self, other):
-        return _arith.remainder(self, other)
+        return _ops.arithmetic.remainder(self, other)
 
     def logical_and(self, other):
-        return _arith.logical_and(self, other)
+        return _ops.arithmetic.logical_and(self, other)
 
     def logical_or(self, other):
-        return _arith.logical_or(self, other)
+        return _ops.arithmetic.logical_or(self, other)
 
     def logical_not(self):
-        return _arith.logical_not(self)
+        return _ops.arithmetic.logical_not(self)
 
     def square(self):
-        return _arith.pow(self, 2)
+        return _ops.arithmetic.pow(self, 2)
 
     def maximum(self, other):
-        return _arith.maximum(self, other)
+        return _ops.arithmetic.maximum(self, other)
 
     def minimum(self, other):
-        return _arith.minimum(self, other)
+        return _ops.arithmetic.minimum(self, other)
 
     def clamp(self, min=None, max=None):  # noqa: A002
-        return _arith.clamp(self, min, max)
+        return _ops.arithmetic.clamp(self, min, max)
 
     clip = clamp
 
     def masked_fill(self, mask, value):
-        return _arith.masked_fill(self, mask, value)
+        return _ops.arithmetic.masked_fill(self, mask, value)
 
     def where(self, condition, other):
-        return _arith.where(condition, self, other)
+        return _ops.arithmetic.where(condition, self, other)
 
     def eq(self, other):
-        return _arith.eq(self, other)
+        return _ops.arithmetic.eq(self, other)
 
     def ne(self, other):
-        return _arith.ne(self, other)
+        return _ops.arithmetic.ne(self, other)
 
     def lt(self, other):
-        return _arith.lt(self, other)
+        return _ops.arithmetic.lt(self, other)
 
     def le(self, other):
-        return _arith.le(self, other)
+        return _ops.arithmetic.le(self, other)
 
     def gt(self, other):
-        return _arith.gt(self, other)
+        return _ops.arithmetic.gt(self, other)
 
     def ge(self, other):
-        return _arith.ge(self, other)
+        return _ops.arithmetic.ge(self, other)
 
     def equal(self, other) -> bool:
         return self.shape == other.shape and bool((self._data == other._data).all())
@@ -897,36 +903,36 @@ class Tensor:
         return _wrap(np.isfinite(self._data))
 
     def sign(self):
-        return _unary.sign(self)
+        return _ops.unary.sign(self)
 
     def exp(self):
-        return _unary.exp(self)
+        return _ops.unary.exp(self)
 
     def log(self):
-        return _unary.log(self)
+        return _ops.unary.log(self)
 
     def sqrt(self):
-        return _unary.sqrt(self)
+        return _ops.unary.sqrt(self)
 
     def abs(self):
-        return _unary.abs(self)
+        return _ops.unary.abs(self)
 
     absolute = abs  # noqa: A003
 
     def sin(self):
-        return _unary.sin(self)
+        return _ops.unary.sin(self)
 
     def cos(self):
-        return _unary.cos(self)
+        return _ops.unary.cos(self)
 
     def tanh(self):
-        return _unary.tanh(self)
+        return _ops.unary.tanh(self)
 
     def sigmoid(self):
-        return _unary.sigmoid(self)
+        return _ops.unary.sigmoid(self)
 
     def relu(self):
-        return _unary.relu(self)
+        return _ops.unary.relu(self)
 
     def softmax(self, dim, dtype=None):
         from minitorch.nn import functional as F  # noqa: N812, PLC0415  (nn builds on Tensor)
@@ -939,129 +945,129 @@ class Tensor:
         return F.log_softmax(self, dim, dtype=dtype)
 
     def matmul(self, other):
-        return _linalg.matmul(self, other)
+        return _ops.linalg.matmul(self, other)
 
     def mm(self, other):
-        return _linalg.mm(self, other)
+        return _ops.linalg.mm(self, other)
 
     def dot(self, other):
-        return _linalg.dot(self, other)
+        return _ops.linalg.dot(self, other)
 
     def mv(self, vec):
-        return _linalg.mv(self, vec)
+        return _ops.linalg.mv(self, vec)
 
     def bmm(self, other):
-        return _linalg.bmm(self, other)
+        return _ops.linalg.bmm(self, other)
 
     # reductions
     def sum(self, dim=None, keepdim: bool = False, *, dtype=None):
-        return _reduction.sum(self, dim, keepdim, dtype=dtype)
+        return _ops.reduction.sum(self, dim, keepdim, dtype=dtype)
 
     def mean(self, dim=None, keepdim: bool = False, *, dtype=None):
-        return _reduction.mean(self, dim, keepdim, dtype=dtype)
+        return _ops.reduction.mean(self, dim, keepdim, dtype=dtype)
 
     def prod(self, dim=None, keepdim: bool = False, *, dtype=None):
-        return _reduction.prod(self, dim, keepdim, dtype=dtype)
+        return _ops.reduction.prod(self, dim, keepdim, dtype=dtype)
 
     def max(self, dim=None, keepdim: bool = False):
-        return _reduction.max(self, dim, keepdim)
+        return _ops.reduction.max(self, dim, keepdim)
 
     def min(self, dim=None, keepdim: bool = False):
-        return _reduction.min(self, dim, keepdim)
+        return _ops.reduction.min(self, dim, keepdim)
 
     def amax(self, dim=(), keepdim: bool = False):
-        return _reduction.amax(self, dim, keepdim)
+        return _ops.reduction.amax(self, dim, keepdim)
 
     def amin(self, dim=(), keepdim: bool = False):
-        return _reduction.amin(self, dim, keepdim)
+        return _ops.reduction.amin(self, dim, keepdim)
 
     def argmax(self, dim=None, keepdim: bool = False):
-        return _reduction.argmax(self, dim, keepdim)
+        return _ops.reduction.argmax(self, dim, keepdim)
 
     def argmin(self, dim=None, keepdim: bool = False):
-        return _reduction.argmin(self, dim, keepdim)
+        return _ops.reduction.argmin(self, dim, keepdim)
 
     def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
-        return _reduction.var(self, dim, unbiased, keepdim, correction=correction)
+        return _ops.reduction.var(self, dim, unbiased, keepdim, correction=correction)
 
     def std(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
-        return _reduction.std(self, dim, unbiased, keepdim, correction=correction)
+        return _ops.reduction.std(self, dim, unbiased, keepdim, correction=correction)
 
     def all(self, dim=None, keepdim: bool = False):
-        return _reduction.all(self, dim, keepdim)
+        return _ops.reduction.all(self, dim, keepdim)
 
     def any(self, dim=None, keepdim: bool = False):
-        return _reduction.any(self, dim, keepdim)
+        return _ops.reduction.any(self, dim, keepdim)
 
     def norm(self, p="fro", dim=None, keepdim: bool = False, dtype=None):
-        return _reduction.norm(self, p, dim, keepdim, dtype=dtype)
+        return _ops.reduction.norm(self, p, dim, keepdim, dtype=dtype)
 
     def sum_to_size(self, *size):
-        return _reduction.sum_to_size(self, _shape.as_shape(size))
+        return _ops.reduction.sum_to_size(self, _ops.shape.as_shape(size))
 
     # shape
     def reshape(self, *shape):
-        return _shape.reshape(self, _shape.as_shape(shape))
+        return _ops.shape.reshape(self, _ops.shape.as_shape(shape))
 
     def view(self, *shape):
         if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
             raise NotImplementedError("view(dtype) is not supported by minitorch")
-        return _shape.view(self, _shape.as_shape(shape))
+        return _ops.shape.view(self, _ops.shape.as_shape(shape))
 
     def view_as(self, other):
-        return _shape.view(self, tuple(other.shape))
+        return _ops.shape.view(self, tuple(other.shape))
 
     def reshape_as(self, other):
-        return _shape.reshape(self, tuple(other.shape))
+        return _ops.shape.reshape(self, tuple(other.shape))
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1):
-        return _shape.flatten(self, start_dim, end_dim)
+        return _ops.shape.flatten(self, start_dim, end_dim)
 
     def transpose(self, dim0: int, dim1: int):
-        return _shape.transpose(self, dim0, dim1)
+        return _ops.shape.transpose(self, dim0, dim1)
 
     swapaxes = transpose
 
     def t(self):
-        return _shape.t(self)
+        return _ops.shape.t(self)
 
     @property
     def T(self):  # noqa: N802
-        return _shape.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
+        return _ops.shape.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
 
     @property
     def mT(self):  # noqa: N802
-        return _shape.transpose(self, -2, -1)
+        return _ops.shape.transpose(self, -2, -1)
 
     def permute(self, *dims):
-        return _shape.permute(self, _shape.as_shape(dims))
+        return _ops.shape.permute(self, _ops.shape.as_shape(dims))
 
     def squeeze(self, dim=None):
-        return _shape.squeeze(self, dim)
+        return _ops.shape.squeeze(self, dim)
 
     def unsqueeze(self, dim: int):
-        return _shape.unsqueeze(self, dim)
+        return _ops.shape.unsqueeze(self, dim)
 
     def expand(self, *sizes):
-        return _shape.expand(self, _shape.as_shape(sizes))
+        return _ops.shape.expand(self, _ops.shape.as_shape(sizes))
 
     def expand_as(self, other):
-        return _shape.expand(self, tuple(other.shape))
+        return _ops.shape.expand(self, tuple(other.shape))
 
     def repeat(self, *sizes):
-        return _shape.repeat(self, _shape.as_shape(sizes))
+        return _ops.shape.repeat(self, _ops.shape.as_shape(sizes))
 
     def split(self, split_size, dim: int = 0):
-        return _shape.split(self, split_size, dim)
+        return _ops.shape.split(self, split_size, dim)
 
     def chunk(self, chunks: int, dim: int = 0):
-        return _shape.chunk(self, chunks, dim)
+        return _ops.shape.chunk(self, chunks, dim)
 
     def unbind(self, dim: int = 0):
-        return _shape.unbind(self, dim)
+        return _ops.shape.unbind(self, dim)
 
     def gather(self, dim: int, index):
-        return _indexing.gather(self, dim, index)
+        return _ops.indexing.gather(self, dim, index)
 
 
 class _RetainGradHook:
@@ -1112,19 +1118,3 @@ def _rebuild(cls, array, requires_grad, device):
 
 
 _function.Tensor = Tensor  # Function.apply recognises tensors without an import cycle
-
-# The operation modules import Tensor, so they are imported after it is defined.
-from minitorch import (  # noqa: E402
-    _backend,
-    _random,
-    _tensor_methods,  # noqa: E402, F401  (adds more methods to Tensor)
-    _tensor_str,
-)
-from minitorch.autograd import engine as _engine  # noqa: E402
-from minitorch.ops import _util as _ops_util  # noqa: E402
-from minitorch.ops import arithmetic as _arith  # noqa: E402
-from minitorch.ops import indexing as _indexing  # noqa: E402
-from minitorch.ops import linalg as _linalg  # noqa: E402
-from minitorch.ops import reduction as _reduction  # noqa: E402
-from minitorch.ops import shape as _shape  # noqa: E402
-from minitorch.ops import unary as _unary  # noqa: E402

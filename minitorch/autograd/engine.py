@@ -270,7 +270,7 @@ def _call_node(node, grads: list) -> tuple:
     for (nxt, _), g, (shape, dtype) in zip(nexts, outs, node._input_meta):
         if g is None or nxt is None:
             checked.append(None)
-        elif type(g) is function.Tensor and g._data.shape == shape and g._data.dtype == dtype:
+        elif type(g) is function.Tensor and g._data.shape == shape and g._data.dtype is dtype:
             checked.append(g)
         else:
             checked.append(_fix_gradient(node, len(checked), g, shape, dtype))

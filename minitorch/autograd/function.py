@@ -256,7 +256,7 @@ class FunctionCtx:
         saved = self._saved
         if saved is _FREED:
             raise RuntimeError(_FREED_MESSAGE)
-        return tuple(None if s is None else s.unpack() for s in saved)
+        return tuple([None if s is None else s.unpack() for s in saved])
 
     def mark_non_differentiable(self, *tensors) -> None:
         """Mark outputs (such as indices) that never receive a gradient."""
@@ -357,13 +357,13 @@ class Function(metaclass=FunctionMeta):
         """Run ``forward`` and, if any input requires grad, record a node for ``backward``."""
         if _profiler is not None and _profiler.wants(cls):  # autograd.profiler is timing ops
             return _profiler.time_op(cls, args)
-        ctx = cls._backward_cls()
-        needs = [isinstance(a, Tensor) and a._requires_grad for a in args]
-        record = grad_mode._state.enabled and True in needs
-        ctx.needs_input_grad = tuple(needs)
-        ctx._record = record
         if _backend.devices_in_use:  # some tensor left the CPU: check they are together
             _check_devices(args)
+        ctx = cls._backward_cls()
+        needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+        record = grad_mode._state.enabled and True in needs
+        ctx.needs_input_grad = needs
+        ctx._record = record
         if cls._builtin:
             out = cls.forward(ctx, *args)
         else:
@@ -372,25 +372,31 @@ class Function(metaclass=FunctionMeta):
         if not record:
             return out
 
-        # Record the node: an edge to where each tensor input came from, and what it looked
-        # like (shape and dtype), so the engine can check the gradients backward returns.
-        # The inputs are the Tensor arguments, or for a built-in the arguments it lists in
-        # ``_edge_args`` (``where`` has no edge for its condition, ``clamp`` one per bound).
+        # Record the node: an edge to where each input came from (its grad_fn, or the
+        # AccumulateGrad of a leaf), and what it looked like (shape and dtype), so the engine
+        # can check the gradients backward returns. The inputs are the Tensor arguments, or for
+        # a built-in the arguments it lists in ``_edge_args`` (``where`` has no edge for its
+        # condition, ``clamp`` one per bound, even a missing one).
         edge_args = cls._edge_args
-        if edge_args is None:
-            edge_args = tuple([i for i, a in enumerate(args) if isinstance(a, Tensor)])
-        ctx._edge_args = edge_args
-        inputs = [args[i] for i in edge_args]
-        ctx._next = tuple([a._edge() if isinstance(a, Tensor) and a._requires_grad
-                           else (None, 0) for a in inputs])
-        ctx._input_meta = tuple([(a._data.shape, a._data.dtype) if isinstance(a, Tensor)
-                                 else (None, None) for a in inputs])
+        edges, meta = [], []
+        for a in (args if edge_args is None else [args[i] for i in edge_args]):
+            if isinstance(a, Tensor):
+                edges.append(a._edge())
+                meta.append((a._data.shape, a._data.dtype))
+            elif edge_args is not None:  # a listed argument that is None gets an empty edge
+                edges.append((None, 0))
+                meta.append((None, None))
+        if not cls._builtin:  # which arguments of a learner's forward have edges
+            ctx._edge_args = edge_args if edge_args is not None else tuple(
+                [i for i, a in enumerate(args) if isinstance(a, Tensor)])
+        ctx._next = tuple(edges)
+        ctx._input_meta = tuple(meta)
         ctx._seq = next(_sequence)
-        if isinstance(out, Tensor) and not ctx._non_differentiable and not _forward_recorders.stack:
-            if out._data.dtype.kind == "f":  # the common case: one floating-point output
-                if not cls._builtin and any(out is a for a in args):
-                    out = out.view_as(out)  # an input returned unchanged: record on an alias
-                out._set_history(ctx, 0)
+
+        # The common case: one floating-point output, which the node made.
+        if (type(out) is Tensor and out._data.dtype.kind == "f" and cls._builtin
+                and not ctx._non_differentiable and not _forward_recorders.stack):
+            out._set_history(ctx, 0)
             if ctx._saved:
                 _name_saved_outputs(ctx, (out,))
             return out
@@ -401,7 +407,7 @@ class Function(metaclass=FunctionMeta):
             if (isinstance(o, Tensor) and o._data.dtype.kind == "f"
                     and not any(o is n for n in non_diff)):
                 if not cls._builtin and any(o is a for a in args):
-                    o = o.view_as(o)
+                    o = o.view_as(o)  # an input returned unchanged: record on an alias
                     outputs = outputs[:i] + (o,) + outputs[i + 1:]
                 o._set_history(ctx, i)
         if ctx._saved:
@@ -437,8 +443,10 @@ def _name_saved_outputs(ctx, outputs) -> None:
     if ctx._saved is _FREED:
         return
     for s in ctx._saved:
-        if s is not None and s.origin is None and any(s.tensor is o for o in outputs):
-            s.origin = ctx
+        if s is not None and s.origin is None:
+            for o in outputs:
+                if s.tensor is o:
+                    s.origin = ctx
 
 
 # minitorch/_tensor.py sets this to the Tensor class (it is defined after this module).

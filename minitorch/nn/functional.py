@@ -24,13 +24,55 @@ import warnings
 
 import numpy as np
 
-from minitorch import _dtype, _random
+from minitorch import _random
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
+
+# The Function classes live in modules named for what they compute; they stay importable
+# from here, as before (``from minitorch.nn.functional import NllLoss``).
+from minitorch.nn._conv import (  # noqa: F401
+    Convolution,
+    ConvolutionInputGrad,
+    ConvolutionWeightGrad,
+)
+from minitorch.nn._loss import (  # noqa: F401
+    BinaryCrossEntropy,
+    BinaryCrossEntropyWithLogits,
+    MseLoss,
+    NllLoss,
+    NllLoss2D,
+    _DivScalar,
+    _MulScalar,
+)
+from minitorch.nn._pooling import (  # noqa: F401
+    AdaptiveAvgPool2D,
+    AdaptiveMaxPool2D,
+    AdaptiveMaxPool2DGradInput,
+    AvgPool2D,
+    AvgPool2DBackward,
+    MaxPool2DBackward,
+    MaxPool2DWithIndices,
+    MaxPoolGather,
+    _pool_geometry,
+    _shape4d,
+    _taps,
+)
+from minitorch.nn._softmax import LogSoftmax, Softmax
+from minitorch.nn._util import (  # noqa: F401
+    _as_strided,
+    _check_reduction,
+    _fmt_shape,
+    _legacy_reduction,
+    _pair,
+    _plain_backward,
+    _reduce,
+    _reduce_array,
+    _scale_grad,
+    _type_name,
+)
 from minitorch.ops import unary as _unary
-from minitorch.ops._util import broadcast_error
 from minitorch.ops.unary import sigmoid, tanh
 
 __all__ = [
@@ -42,81 +84,6 @@ __all__ = [
     "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "nll_loss", "cross_entropy",
 ]
-
-
-def _reduce(loss: Tensor, reduction: str) -> Tensor:
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    if reduction == "none":
-        return loss
-    raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
-def _legacy_reduction(size_average, reduce) -> str:
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    if not reduce:
-        return "none"
-    return "mean" if size_average else "sum"
-
-
-def _softplus_neg_abs(x: np.ndarray) -> np.ndarray:
-    """``log(1 + exp(-|x|))``, which never overflows."""
-    return np.log1p(np.exp(-np.abs(x)))
-
-
-class BinaryCrossEntropyWithLogits(Function):
-    """Sigmoid followed by binary cross-entropy, in one numerically stable step.
-
-    With ``x`` the logit, ``y`` the target and ``p`` the positive weight:
-    ``loss = (1 - y) x + (1 + (p - 1) y) (log(1 + e^-|x|) + max(-x, 0))``.
-    """
-
-    node_name = "BinaryCrossEntropyWithLogitsBackward0"
-    _builtin = True
-    _edge_args = (0, 1)  # as in PyTorch, the weights get no gradient (and no edge)
-
-    @staticmethod
-    def forward(ctx, x, y, weight, pos_weight, reduction):
-        ctx.save_for_backward(x, y, weight, pos_weight)
-        ctx.reduction = reduction
-        xd, yd = x._data, y._data.astype(x._data.dtype, copy=False)
-        log_sig_neg = _softplus_neg_abs(xd) + np.maximum(-xd, 0)  # -log(sigmoid(x))
-        if pos_weight is None:
-            loss = (1 - yd) * xd + log_sig_neg
-        else:
-            loss = (1 - yd) * xd + (1 + (pos_weight._data - 1) * yd) * log_sig_neg
-        if weight is not None:
-            loss = loss * weight._data
-        if reduction == "mean":
-            loss = loss.mean(dtype=xd.dtype)
-        elif reduction == "sum":
-            loss = loss.sum(dtype=xd.dtype)
-        elif reduction != "none":
-            raise ValueError(f"{reduction} is not a valid value for reduction")
-        return _wrap(loss.astype(xd.dtype, copy=False) if hasattr(loss, 'astype') else loss)
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y, weight, pos_weight = ctx.saved_tensors
-        if ctx.reduction == "mean":
-            grad = grad.expand(x.shape) / max(x.numel(), 1)
-        elif ctx.reduction == "sum":
-            grad = grad.expand(x.shape)
-        s = sigmoid(x)
-        if pos_weight is None:
-            gx = s - y                           # d loss / dx = sigmoid(x) - y
-            gy = -x                              # d loss / dy = -x
-        else:
-            gx = (pos_weight * y + 1 - y) * s - pos_weight * y
-            # d loss / dy = (p - 1) * (-log sigmoid(x)) - x, with -log sigmoid(x) written
-            # as max(-x, 0) + log(1 + e^-|x|) so that it never overflows
-            gy = (pos_weight - 1) * ((-x).relu() + ((-x.abs()).exp() + 1).log()) - x
-        if weight is not None:
-            gx, gy = gx * weight, gy * weight
-        return grad * gx, grad * gy
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
@@ -153,64 +120,6 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
 
 
 # ====================================================================== helpers
-_C_TYPE = {"float16": "Half", "float32": "Float", "float64": "Double", "int64": "Long",
-           "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
-
-
-def _type_name(t: Tensor) -> str:
-    """PyTorch's short C type name of a tensor's dtype (``Float``, ``Double``, ``Long``)."""
-    return _C_TYPE.get(t._data.dtype.name, t._data.dtype.name)
-
-
-def _fmt_shape(shape) -> str:
-    return "[" + ", ".join(str(s) for s in shape) + "]"
-
-
-def _check_reduction(reduction: str) -> None:
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
-def _reduce_array(loss: np.ndarray, reduction: str, dtype) -> np.ndarray:
-    xp = array_module(loss)
-    if reduction == "mean":
-        return xp.asarray(loss.mean(dtype=dtype), dtype=dtype)
-    if reduction == "sum":
-        return xp.asarray(loss.sum(dtype=dtype), dtype=dtype)
-    return loss
-
-
-def _scale_grad(grad: Tensor, reduction: str, n: int) -> Tensor:
-    """The gradient of a loss *element*: ``mean`` divides the incoming gradient by ``n``."""
-    if reduction == "mean":
-        return grad / max(n, 1)
-    return grad
-
-
-def _plain_backward() -> bool:
-    """True in an ordinary ``backward()`` (no ``create_graph``): the backward formulas then
-    run directly on the arrays, skipping the bookkeeping that only a graph of the backward
-    pass needs. With ``create_graph=True`` they run as (recorded) tensor operations."""
-    return not grad_mode._state.enabled
-
-
-def _pair(value, name: str = "kernel_size") -> tuple:
-    """``3`` -> ``(3, 3)``; ``(3, 2)`` stays; what Conv2d and the pools accept."""
-    if isinstance(value, (tuple, list)):
-        if len(value) == 1:
-            return (int(value[0]), int(value[0]))
-        if len(value) != 2:
-            raise ValueError(f"{name} must be an int or a pair of ints, got {value!r}")
-        return (int(value[0]), int(value[1]))
-    return (int(value), int(value))
-
-
-def _as_strided(data, shape, strides):
-    """A read-only strided *view* of ``data`` (NumPy's stride tricks; no copy)."""
-    xp = array_module(data)
-    if xp is np:
-        return np.lib.stride_tricks.as_strided(data, shape, strides, writeable=False)
-    return xp.lib.stride_tricks.as_strided(data, shape, strides)
 
 
 # ====================================================================== activations
@@ -237,9 +146,24 @@ class Relu(Function):
         (out,) = ctx.saved_tensors
         # select, not multiply: an inf gradient at out <= 0 must give 0, not NaN (inf * 0)
         if _plain_backward():
-            g = grad._data
-            return _wrap(np.where(out._data <= 0, g.dtype.type(0), g))
+            return _wrap(_select_gradient(grad._data, ~(out._data <= 0)))
         return _unary.ThresholdBackward.apply(grad, out)  # recorded: relu's double backward
+
+
+def _select_gradient(g, keep):
+    """``g`` where ``keep``, else 0: ``np.where(keep, g, 0)``, computed faster.
+
+    ``np.where`` branches on every element, which is slow on a random mask such as ReLU's;
+    ``g * keep`` is several times faster and gives the same numbers unless ``g`` holds an inf
+    or a NaN where it is dropped (then ``inf * 0`` is NaN, and ``np.where`` is used after all).
+    Adding 0 turns the ``-0.0`` of a dropped negative gradient into the ``0.0`` of PyTorch.
+    """
+    with np.errstate(invalid="ignore"):  # inf * 0
+        kept = g * keep
+    if np.isnan(kept).any():
+        return np.where(keep, g, g.dtype.type(0))
+    kept += 0
+    return kept
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
@@ -297,56 +221,6 @@ def _norm_dim(dim: int, ndim: int) -> int:
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
         )
     return dim % n
-
-
-class Softmax(Function):
-    """``exp(x) / sum(exp(x))`` along ``dim``, computed as ``exp(x - max)`` (no overflow)."""
-
-    node_name = "SoftmaxBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        xd = x._data
-        e = np.exp(xd - xd.max(axis=dim, keepdims=True))
-        out = _wrap(e / e.sum(axis=dim, keepdims=True))
-        ctx.dim = dim
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        (s,) = ctx.saved_tensors
-        # ds_i/dx_j = s_i (delta_ij - s_j)  =>  grad_x = s * (grad - sum(grad * s))
-        if _plain_backward():
-            g, sd = grad._data, s._data
-            return _wrap(sd * (g - (g * sd).sum(axis=ctx.dim, keepdims=True)))
-        return s * (grad - (grad * s).sum(ctx.dim, keepdim=True))
-
-
-class LogSoftmax(Function):
-    """``x - log(sum(exp(x)))`` along ``dim``, with the log-sum-exp trick."""
-
-    node_name = "LogSoftmaxBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        xd = x._data
-        shifted = xd - xd.max(axis=dim, keepdims=True)  # the largest entry becomes 0
-        out = _wrap(shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True)))
-        ctx.dim = dim
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        (out,) = ctx.saved_tensors
-        # d log_softmax_i / dx_j = delta_ij - softmax_j
-        if _plain_backward():
-            g = grad._data
-            return _wrap(g - np.exp(out._data) * g.sum(axis=ctx.dim, keepdims=True))
-        return grad - out.exp() * grad.sum(ctx.dim, keepdim=True)
 
 
 def _softmax_input(input: Tensor, dim, dtype, name: str):  # noqa: A002
@@ -501,180 +375,6 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 # ====================================================================== conv2d
-# The convolution is a matrix product in disguise ("im2col"). Put the input channels last
-# (N, H, W, C) and pad it; a strided *view* then shows every kh x kw receptive field as a
-# (kh, kw, C) block without copying. Reshaping that view to one row per output pixel,
-# (N * Ho * Wo, kh * kw * C), makes the one copy; multiplying by the weight matrix
-# (kh * kw * C, O) gives every output pixel of every image in a single matmul.
-def _conv_out_size(size: int, k: int, s: int, p: int, d: int) -> int:
-    return (size + 2 * p - d * (k - 1) - 1) // s + 1
-
-
-def _pad_nhwc(x: np.ndarray, ph: int, pw: int) -> np.ndarray:
-    """``x`` (N, C, H, W) as channels-last (N, H + 2 ph, W + 2 pw, C), zero padded."""
-    n, c, h, w = x.shape
-    out = array_module(x).zeros((n, h + 2 * ph, w + 2 * pw, c), dtype=x.dtype)
-    out[:, ph:ph + h, pw:pw + w, :] = x.transpose(0, 2, 3, 1)
-    return out
-
-
-def _im2col(x: np.ndarray, kernel, stride, padding, dilation) -> tuple:
-    """Every receptive field of ``x`` (N, C, H, W) as one row of a matrix.
-
-    Returns ``(cols, (Ho, Wo))`` with ``cols`` of shape (N * Ho * Wo, kh * kw * C).
-    """
-    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
-    n, c, h, w = x.shape
-    ho, wo = _conv_out_size(h, kh, sh, ph, dh), _conv_out_size(w, kw, sw, pw, dw)
-    xp = _pad_nhwc(x, ph, pw)
-    s_n, s_h, s_w, s_c = xp.strides
-    fields = _as_strided(xp, (n, ho, wo, kh, kw, c),
-                         (s_n, s_h * sh, s_w * sw, s_h * dh, s_w * dw, s_c))
-    return fields.reshape(n * ho * wo, kh * kw * c), (ho, wo)
-
-
-def _weight_matrix(w: np.ndarray) -> np.ndarray:
-    """The weight (O, C, kh, kw) as (O, kh * kw * C), in the order of the im2col columns."""
-    return w.transpose(0, 2, 3, 1).reshape(w.shape[0], -1)
-
-
-def _to_nchw(rows: np.ndarray, n: int, ho: int, wo: int) -> np.ndarray:
-    """One row per output pixel (N * Ho * Wo, O) -> a contiguous (N, O, Ho, Wo) array."""
-    out = rows.reshape(n, ho, wo, rows.shape[1]).transpose(0, 3, 1, 2)
-    return array_module(rows).ascontiguousarray(out)
-
-
-def _conv2d_array(x, w, b, stride, padding, dilation) -> tuple:
-    """The convolution of arrays; also returns the im2col matrix (for the weight gradient)."""
-    cols, (ho, wo) = _im2col(x, w.shape[2:], stride, padding, dilation)
-    out = cols @ _weight_matrix(w).T
-    if b is not None:
-        out += b
-    return _to_nchw(out, x.shape[0], ho, wo), cols
-
-
-def _conv2d_weight_grad_array(g, w_shape, cols) -> np.ndarray:
-    """dL/dW = sum over output pixels of (output gradient) x (receptive field)."""
-    o, c, kh, kw = w_shape
-    g_rows = g.transpose(0, 2, 3, 1).reshape(-1, o)  # (N * Ho * Wo, O)
-    gw = (g_rows.T @ cols).reshape(o, kh, kw, c).transpose(0, 3, 1, 2)
-    return array_module(gw).ascontiguousarray(gw)
-
-
-def _conv2d_input_grad_array(g, w, x_shape, stride, padding, dilation) -> np.ndarray:
-    """dL/dx: every output gradient flows back to the pixels of its receptive field."""
-    n, c, h, wd = x_shape
-    o, _, kh, kw = w.shape
-    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
-    xp = array_module(g)
-    qh, qw = dh * (kh - 1) - ph, dw * (kw - 1) - pw
-    if (sh, sw) == (1, 1) and qh >= 0 and qw >= 0:
-        # With stride 1 this is itself a convolution: of the output gradient, padded by
-        # d (k - 1) - p, with the kernel flipped and its in/out channels swapped.
-        flipped = xp.ascontiguousarray(w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))
-        return _conv2d_array(g, flipped, None, (1, 1), (qh, qw), dilation)[0]
-    # General strides: scatter each kernel tap's share back ("col2im"), one tap at a time.
-    ho, wo = g.shape[2:]
-    g_rows = g.transpose(0, 2, 3, 1).reshape(-1, o)
-    g_cols = (g_rows @ _weight_matrix(w)).reshape(n, ho, wo, kh, kw, c)
-    gx = xp.zeros((n, h + 2 * ph, wd + 2 * pw, c), dtype=g.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            gx[:, i * dh:i * dh + sh * (ho - 1) + 1:sh,
-               j * dw:j * dw + sw * (wo - 1) + 1:sw, :] += g_cols[:, :, :, i, j, :]
-    gx = gx[:, ph:ph + h, pw:pw + wd, :].transpose(0, 3, 1, 2)
-    return xp.ascontiguousarray(gx)
-
-
-class Convolution(Function):
-    """2-D convolution (cross-correlation, as in every deep-learning library).
-
-    ``out[n, o] = bias[o] + sum_c sum_ij weight[o, c, i, j] * x[n, c, s*h + d*i, s*w + d*j]``.
-    Its backward is two more convolutions: one gives dL/dx, one gives dL/dweight.
-    """
-
-    node_name = "ConvolutionBackward0"
-    _builtin = True
-    _edge_args = (0, 1, 2)  # input, weight, bias (an edge even when there is no bias)
-
-    @staticmethod
-    def forward(ctx, x, weight, bias, stride, padding, dilation):
-        need_x, need_w = ctx.needs_input_grad[0], ctx.needs_input_grad[1]
-        out, cols = _conv2d_array(x._data, weight._data, None if bias is None else bias._data,
-                                  stride, padding, dilation)
-        ctx.save_for_backward(x if need_w else None, weight if need_x else None)
-        ctx.params = (stride, padding, dilation)
-        ctx.x_shape, ctx.w_shape = x._data.shape, weight._data.shape
-        ctx.cols = cols if need_w else None  # reused by the weight gradient
-        return _wrap(out)
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, weight = ctx.saved_tensors
-        gx = gw = gb = None
-        if weight is not None:
-            gx = ConvolutionInputGrad.apply(grad, weight, ctx.x_shape, *ctx.params)
-        if x is not None:
-            gw = ConvolutionWeightGrad.apply(x, grad, ctx.w_shape, *ctx.params, ctx.cols)
-        if ctx.needs_input_grad[2]:
-            gb = grad.sum((0, 2, 3))  # the bias is added at every output pixel
-        return gx, gw, gb
-
-
-class ConvolutionInputGrad(Function):
-    """dL/dx of a convolution, as a function of (output gradient, weight).
-
-    It is linear in both, so its own backward is a convolution and a weight gradient.
-    """
-
-    node_name = "ConvolutionBackwardBackward0"
-    _builtin = True
-    _edge_args = (0, 1)
-
-    @staticmethod
-    def forward(ctx, grad, weight, x_shape, stride, padding, dilation):
-        need_g, need_w = ctx.needs_input_grad[0], ctx.needs_input_grad[1]
-        ctx.save_for_backward(grad if need_w else None, weight if need_g else None)
-        ctx.params, ctx.w_shape = (stride, padding, dilation), weight._data.shape
-        return _wrap(_conv2d_input_grad_array(grad._data, weight._data, x_shape, stride,
-                                              padding, dilation))
-
-    @staticmethod
-    def backward(ctx, gg):
-        grad, weight = ctx.saved_tensors
-        d_grad = d_weight = None
-        if weight is not None:
-            d_grad = Convolution.apply(gg, weight, None, *ctx.params)
-        if grad is not None:
-            d_weight = ConvolutionWeightGrad.apply(gg, grad, ctx.w_shape, *ctx.params, None)
-        return d_grad, d_weight
-
-
-class ConvolutionWeightGrad(Function):
-    """dL/dweight of a convolution, as a function of (input, output gradient)."""
-
-    node_name = "ConvolutionBackwardBackward0"
-    _builtin = True
-    _edge_args = (0, 1)
-
-    @staticmethod
-    def forward(ctx, x, grad, w_shape, stride, padding, dilation, cols):
-        need_x, need_g = ctx.needs_input_grad[0], ctx.needs_input_grad[1]
-        ctx.save_for_backward(x if need_g else None, grad if need_x else None)
-        ctx.params, ctx.x_shape = (stride, padding, dilation), x._data.shape
-        if cols is None:
-            cols = _im2col(x._data, w_shape[2:], stride, padding, dilation)[0]
-        return _wrap(_conv2d_weight_grad_array(grad._data, w_shape, cols))
-
-    @staticmethod
-    def backward(ctx, ggw):
-        x, grad = ctx.saved_tensors
-        d_x = d_grad = None
-        if grad is not None:
-            d_x = ConvolutionInputGrad.apply(grad, ggw, ctx.x_shape, *ctx.params)
-        if x is not None:
-            d_grad = Convolution.apply(x, ggw, None, *ctx.params)
-        return d_x, d_grad
 
 
 def _same_padding(kernel, dilation, stride) -> tuple:
@@ -743,168 +443,6 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 
 
 # ====================================================================== pooling
-# A pool looks at the same windows as a convolution. The window offsets (i, j) are few, so the
-# loops below run over them (4 for a 2x2 pool), never over pixels: each step is one NumPy
-# operation on a whole (N, C, Ho, Wo) array.
-def _pool_out_size(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
-    span = size + 2 * p - d * (k - 1) - 1
-    out = (-(-span // s) if ceil_mode else span // s) + 1
-    if ceil_mode and (out - 1) * s >= size + p:
-        out -= 1  # the last window must start inside the input or the left padding
-    return out
-
-
-def _pool_geometry(x_shape, kernel, stride, padding, dilation, ceil_mode, name):
-    kernel = _pair(kernel)
-    stride = kernel if (stride is None or stride == []) else _pair(stride, "stride")
-    padding, dilation = _pair(padding, "padding"), _pair(dilation, "dilation")
-    for k, p, d in zip(kernel, padding, dilation):
-        if p > (d * (k - 1) + 1) // 2:
-            raise RuntimeError(
-                f"pad should be at most half of effective kernel size, but got pad={p}, "
-                f"kernel_size={k} and dilation={d}"
-            )
-    n, c, h, w = x_shape
-    ho = _pool_out_size(h, kernel[0], stride[0], padding[0], dilation[0], ceil_mode)
-    wo = _pool_out_size(w, kernel[1], stride[1], padding[1], dilation[1], ceil_mode)
-    if ho < 1 or wo < 1:
-        raise RuntimeError(
-            f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{ho}x{wo}). Output "
-            "size is too small"
-        )
-    # The padded extent: left padding, plus whatever the last window needs on the right.
-    hp = max(h + padding[0], (ho - 1) * stride[0] + dilation[0] * (kernel[0] - 1) + 1)
-    wp = max(w + padding[1], (wo - 1) * stride[1] + dilation[1] * (kernel[1] - 1) + 1)
-    return kernel, stride, padding, dilation, (ho, wo), (hp - padding[0], wp - padding[1])
-
-
-def _padded(x: np.ndarray, padding, extent, fill) -> np.ndarray:
-    """``x`` inside a (hp, wp) plane of ``fill`` (left/top padding, then the right side)."""
-    (ph, pw), (eh, ew) = padding, extent
-    n, c, h, w = x.shape
-    if (ph, pw) == (0, 0) and (eh, ew) == (h, w):
-        return x
-    out = array_module(x).full((n, c, ph + eh, pw + ew), fill, dtype=x.dtype)
-    out[:, :, ph:ph + h, pw:pw + w] = x
-    return out
-
-
-def _taps(kernel, stride, dilation, out_size):
-    """For each kernel offset (i, j): the slices of the padded input that it reads."""
-    (kh, kw), (sh, sw), (dh, dw), (ho, wo) = kernel, stride, dilation, out_size
-    return [(slice(i * dh, i * dh + sh * (ho - 1) + 1, sh),
-             slice(j * dw, j * dw + sw * (wo - 1) + 1, sw))
-            for i in range(kh) for j in range(kw)]
-
-
-def _as4d(a: np.ndarray) -> np.ndarray:
-    """An unbatched (C, H, W) array as a batch of one; (N, C, H, W) unchanged."""
-    return a[None] if a.ndim == 3 else a
-
-
-def _shape4d(shape: tuple) -> tuple:
-    return (1, *shape) if len(shape) == 3 else tuple(shape)
-
-
-def _unpad(gx: np.ndarray, padding, x_shape) -> np.ndarray:
-    (ph, pw), (h, w) = padding, x_shape[2:]
-    if gx.shape[2:] == (h, w):
-        return gx
-    return array_module(gx).ascontiguousarray(gx[:, :, ph:ph + h, pw:pw + w])
-
-
-class MaxPool2DWithIndices(Function):
-    """The largest value of each window; the gradient goes to the element that won."""
-
-    node_name = "MaxPool2DWithIndicesBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, x, geometry):
-        kernel, stride, padding, dilation, out_size, extent = geometry
-        xd = _as4d(x._data)
-        xp = array_module(xd)
-        fill = -np.inf if xd.dtype.kind == "f" else np.iinfo(xd.dtype).min
-        padded = _padded(xd, padding, extent, fill)
-        taps = _taps(kernel, stride, dilation, out_size)
-        out = padded[(Ellipsis, *taps[0])].copy()
-        which = xp.zeros(out.shape, dtype=np.uint8)  # the winning offset of each window
-        for k, (rows, cols) in enumerate(taps[1:], 1):
-            candidate = padded[:, :, rows, cols]
-            # strictly greater: the first max wins; but a NaN always wins (the last one, as in
-            # PyTorch's kernel), so its gradient goes to the NaN that the output shows
-            wins = candidate > out
-            if candidate.dtype.kind == "f":
-                wins |= xp.isnan(candidate)
-            xp.copyto(which, k, where=wins)
-            xp.maximum(out, candidate, out=out)
-        ctx.which, ctx.geometry, ctx.x_shape = which, geometry, x._data.shape
-        return _wrap(out if x._data.ndim == 4 else out[0])
-
-    @staticmethod
-    def backward(ctx, grad):
-        return MaxPool2DBackward.apply(grad, ctx.which, ctx.geometry, ctx.x_shape)
-
-    @staticmethod
-    def indices(which, geometry, x_shape) -> np.ndarray:
-        """PyTorch's ``return_indices``: the flat position (in the H x W plane) of each max."""
-        kernel, stride, padding, dilation, (ho, wo), _ = geometry
-        xp = array_module(which)
-        i, j = which // kernel[1], which % kernel[1]
-        rows = xp.arange(ho)[:, None] * stride[0] + i * dilation[0] - padding[0]
-        cols = xp.arange(wo)[None, :] * stride[1] + j * dilation[1] - padding[1]
-        return (rows * x_shape[3] + cols).astype(np.int64)
-
-
-class MaxPool2DBackward(Function):
-    """Route each window's gradient to the element that won (a scatter); linear in ``grad``."""
-
-    node_name = "MaxPool2DWithIndicesBackwardBackward0"
-    _builtin = True
-    _edge_args = (0,)
-
-    @staticmethod
-    def forward(ctx, grad, which, geometry, x_shape):
-        kernel, stride, padding, dilation, out_size, extent = geometry
-        g = grad._data.reshape(which.shape)
-        xp = array_module(g)
-        ctx.which, ctx.geometry = which, geometry
-        n, c = _shape4d(x_shape)[:2]
-        gx = xp.zeros((n, c, padding[0] + extent[0], padding[1] + extent[1]), dtype=g.dtype)
-        overlap = any(s < d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation))
-        for k, (rows, cols) in enumerate(_taps(kernel, stride, dilation, out_size)):
-            if overlap:  # an element can win several windows: add up their gradients
-                gx[:, :, rows, cols] += xp.where(which == k, g, 0)
-            else:  # each element is in one window at most: just write
-                xp.copyto(gx[:, :, rows, cols], g, where=which == k)
-        return _wrap(_unpad(gx, padding, _shape4d(x_shape)).reshape(x_shape))
-
-    @staticmethod
-    def backward(ctx, gg):
-        return MaxPoolGather.apply(gg, ctx.which, ctx.geometry)
-
-
-class MaxPoolGather(Function):
-    """Read the value at each window's winning position (the adjoint of the scatter)."""
-
-    node_name = "MaxPool2DWithIndicesBackward0"
-    _builtin = True
-    _edge_args = (0,)
-
-    @staticmethod
-    def forward(ctx, x, which, geometry):
-        kernel, stride, padding, dilation, out_size, extent = geometry
-        xd = _as4d(x._data)
-        ctx.which, ctx.geometry, ctx.x_shape = which, geometry, x._data.shape
-        padded = _padded(xd, padding, extent, 0)
-        out = array_module(xd).zeros(which.shape, dtype=xd.dtype)
-        for k, (rows, cols) in enumerate(_taps(kernel, stride, dilation, out_size)):
-            out += array_module(xd).where(which == k, padded[:, :, rows, cols], 0)
-        return _wrap(out if x._data.ndim == 4 else out[0])
-
-    @staticmethod
-    def backward(ctx, grad):
-        return MaxPool2DBackward.apply(grad, ctx.which, ctx.geometry, ctx.x_shape)
 
 
 def _pool_input(input: Tensor, name: str) -> tuple:  # noqa: A002
@@ -949,53 +487,6 @@ def _winners(x: Tensor, geometry) -> np.ndarray:
     ctx = _Ctx()
     MaxPool2DWithIndices.forward(ctx, x, geometry)
     return ctx.which
-
-
-class AvgPool2D(Function):
-    """The mean of each window. Linear, so its backward spreads the gradient evenly back."""
-
-    node_name = "AvgPool2DBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, x, geometry, divisor):
-        kernel, stride, padding, dilation, out_size, extent = geometry
-        padded = _padded(_as4d(x._data), padding, extent, 0)
-        taps = _taps(kernel, stride, dilation, out_size)
-        out = padded[(Ellipsis, *taps[0])].copy()
-        for rows, cols in taps[1:]:
-            out += padded[:, :, rows, cols]
-        out /= divisor
-        ctx.geometry, ctx.divisor, ctx.x_shape = geometry, divisor, x._data.shape
-        return _wrap(out if x._data.ndim == 4 else out[0])
-
-    @staticmethod
-    def backward(ctx, grad):
-        return AvgPool2DBackward.apply(grad, ctx.geometry, ctx.divisor, ctx.x_shape)
-
-
-class AvgPool2DBackward(Function):
-    """Each window's gradient, divided by the window size, added back to its elements."""
-
-    node_name = "AvgPool2DBackwardBackward0"
-    _builtin = True
-    _edge_args = (0,)
-
-    @staticmethod
-    def forward(ctx, grad, geometry, divisor, x_shape):
-        kernel, stride, padding, dilation, out_size, extent = geometry
-        g = _as4d(grad._data) / divisor
-        n, c = _shape4d(x_shape)[:2]
-        gx = array_module(g).zeros((n, c, padding[0] + extent[0], padding[1] + extent[1]),
-                                   dtype=grad._data.dtype)
-        for rows, cols in _taps(kernel, stride, dilation, out_size):
-            gx[:, :, rows, cols] += g
-        ctx.geometry, ctx.divisor = geometry, divisor
-        return _wrap(_unpad(gx, padding, _shape4d(x_shape)).reshape(x_shape))
-
-    @staticmethod
-    def backward(ctx, gg):
-        return AvgPool2D.apply(gg, ctx.geometry, ctx.divisor)  # the adjoint of the adjoint
 
 
 def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
@@ -1218,36 +709,6 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 
 # ====================================================================== losses
-class _MulScalar(Function):
-    """``tensor * number`` as PyTorch's composite losses record it (``MulBackward1``)."""
-
-    node_name = "MulBackward1"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, a, c):
-        ctx.c = c
-        return _wrap(a._data * a._data.dtype.type(c))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * ctx.c
-
-
-class _DivScalar(Function):
-    """``tensor / number`` as PyTorch's composite losses record it (``DivBackward1``)."""
-
-    node_name = "DivBackward1"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, a, c):
-        ctx.c = c
-        return _wrap(a._data / a._data.dtype.type(c))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad / ctx.c
 
 
 def _warn_size(input: Tensor, target: Tensor) -> None:  # noqa: A002
@@ -1256,40 +717,6 @@ def _warn_size(input: Tensor, target: Tensor) -> None:  # noqa: A002
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
             "Please ensure they have the same size.", UserWarning, stacklevel=3)
-
-
-class MseLoss(Function):
-    """Mean squared error, ``mean((x - y)^2)``; ``d/dx = 2 (x - y) / n``."""
-
-    node_name = "MseLossBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, x, y, reduction):
-        dt = _dtype.result_type(x, y).np  # float32 input, float64 target: a float64 loss
-        xd, yd = x._data.astype(dt, copy=False), y._data.astype(dt, copy=False)
-        if xd.dtype.kind != "f":
-            raise NotImplementedError(f'"mse_cpu" not implemented for \'{_type_name(x)}\'')
-        try:
-            diff = xd - yd
-        except ValueError:
-            raise broadcast_error(x.shape, y.shape) from None
-        ctx.save_for_backward(x, y)
-        ctx.reduction, ctx.n = reduction, diff.size
-        return _wrap(_reduce_array(diff * diff, reduction, xd.dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        if _plain_backward():
-            scale = 2.0 / max(ctx.n, 1) if ctx.reduction == "mean" else 2.0
-            dt = grad._data.dtype
-            gxd = (x._data.astype(dt) - y._data.astype(dt)) * (grad._data * scale)
-            return (_wrap(gxd) if ctx.needs_input_grad[0] else None,
-                    _wrap(-gxd) if ctx.needs_input_grad[1] else None)
-        gx = 2 * (x - y) * _scale_grad(grad, ctx.reduction, ctx.n)
-        return (gx if ctx.needs_input_grad[0] else None,
-                -gx if ctx.needs_input_grad[1] else None)
 
 
 def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,  # noqa: A002
@@ -1323,45 +750,6 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,  # no
     return _reduce((input - target).abs(), reduction)
 
 
-class BinaryCrossEntropy(Function):
-    """``-w [y log x + (1 - y) log(1 - x)]`` on probabilities; the logs are clamped at -100
-    (as in PyTorch) so that ``x = 0`` or ``1`` gives a large finite loss, not inf."""
-
-    node_name = "BinaryCrossEntropyBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, x, y, weight, reduction):
-        xd = x._data
-        yd = y._data.astype(xd.dtype, copy=False)
-        if ((xd < 0) | (xd > 1)).any():
-            raise RuntimeError("all elements of input should be between 0 and 1")
-        with np.errstate(divide="ignore"):
-            log_x = np.maximum(np.log(xd), -100)
-            log_1mx = np.maximum(np.log1p(-xd), -100)
-        loss = -(yd * log_x + (1 - yd) * log_1mx)
-        if weight is not None:
-            loss = loss * weight._data
-        ctx.save_for_backward(x, y, weight)
-        ctx.reduction, ctx.n = reduction, xd.size
-        return _wrap(_reduce_array(loss.astype(xd.dtype, copy=False), reduction, xd.dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y, weight = ctx.saved_tensors
-        grad = _scale_grad(grad, ctx.reduction, ctx.n)
-        if weight is not None:
-            grad = grad * weight
-        gx = gy = None
-        if ctx.needs_input_grad[0]:
-            # d/dx = (x - y) / (x (1 - x)), kept finite at x = 0 and x = 1
-            gx = grad * (x - y) / ((1 - x) * x).clamp(min=1e-12)
-        if ctx.needs_input_grad[1]:
-            # d/dy = log(1 - x) - log(x) = -logit(x), not clamped (inf at x = 0, as in PyTorch)
-            gy = grad * ((1 - x).log() - x.log())
-        return gx, gy, None
-
-
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
                          size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Binary cross-entropy on probabilities in [0, 1] (``nn.BCELoss``). Prefer
@@ -1377,86 +765,6 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     if weight is not None and weight.shape != input.shape:
         weight = weight.expand(input.shape)
     return BinaryCrossEntropy.apply(input, target, weight, reduction)
-
-
-class NllLoss(Function):
-    """Negative log-likelihood: pick ``-logp[target]`` for each sample.
-
-    The gradient is ``-weight[target]`` (divided by the total weight for ``mean``) at the
-    target class and 0 elsewhere: a constant matrix times the incoming gradient.
-    """
-
-    node_name = "NllLossBackward0"
-    _builtin = True
-    _edge_args = (0,)  # the target and the class weights get no gradient
-
-    @staticmethod
-    def forward(ctx, logp, target, weight, reduction, ignore_index):
-        lp = logp._data
-        xp = array_module(lp)
-        # One row of class scores per target: (C,) -> (1, C); (N, C, d1, ...) -> (N*d1*..., C)
-        if lp.ndim <= 2:
-            moved = lp if lp.ndim == 2 else lp[None]
-        else:
-            moved = xp.moveaxis(lp, 1, -1)
-        n_classes = moved.shape[-1]
-        rows_lp = moved.reshape(-1, n_classes)
-        t = target.reshape(-1)
-        rows = xp.arange(t.shape[0])
-        valid = t != ignore_index
-        all_valid = bool(valid.all())
-        t_safe = t if all_valid else xp.where(valid, t, 0)
-        if t_safe.size and (t_safe.min() < 0 or t_safe.max() >= n_classes):
-            bad = t_safe[(t_safe < 0) | (t_safe >= n_classes)]
-            raise IndexError(f"Target {int(bad[0])} is out of bounds.")
-        picked = rows_lp[rows, t_safe]  # log p(target) of every sample
-        if weight is not None:
-            w = weight._data[t_safe].astype(lp.dtype, copy=False) * valid
-        elif not all_valid:
-            w = valid.astype(lp.dtype)
-        else:
-            w = None  # every sample counts once
-        losses = -picked if w is None else -picked * w
-        coef = -1.0 if w is None else -w  # d loss_i / d logp[i, target_i]
-        if reduction == "none":
-            out = losses.reshape(target.shape)
-        elif reduction == "sum":
-            out = losses.sum(dtype=lp.dtype)
-        else:
-            total = t.shape[0] if w is None else w.sum(dtype=lp.dtype)
-            if total:
-                out = losses.sum(dtype=lp.dtype) / lp.dtype.type(total)
-                coef = coef / total
-            else:  # every target ignored: the loss is 0 / 0 = NaN, its gradient 0 (PyTorch's)
-                out, coef = lp.dtype.type(np.nan), lp.dtype.type(0)
-        grad_matrix = xp.zeros(rows_lp.shape, dtype=lp.dtype)
-        grad_matrix[rows, t_safe] = coef
-        grad_matrix = grad_matrix.reshape(moved.shape)
-        if lp.ndim == 1:
-            grad_matrix = grad_matrix[0]
-        elif lp.ndim > 2:
-            grad_matrix = xp.moveaxis(grad_matrix, -1, 1)
-        ctx.grad_matrix, ctx.reduction, ctx.ndim = _wrap(grad_matrix), reduction, lp.ndim
-        return _wrap(xp.asarray(out, dtype=lp.dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        if _plain_backward():
-            g = grad._data
-            if ctx.reduction == "none" and ctx.ndim > 1:
-                g = g[:, None]
-            return _wrap(g * ctx.grad_matrix._data)
-        if ctx.reduction == "none" and ctx.ndim > 1:
-            grad = grad.unsqueeze(1)  # one gradient per sample, spread over its classes
-        return grad * ctx.grad_matrix
-
-
-class NllLoss2D(NllLoss):
-    """``NllLoss`` on images, (N, C, H, W) scores against (N, H, W) targets."""
-
-    node_name = "NllLoss2DBackward0"
-    _builtin = True
-    _edge_args = (0,)
 
 
 def _check_target(input: Tensor, target: Tensor) -> None:  # noqa: A002
@@ -1565,41 +873,6 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
             + _MulScalar.apply(smooth, label_smoothing / n_classes))
 
 
-
-# ---------------------------------------------------------------- adaptive pooling
-def _adaptive_bins(in_size: int, out_size: int) -> list[tuple[int, int]]:
-    """PyTorch's windows: bin ``i`` covers ``[floor(i*in/out), ceil((i+1)*in/out))``.
-
-    Neighbouring bins may overlap by one element when ``in`` is not a multiple of ``out``.
-    """
-    return [((i * in_size) // out_size, -((-(i + 1) * in_size) // out_size))
-            for i in range(out_size)]
-
-
-def _bin_means(x, axis: int, out_size: int):
-    """The mean of each adaptive bin of ``x`` along ``axis`` (which has ``out_size`` bins).
-
-    Each mean adds only the elements of its bin, so an inf or NaN stays in the bins that
-    contain it (a matrix product with 0 weights would spread NaN = 0 * inf everywhere)."""
-    xp = array_module(x)
-    bins = _adaptive_bins(x.shape[axis], out_size)
-    moved = xp.moveaxis(x, axis, -1)
-    means = [moved[..., a:b].mean(axis=-1) for a, b in bins]
-    out = xp.stack(means, axis=-1) if means else xp.zeros(moved.shape[:-1] + (0,), x.dtype)
-    return xp.moveaxis(out.astype(x.dtype, copy=False), -1, axis)
-
-
-def _bin_spread(g, axis: int, in_size: int):
-    """The transpose of :func:`_bin_means`: each bin's value, divided by the bin's size, added
-    to every element of the bin (overlapping bins both add)."""
-    xp = array_module(g)
-    moved = xp.moveaxis(g, axis, -1)
-    out = xp.zeros(moved.shape[:-1] + (in_size,), dtype=g.dtype)
-    for i, (a, b) in enumerate(_adaptive_bins(in_size, moved.shape[-1])):
-        out[..., a:b] += (moved[..., i] / g.dtype.type(b - a))[..., None]
-    return xp.moveaxis(out, -1, axis)
-
-
 def _adaptive_output_size(output_size, in_hw: tuple, name: str) -> tuple:
     sizes = (output_size,) * 2 if isinstance(output_size, int) else tuple(output_size)
     if len(sizes) != 2:
@@ -1617,52 +890,6 @@ def _adaptive_input(input: Tensor, name: str, colon: str = "") -> None:  # noqa:
                                   f"'{input.dtype._legacy[:-6]}'")
 
 
-def _check_grad_size(grad: Tensor, name: str) -> None:
-    """PyTorch's backward refuses an empty output (outside the batch dimensions)."""
-    for d in range(grad.dim() - 2, grad.dim()):
-        if grad.shape[d] == 0:
-            raise RuntimeError(
-                f"{name}_backward(): Expected grad_output to have non-zero size for non-batch "
-                f"dimensions, but grad_output has sizes [{', '.join(map(str, grad.shape))}] "
-                f"with dimension {d} being empty")
-
-
-class AdaptiveAvgPool2D(Function):
-    """Average pooling to a fixed output size. A 2-D window mean is separable: the mean over
-    the rows of each bin, then over its columns. Backward spreads each gradient evenly over
-    its window (:class:`AdaptiveAvgPool2DGrad`)."""
-
-    node_name = "AdaptiveAvgPool2DBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, x, out_hw):
-        ctx.in_hw = x._data.shape[-2:]
-        return _wrap(_bin_means(_bin_means(x._data, -2, out_hw[0]), -1, out_hw[1]))
-
-    @staticmethod
-    def backward(ctx, grad):
-        _check_grad_size(grad, "adaptive_avg_pool2d")
-        return AdaptiveAvgPool2DGrad.apply(grad, ctx.in_hw)
-
-
-class AdaptiveAvgPool2DGrad(Function):
-    """Backward of adaptive average pooling: linear in the gradient, so its own backward
-    (for ``create_graph=True``) is the pooling again."""
-
-    node_name = "AdaptiveAvgPool2DBackwardBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, grad, in_hw):
-        ctx.out_hw = grad._data.shape[-2:]
-        return _wrap(_bin_spread(_bin_spread(grad._data, -2, in_hw[0]), -1, in_hw[1]))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return AdaptiveAvgPool2D.apply(grad, ctx.out_hw)
-
-
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
     """Average-pool ``(N, C, H, W)`` (or ``(C, H, W)``) to ``output_size`` whatever the input
     size (an int, or ``(h, w)`` where None keeps that dimension).
@@ -1677,65 +904,6 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
     if out_hw == (1, 1):  # global average pooling: PyTorch takes the mean
         return input.mean((-2, -1), keepdim=True)
     return AdaptiveAvgPool2D.apply(input, out_hw)
-
-
-class AdaptiveMaxPool2D(Function):
-    """The maximum of each adaptive bin; backward sends the gradient to the winner."""
-
-    node_name = "AdaptiveMaxPool2DBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, x, out_hw):
-        data = x._data
-        h, w = data.shape[-2:]
-        xp = array_module(data)
-        out = xp.empty(data.shape[:-2] + tuple(out_hw), dtype=data.dtype)
-        idx = xp.empty(data.shape[:-2] + tuple(out_hw), dtype=np.int64)
-        for i, (r0, r1) in enumerate(_adaptive_bins(h, out_hw[0])):
-            for j, (c0, c1) in enumerate(_adaptive_bins(w, out_hw[1])):
-                window = data[..., r0:r1, c0:c1].reshape(data.shape[:-2] +
-                                                         ((r1 - r0) * (c1 - c0),))
-                # the first maximum wins, as in PyTorch; but a NaN always wins (the last one)
-                k = window.argmax(-1) if window.size else xp.zeros(window.shape[:-1], np.int64)
-                nan = xp.isnan(window)
-                last_nan = window.shape[-1] - 1 - nan[..., ::-1].argmax(-1) if window.size else k
-                k = xp.where(nan.any(-1), last_nan, k)
-                out[..., i, j] = xp.take_along_axis(window, k[..., None], -1)[..., 0]
-                idx[..., i, j] = (r0 + k // (c1 - c0)) * w + c0 + k % (c1 - c0)
-        ctx.shape, ctx.idx = data.shape, idx
-        return _wrap(out), _wrap(idx)
-
-    @staticmethod
-    def backward(ctx, grad, _grad_indices=None):
-        _check_grad_size(grad, "adaptive_max_pool2d")
-        return AdaptiveMaxPool2DGradInput.apply(grad, ctx.shape, ctx.idx)
-
-
-class AdaptiveMaxPool2DGradInput(Function):
-    """Backward of adaptive max pooling: each gradient added at its window's winner (a
-    winner of two overlapping windows gets both). Its own backward picks them out again."""
-
-    node_name = "AdaptiveMaxPool2DBackwardBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, grad, shape, idx):
-        from minitorch.ops.indexing import _add_at  # noqa: PLC0415
-
-        ctx.grad_hw = grad._data.shape[-2:]
-        plane = ctx.grad_hw[0] * ctx.grad_hw[1]
-        ctx.idx = idx.reshape(idx.shape[:-2] + (plane,))
-        g = grad._data.reshape(grad._data.shape[:-2] + (plane,))
-        out = array_module(g).zeros(shape[:-2] + (shape[-2] * shape[-1],), dtype=g.dtype)
-        lead = np.indices(g.shape[:-1], sparse=True) if g.ndim > 1 else ()
-        _add_at(out, (*[i[..., None] for i in lead], ctx.idx), g)
-        return _wrap(out.reshape(shape))
-
-    @staticmethod
-    def backward(ctx, grad):
-        flat = grad.reshape(*grad.shape[:-2], -1)
-        return flat.gather(-1, _wrap(ctx.idx)).reshape(*grad.shape[:-2], *ctx.grad_hw)
 
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):  # noqa: A002

@@ -44,11 +44,18 @@ def as_tensor(value, like: Tensor) -> Tensor:
     treats as weaker than any tensor (``float32_tensor * 2.5`` stays float32)."""
     if isinstance(value, Tensor):
         return value
+    data = like._data
+    if ((type(value) is float or type(value) is int and -2**53 < value < 2**53)
+            and data.dtype.kind == "f" and type(data) is np.ndarray):
+        # The common case, ``x * 0.5`` on a floating-point CPU tensor: the number takes the
+        # tensor's dtype (the general rule below gives the same answer, more slowly).
+        t = _wrap(np.array(value, data.dtype))
+        t._wrapped = True
+        return t
     if isinstance(value, (numbers.Number, np.number, np.bool_)):
         d = _dtype.scalar_dtype(value)
         if d.category <= like.dtype.category:
             d = like.dtype
-        data = like._data
         if type(data) is np.ndarray:
             try:
                 t = _wrap(np.array(value, dtype=d.np))

@@ -30,7 +30,9 @@ __all__ = [
 
 
 def _binary(np_fn, a: Tensor, b: Tensor) -> Tensor:
-    x, y = operands(a, b)
+    x, y = a._data, b._data
+    if x.dtype is not y.dtype or type(x) is not type(y):  # promote, or move a 0-d CPU tensor
+        x, y = operands(a, b)
     try:
         return _wrap(np_fn(x, y))
     except ValueError:
@@ -49,6 +51,41 @@ class Add(Function):
     def backward(ctx, grad):
         # d(a+b)/da = 1, d(a+b)/db = 1: the gradient passes through unchanged.
         return grad, grad
+
+
+class AddNumber(Function):
+    """``tensor + number`` on a floating-point tensor: the number needs no wrapping.
+
+    As in PyTorch, the number still has an edge in the graph, an empty one: ``(None, 0)``.
+    """
+
+    node_name = "AddBackward0"
+    _builtin = True
+    _edge_args = (0, 1)
+
+    @staticmethod
+    def forward(ctx, a, number):
+        return _wrap(a._data + number)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+class SubNumber(Function):
+    """``tensor - number`` on a floating-point tensor."""
+
+    node_name = "SubBackward0"
+    _builtin = True
+    _edge_args = (0, 1)
+
+    @staticmethod
+    def forward(ctx, a, number):
+        return _wrap(a._data - number)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
 
 
 class AddScaled(Function):
@@ -87,10 +124,13 @@ class Sub(Function):
         return grad, -grad
 
 
+def _is_bool(v) -> bool:
+    return v._data.dtype == np.bool_ if isinstance(v, Tensor) else isinstance(v, (bool, np.bool_))
+
+
 def _check_sub(a, b) -> None:
     """PyTorch refuses ``-`` on bools (Python's too): it suggests ``^`` or ``~`` instead."""
-    bools = sum(v._data.dtype == np.bool_ if isinstance(v, Tensor)
-                else isinstance(v, (bool, np.bool_)) for v in (a, b))
+    bools = _is_bool(a) + _is_bool(b)
     if bools == 2:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
@@ -136,6 +176,28 @@ class Mul(Function):
         # d(a*b)/da = b, d(a*b)/db = a
         return (grad * b if b is not None else None,
                 grad * a if a is not None else None)
+
+
+class MulNumber(Function):
+    """``tensor * number`` on a floating-point tensor: the number needs no wrapping, and it is
+    all that backward needs (``d(a*c)/da = c``)."""
+
+    node_name = "MulBackward0"
+    _builtin = True
+    _edge_args = (0, 1)  # the number's edge is empty, as in PyTorch
+
+    @staticmethod
+    def forward(ctx, a, number):
+        # PyTorch saves the number for backward, so a second backward without retain_graph
+        # fails here as it does there: the number is kept in ctx, the marker in saved_tensors.
+        ctx.save_for_backward(None)
+        ctx.number = number
+        return _wrap(a._data * number)
+
+    @staticmethod
+    def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018  (raises once the graph has been freed)
+        return grad * ctx.number, None
 
 
 class Div(Function):
@@ -198,6 +260,9 @@ class Reciprocal(Function):
         return -grad * out * out  # d(1/a)/da = -1/a^2
 
 
+_MULTIPLIED_POWERS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
 class PowScalar(Function):
     """``tensor ** number``."""
 
@@ -208,15 +273,21 @@ class PowScalar(Function):
     def forward(ctx, a, exponent):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
-        dt = _dtype.result_type(a, as_tensor(exponent, a))  # bool ** 2 is int64, int ** 0.5 float
-        if dt is _dtype.bool:  # bool ** bool: PyTorch's special case (x ** True is x)
-            if isinstance(exponent, (bool, np.bool_)):
-                return _wrap(a._data.copy() if exponent else np.ones_like(a._data))
-            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
-        x = a._data.astype(dt.np, copy=False)
-        if x.dtype.kind in "iu" and exponent < 0:
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        x = a._data
+        if x.dtype.kind != "f":  # bool ** 2 is int64, int ** 0.5 is float32
+            dt = _dtype.result_type(a, as_tensor(exponent, a))
+            if dt is _dtype.bool:  # bool ** bool: PyTorch's special case (x ** True is x)
+                if isinstance(exponent, (bool, np.bool_)):
+                    return _wrap(x.copy() if exponent else np.ones_like(x))
+                raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+            x = x.astype(dt.np, copy=False)
+            if x.dtype.kind in "iu" and exponent < 0:
+                raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            if x.dtype in _MULTIPLIED_POWERS and exponent in (2, 3):
+                # x ** 2 is x * x and x ** 3 is x * x * x, as PyTorch computes them (NumPy's
+                # float32 power gives the same numbers up to rounding, 100x more slowly)
+                return _wrap(x * x if exponent == 2 else x * x * x)
             return _wrap(np.power(x, x.dtype.type(exponent)))
 
     @staticmethod
@@ -448,10 +519,19 @@ class Where(Function):
 
 
 # ---------------------------------------------------------------- functions (the public API)
+def _plain_number(value, like: Tensor) -> bool:
+    """Whether ``value`` is a Python number that simply takes ``like``'s floating dtype, as in
+    ``x * 0.5``: the common case, which needs no wrapping into a tensor."""
+    return ((type(value) is float or type(value) is int and -2**53 < value < 2**53)
+            and like._data.dtype.kind == "f")
+
+
 def add(input: Tensor, other, alpha=1) -> Tensor:  # noqa: A002
     """``input + alpha * other``, broadcasting shapes."""
     if not isinstance(input, Tensor):
         input, other = other, input  # noqa: A001  (number + tensor)
+    if alpha == 1 and _plain_number(other, input):
+        return AddNumber.apply(input, other)
     other = as_tensor(other, input)
     if alpha != 1:
         return AddScaled.apply(input, other, alpha)
@@ -462,6 +542,8 @@ def sub(input: Tensor, other, alpha=1) -> Tensor:  # noqa: A002
     """``input - alpha * other``."""
     if not isinstance(input, Tensor):
         return rsub(other, input)
+    if alpha == 1 and _plain_number(other, input):
+        return SubNumber.apply(input, other)
     _check_sub(input, other)
     other = as_tensor(other, input)
     if alpha != 1:
@@ -479,6 +561,8 @@ def mul(input: Tensor, other) -> Tensor:  # noqa: A002
     """``input * other``, elementwise with broadcasting."""
     if not isinstance(input, Tensor):
         input, other = other, input  # noqa: A001
+    if _plain_number(other, input):
+        return MulNumber.apply(input, other)
     return Mul.apply(input, as_tensor(other, input))
 
 

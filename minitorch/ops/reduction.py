@@ -51,7 +51,7 @@ class Sum(Function):
     @staticmethod
     def forward(ctx, a, dtype=None):
         ctx.shape = a._data.shape
-        return _wrap(np.sum(a._data, dtype=_sum_dtype(a, dtype)))
+        return _wrap(a._data.sum(dtype=_sum_dtype(a, dtype)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -65,7 +65,7 @@ class SumDim(Function):
     @staticmethod
     def forward(ctx, a, dims, keepdim, dtype=None):
         ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
-        return _wrap(np.sum(a._data, axis=dims, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
+        return _wrap(a._data.sum(axis=dims, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -644,9 +644,10 @@ def sum_to_size(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
             f"size {{{', '.join(map(str, shape))}}} is not expandable to size "
             f"{{{', '.join(map(str, have))}}}."
         )
-    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape)
-                                      if s == 1 and have[lead + i] != 1)
-    out = SumDim.apply(input, dims, True, None)
+    kept = tuple([lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1])
+    if not kept:  # only leading dimensions to remove (a bias, a scalar): one sum does it
+        return SumDim.apply(input, tuple(range(lead)), False, None)
+    out = SumDim.apply(input, tuple(range(lead)) + kept, True, None)
     return out.reshape(shape) if lead else out
 
 

@@ -446,7 +446,8 @@ def reshape(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
     """Another shape with the same number of elements: a view when possible, else a copy."""
     shape = _resolve_shape(tuple(shape), input._data.size)
     data = input._data
-    if shape == data.shape or data.size == 0 or np.may_share_memory(np.reshape(data, shape), data):
+    if (shape == data.shape or data.size == 0 or data.flags.c_contiguous
+            or np.may_share_memory(np.reshape(data, shape), data)):
         # PyTorch records a view of a non-contiguous tensor as ReshapeAliasBackward0
         return (View if data.flags.c_contiguous else ReshapeAlias).apply(input, shape)
     return UnsafeView.apply(Clone.apply(input), shape)  # copy to contiguous memory, then view

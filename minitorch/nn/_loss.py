@@ -1,0 +1,261 @@
+"""Losses: the ``Function`` classes behind ``nn.functional``'s ``mse_loss``, ``l1_loss``,
+``binary_cross_entropy(_with_logits)``, ``nll_loss`` and ``cross_entropy``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minitorch import _dtype
+from minitorch._backend import array_module
+from minitorch._tensor import _wrap
+from minitorch.autograd.function import Function
+from minitorch.nn._util import (
+    _plain_backward,
+    _reduce_array,
+    _scale_grad,
+    _type_name,
+)
+from minitorch.ops._util import broadcast_error
+from minitorch.ops.unary import sigmoid
+
+
+def _softplus_neg_abs(x: np.ndarray) -> np.ndarray:
+    """``log(1 + exp(-|x|))``, which never overflows."""
+    return np.log1p(np.exp(-np.abs(x)))
+
+
+class BinaryCrossEntropyWithLogits(Function):
+    """Sigmoid followed by binary cross-entropy, in one numerically stable step.
+
+    With ``x`` the logit, ``y`` the target and ``p`` the positive weight:
+    ``loss = (1 - y) x + (1 + (p - 1) y) (log(1 + e^-|x|) + max(-x, 0))``.
+    """
+
+    node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    _builtin = True
+    _edge_args = (0, 1)  # as in PyTorch, the weights get no gradient (and no edge)
+
+    @staticmethod
+    def forward(ctx, x, y, weight, pos_weight, reduction):
+        ctx.save_for_backward(x, y, weight, pos_weight)
+        ctx.reduction = reduction
+        xd, yd = x._data, y._data.astype(x._data.dtype, copy=False)
+        log_sig_neg = _softplus_neg_abs(xd) + np.maximum(-xd, 0)  # -log(sigmoid(x))
+        if pos_weight is None:
+            loss = (1 - yd) * xd + log_sig_neg
+        else:
+            loss = (1 - yd) * xd + (1 + (pos_weight._data - 1) * yd) * log_sig_neg
+        if weight is not None:
+            loss = loss * weight._data
+        if reduction == "mean":
+            loss = loss.mean(dtype=xd.dtype)
+        elif reduction == "sum":
+            loss = loss.sum(dtype=xd.dtype)
+        elif reduction != "none":
+            raise ValueError(f"{reduction} is not a valid value for reduction")
+        return _wrap(loss.astype(xd.dtype, copy=False) if hasattr(loss, 'astype') else loss)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y, weight, pos_weight = ctx.saved_tensors
+        if ctx.reduction == "mean":
+            grad = grad.expand(x.shape) / max(x.numel(), 1)
+        elif ctx.reduction == "sum":
+            grad = grad.expand(x.shape)
+        s = sigmoid(x)
+        if pos_weight is None:
+            gx = s - y                           # d loss / dx = sigmoid(x) - y
+            gy = -x                              # d loss / dy = -x
+        else:
+            gx = (pos_weight * y + 1 - y) * s - pos_weight * y
+            # d loss / dy = (p - 1) * (-log sigmoid(x)) - x, with -log sigmoid(x) written
+            # as max(-x, 0) + log(1 + e^-|x|) so that it never overflows
+            gy = (pos_weight - 1) * ((-x).relu() + ((-x.abs()).exp() + 1).log()) - x
+        if weight is not None:
+            gx, gy = gx * weight, gy * weight
+        return grad * gx, grad * gy
+
+
+class _MulScalar(Function):
+    """``tensor * number`` as PyTorch's composite losses record it (``MulBackward1``)."""
+
+    node_name = "MulBackward1"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, c):
+        ctx.c = c
+        return _wrap(a._data * a._data.dtype.type(c))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * ctx.c
+
+
+class _DivScalar(Function):
+    """``tensor / number`` as PyTorch's composite losses record it (``DivBackward1``)."""
+
+    node_name = "DivBackward1"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, c):
+        ctx.c = c
+        return _wrap(a._data / a._data.dtype.type(c))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad / ctx.c
+
+
+class MseLoss(Function):
+    """Mean squared error, ``mean((x - y)^2)``; ``d/dx = 2 (x - y) / n``."""
+
+    node_name = "MseLossBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, y, reduction):
+        dt = _dtype.result_type(x, y).np  # float32 input, float64 target: a float64 loss
+        xd, yd = x._data.astype(dt, copy=False), y._data.astype(dt, copy=False)
+        if xd.dtype.kind != "f":
+            raise NotImplementedError(f'"mse_cpu" not implemented for \'{_type_name(x)}\'')
+        try:
+            diff = xd - yd
+        except ValueError:
+            raise broadcast_error(x.shape, y.shape) from None
+        ctx.save_for_backward(x, y)
+        ctx.reduction, ctx.n = reduction, diff.size
+        return _wrap(_reduce_array(diff * diff, reduction, xd.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        if _plain_backward():
+            scale = 2.0 / max(ctx.n, 1) if ctx.reduction == "mean" else 2.0
+            dt = grad._data.dtype
+            gxd = (x._data.astype(dt) - y._data.astype(dt)) * (grad._data * scale)
+            return (_wrap(gxd) if ctx.needs_input_grad[0] else None,
+                    _wrap(-gxd) if ctx.needs_input_grad[1] else None)
+        gx = 2 * (x - y) * _scale_grad(grad, ctx.reduction, ctx.n)
+        return (gx if ctx.needs_input_grad[0] else None,
+                -gx if ctx.needs_input_grad[1] else None)
+
+
+class BinaryCrossEntropy(Function):
+    """``-w [y log x + (1 - y) log(1 - x)]`` on probabilities; the logs are clamped at -100
+    (as in PyTorch) so that ``x = 0`` or ``1`` gives a large finite loss, not inf."""
+
+    node_name = "BinaryCrossEntropyBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, y, weight, reduction):
+        xd = x._data
+        yd = y._data.astype(xd.dtype, copy=False)
+        if ((xd < 0) | (xd > 1)).any():
+            raise RuntimeError("all elements of input should be between 0 and 1")
+        with np.errstate(divide="ignore"):
+            log_x = np.maximum(np.log(xd), -100)
+            log_1mx = np.maximum(np.log1p(-xd), -100)
+        loss = -(yd * log_x + (1 - yd) * log_1mx)
+        if weight is not None:
+            loss = loss * weight._data
+        ctx.save_for_backward(x, y, weight)
+        ctx.reduction, ctx.n = reduction, xd.size
+        return _wrap(_reduce_array(loss.astype(xd.dtype, copy=False), reduction, xd.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y, weight = ctx.saved_tensors
+        grad = _scale_grad(grad, ctx.reduction, ctx.n)
+        if weight is not None:
+            grad = grad * weight
+        gx = gy = None
+        if ctx.needs_input_grad[0]:
+            # d/dx = (x - y) / (x (1 - x)), kept finite at x = 0 and x = 1
+            gx = grad * (x - y) / ((1 - x) * x).clamp(min=1e-12)
+        if ctx.needs_input_grad[1]:
+            # d/dy = log(1 - x) - log(x) = -logit(x), not clamped (inf at x = 0, as in PyTorch)
+            gy = grad * ((1 - x).log() - x.log())
+        return gx, gy, None
+
+
+class NllLoss(Function):
+    """Negative log-likelihood: pick ``-logp[target]`` for each sample.
+
+    The gradient is ``-weight[target]`` (divided by the total weight for ``mean``) at the
+    target class and 0 elsewhere: a constant matrix times the incoming gradient.
+    """
+
+    node_name = "NllLossBackward0"
+    _builtin = True
+    _edge_args = (0,)  # the target and the class weights get no gradient
+
+    @staticmethod
+    def forward(ctx, logp, target, weight, reduction, ignore_index):
+        lp = logp._data
+        xp = array_module(lp)
+        # One row of class scores per target: (C,) -> (1, C); (N, C, d1, ...) -> (N*d1*..., C)
+        if lp.ndim <= 2:
+            moved = lp if lp.ndim == 2 else lp[None]
+        else:
+            moved = xp.moveaxis(lp, 1, -1)
+        n_classes = moved.shape[-1]
+        rows_lp = moved.reshape(-1, n_classes)
+        t = target.reshape(-1)
+        rows = xp.arange(t.shape[0])
+        valid = t != ignore_index
+        all_valid = bool(valid.all())
+        t_safe = t if all_valid else xp.where(valid, t, 0)
+        if t_safe.size and (t_safe.min() < 0 or t_safe.max() >= n_classes):
+            bad = t_safe[(t_safe < 0) | (t_safe >= n_classes)]
+            raise IndexError(f"Target {int(bad[0])} is out of bounds.")
+        picked = rows_lp[rows, t_safe]  # log p(target) of every sample
+        if weight is not None:
+            w = weight._data[t_safe].astype(lp.dtype, copy=False) * valid
+        elif not all_valid:
+            w = valid.astype(lp.dtype)
+        else:
+            w = None  # every sample counts once
+        losses = -picked if w is None else -picked * w
+        coef = -1.0 if w is None else -w  # d loss_i / d logp[i, target_i]
+        if reduction == "none":
+            out = losses.reshape(target.shape)
+        elif reduction == "sum":
+            out = losses.sum(dtype=lp.dtype)
+        else:
+            total = t.shape[0] if w is None else w.sum(dtype=lp.dtype)
+            if total:
+                out = losses.sum(dtype=lp.dtype) / lp.dtype.type(total)
+                coef = coef / total
+            else:  # every target ignored: the loss is 0 / 0 = NaN, its gradient 0 (PyTorch's)
+                out, coef = lp.dtype.type(np.nan), lp.dtype.type(0)
+        grad_matrix = xp.zeros(rows_lp.shape, dtype=lp.dtype)
+        grad_matrix[rows, t_safe] = coef
+        grad_matrix = grad_matrix.reshape(moved.shape)
+        if lp.ndim == 1:
+            grad_matrix = grad_matrix[0]
+        elif lp.ndim > 2:
+            grad_matrix = xp.moveaxis(grad_matrix, -1, 1)
+        ctx.grad_matrix, ctx.reduction, ctx.ndim = _wrap(grad_matrix), reduction, lp.ndim
+        return _wrap(xp.asarray(out, dtype=lp.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        if _plain_backward():
+            g = grad._data
+            if ctx.reduction == "none" and ctx.ndim > 1:
+                g = g[:, None]
+            return _wrap(g * ctx.grad_matrix._data)
+        if ctx.reduction == "none" and ctx.ndim > 1:
+            grad = grad.unsqueeze(1)  # one gradient per sample, spread over its classes
+        return grad * ctx.grad_matrix
+
+
+class NllLoss2D(NllLoss):
+    """``NllLoss`` on images, (N, C, H, W) scores against (N, H, W) targets."""
+
+    node_name = "NllLoss2DBackward0"
+    _builtin = True
+    _edge_args = (0,)

@@ -1,0 +1,363 @@
+"""Max, average and adaptive pooling: the ``Function`` classes behind ``nn.functional.max_pool2d``,
+``avg_pool2d`` and the adaptive pools, with their backward nodes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minitorch._backend import array_module
+from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd.function import Function
+from minitorch.nn._util import (
+    _pair,
+)
+
+
+# A pool looks at the same windows as a convolution. The window offsets (i, j) are few, so the
+# loops below run over them (4 for a 2x2 pool), never over pixels: each step is one NumPy
+# operation on a whole (N, C, Ho, Wo) array.
+def _pool_out_size(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
+    span = size + 2 * p - d * (k - 1) - 1
+    out = (-(-span // s) if ceil_mode else span // s) + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1  # the last window must start inside the input or the left padding
+    return out
+
+
+def _pool_geometry(x_shape, kernel, stride, padding, dilation, ceil_mode, name):
+    kernel = _pair(kernel)
+    stride = kernel if (stride is None or stride == []) else _pair(stride, "stride")
+    padding, dilation = _pair(padding, "padding"), _pair(dilation, "dilation")
+    for k, p, d in zip(kernel, padding, dilation):
+        if p > (d * (k - 1) + 1) // 2:
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p}, "
+                f"kernel_size={k} and dilation={d}"
+            )
+    n, c, h, w = x_shape
+    ho = _pool_out_size(h, kernel[0], stride[0], padding[0], dilation[0], ceil_mode)
+    wo = _pool_out_size(w, kernel[1], stride[1], padding[1], dilation[1], ceil_mode)
+    if ho < 1 or wo < 1:
+        raise RuntimeError(
+            f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{ho}x{wo}). Output "
+            "size is too small"
+        )
+    # The padded extent: left padding, plus whatever the last window needs on the right.
+    hp = max(h + padding[0], (ho - 1) * stride[0] + dilation[0] * (kernel[0] - 1) + 1)
+    wp = max(w + padding[1], (wo - 1) * stride[1] + dilation[1] * (kernel[1] - 1) + 1)
+    return kernel, stride, padding, dilation, (ho, wo), (hp - padding[0], wp - padding[1])
+
+
+def _padded(x: np.ndarray, padding, extent, fill) -> np.ndarray:
+    """``x`` inside a (hp, wp) plane of ``fill`` (left/top padding, then the right side)."""
+    (ph, pw), (eh, ew) = padding, extent
+    n, c, h, w = x.shape
+    if (ph, pw) == (0, 0) and (eh, ew) == (h, w):
+        return x
+    out = array_module(x).full((n, c, ph + eh, pw + ew), fill, dtype=x.dtype)
+    out[:, :, ph:ph + h, pw:pw + w] = x
+    return out
+
+
+def _taps(kernel, stride, dilation, out_size):
+    """For each kernel offset (i, j): the slices of the padded input that it reads."""
+    (kh, kw), (sh, sw), (dh, dw), (ho, wo) = kernel, stride, dilation, out_size
+    return [(slice(i * dh, i * dh + sh * (ho - 1) + 1, sh),
+             slice(j * dw, j * dw + sw * (wo - 1) + 1, sw))
+            for i in range(kh) for j in range(kw)]
+
+
+def _as4d(a: np.ndarray) -> np.ndarray:
+    """An unbatched (C, H, W) array as a batch of one; (N, C, H, W) unchanged."""
+    return a[None] if a.ndim == 3 else a
+
+
+def _shape4d(shape: tuple) -> tuple:
+    return (1, *shape) if len(shape) == 3 else tuple(shape)
+
+
+def _unpad(gx: np.ndarray, padding, x_shape) -> np.ndarray:
+    (ph, pw), (h, w) = padding, x_shape[2:]
+    if gx.shape[2:] == (h, w):
+        return gx
+    return array_module(gx).ascontiguousarray(gx[:, :, ph:ph + h, pw:pw + w])
+
+
+class MaxPool2DWithIndices(Function):
+    """The largest value of each window; the gradient goes to the element that won."""
+
+    node_name = "MaxPool2DWithIndicesBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, geometry):
+        kernel, stride, padding, dilation, out_size, extent = geometry
+        xd = _as4d(x._data)
+        xp = array_module(xd)
+        fill = -np.inf if xd.dtype.kind == "f" else np.iinfo(xd.dtype).min
+        padded = _padded(xd, padding, extent, fill)
+        taps = _taps(kernel, stride, dilation, out_size)
+        out = padded[(Ellipsis, *taps[0])].copy()
+        which = xp.zeros(out.shape, dtype=np.uint8)  # the winning offset of each window
+        for k, (rows, cols) in enumerate(taps[1:], 1):
+            candidate = padded[:, :, rows, cols]
+            # strictly greater: the first max wins; but a NaN always wins (the last one, as in
+            # PyTorch's kernel), so its gradient goes to the NaN that the output shows
+            wins = candidate > out
+            if candidate.dtype.kind == "f":
+                wins |= xp.isnan(candidate)
+            xp.copyto(which, k, where=wins)
+            xp.maximum(out, candidate, out=out)
+        ctx.which, ctx.geometry, ctx.x_shape = which, geometry, x._data.shape
+        return _wrap(out if x._data.ndim == 4 else out[0])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MaxPool2DBackward.apply(grad, ctx.which, ctx.geometry, ctx.x_shape)
+
+    @staticmethod
+    def indices(which, geometry, x_shape) -> np.ndarray:
+        """PyTorch's ``return_indices``: the flat position (in the H x W plane) of each max."""
+        kernel, stride, padding, dilation, (ho, wo), _ = geometry
+        xp = array_module(which)
+        i, j = which // kernel[1], which % kernel[1]
+        rows = xp.arange(ho)[:, None] * stride[0] + i * dilation[0] - padding[0]
+        cols = xp.arange(wo)[None, :] * stride[1] + j * dilation[1] - padding[1]
+        return (rows * x_shape[3] + cols).astype(np.int64)
+
+
+class MaxPool2DBackward(Function):
+    """Route each window's gradient to the element that won (a scatter); linear in ``grad``."""
+
+    node_name = "MaxPool2DWithIndicesBackwardBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, grad, which, geometry, x_shape):
+        kernel, stride, padding, dilation, out_size, extent = geometry
+        g = grad._data.reshape(which.shape)
+        xp = array_module(g)
+        ctx.which, ctx.geometry = which, geometry
+        n, c = _shape4d(x_shape)[:2]
+        gx = xp.zeros((n, c, padding[0] + extent[0], padding[1] + extent[1]), dtype=g.dtype)
+        overlap = any(s < d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation))
+        for k, (rows, cols) in enumerate(_taps(kernel, stride, dilation, out_size)):
+            if overlap:  # an element can win several windows: add up their gradients
+                gx[:, :, rows, cols] += xp.where(which == k, g, 0)
+            else:  # each element is in one window at most: just write
+                xp.copyto(gx[:, :, rows, cols], g, where=which == k)
+        return _wrap(_unpad(gx, padding, _shape4d(x_shape)).reshape(x_shape))
+
+    @staticmethod
+    def backward(ctx, gg):
+        return MaxPoolGather.apply(gg, ctx.which, ctx.geometry)
+
+
+class MaxPoolGather(Function):
+    """Read the value at each window's winning position (the adjoint of the scatter)."""
+
+    node_name = "MaxPool2DWithIndicesBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, x, which, geometry):
+        kernel, stride, padding, dilation, out_size, extent = geometry
+        xd = _as4d(x._data)
+        ctx.which, ctx.geometry, ctx.x_shape = which, geometry, x._data.shape
+        padded = _padded(xd, padding, extent, 0)
+        out = array_module(xd).zeros(which.shape, dtype=xd.dtype)
+        for k, (rows, cols) in enumerate(_taps(kernel, stride, dilation, out_size)):
+            out += array_module(xd).where(which == k, padded[:, :, rows, cols], 0)
+        return _wrap(out if x._data.ndim == 4 else out[0])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MaxPool2DBackward.apply(grad, ctx.which, ctx.geometry, ctx.x_shape)
+
+
+class AvgPool2D(Function):
+    """The mean of each window. Linear, so its backward spreads the gradient evenly back."""
+
+    node_name = "AvgPool2DBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, geometry, divisor):
+        kernel, stride, padding, dilation, out_size, extent = geometry
+        padded = _padded(_as4d(x._data), padding, extent, 0)
+        taps = _taps(kernel, stride, dilation, out_size)
+        out = padded[(Ellipsis, *taps[0])].copy()
+        for rows, cols in taps[1:]:
+            out += padded[:, :, rows, cols]
+        out /= divisor
+        ctx.geometry, ctx.divisor, ctx.x_shape = geometry, divisor, x._data.shape
+        return _wrap(out if x._data.ndim == 4 else out[0])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return AvgPool2DBackward.apply(grad, ctx.geometry, ctx.divisor, ctx.x_shape)
+
+
+class AvgPool2DBackward(Function):
+    """Each window's gradient, divided by the window size, added back to its elements."""
+
+    node_name = "AvgPool2DBackwardBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, grad, geometry, divisor, x_shape):
+        kernel, stride, padding, dilation, out_size, extent = geometry
+        g = _as4d(grad._data) / divisor
+        n, c = _shape4d(x_shape)[:2]
+        gx = array_module(g).zeros((n, c, padding[0] + extent[0], padding[1] + extent[1]),
+                                   dtype=grad._data.dtype)
+        for rows, cols in _taps(kernel, stride, dilation, out_size):
+            gx[:, :, rows, cols] += g
+        ctx.geometry, ctx.divisor = geometry, divisor
+        return _wrap(_unpad(gx, padding, _shape4d(x_shape)).reshape(x_shape))
+
+    @staticmethod
+    def backward(ctx, gg):
+        return AvgPool2D.apply(gg, ctx.geometry, ctx.divisor)  # the adjoint of the adjoint
+
+
+# ---------------------------------------------------------------- adaptive pooling
+def _check_grad_size(grad: Tensor, name: str) -> None:
+    """PyTorch's backward refuses an empty output (outside the batch dimensions)."""
+    for d in range(grad.dim() - 2, grad.dim()):
+        if grad.shape[d] == 0:
+            raise RuntimeError(
+                f"{name}_backward(): Expected grad_output to have non-zero size for non-batch "
+                f"dimensions, but grad_output has sizes [{', '.join(map(str, grad.shape))}] "
+                f"with dimension {d} being empty")
+
+
+def _adaptive_bins(in_size: int, out_size: int) -> list[tuple[int, int]]:
+    """PyTorch's windows: bin ``i`` covers ``[floor(i*in/out), ceil((i+1)*in/out))``.
+
+    Neighbouring bins may overlap by one element when ``in`` is not a multiple of ``out``.
+    """
+    return [((i * in_size) // out_size, -((-(i + 1) * in_size) // out_size))
+            for i in range(out_size)]
+
+
+def _bin_means(x, axis: int, out_size: int):
+    """The mean of each adaptive bin of ``x`` along ``axis`` (which has ``out_size`` bins).
+
+    Each mean adds only the elements of its bin, so an inf or NaN stays in the bins that
+    contain it (a matrix product with 0 weights would spread NaN = 0 * inf everywhere)."""
+    xp = array_module(x)
+    bins = _adaptive_bins(x.shape[axis], out_size)
+    moved = xp.moveaxis(x, axis, -1)
+    means = [moved[..., a:b].mean(axis=-1) for a, b in bins]
+    out = xp.stack(means, axis=-1) if means else xp.zeros(moved.shape[:-1] + (0,), x.dtype)
+    return xp.moveaxis(out.astype(x.dtype, copy=False), -1, axis)
+
+
+def _bin_spread(g, axis: int, in_size: int):
+    """The transpose of :func:`_bin_means`: each bin's value, divided by the bin's size, added
+    to every element of the bin (overlapping bins both add)."""
+    xp = array_module(g)
+    moved = xp.moveaxis(g, axis, -1)
+    out = xp.zeros(moved.shape[:-1] + (in_size,), dtype=g.dtype)
+    for i, (a, b) in enumerate(_adaptive_bins(in_size, moved.shape[-1])):
+        out[..., a:b] += (moved[..., i] / g.dtype.type(b - a))[..., None]
+    return xp.moveaxis(out, -1, axis)
+
+
+class AdaptiveAvgPool2D(Function):
+    """Average pooling to a fixed output size. A 2-D window mean is separable: the mean over
+    the rows of each bin, then over its columns. Backward spreads each gradient evenly over
+    its window (:class:`AdaptiveAvgPool2DGrad`)."""
+
+    node_name = "AdaptiveAvgPool2DBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, out_hw):
+        ctx.in_hw = x._data.shape[-2:]
+        return _wrap(_bin_means(_bin_means(x._data, -2, out_hw[0]), -1, out_hw[1]))
+
+    @staticmethod
+    def backward(ctx, grad):
+        _check_grad_size(grad, "adaptive_avg_pool2d")
+        return AdaptiveAvgPool2DGrad.apply(grad, ctx.in_hw)
+
+
+class AdaptiveAvgPool2DGrad(Function):
+    """Backward of adaptive average pooling: linear in the gradient, so its own backward
+    (for ``create_graph=True``) is the pooling again."""
+
+    node_name = "AdaptiveAvgPool2DBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, in_hw):
+        ctx.out_hw = grad._data.shape[-2:]
+        return _wrap(_bin_spread(_bin_spread(grad._data, -2, in_hw[0]), -1, in_hw[1]))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return AdaptiveAvgPool2D.apply(grad, ctx.out_hw)
+
+
+class AdaptiveMaxPool2D(Function):
+    """The maximum of each adaptive bin; backward sends the gradient to the winner."""
+
+    node_name = "AdaptiveMaxPool2DBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, out_hw):
+        data = x._data
+        h, w = data.shape[-2:]
+        xp = array_module(data)
+        out = xp.empty(data.shape[:-2] + tuple(out_hw), dtype=data.dtype)
+        idx = xp.empty(data.shape[:-2] + tuple(out_hw), dtype=np.int64)
+        for i, (r0, r1) in enumerate(_adaptive_bins(h, out_hw[0])):
+            for j, (c0, c1) in enumerate(_adaptive_bins(w, out_hw[1])):
+                window = data[..., r0:r1, c0:c1].reshape(data.shape[:-2] +
+                                                         ((r1 - r0) * (c1 - c0),))
+                # the first maximum wins, as in PyTorch; but a NaN always wins (the last one)
+                k = window.argmax(-1) if window.size else xp.zeros(window.shape[:-1], np.int64)
+                nan = xp.isnan(window)
+                last_nan = window.shape[-1] - 1 - nan[..., ::-1].argmax(-1) if window.size else k
+                k = xp.where(nan.any(-1), last_nan, k)
+                out[..., i, j] = xp.take_along_axis(window, k[..., None], -1)[..., 0]
+                idx[..., i, j] = (r0 + k // (c1 - c0)) * w + c0 + k % (c1 - c0)
+        ctx.shape, ctx.idx = data.shape, idx
+        return _wrap(out), _wrap(idx)
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices=None):
+        _check_grad_size(grad, "adaptive_max_pool2d")
+        return AdaptiveMaxPool2DGradInput.apply(grad, ctx.shape, ctx.idx)
+
+
+class AdaptiveMaxPool2DGradInput(Function):
+    """Backward of adaptive max pooling: each gradient added at its window's winner (a
+    winner of two overlapping windows gets both). Its own backward picks them out again."""
+
+    node_name = "AdaptiveMaxPool2DBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, shape, idx):
+        from minitorch.ops.indexing import _add_at  # noqa: PLC0415
+
+        ctx.grad_hw = grad._data.shape[-2:]
+        plane = ctx.grad_hw[0] * ctx.grad_hw[1]
+        ctx.idx = idx.reshape(idx.shape[:-2] + (plane,))
+        g = grad._data.reshape(grad._data.shape[:-2] + (plane,))
+        out = array_module(g).zeros(shape[:-2] + (shape[-2] * shape[-1],), dtype=g.dtype)
+        lead = np.indices(g.shape[:-1], sparse=True) if g.ndim > 1 else ()
+        _add_at(out, (*[i[..., None] for i in lead], ctx.idx), g)
+        return _wrap(out.reshape(shape))
+
+    @staticmethod
+    def backward(ctx, grad):
+        flat = grad.reshape(*grad.shape[:-2], -1)
+        return flat.gather(-1, _wrap(ctx.idx)).reshape(*grad.shape[:-2], *ctx.grad_hw)

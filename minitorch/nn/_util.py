@@ -1,0 +1,88 @@
+"""Helpers shared by ``nn.functional`` and the ``Function`` classes behind it: loss reductions,
+argument checks and the switch between array and tensor backward formulas."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minitorch._backend import array_module
+from minitorch._tensor import Tensor
+from minitorch.autograd import grad_mode
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _legacy_reduction(size_average, reduce) -> str:
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if not reduce:
+        return "none"
+    return "mean" if size_average else "sum"
+
+
+_C_TYPE = {"float16": "Half", "float32": "Float", "float64": "Double", "int64": "Long",
+           "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+
+
+def _type_name(t: Tensor) -> str:
+    """PyTorch's short C type name of a tensor's dtype (``Float``, ``Double``, ``Long``)."""
+    return _C_TYPE.get(t._data.dtype.name, t._data.dtype.name)
+
+
+def _fmt_shape(shape) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _reduce_array(loss: np.ndarray, reduction: str, dtype) -> np.ndarray:
+    xp = array_module(loss)
+    if reduction == "mean":
+        return xp.asarray(loss.mean(dtype=dtype), dtype=dtype)
+    if reduction == "sum":
+        return xp.asarray(loss.sum(dtype=dtype), dtype=dtype)
+    return loss
+
+
+def _scale_grad(grad: Tensor, reduction: str, n: int) -> Tensor:
+    """The gradient of a loss *element*: ``mean`` divides the incoming gradient by ``n``."""
+    if reduction == "mean":
+        return grad / max(n, 1)
+    return grad
+
+
+def _plain_backward() -> bool:
+    """True in an ordinary ``backward()`` (no ``create_graph``): the backward formulas then
+    run directly on the arrays, skipping the bookkeeping that only a graph of the backward
+    pass needs. With ``create_graph=True`` they run as (recorded) tensor operations."""
+    return not grad_mode._state.enabled
+
+
+def _pair(value, name: str = "kernel_size") -> tuple:
+    """``3`` -> ``(3, 3)``; ``(3, 2)`` stays; what Conv2d and the pools accept."""
+    if isinstance(value, (tuple, list)):
+        if len(value) == 1:
+            return (int(value[0]), int(value[0]))
+        if len(value) != 2:
+            raise ValueError(f"{name} must be an int or a pair of ints, got {value!r}")
+        return (int(value[0]), int(value[1]))
+    return (int(value), int(value))
+
+
+def _as_strided(data, shape, strides):
+    """A read-only strided *view* of ``data`` (NumPy's stride tricks; no copy)."""
+    xp = array_module(data)
+    if xp is np:
+        return np.lib.stride_tricks.as_strided(data, shape, strides, writeable=False)
+    return xp.lib.stride_tricks.as_strided(data, shape, strides)
