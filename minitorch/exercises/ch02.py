@@ -235,7 +235,10 @@ def check_mul(mul: type) -> bool:
         ✓ Mul: all 11 cases passed.
         True
     """
-    name = getattr(mul, "__name__", "Mul")
+    try:  # the learner's class names the node (MulBackward): even a hostile object gets a name
+        name = str(mul.__name__)
+    except Exception:  # noqa: BLE001
+        name = "Mul"
     cases = [
         Case("Mul is a subclass of autograd.Function", _is_function(mul), True,
              compare=_explain_subclass),

@@ -435,8 +435,9 @@ def _amax_dims(input: Tensor, dim, name: str) -> tuple:  # noqa: A002
     """``amax``'s dims; as PyTorch, an empty reduced dim is reported before a repeated one."""
     if not (dim is None or dim == ()) and input._data.size == 0:
         given = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
-        _check_nonempty_dims(input, name, tuple(normalize_dim(d, input._data.ndim)
-                                                for d in given))
+        for d in given:  # PyTorch's amax names the dim as it was given (-1 stays -1)
+            if input._data.shape[normalize_dim(d, input._data.ndim)] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     return normalize_dims(dim, input._data.ndim)
 
 

@@ -1,0 +1,22 @@
+"""Test-wide settings.
+
+Hypothesis draws its examples from a random seed. Under CI (``CI`` set, as ``.ci/run`` runs)
+the seed is fixed (``derandomize``), so that a submission's CI result cannot depend on the luck
+of the draw: nothing unpinned decides whether the suite passes. Locally the draws vary from run
+to run and keep exploring; a failure they find prints the example to add as a regression case.
+No deadline anywhere: this 2-core machine is shared, and a slow example is not a wrong one.
+"""
+
+from __future__ import annotations
+
+import os
+
+try:
+    from hypothesis import settings
+except ImportError:  # Hypothesis is part of the test extra; without it nothing to configure
+    settings = None
+
+if settings is not None:
+    settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+    settings.register_profile("dev", deadline=None, print_blob=True)
+    settings.load_profile("ci" if os.environ.get("CI") else "dev")
