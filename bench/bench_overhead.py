@@ -60,40 +60,12 @@ minitorch.set_num_threads(1)
 if torch is not None:
     torch.set_num_threads(1)
 
-CHAIN = 1000
 GRAPH = 10_000
 
 
 # ---------------------------------------------------------------- op chain
-def chain_lib(lib):
-    x = lib.ones(16, requires_grad=True)
-
-    def run():
-        y = x
-        for _ in range(CHAIN // 2):
-            y = y * 1.0001
-            y = y + 0.0001
-        y.sum().backward()
-        x.grad = None
-
-    return run
-
-
-def chain_numpy():
-    x = np.ones(16, dtype=np.float32)
-    a, c = np.float32(1.0001), np.float32(0.0001)
-
-    def run():
-        y = x
-        for _ in range(CHAIN // 2):  # forward (the values are kept, as autograd keeps them)
-            y = y * a
-            y = y + c
-        g = np.ones_like(x)
-        for _ in range(CHAIN // 2):  # backward: d(y*a)/dy = a, d(y+c)/dy = 1
-            g = g * a
-        return g
-
-    return run
+# The same chain as bench_core.py's per-op overhead benchmark (one definition for both).
+from bench_core import CHAIN, chain_lib, chain_numpy  # noqa: E402  (bench/ is sys.path[0])
 
 
 # ---------------------------------------------------------------- MLP step
