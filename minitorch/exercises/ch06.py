@@ -397,7 +397,10 @@ def _reference_batches(options: dict, seed: int | None, epochs: int) -> list:
         import minitorch as lib  # noqa: PLC0415
 
         samples = _loader_samples()
-    generator = None if seed is None else lib.Generator().manual_seed(seed)
+    # Always a generator of its own: without one, DataLoader draws its worker seed from the
+    # global random stream, and the check would move the learner's (the order of an
+    # unshuffled loader does not depend on the seed).
+    generator = lib.Generator().manual_seed(0 if seed is None else seed)
     loader = lib.utils.data.DataLoader(samples, generator=generator, **options)
     return [[_plain_batch(batch) for batch in loader] for _ in range(epochs)]
 
