@@ -98,6 +98,18 @@ def _new_counter():
     return _INFERENCE if grad_mode._state.inference else _VersionCounter()
 
 
+def _counter(t) -> _VersionCounter:
+    """``t``'s version counter, made the first time something needs it.
+
+    Most tensors are never changed in place, viewed or saved for backward, so a new tensor
+    starts without a counter (version 0) and only these few paths make one.
+    """
+    counter = t._version_counter
+    if counter is None:
+        counter = t._version_counter = _VersionCounter()
+    return counter
+
+
 class Tensor:
     """A multi-dimensional array with autograd support. See the module docstring.
 
@@ -117,6 +129,7 @@ class Tensor:
     _post_accumulate_hooks = None
     _accumulator = None
     _wrapped = False  # a Python number wrapped for an operation (weakest in type promotion)
+    _version_counter = None  # made on first use (see _counter): None means version 0
     __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
 
     def __init__(self, *args) -> None:
@@ -125,7 +138,8 @@ class Tensor:
         else:  # torch.Tensor(2, 3): an uninitialised tensor of that shape
             data = np.zeros(args, dtype=np.float32)
         self._data = data
-        self._version_counter = _new_counter()
+        if grad_mode._state.inference:
+            self._version_counter = _INFERENCE
 
     # ------------------------------------------------------------------ metadata
     @property
@@ -196,9 +210,10 @@ class Tensor:
     @property
     def _version(self) -> int:
         """How many times this tensor (or a view of its memory) was changed in place."""
-        if self._version_counter is _INFERENCE:
+        counter = self._version_counter
+        if counter is _INFERENCE:
             raise RuntimeError("Inference tensors do not track version counter.")
-        return self._version_counter.value
+        return 0 if counter is None else counter.value
 
     def is_inference(self) -> bool:
         """Whether this tensor was made inside ``inference_mode`` (see ``grad_mode``)."""
@@ -351,7 +366,7 @@ class Tensor:
     def detach(self) -> Tensor:
         """A new leaf that shares this tensor's memory (and version counter) but no history."""
         out = _wrap(self._data)
-        out._version_counter = self._version_counter
+        out._version_counter = _counter(self)
         out._base = self._base if self._base is not None else self
         return out
 
@@ -637,12 +652,12 @@ class Tensor:
                 f"output with shape [{', '.join(map(str, data.shape))}] doesn't match the "
                 f"broadcast shape [{', '.join(map(str, values.shape))}]"
             ) from None
-        self._version_counter.value += 1
+        _counter(self).value += 1
 
     def _accumulate_(self, grad: Tensor) -> None:
         """``self += grad`` for gradient accumulation (no graph, no checks)."""
         self._data += grad._data
-        self._version_counter.value += 1
+        _counter(self).value += 1
 
     # in-place ops (all through _inplace, so the graph and versions stay right)
     def add_(self, other, *, alpha=1) -> Tensor:
@@ -1101,7 +1116,8 @@ def _wrap(data, requires_grad: bool = False) -> Tensor:
     if type(data) is not np.ndarray:
         data = _backend.asarray(data)
     t._data = data
-    t._version_counter = _new_counter()
+    if grad_mode._state.inference:  # made in inference mode: an inference tensor
+        t._version_counter = _INFERENCE
     if requires_grad:
         t._requires_grad = True
     return t

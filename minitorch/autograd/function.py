@@ -202,14 +202,14 @@ class SavedTensor:
                 "this, you can make a clone to get a normal tensor and use it in autograd, or "
                 "use `torch.no_grad()` instead of `torch.inference_mode()`.")
         self.tensor = tensor
-        self.version = tensor._version_counter.value
+        self.version = tensor._version
         self.origin = origin  # the node that produced it, named in version errors
 
     def unpack(self):
         t = self.tensor
-        if t._version_counter.value != self.version:
+        now = t._version
+        if now != self.version:
             shape = ", ".join(str(s) for s in t.shape)
-            now = t._version_counter.value
             which = f", which is output 0 of {_short_name(self.origin)}," if self.origin else ""
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "

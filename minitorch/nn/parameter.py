@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minitorch._tensor import Tensor, _VersionCounter
+from minitorch._tensor import Tensor, _VersionCounter, _counter
 
 __all__ = ["Parameter"]
 
@@ -39,7 +39,7 @@ class Parameter(Tensor):
         if data is None:
             array, counter = np.empty(0, dtype=np.float32), _VersionCounter()
         elif isinstance(data, Tensor):
-            array, counter = data._data, data._version_counter
+            array, counter = data._data, _counter(data)
         else:
             raise TypeError(
                 f"Parameter(): argument 'data' must be a Tensor, not {type(data).__name__}"

@@ -21,7 +21,7 @@ import numpy as np
 from minitorch import _dtype
 from minitorch._backend import array_module
 from minitorch._device import device as _device_cls
-from minitorch._tensor import Tensor, _wrap
+from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import check_same_device, normalize_dim
 
@@ -39,7 +39,7 @@ def as_shape(args) -> tuple:
 def _view_of(base: Tensor, array) -> Tensor:
     """A result that shares memory with ``base``: it shares its version counter too."""
     out = _wrap(array)
-    out._version_counter = base._version_counter
+    out._version_counter = _counter(base)
     out._base = base._base if base._base is not None else base
     return out
 
