@@ -618,10 +618,7 @@ class Tensor:
             old._requires_grad = self._requires_grad
             old._accumulator = self._accumulator
             result = fn(old, *args)
-        elif grad_mode._state.enabled:
-            with grad_mode.no_grad():
-                result = fn(self, *args)
-        else:
+        else:  # nothing to record: with grad mode on, no input requires grad either
             result = fn(self, *args)
         self._write(result._data)
         if record:

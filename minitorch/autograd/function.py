@@ -57,6 +57,7 @@ class _Recorders(threading.local):
 
 
 _forward_recorders = _Recorders()  # thread-local: a recording sees only its own thread
+_recording_threads = 0  # how many record_forward blocks are open, in any thread (a quick test)
 
 _FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -195,14 +196,15 @@ class SavedTensor:
     __slots__ = ("tensor", "version", "origin")
 
     def __init__(self, tensor, origin) -> None:
-        if tensor.is_inference():
+        counter = tensor._version_counter  # None until the tensor first changes: version 0
+        if counter is not None and tensor.is_inference():
             raise RuntimeError(
                 "Inference tensors cannot be saved for backward. Please do not use Tensors "
                 "created in inference mode in computation tracked by autograd. To work around "
                 "this, you can make a clone to get a normal tensor and use it in autograd, or "
                 "use `torch.no_grad()` instead of `torch.inference_mode()`.")
         self.tensor = tensor
-        self.version = tensor._version
+        self.version = 0 if counter is None else counter.value
         self.origin = origin  # the node that produced it, named in version errors
 
     def unpack(self):
@@ -227,6 +229,8 @@ def _short_name(node) -> str:
 
 
 _FREED = object()
+_NO_EDGE = (None, 0)  # the edge of an input that needs no gradient (a number, or None)
+_NO_META = (None, None)
 
 
 class FunctionCtx:
@@ -240,15 +244,20 @@ class FunctionCtx:
 
     def save_for_backward(self, *tensors) -> None:
         """Keep tensors for backward; they are checked for in-place changes when unpacked."""
-        if self._record:
-            for t in tensors:
-                if t is not None and not isinstance(t, Tensor):
-                    raise TypeError(
-                        "save_for_backward can only save variables, but argument "
-                        f"{tensors.index(t)} is of type {type(t).__name__}"
-                    )
-            self._saved = tuple([None if t is None else SavedTensor(t, t._grad_fn)
-                                 for t in tensors])
+        if not self._record:  # no node is recorded: nothing will need them
+            return
+        saved = []
+        for t in tensors:
+            if t is None:
+                saved.append(None)
+            elif isinstance(t, Tensor):
+                saved.append(SavedTensor(t, t._grad_fn))
+            else:
+                raise TypeError(
+                    "save_for_backward can only save variables, but argument "
+                    f"{tensors.index(t)} is of type {type(t).__name__}"
+                )
+        self._saved = tuple(saved)
 
     @property
     def saved_tensors(self) -> tuple:
@@ -359,10 +368,13 @@ class Function(metaclass=FunctionMeta):
             return _profiler.time_op(cls, args)
         if _backend.devices_in_use:  # some tensor left the CPU: check they are together
             _check_devices(args)
+        # Which inputs need a gradient? A node is recorded only if one does and grad mode is on.
+        needs = []
+        for a in args:
+            needs.append(isinstance(a, Tensor) and a._requires_grad)
+        record = True in needs and grad_mode._state.enabled
         ctx = cls._backward_cls()
-        needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
-        record = grad_mode._state.enabled and True in needs
-        ctx.needs_input_grad = needs
+        ctx.needs_input_grad = tuple(needs)
         ctx._record = record
         if cls._builtin:
             out = cls.forward(ctx, *args)
@@ -384,8 +396,8 @@ class Function(metaclass=FunctionMeta):
                 edges.append(a._edge())
                 meta.append((a._data.shape, a._data.dtype))
             elif edge_args is not None:  # a listed argument that is None gets an empty edge
-                edges.append((None, 0))
-                meta.append((None, None))
+                edges.append(_NO_EDGE)
+                meta.append(_NO_META)
         if not cls._builtin:  # which arguments of a learner's forward have edges
             ctx._edge_args = edge_args if edge_args is not None else tuple(
                 [i for i, a in enumerate(args) if isinstance(a, Tensor)])
@@ -393,12 +405,15 @@ class Function(metaclass=FunctionMeta):
         ctx._input_meta = tuple(meta)
         ctx._seq = next(_sequence)
 
-        # The common case: one floating-point output, which the node made.
-        if (type(out) is Tensor and out._data.dtype.kind == "f" and cls._builtin
-                and not ctx._non_differentiable and not _forward_recorders.stack):
-            out._set_history(ctx, 0)
-            if ctx._saved:
-                _name_saved_outputs(ctx, (out,))
+        # The common case: a built-in with one floating-point output. The output's history is
+        # this node (``out._set_history(ctx, 0)``, written out: it runs for every op).
+        if (type(out) is Tensor and cls._builtin and out._data.dtype.kind == "f"
+                and not ctx._non_differentiable and not _recording_threads):
+            out._grad_fn = ctx
+            out._requires_grad = True
+            for s in ctx._saved:  # the output itself saved for backward: name its node
+                if s is not None and s.tensor is out:
+                    s.origin = ctx
             return out
         outputs = out if isinstance(out, tuple) else (out,)
         non_diff = ctx._non_differentiable
@@ -465,12 +480,16 @@ class record_forward:  # noqa: N801
     """
 
     def __enter__(self) -> list:
+        global _recording_threads
         self.steps: list = []
         _forward_recorders.stack.append(self.steps)
+        _recording_threads += 1
         return self.steps
 
     def __exit__(self, *exc) -> None:
+        global _recording_threads
         _forward_recorders.stack.remove(self.steps)
+        _recording_threads -= 1
 
 
 def once_differentiable(fn):
