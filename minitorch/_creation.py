@@ -41,7 +41,7 @@ def _finish(data: np.ndarray, dtype, device, requires_grad: bool) -> Tensor:
     t = _wrap(data)
     if device is None:
         device = _device._default_device  # set_default_device (None: stay on the CPU)
-    if device is not None:
+    if device is not None and device is not _device.cpu:  # NumPy arrays are on the CPU already
         t = t.to(device)
     if requires_grad:
         if data.dtype.kind != "f":

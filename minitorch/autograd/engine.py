@@ -88,9 +88,7 @@ def record_backward():
 def _as_tuple(x) -> tuple:
     if x is None:
         return ()
-    from minitorch._tensor import Tensor  # noqa: PLC0415
-
-    return (x,) if isinstance(x, Tensor) else tuple(x)
+    return (x,) if isinstance(x, function.Tensor) else tuple(x)
 
 
 def _root_edge(t, index: int):
@@ -103,7 +101,6 @@ def _root_edge(t, index: int):
 
 def _make_root_grads(tensors: tuple, grads: tuple, create_graph: bool) -> list:
     from minitorch import _creation  # noqa: PLC0415
-    from minitorch._tensor import Tensor  # noqa: PLC0415
 
     if len(grads) not in (0, len(tensors)):
         raise RuntimeError(
@@ -117,7 +114,7 @@ def _make_root_grads(tensors: tuple, grads: tuple, create_graph: bool) -> list:
             if t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = _creation.ones_like(t)
-        elif not isinstance(g, Tensor):
+        elif not isinstance(g, function.Tensor):
             g = _creation.tensor(g, dtype=t.dtype)
         elif g.shape != t.shape:
             raise RuntimeError(

@@ -209,7 +209,8 @@ class SavedTensor:
 
     def unpack(self):
         t = self.tensor
-        now = t._version
+        counter = t._version_counter  # None: never changed since it was made
+        now = 0 if counter is None else counter.value
         if now != self.version:
             shape = ", ".join(str(s) for s in t.shape)
             which = f", which is output 0 of {_short_name(self.origin)}," if self.origin else ""

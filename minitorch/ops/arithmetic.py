@@ -261,6 +261,14 @@ class Reciprocal(Function):
 
 
 _MULTIPLIED_POWERS = (np.dtype(np.float32), np.dtype(np.float64))
+_POWER_SHORTCUTS = {  # exponent -> how PyTorch's CPU kernel computes the power
+    2: lambda x: x * x,
+    3: lambda x: x * x * x,
+    0.5: np.sqrt,
+    -0.5: lambda x: 1 / np.sqrt(x),
+    -1: lambda x: 1 / x,
+    -2: lambda x: 1 / (x * x),
+}
 
 
 class PowScalar(Function):
@@ -283,11 +291,14 @@ class PowScalar(Function):
             x = x.astype(dt.np, copy=False)
             if x.dtype.kind in "iu" and exponent < 0:
                 raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if exponent == 1:  # a copy, as in PyTorch (the backward of x ** 2 computes x ** 1)
+            return _wrap(x.copy())
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            if x.dtype in _MULTIPLIED_POWERS and exponent in (2, 3):
-                # x ** 2 is x * x and x ** 3 is x * x * x, as PyTorch computes them (NumPy's
-                # float32 power gives the same numbers up to rounding, 100x more slowly)
-                return _wrap(x * x if exponent == 2 else x * x * x)
+            if x.dtype in _MULTIPLIED_POWERS and exponent in _POWER_SHORTCUTS:
+                # PyTorch computes these powers with cheaper operations (x ** 2 is x * x,
+                # x ** 0.5 is sqrt(x), ...); NumPy's float32 power gives the same numbers up to
+                # rounding, up to 100x more slowly.
+                return _wrap(_POWER_SHORTCUTS[exponent](x))
             return _wrap(np.power(x, x.dtype.type(exponent)))
 
     @staticmethod
