@@ -603,9 +603,7 @@ class Tensor:
         When the result joins the graph, ``self`` takes over its history (as PyTorch does) and
         its version counter goes up, so saved copies of the old value are detected.
         """
-        record = self._check_inplace() and (
-            self._requires_grad or True in [isinstance(a, Tensor) and a._requires_grad
-                                            for a in args])
+        record = self._check_inplace() and (self._requires_grad or _any_requires_grad(args))
         if record:
             if self._base is not None:
                 raise RuntimeError(
@@ -1105,6 +1103,13 @@ def _unwrap_nested(data):
 
 
 _new = object.__new__
+
+
+def _any_requires_grad(args) -> bool:
+    for a in args:
+        if isinstance(a, Tensor) and a._requires_grad:
+            return True
+    return False
 
 
 def _wrap(data, requires_grad: bool = False) -> Tensor:

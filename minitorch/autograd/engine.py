@@ -135,9 +135,12 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
     # 1. Count dependencies with an explicit stack (no recursion: deep graphs are fine).
     deps: dict = {}
     seen = set()
-    # Each root node once, even when several roots are outputs of the same node.
-    stack = list({id(n): n for n, _ in roots if n is not None}.values())
-    seen.update(stack)
+    root_nodes = []  # each root node once, even when several roots are outputs of one node
+    for n, _ in roots:
+        if n is not None and n not in seen:
+            seen.add(n)
+            root_nodes.append(n)
+    stack = list(root_nodes)
     while stack:
         node = stack.pop()
         for nxt, _ in node._next:
@@ -154,7 +157,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
         _add_to_buffer(buffers, node, nr, g)
     ready = []
     counter = 0
-    for node in {id(n): n for n, _ in roots if n is not None}.values():
+    for node in root_nodes:
         if deps.get(node, 0) == 0:
             heapq.heappush(ready, (-node._seq, counter, node))
             counter += 1

@@ -180,8 +180,8 @@ class AccumulateGrad(Node):
                     grad = new
         if grad_mode.is_grad_enabled():  # create_graph=True: keep the sum differentiable
             var._grad = grad if var._grad is None else var._grad + grad
-        elif var._grad is None:
-            var._grad = grad.detach().clone()
+        elif var._grad is None:  # (grad mode is off here, so the copy has no history)
+            var._grad = grad.clone()
         else:
             var._grad._accumulate_(grad)
         if var._post_accumulate_hooks:
@@ -266,7 +266,10 @@ class FunctionCtx:
         saved = self._saved
         if saved is _FREED:
             raise RuntimeError(_FREED_MESSAGE)
-        return tuple([None if s is None else s.unpack() for s in saved])
+        tensors = []
+        for s in saved:
+            tensors.append(None if s is None else s.unpack())
+        return tuple(tensors)
 
     def mark_non_differentiable(self, *tensors) -> None:
         """Mark outputs (such as indices) that never receive a gradient."""

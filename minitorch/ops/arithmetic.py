@@ -101,7 +101,7 @@ class AddScaled(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, grad * ctx.alpha
+        return grad, (grad * ctx.alpha if ctx.needs_input_grad[1] else None)
 
 
 class SubScaled(AddScaled):
@@ -121,7 +121,8 @@ class Sub(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, -grad
+        # only the gradients that are needed: y - c for a constant c costs no negation
+        return grad, (-grad if ctx.needs_input_grad[1] else None)
 
 
 def _is_bool(v) -> bool:
@@ -526,7 +527,9 @@ class Where(Function):
     @staticmethod
     def backward(ctx, grad):
         (cond,) = ctx.saved_tensors
-        return where(cond, grad, 0.0), where(cond, 0.0, grad)
+        _, need_a, need_b = ctx.needs_input_grad  # (cond, a, b): cond needs none
+        return (where(cond, grad, 0.0) if need_a else None,
+                where(cond, 0.0, grad) if need_b else None)
 
 
 # ---------------------------------------------------------------- functions (the public API)
@@ -541,6 +544,8 @@ def add(input: Tensor, other, alpha=1) -> Tensor:  # noqa: A002
     """``input + alpha * other``, broadcasting shapes."""
     if not isinstance(input, Tensor):
         input, other = other, input  # noqa: A001  (number + tensor)
+    if alpha == 1 and isinstance(other, Tensor):  # the common case first: tensor + tensor
+        return Add.apply(input, other)
     if alpha == 1 and _plain_number(other, input):
         return AddNumber.apply(input, other)
     other = as_tensor(other, input)
@@ -553,6 +558,9 @@ def sub(input: Tensor, other, alpha=1) -> Tensor:  # noqa: A002
     """``input - alpha * other``."""
     if not isinstance(input, Tensor):
         return rsub(other, input)
+    if (alpha == 1 and isinstance(other, Tensor) and input._data.dtype.kind != "b"
+            and other._data.dtype.kind != "b"):  # the common case first: no bools involved
+        return Sub.apply(input, other)
     if alpha == 1 and _plain_number(other, input):
         return SubNumber.apply(input, other)
     _check_sub(input, other)
@@ -572,6 +580,8 @@ def mul(input: Tensor, other) -> Tensor:  # noqa: A002
     """``input * other``, elementwise with broadcasting."""
     if not isinstance(input, Tensor):
         input, other = other, input  # noqa: A001
+    if isinstance(other, Tensor):  # the common case first: tensor * tensor
+        return Mul.apply(input, other)
     if _plain_number(other, input):
         return MulNumber.apply(input, other)
     return Mul.apply(input, as_tensor(other, input))

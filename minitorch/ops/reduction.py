@@ -39,6 +39,8 @@ def _spread(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
 
 
 def _sum_dtype(a: Tensor, dtype) -> np.dtype | None:
+    """What a sum accumulates in: ``dtype`` if given, int64 for bools and integers (as in
+    PyTorch), else the tensor's own dtype (None)."""
     if dtype is not None:
         return dtype.np
     return np.int64 if a._data.dtype.kind in "biu" else None
@@ -631,6 +633,11 @@ class Norm(Function):
         return scaled * (g / n.pow(p - 1)).masked_fill(n == 0, 0.0)
 
 
+def _not_expandable(shape, have) -> RuntimeError:
+    return RuntimeError(f"size {{{', '.join(map(str, shape))}}} is not expandable to size "
+                        f"{{{', '.join(map(str, have))}}}.")
+
+
 def sum_to_size(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
     """Sum ``input`` down to ``shape`` (undoing broadcasting): how gradients of broadcast
     inputs are reduced."""
@@ -639,13 +646,16 @@ def sum_to_size(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
     if have == shape:
         return input
     lead = len(have) - len(shape)
-    ok = lead >= 0 and builtins.all(s == 1 or s == h for s, h in zip(shape, have[lead:]))
-    if not ok:
-        raise RuntimeError(
-            f"size {{{', '.join(map(str, shape))}}} is not expandable to size "
-            f"{{{', '.join(map(str, have))}}}."
-        )
-    kept = tuple([lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1])
+    if lead < 0:
+        raise _not_expandable(shape, have)
+    kept = []  # the dimensions that were broadcast from size 1, summed with keepdim
+    for i, s in enumerate(shape):
+        h = have[lead + i]
+        if s != h:
+            if s != 1:
+                raise _not_expandable(shape, have)
+            kept.append(lead + i)
+    kept = tuple(kept)
     if not kept:  # only leading dimensions to remove (a bias, a scalar): one sum does it
         return SumDim.apply(input, tuple(range(lead)), False, None)
     out = SumDim.apply(input, tuple(range(lead)) + kept, True, None)
