@@ -395,7 +395,7 @@ class Function(metaclass=FunctionMeta):
         # condition, ``clamp`` one per bound, even a missing one).
         edge_args = cls._edge_args
         edges, meta = [], []
-        for a in (args if edge_args is None else [args[i] for i in edge_args]):
+        for a in (args if edge_args is None else map(args.__getitem__, edge_args)):
             if isinstance(a, Tensor):
                 edges.append(a._edge())
                 meta.append((a._data.shape, a._data.dtype))
