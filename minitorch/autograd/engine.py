@@ -318,7 +318,9 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     grads = _as_tuple(grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
-    roots = [_root_edge(t, i) for i, t in enumerate(tensors)]
+    roots = []
+    for i, t in enumerate(tensors):
+        roots.append(_root_edge(t, i))
     root_grads = _make_root_grads(tensors, grads, create_graph)
     if inputs is None:
         _run(roots, root_grads, retain_graph, create_graph)

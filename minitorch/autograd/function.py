@@ -178,7 +178,7 @@ class AccumulateGrad(Node):
                 if new is not None:
                     check_hook_result(hook, grad, new)
                     grad = new
-        if grad_mode.is_grad_enabled():  # create_graph=True: keep the sum differentiable
+        if grad_mode._state.enabled:  # create_graph=True: keep the sum differentiable
             var._grad = grad if var._grad is None else var._grad + grad
         elif var._grad is None:  # (grad mode is off here, so the copy has no history)
             var._grad = grad.clone()
@@ -398,7 +398,8 @@ class Function(metaclass=FunctionMeta):
         for a in (args if edge_args is None else map(args.__getitem__, edge_args)):
             if isinstance(a, Tensor):
                 edges.append(a._edge())
-                meta.append((a._data.shape, a._data.dtype))
+                data = a._data
+                meta.append((data.shape, data.dtype))
             elif edge_args is not None:  # a listed argument that is None gets an empty edge
                 edges.append(_NO_EDGE)
                 meta.append(_NO_META)
