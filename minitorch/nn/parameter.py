@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minitorch._tensor import Tensor, _VersionCounter, _counter
+from minitorch._tensor import Tensor, _counter, _VersionCounter
 
 __all__ = ["Parameter"]
 
