@@ -295,6 +295,9 @@ def _like(fn, t: Tensor, dtype, device, requires_grad, *args) -> Tensor:
 
 
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    data = input._data
+    if dtype is None and device is None and not requires_grad and type(data) is np.ndarray:
+        return _wrap(np.ones(data.shape, data.dtype))  # the common case (backward's first grad)
     return _like(ones, input, dtype, device, requires_grad)
 
 

@@ -165,7 +165,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
     recorders = _recorders.stack[-1:]
     profiler = function._profiler  # autograd.profiler.profile() times each node when set
     step = 0
-    with grad_mode.set_grad_enabled(create_graph):
+    with grad_mode.set_grad_enabled(create_graph):  # record backward only for create_graph
         # 3. Run each node once all its gradients have arrived, newest node first.
         while ready:
             _, _, node = heapq.heappop(ready)

@@ -44,9 +44,10 @@ class _DecoratorContextManager:
 
     def __new__(cls, *args, **kwargs):
         # ``@no_grad`` without parentheses: the function arrives as the only argument.
-        if cls is not set_grad_enabled and len(args) == 1 and not kwargs and callable(args[0]):
+        if args and cls is not set_grad_enabled and len(args) == 1 and not kwargs \
+                and callable(args[0]):
             return cls()(args[0])
-        return super().__new__(cls)
+        return object.__new__(cls)
 
     def __call__(self, func):
         if getattr(getattr(func, "__code__", None), "co_flags", 0) & 0x20:  # generator
