@@ -1118,7 +1118,7 @@ def _wrap(data, requires_grad: bool = False) -> Tensor:
     if type(data) is not np.ndarray:
         data = _backend.asarray(data)
     t._data = data
-    if grad_mode._state.inference:  # made in inference mode: an inference tensor
+    if grad_mode._inference_blocks and grad_mode._state.inference:  # an inference tensor
         t._version_counter = _INFERENCE
     if requires_grad:
         t._requires_grad = True

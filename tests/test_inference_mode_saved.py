@@ -132,3 +132,43 @@ def test_mv_and_dot_saved_names_match_pytorch():
                 d._saved_self.tolist(), d._saved_tensor is None)
 
     assert run(minitorch) == run(torch)
+
+
+def test_inference_tensors_are_per_thread_and_the_quick_gate_resets():
+    """Tensors skip the thread-local inference flag while no inference_mode block is open
+    anywhere (``grad_mode._inference_blocks``); the flag itself stays per thread."""
+    import threading
+
+    from minitorch.autograd import grad_mode
+
+    assert grad_mode._inference_blocks == 0
+    x = minitorch.ones(2)
+    assert not (x * 2).is_inference()
+    seen = {}
+    inside, done = threading.Event(), threading.Event()
+
+    def other_thread():
+        inside.wait()
+        seen["other"] = (x * 2).is_inference()  # main is in inference mode, this thread is not
+        done.set()
+
+    t = threading.Thread(target=other_thread)
+    t.start()
+    with minitorch.inference_mode():
+        assert grad_mode._inference_blocks == 1
+        assert (x * 2).is_inference()
+        with minitorch.inference_mode(False):
+            assert not (x * 2).is_inference()
+        assert (x * 2).is_inference()
+        inside.set()
+        done.wait(10)
+    t.join()
+    assert seen == {"other": False}
+    assert grad_mode._inference_blocks == 0
+    assert not (x * 2).is_inference()
+
+    @minitorch.inference_mode()
+    def decorated():
+        return (x * 2).is_inference()
+
+    assert decorated() and grad_mode._inference_blocks == 0

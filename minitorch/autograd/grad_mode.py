@@ -27,6 +27,10 @@ class _State(threading.local):
 
 
 _state = _State()
+# How many inference_mode(True) blocks are open, in all threads together. While it is 0 no
+# thread is in inference mode, so making a tensor can skip reading the thread-local flag.
+_inference_blocks = 0
+_inference_lock = threading.Lock()
 
 
 def is_grad_enabled() -> bool:
@@ -157,14 +161,22 @@ class inference_mode(_DecoratorContextManager):  # noqa: N801
         self.mode = bool(mode)
 
     def __enter__(self) -> None:
+        global _inference_blocks
         self._prev = _state.enabled
         self._prev_inference = _state.inference
+        if self.mode:
+            with _inference_lock:
+                _inference_blocks += 1
         _state.enabled = not self.mode
         _state.inference = self.mode
 
     def __exit__(self, *exc) -> None:
+        global _inference_blocks
         _state.enabled = self._prev
         _state.inference = self._prev_inference
+        if self.mode:
+            with _inference_lock:
+                _inference_blocks -= 1
 
     def clone(self):
         return type(self)(self.mode)
