@@ -20,7 +20,7 @@ import numpy as np
 from minitorch import _dtype
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops._util import as_tensor, broadcast_error, float_type, operands
+from minitorch.ops._util import as_tensor, broadcast_error, float_type, operands, quietly
 
 __all__ = [
     "add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "maximum", "minimum",
@@ -213,8 +213,7 @@ class Div(Function):
         if x.dtype.kind != "f":  # true division of integers gives floats
             x, y = x.astype(_dtype.get_default_dtype().np), y.astype(_dtype.get_default_dtype().np)
         try:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                return _wrap(x / y)
+            return _wrap(quietly(np.true_divide, x, y))
         except ValueError:
             raise broadcast_error(a.shape, b.shape) from None
 
@@ -250,8 +249,7 @@ class Reciprocal(Function):
 
     @staticmethod
     def forward(ctx, a):
-        with np.errstate(divide="ignore"):
-            out = _wrap(np.reciprocal(a._data.astype(float_type(a), copy=False)))
+        out = _wrap(quietly(np.reciprocal, a._data.astype(float_type(a), copy=False)))
         ctx.save_for_backward(out)
         return out
 
@@ -294,13 +292,12 @@ class PowScalar(Function):
                 raise RuntimeError("Integers to negative integer powers are not allowed.")
         if exponent == 1:  # a copy, as in PyTorch (the backward of x ** 2 computes x ** 1)
             return _wrap(x.copy())
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            if x.dtype in _MULTIPLIED_POWERS and exponent in _POWER_SHORTCUTS:
-                # PyTorch computes these powers with cheaper operations (x ** 2 is x * x,
-                # x ** 0.5 is sqrt(x), ...); NumPy's float32 power gives the same numbers up to
-                # rounding, up to 100x more slowly.
-                return _wrap(_POWER_SHORTCUTS[exponent](x))
-            return _wrap(np.power(x, x.dtype.type(exponent)))
+        if x.dtype in _MULTIPLIED_POWERS and exponent in _POWER_SHORTCUTS:
+            # PyTorch computes these powers with cheaper operations (x ** 2 is x * x,
+            # x ** 0.5 is sqrt(x), ...); NumPy's float32 power gives the same numbers up to
+            # rounding, up to 100x more slowly.
+            return _wrap(quietly(_POWER_SHORTCUTS[exponent], x))
+        return _wrap(quietly(np.power, x, x.dtype.type(exponent)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -363,14 +360,12 @@ def _safe_power(x, y):
     if x.dtype.kind in "iu" and y.dtype.kind in "iu" and np.any(y < 0):
         # integer ** negative integer: 1 ** n is 1, (-1) ** n is +-1, and PyTorch gives 0 else
         ay = np.abs(y)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            pos = np.power(x, ay)
+        pos = quietly(np.power, x, ay)
         neg = np.where(x == 1, 1, np.where(x == -1, np.where(ay % 2, -1, 1), 0)).astype(pos.dtype)
         return np.where(y < 0, neg, pos)
     if x.dtype == np.bool_:
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return np.power(x, y)
+    return quietly(np.power, x, y)
 
 
 class Maximum(Function):
@@ -722,16 +717,14 @@ def _floor_divide(x, y):
     if x.dtype == np.bool_:
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
     _check_int_zero(y)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.floor_divide(x, y)
+    return quietly(np.floor_divide, x, y)
 
 
 def _remainder(x, y):
     if x.dtype == np.bool_:
         raise NotImplementedError("\"remainder_cpu\" not implemented for 'Bool'")
     _check_int_zero(y)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.remainder(x, y)
+    return quietly(np.remainder, x, y)
 
 
 def floor_divide(input, other) -> Tensor:  # noqa: A002

@@ -20,7 +20,7 @@ import numpy as np
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops._util import float_type
+from minitorch.ops._util import float_type, quietly
 
 __all__ = ["exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "sigmoid", "relu", "sign"]
 
@@ -35,8 +35,7 @@ class Exp(Function):
 
     @staticmethod
     def forward(ctx, a):
-        with np.errstate(over="ignore"):
-            out = _wrap(np.exp(_float(a)))
+        out = _wrap(quietly(np.exp, _float(a)))
         ctx.save_for_backward(out)
         return out
 
@@ -53,8 +52,7 @@ class Log(Function):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return _wrap(np.log(_float(a)))
+        return _wrap(quietly(np.log, _float(a)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -68,8 +66,7 @@ class Sqrt(Function):
 
     @staticmethod
     def forward(ctx, a):
-        with np.errstate(invalid="ignore"):
-            out = _wrap(np.sqrt(_float(a)))
+        out = _wrap(quietly(np.sqrt, _float(a)))
         ctx.save_for_backward(out)
         return out
 
@@ -311,8 +308,7 @@ class Asin(Function):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        with np.errstate(invalid="ignore"):
-            return _wrap(np.arcsin(_float(a)))
+        return _wrap(quietly(np.arcsin, _float(a)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -327,8 +323,7 @@ class Acos(Function):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        with np.errstate(invalid="ignore"):
-            return _wrap(np.arccos(_float(a)))
+        return _wrap(quietly(np.arccos, _float(a)))
 
     @staticmethod
     def backward(ctx, grad):
