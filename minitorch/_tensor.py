@@ -1115,8 +1115,8 @@ def _any_requires_grad(args) -> bool:
 def _wrap(data, requires_grad: bool = False) -> Tensor:
     """Make a Tensor around an array without copying (internal fast path)."""
     t = _new(Tensor)
-    if type(data) is not np.ndarray:
-        data = _backend.asarray(data)
+    if type(data) is not np.ndarray:  # a NumPy scalar (what a 0-d result is) becomes 0-d
+        data = np.asarray(data) if isinstance(data, np.generic) else _backend.asarray(data)
     t._data = data
     if grad_mode._inference_blocks and grad_mode._state.inference:  # an inference tensor
         t._version_counter = _INFERENCE
