@@ -185,10 +185,10 @@ def broadcast_to(array, shape: tuple):
         return np.broadcast_to(array, shape)
     strides = [0] * lead
     for have, want, stride in zip(array.shape, shape[lead:], array.strides):
-        if have == want:
-            strides.append(stride)
-        elif have == 1 and want >= 0:
+        if have == 1 and want >= 0:  # repeated (or kept at 1): stride 0, as NumPy writes it
             strides.append(0)
+        elif have == want:
+            strides.append(stride)
         else:  # not broadcastable: NumPy's error
             return np.broadcast_to(array, shape)
     view = np.ndarray(shape, array.dtype, array, 0, tuple(strides))

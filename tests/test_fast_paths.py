@@ -140,3 +140,40 @@ def test_relu_backward_selects_gradients_like_pytorch(x, grads):
     mine, ref = results
     np.testing.assert_array_equal(mine, ref)
     np.testing.assert_array_equal(np.signbit(mine), np.signbit(ref))  # 0.0, never -0.0
+
+
+@settings(max_examples=200)
+@given(data=st.data())
+def test_broadcast_view_matches_numpy(data):
+    """``_backend.broadcast_to`` (the view behind ``expand`` and reduction backwards) writes
+    the strides down itself; it must give NumPy's view: shape, strides, values, read-only."""
+    from minitorch import _backend
+
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=3))
+    dtype = data.draw(st.sampled_from([np.float32, np.float64, np.float16, np.int64, np.bool_]))
+    array = data.draw(hnp.arrays(dtype, shape))
+    if data.draw(st.booleans()) and array.ndim:  # a non-contiguous input takes NumPy's path
+        array = array[..., ::-1]
+    target = data.draw(hnp.broadcastable_shapes(shape, min_dims=len(shape), max_dims=4,
+                                                     min_side=0))
+    try:
+        want = np.broadcast_to(array, target)
+    except ValueError:
+        with pytest.raises(ValueError):
+            _backend.broadcast_to(array, target)
+        return
+    got = _backend.broadcast_to(array, target)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    assert got.strides == want.strides or not array.flags.c_contiguous
+    np.testing.assert_array_equal(got, want)
+    assert not got.flags.writeable
+    assert np.shares_memory(got, array) or got.size == 0
+
+
+def test_broadcast_view_refuses_what_numpy_refuses():
+    from minitorch import _backend
+
+    with pytest.raises(ValueError):
+        _backend.broadcast_to(np.arange(3.0), (4,))
+    with pytest.raises(ValueError):
+        _backend.broadcast_to(np.arange(3.0), ())
