@@ -94,8 +94,11 @@ _INFERENCE = _InferenceCounter()
 
 
 def _new_counter():
-    """A fresh version counter, or the inference stand-in inside ``inference_mode``."""
-    return _INFERENCE if grad_mode._state.inference else _VersionCounter()
+    """A new tensor's counter: the inference stand-in inside ``inference_mode``, else None (the
+    real one is made on first use, see ``_counter``). ``_wrap`` writes this out inline."""
+    if grad_mode._inference_blocks and grad_mode._state.inference:
+        return _INFERENCE
+    return None
 
 
 def _counter(t) -> _VersionCounter:
@@ -138,8 +141,7 @@ class Tensor:
         else:  # torch.Tensor(2, 3): an uninitialised tensor of that shape
             data = np.zeros(args, dtype=np.float32)
         self._data = data
-        if grad_mode._state.inference:
-            self._version_counter = _INFERENCE
+        self._version_counter = _new_counter()
 
     # ------------------------------------------------------------------ metadata
     @property
@@ -1115,10 +1117,10 @@ def _any_requires_grad(args) -> bool:
 def _wrap(data, requires_grad: bool = False) -> Tensor:
     """Make a Tensor around an array without copying (internal fast path)."""
     t = _new(Tensor)
-    if type(data) is not np.ndarray:  # a NumPy scalar (what a 0-d result is) becomes 0-d
-        data = np.asarray(data) if isinstance(data, np.generic) else _backend.asarray(data)
+    if type(data) is not np.ndarray:
+        data = _backend.asarray(data)
     t._data = data
-    if grad_mode._inference_blocks and grad_mode._state.inference:  # an inference tensor
+    if grad_mode._inference_blocks and grad_mode._state.inference:  # _new_counter(), inline
         t._version_counter = _INFERENCE
     if requires_grad:
         t._requires_grad = True

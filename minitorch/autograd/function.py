@@ -57,7 +57,8 @@ class _Recorders(threading.local):
 
 
 _forward_recorders = _Recorders()  # thread-local: a recording sees only its own thread
-_recording_threads = 0  # how many record_forward blocks are open, in any thread (a quick test)
+_open_recordings = 0  # record_forward blocks open in any thread: 0 skips the thread-local
+_open_recordings_lock = threading.Lock()
 
 _FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -413,7 +414,7 @@ class Function(metaclass=FunctionMeta):
         # The common case: a built-in with one floating-point output. The output's history is
         # this node (``out._set_history(ctx, 0)``, written out: it runs for every op).
         if (type(out) is Tensor and cls._builtin and out._data.dtype.kind == "f"
-                and not ctx._non_differentiable and not _recording_threads):
+                and not ctx._non_differentiable and not _open_recordings):
             out._grad_fn = ctx
             out._requires_grad = True
             for s in ctx._saved:  # the output itself saved for backward: name its node
@@ -485,16 +486,18 @@ class record_forward:  # noqa: N801
     """
 
     def __enter__(self) -> list:
-        global _recording_threads
+        global _open_recordings
         self.steps: list = []
         _forward_recorders.stack.append(self.steps)
-        _recording_threads += 1
+        with _open_recordings_lock:
+            _open_recordings += 1
         return self.steps
 
     def __exit__(self, *exc) -> None:
-        global _recording_threads
+        global _open_recordings
         _forward_recorders.stack.remove(self.steps)
-        _recording_threads -= 1
+        with _open_recordings_lock:
+            _open_recordings -= 1
 
 
 def once_differentiable(fn):
