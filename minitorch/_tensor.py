@@ -642,13 +642,12 @@ class Tensor:
                 "to a single memory location. Please clone() the tensor before performing the "
                 "operation."
             )
-        try:
-            data[...] = values
-        except ValueError:
+        if values.shape != data.shape:  # NumPy would let [1] into [], PyTorch does not
             raise RuntimeError(
                 f"output with shape [{', '.join(map(str, data.shape))}] doesn't match the "
                 f"broadcast shape [{', '.join(map(str, values.shape))}]"
-            ) from None
+            )
+        data[...] = values
         _counter(self).value += 1
 
     def _accumulate_(self, grad: Tensor) -> None:
@@ -656,14 +655,51 @@ class Tensor:
         self._data += grad._data
         _counter(self).value += 1
 
-    # in-place ops (all through _inplace, so the graph and versions stay right)
+    def _ufunc_inplace(self, ufunc, other) -> bool:
+        """The common case of ``p -= lr * g`` under ``no_grad``, done straight into this tensor's
+        memory with ``ufunc(data, other, out=data)``. Returns False, having changed nothing,
+        whenever the general path is needed: a graph to record, another dtype, another device,
+        a shape that does not fit, a read-only view or an inference tensor."""
+        if grad_mode._state.enabled and (self._requires_grad or (
+                isinstance(other, Tensor) and other._requires_grad)):
+            return False
+        data = self._data
+        if isinstance(other, Tensor):  # of the same dtype (bools take the general path)
+            operand = other._data
+            if (operand.dtype is not data.dtype or type(operand) is not np.ndarray
+                    or data.dtype.kind == "b"):
+                return False
+        elif type(other) is float or type(other) is int and -2**53 < other < 2**53:
+            operand = other  # a Python number takes the tensor's floating dtype
+            if data.dtype.kind != "f":
+                return False
+        else:
+            return False
+        if (type(data) is not np.ndarray or not data.flags.writeable
+                or self._version_counter is _INFERENCE):
+            return False
+        try:
+            ufunc(data, operand, out=data)
+        except ValueError:  # the shapes do not fit: the general path says how
+            return False
+        _counter(self).value += 1
+        return True
+
+    # in-place ops (all through _inplace, so the graph and versions stay right; add_, sub_ and
+    # mul_ try the no-graph fast path first)
     def add_(self, other, *, alpha=1) -> Tensor:
+        if alpha == 1 and self._ufunc_inplace(np.add, other):
+            return self
         return self._inplace(_ops.arithmetic.add, other, alpha)
 
     def sub_(self, other, *, alpha=1) -> Tensor:
+        if alpha == 1 and self._ufunc_inplace(np.subtract, other):
+            return self
         return self._inplace(_ops.arithmetic.sub, other, alpha)
 
     def mul_(self, other) -> Tensor:
+        if self._ufunc_inplace(np.multiply, other):
+            return self
         return self._inplace(_ops.arithmetic.mul, other)
 
     def div_(self, other) -> Tensor:
@@ -706,14 +742,9 @@ class Tensor:
             return self.copy_(_random.normal_array(self._data.shape, mean, std,
                                                    self._data.dtype, generator))
 
-    def __iadd__(self, other):
-        return self.add_(other)
-
-    def __isub__(self, other):
-        return self.sub_(other)
-
-    def __imul__(self, other):
-        return self.mul_(other)
+    __iadd__ = add_
+    __isub__ = sub_
+    __imul__ = mul_
 
     def __itruediv__(self, other):
         return self.div_(other)

@@ -177,3 +177,87 @@ def test_broadcast_view_refuses_what_numpy_refuses():
         _backend.broadcast_to(np.arange(3.0), (4,))
     with pytest.raises(ValueError):
         _backend.broadcast_to(np.arange(3.0), ())
+
+
+# ---------------------------------------------------------------- x -= y under no_grad
+# ``add_``, ``sub_`` and ``mul_`` (so ``+=``, ``-=``, ``*=``) write straight into the tensor
+# when no graph is recorded. The fast path must change exactly what the general path changes,
+# and refuse (leaving the tensor untouched) every case where PyTorch refuses.
+INPLACE = {
+    "iadd": lambda x, o: x.__iadd__(o),
+    "isub": lambda x, o: x.__isub__(o),
+    "imul": lambda x, o: x.__imul__(o),
+    "add_alpha": lambda x, o: x.add_(o, alpha=2),
+}
+OTHERS = {  # name -> (dtype of a tensor operand or None for a number, shape, number)
+    "same dtype": ("same", (3,), None),
+    "broadcast row": ("same", (1,), None),
+    "0-d tensor": ("same", (), None),
+    "too big": ("same", (2, 3), None),
+    "float64 tensor": ("float64", (3,), None),
+    "int64 tensor": ("int64", (3,), None),
+    "float": (None, None, 0.25),
+    "int": (None, None, 3),
+    "huge int": (None, None, 2**60),
+    "bool": (None, None, True),
+    "inf": (None, None, float("inf")),
+}
+
+
+@pytest.mark.parametrize("op", INPLACE)
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64", "int64", "bool"])
+@pytest.mark.parametrize("other", OTHERS)
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
+def test_inplace_arithmetic_matches_pytorch(op, dtype, other, shape):
+    rng = np.random.default_rng(1)
+    array = (rng.standard_normal(shape) * 3).astype(dtype)
+    odtype, oshape, number = OTHERS[other]
+    if odtype is not None:
+        operand = (rng.standard_normal(oshape) * 2).astype(dtype if odtype == "same" else odtype)
+    results = []
+    for lib in (minitorch, torch):
+        x = lib.tensor(array)
+        o = lib.tensor(operand) if odtype is not None else number
+        before = x._version
+        with lib.no_grad():
+            got, err = outcome(lambda: INPLACE[op](x, o))  # noqa: B023
+        results.append((x, got, err, x._version - before))
+    (mx, mgot, merr, mbump), (tx, tgot, terr, tbump) = results
+    assert merr == terr
+    assert mbump == tbump
+    if terr is None:
+        assert mgot is mx
+    assert_same_values(mx, tx, rtol=1e-3 if dtype == "float16" else 1e-6, atol=0)
+
+
+def test_inplace_fast_path_keeps_pytorchs_checks():
+    # A leaf that requires grad may only be changed under no_grad.
+    w = minitorch.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        w -= 1.0
+    with minitorch.no_grad():
+        w -= 1.0
+    assert w.tolist() == [0.0, 0.0, 0.0] and w.requires_grad and w.grad_fn is None
+    # A change to a tensor saved for backward is caught, also when made under no_grad.
+    x = minitorch.ones(3, requires_grad=True)
+    y = x * 2
+    z = y * y
+    with minitorch.no_grad():
+        y *= 2
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        z.sum().backward()
+    # An expanded view is read-only: PyTorch's message, and nothing written.
+    base = minitorch.zeros(1)
+    view = base.expand(3)
+    with pytest.raises(RuntimeError, match="refers to a single memory location"):
+        view += 1.0
+    assert base.tolist() == [0.0]
+    # Inference tensors cannot be changed outside inference mode.
+    with minitorch.inference_mode():
+        t = minitorch.ones(2)
+    with pytest.raises(RuntimeError, match="Inplace update to inference tensor"):
+        t += 1.0
+    # Outside no_grad, a tensor that does not require grad meeting one that does is recorded.
+    a = minitorch.zeros(2)
+    a += minitorch.ones(2, requires_grad=True)
+    assert type(a.grad_fn).__name__ == "AddBackward0"

@@ -132,23 +132,23 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
     ``capture`` maps edges ``(node, output_nr)`` to a slot: their gradients are stored there
     instead of (for leaves) being accumulated. ``accumulate=False`` skips every AccumulateGrad.
     """
-    # 1. Count dependencies with an explicit stack (no recursion: deep graphs are fine).
+    # 1. Count dependencies with an explicit stack (no recursion: deep graphs are fine). A node
+    #    is in ``deps`` once it has been seen.
     deps: dict = {}
-    seen = set()
     root_nodes = []  # each root node once, even when several roots are outputs of one node
     for n, _ in roots:
-        if n is not None and n not in seen:
-            seen.add(n)
+        if n is not None and n not in deps:
+            deps[n] = 0
             root_nodes.append(n)
     stack = list(root_nodes)
     while stack:
-        node = stack.pop()
-        for nxt, _ in node._next:
+        for nxt, _ in stack.pop()._next:
             if nxt is None:
                 continue
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if nxt not in seen:
-                seen.add(nxt)
+            if nxt in deps:
+                deps[nxt] += 1
+            else:
+                deps[nxt] = 1
                 stack.append(nxt)
 
     # 2. Seed the input buffers of the root nodes.
@@ -158,7 +158,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
     ready = []
     counter = 0
     for node in root_nodes:
-        if deps.get(node, 0) == 0:
+        if deps[node] == 0:
             heapq.heappush(ready, (-node._seq, counter, node))
             counter += 1
 
@@ -168,7 +168,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
     with grad_mode.set_grad_enabled(create_graph):  # record backward only for create_graph
         # 3. Run each node once all its gradients have arrived, newest node first.
         while ready:
-            _, _, node = heapq.heappop(ready)
+            node = heapq.heappop(ready)[2]
             grads = buffers.pop(node, None) or [None]
             if node._tensor_pre_hooks or node._pre_hooks:
                 grads = _call_pre_hooks(node, grads)
@@ -192,17 +192,28 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
             if profiler is not None:
                 profiler.end()
             if recorders:
+                outs = _checked(node, outs)  # what is sent on, as it is sent
                 leaf = node.variable if is_leaf_node else None
                 recorders[0].append(BackwardStep(
                     step, node, tuple(grads), tuple(outs), leaf,
                     None if leaf is None or leaf._grad is None else leaf._grad.detach().clone()))
                 step += 1
-            # 4. Send each gradient along its edge; a node whose inputs are complete is ready.
-            for (nxt, nr), g in zip(node._next, outs):
+            # 4. Send each gradient along its edge, into the buffer of the node it goes to
+            #    (``_add_to_buffer``, written out here: it runs for every edge). A node whose
+            #    gradients have all arrived is ready.
+            i = -1
+            for (nxt, nr), g, (shape, dtype) in zip(node._next, outs, node._input_meta):
+                i += 1
                 if nxt is None:
                     continue
                 if g is not None:
-                    _add_to_buffer(buffers, nxt, nr, g)
+                    if (type(g) is not function.Tensor or g._data.shape != shape
+                            or g._data.dtype is not dtype):
+                        g = _fix_gradient(node, i, g, shape, dtype)
+                    buf = buffers.get(nxt)
+                    if buf is None:
+                        buf = buffers[nxt] = [None] * nxt._num_outputs
+                    buf[nr] = g if buf[nr] is None else buf[nr] + g  # never in place
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
@@ -211,6 +222,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
 
 
 def _add_to_buffer(buffers: dict, node, nr: int, g) -> None:
+    """Add ``g`` into the gradient buffer of ``node``'s output ``nr``."""
     if node is None:
         return
     buf = buffers.get(node)
@@ -240,7 +252,8 @@ def _call_pre_hooks(node, grads: list) -> list:
 
 
 def _call_node(node, grads: list) -> tuple:
-    """Call the node's backward and check what it returns against its inputs."""
+    """Call the node's backward: one gradient per edge. ``_run`` checks each against its
+    input's shape and dtype as it sends it on (``_checked`` does it here for hooks)."""
     if len(grads) == 1:
         if grads[0] is None:
             return (None,) * len(node._next)  # nothing flows into this part of the graph
@@ -252,7 +265,9 @@ def _call_node(node, grads: list) -> tuple:
         meta = node._output_meta or ()
         grads = [_creation.zeros(*meta[i][0], dtype=meta[i][1]) if g is None and i < len(meta)
                  and meta[i] is not None else g for i, g in enumerate(grads)]
-    outs = node.apply(*grads)
+    # A built-in's backward returns one gradient per edge; node.apply does the same for a
+    # learner's Function, from one gradient per forward argument.
+    outs = node._forward_cls.backward(node, *grads) if node._builtin else node.apply(*grads)
     if type(outs) is not tuple:
         outs = (outs,)
     nexts = node._next
@@ -264,20 +279,25 @@ def _call_node(node, grads: list) -> tuple:
                 f"function {node.name()} returned an incorrect number of gradients "
                 f"(expected {len(nexts)}, got {len(outs)})"
             )
-    # Each gradient must match its input's shape and dtype. Broadcasting in the forward pass
-    # makes it larger: sum it back down (this is where broadcast gradients are reduced).
+    if node._hooks:
+        outs = _checked(node, outs)
+        for hook in tuple(node._hooks.values()):
+            hook(outs, tuple(grads))
+    return outs
+
+
+def _checked(node, outs: tuple) -> tuple:
+    """Each gradient fitted to its input: broadcasting in the forward pass makes a gradient
+    larger than its input, and it is summed back down (``_fix_gradient``)."""
     checked = []
-    for (nxt, _), g, (shape, dtype) in zip(nexts, outs, node._input_meta):
+    for (nxt, _), g, (shape, dtype) in zip(node._next, outs, node._input_meta):
         if g is None or nxt is None:
             checked.append(None)
         elif type(g) is function.Tensor and g._data.shape == shape and g._data.dtype is dtype:
             checked.append(g)
         else:
             checked.append(_fix_gradient(node, len(checked), g, shape, dtype))
-    if node._hooks:
-        for hook in tuple(node._hooks.values()):
-            hook(tuple(checked), tuple(grads))
-    return checked
+    return tuple(checked)
 
 
 def _fix_gradient(node, i: int, g, shape: tuple, dtype):

@@ -103,6 +103,8 @@ class Node:
     _hooks = None
     _tensor_pre_hooks = None
     _num_outputs = 1
+    _input_meta: tuple = ()  # (shape, dtype) of each input, to check gradients against
+    _builtin = False  # a built-in op's node: its backward returns one gradient per edge
 
     def name(self) -> str:
         """The node's name, such as ``"MulBackward0"``."""
@@ -288,7 +290,6 @@ class BackwardCFunction(FunctionCtx, Node):
     """Base of the node classes that ``Function`` makes: the ctx and the graph node in one."""
 
     _forward_cls: type
-    _builtin = False
 
     def apply(self, *grads):
         """Run the Function's backward for this node: one gradient per edge."""

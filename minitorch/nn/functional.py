@@ -73,6 +73,7 @@ from minitorch.nn._util import (  # noqa: F401
     _type_name,
 )
 from minitorch.ops import unary as _unary
+from minitorch.ops._util import quietly
 from minitorch.ops.unary import sigmoid, tanh
 
 __all__ = [
@@ -158,8 +159,7 @@ def _select_gradient(g, keep):
     or a NaN where it is dropped (then ``inf * 0`` is NaN, and ``np.where`` is used after all).
     Adding 0 turns the ``-0.0`` of a dropped negative gradient into the ``0.0`` of PyTorch.
     """
-    with np.errstate(invalid="ignore"):  # inf * 0
-        kept = g * keep
+    kept = quietly(np.multiply, g, keep)  # inf * 0 is NaN, without NumPy's warning
     if np.isnan(kept).any():
         return np.where(keep, g, g.dtype.type(0))
     kept += 0

@@ -12,12 +12,37 @@ from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import _check_devices
 
 
-@np.errstate(all="ignore")
-def quietly(np_fn, *args):
-    """``np_fn(*args)`` without NumPy's floating-point warnings ("overflow encountered in
-    exp"): PyTorch gives inf and nan without a word. (``np.errstate`` used as a decorator
-    costs half of a ``with np.errstate(...)`` block around each call.)"""
-    return np_fn(*args)
+def _make_quietly():
+    """``quietly(np_fn, *args)``: ``np_fn(*args)`` without NumPy's floating-point warnings
+    ("overflow encountered in exp"), since PyTorch gives inf and nan without a word.
+
+    It runs on every elementwise operation, so it does what ``with np.errstate(all="ignore")``
+    does without rebuilding the error state on each call: NumPy 2 keeps that state in a
+    context variable, and setting it to a state made once is about ten times cheaper. Where
+    that private detail is missing (NumPy 1.x), ``np.errstate`` itself is used.
+    """
+    try:
+        from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj  # noqa: PLC0415
+
+        ignore_all = _make_extobj(all="ignore")
+    except (ImportError, AttributeError, TypeError):
+        @np.errstate(all="ignore")
+        def quietly(np_fn, *args):
+            return np_fn(*args)
+
+        return quietly
+
+    def quietly(np_fn, *args):
+        token = _extobj_contextvar.set(ignore_all)
+        try:
+            return np_fn(*args)
+        finally:
+            _extobj_contextvar.reset(token)
+
+    return quietly
+
+
+quietly = _make_quietly()
 
 
 def normalize_dim(dim: int, ndim: int) -> int:
