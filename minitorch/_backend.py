@@ -199,7 +199,9 @@ def broadcast_to(array, shape: tuple):
 def asarray(data, dtype=None):
     """Turn NumPy scalars (which NumPy ops return for 0-d results) into arrays; arrays of
     other libraries pass through unchanged."""
-    if isinstance(data, (np.generic, int, float, bool, list, tuple)):
+    if isinstance(data, np.generic):  # the common case, first: a NumPy op's 0-d result
+        return np.asarray(data) if dtype is None else np.asarray(data, dtype)
+    if isinstance(data, (int, float, bool, list, tuple)):
         return np.asarray(data, dtype=dtype)
     return data
 

@@ -760,25 +760,8 @@ class Tensor:
         return _ops.indexing.getitem(self, key)
 
     # ------------------------------------------------------------------ arithmetic
-    def __add__(self, other):
-        return _ops.arithmetic.add(self, other)
-
-    def __radd__(self, other):
-        return _ops.arithmetic.add(self, other)
-
-    def __sub__(self, other):
-        return _ops.arithmetic.sub(self, other)
-
-    def __rsub__(self, other):
-        return _ops.arithmetic.rsub(self, other)
-
-    def __mul__(self, other):
-        return _ops.arithmetic.mul(self, other)
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, other):
-        return _ops.arithmetic.div(self, other)
+    # ``+ - * / ** @`` and unary ``-`` are the operations themselves (``Tensor.__mul__`` is
+    # ``ops.arithmetic.mul``): minitorch/_tensor_methods.py sets them once ops/ has loaded.
 
     def __rtruediv__(self, other):
         return _ops.arithmetic.mul(_ops.arithmetic.reciprocal(self), other)
@@ -795,20 +778,11 @@ class Tensor:
     def __rmod__(self, other):
         return _ops.arithmetic.remainder(other, self)
 
-    def __pow__(self, exponent):
-        return _ops.arithmetic.pow(self, exponent)
-
     def __rpow__(self, base):
         return _ops.arithmetic.pow(base, self)
 
-    def __matmul__(self, other):
-        return _ops.linalg.matmul(self, other)
-
     def __rmatmul__(self, other):
         return _ops.linalg.matmul(other, self)
-
-    def __neg__(self):
-        return _ops.arithmetic.neg(self)
 
     def __pos__(self):
         if self._data.dtype == np.bool_:

@@ -27,12 +27,13 @@ from minitorch._tensor import Tensor
 from minitorch.autograd import grad_mode
 from minitorch.ops import arithmetic as _arith
 from minitorch.ops import indexing as _indexing
+from minitorch.ops import linalg as _linalg
 from minitorch.ops import reduction as _reduction
 from minitorch.ops import shape as _shape
 from minitorch.ops import sorting as _sorting
 from minitorch.ops import unary as _unary
 
-__all__ = ["TensorMethods"]
+__all__ = ["TensorMethods", "OPERATORS"]
 
 
 # PyTorch numbers the nodes of the in-place shape ops apart from the out-of-place ones.
@@ -202,3 +203,17 @@ for _name, _method in list(vars(TensorMethods).items()):
     if not _name.startswith("__") and not hasattr(Tensor, _name):
         setattr(Tensor, _name, _method)
 del _name, _method
+
+# The operators run in every step of every program, so they *are* the operations:
+# ``Tensor.__mul__ is ops.arithmetic.mul``. A method that called ``mul`` would cost one more
+# Python call on each ``a * b``. (The reflected forms take the tensor first too: ``2 - x`` is
+# ``x.__rsub__(2)``, which is ``rsub(x, 2)``.)
+OPERATORS = {
+    "__add__": _arith.add, "__radd__": _arith.add, "__sub__": _arith.sub,
+    "__rsub__": _arith.rsub, "__mul__": _arith.mul, "__rmul__": _arith.mul,
+    "__truediv__": _arith.div, "__pow__": _arith.pow, "__neg__": _arith.neg,
+    "__matmul__": _linalg.matmul,
+}
+for _name, _op in OPERATORS.items():
+    setattr(Tensor, _name, _op)
+del _name, _op

@@ -128,10 +128,12 @@ def test_power_overflow_gives_inf_without_a_warning(recwarn):
 @given(hnp.arrays(np.float32, hnp.array_shapes(min_dims=1, max_dims=2, max_side=6),
                   elements=st.sampled_from([-2.0, -0.0, 0.0, 1.5, float("nan")])),
        hnp.arrays(np.float32, 36,
-                  elements=st.sampled_from([-1.0, 2.0, float("inf"), float("-inf"),
-                                            float("nan")])))
-def test_relu_backward_selects_gradients_like_pytorch(x, grads):
-    g = grads[:x.size].reshape(x.shape)
+                  elements=st.sampled_from([-1.0, 2.0, -0.0, float("inf"), float("-inf"),
+                                            float("nan")])),
+       st.sampled_from(["float32", "float64", "float16"]))
+def test_relu_backward_selects_gradients_like_pytorch(x, grads, dtype):
+    g = grads[:x.size].reshape(x.shape).astype(dtype)
+    x = x.astype(dtype)
     results = []
     for lib in (minitorch, torch):
         t = lib.tensor(x, requires_grad=True)

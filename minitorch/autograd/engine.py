@@ -187,7 +187,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                         node.apply(grads[0])
             else:
                 outs = _call_node(node, grads)
-                if not retain_graph:
+                if not retain_graph and node._saved:  # free what it saved for backward
                     node._release()
             if profiler is not None:
                 profiler.end()

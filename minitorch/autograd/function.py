@@ -104,6 +104,7 @@ class Node:
     _tensor_pre_hooks = None
     _num_outputs = 1
     _input_meta: tuple = ()  # (shape, dtype) of each input, to check gradients against
+    _saved: tuple = ()  # what backward needs (``save_for_backward``), freed after backward
     _builtin = False  # a built-in op's node: its backward returns one gradient per edge
 
     def name(self) -> str:
@@ -399,7 +400,8 @@ class Function(metaclass=FunctionMeta):
         edges, meta = [], []
         for a in (args if edge_args is None else map(args.__getitem__, edge_args)):
             if isinstance(a, Tensor):
-                edges.append(a._edge())
+                node = a._grad_fn  # the common case of ``a._edge()``, written out
+                edges.append((node, a._output_nr) if node is not None else a._edge())
                 data = a._data
                 meta.append((data.shape, data.dtype))
             elif edge_args is not None:  # a listed argument that is None gets an empty edge

@@ -73,7 +73,6 @@ from minitorch.nn._util import (  # noqa: F401
     _type_name,
 )
 from minitorch.ops import unary as _unary
-from minitorch.ops._util import quietly
 from minitorch.ops.unary import sigmoid, tanh
 
 __all__ = [
@@ -147,23 +146,24 @@ class Relu(Function):
         (out,) = ctx.saved_tensors
         # select, not multiply: an inf gradient at out <= 0 must give 0, not NaN (inf * 0)
         if _plain_backward():
-            return _wrap(_select_gradient(grad._data, ~(out._data <= 0)))
+            return _wrap(_select_gradient(grad._data, out._data <= 0))
         return _unary.ThresholdBackward.apply(grad, out)  # recorded: relu's double backward
 
 
-def _select_gradient(g, keep):
-    """``g`` where ``keep``, else 0: ``np.where(keep, g, 0)``, computed faster.
+_SAME_SIZE_INT = {2: np.int16, 4: np.int32, 8: np.int64}
 
-    ``np.where`` branches on every element, which is slow on a random mask such as ReLU's;
-    ``g * keep`` is several times faster and gives the same numbers unless ``g`` holds an inf
-    or a NaN where it is dropped (then ``inf * 0`` is NaN, and ``np.where`` is used after all).
-    Adding 0 turns the ``-0.0`` of a dropped negative gradient into the ``0.0`` of PyTorch.
+
+def _select_gradient(g, drop):
+    """``g``, with ``+0.0`` where ``drop`` is True: ``np.where(drop, 0, g)``, computed faster.
+
+    ``np.where`` branches on every element, which is slow on a random mask such as ReLU's, and
+    ``g * keep`` turns an inf into NaN (``inf * 0``) and a negative gradient into ``-0.0``. So
+    the selection is done on the bits: a mask of all ones (keep) or all zeros (drop), ANDed
+    with the gradient's bits, gives each kept value exactly and ``+0.0`` for each dropped one.
     """
-    kept = quietly(np.multiply, g, keep)  # inf * 0 is NaN, without NumPy's warning
-    if np.isnan(kept).any():
-        return np.where(keep, g, g.dtype.type(0))
-    kept += 0
-    return kept
+    as_int = _SAME_SIZE_INT[g.dtype.itemsize]
+    mask = array_module(g).subtract(drop, 1, dtype=as_int)  # drop: 1 - 1 = 0, keep: 0 - 1 = -1
+    return (g.view(as_int) & mask).view(g.dtype)
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
