@@ -8,8 +8,9 @@ chapter                   module
 ========================  ==================================================
 01 Tensors                ``minitorch/_tensor.py``, ``_creation.py``
 02 Recording the DAG      ``minitorch/autograd/function.py``, ``ops/``
-03 Backward               ``minitorch/autograd/engine.py``
-04 no_grad                ``minitorch/autograd/grad_mode.py``
+03, 04 Backward           ``minitorch/autograd/engine.py``
+05 Checking gradients     ``minitorch/autograd/gradcheck.py``, ``functional.py``
+06 no_grad                ``minitorch/autograd/grad_mode.py``
 ========================  ==================================================
 
 Layers

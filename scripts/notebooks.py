@@ -13,6 +13,7 @@ Usage::
     python scripts/notebooks.py check             # exit 1 if a learner copy is out of date
     python scripts/notebooks.py execute [NAMES]   # re-run solution notebooks in place, timed
     python scripts/notebooks.py from-py SRC.py    # percent-format script -> solution notebook
+    python scripts/notebooks.py to-py NN [DIR]    # solution notebook -> percent-format script
     python scripts/notebooks.py sync              # badges, setup cells, links <- _about.py
 """
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import hashlib
 import json
 import re
 import sys
@@ -243,7 +245,8 @@ def from_py(src: Path) -> dict:
     Cell tags go on the marker line: ``# %% tags=["raises-exception"]``.
     """
     cells = []
-    blocks = re.split(r"^# %%", src.read_text(), flags=re.M)
+    text = src.read_text()
+    blocks = re.split(r"^# %%", text, flags=re.M)
     for block in blocks[1:]:
         header, _, body = block.partition("\n")
         tags = re.findall(r'"([^"]+)"', header.split("tags=", 1)[1]) if "tags=" in header else []
@@ -257,6 +260,9 @@ def from_py(src: Path) -> dict:
         else:
             cells.append({"cell_type": "code", "metadata": meta, "execution_count": None,
                           "outputs": [], "source": body.splitlines(keepends=True)})
+    stem = hashlib.sha256(text.encode()).hexdigest()[:8]
+    for number, cell in enumerate(cells):  # stable ids: nbformat 4.5 wants one per cell
+        cell["id"] = f"{stem}-{number:03d}"
     return {
         "cells": cells,
         "metadata": {
@@ -266,6 +272,31 @@ def from_py(src: Path) -> dict:
         "nbformat": 4,
         "nbformat_minor": 5,
     }
+
+
+def to_py(nb: dict) -> str:
+    """The percent-format script of a notebook (the inverse of :func:`from_py`, outputs dropped)."""
+    parts = []
+    for cell in nb["cells"]:
+        tags = cell.get("metadata", {}).get("tags", [])
+        tag_text = " tags=[" + ", ".join(f'"{t}"' for t in tags) + "]" if tags else ""
+        src = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            body = "\n".join(f"# {line}" if line else "#" for line in src.splitlines())
+            parts.append(f"# %% [markdown]{tag_text}\n{body}\n")
+        else:
+            parts.append(f"# %%{tag_text}\n{src}\n")
+    return "\n".join(parts)
+
+
+def cmd_to_py(args) -> int:
+    out_dir = Path(args.dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for path in solution_paths(args.names):
+        target = out_dir / (path.stem + ".py")
+        target.write_text(to_py(json.loads(path.read_text())))
+        print(f"wrote {target}")
+    return 0
 
 
 def cmd_from_py(args) -> int:
@@ -295,6 +326,10 @@ def main(argv=None) -> int:
     ex = sub.add_parser("execute", help="re-run solution notebooks in place")
     ex.add_argument("names", nargs="*")
     ex.set_defaults(fn=cmd_execute)
+    tp = sub.add_parser("to-py", help="solution notebooks -> percent-format scripts")
+    tp.add_argument("names", nargs="*")
+    tp.add_argument("--dir", default=".", help="where to write the scripts")
+    tp.set_defaults(fn=cmd_to_py)
     fp = sub.add_parser("from-py", help="build + run a solution notebook from a script")
     fp.add_argument("src")
     fp.add_argument("--gpu", action="store_true", help="mark the notebook as needing a GPU")

@@ -1,7 +1,8 @@
-"""Device machinery without a GPU: a simulated "cuda" backend backed by NumPy.
+"""Device machinery without a GPU: the pretend GPU registered as the "cuda" backend.
 
-CI has no GPU, so these tests register a test-only backend for the device type "cuda" whose
-arrays are a NumPy subclass (``SimArray``). Everything that decides where a tensor lives,
+CI has no GPU, so these tests register the package's pretend GPU
+(``minitorch/backends/pretend.py``, the one the GPU chapters use) for the device type "cuda":
+its arrays are a NumPy subclass (``PretendArray``). Everything that decides where a tensor lives,
 moves it, or refuses to mix devices runs for real; an operation that forgets the seam and makes
 a plain NumPy array on the "GPU" ends up on the CPU and fails these tests, exactly as it would
 fail with CuPy. The real-CuPy tests are in ``test_gpu.py`` (marked ``gpu``).
@@ -14,58 +15,12 @@ import pytest
 
 import minitorch
 from minitorch import _backend
-
-
-class SimArray(np.ndarray):
-    """An array that lives on the simulated GPU. Like CuPy, NumPy functions called on it
-    return arrays of its own kind."""
-
-    def __array_function__(self, func, types, args, kwargs):
-        return _on_device(super().__array_function__(func, types, args, kwargs))
-
-
-def _on_device(out):
-    if type(out) is np.ndarray:
-        return out.view(SimArray)
-    if isinstance(out, (tuple, list)):
-        return type(out)(_on_device(o) for o in out)
-    return out
-
-
-class _SimXP:
-    """The simulated GPU's array module: NumPy, with results placed on the device."""
-
-    def __getattr__(self, name):
-        attr = getattr(np, name)
-        if isinstance(attr, np.ufunc) or not callable(attr):
-            return attr
-
-        def on_device(*args, **kwargs):
-            return _on_device(attr(*args, **kwargs))
-
-        return on_device
-
-
-class SimulatedGPU(_backend.Backend):
-    name = "simulated"
-    xp = _SimXP()
-
-    def owns(self, array) -> bool:
-        return isinstance(array, SimArray)
-
-    def index_of(self, array) -> int:
-        return 0
-
-    def from_numpy(self, array, index):
-        return np.array(array).view(SimArray)  # a copy: device memory is separate
-
-    def to_numpy(self, array):
-        return np.array(array.view(np.ndarray))
+from minitorch.backends.pretend import PretendArray, PretendGPU
 
 
 @pytest.fixture
 def gpu():
-    old = _backend.register_backend("cuda", SimulatedGPU())
+    old = _backend.register_backend("cuda", PretendGPU())
     old_flag = _backend.devices_in_use
     try:
         yield minitorch.device("cuda")
@@ -75,7 +30,7 @@ def gpu():
 
 
 def on_gpu(t) -> bool:
-    return isinstance(t._data, SimArray) and t.device == minitorch.device("cuda", 0)
+    return isinstance(t._data, PretendArray) and t.device == minitorch.device("cuda", 0)
 
 
 def test_to_cuda_without_gpu_says_what_is_missing():

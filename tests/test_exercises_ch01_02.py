@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import minitorch
-from minitorch.exercises.ch01 import check_broadcast_shape, check_my_tensor, show_broadcast
-from minitorch.exercises.ch02 import check_find_leaves, check_mul
+from minitorch.exercises.ch01_tensors import check_broadcast_shape, check_my_tensor, show_broadcast
+from minitorch.exercises.ch02_recording_the_dag import check_find_leaves, check_mul
 
 
 def _output(capsys) -> str:

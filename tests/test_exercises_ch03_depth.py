@@ -9,7 +9,11 @@ from __future__ import annotations
 import math
 
 import minitorch
-from minitorch.exercises.ch03 import check_gradcheck, check_second_derivative, check_vjp
+from minitorch.exercises.ch05_checking_gradients import (
+    check_gradcheck,
+    check_second_derivative,
+    check_vjp,
+)
 
 
 def _run(check, fn, capsys):

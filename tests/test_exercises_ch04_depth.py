@@ -4,7 +4,7 @@ wrong answers fail with a message that says what is wrong."""
 from __future__ import annotations
 
 import minitorch
-from minitorch.exercises.ch04 import check_inplace_repair
+from minitorch.exercises.ch04_backward_engine import check_inplace_repair
 
 
 def _run(fn, capsys):

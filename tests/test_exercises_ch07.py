@@ -1,4 +1,5 @@
-"""Tests for chapter 7's pretend GPU, checks and benchmark reader (minitorch/exercises/ch07.py).
+"""Tests for the pretend GPU (minitorch/backends/pretend.py) and the GPU chapters' checks and
+benchmark reader (minitorch/exercises/ch10_gpu.py, ch11_gpu_backends.py).
 
 For each check: the right solution passes, typical wrong solutions fail with the text a learner
 needs, and an unfinished stub (NotImplementedError) is reported as "not done yet". The checks
@@ -15,17 +16,16 @@ import pytest
 
 import minitorch
 from minitorch import _backend
-from minitorch.exercises import ch07
-from minitorch.exercises.ch07 import (
+from minitorch.backends import pretend
+from minitorch.backends.pretend import (
     PRETEND,
     PretendArray,
     PretendGPU,
     add_pretend_gpu,
-    bench_results,
-    check_backend,
-    check_to_device,
     second_device,
 )
+from minitorch.exercises.ch10_gpu import check_to_device
+from minitorch.exercises.ch11_gpu_backends import bench_results, check_backend
 
 
 def _result(check, fn, capsys):
@@ -49,7 +49,7 @@ def _registry_unchanged():
 
 
 def test_doctests():
-    failures, tried = doctest.testmod(ch07, optionflags=doctest.ELLIPSIS)
+    failures, tried = doctest.testmod(pretend, optionflags=doctest.ELLIPSIS)
     assert tried > 0 and failures == 0
 
 

@@ -1,6 +1,6 @@
 """``autograd.functional``: derivatives of a whole function, ``f(inputs) -> outputs``.
 
-Chapter 3 builds backward as a *vector-Jacobian product*: given ``v`` (the gradient of the
+Chapter 05 explains backward as a *vector-Jacobian product*: given ``v`` (the gradient of the
 loss with respect to ``f``'s output), backward returns ``v^T J``, never ``J`` itself. This
 module puts names on that idea and builds the rest from it:
 

@@ -13,7 +13,7 @@ name                       what it is
 :func:`run_check`          run :class:`Case` objects against learner code, show ✓ ✗ ⏳
 :func:`more_help`          the next help step of the last failed check (Jupyter: a button)
 :func:`set_time_limit`     how long a check's case may run before "an infinite loop?"
-:mod:`.checks`             the checks of the chapters' code exercises
+``chNN_name``              the checks of chapter ``NN`` (its notebook is ``NN_name.ipynb``)
 :func:`tangent_explorer`   a loss curve and its tangent, with sliders for ``w`` and ``b``
 :func:`descent_2d`         gradient descent on a 2-D surface, stepped with buttons
 :class:`LiveLossPlot`      a loss curve that redraws itself during training
@@ -29,13 +29,6 @@ Example:
     True
 """
 
-from .checks import (
-    check_backprop,
-    check_chain_rule,
-    check_logistic_grads,
-    check_numeric_derivative,
-    check_topological_sort,
-)
 from .display import expected_error, show_source
 from .plots import (
     Descent2D,
@@ -66,10 +59,8 @@ from .runner import (
 
 __all__ = [
     "QUESTIONS", "Case", "CheckResult", "Descent2D", "LiveLossPlot", "PredictValue", "Question",
-    "Quiz", "TangentExplorer", "approx", "check_backprop", "check_chain_rule",
-    "check_logistic_grads", "check_numeric_derivative", "check_topological_sort",
-    "decision_grid", "default_compare", "descent_2d", "evaluate", "expected_error",
-    "get_time_limit", "last_result", "logistic_loss", "logistic_loss_grad", "more_help",
-    "parse_answer", "plot_decision_boundary", "quiz_for", "run_check", "set_time_limit",
-    "show_source", "tangent_explorer",
+    "Quiz", "TangentExplorer", "approx", "decision_grid", "default_compare", "descent_2d",
+    "evaluate", "expected_error", "get_time_limit", "last_result", "logistic_loss",
+    "logistic_loss_grad", "more_help", "parse_answer", "plot_decision_boundary", "quiz_for",
+    "run_check", "set_time_limit", "show_source", "tangent_explorer",
 ]

@@ -1,11 +1,11 @@
 """The quiz questions of every chapter, and :func:`quiz_for` to show one in a notebook.
 
-The questions come from the learner notes the course is built on, including the mistakes in
-them: ``x.requires_grid(false)``, "autograd.Parameter implements forward and backward", and
-"backward propagation starts with the input" each appear as a wrong option, with the reason.
+Each chapter's list is in the order its notebook shows the questions. Common misconceptions
+(``x.requires_grid(false)``, "autograd.Parameter implements forward and backward", "backward
+propagation starts with the input") appear as wrong options, each with the reason.
 
 Example:
-    >>> quiz = quiz_for(3, 0)        # chapter 3, first question
+    >>> quiz = quiz_for(3, 2)        # chapter 03, third question: which tensors get a .grad?
     >>> quiz.select("w")
     >>> quiz.check_button.click()
     >>> quiz.correct
@@ -92,7 +92,7 @@ class Question:
                     [self.explanations[i] for i in order], self.multi)
 
 
-# The worked example of chapter 3, used by several questions.
+# The worked example of chapter 03, used by several questions.
 _EXAMPLE = (
     "`x = torch.ones(5)`, `y = torch.zeros(3)`, "
     "`w = torch.randn(5, 3, requires_grad=True)`, `b = torch.randn(3, requires_grad=True)`, "
@@ -101,7 +101,7 @@ _EXAMPLE = (
 )
 
 QUESTIONS: dict[int, list[Question]] = {
-    # ------------------------------------------------------------------ 00 Start here
+    # ------------------------------------------------------------ 00 Start here
     0: [
         Question(
             "What is PyTorch?",
@@ -171,8 +171,8 @@ QUESTIONS: dict[int, list[Question]] = {
             (
                 "Right: `loss.backward()` starts at the loss (whose gradient with respect to "
                 "itself is 1) and walks back towards the inputs and parameters, the leaves.",
-                "A common slip in notes (\"travessing backwards ... starting with the "
-                "input\"): *backward* means from the output back to the inputs.",
+                "A common misreading: *backward* means from the output back to the inputs, "
+                "so the input is where it ends.",
                 "The chain rule fixes the order: a node's gradient needs the gradients of "
                 "everything computed after it.",
                 "Each layer needs the gradient from the layer after it, so the layers are "
@@ -197,24 +197,20 @@ QUESTIONS: dict[int, list[Question]] = {
             ),
         ),
     ],
-    # ------------------------------------------------------------------ 01 Tensors
+    # ------------------------------------------------------------ 01 Tensors
     1: [
         Question(
-            "Tensors are often called \"NumPy arrays on steroids\". What do they add to "
-            "NumPy arrays?",
+            "In a model, what do tensors hold?",
+            ("The inputs", "The parameters (weights and biases)", "The outputs",
+             "The Python code of the layers", "The gradients (`.grad`) of the parameters"),
+            {0, 1, 2, 4},
             (
-                "Automatic differentiation (autograd)",
-                "Running on a GPU",
-                "Elements that can be any Python object",
-                "Immutability: a tensor can never be changed",
-            ),
-            {0, 1},
-            (
-                "Yes: a tensor can record how it was computed, so gradients can flow back "
-                "through it.",
-                "Yes: the same code can run on a GPU (in minitorch through CuPy).",
-                "No: like NumPy arrays, tensors hold numbers of one dtype.",
-                "No: in-place operations such as `x.grad.zero_()` change a tensor.",
+                "Yes: a batch of data is a tensor.",
+                "Yes: weights and biases are tensors with `requires_grad=True`.",
+                "Yes: predictions and the loss are tensors too.",
+                "No: code lives in Python functions and modules; tensors hold numbers.",
+                "Yes: after `backward()`, each parameter's `.grad` is a tensor of the "
+                "parameter's shape.",
             ),
             multi=True,
         ),
@@ -238,6 +234,18 @@ QUESTIONS: dict[int, list[Question]] = {
             ),
         ),
         Question(
+            "What is the dtype of `torch.ones(2, 3)`?",
+            ("torch.float32", "torch.float64", "torch.int64", "torch.bool"),
+            0,
+            (
+                "Right: PyTorch's (and minitorch's) default floating dtype is `float32`.",
+                "That is NumPy's default (`np.ones(2).dtype` is `float64`). "
+                "`torch.from_numpy` keeps `float64`, a common surprise.",
+                "`int64` is the default for integer data such as `torch.tensor([1, 2])`.",
+                "Booleans come from comparisons such as `x > 0`.",
+            ),
+        ),
+        Question(
             "`a` has shape (3, 1) and `b` has shape (4,). What is the shape of `a + b`?",
             ("(3, 4)", "(3, 1)", "(4, 3)", "An error: the shapes differ"),
             0,
@@ -251,34 +259,26 @@ QUESTIONS: dict[int, list[Question]] = {
             ),
         ),
         Question(
-            "What is the dtype of `torch.ones(2, 3)`?",
-            ("torch.float32", "torch.float64", "torch.int64", "torch.bool"),
-            0,
+            "Tensors are often called \"NumPy arrays on steroids\". What do they add to "
+            "NumPy arrays?",
             (
-                "Right: PyTorch's (and minitorch's) default floating dtype is `float32`.",
-                "That is NumPy's default (`np.ones(2).dtype` is `float64`). "
-                "`torch.from_numpy` keeps `float64`, a common surprise.",
-                "`int64` is the default for integer data such as `torch.tensor([1, 2])`.",
-                "Booleans come from comparisons such as `x > 0`.",
+                "Automatic differentiation (autograd)",
+                "Running on a GPU",
+                "Elements that can be any Python object",
+                "Immutability: a tensor can never be changed",
             ),
-        ),
-        Question(
-            "In a model, what do tensors hold?",
-            ("The inputs", "The parameters (weights and biases)", "The outputs",
-             "The Python code of the layers", "The gradients (`.grad`) of the parameters"),
-            {0, 1, 2, 4},
+            {0, 1},
             (
-                "Yes: a batch of data is a tensor.",
-                "Yes: weights and biases are tensors with `requires_grad=True`.",
-                "Yes: predictions and the loss are tensors too.",
-                "No: code lives in Python functions and modules; tensors hold numbers.",
-                "Yes: after `backward()`, each parameter's `.grad` is a tensor of the "
-                "parameter's shape.",
+                "Yes: a tensor can record how it was computed, so gradients can flow back "
+                "through it.",
+                "Yes: the same code can run on a GPU (in minitorch through CuPy).",
+                "No: like NumPy arrays, tensors hold numbers of one dtype.",
+                "No: in-place operations such as `x.grad.zero_()` change a tensor.",
             ),
             multi=True,
         ),
     ],
-    # ------------------------------------------------------------------ 02 Recording the DAG
+    # ------------------------------------------------------------ 02 Recording the DAG
     2: [
         Question(
             "During a forward pass, autograd does two things at once. Which two?",
@@ -349,6 +349,26 @@ QUESTIONS: dict[int, list[Question]] = {
             ),
         ),
         Question(
+            "`def f(x): return x * 2 if x.sum() > 0 else x.exp()`. You call `f` on an input "
+            "with a positive sum, then on one with a negative sum. What does autograd record?",
+            (
+                "One graph, built when `f` was defined, with both branches in it",
+                "A `MulBackward0` graph the first time and an `ExpBackward0` graph the second "
+                "time: the graph is dynamic, rebuilt by each forward pass",
+                "Nothing: autograd cannot differentiate through an `if`",
+                "The first graph, reused for the second call",
+            ),
+            1,
+            (
+                "That is a static graph (TensorFlow 1, JAX's jit): defined once, run many "
+                "times. PyTorch records the operations as they run.",
+                "Right: define-by-run. Each forward pass records exactly the operations that "
+                "ran, so Python's `if` and `for` decide the graph.",
+                "The `if` is plain Python; autograd only sees the tensor operations that ran.",
+                "Each forward pass records a new graph; nothing is reused.",
+            ),
+        ),
+        Question(
             "Why can a PyTorch model use an `if` or a `for` loop whose length depends on "
             "the data?",
             (
@@ -368,8 +388,42 @@ QUESTIONS: dict[int, list[Question]] = {
             ),
         ),
     ],
-    # ------------------------------------------------------------------ 03 Backward
+    # ------------------------------------------------------------ 03 Backward: the chain rule
     3: [
+        Question(
+            "Why do we need autograd, instead of deriving gradients by hand?",
+            (
+                "Networks are deeply nested functions of millions of parameters: deriving "
+                "and coding every derivative by hand is impractical and error-prone",
+                "Derivatives computed by hand are mathematically wrong",
+                "Python cannot compute derivatives without autograd",
+                "Autograd makes the forward pass faster",
+            ),
+            0,
+            (
+                "Right: the chain rule is simple, but applying it by hand to every parameter "
+                "of every model is not. Autograd applies it mechanically.",
+                "Hand-derived derivatives are fine (we check autograd against them); they "
+                "are just too much work for large models.",
+                "Any language can compute derivatives; you can code them by hand, as you "
+                "will in chapter 03.",
+                "Recording the graph makes the forward pass slightly *slower*; that is why "
+                "`no_grad` exists.",
+            ),
+        ),
+        Question(
+            "Logistic regression on one sample: `z = w*x + b`, `p = sigmoid(z)`, "
+            "`L = -(y*log(p) + (1-y)*log(1-p))`. What is `dL/dz`?",
+            ("`p - y`", "`p * (1 - p)`", "`(p - y) * x`", "`-y / p`"),
+            0,
+            (
+                "Right: `dL/dp * dp/dz = (p - y) / (p(1-p)) * p(1-p) = p - y`. A famously "
+                "simple result, which is why BCE-with-logits is computed from `z` directly.",
+                "That is `dp/dz`, the sigmoid's derivative: only one factor of the chain.",
+                "That is `dL/dw = dL/dz * dz/dw`, one step further along the chain.",
+                "That is the `y` part of `dL/dp`, before multiplying by `dp/dz`.",
+            ),
+        ),
         Question(
             f"{_EXAMPLE} After `loss.backward()`, which tensors have a `.grad` "
             "(not `None`)?",
@@ -385,6 +439,44 @@ QUESTIONS: dict[int, list[Question]] = {
                 "the way, but not stored, unless you call `z.retain_grad()` first.",
             ),
             multi=True,
+        ),
+        Question(
+            "`x = torch.tensor(3.0, requires_grad=True)`, `y = x * x + x`, `y.backward()`. "
+            "How does backward combine the paths from `y` to `x`?",
+            (
+                "It adds the gradients of all paths: `x.grad` is `2*3 + 1 = 7`",
+                "The last path wins: `x.grad` is `1`",
+                "It multiplies the paths: `x.grad` is `6`",
+                "It raises an error because `x` is used three times",
+            ),
+            0,
+            (
+                "Right: when a tensor is used more than once, the gradients of all its uses "
+                "are summed (accumulated). Forgetting this is a classic autograd bug.",
+                "Overwriting instead of adding loses the other paths' gradients.",
+                "Products happen *along* a path (the chain rule); *different* paths add up.",
+                "Reusing a tensor is fine; its gradient just collects several contributions.",
+            ),
+        ),
+    ],
+    # ------------------------------------------------------------ 04 The backward engine
+    4: [
+        Question(
+            "After `loss.backward()`, when does a second `loss.backward()` fail?",
+            (
+                "Always: a graph can be back-propagated only once",
+                "When it reaches a node whose saved tensors were freed by the first call "
+                "(most graphs have such nodes: `mm`, `mul`, `exp`, ...)",
+                "Never: the second call just adds to `.grad`",
+                "Only when the graph contains an `AccumulateGrad` node",
+            ),
+            1,
+            (
+                "A graph of additions saves nothing and can be back-propagated again.",
+                "Right: with `retain_graph=True` the saved tensors are kept.",
+                "It fails as soon as it needs a freed saved tensor.",
+                "`AccumulateGrad` saves nothing; the nodes that saved tensors are the problem.",
+            ),
         ),
         Question(
             f"{_EXAMPLE} You call `loss.backward()`, then `loss.backward()` again, without "
@@ -407,97 +499,79 @@ QUESTIONS: dict[int, list[Question]] = {
             ),
         ),
         Question(
-            "`y = f(g(x))`. What is `dy/dx`?",
-            ("`f'(g(x)) * g'(x)`", "`f'(x) * g'(x)`", "`f'(g'(x))`", "`f'(g(x)) + g'(x)`"),
-            0,
+            "`a = torch.ones(3)`; then `a.add_(1)`, `a.mul_(2)`, `b = a + 1` and `a[0] = 5`. "
+            "What is `a._version`?",
+            ("1", "2", "4", "3"),
+            3,
             (
-                "The chain rule: the outer derivative, taken *at the inner value*, times the "
-                "inner derivative. Backward applies it node by node.",
-                "The outer derivative must be taken at `g(x)`, the value that `f` received.",
-                "Derivatives are multiplied, not nested.",
-                "Along one path, local derivatives are multiplied; sums appear only where "
-                "several paths meet.",
-            ),
-        ),
-        Question(
-            "Logistic regression on one sample: `z = w*x + b`, `p = sigmoid(z)`, "
-            "`L = -(y*log(p) + (1-y)*log(1-p))`. What is `dL/dz`?",
-            ("`p - y`", "`p * (1 - p)`", "`(p - y) * x`", "`-y / p`"),
-            0,
-            (
-                "Right: `dL/dp * dp/dz = (p - y) / (p(1-p)) * p(1-p) = p - y`. A famously "
-                "simple result, which is why BCE-with-logits is computed from `z` directly.",
-                "That is `dp/dz`, the sigmoid's derivative: only one factor of the chain.",
-                "That is `dL/dw = dL/dz * dz/dw`, one step further along the chain.",
-                "That is the `y` part of `dL/dp`, before multiplying by `dp/dz`.",
-            ),
-        ),
-        Question(
-            "`x = torch.tensor(3.0, requires_grad=True)`, `y = x * x + x`, `y.backward()`. "
-            "How does backward combine the paths from `y` to `x`?",
-            (
-                "It adds the gradients of all paths: `x.grad` is `2*3 + 1 = 7`",
-                "The last path wins: `x.grad` is `1`",
-                "It multiplies the paths: `x.grad` is `6`",
-                "It raises an error because `x` is used three times",
-            ),
-            0,
-            (
-                "Right: when a tensor is used more than once, the gradients of all its uses "
-                "are summed (accumulated). Forgetting this is a classic autograd bug.",
-                "Overwriting instead of adding loses the other paths' gradients.",
-                "Products happen *along* a path (the chain rule); *different* paths add up.",
-                "Reusing a tensor is fine; its gradient just collects several contributions.",
-            ),
-        ),
-        Question(
-            "Why do we need autograd, instead of deriving gradients by hand?",
-            (
-                "Networks are deeply nested functions of millions of parameters: deriving "
-                "and coding every derivative by hand is impractical and error-prone",
-                "Derivatives computed by hand are mathematically wrong",
-                "Python cannot compute derivatives without autograd",
-                "Autograd makes the forward pass faster",
-            ),
-            0,
-            (
-                "Right: the chain rule is simple, but applying it by hand to every parameter "
-                "of every model is not. Autograd applies it mechanically.",
-                "Hand-derived derivatives are fine (we check autograd against them); they "
-                "are just too much work for large models.",
-                "Any language can compute derivatives; you can code them by hand, as you "
-                "will in chapter 3.",
-                "Recording the graph makes the forward pass slightly *slower*; that is why "
-                "`no_grad` exists.",
+                "Each in-place change counts: there were three.",
+                "`a[0] = 5` is an in-place change too.",
+                "`b = a + 1` creates a new tensor; it does not change `a`.",
+                "Right: `add_`, `mul_` and the item assignment each bump the counter.",
             ),
         ),
     ],
-    # ------------------------------------------------------------------ 04 zero_grad, no_grad
-    4: [
+    # ------------------------------------------------------------ 05 Checking gradients
+    5: [
         Question(
-            "Which lines stop PyTorch from tracking gradients?",
+            "`x` has 1,000 elements and `y = f(x)` has 1,000 elements. What does "
+            "`y.backward(gradient=v)` compute, and at what cost?",
             (
-                "`x.requires_grad_(False)`",
-                "`x_det = x.detach()`",
-                "`with torch.no_grad():` around the computation",
-                "`x.requires_grid(false)`",
-                "`x.grad = None`",
+                "The 1,000 x 1,000 Jacobian, then its product with `v`",
+                "The gradient of `y.sum()`, whatever `v` is",
+                "One vector-Jacobian product `v^T J` (the gradient of `(v * y).sum()`), for "
+                "about the cost of one forward pass, without ever forming `J`",
+                "1,000 backward passes, one per output",
             ),
-            {0, 1, 2},
+            2,
             (
-                "Yes: turns tracking off for the leaf `x`, in place (the trailing `_`). "
-                "On a non-leaf tensor it raises an error: use `detach()` there.",
-                "Yes: a new tensor sharing `x`'s data, cut off from the graph, with "
-                "`requires_grad=False`.",
-                "Yes: nothing computed inside the block is recorded.",
-                "A typo from a learner's note: the method is `requires_grad_` (\"grad\", "
-                "with a trailing underscore) and Python writes `False` with a capital F. "
-                "As written, Python raises an AttributeError.",
-                "No: that clears the stored gradient, but `x` still requires grad and is "
-                "still tracked.",
+                "Autograd never builds a Jacobian: each node computes its VJP directly.",
+                "Only when `v` is all ones; `v` weights each output.",
+                "Right: backward is a chain of VJPs, one per node.",
+                "That is what a full Jacobian costs (one VJP per row), not one backward call.",
             ),
-            multi=True,
         ),
+        Question(
+            "Why is a finite-difference check a good test of a backward formula?",
+            (
+                "It is faster than backward",
+                "It is exact, with no rounding error",
+                "It works in float16 as well as float64",
+                "It uses only the forward pass, so it cannot share a bug with the backward "
+                "formula it checks",
+            ),
+            3,
+            (
+                "It is much slower: two forward passes per input element.",
+                "It has truncation error (about eps²) and rounding error; use float64 and a "
+                "tolerance.",
+                "In low precision the rounding error swamps the difference; use float64.",
+                "Right: an independent oracle. That is what `gradcheck` relies on.",
+            ),
+        ),
+        Question(
+            "`(g,) = torch.autograd.grad(x ** 3, x)` and then `torch.autograd.grad(g, x)` fails. "
+            "What fixes it?",
+            (
+                "Pass `create_graph=True` to the first call, so the backward pass is recorded "
+                "and `g` has a `grad_fn`",
+                "Pass `retain_graph=True` to the second call",
+                "Call `g.requires_grad_()` before the second call",
+                "Use `x.grad` instead of `autograd.grad`",
+            ),
+            0,
+            (
+                "Right: with `create_graph=True`, `g = 3x²` is a tensor in a graph, and its "
+                "derivative is `6x`.",
+                "`retain_graph` keeps saved tensors; it does not record the backward pass.",
+                "That makes `g` a leaf with no history: its derivative with respect to `x` is "
+                "unknown (and `grad` would say `x` was not used).",
+                "`.grad` holds the same first derivative, without a graph.",
+            ),
+        ),
+    ],
+    # ------------------------------------------------------------ 06 Clearing gradients, no_grad
+    6: [
         Question(
             "What does `optimizer.zero_grad()` do, and why is it called in every training "
             "step?",
@@ -519,16 +593,40 @@ QUESTIONS: dict[int, list[Question]] = {
             ),
         ),
         Question(
-            "`x = torch.tensor(2.0, requires_grad=True)`. You run `(x * x).backward()` "
-            "twice, building the expression anew each time, and never zero the gradient. "
-            "What is `x.grad`?",
-            ("`tensor(8.)`", "`tensor(4.)`", "`tensor(16.)`", "An error"),
+            "Which lines stop PyTorch from tracking gradients?",
+            (
+                "`x.requires_grad_(False)`",
+                "`x_det = x.detach()`",
+                "`with torch.no_grad():` around the computation",
+                "`x.requires_grid(false)`",
+                "`x.grad = None`",
+            ),
+            {0, 1, 2},
+            (
+                "Yes: turns tracking off for the leaf `x`, in place (the trailing `_`). "
+                "On a non-leaf tensor it raises an error: use `detach()` there.",
+                "Yes: a new tensor sharing `x`'s data, cut off from the graph, with "
+                "`requires_grad=False`.",
+                "Yes: nothing computed inside the block is recorded.",
+                "A common typo: the method is `requires_grad_` (\"grad\", "
+                "with a trailing underscore) and Python writes `False` with a capital F. "
+                "As written, Python raises an AttributeError.",
+                "No: that clears the stored gradient, but `x` still requires grad and is "
+                "still tracked.",
+            ),
+            multi=True,
+        ),
+        Question(
+            f"{_EXAMPLE} Inside `with torch.no_grad():` you compute "
+            "`z = torch.matmul(x, w) + b`. What is `z.requires_grad`?",
+            ("`False`", "`True`", "It depends on `w.requires_grad`", "An error is raised"),
             0,
             (
-                "Right: each backward adds `d(x*x)/dx = 2x = 4`, and `4 + 4 = 8`.",
-                "That is after one backward. Gradients accumulate across calls.",
-                "Accumulation adds gradients, it does not multiply them.",
-                "Each expression is a fresh graph, so each can be back-propagated once.",
+                "Right: inside `no_grad`, results are not tracked even when `w` and `b` "
+                "require gradients, so `z.grad_fn` is `None` too.",
+                "Outside the block it would be `True`; inside, nothing is recorded.",
+                "`no_grad` overrides the inputs' `requires_grad` for everything inside it.",
+                "Computing under `no_grad` is fine; only calling `z.backward()` would fail.",
             ),
         ),
         Question(
@@ -550,22 +648,45 @@ QUESTIONS: dict[int, list[Question]] = {
             multi=True,
         ),
         Question(
-            f"{_EXAMPLE} Inside `with torch.no_grad():` you compute "
-            "`z = torch.matmul(x, w) + b`. What is `z.requires_grad`?",
-            ("`False`", "`True`", "It depends on `w.requires_grad`", "An error is raised"),
-            0,
+            "Which statements about `model.eval()`, `torch.no_grad()` and "
+            "`torch.inference_mode()` are true?",
             (
-                "Right: inside `no_grad`, results are not tracked even when `w` and `b` "
-                "require gradients, so `z.grad_fn` is `None` too.",
-                "Outside the block it would be `True`; inside, nothing is recorded.",
-                "`no_grad` overrides the inputs' `requires_grad` for everything inside it.",
-                "Computing under `no_grad` is fine; only calling `z.backward()` would fail.",
+                "`model.eval()` switches Dropout off and makes BatchNorm use its running "
+                "statistics, but operations are still recorded",
+                "`no_grad()` stops recording, but Dropout still drops in training mode",
+                "`inference_mode()` also skips version counting: tensors made inside are "
+                "inference tensors",
+                "`model.eval()` stops autograd from recording",
             ),
+            {0, 1, 2},
+            (
+                "Yes: eval() changes the layers' behaviour, not autograd.",
+                "Yes: they are independent switches; for evaluation use both.",
+                "Yes, and such tensors cannot be saved for backward later.",
+                "No: eval() only sets `training = False` on every module.",
+            ),
+            multi=True,
         ),
     ],
-    # ------------------------------------------------------------------ 05 nn and training
-    # 05 · Neural networks: gradient descent and nn.Module
-    5: [
+    # ------------------------------------------------------------ 07 Neural networks
+    7: [
+        Question(
+            "The update rule is `weight = weight - learning_rate * gradient`. Why minus?",
+            (
+                "The gradient points in the direction in which the loss grows fastest; we "
+                "step the other way to make the loss smaller",
+                "Because gradients are always positive",
+                "To keep the weights small",
+                "The sign does not matter",
+            ),
+            0,
+            (
+                "Right: that is gradient *descent*.",
+                "Gradients can have either sign; the minus works for both.",
+                "Keeping weights small is the job of weight decay, a separate term.",
+                "With a plus you would climb the loss: gradient *ascent*.",
+            ),
+        ),
         Question(
             "Which class do you subclass to write a new operation with its own `forward` "
             "and `backward`?",
@@ -576,8 +697,8 @@ QUESTIONS: dict[int, list[Question]] = {
                 "Right: a `Function` has static `forward(ctx, ...)` and `backward(ctx, "
                 "grad_output)` methods, and saves what backward needs with "
                 "`ctx.save_for_backward`. Every built-in operation is one too.",
-                "There is no `autograd.Parameter`: a learner's note mixed up "
-                "`autograd.Function` and `nn.Parameter`.",
+                "There is no `autograd.Parameter`: this mixes up `autograd.Function` and "
+                "`nn.Parameter`, a common confusion.",
                 "`nn.Parameter` is a tensor that a `Module` registers as learnable; it "
                 "defines no operation.",
                 "In a `Module` you write only `forward`; its backward comes from the "
@@ -622,27 +743,9 @@ QUESTIONS: dict[int, list[Question]] = {
                 "The bias is a parameter too (unless you pass `bias=False`).",
             ),
         ),
-        Question(
-            "The update rule is `weight = weight - learning_rate * gradient`. Why minus?",
-            (
-                "The gradient points in the direction in which the loss grows fastest; we "
-                "step the other way to make the loss smaller",
-                "Because gradients are always positive",
-                "To keep the weights small",
-                "The sign does not matter",
-            ),
-            0,
-            (
-                "Right: that is gradient *descent*.",
-                "Gradients can have either sign; the minus works for both.",
-                "Keeping weights small is the job of weight decay, a separate term.",
-                "With a plus you would climb the loss: gradient *ascent*.",
-            ),
-        ),
     ],
-
-    # 06 · Training: losses, optimizers, the recipe, a CNN (the conv question is appended below)
-    6: [
+    # ------------------------------------------------------------ 08 Training
+    8: [
         Question(
             "Which loss suits a binary classifier whose last layer outputs raw scores "
             "(logits)?",
@@ -672,17 +775,48 @@ QUESTIONS: dict[int, list[Question]] = {
                 "may also come right after `step()`: what matters is that it falls between two "
                 "`backward()` calls.)",
                 "`step()` only updates. Without `zero_grad()` the gradients of every step add "
-                "up (chapter 04), and each step uses the sum of all the gradients so far.",
+                "up (chapter 06), and each step uses the sum of all the gradients so far.",
                 "`step()` before `backward()` updates with the previous step's gradients (and "
                 "with none at all at the first step).",
                 "Clearing between `backward()` and `step()` throws the new gradients away: plain "
                 "SGD then sees zeros and does not move.",
             ),
         ),
+        Question(
+            "A `Conv2d(1, 4, kernel_size=3)` on a 1 x 8 x 8 image. Which is the same "
+            "computation?",
+            (
+                "A `Linear(64, 4)` on the flattened image",
+                "A `Linear(9, 4)` applied to every 3 x 3 patch (the unfolded input), with the "
+                "same weights at every position",
+                "A `Linear(9, 36)` on one patch",
+                "Four separate `Linear(64, 64)` layers",
+            ),
+            1,
+            (
+                "That would mix all 64 pixels into each output; a convolution looks only at "
+                "a 3 x 3 neighbourhood.",
+                "Right: weight sharing. A convolution is a small linear layer slid over the "
+                "patches: 40 parameters instead of thousands.",
+                "The output channels are 4, and each patch gives one value per channel.",
+                "A convolution has far fewer parameters; that is its point.",
+            ),
+        ),
     ],
-
-    # 07 · Data
-    7: [
+    # ------------------------------------------------------------ 09 Data
+    9: [
+        Question(
+            "A map-style `Dataset` subclass must implement which methods?",
+            ("`__len__`", "`__getitem__`", "`__iter__`", "`forward`"),
+            {0, 1},
+            (
+                "Yes: so the `DataLoader` knows how many samples there are.",
+                "Yes: `ds[i]` returns sample `i` (often a `(features, label)` pair).",
+                "No: that is for an `IterableDataset`, which streams samples instead.",
+                "No: `forward` belongs to `nn.Module`.",
+            ),
+            multi=True,
+        ),
         Question(
             "What are the roles of `Dataset` and `DataLoader`?",
             (
@@ -701,18 +835,6 @@ QUESTIONS: dict[int, list[Question]] = {
                 "your training loop does.",
                 "They split the work: storage and access vs iteration and batching.",
             ),
-        ),
-        Question(
-            "A map-style `Dataset` subclass must implement which methods?",
-            ("`__len__`", "`__getitem__`", "`__iter__`", "`forward`"),
-            {0, 1},
-            (
-                "Yes: so the `DataLoader` knows how many samples there are.",
-                "Yes: `ds[i]` returns sample `i` (often a `(features, label)` pair).",
-                "No: that is for an `IterableDataset`, which streams samples instead.",
-                "No: `forward` belongs to `nn.Module`.",
-            ),
-            multi=True,
         ),
         Question(
             "A dataset has 1000 samples. With `DataLoader(ds, batch_size=64)`, how many "
@@ -747,10 +869,21 @@ QUESTIONS: dict[int, list[Question]] = {
                 "The amount of work per epoch is the same.",
             ),
         ),
+        Question(
+            "A dataset of 10 samples, `DataLoader(ds, batch_size=4, drop_last=True)`. How many "
+            "batches does one epoch give, and of what sizes?",
+            ("3 batches: 4, 4, 2", "2 batches: 4, 4", "3 batches: 4, 4, 4", "2 batches: 5, 5"),
+            1,
+            (
+                "That is `drop_last=False`, the default.",
+                "Right: the incomplete last batch (2 samples) is dropped.",
+                "A loader never repeats samples within an epoch to fill a batch.",
+                "The batch size is fixed at 4.",
+            ),
+        ),
     ],
-
-    # 08 · GPU: devices, .to(), device-agnostic code
-    8: [
+    # ------------------------------------------------------------ 10 GPU: devices
+    10: [
         Question(
             "`x` is on the GPU and `w` is on the CPU. What does `x @ w` do?",
             (
@@ -805,9 +938,8 @@ QUESTIONS: dict[int, list[Question]] = {
             ),
         ),
     ],
-
-    # 09 · GPU, part 2: when it pays off, and a backend
-    9: [
+    # ------------------------------------------------------------ 11 GPU: speed and backends
+    11: [
         Question(
             "When does running on a GPU pay off?",
             (
@@ -874,7 +1006,7 @@ def quiz_for(chapter: int, index: int) -> Quiz:
     """The quiz widget for question ``index`` of ``chapter`` (both counted from 0).
 
     Args:
-        chapter: the chapter number, 0 to 9.
+        chapter: the chapter number (the notebook's two digits, as an int).
         index: the question's position in ``QUESTIONS[chapter]``.
 
     Raises:
@@ -882,7 +1014,7 @@ def quiz_for(chapter: int, index: int) -> Quiz:
         IndexError: if the chapter has no question ``index``.
 
     Example:
-        >>> quiz_for(4, 0).multi
+        >>> quiz_for(6, 1).multi
         True
     """
     if chapter not in QUESTIONS:
@@ -893,199 +1025,3 @@ def quiz_for(chapter: int, index: int) -> Quiz:
             f"chapter {chapter} has {len(questions)} questions (index 0 to {len(questions) - 1})"
         )
     return questions[index].quiz()
-
-
-# ====================================================================== the second layer
-# Questions on what a PyTorch user meets in the first month (dynamic graphs, VJPs, gradcheck,
-# create_graph, in-place ops and the version counter, eval/no_grad/inference_mode, data loading,
-# convolution vs linear). They are appended to their chapters' lists, so the indices of the
-# questions above never change.
-_SECOND_LAYER: dict[int, list[Question]] = {
-    2: [
-        Question(
-            "`def f(x): return x * 2 if x.sum() > 0 else x.exp()`. You call `f` on an input "
-            "with a positive sum, then on one with a negative sum. What does autograd record?",
-            (
-                "One graph, built when `f` was defined, with both branches in it",
-                "A `MulBackward0` graph the first time and an `ExpBackward0` graph the second "
-                "time: the graph is dynamic, rebuilt by each forward pass",
-                "Nothing: autograd cannot differentiate through an `if`",
-                "The first graph, reused for the second call",
-            ),
-            1,
-            (
-                "That is a static graph (TensorFlow 1, JAX's jit): defined once, run many "
-                "times. PyTorch records the operations as they run.",
-                "Right: define-by-run. Each forward pass records exactly the operations that "
-                "ran, so Python's `if` and `for` decide the graph.",
-                "The `if` is plain Python; autograd only sees the tensor operations that ran.",
-                "Each forward pass records a new graph; nothing is reused.",
-            ),
-        ),
-    ],
-    3: [
-        Question(
-            "`x` has 1,000 elements and `y = f(x)` has 1,000 elements. What does "
-            "`y.backward(gradient=v)` compute, and at what cost?",
-            (
-                "The 1,000 x 1,000 Jacobian, then its product with `v`",
-                "The gradient of `y.sum()`, whatever `v` is",
-                "One vector-Jacobian product `v^T J` (the gradient of `(v * y).sum()`), for "
-                "about the cost of one forward pass, without ever forming `J`",
-                "1,000 backward passes, one per output",
-            ),
-            2,
-            (
-                "Autograd never builds a Jacobian: each node computes its VJP directly.",
-                "Only when `v` is all ones; `v` weights each output.",
-                "Right: backward is a chain of VJPs, one per node.",
-                "That is what a full Jacobian costs (one VJP per row), not one backward call.",
-            ),
-        ),
-        Question(
-            "Why is a finite-difference check a good test of a backward formula?",
-            (
-                "It is faster than backward",
-                "It is exact, with no rounding error",
-                "It works in float16 as well as float64",
-                "It uses only the forward pass, so it cannot share a bug with the backward "
-                "formula it checks",
-            ),
-            3,
-            (
-                "It is much slower: two forward passes per input element.",
-                "It has truncation error (about eps²) and rounding error; use float64 and a "
-                "tolerance.",
-                "In low precision the rounding error swamps the difference; use float64.",
-                "Right: an independent oracle. That is what `gradcheck` relies on.",
-            ),
-        ),
-        Question(
-            "`(g,) = torch.autograd.grad(x ** 3, x)` and then `torch.autograd.grad(g, x)` fails. "
-            "What fixes it?",
-            (
-                "Pass `create_graph=True` to the first call, so the backward pass is recorded "
-                "and `g` has a `grad_fn`",
-                "Pass `retain_graph=True` to the second call",
-                "Call `g.requires_grad_()` before the second call",
-                "Use `x.grad` instead of `autograd.grad`",
-            ),
-            0,
-            (
-                "Right: with `create_graph=True`, `g = 3x²` is a tensor in a graph, and its "
-                "derivative is `6x`.",
-                "`retain_graph` keeps saved tensors; it does not record the backward pass.",
-                "That makes `g` a leaf with no history: its derivative with respect to `x` is "
-                "unknown (and `grad` would say `x` was not used).",
-                "`.grad` holds the same first derivative, without a graph.",
-            ),
-        ),
-        Question(
-            "After `loss.backward()`, when does a second `loss.backward()` fail?",
-            (
-                "Always: a graph can be back-propagated only once",
-                "When it reaches a node whose saved tensors were freed by the first call "
-                "(most graphs have such nodes: `mm`, `mul`, `exp`, ...)",
-                "Never: the second call just adds to `.grad`",
-                "Only when the graph contains an `AccumulateGrad` node",
-            ),
-            1,
-            (
-                "A graph of additions saves nothing and can be back-propagated again.",
-                "Right: with `retain_graph=True` the saved tensors are kept.",
-                "It fails as soon as it needs a freed saved tensor.",
-                "`AccumulateGrad` saves nothing; the nodes that saved tensors are the problem.",
-            ),
-        ),
-    ],
-    4: [
-        Question(
-            "`a = torch.ones(3)`; then `a.add_(1)`, `a.mul_(2)`, `b = a + 1` and `a[0] = 5`. "
-            "What is `a._version`?",
-            ("1", "2", "4", "3"),
-            3,
-            (
-                "Each in-place change counts: there were three.",
-                "`a[0] = 5` is an in-place change too.",
-                "`b = a + 1` creates a new tensor; it does not change `a`.",
-                "Right: `add_`, `mul_` and the item assignment each bump the counter.",
-            ),
-        ),
-        Question(
-            "Which statements about `model.eval()`, `torch.no_grad()` and "
-            "`torch.inference_mode()` are true?",
-            (
-                "`model.eval()` switches Dropout off and makes BatchNorm use its running "
-                "statistics, but operations are still recorded",
-                "`no_grad()` stops recording, but Dropout still drops in training mode",
-                "`inference_mode()` also skips version counting: tensors made inside are "
-                "inference tensors",
-                "`model.eval()` stops autograd from recording",
-            ),
-            {0, 1, 2},
-            (
-                "Yes: eval() changes the layers' behaviour, not autograd.",
-                "Yes: they are independent switches; for evaluation use both.",
-                "Yes, and such tensors cannot be saved for backward later.",
-                "No: eval() only sets `training = False` on every module.",
-            ),
-            multi=True,
-        ),
-        Question(
-            "You split a batch into 4 micro-batches, compute each loss with `.mean()` and call "
-            "`backward()` on each. How do you get the full-batch gradient?",
-            (
-                "Call `zero_grad()` between the micro-batches",
-                "Nothing: it is already the full-batch gradient",
-                "Divide each micro-batch loss by 4 before `backward()`",
-                "Multiply the learning rate by 4",
-            ),
-            2,
-            (
-                "Then only the last micro-batch's gradient survives.",
-                "The sum of 4 means is 4 times the mean of the whole batch.",
-                "Right: the accumulated gradient is then the mean over the whole batch.",
-                "That scales the step the wrong way (the gradient is already 4 times too large).",
-            ),
-        ),
-    ],
-    6: [
-        Question(
-            "A `Conv2d(1, 4, kernel_size=3)` on a 1 x 8 x 8 image. Which is the same "
-            "computation?",
-            (
-                "A `Linear(64, 4)` on the flattened image",
-                "A `Linear(9, 4)` applied to every 3 x 3 patch (the unfolded input), with the "
-                "same weights at every position",
-                "A `Linear(9, 36)` on one patch",
-                "Four separate `Linear(64, 64)` layers",
-            ),
-            1,
-            (
-                "That would mix all 64 pixels into each output; a convolution looks only at "
-                "a 3 x 3 neighbourhood.",
-                "Right: weight sharing. A convolution is a small linear layer slid over the "
-                "patches: 40 parameters instead of thousands.",
-                "The output channels are 4, and each patch gives one value per channel.",
-                "A convolution has far fewer parameters; that is its point.",
-            ),
-        ),
-    ],
-    7: [
-        Question(
-            "A dataset of 10 samples, `DataLoader(ds, batch_size=4, drop_last=True)`. How many "
-            "batches does one epoch give, and of what sizes?",
-            ("3 batches: 4, 4, 2", "2 batches: 4, 4", "3 batches: 4, 4, 4", "2 batches: 5, 5"),
-            1,
-            (
-                "That is `drop_last=False`, the default.",
-                "Right: the incomplete last batch (2 samples) is dropped.",
-                "A loader never repeats samples within an epoch to fill a batch.",
-                "The batch size is fixed at 4.",
-            ),
-        ),
-    ],
-}
-
-for _chapter, _extra in _SECOND_LAYER.items():
-    QUESTIONS[_chapter].extend(_extra)

@@ -1,7 +1,4 @@
-"""Checks for chapter 07 (Data), run on real minitorch tensors and DataLoaders.
-
-(The module kept its first name, ``ch06``, when the training chapter was split in two and
-the data chapter became 07.)
+"""Chapter 09 (Data): the checks of its code exercises, run on real tensors and DataLoaders.
 
 ======================  ===============================================================
 check                   the learner writes

@@ -1,0 +1,172 @@
+"""A pretend GPU: a device backend whose memory is ordinary RAM, kept apart from the CPU's.
+
+Most machines that run the course (Binder, CI, many laptops) have no NVIDIA GPU. minitorch's
+device machinery does not care *what* a device is: a backend registered for a device type
+(:mod:`minitorch._backend`) says which arrays it owns and how to copy them to and from the host.
+This module is such a backend, for the device type ``"sim"``: its arrays are NumPy arrays of a
+subclass, :class:`PretendArray`, kept apart from the CPU's and copied on every move, as a real
+GPU's would be. Everything that decides where a tensor lives, moves it, or refuses to mix
+devices then runs for real; only the speed is the CPU's. The GPU chapters' checks and the
+package's device tests both use it.
+
+=====================  ====================================================================
+name                   what it is
+=====================  ====================================================================
+add_pretend_gpu        register the pretend GPU (device ``"sim"``, or another type) once
+                       and return its device
+second_device          the real GPU where minitorch can use one, the pretend GPU otherwise
+backend_for            a context manager: another backend for a device type, for a block
+PretendGPU             the backend
+PretendArray           the arrays that live on the pretend GPU
+PretendXP              the pretend GPU's array module (NumPy, results on the device)
+=====================  ====================================================================
+
+Example:
+    >>> import minitorch
+    >>> sim = add_pretend_gpu()
+    >>> x = minitorch.tensor([1.0, 2.0]).to(sim)
+    >>> x
+    tensor([1., 2.], device='sim:0')
+    >>> type(x._data).__name__, (x * 2).device
+    ('PretendArray', device(type='sim', index=0))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from minitorch import _backend
+from minitorch._device import device
+
+__all__ = ["PRETEND", "PretendArray", "PretendGPU", "PretendXP", "add_pretend_gpu",
+           "backend_for", "second_device"]
+
+
+PRETEND = "sim"  # the pretend GPU's device type: tensor([...], device='sim:0')
+
+
+# ------------------------------------------------------------------ the pretend GPU
+class PretendArray(np.ndarray):
+    """An array that lives on the pretend GPU.
+
+    Like CuPy's arrays, NumPy functions called on it give arrays of its own kind, so results
+    stay on the device: ``np.exp(a)`` and ``a @ b`` are PretendArrays again.
+
+    Example:
+        >>> a = np.arange(3.0).view(PretendArray)
+        >>> type(np.exp(a)).__name__, type(np.concatenate([a, a])).__name__
+        ('PretendArray', 'PretendArray')
+    """
+
+    def __array_function__(self, func, types, args, kwargs):
+        return _on_device(super().__array_function__(func, types, args, kwargs))
+
+
+def _on_device(out: Any) -> Any:
+    if type(out) is np.ndarray:
+        return out.view(PretendArray)
+    if isinstance(out, (tuple, list)):
+        return type(out)(_on_device(o) for o in out)
+    return out
+
+
+class PretendXP:
+    """The pretend GPU's array module: NumPy, with every new array placed on the device.
+
+    minitorch creates arrays through a tensor's array module (``xp.zeros(...)``), as it would
+    with ``cupy``.
+
+    Example:
+        >>> type(PretendXP().zeros(2)).__name__
+        'PretendArray'
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(np, name)
+        if isinstance(attr, np.ufunc) or not callable(attr):
+            return attr
+
+        def on_device(*args, **kwargs):
+            return _on_device(attr(*args, **kwargs))
+
+        return on_device
+
+
+class PretendGPU(_backend.Backend):
+    """A device backend whose memory is ordinary RAM, kept apart from the CPU's arrays.
+
+    Example:
+        >>> gpu = PretendGPU()
+        >>> on = gpu.from_numpy(np.ones(2), 0)
+        >>> gpu.owns(on), gpu.owns(np.ones(2)), type(gpu.to_numpy(on)).__name__
+        (True, False, 'ndarray')
+    """
+
+    name = "pretend"
+    xp = PretendXP()
+
+    def owns(self, array) -> bool:
+        return isinstance(array, PretendArray)
+
+    def index_of(self, array) -> int:
+        return 0
+
+    def from_numpy(self, array, index):
+        return np.array(array).view(PretendArray)  # a copy: device memory is separate
+
+    def to_numpy(self, array):
+        return np.array(array.view(np.ndarray))  # a copy, back in host memory
+
+
+def add_pretend_gpu(device_type: str = PRETEND) -> device:
+    """Register the pretend GPU for ``device_type`` (once) and return its device.
+
+    Example:
+        >>> add_pretend_gpu()
+        device(type='sim')
+    """
+    if not isinstance(_backend._BACKENDS.get(device_type), PretendGPU):
+        _backend.register_backend(device_type, PretendGPU())
+    return device(device_type)
+
+
+def second_device() -> device:
+    """A device other than the CPU: the GPU where minitorch can use one, else the pretend GPU.
+
+    Example:
+        >>> import minitorch
+        >>> second_device().type in ("cuda", "sim")
+        True
+    """
+    if _backend.get("cuda").is_available():
+        return device("cuda")
+    return add_pretend_gpu()
+
+
+@contextmanager
+def backend_for(device_type: str, backend: _backend.Backend) -> Iterator[None]:
+    """Use ``backend`` for ``device_type`` inside the block; put back what was there.
+
+    Example:
+        >>> import minitorch
+        >>> with backend_for("cuda", PretendGPU()):
+        ...     print(minitorch.ones(2).to("cuda").device)
+        cuda:0
+        >>> minitorch.cuda.is_available()
+        False
+    """
+    old = _backend._BACKENDS.get(device_type)
+    flag = _backend.devices_in_use
+    _backend.register_backend(device_type, backend)
+    try:
+        yield
+    finally:
+        if old is None:
+            del _backend._BACKENDS[device_type]
+        else:
+            _backend._BACKENDS[device_type] = old
+        _backend.devices_in_use = flag or _backend.devices_in_use

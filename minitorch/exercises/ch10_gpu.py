@@ -1,0 +1,207 @@
+"""Chapter 10 (GPU: devices): the check of its code exercise.
+
+======================  ===============================================================
+check                   the learner writes
+======================  ===============================================================
+check_to_device         ``to_device(batch, device)``: move the tensors inside nested
+                        tuples, lists and dicts; leave everything else as it is
+======================  ===============================================================
+
+The check runs on a second device: the real GPU where minitorch can use one, otherwise the
+pretend GPU of :mod:`minitorch.backends.pretend`. It never raises: it shows ✓, ✗ or ⏳.
+
+Example:
+    >>> def to_device(batch, device):
+    ...     raise NotImplementedError("your code here")
+    >>> check_to_device(to_device)  # doctest: +ELLIPSIS
+    ⏳ to_device: not done yet...
+    False
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from minitorch.backends.pretend import second_device
+
+from ._common import format_value
+from .runner import Case, run_check
+
+__all__ = ["check_to_device"]
+
+
+
+# ------------------------------------------------------------------ to_device
+def _describe(obj: Any) -> Any:
+    """A comparable picture of a batch: containers kept, tensors as (device, values, grad)."""
+    import minitorch  # noqa: PLC0415
+
+    if isinstance(obj, minitorch.Tensor):
+        return ("tensor", str(obj.device), obj.detach().cpu().numpy().tolist(),
+                obj.requires_grad)
+    if isinstance(obj, dict):
+        return {key: _describe(value) for key, value in obj.items()}
+    if isinstance(obj, (tuple, list)):
+        return type(obj)(_describe(value) for value in obj)
+    return obj
+
+
+def _first_difference(got: Any, want: Any, where: str = "batch") -> str | None:
+    """Words for the first place where two described batches differ (None if they agree)."""
+    if isinstance(want, tuple) and want and want[0] == "tensor":
+        if not (isinstance(got, tuple) and got and got[0] == "tensor"):
+            return (f"`{where}` should be a tensor on {want[1]}; got {format_value(got)}. "
+                    "Move tensors with `t.to(device)`; do not turn them into something else.")
+        if got[1] != want[1]:
+            return (f"`{where}` is on {got[1]}, not on {want[1]}. `t.to(device)` is not in "
+                    "place: it *returns* the moved tensor, so put that in the result.")
+        if got[2] != want[2]:
+            return f"`{where}` holds different numbers than before the move."
+        if got[3] != want[3]:
+            return (f"`{where}` lost `requires_grad`: move it with `t.to(device)` (a recorded "
+                    "copy), not by building a new tensor from its values.")
+        return None
+    if isinstance(want, dict):
+        if not isinstance(got, dict):
+            return f"`{where}` should stay a dict; got {type(got).__name__}."
+        if set(got) != set(want):
+            return f"`{where}` should keep its keys {sorted(want)}; got {sorted(got)}."
+        for key in want:
+            found = _first_difference(got[key], want[key], f"{where}[{key!r}]")
+            if found:
+                return found
+        return None
+    if isinstance(want, (tuple, list)):
+        if type(got) is not type(want):
+            return (f"`{where}` should stay a {type(want).__name__}; got "
+                    f"{type(got).__name__}. Rebuild it with the same type: "
+                    "`type(batch)(... for item in batch)`.")
+        if len(got) != len(want):
+            return f"`{where}` should have {len(want)} items; got {len(got)}."
+        for i, (g, w) in enumerate(zip(got, want)):
+            found = _first_difference(g, w, f"{where}[{i}]")
+            if found:
+                return found
+        return None
+    if got != want or type(got) is not type(want):
+        return (f"`{where}` is not a tensor, so it should come back unchanged "
+                f"({format_value(want)}); got {format_value(got)}.")
+    return None
+
+
+def check_to_device(to_device: Callable[[Any, Any], Any]) -> bool:
+    """Check ``to_device(batch, device)``: every tensor inside ``batch`` moved to ``device``.
+
+    ``batch`` may be a tensor, or tuples, lists and dicts nested in any way; the result has the
+    same structure (a tuple stays a tuple), with each tensor replaced by ``tensor.to(device)``
+    and everything else (numbers, strings, ``None``) unchanged. The moved tensors stay in the
+    graph, so gradients flow back to the originals. ``device`` may be a string or a
+    ``minitorch.device``. The checks use the GPU where there is one, the pretend GPU otherwise.
+
+    Example:
+        >>> import minitorch
+        >>> def to_device(batch, device):
+        ...     if isinstance(batch, minitorch.Tensor):
+        ...         return batch.to(device)
+        ...     if isinstance(batch, dict):
+        ...         return {k: to_device(v, device) for k, v in batch.items()}
+        ...     if isinstance(batch, (tuple, list)):
+        ...         return type(batch)(to_device(v, device) for v in batch)
+        ...     return batch
+        >>> check_to_device(to_device)
+        ✓ to_device: all 7 cases passed.
+        True
+    """
+    import minitorch  # noqa: PLC0415
+
+    gpu = second_device()
+    name = str(gpu)
+
+    def t(*values):
+        return minitorch.tensor(list(values))
+
+    def expect(batch, device):
+        """What a right answer gives: the batch described with every tensor on device."""
+        where = str(minitorch.ones(1).to(device).device)  # "sim" -> "sim:0"
+
+        def moved(obj):
+            if isinstance(obj, minitorch.Tensor):
+                return ("tensor", where, obj.detach().cpu().numpy().tolist(), obj.requires_grad)
+            if isinstance(obj, dict):
+                return {key: moved(value) for key, value in obj.items()}
+            if isinstance(obj, (tuple, list)):
+                return type(obj)(moved(value) for value in obj)
+            return obj
+
+        return moved(batch)
+
+    def case(title, make_batch, device, extra=None):
+        def run():
+            batch = make_batch()
+            before, original = _describe(batch), copy.copy(batch)
+            out = to_device(batch, device)
+            return {"out": out, "before": before, "after": _describe(batch),
+                    "want": expect(original, device),
+                    "extra": extra(original, out) if extra else None}
+
+        return Case(title, run, None, compare=compare, expected_repr=f"the same batch with every "
+                    f"tensor on {minitorch.device(device)}")
+
+    def compare(got: Any, _expected: Any) -> bool:
+        assert got["out"] is not None or got["want"] is None, (
+            "`to_device` returned None: did you forget a `return`? (It must return the moved "
+            "batch.)")
+        assert got["after"] == got["before"], (
+            "The batch you were given changed: build a new container, and leave the old one "
+            "and its tensors as they were.")
+        problem = _first_difference(_describe(got["out"]), got["want"])
+        assert problem is None, problem
+        if got["extra"] is not None:
+            assert got["extra"] is True, got["extra"]
+        return True
+
+    def grad_flows_back(batch, out):
+        try:
+            out["w"].sum().backward()
+        except Exception:  # noqa: BLE001  (the structure check above reports what is wrong)
+            return True
+        if batch["w"].grad is None:
+            return ("No gradient reached the original tensor: move it with `t.to(device)`, "
+                    "which records a copy in the graph (`ToCopyBackward0`); `detach()` or "
+                    "`minitorch.tensor(t.numpy())` cut it off.")
+        if batch["w"].grad.device != minitorch.device("cpu"):
+            return "The gradient should come home to the original tensor's device, the CPU."
+        return True
+
+    def sample():
+        return {"image": t(0.0, 0.5, 1.0), "label": t(2), "index": 7, "name": "seven"}
+
+    cases = [
+        case(f"one tensor, to {name!r}", lambda: t(1.0, 2.0, 3.0), name),
+        case("a tuple (inputs, targets)", lambda: (t(1.0, 2.0), t(0, 1)), name),
+        case("a list of three tensors", lambda: [t(1.0), t(2.0), t(3.0)], gpu),
+        case("a dict with tensors and other values (an int, a string)", sample, name),
+        case("nested: a dict holding a tuple that holds a list", lambda: {
+            "inputs": (t(1.0, 2.0), [t(3.0), None]), "meta": {"id": 3, "tags": ("a", "b")}},
+            name),
+        case("a tensor that requires grad: the gradient flows back through the move",
+             lambda: {"w": minitorch.tensor([1.0, -1.0], requires_grad=True)}, name,
+             extra=grad_flows_back),
+        case("back to the CPU", lambda: (t(1.0, 2.0).to(gpu), {"y": t(3.0).to(gpu)}), "cpu"),
+    ]
+    return run_check(
+        "to_device", cases,
+        hint=(
+            "Moving a batch means moving every tensor in it, however deeply nested, and keeping "
+            "the structure."
+        ),
+        more_help=[
+            "Which kinds of `batch` can arrive? Tensors, dicts, tuples and lists, and anything "
+            "else.",
+            "For containers, build a new container of the same kind from the moved parts: the "
+            "function can call itself.",
+            "Things that are not tensors (ints, strings) pass through unchanged.",
+        ],
+    )

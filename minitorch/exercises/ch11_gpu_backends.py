@@ -1,0 +1,199 @@
+"""Chapter 11 (GPU: speed and backends): the check of its code exercise, and the benchmarks.
+
+======================  ===============================================================
+name                    what it is
+======================  ===============================================================
+check_backend           ``class MyBackend(Backend)``: ``owns``, ``from_numpy``,
+                        ``to_numpy`` (and ``index_of``) of a device backend
+bench_results           the benchmark files the chapter plots (``bench_results/*.json``)
+======================  ===============================================================
+
+The check never raises: it shows ✓, ✗ or ⏳.
+
+Example:
+    >>> all("matmul" in result for result in bench_results())
+    True
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from minitorch.backends.pretend import PRETEND, PretendArray, PretendXP, backend_for
+
+from ._common import safe_str
+from .runner import Case, run_check
+
+__all__ = ["bench_results", "check_backend"]
+
+
+
+# ------------------------------------------------------------------ your own backend
+def check_backend(backend_class: type) -> bool:
+    """Check a device backend class: ``owns``, ``from_numpy`` and ``to_numpy``.
+
+    The check plugs an instance in as the backend of the device ``"sim"`` (in place of the
+    pretend GPU, which it puts back afterwards) and then uses it through minitorch: moves,
+    operations, gradients, the mixed-device error. Its arrays are :class:`PretendArray`\\ s and
+    its array module is :class:`PretendXP`.
+
+    * ``owns(array)``: ``True`` exactly for the device's arrays (PretendArrays), so minitorch can
+      tell where a tensor lives from its array's type;
+    * ``from_numpy(array, index)``: a **copy** of a host NumPy array, on the device;
+    * ``to_numpy(array)``: a **copy** of a device array as a plain ``np.ndarray``.
+
+    Example:
+        >>> from minitorch.backends.pretend import PretendGPU
+        >>> class MyBackend(PretendGPU):
+        ...     def from_numpy(self, array, index):
+        ...         return np.asarray(array).view(PretendArray)   # no copy: wrong
+        >>> check_backend(MyBackend)  # doctest: +ELLIPSIS
+        ✗ my backend: wrong result for `from_numpy copies the host array onto the device`...
+        False
+    """
+    import minitorch  # noqa: PLC0415
+
+    def new_backend():
+        backend = backend_class()
+        if not isinstance(getattr(backend, "xp", None), PretendXP):
+            backend.xp = PretendXP()
+        return backend
+
+    def owns():
+        backend = new_backend()
+        return {"device array": bool(backend.owns(np.ones(2).view(PretendArray))),
+                "host array": bool(backend.owns(np.ones(2))),
+                "a list": bool(backend.owns([1.0, 2.0]))}
+
+    def from_numpy():
+        backend = new_backend()
+        host = np.array([1.0, 2.0, 3.0], dtype=np.float32)
+        on = backend.from_numpy(host, 0)
+        kind = type(on).__name__
+        host[0] = 100.0  # a copy does not see this
+        return {"type": kind, "values": np.asarray(on).tolist(), "dtype": str(on.dtype)}
+
+    def to_numpy():
+        backend = new_backend()
+        on = np.array([4.0, 5.0], dtype=np.float32).view(PretendArray)
+        back = backend.to_numpy(on)
+        kind = type(back).__name__
+        on[0] = -1.0  # a copy does not see this
+        return {"type": kind, "values": np.asarray(back).tolist()}
+
+    def through_minitorch():
+        with backend_for(PRETEND, new_backend()):
+            x = minitorch.tensor([[1.0, 2.0], [3.0, 4.0]])
+            g = x.to(PRETEND)
+            y = (g @ g + 1).relu().sum(0)
+            return {"moved to": str(g.device), "result on": str(y.device),
+                    "result": y.cpu().numpy().tolist()}
+
+    def gradients():
+        with backend_for(PRETEND, new_backend()):
+            w = minitorch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+            (w.to(PRETEND) ** 2).sum().backward()
+            return {"w.grad on": str(w.grad.device), "w.grad": w.grad.numpy().tolist()}
+
+    def mixed():
+        with backend_for(PRETEND, new_backend()):
+            try:
+                minitorch.ones(2).to(PRETEND) + minitorch.ones(2)
+            except RuntimeError as error:
+                return safe_str(error)
+            return "no error"
+
+    messages = {
+        "owns": "`owns(array)` must be True for the device's arrays (`PretendArray`) and False "
+        "for anything else: `isinstance(array, PretendArray)`.",
+        "from_numpy type": "`from_numpy` must return a `PretendArray` (a host array *viewed* "
+        "as one: `.view(PretendArray)`), or minitorch thinks the tensor is still on the CPU.",
+        "from_numpy copy": "The device array changed when the host array changed afterwards: "
+        "they share memory. A GPU has its own memory, so `from_numpy` must **copy**: "
+        "`np.array(array).view(PretendArray)`.",
+        "to_numpy type": "`to_numpy` must return a plain `np.ndarray`, not a PretendArray: "
+        "`.view(np.ndarray)` (and copy it).",
+        "to_numpy copy": "The host array changed when the device array changed afterwards: "
+        "`to_numpy` must **copy** (`np.array(...)`).",
+    }
+
+    def compare_owns(got, want):
+        assert got == want, messages["owns"]
+        return True
+
+    def compare_from(got, want):
+        assert got["type"] == "PretendArray", messages["from_numpy type"]
+        assert got["values"] == want["values"], messages["from_numpy copy"] \
+            if got["values"][0] == 100.0 else f"wrong values: {got['values']}"
+        assert got["dtype"] == want["dtype"], "`from_numpy` must keep the dtype."
+        return True
+
+    def compare_to(got, want):
+        assert got["type"] == "ndarray", messages["to_numpy type"]
+        assert got["values"] == want["values"], messages["to_numpy copy"] \
+            if got["values"][0] == -1.0 else f"wrong values: {got['values']}"
+        return True
+
+    same_device = ("Expected all tensors to be on the same device, but found at least two "
+                   f"devices, {PRETEND}:0 and cpu!")
+    cases = [
+        Case("owns: a PretendArray yes; a NumPy array or a list no", owns,
+             {"device array": True, "host array": False, "a list": False},
+             compare=compare_owns),
+        Case("from_numpy copies the host array onto the device", from_numpy,
+             {"type": "PretendArray", "values": [1.0, 2.0, 3.0], "dtype": "float32"},
+             compare=compare_from),
+        Case("to_numpy copies a device array back to a plain NumPy array", to_numpy,
+             {"type": "ndarray", "values": [4.0, 5.0]}, compare=compare_to),
+        Case(f"through minitorch: x.to({PRETEND!r}), then (x @ x + 1).relu().sum(0)",
+             through_minitorch, {"moved to": f"{PRETEND}:0", "result on": f"{PRETEND}:0",
+                                 "result": [24.0, 34.0]}),
+        Case("gradients come back to the CPU leaf", gradients,
+             {"w.grad on": "cpu", "w.grad": [2.0, -4.0, 6.0]}),
+        Case("mixing devices raises PyTorch's error", mixed, same_device),
+    ]
+    return run_check(
+        "my backend", cases,
+        hint=(
+            "A backend converts arrays to and from its own kind, and must copy so the two sides "
+            "never share memory."
+        ),
+        more_help=[
+            "`owns` answers whether an array is of this backend's kind.",
+            "`from_numpy` and `to_numpy` must each return a copy: change the copy, and the "
+            "original must stay the same.",
+        ],
+    )
+
+
+# ------------------------------------------------------------------ benchmark files
+RESULTS_FOLDER = Path(__file__).resolve().parent / "bench_results"
+
+
+def bench_results(folder: str | Path | None = None) -> list[dict]:
+    """The benchmark results of ``bench/bench_gpu.py``, saved as JSON files.
+
+    Without ``folder``, reads the files that ship with the package, in
+    ``minitorch/exercises/bench_results/`` (package data: there after any install, Colab's
+    included). Each result is the JSON dict with ``"file"`` added; sorted by file name. An
+    empty list when there are none.
+
+    Example:
+        >>> all("matmul" in r for r in bench_results())
+        True
+    """
+    if folder is None:
+        folder = RESULTS_FOLDER
+    results = []
+    for path in sorted(Path(folder).glob("*.json")):
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and "matmul" in data:
+            data["file"] = path.name
+            results.append(data)
+    return results
