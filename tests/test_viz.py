@@ -35,7 +35,7 @@ has_dot = pytest.mark.skipif(not __import__("shutil").which("dot"),
 
 
 def seed_example(frozen_w: bool = False):
-    """The learner notes' example: x, y, w, b, matmul, binary_cross_entropy_with_logits."""
+    """PyTorch's autograd tutorial example: x, y, w, b, matmul, binary_cross_entropy_with_logits."""
     torch.manual_seed(0)
     x = torch.ones(5)
     y = torch.zeros(3)

@@ -65,8 +65,8 @@ def _is_function(mul: Any) -> Callable[[], Any]:
 def _explain_subclass(got: Any, expected: Any) -> bool:
     assert got is True, (
         "`Mul` must subclass `autograd.Function` (`class Mul(torch.autograd.Function):`). "
-        "Careful: one learner note says \"autograd.Parameter implements forward and "
-        "backward\"; the class is `autograd.Function` (`nn.Parameter` is a kind of tensor).")
+        "Careful: a common mix-up calls it \"autograd.Parameter\", which does not exist; the "
+        "class is `autograd.Function` (`nn.Parameter` is a kind of tensor).")
     return True
 
 
@@ -389,7 +389,7 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
 
     cases = [
         case("(w * 2).sum()", one_op, ["w"]),
-        case("the notes' example: loss = bce_with_logits(matmul(x, w) + b, y)",
+        case("the tutorial's example: loss = bce_with_logits(matmul(x, w) + b, y)",
              _seed_example, ["b", "w"]),
         case("x * x + x (x reached along three paths)", used_three_times, ["x"]),
         case("(w * x).sum() + (v * x).sum() with v, x not requiring grad", frozen_branch,

@@ -73,7 +73,7 @@ def _is_clear(t) -> bool:
 def check_zero_grads(zero_grads: Callable[[list], Any]) -> bool:
     """Check ``zero_grads(params)``: afterwards every parameter's ``.grad`` is cleared.
 
-    Cleared means all zeros (``p.grad.zero_()``, what the learner note describes) or
+    Cleared means all zeros (``p.grad.zero_()``, what the chapter shows first) or
     ``None`` (``p.grad = None``, what ``optimizer.zero_grad()`` does by default since
     PyTorch 2.0): both make the next ``backward()`` start afresh. The parameters themselves
     must not change, a parameter whose ``.grad`` is still ``None`` must not cause an error, and

@@ -27,9 +27,14 @@ from ._common import in_ipython
 __all__ = ["expected_error", "show_source"]
 
 def _where(obj: Any) -> str:
-    """Where ``obj`` is defined, as a path inside the package (``minitorch/autograd/engine.py``)."""
+    """Where ``obj`` is defined, as a path inside the package (``minitorch/autograd/engine.py``).
+
+    A decorated function is looked up through its ``__wrapped__`` chain, as
+    :func:`inspect.getsource` does: ``SGD.step`` (wrapped by ``@no_grad()``) is in
+    ``minitorch/optim/sgd.py``, not in the decorator's ``grad_mode.py``.
+    """
     try:
-        path = Path(inspect.getsourcefile(obj) or "").resolve()
+        path = Path(inspect.getsourcefile(inspect.unwrap(obj)) or "").resolve()
     except TypeError:
         return ""
     parts = path.parts

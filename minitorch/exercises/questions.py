@@ -406,7 +406,7 @@ QUESTIONS: dict[int, list[Question]] = {
                 "Hand-derived derivatives are fine (we check autograd against them); they "
                 "are just too much work for large models.",
                 "Any language can compute derivatives; you can code them by hand, as you "
-                "will in chapter 03.",
+                "will later in this chapter.",
                 "Recording the graph makes the forward pass slightly *slower*; that is why "
                 "`no_grad` exists.",
             ),
@@ -588,7 +588,8 @@ QUESTIONS: dict[int, list[Question]] = {
                 "(`x.grad.zero_()` does the same for one tensor; since PyTorch 2.0, "
                 "`zero_grad()` sets `.grad` to `None` by default, which has the same effect.)",
                 "That would erase everything the model has learned.",
-                "`backward()` frees the graph itself; each forward pass records a new one.",
+                "It only touches `.grad`. Each forward pass records a new graph anyway, and "
+                "`backward()` has already freed what the old one saved.",
                 "That is what `torch.no_grad()` is for.",
             ),
         ),
