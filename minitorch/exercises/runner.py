@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from ._common import format_value, inline_markup, safe_str, show, to_numpy, type_name
+from .progress import remember
 
 __all__ = [
     "Case", "CheckResult", "approx", "default_compare", "evaluate", "get_time_limit",
@@ -703,6 +704,7 @@ def run_check(title: str, cases: list[Case], hint: str = "",
     """
     result = evaluate(title, cases, hint, more_help, time_limit)
     _last.result = result
+    remember(result)  # the latest verdict, for the progress table (never raises)
     try:
         result.show()
     except Exception:  # noqa: BLE001  (a broken display must not turn the cell red)
