@@ -81,7 +81,10 @@ def read_chapter(path: Path) -> Chapter:
     for node in tree.body:
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "CHECKS"):
-            checks = ast.literal_eval(node.value)
+            try:
+                checks = ast.literal_eval(node.value)
+            except ValueError:  # not a literal: CHECKS = dict(...) or built in a loop
+                checks = None
     if not isinstance(checks, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in checks.items()):
         raise ValueError(f"{path.name} has no CHECKS = {{'check_name': 'learner_name', ...}} "

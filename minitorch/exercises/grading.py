@@ -37,6 +37,7 @@ import argparse
 import contextlib
 import glob
 import json
+import logging
 import os
 import re
 import secrets
@@ -53,8 +54,8 @@ from typing import Any
 
 from .catalog import EXERCISES, Chapter, chapters, find_chapter
 
-__all__ = ["CheckReport", "GradingError", "NotebookReport", "Limits", "grade_notebook",
-           "main", "recognize_chapter"]
+__all__ = ["CheckReport", "GradingError", "Limits", "NotebookReport", "classroom_workflow",
+           "format_report", "grade_notebook", "main", "recognize_chapter"]
 
 # A check's status (the runner's, and the grader's own "crashed" and "not attempted"): its mark
 # and words in the table.
@@ -65,6 +66,10 @@ WORDS = {"pass": "passed", "fail": "wrong", "error": "error", "timeout": "timed 
          "todo": "not done", "interrupted": "interrupted", "crashed": "crashed",
          "not attempted": "not attempted"}
 _KERNEL_STARTS = 4  # one per learner cell or check that ends or hangs the kernel, at most
+_TIMED_OUT = "MinitorchGraderTimeout"  # the reply nbclient makes up for a cell it interrupted
+_QUIET = logging.getLogger("minitorch.grading.nbclient")  # nbclient's own log: the report says it
+_QUIET.addHandler(logging.NullHandler())
+_QUIET.propagate = False
 
 
 class GradingError(Exception):
@@ -263,59 +268,80 @@ class _Run:
                               if cell.cell_type == "code" and cell.source.strip()]
         self.skip: set[int] = set()
         self.notes: list[str] = []
-        self.errors_noted = 0
+        self.errors_seen: set[str] = set()
         self.token = secrets.token_hex(16)
-        self.deadline = time.monotonic() + limits.notebook
+        self.reply: dict = {}
+        self.deadline: float | None = None  # set when the first learner cell starts
         self.out_of_time = False
         self.verdicts: dict[str, CheckReport] = {}
         self.output_used = self.output_dropped = 0
         self.manager_class, self.client_class = _kernel_classes()
+
+    def _note(self, text: str) -> None:
+        if text not in self.notes:  # a cell run again in a new kernel says it once
+            self.notes.append(text)
 
     # -- a kernel
     def _client(self) -> Any:
         client = self.client_class(
             self.nb, kernel_manager_class=self.manager_class, kernel_name="python3",
             allow_errors=True, shutdown_kernel="immediate", startup_timeout=120,
-            iopub_timeout=4, timeout=int(self.limits.cell), record_timing=False)
+            iopub_timeout=4, timeout=int(self.limits.cell), record_timing=False,
+            interrupt_on_timeout=True, error_on_timeout={
+                "ename": _TIMED_OUT, "evalue": "the cell ran past its time limit",
+                "traceback": []},
+            log=_QUIET)
         client.output_limit = self.limits.output
         client.output_used = self.output_used  # the limit is for the whole notebook
+        client.on_cell_executed = self._remember_reply
         return client
 
     def _execute(self, client: Any, index: int, timeout: float) -> str:
-        """Run cell ``index``: "ok", "error", "timeout" (interrupted), "stuck" or "dead"."""
+        """Run cell ``index``: "ok", "error", "timeout" (interrupted), "stuck" or "dead".
+
+        On a timeout nbclient interrupts the kernel and waits for the cell to stop; when it
+        does not, a probe cell finds the kernel still busy ("stuck").
+        """
         from nbclient.exceptions import CellTimeoutError, DeadKernelError  # noqa: PLC0415
-        from nbclient.util import run_sync  # noqa: PLC0415
 
         client.timeout = max(1, int(timeout))
         cell = self.nb.cells[index]
+        self.reply = {}
         try:
             client.execute_cell(cell, index, store_history=True)
         except DeadKernelError:
             return "dead"
-        except CellTimeoutError:
-            with contextlib.suppress(Exception):
-                run_sync(client.km.interrupt_kernel)()
-            return "timeout" if self._responds(client) else "stuck"
+        except CellTimeoutError:  # the output did not stop coming after an interrupt
+            return "stuck"
         finally:
             self.output_used = client.output_used
             self.output_dropped += client.output_dropped
             client.output_dropped = 0
+        payloads = self.reply.get("payload") or []
+        if any(p.get("source") == "ask_exit" and not p.get("keepkernel") for p in payloads):
+            return "dead"  # exit(): the kernel stops a moment after it replies
+        if self.reply.get("ename") == _TIMED_OUT:
+            return "timeout" if self._responds(client) else "stuck"
         if any(out.get("output_type") == "error" for out in cell.get("outputs", [])):
             return "error"
         return "ok"
 
+    def _remember_reply(self, cell: Any, cell_index: int, execute_reply: dict | None) -> None:
+        self.reply = (execute_reply or {}).get("content") or {}
+
     def _responds(self, client: Any) -> bool:
-        """Whether the kernel answers again after an interrupt (a probe cell, 15 s)."""
+        """Whether the kernel answers a probe cell within 10 s (after an interrupt)."""
         from nbclient.exceptions import CellTimeoutError, DeadKernelError  # noqa: PLC0415
 
         self.nb.cells.append(self.nbformat.v4.new_code_cell("pass"))
         index = len(self.nb.cells) - 1
-        client.timeout = 15
+        client.timeout = 10
+        self.reply = {}
         try:
             client.execute_cell(self.nb.cells[index], index, store_history=False)
         except (CellTimeoutError, DeadKernelError):
             return False
-        return True
+        return self.reply.get("ename") != _TIMED_OUT
 
     def _inject(self, client: Any, source: str, timeout: float) -> str:
         self.nb.cells.append(self.nbformat.v4.new_code_cell(source))
@@ -324,6 +350,8 @@ class _Run:
     # -- the learner's cells
     def _run_learner_cells(self, client: Any) -> bool:
         """Run every learner cell not skipped; ``False`` when the kernel must be replaced."""
+        if self.deadline is None:  # the notebook's time counts from its first cell
+            self.deadline = time.monotonic() + self.limits.notebook
         for index in self.learner_cells:
             if index in self.skip:
                 continue
@@ -331,7 +359,7 @@ class _Run:
             if left <= 0:
                 if not self.out_of_time:
                     self.out_of_time = True
-                    self.notes.append(f"the notebook ran out of its {self.limits.notebook:g} s "
+                    self._note(f"the notebook ran out of its {self.limits.notebook:g} s "
                                       f"before cell {index + 1}: later cells did not run")
                 return True
             cell = self.nb.cells[index]
@@ -340,10 +368,10 @@ class _Run:
             if outcome == "error":
                 self._note_error(what, cell)
             elif outcome == "timeout":
-                self.notes.append(f"{what} ran past its time limit and was interrupted")
+                self._note(f"{what} ran past its time limit and was interrupted")
             elif outcome in ("dead", "stuck"):
                 self.skip.add(index)
-                self.notes.append(
+                self._note(
                     f"{what} ended the kernel; it was skipped in a new kernel" if outcome == "dead"
                     else f"{what} ran past its time limit and could not be interrupted; "
                          "it was skipped in a new kernel")
@@ -351,14 +379,16 @@ class _Run:
         return True
 
     def _note_error(self, what: str, cell: Any) -> None:
-        self.errors_noted += 1
-        if self.errors_noted > 3:
-            if self.errors_noted == 4:
-                self.notes.append("more cells raised errors (not listed)")
+        if what in self.errors_seen:  # the same cell again, in a new kernel
+            return
+        self.errors_seen.add(what)
+        if len(self.errors_seen) > 3:
+            if len(self.errors_seen) == 4:
+                self._note("more cells raised errors (not listed)")
             return
         error = next(out for out in cell.outputs if out.get("output_type") == "error")
         text = f"{error.get('ename', 'Error')}: {error.get('evalue', '')}".strip().rstrip(":")
-        self.notes.append(f"{what} raised {text[:200]}")
+        self._note(f"{what} raised {text[:200]}")
 
     # -- the checks
     def _load_grader(self, client: Any) -> str | None:
@@ -444,8 +474,8 @@ class _Run:
             except (RuntimeError, TimeoutError, OSError) as error:
                 if client.kc is None:  # the kernel never started: not the learner's doing
                     raise GradingError(f"could not start a Python kernel: {error}") from error
-                self.notes.append(f"the kernel failed: {type(error).__name__}: {error}")
-        self.notes.append(f"gave up after {_KERNEL_STARTS} kernels")
+                self._note(f"the kernel failed: {type(error).__name__}: {error}")
+        self._note(f"gave up after {_KERNEL_STARTS} kernels")
 
 
 def _verdict(check: str, name: str, record: dict) -> CheckReport:
@@ -537,8 +567,10 @@ def _marks_for(stream: Any) -> dict[str, str]:
 
 
 def format_report(reports: list[NotebookReport], marks: dict[str, str] = MARKS,
-                  width: int = 120) -> str:
-    """The terminal table of ``reports``, one block per notebook and a total."""
+                  width: int | None = None) -> str:
+    """The terminal table of ``reports``, one block per notebook and a total; a message longer
+    than the terminal is cut (140 columns where there is no terminal, as in CI logs)."""
+    width = width or max(100, shutil.get_terminal_size((140, 24)).columns)
     lines = []
     for report in reports:
         chapter = report.chapter
@@ -556,7 +588,7 @@ def format_report(reports: list[NotebookReport], marks: dict[str, str] = MARKS,
         if rows:
             widths = [max(len(row[i]) for row in rows) for i in range(5)]
             for row in rows:
-                text = "  " + "  ".join(cell.ljust(w) if i != 3 else cell.rjust(w)
+                text = "  " + "  ".join(cell.ljust(w) if i < 3 else cell.rjust(w)
                                          for i, (cell, w) in enumerate(zip(row, widths)))
                 message = row[5].replace("\n", " ")
                 room = max(20, width - len(text) - 2)
@@ -569,7 +601,8 @@ def format_report(reports: list[NotebookReport], marks: dict[str, str] = MARKS,
     checks = [check for report in reports for check in report.checks]
     passed = sum(check.passed for check in checks)
     unread = sum(report.chapter is None for report in reports)
-    total = (f"{len(reports)} notebook{'s' * (len(reports) != 1)}, {len(checks)} checks: "
+    total = (f"{len(reports)} notebook{'s' * (len(reports) != 1)}, "
+             f"{len(checks)} check{'s' * (len(checks) != 1)}: "
              f"{passed} passed, {len(checks) - passed} not passed")
     if unread:
         total += f", {unread} notebook{'s' * (unread != 1)} not graded"
@@ -625,12 +658,15 @@ def _cmd_progress(args: argparse.Namespace) -> int:
 
 
 def classroom_workflow(folder: str = "notebooks", per_check: bool = False,
-                       install: str = "minitorch-course[course] @ "
-                                      "git+https://github.com/minitorch-course/minitorch") -> str:
+                       only: list[Chapter] | None = None) -> str:
     """A GitHub Classroom workflow (``.github/workflows/classroom.yml``) that grades every
-    chapter's notebook in ``folder``: one test per chapter, or per check (one point each)."""
+    chapter's notebook in ``folder`` (or the chapters ``only``): one test per chapter, or one
+    per check (a point each)."""
+    from minitorch._about import PIP_SPEC  # noqa: PLC0415
+
+    install = PIP_SPEC.replace("minitorch-course @", "minitorch-course[course] @", 1)
     steps, runners = [], []
-    for chapter in chapters():
+    for chapter in only or chapters():
         tests = ([(f"ch{chapter.number:02d}-{check.removeprefix('check_')}".replace("_", "-"),
                    f"{chapter.label}: {name}", f" --check {check}", 1)
                   for check, name in chapter.checks.items()] if per_check else
@@ -638,13 +674,14 @@ def classroom_workflow(folder: str = "notebooks", per_check: bool = False,
         for step_id, test_name, option, score in tests:
             runners.append(step_id)
             steps.append(
-                f"      - name: {test_name}\n"
+                f"      - name: {json.dumps(test_name)}\n"
                 f"        id: {step_id}\n"
                 f"        uses: classroom-resources/autograding-command-grader@v1\n"
                 f"        with:\n"
-                f"          test-name: \"{test_name}\"\n"
+                f"          test-name: {json.dumps(test_name)}\n"
                 f"          command: python -m minitorch.exercises grade "
-                f"{folder}/{chapter.notebook} --chapter {chapter.number:02d}{option}\n"
+                f"{folder}/{chapter.notebook} --chapter {chapter.number:02d} "
+                f"--timeout 300{option}\n"
                 f"          timeout: 10\n"
                 f"          max-score: {score}\n")
     env = "".join(f"          {r.upper()}_RESULTS: \"${{{{steps.{r}.outputs.result}}}}\"\n"
@@ -668,7 +705,12 @@ def classroom_workflow(folder: str = "notebooks", per_check: bool = False,
 
 
 def _cmd_classroom(args: argparse.Namespace) -> int:
-    print(classroom_workflow(args.folder, args.per_check), end="")
+    try:
+        only = [find_chapter(key) for key in args.chapter or []]
+    except LookupError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(classroom_workflow(args.folder, args.per_check, only), end="")
     return 0
 
 
@@ -714,6 +756,8 @@ def main(argv: list[str] | None = None) -> int:
                            help="where the notebooks are in the learners' repository")
     classroom.add_argument("--per-check", action="store_true",
                            help="one test (one point) per check instead of per chapter")
+    classroom.add_argument("--chapter", action="append", metavar="NN",
+                           help="only this chapter (repeatable; default: every chapter)")
     classroom.set_defaults(fn=_cmd_classroom)
     args = parser.parse_args(argv)
     for name in ("cell_timeout", "timeout", "check_timeout", "max_output"):
