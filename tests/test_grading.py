@@ -8,9 +8,11 @@ verdict, within its limits, and changes nothing outside the grader's temporary f
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import inspect
+import io
 import json
 import os
 import re
@@ -329,7 +331,9 @@ def test_printing_or_writing_passed_is_not_believed(tmp_path):
 
 @pytest.mark.slow
 def test_megabytes_of_output_are_dropped_past_the_limit(tmp_path):
-    report = grade(tmp_path, IMPORT_00, RIGHT_DF, "print('x' * 20_000_000)",
+    loud_df = "def df(x):\n    print('y' * 5_000_000)  # even inside the check\n" \
+              "    return 2 * (3 * x + 1) * 3"
+    report = grade(tmp_path, IMPORT_00, loud_df, "print('x' * 20_000_000)",
                    "for i in range(100_000):\n    print(i)",
                    limits=Limits(cell=30, notebook=60, output=100_000))
     assert report.passed
@@ -346,13 +350,11 @@ def test_a_notebook_without_names_is_not_attempted_and_graded_by_its_title(tmp_p
 
 # ------------------------------------------------------------------ the course's notebooks
 def _grade_all(paths, tmp_path_factory) -> tuple[int, dict, str]:
+    """Grade ``paths`` with the command, two at a time: (exit status, JSON report, table)."""
     report_path = tmp_path_factory.mktemp("report") / "report.json"
-    import contextlib
-    import io
-
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        status = main(["grade", *map(str, paths), "--json", str(report_path), "-q"])
+        status = main(["grade", *map(str, paths), "--json", str(report_path), "-q", "-j", "2"])
     return status, json.loads(report_path.read_text()), out.getvalue()
 
 

@@ -215,6 +215,8 @@ def _kernel_classes() -> tuple[type, type]:
         output_dropped = 0
 
         def output(self, outs: list, msg: dict, display_id: Any, cell_index: int) -> Any:
+            if self.output_limit is None:  # the grader's own cells: it reads none of it
+                return None
             size = _message_size(msg)
             if self.output_used + size > self.output_limit:
                 self.output_dropped += size
@@ -237,15 +239,18 @@ def _kernel_env(home: Path, limits: Limits) -> dict[str, str]:
         "IPYTHONDIR": str(home / ".ipython"),
         "MINITORCH_PROGRESS": str(home / ".minitorch" / "progress.json"),
         "MINITORCH_CHECK_TIME_LIMIT": f"{limits.case:g}",
-        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",  # no __pycache__ written into the installed package
     })
     return env
 
 
 def _seed_home(home: Path) -> None:
     """Copy matplotlib's font list into the fresh home (building it again takes seconds)."""
-    cache = Path(os.environ.get("MPLCONFIGDIR")
-                 or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "matplotlib")
+    try:
+        cache = Path(os.environ.get("MPLCONFIGDIR") or Path(
+            os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "matplotlib")
+    except (RuntimeError, KeyError):  # no home folder: nothing to copy
+        return
     target = home / ".cache" / "matplotlib"
     target.mkdir(parents=True, exist_ok=True)
     for path in glob.glob(str(cache / "fontlist-*.json")):
@@ -257,13 +262,12 @@ class _Run:
     """One notebook's run: its kernels, cells, notes and the checks' results."""
 
     def __init__(self, nb: Any, chapter: Chapter, checks: dict[str, str], work: Path,
-                 home: Path, results: Path, limits: Limits, quiet: bool) -> None:
+                 home: Path, results: Path, limits: Limits) -> None:
         import nbformat  # noqa: PLC0415
 
         self.nbformat = nbformat
         self.nb, self.chapter, self.checks = nb, chapter, checks
         self.work, self.home, self.results, self.limits = work, home, results, limits
-        self.quiet = quiet
         self.learner_cells = [i for i, cell in enumerate(nb.cells)
                               if cell.cell_type == "code" and cell.source.strip()]
         self.skip: set[int] = set()
@@ -322,9 +326,13 @@ class _Run:
             return "dead"  # exit(): the kernel stops a moment after it replies
         if self.reply.get("ename") == _TIMED_OUT:
             return "timeout" if self._responds(client) else "stuck"
-        if any(out.get("output_type") == "error" for out in cell.get("outputs", [])):
-            return "error"
-        return "ok"
+        return "error" if self.reply.get("status") == "error" else "ok"
+
+    @property
+    def error_text(self) -> str:
+        """The last cell's error, "ZeroDivisionError: division by zero"."""
+        text = f"{self.reply.get('ename', 'Error')}: {self.reply.get('evalue', '')}"
+        return text.strip().rstrip(":")[:200]
 
     def _remember_reply(self, cell: Any, cell_index: int, execute_reply: dict | None) -> None:
         self.reply = (execute_reply or {}).get("content") or {}
@@ -344,8 +352,14 @@ class _Run:
         return self.reply.get("ename") != _TIMED_OUT
 
     def _inject(self, client: Any, source: str, timeout: float) -> str:
+        """Run one of the grader's own cells, keeping none of its output (whatever the learner's
+        code prints during a check): the verdicts come through the results file."""
         self.nb.cells.append(self.nbformat.v4.new_code_cell(source))
-        return self._execute(client, len(self.nb.cells) - 1, timeout)
+        client.output_limit = None
+        try:
+            return self._execute(client, len(self.nb.cells) - 1, timeout)
+        finally:
+            client.output_limit = self.limits.output
 
     # -- the learner's cells
     def _run_learner_cells(self, client: Any) -> bool:
@@ -366,7 +380,7 @@ class _Run:
             what = f"cell {index + 1} ({_first_line(cell.source)})"
             outcome = self._execute(client, index, min(self.limits.cell, left))
             if outcome == "error":
-                self._note_error(what, cell)
+                self._note_error(what)
             elif outcome == "timeout":
                 self._note(f"{what} ran past its time limit and was interrupted")
             elif outcome in ("dead", "stuck"):
@@ -378,7 +392,7 @@ class _Run:
                 return False
         return True
 
-    def _note_error(self, what: str, cell: Any) -> None:
+    def _note_error(self, what: str) -> None:
         if what in self.errors_seen:  # the same cell again, in a new kernel
             return
         self.errors_seen.add(what)
@@ -386,9 +400,7 @@ class _Run:
             if len(self.errors_seen) == 4:
                 self._note("more cells raised errors (not listed)")
             return
-        error = next(out for out in cell.outputs if out.get("output_type") == "error")
-        text = f"{error.get('ename', 'Error')}: {error.get('evalue', '')}".strip().rstrip(":")
-        self._note(f"{what} raised {text[:200]}")
+        self._note(f"{what} raised {self.error_text}")
 
     # -- the checks
     def _load_grader(self, client: Any) -> str | None:
@@ -407,9 +419,7 @@ class _Run:
         if outcome == "ok":
             return None
         if outcome == "error":
-            error = next(out for out in self.nb.cells[-1].outputs
-                         if out.get("output_type") == "error")
-            return f"{error.get('ename')}: {error.get('evalue')}"
+            return self.error_text
         return {"dead": "the kernel died", "timeout": "it timed out",
                 "stuck": "it timed out"}[outcome]
 
@@ -471,7 +481,7 @@ class _Run:
                                          stderr=subprocess.DEVNULL):
                     if self._run_learner_cells(client) and self._run_checks(client):
                         return
-            except (RuntimeError, TimeoutError, OSError) as error:
+            except Exception as error:  # noqa: BLE001  (whatever happens, report it and go on)
                 if client.kc is None:  # the kernel never started: not the learner's doing
                     raise GradingError(f"could not start a Python kernel: {error}") from error
                 self._note(f"the kernel failed: {type(error).__name__}: {error}")
@@ -493,8 +503,8 @@ def _verdict(check: str, name: str, record: dict) -> CheckReport:
 
 # ------------------------------------------------------------------------ one notebook
 def grade_notebook(path: str | Path, chapter: Chapter | None = None,
-                   limits: Limits | None = None, only: list[str] | None = None,
-                   quiet: bool = True) -> NotebookReport:
+                   limits: Limits | None = None,
+                   only: list[str] | None = None) -> NotebookReport:
     """Run the notebook at ``path`` in a temporary copy and rerun its chapter's checks.
 
     Args:
@@ -539,8 +549,7 @@ def grade_notebook(path: str | Path, chapter: Chapter | None = None,
         home.mkdir()
         _seed_home(home)
         (work / path.name).write_bytes(raw)
-        run = _Run(nb, report.chapter, checks, work, home, private / "results.jsonl", limits,
-                   quiet)
+        run = _Run(nb, report.chapter, checks, work, home, private / "results.jsonl", limits)
         run.run()
         report.notes += run.notes
         if run.output_dropped:
@@ -611,6 +620,31 @@ def format_report(reports: list[NotebookReport], marks: dict[str, str] = MARKS,
 
 
 # ------------------------------------------------------------------------ the command
+def _grade_all(paths: list[str], chapter: Chapter | None, limits: Limits,
+               only: list[str] | None, jobs: int, quiet: bool) -> list[NotebookReport]:
+    """Grade ``paths`` in order, or ``jobs`` at a time in worker processes."""
+    def say(path: str) -> None:
+        if not quiet:
+            print(f"grading {path} ...", file=sys.stderr, flush=True)
+
+    if jobs <= 1 or len(paths) <= 1:
+        reports = []
+        for path in paths:
+            say(path)
+            reports.append(grade_notebook(path, chapter, limits, only))
+        return reports
+    import multiprocessing  # noqa: PLC0415
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
+    context = multiprocessing.get_context("spawn")  # no event loop or kernel is inherited
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = []
+        for path in paths:
+            say(path)
+            futures.append(pool.submit(grade_notebook, path, chapter, limits, only))
+        return [future.result() for future in futures]
+
+
 def _cmd_grade(args: argparse.Namespace) -> int:
     limits = Limits(cell=args.cell_timeout, notebook=args.timeout, check=args.check_timeout,
                     output=args.max_output)
@@ -620,16 +654,11 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     marks = _marks_for(sys.stdout)
-    reports = []
-    for path in args.notebooks:
-        if not args.quiet:
-            print(f"grading {path} ...", file=sys.stderr, flush=True)
-        try:
-            report = grade_notebook(path, chapter, limits, args.check)
-        except GradingError as error:
-            print(f"error: {error}", file=sys.stderr)
-            return 2
-        reports.append(report)
+    try:
+        reports = _grade_all(args.notebooks, chapter, limits, args.check, args.jobs, args.quiet)
+    except GradingError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     print(format_report(reports, marks))
     if args.json:
         document = {"passed": all(r.passed for r in reports),
@@ -743,6 +772,8 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--max-output", type=int, default=Limits.output, metavar="CHARS",
                        help="output kept per notebook; the rest is dropped "
                             "(default %(default)d)")
+    grade.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                       help="grade N notebooks at a time (default 1; each needs a CPU core)")
     grade.add_argument("-q", "--quiet", action="store_true", help="print only the table")
     grade.set_defaults(fn=_cmd_grade)
     sub.add_parser("checks", help="list every chapter's checks and the names they take"
@@ -760,7 +791,7 @@ def main(argv: list[str] | None = None) -> int:
                            help="only this chapter (repeatable; default: every chapter)")
     classroom.set_defaults(fn=_cmd_classroom)
     args = parser.parse_args(argv)
-    for name in ("cell_timeout", "timeout", "check_timeout", "max_output"):
+    for name in ("cell_timeout", "timeout", "check_timeout", "max_output", "jobs"):
         if getattr(args, name, 1) <= 0:
             parser.error(f"--{name.replace('_', '-')} must be positive")
     return args.fn(args)

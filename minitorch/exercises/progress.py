@@ -13,18 +13,13 @@ On Colab the home folder is wiped when the runtime restarts, and with it the pro
 Binder it lasts as long as the session.
 
 Example:
-    >>> import os, tempfile
-    >>> os.environ["MINITORCH_PROGRESS"] = os.path.join(tempfile.mkdtemp(), "progress.json")
-    >>> from minitorch.exercises.ch00_start_here import check_derivative
-    >>> check_derivative(lambda x: 6 * (3 * x + 1))
-    ✓ derivative of (3x + 1)**2: all 4 cases passed.
-    True
-    >>> print(ProgressTable())  # doctest: +ELLIPSIS
-    Your progress: 1 of ... exercises passed.
-    00 Start here ... ✓ df
-    01 Tensors    ... · broadcast_shape  · MyTensor
+    >>> table = ProgressTable()
+    >>> print(table)  # doctest: +ELLIPSIS
+    Your progress: ... exercises passed.
+    00 Start here ... df
+    01 Tensors    ... broadcast_shape  ... MyTensor
     ...
-    >>> del os.environ["MINITORCH_PROGRESS"]
+    ✓ passed   ✗ not right yet   ⏳ not done yet   · not tried
 """
 
 from __future__ import annotations
@@ -138,15 +133,7 @@ def remember(result: Any) -> None:
 
 
 def reset_progress() -> bool:
-    """Forget every saved verdict; return whether there is nothing saved any more.
-
-    Example:
-        >>> import os, tempfile
-        >>> os.environ["MINITORCH_PROGRESS"] = os.path.join(tempfile.mkdtemp(), "p.json")
-        >>> reset_progress()
-        True
-        >>> del os.environ["MINITORCH_PROGRESS"]
-    """
+    """Forget every saved verdict; return whether there is nothing saved any more."""
     path = progress_path()
     if path is None:
         return True

@@ -16,6 +16,9 @@ More help comes only when the learner asks for it: the **More help** button (or
 :func:`more_help` outside Jupyter) shows the next of a check's help steps. No step prints
 the solution.
 
+Inside a notebook, each chapter check's latest verdict is also saved on the learner's computer
+for chapter 00's progress table (:mod:`.progress`).
+
 It never raises: a check cell must not turn red because the learner's code is unfinished,
 broken or hostile. Every case runs in a helper thread with a time limit
 (:func:`set_time_limit`), and the grad mode, the default dtype and the random number
