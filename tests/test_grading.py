@@ -142,7 +142,7 @@ def test_classroom_prints_a_workflow_with_one_test_per_chapter_or_check(per_chec
     assert len(graders) == len(expected)
     for step, (chapter, check) in zip(graders, expected):
         command = step["with"]["command"]
-        assert command.startswith("python -m minitorch.exercises grade ")
+        assert command.startswith("python -I -m minitorch.exercises grade ")
         assert f"notebooks/{chapter.notebook} --chapter {chapter.number:02d} " in command
         assert (f"--check {check}" in command) if check else "--check" not in command
         assert step["with"]["max-score"] == (1 if check else len(chapter.checks))
@@ -309,6 +309,21 @@ def test_a_redefined_or_patched_check_is_not_believed(tmp_path):
     assert statuses(report) == {"check_derivative": "fail"}
     assert report.checks[0].message == "wrong result for `df(0.0)`."
     assert report.checks[0].cases == [0, 4]
+
+
+@pytest.mark.slow
+def test_another_minitorch_is_not_graded(tmp_path):
+    fake = tmp_path / "elsewhere" / "minitorch"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    report = grade(tmp_path, IMPORT_00, RIGHT_DF,
+                   "import sys\nfor name in [m for m in sys.modules if 'minitorch' in m]:\n"
+                   f"    del sys.modules[name]\nsys.path.insert(0, {str(fake.parent)!r})\n"
+                   "import minitorch")
+    assert statuses(report) == {"check_derivative": "error"}
+    assert report.checks[0].message.startswith(
+        "the grader could not run in this notebook's kernel (RuntimeError: the notebook uses "
+        f"the minitorch in {fake.resolve()}, not the grader's")
 
 
 @pytest.mark.slow

@@ -6,7 +6,8 @@ check. Nothing the notebook did can stand in for a check:
 
 * the checks come from fresh copies of the package's files, imported under a private package
   name that did not exist while the learner's cells ran, so a redefined ``check_mul`` or a
-  monkeypatched ``minitorch.exercises.runner.run_check`` is never called;
+  monkeypatched ``minitorch.exercises.runner.run_check`` is never called (and the learner's
+  ``minitorch`` must be the grader's own: not another copy found on the path);
 * the verdict is the private runner's own :class:`CheckResult`, written to a file in a folder
   outside the notebook's working folder, tagged with a random token that appears only in the
   grader's cells; what the notebook printed or wrote is never read.
@@ -31,6 +32,13 @@ _STATES: dict[str, dict] = {}
 def load(exercises_dir: str, module: str, results: str, token: str, case_limit: float) -> None:
     """Import fresh copies of the runner and of chapter ``module`` (from ``exercises_dir``)
     under the private package ``_minitorch_grader_<token>``."""
+    import minitorch  # noqa: PLC0415  (the one the learner's cells used)
+
+    expected = os.path.dirname(os.path.realpath(exercises_dir))
+    found = os.path.dirname(os.path.realpath(getattr(minitorch, "__file__", None) or "?"))
+    if found != expected:
+        raise RuntimeError(f"the notebook uses the minitorch in {found}, not the grader's "
+                           f"({expected})")
     package_name = f"_minitorch_grader_{token}"
     package = types.ModuleType(package_name)
     package.__path__ = [exercises_dir]

@@ -708,7 +708,7 @@ def classroom_workflow(folder: str = "notebooks", per_check: bool = False,
                 f"        uses: classroom-resources/autograding-command-grader@v1\n"
                 f"        with:\n"
                 f"          test-name: {json.dumps(test_name)}\n"
-                f"          command: python -m minitorch.exercises grade "
+                f"          command: python -I -m minitorch.exercises grade "
                 f"{folder}/{chapter.notebook} --chapter {chapter.number:02d} "
                 f"--timeout 300{option}\n"
                 f"          timeout: 10\n"
