@@ -38,6 +38,7 @@ import contextlib
 import glob
 import json
 import logging
+import math
 import os
 import re
 import secrets
@@ -121,7 +122,8 @@ class NotebookReport:
 
     @property
     def passed(self) -> bool:
-        return self.chapter is not None and all(check.passed for check in self.checks)
+        """Whether every check passed (a notebook with no check graded did not pass)."""
+        return bool(self.checks) and all(check.passed for check in self.checks)
 
     def to_json(self) -> dict:
         chapter = self.chapter
@@ -308,7 +310,7 @@ class _Run:
         """
         from nbclient.exceptions import CellTimeoutError, DeadKernelError  # noqa: PLC0415
 
-        client.timeout = max(1, int(timeout))
+        client.timeout = max(1, math.ceil(timeout))
         cell = self.nb.cells[index]
         self.reply = {}
         try:
@@ -370,15 +372,21 @@ class _Run:
             if index in self.skip:
                 continue
             left = self.deadline - time.monotonic()
-            if left <= 0:
-                if not self.out_of_time:
-                    self.out_of_time = True
-                    self._note(f"the notebook ran out of its {self.limits.notebook:g} s "
-                                      f"before cell {index + 1}: later cells did not run")
+            if left <= 0 and not self.out_of_time:
+                self.out_of_time = True
+                self._note(f"the notebook ran out of its {self.limits.notebook:g} s before "
+                           f"cell {index + 1}: later cells did not run")
+            if self.out_of_time:
                 return True
             cell = self.nb.cells[index]
             what = f"cell {index + 1} ({_first_line(cell.source)})"
             outcome = self._execute(client, index, min(self.limits.cell, left))
+            if outcome in ("timeout", "stuck") and left < self.limits.cell:
+                self.out_of_time = True  # stopped by the notebook's limit, not the cell's
+                self._note(f"the notebook ran out of its {self.limits.notebook:g} s in {what}: "
+                           "it was interrupted and later cells did not run")
+                if outcome == "timeout":
+                    return True
             if outcome == "error":
                 self._note_error(what)
             elif outcome == "timeout":
@@ -541,6 +549,14 @@ def grade_notebook(path: str | Path, chapter: Chapter | None = None,
         return report
     checks = {check: name for check, name in report.chapter.checks.items()
               if not only or check in only or name in only}
+    unknown = [key for key in only or [] if key not in report.chapter.checks
+               and key not in report.chapter.checks.values()]
+    if unknown:
+        report.notes.append(f"chapter {report.chapter.number:02d} has no check "
+                            f"{', '.join(unknown)} (it has {', '.join(report.chapter.checks)})")
+    if not checks:
+        report.seconds = time.monotonic() - started
+        return report
     root = Path(tempfile.mkdtemp(prefix="minitorch-grade-"))
     private = Path(tempfile.mkdtemp(prefix="minitorch-grade-results-"))
     try:
@@ -591,9 +607,8 @@ def format_report(reports: list[NotebookReport], marks: dict[str, str] = MARKS,
         for check in report.checks:
             cases = f"{check.cases[0]}/{check.cases[1]}" if check.cases else "—"
             seconds = "—" if check.seconds is None else f"{check.seconds:.2f} s"
-            rows.append((f"{marks.get(check.status, '?')} {WORDS.get(check.status, check.status)}",
-                         check.check,
-                         check.name, cases, seconds, check.message))
+            verdict = f"{marks.get(check.status, '?')} {WORDS.get(check.status, check.status)}"
+            rows.append((verdict, check.check, check.name, cases, seconds, check.message))
         if rows:
             widths = [max(len(row[i]) for row in rows) for i in range(5)]
             for row in rows:
