@@ -8,7 +8,10 @@ program renders:
    ``check_something(fn);`` would still print ``True``, while JupyterLab, Colab and
    ``scripts/notebooks.py execute`` (nbclient) print nothing. Run the cells as Jupyter does, with
    ``store_history=True``, so the stored outputs and the tested outputs agree.
-2. Graph pictures are SVG drawn by Graphviz's ``dot``, an apt package whose output bytes change
+2. Every kernel saves check verdicts to a fresh, empty progress file of its own (never the
+   home folder's ``~/.minitorch/progress.json``), so chapter 00's progress table shows what
+   that notebook's own checks did, whatever ran before.
+3. Graph pictures are SVG drawn by Graphviz's ``dot``, an apt package whose output bytes change
    from one version to the next. nbval already skips PNG images; skip SVG the same way. The
    picture's plain-text form (``text/plain``, the graph as an indented tree that minitorch
    writes) is stored next to it and *is* compared, and ``tests/test_viz.py`` checks that the DOT
@@ -16,6 +19,10 @@ program renders:
 """
 
 from __future__ import annotations
+
+import itertools
+import os
+import tempfile
 
 SKIP_COMPARE = ("image/svg+xml",)
 
@@ -32,6 +39,24 @@ if RunningKernel is not None:
                                stop_on_error=False)
 
     RunningKernel.execute_cell_input = _execute_cell_input
+
+    _nbval_start_kernel = RunningKernel.__init__
+    _progress_folder = tempfile.TemporaryDirectory(prefix="minitorch-nbval-")  # removed at exit
+    _kernel_numbers = itertools.count(1)
+
+    def _start_kernel_with_fresh_progress(self, *args, **kwargs):
+        saved = os.environ.get("MINITORCH_PROGRESS")
+        os.environ["MINITORCH_PROGRESS"] = os.path.join(
+            _progress_folder.name, f"progress-{next(_kernel_numbers)}.json")
+        try:  # the kernel inherits the environment as it starts
+            _nbval_start_kernel(self, *args, **kwargs)
+        finally:
+            if saved is None:
+                del os.environ["MINITORCH_PROGRESS"]
+            else:
+                os.environ["MINITORCH_PROGRESS"] = saved
+
+    RunningKernel.__init__ = _start_kernel_with_fresh_progress
 
     _nbval_init = IPyNbFile.__init__
 

@@ -16,7 +16,9 @@ that a cell printed rather than raised.
 from __future__ import annotations
 
 import json
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,10 +37,12 @@ def run(path: Path, timeout: int = 300) -> dict:
                             resources={"metadata": {"path": str(path.parent)}})
     start = time.perf_counter()
     error = None
-    try:
-        client.execute()
-    except CellExecutionError as e:
-        error = {"ename": e.ename, "evalue": e.evalue[:2000]}
+    with tempfile.TemporaryDirectory() as progress:  # checks save progress here, not in ~
+        try:
+            client.execute(env=dict(os.environ,
+                                    MINITORCH_PROGRESS=os.path.join(progress, "progress.json")))
+        except CellExecutionError as e:
+            error = {"ename": e.ename, "evalue": e.evalue[:2000]}
     seconds = time.perf_counter() - start
     widgets, texts = 0, []
     for i, cell in enumerate(nb.cells):

@@ -20,6 +20,7 @@ import pytest
 
 import minitorch
 from minitorch.exercises import runner
+from minitorch.exercises.ch00_start_here import check_derivative
 from minitorch.exercises.ch01_tensors import check_broadcast_shape, check_my_tensor
 from minitorch.exercises.ch02_recording_the_dag import (
     check_dynamic_graph,
@@ -95,6 +96,7 @@ def _my_backward_right(loss):
 
 
 RIGHT = {
+    "check_derivative": (check_derivative, lambda x: 2 * (3 * x + 1) * 3),
     "check_chain_rule": (check_chain_rule, lambda df, g, dg, x: df(g(x)) * dg(x)),
     "check_logistic_grads": (check_logistic_grads, lambda w, b, x, y: (
         (1 / (1 + math.exp(-(w * x + b))) - y) * x, 1 / (1 + math.exp(-(w * x + b))) - y)),
@@ -137,7 +139,7 @@ def test_every_check_is_covered():
         names |= {n for n in dir(mod) if n.startswith("check_") and callable(getattr(mod, n))
                   and getattr(mod, n).__module__ == mod.__name__}
     assert names == set(RIGHT)
-    assert len(names) == 27
+    assert len(names) == 28
 
 
 @pytest.mark.parametrize("name", sorted(RIGHT))

@@ -106,3 +106,23 @@ def test_forward_recorder_displays(published):
     recording = record_forward_graph(f, a, minitorch.ones(2), params={"a": a})
     bundle = _shown(recording, published)
     assert bundle[WIDGET]["model_id"] == recording.widget.model_id
+
+
+def test_progress_table_displays_and_its_buttons_work(published, tmp_path, monkeypatch):
+    from minitorch.exercises import ProgressTable
+    from minitorch.exercises.ch00_start_here import check_derivative
+
+    monkeypatch.setenv("MINITORCH_PROGRESS", str(tmp_path / "progress.json"))
+    check_derivative(lambda x: 6 * (3 * x + 1))
+    table = ProgressTable()
+    bundle = _shown(table, published)
+    assert bundle[WIDGET]["model_id"] == table.widget.model_id
+    assert bundle["text/plain"] == repr(table) and "✓ df" in repr(table)
+    reset = table._widgets["reset"]
+    reset.click()
+    assert table.n_passed == 1  # the first press only asks
+    reset.click()
+    assert table.n_passed == 0 and not (tmp_path / "progress.json").exists()
+    check_derivative(lambda x: 6 * (3 * x + 1))
+    table._widgets["refresh"].click()
+    assert table.n_passed == 1 and "1 of" in table._widgets["table"].value

@@ -13,6 +13,9 @@ name                       what it is
 :func:`run_check`          run :class:`Case` objects against learner code, show ✓ ✗ ⏳
 :func:`more_help`          the next help step of the last failed check (Jupyter: a button)
 :func:`set_time_limit`     how long a check's case may run before "an infinite loop?"
+:class:`ProgressTable`     every chapter's exercises, done or not (saved on this computer)
+:func:`reset_progress`     forget the saved progress
+``python -m minitorch.exercises grade``  grade learners' notebooks (see :mod:`.grading`)
 ``chNN_name``              the checks of chapter ``NN`` (its notebook is ``NN_name.ipynb``)
 :func:`tangent_explorer`   a loss curve and its tangent, with sliders for ``w`` and ``b``
 :func:`descent_2d`         gradient descent on a 2-D surface, stepped with buttons
@@ -42,6 +45,7 @@ from .plots import (
     tangent_explorer,
 )
 from .predict import PredictValue, parse_answer
+from .progress import ProgressTable, progress_path, reset_progress
 from .questions import QUESTIONS, Question, quiz_for
 from .quiz import Quiz
 from .runner import (
@@ -58,9 +62,10 @@ from .runner import (
 )
 
 __all__ = [
-    "QUESTIONS", "Case", "CheckResult", "Descent2D", "LiveLossPlot", "PredictValue", "Question",
-    "Quiz", "TangentExplorer", "approx", "decision_grid", "default_compare", "descent_2d",
-    "evaluate", "expected_error", "get_time_limit", "last_result", "logistic_loss",
-    "logistic_loss_grad", "more_help", "parse_answer", "plot_decision_boundary", "quiz_for",
-    "run_check", "set_time_limit", "show_source", "tangent_explorer",
+    "QUESTIONS", "Case", "CheckResult", "Descent2D", "LiveLossPlot", "PredictValue",
+    "ProgressTable", "Question", "Quiz", "TangentExplorer", "approx", "decision_grid",
+    "default_compare", "descent_2d", "evaluate", "expected_error", "get_time_limit",
+    "last_result", "logistic_loss", "logistic_loss_grad", "more_help", "parse_answer",
+    "plot_decision_boundary", "progress_path", "quiz_for", "reset_progress", "run_check",
+    "set_time_limit", "show_source", "tangent_explorer",
 ]

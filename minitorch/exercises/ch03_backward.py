@@ -30,6 +30,14 @@ from .runner import Case, run_check
 
 __all__ = ["check_chain_rule", "check_logistic_autograd", "check_logistic_grads"]
 
+# The name of the learner's code that each check takes, in the notebook's order (read by
+# the grader, `python -m minitorch.exercises grade`, and by the progress table).
+CHECKS = {
+    "check_chain_rule": "chain_rule",
+    "check_logistic_grads": "logistic_grads",
+    "check_logistic_autograd": "logistic_autograd",
+}
+
 
 def check_chain_rule(chain_rule: Callable[..., float]) -> bool:
     """Check ``chain_rule(df, g, dg, x)``, the derivative of ``f(g(x))`` at ``x``.

@@ -29,6 +29,12 @@ from .runner import Case, run_check
 
 __all__ = ["bench_results", "check_backend"]
 
+# The name of the learner's code that each check takes, in the notebook's order (read by
+# the grader, `python -m minitorch.exercises grade`, and by the progress table).
+CHECKS = {
+    "check_backend": "MyBackend",
+}
+
 
 
 # ------------------------------------------------------------------ your own backend

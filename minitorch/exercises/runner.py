@@ -16,6 +16,9 @@ More help comes only when the learner asks for it: the **More help** button (or
 :func:`more_help` outside Jupyter) shows the next of a check's help steps. No step prints
 the solution.
 
+Inside a notebook, each chapter check's latest verdict is also saved on the learner's computer
+for chapter 00's progress table (:mod:`.progress`).
+
 It never raises: a check cell must not turn red because the learner's code is unfinished,
 broken or hostile. Every case runs in a helper thread with a time limit
 (:func:`set_time_limit`), and the grad mode, the default dtype and the random number
@@ -47,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from ._common import format_value, inline_markup, safe_str, show, to_numpy, type_name
+from .progress import remember
 
 __all__ = [
     "Case", "CheckResult", "approx", "default_compare", "evaluate", "get_time_limit",
@@ -703,6 +707,7 @@ def run_check(title: str, cases: list[Case], hint: str = "",
     """
     result = evaluate(title, cases, hint, more_help, time_limit)
     _last.result = result
+    remember(result)  # the latest verdict, for the progress table (never raises)
     try:
         result.show()
     except Exception:  # noqa: BLE001  (a broken display must not turn the cell red)
