@@ -250,6 +250,9 @@ WRONG = [
                          "for t in reversed(topo_sort(graph_of(root), root)):")],
      "the order reversed: leaves first", ["KeyError", "topological order"]),
 
+    ("check_backward", [("np.where(self.x > 0, grad, 0)", "np.where(self.x >= 0, grad, 0)")],
+     "ReLU's gradient at exactly 0 taken as 1", ["w.grad should be", "exactly 0"]),
+
     ("check_training", [("        optimizer.zero_grad()\n        loss.backward()\n",
                          "        loss.backward()\n")],
      "no zero_grad", ["never calls `optimizer.zero_grad()`"]),

@@ -1049,7 +1049,11 @@ def _engine_compare(name: str, times: int):
                     f"{key}.grad should be {_show(want)}; got {_show(array)}. {key} is used "
                     "more than once: the gradients of all its uses must be added, never "
                     "replaced.")
-            raise AssertionError(f"{key}.grad should be {_show(want)}; got {_show(array)}.")
+            note = (" Some inputs of relu are exactly 0 here, where its gradient is 0 (as in "
+                    "PyTorch): `ReLU.backward` passes the gradient only where x > 0."
+                    if "relu" in name else "")
+            raise AssertionError(f"{key}.grad should be {_show(want)}; got {_show(array)}."
+                                 + note)
         return True
 
     return compare

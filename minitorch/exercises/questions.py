@@ -1033,7 +1033,8 @@ QUESTIONS: dict[int, list[Question]] = {
             (
                 "Log-probabilities are never positive anyway; the shift does not change them.",
                 "The result is exactly the same (up to rounding): the shift cancels out.",
-                "Right: in float32, `exp(89)` is already `inf`, and `inf - inf` is `nan`.",
+                "Right: in float32, `exp(89)` is already `inf`; without the shift, a score of "
+                "1000 turns the log-probabilities into `-inf` or `nan`.",
                 "Equal scores give equal probabilities, and no division by zero: the sum of the "
                 "exponentials is at least 1 after the shift.",
             ),
