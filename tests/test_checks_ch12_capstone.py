@@ -188,7 +188,7 @@ WRONG = [
      "averages instead of summing", ["You averaged", "paths add up"]),
     ("check_unbroadcast", [("while grad.ndim > len(shape):", "while False:"),
                            ("        if size == 1:\n", "        if False:\n")],
-     "returns the gradient unchanged", ["unchanged", "(3, 4)"]),
+     "returns the gradient unchanged", ["still has the broadcast", "(3, 4)"]),
 
     ("check_reductions", [("""        if self.dim is not None and not self.keepdim:
             grad = np.expand_dims(grad, self.dim)     # the summed dims back, as size 1
@@ -206,6 +206,10 @@ WRONG = [
     ("check_reductions", [("return (np.broadcast_to(grad, self.shape),)",
                            "return np.broadcast_to(grad, self.shape)")],
      "returns an array, not a tuple of one gradient", ["in a tuple", "with the comma"]),
+
+    ("check_reductions", [("out.requires_grad, out.grad_fn = True, node",
+                           "out.requires_grad = True")],
+     "apply forgets to record the node", ["has no grad_fn", "must record the node"]),
 
     ("check_matmul", [("return grad @ self.b.T, self.a.T @ grad",
                        "return grad @ self.b, self.a @ grad")],

@@ -80,6 +80,11 @@ def _reference(fn: Callable[..., Any], arrays: list[np.ndarray],
             [np.zeros(t.shape) if t.grad is None else t.grad.numpy().copy() for t in tensors])
 
 
+class _UnusableError(Exception):
+    """Raised by a case itself when the learner's objects cannot be used (no ``grad_fn``,
+    say): its message is the feedback."""
+
+
 class _Raised:
     """What a case got when the learner's code raised: shown as the error (with the learner's
     line), explained by the case's comparison."""
@@ -89,6 +94,8 @@ class _Raised:
         self.where = _where(_learner_frame(error))
 
     def __repr__(self) -> str:
+        if isinstance(self.error, _UnusableError):
+            return "something the check could not use (below)"
         return f"{_describe(self.error)}{self.where}"
 
 
@@ -105,6 +112,8 @@ def _call(fn: Callable[[], Any]) -> Any:
 
 def _error_message(got: _Raised, why: str = "") -> str:
     """What the feedback says under a raised error (which its "got:" line already shows)."""
+    if isinstance(got.error, _UnusableError):
+        return safe_str(got.error)
     return why or "Your code raised the error shown above."
 
 
@@ -169,7 +178,7 @@ def _grads_tuple(value: Any, n: int, op: str) -> list:
 def _node_of(out: Any, op: str) -> Any:
     node = getattr(out, "grad_fn", None)
     if node is None:
-        raise AssertionError(
+        raise _UnusableError(
             f"The result of {op} has no grad_fn, though its input requires grad: "
             "`Function.apply` must record the node.")
     return node
@@ -443,8 +452,8 @@ def _unbroadcast_compare(local: np.ndarray, shape: tuple, name: str):
                     f"{leading.shape[stretched[0]]} and must be summed too, keeping its size 1.")
             if array.shape == local.shape:
                 raise AssertionError(
-                    f"You returned the gradient unchanged, with the broadcast shape "
-                    f"{local.shape}; it must be summed down to the input's shape {shape}.")
+                    f"Your result still has the broadcast result's shape {local.shape}: sum "
+                    f"it down to the input's shape {shape}.")
             if array.shape == _squeeze_size1(shape) and _close(array.reshape(shape), expected):
                 raise AssertionError(
                     f"The numbers are right, but the dims of size 1 are gone: the gradient "
