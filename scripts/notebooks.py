@@ -83,8 +83,10 @@ def learner_copy(nb: dict) -> dict:
             cell["execution_count"] = None
         else:
             # Point the Binder/Colab badge links at the learner copy's own path (prose that
-            # mentions notebooks/solutions/ stays as it is).
+            # mentions notebooks/solutions/ stays as it is), and relative links to the
+            # repository's files (`](../../minitorch/...)`) at them from one folder up.
             src = re.sub(r"((?:blob/main|lab/tree)/)notebooks/solutions/", r"\1notebooks/", src)
+            src = src.replace("](../../", "](../")
         cell["source"] = src.splitlines(keepends=True)
         cell.get("metadata", {}).pop("execution", None)
         cells.append(cell)

@@ -49,6 +49,15 @@ from minitorch.exercises.ch08_training import check_conv2d_by_hand, check_unfold
 from minitorch.exercises.ch09_data import check_collate, check_data_loader, check_dataset
 from minitorch.exercises.ch10_gpu import check_to_device
 from minitorch.exercises.ch11_gpu_backends import check_backend
+from minitorch.exercises.ch12_capstone import (
+    check_backward,
+    check_log_softmax,
+    check_matmul,
+    check_reductions,
+    check_tensor,
+    check_training,
+    check_unbroadcast,
+)
 from minitorch.exercises.predict import PredictValue, parse_answer
 from minitorch.exercises.runner import Case, evaluate, last_result, set_time_limit
 
@@ -69,6 +78,7 @@ d2 = _module("test_exercises_ch02_depth")
 d3 = _module("test_exercises_ch03_depth")
 d4 = _module("test_exercises_ch04_depth")
 base = _module("test_exercises")
+capstone = _module("test_checks_ch12_capstone").RIGHT_LIBRARY  # the solution notebook's code
 
 
 @pytest.fixture(autouse=True)
@@ -125,6 +135,13 @@ RIGHT = {
     "check_gradcheck": (check_gradcheck, d3.my_gradcheck),
     "check_second_derivative": (check_second_derivative, d3.second_derivative),
     "check_inplace_repair": (check_inplace_repair, d4.layer_loss_right),
+    "check_tensor": (check_tensor, capstone.Tensor),
+    "check_unbroadcast": (check_unbroadcast, capstone.unbroadcast),
+    "check_reductions": (check_reductions, capstone.Tensor),
+    "check_matmul": (check_matmul, capstone.Tensor),
+    "check_log_softmax": (check_log_softmax, capstone.Tensor),
+    "check_backward": (check_backward, capstone.Tensor),
+    "check_training": (check_training, capstone.train),
 }
 
 
@@ -139,7 +156,7 @@ def test_every_check_is_covered():
         names |= {n for n in dir(mod) if n.startswith("check_") and callable(getattr(mod, n))
                   and getattr(mod, n).__module__ == mod.__name__}
     assert names == set(RIGHT)
-    assert len(names) == 28
+    assert len(names) == 35
 
 
 @pytest.mark.parametrize("name", sorted(RIGHT))

@@ -1000,6 +1000,67 @@ QUESTIONS: dict[int, list[Question]] = {
             ),
         ),
     ],
+    # ------------------------------------------------------------ 12 Capstone: your own autograd
+    12: [
+        Question(
+            "`a` has shape (3, 1), `b` has shape (1, 4), and `c = a * b` has shape (3, 4). After "
+            "`c.sum().backward()`, what is `a.grad`?",
+            (
+                "Shape (3, 4): one gradient for each element of `c`",
+                "Shape (3, 1), each entry the sum of `b`: `a[i]` multiplied every `b[j]`, and "
+                "the paths add up",
+                "Shape (3, 1), each entry the mean of `b`",
+                "Shape (1, 4): `b`, copied",
+            ),
+            1,
+            (
+                "A gradient always has its tensor's shape: `a.grad` is (3, 1).",
+                "Right: `a[i]` was used in four products, once per `b[j]`. Each use is a path "
+                "with the factor `b[j]`, and `unbroadcast` sums them over the stretched axis.",
+                "Paths add up; nothing is averaged.",
+                "That is the shape of `b`, not of `a`.",
+            ),
+        ),
+        Question(
+            "Why does a stable log-softmax subtract each row's maximum before `exp`?",
+            (
+                "To make every output negative",
+                "It changes the result a little, but makes training faster",
+                "So that `exp` cannot overflow: shifting a row by a constant does not change "
+                "its log-softmax, and after the shift the largest exponent is `exp(0) = 1`",
+                "To avoid a division by zero when all scores of a row are equal",
+            ),
+            2,
+            (
+                "Log-probabilities are never positive anyway; the shift does not change them.",
+                "The result is exactly the same (up to rounding): the shift cancels out.",
+                "Right: in float32, `exp(89)` is already `inf`; without the shift, a score of "
+                "1000 turns the log-probabilities into `-inf` or `nan`.",
+                "Equal scores give equal probabilities, and no division by zero: the sum of the "
+                "exponentials is at least 1 after the shift.",
+            ),
+        ),
+        Question(
+            "minitorch computes second derivatives with `create_graph=True`. Why can your "
+            "library not?",
+            (
+                "Its topological sort visits each node only once",
+                "It has no version counter",
+                "Second derivatives need finite differences, which it lacks",
+                "Its backward formulas compute on NumPy arrays, so a gradient it produces has "
+                "no graph to differentiate again",
+            ),
+            3,
+            (
+                "minitorch's engine also visits each node once per backward pass.",
+                "The version counter guards saved tensors against in-place changes; it records "
+                "nothing.",
+                "Autograd differentiates twice without finite differences (chapter 05).",
+                "Right: minitorch writes its backward formulas with tensor operations, and "
+                "`create_graph=True` records them as a graph of their own.",
+            ),
+        ),
+    ],
 }
 
 
