@@ -340,6 +340,16 @@ def _learner_frame(error: BaseException) -> traceback.FrameSummary | None:
     return mine[-1] if mine else None
 
 
+def learner_line(error: BaseException) -> str:
+    """Where the learner's own code raised ``error``: 'in `fn`, line 3: `code`', or ''.
+
+    Example:
+        >>> learner_line(ValueError("no traceback"))
+        ''
+    """
+    return _where(_learner_frame(error)).strip()[1:-1]
+
+
 def _where(frame: traceback.FrameSummary | None) -> str:
     """' (in `my_function`, line 12: `return x / 0`)', or ''."""
     if frame is None:
@@ -373,7 +383,7 @@ class Shortcut:
         >>> result = evaluate("root", [Case("root(4)", lambda: math.sqrt(4), 2.0)],
         ...                   refuse=[no_sqrt])
         >>> print(result.lines[0])
-        ✗ root: case `root(4)` called `math.sqrt`, which this exercise asks you to replace.
+        ✗ root: case `root(4)` called `math.sqrt`: this exercise asks you to do without it.
     """
 
     why: str
@@ -851,8 +861,8 @@ def evaluate(title: str, cases: list[Case], hint: str = "",
                  count]
     elif status == "refused":
         status = "fail"
-        lines = [f"✗ {title}: case `{case.name}` called `{outcome.got}`, which this exercise "
-                 "asks you to replace.",
+        lines = [f"✗ {title}: case `{case.name}` called `{outcome.got}`: this exercise asks "
+                 "you to do without it.",
                  f"The call: {outcome.error}." if outcome.error else "",
                  outcome.note or "", count]
         lines = [line for line in lines if line]
