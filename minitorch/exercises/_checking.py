@@ -65,7 +65,13 @@ class OpShapes:
         return max((len(shape) for _, ins, outs in self.ops for shape in (*ins, *outs)),
                    default=0)
 
-    # the hooks that Function.apply calls while a profiler is installed
+    # the hooks that Function.apply and the engine call while a profiler is installed
+    def begin(self, name: str, input_shapes: Any = None) -> None:
+        """A backward node starts (the engine's hook): not an operation of the learner's."""
+
+    def end(self) -> None:
+        """A backward node ends."""
+
     def wants(self, cls: type) -> bool:
         if self._bypass:
             self._bypass = False
