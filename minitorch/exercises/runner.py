@@ -427,22 +427,19 @@ def _package_dir(root: str) -> str | None:
 
 
 def _codes_of(obj: Any) -> list:
-    """The code objects behind a function, a method or a class (its methods)."""
+    """The code objects behind a function, a method or a class (the methods it defines)."""
     obj = getattr(obj, "__func__", obj)
     code = getattr(obj, "__code__", None)
     if code is not None:
         return [code]
-    if isinstance(obj, type):
+    if isinstance(obj, type):  # the methods the class itself defines (not shared bases')
         found = []
-        for klass in obj.__mro__:
-            if klass is object:
-                continue
-            for value in vars(klass).values():
-                value = getattr(value, "__func__", value)
-                if isinstance(value, property):
-                    value = value.fget
-                if hasattr(value, "__code__"):
-                    found.append(value.__code__)
+        for value in vars(obj).values():
+            value = getattr(value, "__func__", value)
+            if isinstance(value, property):
+                value = value.fget
+            if hasattr(value, "__code__"):
+                found.append(value.__code__)
         return found
     wrapped = getattr(obj, "__wrapped__", None)
     return _codes_of(wrapped) if wrapped is not None else []
