@@ -8,6 +8,7 @@ name                     what it is
 :func:`watch_ops`        record the shapes that every tensor operation took and gave
 :func:`keep_grad_mode`   a function wrapped so that the grad mode is the same after it
 :func:`from_pytorch`     whether a value is a PyTorch object (not a minitorch one)
+:class:`Seen`            what a case saw, shown as ``key: value`` pairs
 =======================  ======================================================================
 
 Example:
@@ -26,7 +27,23 @@ from typing import Any
 
 from ._common import format_value
 
-__all__ = ["EngineRun", "OpShapes", "engine_ran", "from_pytorch", "keep_grad_mode", "watch_ops"]
+__all__ = ["EngineRun", "OpShapes", "Seen", "engine_ran", "from_pytorch", "keep_grad_mode",
+           "watch_ops"]
+
+
+class Seen(dict):
+    """What a case saw, shown as ``key: value`` pairs; keys that start with ``_`` are for the
+    comparison only and are not shown (the feedback never prints a check's own dict).
+
+    Example:
+        >>> Seen({"w.grad": None, "_cleared": True})
+        w.grad: None
+    """
+
+    def __repr__(self) -> str:
+        return ", ".join(
+            f"{key}: {value if isinstance(value, str) else format_value(value, 80)}"
+            for key, value in self.items() if not key.startswith("_"))
 
 
 class EngineRun:

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ._checking import keep_grad_mode
+from ._checking import Seen, keep_grad_mode
 from ._common import format_value, to_numpy
 from .runner import Case, Shortcut, WrongAnswer, learner_line, run_check
 
@@ -55,15 +55,6 @@ def _model():
 def _is_clear(t) -> bool:
     g = t.grad
     return g is None or bool(np.all(to_numpy(g) == 0))
-
-
-class _Seen(dict):
-    """What a case saw, shown as ``key: value`` pairs (not as a dict of the check's)."""
-
-    def __repr__(self) -> str:
-        return ", ".join(
-            f"{key}: {value if isinstance(value, str) else format_value(value, 80)}"
-            for key, value in self.items() if not key.startswith("_"))
 
 
 def _overflowed(w, b) -> None:
@@ -98,7 +89,7 @@ def check_zero_grads(zero_grads: Callable[[list], Any]) -> bool:
         unchanged = bool(np.array_equal(to_numpy(w), before[0])
                          and np.array_equal(to_numpy(b), before[1]))
         trainable = bool(w.requires_grad and w.is_leaf and b.requires_grad and b.is_leaf)
-        return _Seen({
+        return Seen({
             "w.grad": w.grad, "b.grad": b.grad,
             "w and b": ("unchanged" if unchanged else "changed") + (
                 ", still requiring grad" if trainable else ", no longer requiring grad"),
@@ -347,7 +338,7 @@ def check_no_grad_context(my_no_grad: type) -> bool:
     def case(name, fn, expected):
         def run():
             subclass_refused()
-            return _Seen(fn())
+            return Seen(fn())
 
         return Case(name, keep_grad_mode(run), expected, compare=compare,
                     expected_repr=", ".join(f"{key}: {value}" for key, value in expected.items()))
