@@ -27,7 +27,7 @@ from typing import Any
 
 from ._common import format_value
 
-__all__ = ["EngineRun", "OpShapes", "Seen", "engine_ran", "from_pytorch", "keep_grad_mode",
+__all__ = ["EngineRun", "OpShapes", "Seen", "a_kind", "engine_ran", "from_pytorch", "keep_grad_mode",
            "watch_ops"]
 
 
@@ -151,6 +151,21 @@ def keep_grad_mode(fn: Callable[[], Any]) -> Callable[[], Any]:
             grad_mode._state.enabled = before
 
     return run
+
+
+def a_kind(value: Any) -> str:
+    """'a list', 'an ndarray', 'a PyTorch tensor': what ``value`` is, for a message.
+
+    Example:
+        >>> a_kind([1]), a_kind(None)
+        ('a list', 'None')
+    """
+    if value is None:
+        return "None"
+    if from_pytorch(value):
+        return "a PyTorch tensor"
+    name = type(value).__name__
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
 
 
 def from_pytorch(value: Any) -> bool:
