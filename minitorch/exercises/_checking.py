@@ -165,7 +165,7 @@ def a_kind(value: Any) -> str:
     if from_pytorch(value):
         return "a PyTorch tensor"
     name = type(value).__name__
-    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
+    return ("an " if name[:1].lower() in "aeiou" or name == "ndarray" else "a ") + name
 
 
 def from_pytorch(value: Any) -> bool:
