@@ -8,7 +8,6 @@ The right answers pass; stubs report "not done yet"; every realistic wrong answe
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from _checks import assert_fails_naming, run, wrong_ids
 
@@ -331,7 +330,8 @@ def test_dynamic_graph_missing_leaf_fails(capsys):
 
 
 def test_dynamic_graph_wrong_branch_fails(capsys):
-    wrong = {**DYNAMIC_RIGHT, 1.0: ["MulBackward0", "NegBackward0", "MulBackward0", "AccumulateGrad"]}
+    wrong = {**DYNAMIC_RIGHT,
+             1.0: ["MulBackward0", "NegBackward0", "MulBackward0", "AccumulateGrad"]}
     passed, out = _run_dynamic(wrong, capsys)
     assert not passed and "branch of the `if`" in out
 

@@ -326,7 +326,6 @@ def test_my_backward_records_the_backward_pass(capsys):
 
 
 def test_my_backward_recursive_sort_fails_on_the_deep_chain(capsys):
-    import sys
 
     def recursive(graph, root):
         order, seen = [], set()

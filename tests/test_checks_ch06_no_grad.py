@@ -17,7 +17,6 @@ import minitorch
 from minitorch.autograd import grad_mode
 from minitorch.exercises.ch06_no_grad import check_no_grad_context, check_zero_grads
 
-
 pytestmark = pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
 
 

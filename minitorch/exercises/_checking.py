@@ -27,8 +27,8 @@ from typing import Any
 
 from ._common import format_value
 
-__all__ = ["EngineRun", "OpShapes", "Seen", "a_kind", "engine_ran", "from_pytorch", "keep_grad_mode",
-           "watch_ops"]
+__all__ = ["EngineRun", "OpShapes", "Seen", "a_kind", "engine_ran", "from_pytorch",
+           "keep_grad_mode", "watch_ops"]
 
 
 class Seen(dict):

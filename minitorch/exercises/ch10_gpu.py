@@ -134,12 +134,13 @@ def _call(to_device: Callable, batch: Any, device: Any) -> Any:
         text = str(error)
         for kind in ("dict", "tuple", "list", "str", "int", "NoneType"):
             if f"'{kind}' object has no attribute 'to'" in text:
+                article = "An" if kind == "int" else "A"
+                what = ("is a container: build a new one from its moved parts."
+                        if kind in ("dict", "tuple", "list") else
+                        "is not a tensor: give it back unchanged.")
                 raise WrongAnswer(
                     f"AttributeError: {text} ({learner_line(error)}): only tensors have "
-                    f"`.to()`. {'An' if kind == 'int' else 'A'} {kind} " + ("is a container: build a new one from its moved "
-                                             "parts." if kind in ("dict", "tuple", "list") else
-                                             "is not a tensor: give it back unchanged.")) \
-                    from None
+                    f"`.to()`. {article} {kind} {what}") from None
         raise
     except RuntimeError as error:
         if "cuda" in str(error).lower() and "cuda" not in str(device):
