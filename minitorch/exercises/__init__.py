@@ -63,7 +63,8 @@ from .runner import (
 __all__ = [
     "QUESTIONS", "Case", "CheckResult", "Descent2D", "LiveLossPlot", "PredictValue", "Question",
     "Quiz", "Shortcut", "TangentExplorer", "WrongAnswer", "approx", "decision_grid",
-    "default_compare", "descent_2d", "evaluate", "expected_error", "get_time_limit", "last_result", "logistic_loss",
-    "logistic_loss_grad", "more_help", "parse_answer", "plot_decision_boundary", "quiz_for",
-    "run_check", "set_time_limit", "show_source", "tangent_explorer",
+    "default_compare", "descent_2d", "evaluate", "expected_error", "get_time_limit",
+    "last_result", "logistic_loss", "logistic_loss_grad", "more_help", "parse_answer",
+    "plot_decision_boundary", "quiz_for", "run_check", "set_time_limit", "show_source",
+    "tangent_explorer",
 ]

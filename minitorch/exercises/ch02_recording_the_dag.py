@@ -117,13 +117,13 @@ def _saved_compare(got: Any, expected: Any) -> bool:
         return True
     if got == []:
         raise AssertionError(
-            "Nothing was saved: call `ctx.save_for_backward(a, b)` in `forward` and read them "
-            "back with `a, b = ctx.saved_tensors` in `backward`. (Storing `ctx.a = a` works "
-            "too, but `save_for_backward` lets autograd free them after backward and catch "
-            "in-place changes to them.)")
+            "Nothing was saved: save the inputs in `forward` with `ctx.save_for_backward` and "
+            "read them back in `backward` from `ctx.saved_tensors`. (Keeping them as "
+            "attributes of `ctx` works too, but saved tensors let autograd free them after "
+            "backward and catch in-place changes to them.)")
     raise AssertionError(
-        "Save the two inputs themselves, `ctx.save_for_backward(a, b)`, not copies or "
-        "other tensors: backward needs `b` for a's gradient and `a` for b's.")
+        "Save the two inputs themselves, not copies or other tensors: backward needs `b` for "
+        "a's gradient and `a` for b's.")
 
 
 def _backward_with(mul: type, a0: list, b0: list, upstream: list | None) -> Callable[[], Any]:
