@@ -881,11 +881,15 @@ def test_a_wrong_answer_raised_by_the_check_shows_its_reason_only():
 def test_expected_and_got_that_print_alike_are_not_shown_as_a_pair():
     """Never "expected: True / got: True": a result that prints like the expected value but
     is refused says what it is instead."""
-    result = evaluate("flag", [Case("flag", lambda: np.True_, True,
+    class Flag:
+        def __repr__(self):
+            return "True"
+
+    result = evaluate("flag", [Case("flag", Flag, True,
                                     compare=lambda got, want: type(got) is bool)])
     assert result.status == "fail"
     assert "expected:" not in result.lines
-    assert "prints like the expected value" in result.text and "bool_" in result.text
+    assert "prints like the expected value" in result.text and "a Flag" in result.text
 
 
 def test_a_refused_built_in_names_the_call_and_the_reason():
@@ -911,5 +915,5 @@ def test_a_refused_package_allows_the_rest():
 
     no_numpy = Shortcut("plain Python", packages=("numpy",))
     assert evaluate("max", [Case("max", lambda: max(3, 4), 4)], refuse=[no_numpy]).passed
-    result = evaluate("max", [Case("max", lambda: int(np.maximum(3, 4)), 4)], refuse=[no_numpy])
-    assert not result.passed and "called `numpy.maximum`" in result.text
+    result = evaluate("max", [Case("max", lambda: int(np.zeros(4).size), 4)], refuse=[no_numpy])
+    assert not result.passed and "called `numpy.zeros`" in result.text

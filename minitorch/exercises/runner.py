@@ -369,6 +369,8 @@ class Shortcut:
     of ``objects``, or to any function of one of ``packages``, stops the case with a message
     that names the call and gives ``why``. Calls made inside the library (``x + y`` calling
     NumPy) are not the learner's, so they are never refused; only the learner's own lines are.
+    Functions and methods are seen; callable objects that are neither (NumPy's ufuncs such as
+    ``np.add``, operators) are not, so list the functions that do the job.
 
     Args:
         why: the exercise's reason, shown to the learner ("the exercise is to find the shape
@@ -880,8 +882,10 @@ def evaluate(title: str, cases: list[Case], hint: str = "",
             lines = [f"✗ {title}: wrong result for `{case.name}`.", "got:",
                      f"  {outcome.got}"]
             if not outcome.note:
-                lines.append(f"It prints like the expected value, but it is a "
-                             f"{outcome.got_type} that the check does not accept.")
+                kind = outcome.got_type
+                article = "an" if kind[:1].lower() in "aeiou" else "a"
+                lines.append(f"It prints like the expected value, but it is {article} {kind}, "
+                             f"not {article_of(case.expected)}.")
         else:
             lines = [f"✗ {title}: wrong result for `{case.name}`.", "expected:",
                      f"  {expected_text}", "got:", f"  {outcome.got}"]
@@ -892,6 +896,12 @@ def evaluate(title: str, cases: list[Case], hint: str = "",
             lines.append(f"Hint: {hint}")
     return CheckResult(title, status, n_passed, n_total, case=case.name, lines=lines,
                        culprit=culprit, help_steps=list(more_help))
+
+
+def article_of(value: Any) -> str:
+    """'a bool', 'an int': the kind of ``value``, for a message."""
+    kind = type_name(value)
+    return ("an " if kind[:1].lower() in "aeiou" else "a ") + kind
 
 
 _last = threading.local()
