@@ -487,7 +487,8 @@ def _compare_grads(got: Any, expected_and_slips: tuple) -> bool:
         assert a.shape == e.shape, f"{name}.grad has shape {a.shape}; expected {e.shape}."
         if not np.allclose(a, e, rtol=1e-4, atol=1e-6):
             for slip, why in _BACKWARD_SLIPS.items():
-                value = slips.get(slip, {}).get(name)
+                found = slips.get(slip)
+                value = (found() if callable(found) else found or {}).get(name)
                 if value is not None and value.shape == a.shape and np.allclose(
                         a, value, rtol=1e-4, atol=1e-6) and not np.allclose(value, e):
                     raise AssertionError(f"{name}.grad should be {format_value(want)}; got "
@@ -523,7 +524,8 @@ def check_my_backward(my_backward: Callable[[Any], Any]) -> bool:
     """
     cases = []
     for name, build in _problems():
-        slips = {slip: _slip_sweep(build, slip) for slip in _BACKWARD_SLIPS}
+        slips = {slip: (lambda build=build, slip=slip: _slip_sweep(build, slip))
+                 for slip in _BACKWARD_SLIPS if slip != "second call replaced"}
         cases.append(Case(name, lambda build=build: _run_learner(my_backward, build, 1),
                           (_expected(build, 1), slips), compare=_compare_grads,
                           expected_repr="the same .grad as loss.backward()"))

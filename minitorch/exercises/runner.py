@@ -500,19 +500,22 @@ class _Watcher:
         raise self.refused
 
     def __call__(self, frame: Any, event: str, arg: Any) -> None:
+        # every call of the learner's code passes here: the common cases return at once
         if event == "call":
+            code = frame.f_code
+            found = self.codes.get(code)
+            if found is None and not self.dirs:
+                return
             caller = frame.f_back
             if caller is None or not _learner_filename(caller.f_code.co_filename):
                 return
-            code = frame.f_code
-            found = self.codes.get(code)
             if found is not None:
                 self._refuse(found[0], found[1], caller)
             filename = code.co_filename
             for folder, root, shortcut in self.dirs:
                 if filename.startswith(folder):
                     self._refuse(shortcut, _public_name(frame, root), caller)
-        elif event == "c_call":
+        elif event == "c_call" and (self.builtins or self.roots):
             if not _learner_filename(frame.f_code.co_filename):
                 return
             found = self.builtins.get(id(arg))
