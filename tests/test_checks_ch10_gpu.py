@@ -300,7 +300,8 @@ WRONG = [
      ["rebuilt it like a container", "a str is a sequence too"]),
     ("check_to_device", _to_device_every_value, ".to() on every value",
      ["'int' object has no attribute 'to'", "give it back unchanged"]),
-    ("check_to_device", _to_device_cuda, "'cuda' hard-coded", ["asked for 'cuda'"]),
+    ("check_to_device", _to_device_cuda, "'cuda' hard-coded",
+     ["is on cuda:0, not on cpu"] if minitorch.cuda.is_available() else ["asked for 'cuda'"]),
     ("check_to_device", _to_device_numpy, "NumPy arrays, not tensors",
      ["should be a tensor on"]),
 ]
