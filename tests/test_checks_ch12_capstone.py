@@ -159,7 +159,7 @@ def _function_source(name: str) -> str:
     return "\n".join(SOURCE.splitlines()[node.lineno - 1:node.end_lineno])
 
 
-WRONG = [
+MUTATIONS = [
     # (check, changes to the solution's code, what it gets wrong, words the message must have)
     ("check_tensor", [("if grad_enabled and any(x.requires_grad for x in inputs):",
                        "if grad_enabled:")],
@@ -277,8 +277,8 @@ WRONG = [
 ]
 
 
-@pytest.mark.parametrize("name,changes,what,words", WRONG,
-                         ids=[f"{w[0]}: {w[2]}" for w in WRONG])
+@pytest.mark.parametrize("name,changes,what,words", MUTATIONS,
+                         ids=[f"{w[0]}: {w[2]}" for w in MUTATIONS])
 def test_wrong_answers_fail_naming_the_cause(name, changes, what, words):
     result = _run(name, mutated(*changes))
     assert not result.passed, what
@@ -289,15 +289,25 @@ def test_wrong_answers_fail_naming_the_cause(name, changes, what, words):
 
 
 def test_every_check_has_three_wrong_answers():
-    counts = {name: sum(w[0] == name for w in WRONG) for name in CHECKS}
+    counts = {name: sum(w[0] == name for w in MUTATIONS) for name in CHECKS}
     assert min(counts.values()) >= 3, counts
 
 
+_GIVEAWAYS = ["grad @ self.b.T, self.a.T @ grad", "np.expand_dims(grad, self.dim)",
+              "self.softmax * grad.sum(axis=self.dim", "x.max(axis=dim, keepdims=True)",
+              "grads[x] + g", "grad.sum(axis=axis, keepdims=True)"]
+
+# The shared protocol of tests/_checks.py, for tests/test_checks_robustness.py: the right
+# answers and the wrong ones as a learner hands them to the checks (the pieces of the library).
+RIGHT = {name: (check, piece(RIGHT_LIBRARY)) for name, (check, piece) in CHECKS.items()}
+WRONG = [(name, CHECKS[name][1](mutated(*changes)), what, words)
+         for name, changes, what, words in MUTATIONS]
+GIVEAWAYS = {name: _GIVEAWAYS for name in CHECKS}
+
+
 def test_feedback_never_prints_the_solution():
-    giveaways = ["grad @ self.b.T, self.a.T @ grad", "np.expand_dims(grad, self.dim)",
-                 "self.softmax * grad.sum(axis=self.dim", "x.max(axis=dim, keepdims=True)",
-                 "grads[x] + g", "grad.sum(axis=axis, keepdims=True)"]
-    for name, changes, _, _ in WRONG:
+    giveaways = _GIVEAWAYS
+    for name, changes, _, _ in MUTATIONS:
         result = _run(name, mutated(*changes))
         everything = result.text + "\n".join(result.help_steps)
         for code in giveaways:

@@ -35,11 +35,6 @@ from minitorch.exercises import (  # noqa: E402
     run_check,
     tangent_explorer,
 )
-from minitorch.exercises.ch03_backward import check_chain_rule, check_logistic_grads  # noqa: E402
-from minitorch.exercises.ch04_backward_engine import (  # noqa: E402
-    check_backprop,
-    check_topological_sort,
-)
 
 ROOT = Path(__file__).resolve().parents[1]
 PNG = b"\x89PNG"
@@ -474,120 +469,6 @@ def test_a_failing_compare_counts_as_wrong_not_as_a_crash():
     assert result.status == "fail"
 
 
-# ------------------------------------------------------------------------------ chapter checks
-def central(f, x, h=1e-5):
-    return (f(x + h) - f(x - h)) / (2 * h)
-
-
-def topo_sort(graph, root):
-    """Iterative post-order depth-first search, reversed."""
-    order, visited, stack = [], {root}, [(root, iter(graph.get(root, [])))]
-    while stack:
-        node, parents = stack[-1]
-        parent = next(parents, None)
-        if parent is None:
-            stack.pop()
-            order.append(node)
-        elif parent not in visited:
-            visited.add(parent)
-            stack.append((parent, iter(graph.get(parent, []))))
-    return order[::-1]
-
-
-def backprop(local_grads, order):
-    grads = {node: 0.0 for node in order}
-    grads[order[0]] = 1.0
-    for node in order:
-        for parent, local in local_grads.get(node, []):
-            grads[parent] += grads[node] * local
-    return grads
-
-
-def test_checks_pass_correct_solutions(capsys):
-    def logistic_grads(w, b, x, y):
-        p = 1 / (1 + math.exp(-(w * x + b)))
-        return (p - y) * x, p - y
-
-    assert check_chain_rule(lambda df, g, dg, x: df(g(x)) * dg(x))
-    assert check_logistic_grads(logistic_grads)
-    assert check_topological_sort(topo_sort)
-    assert check_backprop(backprop)
-    out = capsys.readouterr().out
-    assert out.count("✓") == 4 and "✗" not in out
-
-
-def test_check_logistic_grads_agrees_with_finite_differences(capsys):
-    def by_finite_differences(w, b, x, y):
-        return (central(lambda v: logistic_loss(v, b, x, y), w),
-                central(lambda v: logistic_loss(w, v, x, y), b))
-
-    assert check_logistic_grads(by_finite_differences)
-
-
-def test_checks_catch_typical_mistakes(capsys):
-    assert not check_chain_rule(lambda df, g, dg, x: df(x) * dg(x))
-    assert "✗ chain rule" in capsys.readouterr().out
-
-    def recursive(graph, root):
-        order, seen = [], set()
-
-        def visit(node):
-            if node not in seen:
-                seen.add(node)
-                for parent in graph.get(node, []):
-                    visit(parent)
-                order.append(node)
-
-        visit(root)
-        return order[::-1]
-
-    assert not check_topological_sort(recursive)
-    out = capsys.readouterr().out
-    assert "case `a chain 5,000 nodes deep` raised RecursionError" in out
-    assert "4 of 5 cases passed." in out
-
-    def duplicates(graph, root):
-        out, stack = [root], [root]
-        while stack:
-            for parent in graph.get(stack.pop(), []):
-                out.append(parent)
-                stack.append(parent)
-        return out
-
-    assert not check_topological_sort(duplicates)
-    out = capsys.readouterr().out
-    assert "wrong result for `diamond" in out and "appear more than once" in out
-
-    def overwrite(local_grads, order):
-        grads = {order[0]: 1.0}
-        for node in order:
-            for parent, local in local_grads.get(node, []):
-                grads[parent] = grads[node] * local  # = instead of +=
-        return grads
-
-    assert not check_backprop(overwrite)
-    out = capsys.readouterr().out
-    assert "wrong result for `y = x * x at x = 3 (x used twice)`" in out
-    assert "{'y': 1.0, 'x': 6.0}" in out and "{'y': 1.0, 'x': 3.0}" in out
-
-
-def test_checks_say_not_done_yet_for_stubs(capsys):
-    def stub(*args):
-        raise NotImplementedError
-
-    for check in (check_chain_rule, check_logistic_grads,
-                  check_topological_sort, check_backprop):
-        assert check(stub) is False
-        assert "not done yet" in capsys.readouterr().out
-
-
-def test_topological_sort_rejects_wrong_orders(capsys):
-    assert not check_topological_sort(lambda graph, root: list(reversed(topo_sort(graph, root))))
-    assert "must come before" in capsys.readouterr().out
-    assert not check_topological_sort(lambda graph, root: [root, *graph, "x"][:-1])
-    assert "✗ topological sort" in capsys.readouterr().out
-
-
 # ------------------------------------------------------------------------------ tangent
 def test_tangent_slope_matches_a_finite_difference():
     explorer = tangent_explorer(logistic_loss, logistic_loss_grad)
@@ -948,3 +829,89 @@ def test_every_wrong_option_fails(chapter, index):
         quiz.select(*sorted(variation))
         quiz.check_button.click()
         assert not quiz.correct and quiz.feedback.startswith("✗")
+
+
+# ------------------------------------------------------------------------------ predict box, edges
+@pytest.mark.parametrize("text,value", [
+    ("True", True), ("true", True), ("false", False), ("inf", math.inf), ("-inf", -math.inf),
+    ("1e-3", 0.001), ("[1, 2]", [1.0, 2.0]),
+])
+def test_predict_reads_what_a_person_types(text, value):
+    assert parse_answer(text) == value
+    assert math.isnan(parse_answer("nan"))
+
+
+@pytest.mark.parametrize("answer,typed,right", [
+    (math.inf, "inf", True), (math.inf, "-inf", False), (-math.inf, "-inf", True),
+    (math.nan, "nan", True), (math.nan, "0", False), (1.0, "nan", False),
+    ([1.0, math.inf], "[1, inf]", True), ([1.0, math.nan], "[1, nan]", True),
+    (True, "true", True),
+])
+def test_predict_judges_inf_and_nan(answer, typed, right):
+    exercise = PredictValue("?", answer)
+    exercise.entry.value = typed
+    exercise.check_button.click()
+    assert exercise.correct is right, exercise.feedback
+
+
+@pytest.mark.parametrize("text", ["[" * 5000 + "]" * 5000, "(" * 100_000, "-" * 9000 + "1",
+                                  "1" * 20_000])
+def test_deeply_nested_predict_answers_get_a_message(text):
+    exercise = PredictValue("?", 1.0)
+    exercise.entry.value = text
+    exercise.check_button.click()
+    assert exercise.status == "invalid" and exercise.feedback.startswith("⚠")
+
+
+# ------------------------------------------------------------------------------ runner: new cases
+def test_a_wrong_answer_raised_by_the_check_shows_its_reason_only():
+    from minitorch.exercises import WrongAnswer
+
+    def run():
+        raise WrongAnswer("`a + 1` fails: a number has no `.data`.")
+
+    result = evaluate("add", [Case("a + 1", run, 2)])
+    assert result.status == "fail"
+    assert result.lines == ["✗ add: wrong result for `a + 1`.",
+                            "`a + 1` fails: a number has no `.data`.", "0 of 1 cases passed."]
+
+
+def test_expected_and_got_that_print_alike_are_not_shown_as_a_pair():
+    """Never "expected: True / got: True": a result that prints like the expected value but
+    is refused says what it is instead."""
+    class Flag:
+        def __repr__(self):
+            return "True"
+
+    result = evaluate("flag", [Case("flag", Flag, True,
+                                    compare=lambda got, want: type(got) is bool)])
+    assert result.status == "fail"
+    assert "expected:" not in result.lines
+    assert "prints like the expected value" in result.text and "a Flag" in result.text
+
+
+def test_a_refused_built_in_names_the_call_and_the_reason():
+    from minitorch.exercises import Shortcut
+
+    def by_sqrt(x):
+        return math.sqrt(x)
+
+    no_sqrt = Shortcut("take the root by hand, with Newton's method",
+                       objects={"math.sqrt": math.sqrt})
+    result = evaluate("root", [Case("root(4)", lambda: by_sqrt(4), 2.0)], refuse=[no_sqrt],
+                      hint="Newton: x <- (x + a / x) / 2.")
+    assert result.status == "fail" and not result.passed
+    assert result.lines[0] == ("✗ root: case `root(4)` called `math.sqrt`: this exercise asks "
+                               "you to do without it.")
+    assert "in `by_sqrt`, line" in result.text and "return math.sqrt(x)" in result.text
+    assert "Newton's method" in result.text and "Hint: Newton" in result.text
+    assert sys.getprofile() is None
+
+
+def test_a_refused_package_allows_the_rest():
+    from minitorch.exercises import Shortcut
+
+    no_numpy = Shortcut("plain Python", packages=("numpy",))
+    assert evaluate("max", [Case("max", lambda: max(3, 4), 4)], refuse=[no_numpy]).passed
+    result = evaluate("max", [Case("max", lambda: int(np.zeros(4).size), 4)], refuse=[no_numpy])
+    assert not result.passed and "called `numpy.zeros`" in result.text

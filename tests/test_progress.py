@@ -16,18 +16,22 @@ from minitorch.exercises import ProgressTable, progress_path, reset_progress
 from minitorch.exercises.catalog import chapters
 from minitorch.exercises.ch00_start_here import check_derivative
 from minitorch.exercises.ch01_tensors import check_broadcast_shape
-from minitorch.exercises.runner import Case, run_check
+from minitorch.exercises.runner import Case, last_result, run_check
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def right_broadcast_shape(a, b):
-    import numpy as np
-
-    try:
-        return tuple(np.broadcast_shapes(tuple(a), tuple(b)))
-    except ValueError:
-        raise ValueError(f"shapes {a} and {b} cannot be broadcast") from None
+    """By hand, as the exercise asks (the check refuses np.broadcast_shapes)."""
+    a, b = tuple(a), tuple(b)
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
+    out = []
+    for x, y in zip(a, b):
+        if x != y and 1 not in (x, y):
+            raise ValueError(f"shapes {a} and {b} cannot be broadcast")
+        out.append(y if x == 1 else x)
+    return tuple(out)
 
 
 def unfinished(a, b):
@@ -66,8 +70,10 @@ def test_the_table_after_passing_one_check(progress_file):
     assert marks(table) == {name: "✓" if name == "broadcast_shape" else "·"
                             for chapter in chapters() for name in chapter.checks.values()}
     saved = json.loads(progress_file.read_text())
+    cases = last_result().n_total
+    assert cases >= 10
     assert saved["checks"] == {"tensors": {"check_broadcast_shape": {
-        "status": "pass", "passed": 12, "total": 12}}}
+        "status": "pass", "passed": cases, "total": cases}}}
     assert "✓</span> <code>broadcast_shape</code>" in table._repr_html_()
 
 

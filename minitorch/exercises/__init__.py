@@ -11,6 +11,7 @@ name                       what it is
 :func:`quiz_for`           the quiz for question ``i`` of chapter ``n`` (from ``QUESTIONS``)
 :class:`PredictValue`      "predict the value": type a number, check it, reveal the answer
 :func:`run_check`          run :class:`Case` objects against learner code, show ✓ ✗ ⏳
+:class:`Shortcut`          a built-in an exercise replaces: a learner's call to it is refused
 :func:`more_help`          the next help step of the last failed check (Jupyter: a button)
 :func:`set_time_limit`     how long a check's case may run before "an infinite loop?"
 :class:`ProgressTable`     every chapter's exercises, done or not (saved on this computer)
@@ -51,6 +52,8 @@ from .quiz import Quiz
 from .runner import (
     Case,
     CheckResult,
+    Shortcut,
+    WrongAnswer,
     approx,
     default_compare,
     evaluate,
@@ -62,10 +65,10 @@ from .runner import (
 )
 
 __all__ = [
-    "QUESTIONS", "Case", "CheckResult", "Descent2D", "LiveLossPlot", "PredictValue",
-    "ProgressTable", "Question", "Quiz", "TangentExplorer", "approx", "decision_grid",
-    "default_compare", "descent_2d", "evaluate", "expected_error", "get_time_limit",
-    "last_result", "logistic_loss", "logistic_loss_grad", "more_help", "parse_answer",
-    "plot_decision_boundary", "progress_path", "quiz_for", "reset_progress", "run_check",
-    "set_time_limit", "show_source", "tangent_explorer",
+    "Case", "CheckResult", "Descent2D", "LiveLossPlot", "PredictValue", "ProgressTable",
+    "QUESTIONS", "Question", "Quiz", "Shortcut", "TangentExplorer", "WrongAnswer", "approx",
+    "decision_grid", "default_compare", "descent_2d", "evaluate", "expected_error",
+    "get_time_limit", "last_result", "logistic_loss", "logistic_loss_grad", "more_help",
+    "parse_answer", "plot_decision_boundary", "progress_path", "quiz_for", "reset_progress",
+    "run_check", "set_time_limit", "show_source", "tangent_explorer",
 ]

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .runner import Case, run_check
+from .runner import Case, Shortcut, WrongAnswer, run_check
 
 __all__ = ["BroadcastPicture", "check_broadcast_shape", "check_my_tensor", "show_broadcast"]
 
@@ -43,7 +43,7 @@ CHECKS = {
 
 # ------------------------------------------------------------------------ broadcast_shape
 class _Raised:
-    """What a case returns when the learner's code raised the error we hoped for."""
+    """What a case returns when the learner's code raised: the error, kept as data."""
 
     def __init__(self, error: BaseException) -> None:
         self.error = error
@@ -53,34 +53,84 @@ class _Raised:
 
 
 def _expect_error(fn: Callable[[], Any]) -> Any:
-    """Run ``fn``; a ValueError or RuntimeError is the right answer, so return it as data."""
+    """Run ``fn``; an exception (other than "not done yet") is returned as data, so the
+    comparison can say whether raising was right and which error it should have been."""
     try:
         return fn()
     except NotImplementedError:  # a RuntimeError too, but it means "not done yet"
         raise
-    except (ValueError, RuntimeError) as error:
+    except Exception as error:  # noqa: BLE001  (learner code may raise anything)
         return _Raised(error)
 
 
-def _same_shape(got: Any, expected: Any) -> bool:
-    """A shape comparison that explains the usual mistakes."""
-    if isinstance(expected, _Raised):
-        assert isinstance(got, _Raised), (
-            "These shapes cannot be broadcast (a pair of sizes differs and neither is 1), so "
-            "`broadcast_shape` should `raise ValueError(...)` instead of returning a shape.")
-        return True
-    if isinstance(got, _Raised):
-        raise AssertionError(
-            f"Your function raised {got!r}, but these shapes are compatible: each pair of "
-            "sizes, aligned from the right, is equal or contains a 1.")
-    assert isinstance(got, (tuple, list)), (
-        f"Return the shape as a tuple of ints, like (3, 4); got a {type(got).__name__}.")
-    got = tuple(got)
-    assert all(isinstance(s, (int, np.integer)) for s in got), "Every size must be an int."
-    assert len(got) == len(expected), (
-        f"The result should have {len(expected)} dimensions (as many as the longer shape), "
-        f"but has {len(got)}. Shorter shapes are padded with 1s on the left.")
-    return got == tuple(expected)
+def _a(noun: str) -> str:
+    """'an AssertionError', 'a TypeError'."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
+def _padded(a: tuple, b: tuple, left: bool = True) -> tuple[tuple, tuple]:
+    n = max(len(a), len(b))
+    if left:
+        return (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
+    return a + (1,) * (n - len(a)), b + (1,) * (n - len(b))
+
+
+def _shape_slips(a: tuple, b: tuple) -> list[tuple[tuple, str]]:
+    """What the usual slips return for shapes ``a`` and ``b`` (to name a wrong answer)."""
+    pa, pb = _padded(a, b)
+    la, lb = _padded(a, b, left=False)
+    slips = []
+    if len(a) != len(b):  # equal lengths line up the same from either side
+        slips.append((tuple(max(x, y) for x, y in zip(la, lb)),
+                      "You lined the shapes up on the left. Broadcasting aligns them on the "
+                      "**right** (the last dimensions meet): pad the shorter shape with 1s on "
+                      "its left."))
+    slips += [
+        (tuple(max(x, y) for x, y in zip(pa, pb)),
+         "You took the larger size of each pair. A size 1 stretches to the other size, even "
+         "when that is 0: (0,) and (1,) broadcast to (0,), so `max` is not the rule."),
+        (tuple(y if x == 1 else x for x, y in zip(pa, pb))[::-1],
+         "Your result is reversed: you walked the shapes from the right and kept that order."),
+    ]
+    return slips
+
+
+def _same_shape(a: tuple, b: tuple) -> Callable[[Any, Any], bool]:
+    """A shape comparison that names the usual mistakes, computed for this pair."""
+
+    def compare(got: Any, expected: Any) -> bool:
+        if isinstance(expected, _Raised):
+            if isinstance(got, _Raised):
+                error = got.error
+                assert isinstance(error, ValueError), (
+                    f"Raising is right here, but raise a `ValueError` (as NumPy does for "
+                    f"shapes that cannot be broadcast), not {_a(type(error).__name__)}.")
+                return True
+            raise AssertionError(
+                f"These shapes cannot be broadcast ({a} and {b}: a pair of sizes, aligned "
+                "from the right, differs and neither is 1), so `broadcast_shape` should "
+                "`raise ValueError(...)` instead of returning a shape.")
+        if isinstance(got, _Raised):
+            raise AssertionError(
+                f"Your function raised {got!r}, but {a} and {b} are compatible: each pair of "
+                "sizes, aligned from the right, is equal or contains a 1.")
+        assert isinstance(got, (tuple, list)), (
+            f"Return the shape as a tuple of ints, like (3, 4); got a {type(got).__name__}.")
+        got = tuple(got)
+        assert all(isinstance(s, (int, np.integer)) and not isinstance(s, bool)
+                   for s in got), "Every size must be an int."
+        if got == tuple(expected):
+            return True
+        if len(got) != len(expected):
+            raise AssertionError(
+                f"The result should have {len(expected)} dimensions (as many as the longer "
+                f"shape), but has {len(got)}. Shorter shapes are padded with 1s on the left.")
+        for value, why in _shape_slips(a, b):
+            if got == value:
+                raise AssertionError(why)
+        return False
+
+    return compare
 
 
 _BROADCAST_CASES = [
@@ -92,14 +142,23 @@ _BROADCAST_CASES = [
     ("a bias added to a batch: (64, 10) and (10,)", (64, 10), (10,), (64, 10)),
     ("(5, 1, 4) and (3, 1)", (5, 1, 4), (3, 1), (5, 3, 4)),
     ("(8, 1, 6, 1) and (7, 1, 5)", (8, 1, 6, 1), (7, 1, 5), (8, 7, 6, 5)),
+    ("the shorter shape first: (4,) and (2, 3, 1)", (4,), (2, 3, 1), (2, 3, 4)),
     ("a size-0 dimension: (0,) and (1,)", (0,), (1,), (0,)),
+    ("a size-0 dimension stretched to: (2, 1) and (0,)", (2, 1), (0,), (2, 0)),
 ]
 
 _INCOMPATIBLE_CASES = [
     ("incompatible: (3,) and (4,)", (3,), (4,)),
     ("incompatible: (2, 3) and (2,)", (2, 3), (2,)),
     ("incompatible: (4, 3) and (2, 1, 4)", (4, 3), (2, 1, 4)),
+    ("incompatible: (0,) and (2,)", (0,), (2,)),
 ]
+
+_BY_HAND = Shortcut(
+    "The exercise is to work the shape out yourself, from the two tuples: "
+    "`np.broadcast_shapes` (or making arrays or tensors of those shapes and adding them) "
+    "is the answer key. Plain Python is all it takes: `len`, `max`, `zip`, tuples.",
+    packages=("numpy", "minitorch", "torch"))
 
 
 def check_broadcast_shape(broadcast_shape: Callable[[Sequence[int], Sequence[int]], Any]) -> bool:
@@ -108,27 +167,26 @@ def check_broadcast_shape(broadcast_shape: Callable[[Sequence[int], Sequence[int
     The learner's function takes two shapes (tuples of ints) and returns the broadcast shape
     as a tuple, or raises ``ValueError`` when the shapes cannot be broadcast. The rule: align
     the shapes from the right, pad the shorter one with 1s on the left, and in each position
-    the sizes must be equal or one of them 1 (which stretches to the other).
+    the sizes must be equal or one of them 1 (which stretches to the other, even to 0).
+    It is written by hand: a call to NumPy, minitorch or PyTorch is refused.
 
     Example:
         >>> import numpy as np
         >>> def broadcast_shape(a, b):
-        ...     try:
-        ...         return tuple(np.broadcast_shapes(tuple(a), tuple(b)))
-        ...     except ValueError:
-        ...         raise ValueError(f"shapes {a} and {b} cannot be broadcast") from None
-        >>> check_broadcast_shape(broadcast_shape)
-        ✓ broadcast_shape: all 12 cases passed.
-        True
+        ...     return tuple(np.broadcast_shapes(tuple(a), tuple(b)))
+        >>> check_broadcast_shape(broadcast_shape)  # doctest: +ELLIPSIS
+        ✗ broadcast_shape: case `equal shapes (2, 3) and (2, 3)` called `numpy.broadcast_...
+        ...
+        False
     """
     cases = [
         Case(name, lambda a=a, b=b: _expect_error(lambda: broadcast_shape(a, b)), expected,
-             compare=_same_shape)
+             compare=_same_shape(a, b))
         for name, a, b, expected in _BROADCAST_CASES
     ]
     cases += [
         Case(name, lambda a=a, b=b: _expect_error(lambda: broadcast_shape(a, b)),
-             _Raised(ValueError("...")), compare=_same_shape,
+             _Raised(ValueError("...")), compare=_same_shape(a, b),
              expected_repr="a ValueError (these shapes cannot be broadcast)")
         for name, a, b in _INCOMPATIBLE_CASES
     ]
@@ -140,6 +198,7 @@ def check_broadcast_shape(broadcast_shape: Callable[[Sequence[int], Sequence[int
             "At each position: equal sizes stay; a size 1 stretches to match the other size.",
             "Any other pair of sizes cannot broadcast: raise a ValueError naming both shapes.",
         ],
+        refuse=[_BY_HAND],
     )
 
 
@@ -154,10 +213,63 @@ def _float32_array(got: Any, expected: Any) -> bool:
     return got.shape == np.shape(expected) and bool(np.allclose(got, expected))
 
 
-def _data_of(t: Any) -> Any:
-    assert t is not None, "`__add__` returned None: did you forget a `return`?"
-    assert hasattr(t, "data"), f"the result is a {type(t).__name__}, not a MyTensor"
+def _data_of(t: Any, my_tensor: type) -> Any:
+    if t is None:
+        raise WrongAnswer("`__add__` returned None: did you forget a `return`?")
+    if not isinstance(t, my_tensor):
+        raise WrongAnswer(f"`a + b` is a {type(t).__name__}, not a MyTensor: `__add__` must "
+                          "return a new MyTensor.")
     return t.data
+
+
+def _shape_of_tensor(t: Any) -> Any:
+    shape = t.shape
+    if callable(shape):
+        raise WrongAnswer(
+            "`shape` is a method, so `t.shape` is the method itself, not a shape: put "
+            "`@property` above `def shape(self)`, as the exercise asks.")
+    return tuple(shape)
+
+
+def _explain_number(my_tensor: type) -> Callable[[], Any]:
+    """``MyTensor([1, 2]) + 1``, with the usual error explained."""
+
+    def run() -> Any:
+        try:
+            return _data_of(my_tensor([1, 2]) + 1, my_tensor)
+        except AttributeError as error:
+            if "'int' object has no attribute" in str(error):
+                raise WrongAnswer(
+                    "`a + 1` fails: your `__add__` reads `other.data`, but a plain number has "
+                    "no `.data`. Wrap a number in a MyTensor first.") from None
+            raise
+
+    return run
+
+
+def _grad_starts_none(got: Any, expected: Any) -> bool:
+    assert got is None, (
+        "`.grad` should start as None: no gradient has been computed yet, and None (not "
+        "zeros) is how PyTorch says so.")
+    return True
+
+
+def _requires_grad_note(got: Any, expected: Any) -> bool:
+    if got == expected:
+        return True
+    if got == [True, True, False, False]:
+        raise AssertionError(
+            "The result requires grad only when the *left* operand does: it should require "
+            "grad when either operand does (a gradient can flow back through either one).")
+    if got == [False, True, False, False]:
+        raise AssertionError(
+            "The result requires grad only when *both* operands do: `and` where `or` belongs. "
+            "One operand that requires grad is enough for a gradient to flow back.")
+    if got == [False, False, True, False]:
+        raise AssertionError(
+            "The result requires grad only when the *right* operand does: it should require "
+            "grad when either operand does.")
+    return False
 
 
 def _is_new_tensor(my_tensor: type) -> Callable[[], Any]:
@@ -170,11 +282,14 @@ def _is_new_tensor(my_tensor: type) -> Callable[[], Any]:
             problems.append(f"`a + b` should be a new MyTensor, not a {type(c).__name__}")
         elif c is a or c is b:
             problems.append("`a + b` returned one of its inputs: make a new MyTensor")
-        if not np.allclose(a.data, [1.0, 2.0]):
-            problems.append("`a + b` changed `a.data`: addition must not modify its inputs")
+        if not np.allclose(a.data, [1.0, 2.0]) or not np.allclose(b.data, [10.0, 20.0]):
+            problems.append("`a + b` changed an operand's `.data`: addition must not modify "
+                            "its inputs")
         if isinstance(c, my_tensor) and getattr(c, "grad", "missing") is not None:
             problems.append("the result's `.grad` should start as None")
-        return problems or "ok"
+        if problems:
+            raise WrongAnswer("; ".join(problems) + ".")
+        return "ok"
 
     return run
 
@@ -211,20 +326,23 @@ def check_my_tensor(my_tensor: type) -> bool:
         Case("MyTensor([1, 2, 3]).data", lambda: T([1, 2, 3]).data,
              np.array([1.0, 2.0, 3.0], dtype=np.float32), compare=_float32_array,
              expected_repr="array([1., 2., 3.], dtype=float32)"),
-        Case("MyTensor([[1, 2], [3, 4]]).shape", lambda: tuple(T([[1, 2], [3, 4]]).shape),
+        Case("MyTensor([[1, 2], [3, 4]]).shape", lambda: _shape_of_tensor(T([[1, 2], [3, 4]])),
              (2, 2)),
-        Case("MyTensor(3.0).shape (a scalar)", lambda: tuple(T(3.0).shape), ()),
+        Case("MyTensor(3.0).shape (a scalar)", lambda: _shape_of_tensor(T(3.0)), ()),
         Case("MyTensor([1.0]).requires_grad (the default)",
              lambda: T([1.0]).requires_grad, False),
         Case("MyTensor(3.0, requires_grad=True).requires_grad",
              lambda: T(3.0, requires_grad=True).requires_grad, True),
-        Case("MyTensor([1.0]).grad (no gradient yet)", lambda: T([1.0]).grad, None),
+        Case("MyTensor([1.0]).grad (no gradient yet)", lambda: T([1.0]).grad, None,
+             compare=_grad_starts_none),
         Case("(MyTensor([1, 2]) + MyTensor([10, 20])).data",
-             lambda: _data_of(T([1, 2]) + T([10, 20])),
+             lambda: _data_of(T([1, 2]) + T([10, 20]), T),
              np.array([11.0, 22.0], dtype=np.float32), compare=_float32_array,
              expected_repr="array([11., 22.], dtype=float32)"),
+        Case("a + b is a new MyTensor; a and b are unchanged; (a + b).grad is None",
+             _is_new_tensor(T), "ok"),
         Case("broadcasting: (MyTensor([[1], [2]]) + MyTensor([10, 20, 30])).data",
-             lambda: _data_of(T([[1], [2]]) + T([10, 20, 30])),
+             lambda: _data_of(T([[1], [2]]) + T([10, 20, 30]), T),
              np.array([[11, 21, 31], [12, 22, 32]], dtype=np.float32), compare=_float32_array,
              expected_repr="array([[11., 21., 31.], [12., 22., 32.]], dtype=float32)"),
         Case("(x + y).requires_grad when x, y require grad: [(yes, no), (yes, yes), "
@@ -234,12 +352,10 @@ def check_my_tensor(my_tensor: type) -> bool:
                  (T(1.0, requires_grad=True), T(2.0, requires_grad=True)),
                  (T(2.0), T(1.0, requires_grad=True)),
                  (T(1.0), T(2.0)))],
-             [True, True, True, False]),
-        Case("a number on the right: (MyTensor([1, 2]) + 1).data",
-             lambda: _data_of(T([1, 2]) + 1), np.array([2.0, 3.0], dtype=np.float32),
+             [True, True, True, False], compare=_requires_grad_note),
+        Case("a number on the right: (MyTensor([1, 2]) + 1).data", _explain_number(T),
+             np.array([2.0, 3.0], dtype=np.float32),
              compare=_float32_array, expected_repr="array([2., 3.], dtype=float32)"),
-        Case("a + b is a new MyTensor; a is unchanged; (a + b).grad is None",
-             _is_new_tensor(T), "ok"),
     ]
     return run_check(
         "MyTensor", cases,

@@ -35,8 +35,8 @@ import numpy as np
 
 import minitorch
 
-from ._common import format_value
-from .runner import Case, approx, run_check
+from ._common import format_value, to_numpy
+from .runner import Case, Shortcut, WrongAnswer, approx, default_compare, learner_line, run_check
 
 __all__ = ["check_dynamic_graph", "check_find_leaves", "check_mul", "dynamic_f"]
 
@@ -64,7 +64,7 @@ def _grads(**tensors: minitorch.Tensor) -> dict[str, Any]:
 def _is_function(mul: Any) -> Callable[[], Any]:
     def run() -> Any:
         if not isinstance(mul, type):
-            raise AssertionError(f"`Mul` should be a class, not a {type(mul).__name__}")
+            raise WrongAnswer(f"`Mul` should be a class, not a {type(mul).__name__}.")
         return issubclass(mul, minitorch.autograd.Function)
 
     return run
@@ -73,17 +73,24 @@ def _is_function(mul: Any) -> Callable[[], Any]:
 def _explain_subclass(got: Any, expected: Any) -> bool:
     assert got is True, (
         "`Mul` must subclass `autograd.Function` (`class Mul(torch.autograd.Function):`). "
-        "Careful: a common mix-up calls it \"autograd.Parameter\", which does not exist; the "
-        "class is `autograd.Function` (`nn.Parameter` is a kind of tensor).")
+        "A common mix-up is `autograd.Parameter`: forward and backward live in "
+        "`autograd.Function` (`nn.Parameter` is a kind of tensor).")
     return True
 
 
 def _forward_values(mul: type) -> Callable[[], Any]:
     def run() -> Any:
-        out = mul.apply(_t([1.0, 2.0, 3.0], False), _t([4.0, 5.0, 6.0], False))
+        a, b = _t([1.0, 2.0, 3.0], False), _t([4.0, 5.0, 6.0], False)
+        out = mul.apply(a, b)
         if not isinstance(out, minitorch.Tensor):
-            raise AssertionError(f"`forward` should return a tensor, not a {type(out).__name__}"
-                                 + (": did you forget a `return`?" if out is None else ""))
+            raise WrongAnswer(f"`forward` should return a tensor, not a {type(out).__name__}"
+                              + (": did you forget a `return`?" if out is None else "."))
+        changed = [name for name, t, was in (("a", a, [1.0, 2.0, 3.0]), ("b", b, [4.0, 5.0, 6.0]))
+                   if not np.array_equal(t.numpy(), was)]
+        if changed:
+            raise WrongAnswer(
+                f"`forward` changed its input `{changed[0]}` in place (with `*=` or `mul_`): "
+                "the caller's tensor is not yours to change. Return a new tensor.")
         return out.detach().numpy()
 
     return run
@@ -118,31 +125,66 @@ def _saved_compare(got: Any, expected: Any) -> bool:
         return True
     if got == []:
         raise AssertionError(
-            "Nothing was saved: call `ctx.save_for_backward(a, b)` in `forward` and read them "
-            "back with `a, b = ctx.saved_tensors` in `backward`. (Storing `ctx.a = a` works "
-            "too, but `save_for_backward` lets autograd free them after backward and catch "
-            "in-place changes to them.)")
+            "Nothing was saved: save the inputs in `forward` with `ctx.save_for_backward` and "
+            "read them back in `backward` from `ctx.saved_tensors`. (Keeping them as "
+            "attributes of `ctx` works too, but saved tensors let autograd free them after "
+            "backward and catch in-place changes to them.)")
     raise AssertionError(
-        "Save the two inputs themselves, `ctx.save_for_backward(a, b)`, not copies or "
-        "other tensors: backward needs `b` for a's gradient and `a` for b's.")
+        "Save the two inputs themselves, not copies or other tensors: backward needs `b` for "
+        "a's gradient and `a` for b's.")
 
 
-def _backward_sum(mul: type) -> Callable[[], Any]:
+def _backward_with(mul: type, a0: list, b0: list, upstream: list | None) -> Callable[[], Any]:
+    """``Mul.apply(a, b)`` back-propagated with ``upstream`` (``.sum()`` when None)."""
+
     def run() -> Any:
-        a, b = _t([1.0, 2.0, 3.0]), _t([4.0, 5.0, 6.0])
-        mul.apply(a, b).sum().backward()
+        a, b = _t(a0), _t(b0)
+        out = mul.apply(a, b)
+        if upstream is None:
+            out.sum().backward()
+        else:
+            out.backward(_t(upstream, False))
         return _grads(a=a, b=b)
 
     return run
 
 
-def _backward_upstream(mul: type) -> Callable[[], Any]:
-    def run() -> Any:
-        a, b = _t([1.0, 2.0, 3.0]), _t([4.0, 5.0, 6.0])
-        mul.apply(a, b).backward(_t([1.0, 10.0, 100.0], False))
-        return _grads(a=a, b=b)
+def _grads_compare(a0: list, b0: list, upstream: list | None) -> Callable[[Any, Any], bool]:
+    """Compare ``{"a.grad", "b.grad"}`` and name the usual slips of ``Mul.backward``."""
+    a, b = np.array(a0), np.array(b0)
+    g = np.ones_like(a) if upstream is None else np.array(upstream)
 
-    return run
+    def compare(got: Any, expected: Any) -> bool:
+        if default_compare(got, expected):
+            return True
+        mine = {key: to_numpy(value) for key, value in got.items()}
+        if any(value is None for value in mine.values()):
+            return False  # the runner's note names the None
+        for key, mine_input, name in (("a.grad", a, "a"), ("b.grad", b, "b")):
+            nan = np.isnan(mine[key])
+            if nan.any() and not (nan & (mine_input != 0)).any():
+                raise AssertionError(
+                    f"`{key}` is NaN where an input is 0. Dividing by an input (such as "
+                    "`grad * out / a`) breaks down at zero; the local derivative of a * b with "
+                    f"respect to {name} is the other input, with no division.")
+        if upstream is not None and np.allclose(mine["a.grad"], b) and np.allclose(
+                mine["b.grad"], a):
+            raise AssertionError(
+                "These are the local derivatives alone: backward must multiply them by the "
+                "upstream gradient it receives (`grad`), here [1, 10, 100].")
+        if np.allclose(mine["a.grad"], g * a) and np.allclose(mine["b.grad"], g * b):
+            return False  # swapped: the runner's note says so
+        if np.allclose(mine["a.grad"], g * b) and np.allclose(mine["b.grad"], g * b):
+            raise AssertionError(
+                "`b.grad` is grad times b itself: each input's gradient uses the *other* "
+                "input (d(ab)/db = a).")
+        if np.allclose(mine["a.grad"], g * a) and np.allclose(mine["b.grad"], g * a):
+            raise AssertionError(
+                "`a.grad` is grad times a itself: each input's gradient uses the *other* "
+                "input (d(ab)/da = b).")
+        return False
+
+    return compare
 
 
 def _finite_differences(mul: type) -> Callable[[], Any]:
@@ -224,9 +266,10 @@ def check_mul(mul: type) -> bool:
     """Check a learner's ``Mul(autograd.Function)``: ``forward`` is ``a * b``, ``backward``
     returns ``(grad * b, grad * a)`` from tensors saved with ``ctx.save_for_backward``.
 
-    The cases: it subclasses ``autograd.Function``; forward values; the node it records;
-    what it saves; backward with a sum, with an upstream gradient, against finite differences;
-    broadcasting; a tensor used twice; a diamond-shaped graph; an input that needs no grad.
+    The cases: it subclasses ``autograd.Function``; forward values (its inputs unchanged); the
+    node it records; what it saves; backward with a sum, with zeros and negatives, with an
+    upstream gradient, against finite differences; broadcasting; a tensor used twice; a
+    diamond-shaped graph; an input that needs no grad.
 
     Example:
         >>> import minitorch
@@ -240,7 +283,7 @@ def check_mul(mul: type) -> bool:
         ...         a, b = ctx.saved_tensors
         ...         return grad * b, grad * a
         >>> check_mul(Mul)
-        ✓ Mul: all 11 cases passed.
+        ✓ Mul: all 12 cases passed.
         True
     """
     try:  # the learner's class names the node (MulBackward): even a hostile object gets a name
@@ -257,10 +300,17 @@ def check_mul(mul: type) -> bool:
         Case("what forward saved: Mul.apply(a, b).grad_fn.saved_tensors", _saved_inputs(mul),
              ["a", "b"], compare=_saved_compare, expected_repr="the inputs a and b"),
         Case("backward of Mul.apply(a, b).sum(), a = [1, 2, 3], b = [4, 5, 6]",
-             _backward_sum(mul), {"a.grad": [4.0, 5.0, 6.0], "b.grad": [1.0, 2.0, 3.0]}),
+             _backward_with(mul, [1.0, 2.0, 3.0], [4.0, 5.0, 6.0], None),
+             {"a.grad": [4.0, 5.0, 6.0], "b.grad": [1.0, 2.0, 3.0]},
+             compare=_grads_compare([1.0, 2.0, 3.0], [4.0, 5.0, 6.0], None)),
+        Case("zeros and negatives: Mul.apply(a, b).sum(), a = [0, 2, -1], b = [3, 0, -2]",
+             _backward_with(mul, [0.0, 2.0, -1.0], [3.0, 0.0, -2.0], None),
+             {"a.grad": [3.0, 0.0, -2.0], "b.grad": [0.0, 2.0, -1.0]},
+             compare=_grads_compare([0.0, 2.0, -1.0], [3.0, 0.0, -2.0], None)),
         Case("backward with an upstream gradient: Mul.apply(a, b).backward([1, 10, 100])",
-             _backward_upstream(mul),
-             {"a.grad": [4.0, 50.0, 600.0], "b.grad": [1.0, 20.0, 300.0]}),
+             _backward_with(mul, [1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [1.0, 10.0, 100.0]),
+             {"a.grad": [4.0, 50.0, 600.0], "b.grad": [1.0, 20.0, 300.0]},
+             compare=_grads_compare([1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [1.0, 10.0, 100.0])),
         Case("sin(Mul.apply(a, b)).sum() for random a, b of shape (2, 3)",
              _finite_differences(mul), "autograd = finite differences", compare=_agree),
         Case("broadcasting: a of shape (3, 1) times b of shape (4,)", _broadcasting(mul),
@@ -293,8 +343,7 @@ def _leaf_names(result: Any, names: dict[int, str]) -> Any:
     if result is None:
         return None
     if isinstance(result, minitorch.Tensor) or not isinstance(result, Iterable):
-        raise AssertionError(
-            f"Return a list of tensors, not a {type(result).__name__}.")
+        raise WrongAnswer(f"Return a list of tensors, not a {type(result).__name__}.")
     out = []
     for t in result:
         if id(t) in names:
@@ -302,22 +351,71 @@ def _leaf_names(result: Any, names: dict[int, str]) -> Any:
         elif isinstance(t, minitorch.Tensor):
             kind = "a leaf" if t.is_leaf else f"a non-leaf (grad_fn={t.grad_fn.name()})"
             out.append(f"<{kind} tensor of shape {tuple(t.shape)}>")
+        elif hasattr(t, "variable") and hasattr(t, "next_functions"):
+            out.append("<an AccumulateGrad node>")
         else:
             out.append(f"<a {type(t).__name__}, not a tensor>")
     return out
 
 
-def _same_leaves(got: Any, expected: Any) -> bool:
+def _call_find_leaves(find_leaves: Callable, t: Any) -> Any:
+    """``find_leaves(t)``, with the two well-known errors of a graph walk explained."""
+    try:
+        return find_leaves(t)
+    except RuntimeError as error:
+        if "Boolean value of Tensor" not in str(error):
+            raise
+        raise WrongAnswer(
+            "Your code compared tensors (with `in`, `==` or `!=`; "
+            f"{learner_line(error) or 'see the traceback'}). On tensors `==` compares "
+            "element by element, so it cannot say whether two tensors are the same one. "
+            "Remember the *nodes* you have seen, in a set.") from None
+    except AttributeError as error:
+        if "'NoneType' object has no attribute" not in str(error):
+            raise
+        raise WrongAnswer(
+            f"Your code used a None as a node ({learner_line(error) or str(error)}): an entry "
+            "of `next_functions` is `(None, 0)` where an input needs no gradient. Skip "
+            "those entries.") from None
+
+
+def _same_leaves(got: Any, expected: Any, leaf_itself: bool = False,
+                 equal_values: bool = False) -> bool:
     assert isinstance(got, list), "Your function returned None: did you forget a `return`?"
     repeated = sorted({n for n in got if got.count(n) > 1})
     assert not repeated, (
         f"{', '.join(repeated)} appears more than once: a tensor used several times is "
         "reached along several paths. Keep a `seen` set of the nodes you have visited.")
     strange = [n for n in got if n.startswith("<")]
+    assert "<an AccumulateGrad node>" not in strange, (
+        "You returned the `AccumulateGrad` nodes themselves: the leaf tensor is the node's "
+        "`.variable`.")
     assert not strange, (
         f"{strange[0]} is not a leaf that requires grad. The leaves are the `.variable` of "
         "the `AccumulateGrad` nodes (`hasattr(node, 'variable')`).")
-    return sorted(got) == sorted(expected)
+    if sorted(got) == sorted(expected):
+        return True
+    if not got and expected == ["w"] and leaf_itself:
+        raise AssertionError(
+            "`w` has no `grad_fn`: it is a leaf itself, and it requires grad, so it is its own "
+            "(only) leaf: return `[w]`.")
+    if not got:
+        raise AssertionError(
+            "Your function found no leaf at all: how does it recognise an AccumulateGrad "
+            "node? Such a node has a `.variable` (and its `.name()` is "
+            "'torch::autograd::AccumulateGrad', prefix included).")
+    missing = sorted(set(expected) - set(got))
+    if missing and set(got) <= set(expected):
+        if equal_values:
+            raise AssertionError(
+                f"{', '.join(missing)} is missing. Here a and b hold the same value, 1.0: did "
+                "your code skip a leaf because an *equal* tensor was found already (`in` or "
+                "`==` on tensors compares values)? Two equal tensors can be different leaves: "
+                "remember the nodes you have seen instead.")
+        raise AssertionError(
+            f"{', '.join(missing)} is missing: follow every entry of `next_functions`, not "
+            "only the first.")
+    return False
 
 
 def _seed_example() -> tuple[minitorch.Tensor, dict[int, str]]:
@@ -361,7 +459,7 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
         ...         stack.extend(n for n, _ in node.next_functions if n is not None)
         ...     return leaves
         >>> check_find_leaves(find_leaves)
-        ✓ find_leaves: all 7 cases passed.
+        ✓ find_leaves: all 8 cases passed.
         True
     """
 
@@ -369,9 +467,13 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
              expected: list[str]) -> Case:
         def run() -> Any:
             t, names = build()
-            return _leaf_names(find_leaves(t), names)
+            return _leaf_names(_call_find_leaves(find_leaves, t), names)
 
-        return Case(name, run, expected, compare=_same_leaves)
+        def compare(got: Any, want: Any) -> bool:
+            return _same_leaves(got, want, leaf_itself=build is a_leaf,
+                                equal_values=build is equal_values)
+
+        return Case(name, run, expected, compare=compare)
 
     def one_op():
         w = minitorch.ones(3, requires_grad=True)
@@ -380,6 +482,11 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
     def used_three_times():
         x = minitorch.tensor(3.0, requires_grad=True)
         return x * x + x, {id(x): "x"}
+
+    def equal_values():
+        a = minitorch.tensor(1.0, requires_grad=True)
+        b = minitorch.tensor(1.0, requires_grad=True)
+        return a * b + b, {id(a): "a", id(b): "b"}
 
     def no_grad_anywhere():
         x = minitorch.ones(3)
@@ -397,9 +504,11 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
 
     cases = [
         case("(w * 2).sum()", one_op, ["w"]),
-        case("the tutorial's example: loss = bce_with_logits(matmul(x, w) + b, y)",
+        case("the worked example: loss = bce_with_logits(matmul(x, w) + b, y)",
              _seed_example, ["b", "w"]),
         case("x * x + x (x reached along three paths)", used_three_times, ["x"]),
+        case("a * b + b with a = b = 1.0 (two leaves, equal values)", equal_values,
+             ["a", "b"]),
         case("(w * x).sum() + (v * x).sum() with v, x not requiring grad", frozen_branch,
              ["w"]),
         case("ones(3) * 2 (nothing requires grad, no grad_fn)", no_grad_anywhere, []),
@@ -457,6 +566,13 @@ def _branch_and_loop(names: list) -> tuple[str | None, int]:
     return None, sum(n == "MulBackward0" for n in names)
 
 
+_WITHOUT_RUNNING = Shortcut(
+    "The exercise is to predict the graph without running it: follow the values through "
+    "`dynamic_f` on paper and return the names as a literal dict. Running `dynamic_f` (or any "
+    "tensor code) and reading the graph would only copy the answer.",
+    packages=("minitorch", "torch"))
+
+
 def check_dynamic_graph(predicted_nodes: Callable[[], dict]) -> bool:
     """Check ``predicted_nodes()``: for ``x = 1.0`` and ``x = 0.25``, the names of the nodes
     that ``dynamic_f(x, w)`` (``w = 2``) records, from the root down to ``AccumulateGrad``.
@@ -464,6 +580,9 @@ def check_dynamic_graph(predicted_nodes: Callable[[], dict]) -> bool:
     The reference is the graph that minitorch really records when it runs ``dynamic_f``.
     A failure says which part of the prediction is off (the order, the leaf, the branch of the
     ``if``, the passes of the loop) without showing the right list: that is the exercise.
+    Names are accepted as ``.name()`` prints them (``torch::autograd::AccumulateGrad`` too).
+    The prediction is made without running anything: a call to minitorch or PyTorch from
+    ``predicted_nodes`` is refused.
 
     Example:
         >>> def predicted_nodes():
@@ -482,14 +601,18 @@ def check_dynamic_graph(predicted_nodes: Callable[[], dict]) -> bool:
 
     def run(x: float) -> Any:
         got = predicted_nodes()
-        assert isinstance(got, dict), (
-            f"Return a dict {{1.0: [...], 0.25: [...]}}; got {format_value(got)}.")
-        assert x in got, (f"The dict has no key {x}: its keys are "
-                          f"{format_value(list(got))}.")
+        if not isinstance(got, dict):
+            raise WrongAnswer(f"Return a dict {{1.0: [...], 0.25: [...]}}; got "
+                              f"{format_value(got)}.")
+        if x not in got:
+            raise WrongAnswer(f"The dict has no key {x}: its keys are "
+                              f"{format_value(list(got))}.")
         names = got[x]
-        assert isinstance(names, (list, tuple)) and all(isinstance(n, str) for n in names), (
-            f"For x = {x}, give a list of node names (strings); got {format_value(names)}.")
-        return list(names)
+        if not (isinstance(names, (list, tuple)) and all(isinstance(n, str) for n in names)):
+            raise WrongAnswer(f"For x = {x}, give a list of node names (strings); got "
+                              f"{format_value(names)}.")
+        # `.name()` prints the leaf's node as "torch::autograd::AccumulateGrad": both spellings
+        return [n.strip().rsplit("::", 1)[-1] for n in names]
 
     def compare(got: list, want: list) -> bool:
         if got == want:
@@ -497,6 +620,21 @@ def check_dynamic_graph(predicted_nodes: Callable[[], dict]) -> bool:
         x = 1.0 if "ExpBackward0" in want else 0.25
         h = 2.0 * x
         assert got, "The list is empty: every operation on w records a node."
+        for name in got:
+            if name == "AccumulateGrad" or name.endswith("Backward0"):
+                continue
+            if name.endswith("Backward"):
+                raise AssertionError(
+                    f"{name!r}: the node names end with a number, as `.name()` prints them "
+                    f"({name}0).")
+            raise AssertionError(
+                f"{name!r} is not a node name. A node is named after the backward of its "
+                "operation, as `.name()` prints it: the backward of `*` is MulBackward0.")
+        if "AbsBackward0" in got:
+            raise AssertionError(
+                "`h.abs()` in the loop's condition does record an AbsBackward0, but on a "
+                "branch of its own that only the comparison uses: the h that the function "
+                "returns does not depend on it, so it is not in h's chain.")
         assert not (got[0] == "AccumulateGrad" and got[-1] != "AccumulateGrad"), (
             "The list starts at the leaf: list the nodes from the root (the last operation "
             "that ran) down to the leaf.")
@@ -533,4 +671,5 @@ def check_dynamic_graph(predicted_nodes: Callable[[], dict]) -> bool:
             "List the nodes from the root (the last multiplication) down to w: the root comes "
             "first, AccumulateGrad last.",
         ],
+        refuse=[_WITHOUT_RUNNING],
     )

@@ -28,8 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from ._checking import EngineRun, engine_ran, from_pytorch, watch_ops
 from ._common import format_value, to_numpy
-from .runner import Case, run_check
+from .runner import Case, Shortcut, WrongAnswer, learner_line, run_check
 
 __all__ = ["check_gradcheck", "check_second_derivative", "check_vjp"]
 
@@ -40,26 +41,6 @@ CHECKS = {
     "check_gradcheck": "my_gradcheck",
     "check_second_derivative": "second_derivative",
 }
-
-
-# ------------------------------------------------------------------ helpers
-class _Outcome:
-    """What a case got: the learner's value, and how many nodes the real engine ran."""
-
-    def __init__(self, value: Any, ran: int) -> None:
-        self.value, self.ran = value, ran
-
-    def __repr__(self) -> str:  # the feedback's "got:" line shows the value only
-        return format_value(self.value)
-
-
-def _engine_ran(fn: Callable[[], Any]) -> _Outcome:
-    """Run ``fn()`` and count the nodes the real backward engine ran meanwhile."""
-    from minitorch.autograd.engine import record_backward  # noqa: PLC0415
-
-    with record_backward() as steps:
-        result = fn()
-    return _Outcome(result, len(steps))
 
 
 # ================================================================== the second layer
@@ -85,7 +66,9 @@ def check_vjp(vjp_f: Callable[[Any, Any], Any]) -> bool:
 
     The Jacobian of ``f`` is ``J = s I + x 1^T`` with ``s = x.sum()``, so
     ``v^T J = s v + (v . x) 1``. The learner writes it with tensor arithmetic, without calling
-    ``backward``; the expected value comes from the real ``f(x).backward(gradient=v)``.
+    ``backward`` and without building ``J`` (an operation on a tensor of two or more
+    dimensions is refused), returns a minitorch tensor and leaves ``x`` and ``v`` unchanged;
+    the expected value comes from the real ``f(x).backward(gradient=v)``.
 
     Example:
         >>> import minitorch
@@ -97,15 +80,17 @@ def check_vjp(vjp_f: Callable[[Any, Any], Any]) -> bool:
     """
     import minitorch  # noqa: PLC0415
 
-    samples = [([1.0, 2.0, 3.0], [1.0, 0.0, 0.0]), ([1.0, 2.0, 3.0], [0.5, -1.0, 2.0]),
+    samples = [([1.0, 2.0, 3.0], [2.0, 0.0, 0.0]), ([1.0, 2.0, 3.0], [0.5, -1.0, 2.0]),
                ([0.3, -1.2], [2.0, 1.0]), ([0.1, 0.2, -0.4, 1.5, 2.0], [1.0, 1.0, 1.0, 1.0, 1.0])]
 
     def compare(got: Any, expected: np.ndarray) -> bool:
         value, ran = got.value, got.ran
         assert not ran, ("`vjp_f` called backward(): write v^T J yourself, with tensor "
                          "arithmetic on x and v (the check compares with backward).")
+        assert isinstance(value, minitorch.Tensor), (
+            f"Return a minitorch tensor (tensor arithmetic on x and v gives one); got "
+            f"{'a PyTorch tensor' if from_pytorch(value) else format_value(value)}.")
         array = to_numpy(value)
-        assert array is not None, f"Return a tensor; got {format_value(value)}."
         assert array.shape == expected.shape, (
             f"A VJP has the shape of the input x, {expected.shape}; got {array.shape}. "
             "(v^T J is a row: one number per input element.)")
@@ -124,11 +109,14 @@ def check_vjp(vjp_f: Callable[[Any, Any], Any]) -> bool:
              "through the sum, so J is not diagonal."),
             (s * v + x, "You dropped v from the off-diagonal part: each term of the sum over "
              "outputs is weighted by v_i."),
+            (s * v + v * x, "The off-diagonal part is one number, the sum over i of v_i x_i, "
+             "added to every entry: yours adds v_j x_j to entry j instead."),
         ]
-        for value_if_slip, why in slips:
-            if value_if_slip.shape == array.shape and np.allclose(array, value_if_slip,
-                                                                  rtol=1e-5, atol=1e-6):
-                raise AssertionError(why)
+        matches = [why for value_if_slip, why in slips
+                   if value_if_slip.shape == array.shape
+                   and np.allclose(array, value_if_slip, rtol=1e-5, atol=1e-6)]
+        if len(matches) == 1:  # two slips that give the same numbers here name neither
+            raise AssertionError(matches[0])
         raise AssertionError(
             "The values differ. Remember that every output depends on every x through the "
             "sum: J is not diagonal.")
@@ -140,7 +128,21 @@ def check_vjp(vjp_f: Callable[[Any, Any], Any]) -> bool:
 
         def run(x_np=x_np, v_np=v_np):
             x, v = minitorch.tensor(x_np), minitorch.tensor(v_np)
-            outcome = _engine_ran(lambda: vjp_f(x, v))
+            with watch_ops() as seen:
+                outcome = engine_ran(lambda: vjp_f(x, v))
+            for name, t, was in (("x", x, x_np), ("v", v, v_np)):
+                if not np.array_equal(t.numpy(), was):
+                    raise WrongAnswer(
+                        f"`vjp_f` changed its input `{name}` in place (`*=`, `+=`, a method "
+                        "ending in `_`): compute new tensors instead.")
+            if seen.largest_ndim >= 2:
+                shapes = sorted({shape for _, ins, outs in seen.ops for shape in (*ins, *outs)
+                                 if len(shape) >= 2})
+                raise WrongAnswer(
+                    f"Your code built a matrix (a tensor of shape {shapes[0]}): that is the "
+                    "Jacobian, or a piece of it. The exercise asks for v^T J *without* "
+                    "building J, which is what makes a VJP cheap: one number per input, "
+                    "from tensor arithmetic on x and v alone.")
             outcome.inputs = (x_np, v_np)
             return outcome
 
@@ -183,14 +185,40 @@ class _BadSquare:
         return BadSquare
 
 
+class _ZeroGradient:
+    """``x ** 2`` with a backward that returns zeros: wrong for any x that is not 0."""
+
+    @staticmethod
+    def make() -> Any:
+        import minitorch  # noqa: PLC0415
+
+        class ZeroGradient(minitorch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * x
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 0
+
+        return ZeroGradient
+
+
+def _truthy(verdict: Any) -> bool:
+    try:
+        return bool(verdict)
+    except Exception:  # noqa: BLE001  (the compare reports what the verdict is)
+        return False
+
+
 class _Verdict:
     """What a gradient checker said, and whether it left ``x`` as it found it."""
 
     def __init__(self, verdict: Any, unchanged: bool) -> None:
         self.verdict, self.unchanged = verdict, unchanged
 
-    def __repr__(self) -> str:  # the feedback's "got:" line shows the verdict only
-        return format_value(self.verdict)
+    def __repr__(self) -> str:  # the feedback's "got:" line: the verdict, and what else it did
+        return format_value(self.verdict) + ("" if self.unchanged else ", and x changed")
 
 
 _FAST_CURVE = ("a correct gradient on sin(30 x), which curves fast (a one-sided difference "
@@ -198,6 +226,16 @@ _FAST_CURVE = ("a correct gradient on sin(30 x), which curves fast (a one-sided 
 
 
 _SLIGHTLY_WRONG = "a custom log whose backward is off by a little (about 0.2%)"
+
+_ONE_ELEMENT = "a wrong backward that shows in one element only"
+
+_ZERO_GRADIENT = "a correct gradient that is 0 at one element: (x ** 2).sum() at x = [0, 1.5]"
+
+_STALE_GRAD = ("a correct gradient, with x.grad still holding an earlier gradient when the "
+               "checker is called")
+
+_MISPLACED = ("a custom backward whose gradient is right in total but in the wrong places "
+              "(reversed)")
 
 
 def _gradcheck_problems() -> list[tuple[str, Callable[[], tuple[Callable, Any]], bool]]:
@@ -224,7 +262,7 @@ def _gradcheck_problems() -> list[tuple[str, Callable[[], tuple[Callable, Any]],
 
     def bad_square():
         bad = _BadSquare.make()
-        return (lambda x: bad.apply(x).sum()), x64([1.0, 2.0, -3.0])
+        return (lambda x: bad.apply(x).sum()), x64([1.0, 2.0, -2.5])
 
     def bad_on_one_element():
         bad = _BadSquare.make()
@@ -247,6 +285,29 @@ def _gradcheck_problems() -> list[tuple[str, Callable[[], tuple[Callable, Any]],
         w = minitorch.tensor([2.0, -1.0], dtype=minitorch.float64)
         return (lambda x: BadMul.apply(x, w).sum()), x64([3.0, 0.5])
 
+    def zero_gradient():
+        return (lambda x: (x ** 2).sum()), x64([0.0, 1.5])
+
+    def stale_grad():
+        x = x64([0.3, -0.8, 1.1])
+        x.grad = minitorch.ones_like(x)  # left over from an earlier backward
+        return (lambda x: (x.sin() * x).sum()), x
+
+    def misplaced():
+        class Reversed(minitorch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, grad):
+                (x,) = ctx.saved_tensors
+                g = 2 * grad * x
+                return minitorch.stack([g[2], g[1], g[0]])  # wrong: right values, wrong places
+
+        return (lambda x: Reversed.apply(x).sum()), x64([1.0, -0.5, 2.5])
+
     def slightly_wrong_log():
         class SlightlyWrongLog(minitorch.autograd.Function):
             @staticmethod
@@ -265,9 +326,12 @@ def _gradcheck_problems() -> list[tuple[str, Callable[[], tuple[Callable, Any]],
             ("x[0] * x[1] + x[2] * x[3] ** 2, a correct gradient", product, True),
             ("softplus on a 2 x 2 input, a correct gradient", softplus, True),
             (_FAST_CURVE, fast_curve, True),
+            (_ZERO_GRADIENT, zero_gradient, True),
+            (_STALE_GRAD, stale_grad, True),
             ("a custom x ** 2 whose backward forgot the 2", bad_square, False),
-            ("a wrong backward that shows in one element only", bad_on_one_element, False),
+            (_ONE_ELEMENT, bad_on_one_element, False),
             ("a custom a * b whose backward swapped a and b", bad_mul, False),
+            (_MISPLACED, misplaced, False),
             (_SLIGHTLY_WRONG, slightly_wrong_log, False)]
 
 
@@ -277,9 +341,12 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
 
     Half of the cases have a correct gradient, half a deliberately wrong ``backward`` (known by
     construction, so the reference does not depend on any checker): one is wrong in a single
-    element only, one by only 0.2% (a tolerance that is too loose misses it), and one correct
-    case curves so fast that a one-sided difference rejects it. The learner's ``x`` must come
-    back unchanged. ``my_gradcheck`` is called with its own defaults for ``eps`` and ``atol``.
+    element only, one right in total but at the wrong elements, one by only 0.2% (a tolerance
+    that is too loose misses it); one correct case curves so fast that a one-sided difference
+    rejects it, one is 0 at an element (a relative error divides by zero there), and one comes
+    with an old gradient already in ``x.grad``. The learner's ``x`` must come back unchanged.
+    ``my_gradcheck`` is called with its own defaults for ``eps`` and ``atol``; the built-in
+    ``gradcheck`` is refused.
 
     Example:
         >>> import minitorch
@@ -299,15 +366,24 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
         ...             out[i] = (up - down) / (2 * eps)
         ...     return minitorch.allclose(x.grad, numeric, atol=atol)
         >>> check_gradcheck(my_gradcheck)
-        ✓ my_gradcheck: all 8 cases passed.
+        ✓ my_gradcheck: all 11 cases passed.
         True
     """
 
-    def run(build):
+    def run(build, right):
         f, x = build()
         before = x.detach().clone()
         verdict = my_gradcheck(f, x)
-        return _Verdict(verdict, bool(np.array_equal(to_numpy(x.detach()), to_numpy(before))))
+        outcome = _Verdict(verdict, bool(np.array_equal(to_numpy(x.detach()),
+                                                        to_numpy(before))))
+        outcome.says_false_ever = None
+        if not right and _truthy(verdict):  # does it ever say False? ask about a zero gradient
+            zero = _ZeroGradient.make()
+            probe = minitorch.tensor([0.5, -1.0, 2.0], dtype=minitorch.float64,
+                                     requires_grad=True)
+            outcome.says_false_ever = not _truthy(my_gradcheck(
+                lambda t: zero.apply(t).sum(), probe))
+        return outcome
 
     def compare_for(name: str) -> Callable[[Any, bool], bool]:
         def compare(got: Any, expected: bool) -> bool:
@@ -325,6 +401,22 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
                     "finite-difference estimate is off. A one-sided difference "
                     "(f(x + eps) - f(x)) / eps is wrong by about eps * f''(x) / 2, large where "
                     "f curves fast; the central difference cancels that term.")
+            if name == _ZERO_GRADIENT:
+                raise AssertionError(
+                    "This gradient is correct, but your checker said False. It is 0 at one "
+                    "element: a relative error, |a - n| / |n|, divides by zero there. Compare "
+                    "with an absolute tolerance (atol), as allclose does.")
+            if name == _STALE_GRAD:
+                raise AssertionError(
+                    "This gradient is correct, but your checker said False. Here x.grad "
+                    "already held a gradient when your checker was called, and backward "
+                    "*adds* to .grad: clear x.grad before the backward whose result you "
+                    "compare.")
+            if name == _MISPLACED:
+                raise AssertionError(
+                    "This backward is wrong and your checker said True: its gradient has the "
+                    "right values but at the wrong elements, so a comparison of totals (or "
+                    "norms, or sorted values) misses it. Compare element by element.")
             if name == _SLIGHTLY_WRONG:
                 raise AssertionError(
                     "This backward is wrong by only about 0.2%, and your checker said True: "
@@ -335,13 +427,33 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
                     "This gradient is correct, so the answer is True: compare with a tolerance "
                     "(exact equality fails on rounding), and make sure the numeric gradient "
                     "uses the same f and x as autograd.")
+            if name == _ONE_ELEMENT:
+                raise AssertionError(
+                    "This backward is wrong in one element only (the last), and your checker "
+                    "said True: it does not compare every element. Compare the "
+                    "finite-difference gradient with x.grad element by element, all of them.")
+            if got.says_false_ever is False:
+                raise AssertionError(
+                    "This backward is wrong, so the answer is False. Your checker said True "
+                    "even for a backward that returns zeros: a checker that never says False "
+                    "checks nothing. Compare the finite-difference gradient with x.grad, "
+                    "element by element, every element.")
             raise AssertionError(
-                "This backward is wrong, so the answer is False. A checker that never says "
-                "False checks nothing: compare the finite-difference gradient with x.grad, "
-                "element by element, every element.")
+                "This backward is wrong, so the answer is False, but your checker said True: "
+                "compare the finite-difference gradient with x.grad, element by element, every "
+                "element, with a tolerance small enough to see the difference.")
         return compare
 
-    cases = [Case(name, lambda build=build: run(build), right, compare=compare_for(name),
+    import minitorch  # noqa: PLC0415
+
+    answer_key = Shortcut(
+        "The exercise is to write the checker: `gradcheck` is the answer key. Compute the "
+        "finite differences yourself.",
+        objects={"torch.autograd.gradcheck": minitorch.autograd.gradcheck,
+                 "torch.autograd.gradgradcheck": minitorch.autograd.gradgradcheck},
+        packages=("torch",))
+    cases = [Case(name, lambda build=build, right=right: run(build, right), right,
+                  compare=compare_for(name),
                   expected_repr=str(right)) for name, build, right in _gradcheck_problems()]
     return run_check(
         "my_gradcheck", cases,
@@ -357,6 +469,7 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
             "Finally compare the two gradients with a tolerance (allclose with atol), and "
             "return that True or False.",
         ],
+        refuse=[answer_key],
     )
 
 
@@ -375,7 +488,7 @@ def check_second_derivative(second_derivative: Callable[[Callable, float], Any])
         ...     (d2y,) = minitorch.autograd.grad(dy, x)
         ...     return d2y
         >>> check_second_derivative(second_derivative)
-        ✓ second_derivative: all 4 cases passed.
+        ✓ second_derivative: all 5 cases passed.
         True
     """
     import minitorch  # noqa: PLC0415
@@ -388,6 +501,8 @@ def check_second_derivative(second_derivative: Callable[[Callable, float], Any])
         ("f(x) = x * tanh(x) at x = 0.7", lambda x: x * minitorch.tanh(x), 0.7,
          math.tanh(0.7) + 0.7 * (1 - math.tanh(0.7) ** 2),
          2 * (1 - math.tanh(0.7) ** 2) * (1 - 0.7 * math.tanh(0.7))),
+        ("f(x) = x ** 3 at a negative x = -1.5", lambda x: x ** 3, -1.5, 3 * 1.5 ** 2,
+         6 * -1.5),
     ]
 
     def compare_for(first: float) -> Callable[[Any, float], bool]:
@@ -396,6 +511,10 @@ def check_second_derivative(second_derivative: Callable[[Callable, float], Any])
             assert ran >= 2, ("The real engine did not run twice: the point is to let "
                               "autograd differentiate its own result (create_graph), not to "
                               "estimate f'' another way.")
+            assert not (isinstance(value, tuple) and len(value) == 1), (
+                "You returned a tuple of one tensor: `torch.autograd.grad` returns one "
+                "gradient per input you ask for, in a tuple. Take its element: "
+                "`(d2y,) = ...` or `[0]`.")
             array = to_numpy(value)
             assert array is not None and array.size == 1, (
                 f"Return one number (a tensor or a float); got {format_value(value)}.")
@@ -405,10 +524,43 @@ def check_second_derivative(second_derivative: Callable[[Callable, float], Any])
             assert not math.isclose(got_value, first, rel_tol=1e-4, abs_tol=1e-6), (
                 f"You returned f'(x) = {first:.6g}, the first derivative: differentiate that "
                 "result once more.")
+            assert not math.isclose(got_value, first + expected, rel_tol=1e-4, abs_tol=1e-6), (
+                f"You returned f'(x) + f''(x) = {first + expected:.6g}: `backward` *adds* "
+                "into `x.grad`, so after a second backward it holds both derivatives. Ask "
+                "`torch.autograd.grad` for the derivatives instead, which returns them "
+                "without touching `.grad`.")
             raise AssertionError(f"f'' should be {expected:.6g}; got {got_value:.6g}.")
         return compare
 
-    cases = [Case(name, lambda f=f, x=x: _engine_ran(lambda: second_derivative(f, x)), want,
+    functional = minitorch.autograd.functional
+    answer_key = Shortcut(
+        "The exercise is to differentiate twice yourself, with `create_graph=True`: "
+        "`hessian` (and its relatives) are the answer key.",
+        objects={f"torch.autograd.functional.{name}": getattr(functional, name)
+                 for name in ("hessian", "hvp", "vhp", "jacobian")},
+        packages=("torch",))
+    def run(f: Callable, x: float) -> Any:
+        from minitorch.autograd.engine import record_backward  # noqa: PLC0415
+
+        with record_backward() as steps:
+            try:
+                value = second_derivative(f, x)
+            except RuntimeError as error:
+                if "does not require grad" not in str(error):
+                    raise
+                where = learner_line(error)
+                if steps:  # the first derivative was computed: the second one failed
+                    raise WrongAnswer(
+                        f"{error} ({where}). The first derivative was computed without "
+                        "`create_graph=True`, so it is a plain tensor with no graph behind it: "
+                        "there is nothing left to differentiate.") from None
+                raise WrongAnswer(
+                    f"{error} ({where}). Differentiating needs a tensor that requires grad: "
+                    "make x a float64 tensor with `requires_grad=True` before calling f.") \
+                    from None
+        return EngineRun(value, len(steps))
+
+    cases = [Case(name, lambda f=f, x=x: run(f, x), want,
                   compare=compare_for(first), expected_repr=f"{want:.6g}")
              for name, f, x, first, want in problems]
     return run_check(
@@ -423,4 +575,5 @@ def check_second_derivative(second_derivative: Callable[[Callable, float], Any])
             "x must be a floating-point tensor with requires_grad=True (float64 keeps the "
             "check's tolerance easy); call grad a second time, on the first result.",
         ],
+        refuse=[answer_key],
     )

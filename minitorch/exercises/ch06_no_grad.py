@@ -30,8 +30,9 @@ from typing import Any
 
 import numpy as np
 
+from ._checking import Seen, keep_grad_mode
 from ._common import format_value, to_numpy
-from .runner import Case, run_check
+from .runner import Case, Shortcut, WrongAnswer, learner_line, run_check
 
 __all__ = ["check_no_grad_context", "check_zero_grads"]
 
@@ -41,20 +42,6 @@ CHECKS = {
     "check_zero_grads": "zero_grads",
     "check_no_grad_context": "my_no_grad",
 }
-
-
-def _keep_grad_mode(fn: Callable[[], Any]) -> Callable[[], Any]:
-    """``fn`` wrapped so that the grad mode is the same after it as before, whatever it does."""
-    from minitorch.autograd import grad_mode  # noqa: PLC0415
-
-    def run() -> Any:
-        before = grad_mode._state.enabled
-        try:
-            return fn()
-        finally:
-            grad_mode._state.enabled = before
-
-    return run
 
 
 # ------------------------------------------------------------------ zero_grads
@@ -77,14 +64,24 @@ def _is_clear(t) -> bool:
     return g is None or bool(np.all(to_numpy(g) == 0))
 
 
+def _overflowed(w, b) -> None:
+    """Gradients that overflowed: inf and NaN (after a step that diverged, say)."""
+    import minitorch  # noqa: PLC0415
+
+    w.grad = minitorch.tensor([float("inf"), 1.0, float("nan")])
+    b.grad = minitorch.tensor(float("-inf"))
+
+
 def check_zero_grads(zero_grads: Callable[[list], Any]) -> bool:
     """Check ``zero_grads(params)``: afterwards every parameter's ``.grad`` is cleared.
 
-    Cleared means all zeros (``p.grad.zero_()``, what the chapter shows first) or
-    ``None`` (``p.grad = None``, what ``optimizer.zero_grad()`` does by default since
-    PyTorch 2.0): both make the next ``backward()`` start afresh. The parameters themselves
-    must not change, a parameter whose ``.grad`` is still ``None`` must not cause an error, and
-    the parameters must still require grad.
+    Cleared means all zeros (``p.grad.zero_()``) or ``None`` (``p.grad = None``, what
+    ``optimizer.zero_grad()`` does by default since PyTorch 2.0): both make the next
+    ``backward()`` start afresh. The parameters themselves must not change, a parameter whose
+    ``.grad`` is still ``None`` must not cause an error, a gradient that overflowed to inf or
+    NaN is cleared too (multiplying by 0 leaves NaN), and the parameters must still require
+    grad. ``optimizer.zero_grad()`` and ``module.zero_grad()`` are refused: this is their
+    heart.
 
     Example:
         >>> def zero_grads(params):
@@ -95,29 +92,54 @@ def check_zero_grads(zero_grads: Callable[[list], Any]) -> bool:
         False
     """
 
+    def cleared_state(w, b, before):
+        unchanged = bool(np.array_equal(to_numpy(w), before[0])
+                         and np.array_equal(to_numpy(b), before[1]))
+        trainable = bool(w.requires_grad and w.is_leaf and b.requires_grad and b.is_leaf)
+        return Seen({
+            "w.grad": w.grad, "b.grad": b.grad,
+            "w and b": ("unchanged" if unchanged else "changed") + (
+                ", still requiring grad" if trainable else ", no longer requiring grad"),
+            "_unchanged": unchanged, "_trainable": trainable,
+            "_w": _is_clear(w), "_b": _is_clear(b),
+            "_nan": any(g is not None and np.isnan(to_numpy(g)).any()
+                        for g in (w.grad, b.grad)),
+        })
+
     def after_one_backward():
         w, b, loss = _model()
         loss().backward()
         before = (to_numpy(w).copy(), to_numpy(b).copy())
         zero_grads([w, b])
-        return {
-            "unchanged": bool(np.array_equal(to_numpy(w), before[0])
-                              and np.array_equal(to_numpy(b), before[1])),
-            "trainable": bool(w.requires_grad and w.is_leaf and b.requires_grad and b.is_leaf),
-            "w": _is_clear(w), "b": _is_clear(b),
-        }
+        return cleared_state(w, b, before)
 
     def grad_none():
         w, b, loss = _model()
-        zero_grads([w, b])  # nothing has run backward yet: both .grad are None
-        return {"unchanged": True, "trainable": True, "w": _is_clear(w), "b": _is_clear(b)}
+        try:
+            zero_grads([w, b])  # nothing has run backward yet: both .grad are None
+        except (AttributeError, TypeError) as error:
+            if "NoneType" not in str(error):
+                raise
+            raise WrongAnswer(
+                f"{type(error).__name__}: {error} ({learner_line(error)}): no backward has "
+                "run yet, so `p.grad` is "
+                "None. There is nothing to clear then: skip such a parameter.") from None
+        return cleared_state(w, b, (to_numpy(w).copy(), to_numpy(b).copy()))
 
     def twice():
         w, b, loss = _model()
         loss().backward()
+        before = (to_numpy(w).copy(), to_numpy(b).copy())
         zero_grads([w, b])
         zero_grads([w, b])
-        return {"unchanged": True, "trainable": True, "w": _is_clear(w), "b": _is_clear(b)}
+        return cleared_state(w, b, before)
+
+    def overflowed():
+        w, b, loss = _model()
+        _overflowed(w, b)
+        before = (to_numpy(w).copy(), to_numpy(b).copy())
+        zero_grads([w, b])
+        return cleared_state(w, b, before)
 
     def fresh_next_time():
         w, b, loss = _model()
@@ -128,17 +150,25 @@ def check_zero_grads(zero_grads: Callable[[list], Any]) -> bool:
         return to_numpy(w.grad), once
 
     def compare_cleared(got: Any, expected: Any) -> bool:
-        assert got["unchanged"], (
+        assert got["_unchanged"], (
             "The parameters themselves changed: clear `p.grad`, not `p` (`p.zero_()` would "
             "erase the weights the model has learned).")
-        assert got["trainable"], (
+        assert got["_trainable"], (
             "A parameter no longer requires grad: clearing the gradient must not freeze the "
             "parameter (`requires_grad_(False)` and `detach_()` are for freezing).")
-        for name in ("w", "b"):
-            assert got[name], (
-                f"{name}.grad is neither None nor all zeros after zero_grads: change `p.grad` "
-                "itself (`p.grad.zero_()` in place, or `p.grad = None`); assigning to a "
-                "loop variable changes nothing.")
+        assert not got["_nan"], (
+            "A gradient that held inf or NaN still holds NaN after zero_grads: 0 * inf and "
+            "0 * NaN are NaN, so multiplying by 0 does not clear it. Set it to zero, or drop "
+            "it.")
+        if not got["_w"] and not got["_b"]:
+            raise AssertionError(
+                "w.grad and b.grad are neither None nor all zeros after zero_grads: change "
+                "`p.grad` itself (in place, with a method that ends in `_`, or by dropping "
+                "it); assigning to a loop variable changes nothing.")
+        for name, other in (("w", "b"), ("b", "w")):
+            assert got[f"_{name}"], (
+                f"{other}.grad was cleared but {name}.grad was not: clear every parameter in "
+                "`params` (does the loop stop early, at a `return` or `break`?).")
         return True
 
     def compare_fresh(got: Any, _expected: Any) -> bool:
@@ -150,18 +180,27 @@ def check_zero_grads(zero_grads: Callable[[list], Any]) -> bool:
             f"{format_value(grad)}."
         return True
 
+    import minitorch  # noqa: PLC0415
+
+    answer_key = Shortcut(
+        "The exercise is to write the heart of `optimizer.zero_grad()` yourself: calling it "
+        "(or `module.zero_grad()`) is the answer key.",
+        objects={"optimizer.zero_grad": minitorch.optim.Optimizer.zero_grad,
+                 "module.zero_grad": minitorch.nn.Module.zero_grad})
     cleared = "w.grad and b.grad all zeros (or None); w and b unchanged, still requiring grad"
     cases = [
         Case("after one backward, w.grad and b.grad are cleared",
-             _keep_grad_mode(after_one_backward), None, compare=compare_cleared,
+             keep_grad_mode(after_one_backward), None, compare=compare_cleared,
              expected_repr=cleared),
         Case("parameters whose .grad is still None (no backward yet)",
-             _keep_grad_mode(grad_none), None, compare=compare_cleared,
+             keep_grad_mode(grad_none), None, compare=compare_cleared,
              expected_repr="no error; .grad stays None"),
-        Case("zero_grads twice in a row", _keep_grad_mode(twice), None,
+        Case("zero_grads twice in a row", keep_grad_mode(twice), None,
              compare=compare_cleared, expected_repr=cleared),
+        Case("gradients that overflowed to inf and NaN are cleared too",
+             keep_grad_mode(overflowed), None, compare=compare_cleared, expected_repr=cleared),
         Case("zero_grads, then backward again: a fresh gradient, not a sum",
-             _keep_grad_mode(fresh_next_time), None, compare=compare_fresh,
+             keep_grad_mode(fresh_next_time), None, compare=compare_fresh,
              expected_repr="w.grad equal to the gradient of one backward"),
     ]
     return run_check(
@@ -175,6 +214,7 @@ def check_zero_grads(zero_grads: Callable[[list], Any]) -> bool:
             "Clearing can happen in place (methods ending in `_` change the tensor itself) or by "
             "dropping the gradient.",
         ],
+        refuse=[answer_key],
     )
 
 
@@ -184,7 +224,9 @@ def check_no_grad_context(my_no_grad: type) -> bool:
 
     ``__enter__`` remembers the current mode (``grad_mode._state.enabled``) and sets it to
     ``False``; ``__exit__`` puts the remembered mode back, also when the block raised, and
-    returns ``None`` (or ``False``) so the exception still propagates.
+    returns ``None`` (or ``False``) so the exception still propagates. The cases enter it with
+    recording on and already off, nested, and with an exception inside (nested too); using
+    ``torch.no_grad`` or ``inference_mode`` inside it, or subclassing them, is refused.
 
     Example:
         >>> from minitorch.autograd import grad_mode
@@ -195,7 +237,7 @@ def check_no_grad_context(my_no_grad: type) -> bool:
         ...     def __exit__(self, *exc):
         ...         grad_mode._state.enabled = self.prev
         >>> check_no_grad_context(my_no_grad)
-        ✓ my_no_grad: all 5 cases passed.
+        ✓ my_no_grad: all 6 cases passed.
         True
     """
     import minitorch  # noqa: PLC0415
@@ -219,8 +261,9 @@ def check_no_grad_context(my_no_grad: type) -> bool:
     def restores_previous():
         with minitorch.no_grad():
             with my_no_grad():
-                pass
-            return {"recording after, inside minitorch.no_grad()": grad_mode._state.enabled}
+                inside = grad_mode._state.enabled
+            return {"recording inside, entered while off": inside,
+                    "recording after, inside minitorch.no_grad()": grad_mode._state.enabled}
 
     def on_exception():
         propagated = False
@@ -235,14 +278,37 @@ def check_no_grad_context(my_no_grad: type) -> bool:
     def nested():
         with my_no_grad():
             with my_no_grad():
-                pass
+                innermost = grad_mode._state.enabled
             middle = grad_mode._state.enabled
-        return {"recording between the two exits": middle,
+        return {"recording inside the inner block": innermost,
+                "recording between the two exits": middle,
                 "recording after both": grad_mode._state.enabled}
+
+    def nested_with_exception():
+        propagated = False
+        try:
+            with my_no_grad():
+                try:
+                    with my_no_grad():
+                        raise KeyError("inner")
+                except KeyError:
+                    propagated = True
+                middle = grad_mode._state.enabled
+        finally:
+            after = grad_mode._state.enabled
+        return {"exception propagated": propagated,
+                "recording between the two exits": middle,
+                "recording after both": after}
 
     messages = {
         "recording inside": "Recording is still on inside the block: `__enter__` must set "
         "`grad_mode._state.enabled = False`.",
+        "recording inside, entered while off": "Entering your block while recording was "
+        "already off turned recording *on*: `__enter__` must switch it off, whatever the mode "
+        "was (flipping it, `not enabled`, does the opposite when it is already off).",
+        "recording inside the inner block": "Inside the inner of two nested blocks recording "
+        "is on: entering must switch recording off, whatever the mode was (flipping it, `not "
+        "enabled`, turns it back on in a nested block).",
         "y.requires_grad": "An operation was recorded where it should not be (or not recorded "
         "where it should be): check what `__enter__` and `__exit__` set.",
         "y.grad_fn is None": "An operation inside the block was recorded.",
@@ -255,7 +321,9 @@ def check_no_grad_context(my_no_grad: type) -> bool:
         "returned something true, which tells Python to swallow it. Return None.",
         "recording between the two exits": "When two blocks are nested, leaving the inner one "
         "must keep recording off: restore the mode saved in `__enter__`.",
-        "recording after both": "Recording is not back on after two nested blocks.",
+        "recording after both": "Recording is not back on after two nested blocks, though it "
+        "is after one: the inner block's `__enter__` overwrote the mode the outer one saved. "
+        "Keep the saved mode on the object itself (`self.`), not on the class or in a global.",
     }
 
     def compare(got: Any, expected: Any) -> bool:
@@ -264,20 +332,47 @@ def check_no_grad_context(my_no_grad: type) -> bool:
             assert got[key] == want, messages[key]
         return True
 
+    def subclass_refused():
+        built_ins = [klass for klass in (minitorch.no_grad, minitorch.enable_grad,
+                                         minitorch.inference_mode, minitorch.set_grad_enabled)
+                     if isinstance(my_no_grad, type) and isinstance(klass, type)
+                     and issubclass(my_no_grad, klass)]
+        if built_ins:
+            raise WrongAnswer(
+                f"`my_no_grad` subclasses `torch.{built_ins[0].__name__}`, so the built-in "
+                f"does the work: {answer_key.why}")
+
     def case(name, fn, expected):
-        return Case(name, _keep_grad_mode(fn), expected, compare=compare)
+        def run():
+            subclass_refused()
+            return Seen(fn())
+
+        return Case(name, keep_grad_mode(run), expected, compare=compare,
+                    expected_repr=", ".join(f"{key}: {value}" for key, value in expected.items()))
+
+    answer_key = Shortcut(
+        "The exercise is to build `no_grad` yourself, by switching "
+        "`grad_mode._state.enabled` (or calling `torch.set_grad_enabled(...)`) and putting it "
+        "back: using `torch.no_grad` (or `inference_mode`) inside it would be the answer key.",
+        objects={"torch.no_grad": minitorch.no_grad,
+                 "torch.inference_mode": minitorch.inference_mode})
 
     cases = [
         case("inside the block nothing is recorded", inside,
              {"recording inside": False, "y.requires_grad": False, "y.grad_fn is None": True}),
         case("after the block recording is back on", after,
              {"recording after": True, "y.requires_grad": True}),
-        case("it restores the previous mode (used inside minitorch.no_grad())",
-             restores_previous, {"recording after, inside minitorch.no_grad()": False}),
+        case("entered while recording is already off (inside minitorch.no_grad())",
+             restores_previous, {"recording inside, entered while off": False,
+                                 "recording after, inside minitorch.no_grad()": False}),
         case("the block raises an exception", on_exception,
              {"exception propagated": True, "recording after": True}),
         case("two nested blocks", nested,
-             {"recording between the two exits": False, "recording after both": True}),
+             {"recording inside the inner block": False,
+              "recording between the two exits": False, "recording after both": True}),
+        case("two nested blocks, the inner one raises", nested_with_exception,
+             {"exception propagated": True, "recording between the two exits": False,
+              "recording after both": True}),
     ]
     return run_check(
         "my_no_grad", cases,
@@ -290,4 +385,5 @@ def check_no_grad_context(my_no_grad: type) -> bool:
             "`__exit__` runs whether or not the block raised; it should put back what `__enter__`"
             " remembered, not simply switch grad mode on.",
         ],
+        refuse=[answer_key],
     )

@@ -37,8 +37,9 @@ from typing import Any
 
 import numpy as np
 
+from ._checking import Seen
 from ._common import format_value, safe_str, to_numpy
-from .runner import Case, run_check
+from .runner import Case, Shortcut, WrongAnswer, learner_line, run_check
 
 __all__ = ["check_line", "check_my_linear", "check_sgd_step"]
 
@@ -131,6 +132,37 @@ def _problem():
     return w, b, unused, loss
 
 
+def _call_sgd(sgd_step: Callable, params: list, lr: float) -> None:
+    """``sgd_step(params, lr)``, with the usual errors explained from what the call saw."""
+    had_none = [p.grad is None for p in params]
+    try:
+        sgd_step(params, lr)
+    except NotImplementedError:
+        raise
+    except Exception as error:  # noqa: BLE001  (learner code may raise anything)
+        text = safe_str(error)
+        where = learner_line(error)
+        if "in-place operation" in text:
+            raise WrongAnswer(
+                f"{type(error).__name__}: {text} ({where}). Autograd refuses to change, in "
+                "place, a leaf that requires grad while it is recording: the update itself "
+                "would become part of the graph. Do the update inside `with "
+                "torch.no_grad():`.") from None
+        if "NoneType" in text and any(had_none):
+            raise WrongAnswer(
+                f"{type(error).__name__}: {text} ({where}). A parameter's `.grad` is None (it "
+                "got no gradient: it is not used in the loss). Skip it, as "
+                "`optimizer.step()` does.") from None
+        if "NoneType" in text:
+            raise WrongAnswer(
+                f"{type(error).__name__}: {text} ({where}). Every parameter here has a "
+                "gradient, so this None is the `.grad` of a *new* tensor: `p = p - lr * "
+                "p.grad` makes a new tensor (with no gradient) and binds the loop variable "
+                "`p` to it; the parameter in `params` is not changed. Change the parameter "
+                "itself, in place.") from None
+        raise
+
+
 def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
     """Check ``sgd_step(params, lr)``: one step of gradient descent on every parameter.
 
@@ -138,7 +170,8 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
     ``p - lr * p.grad`` **in place** (the tensor in ``params`` must change; rebinding a loop
     variable does not), under ``no_grad`` (otherwise autograd refuses to change a leaf that
     requires grad), and afterwards ``p.grad`` is cleared (zeros or ``None``). Parameters
-    without a gradient are skipped, as ``optimizer.step()`` does.
+    without a gradient are skipped, as ``optimizer.step()`` does. The learning rate is the one
+    given (two values are tried); ``torch.optim.SGD`` is refused.
 
     Example:
         >>> import minitorch
@@ -154,27 +187,23 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
     from minitorch.autograd import grad_mode  # noqa: PLC0415
 
     known = {
-        "in-place operation": (
-            "Autograd refuses to change, in place, a leaf that requires grad while it is "
-            "recording: the update itself would become part of the graph. Do the update "
-            "inside `with torch.no_grad():`."),
         "does not require grad and does not have a grad_fn": (
             "After your step a parameter no longer requires grad, so the next `backward()` "
             "has nothing to reach. Under `no_grad`, `p = p - lr * p.grad` makes a *new* "
-            "tensor without `requires_grad`; change the parameter itself: `p -= lr * p.grad`."),
-        "'NoneType' object": (
-            "A parameter's `.grad` is None (it got no gradient: it is not used in the loss). "
-            "Skip it, as `optimizer.step()` does: `if p.grad is None: continue`."),
-        "unsupported operand type(s) for *: 'float' and 'NoneType'": (
-            "A parameter's `.grad` is None (it got no gradient). Skip it: "
-            "`if p.grad is None: continue`."),
+            "tensor without `requires_grad`; change the parameter itself, in place."),
     }
 
-    def one_step():
-        w, b, _, loss = _problem()
-        loss().backward()
-        sgd_step([w, b], 0.1)
-        return {"w": _array(w).copy(), "b": _array(b).copy()}
+    def one_step(lr):
+        def run():
+            w, b, _, loss = _problem()
+            loss().backward()
+            grads = {"w": _array(w.grad).copy(), "b": _array(b.grad).copy()}
+            _call_sgd(sgd_step, [w, b], lr)
+            return Seen({"w": _array(w).copy(), "b": _array(b).copy(),
+                         "_cleared": {name: p.grad is None or bool(np.all(_array(p.grad) == 0))
+                                      for name, p in (("w", w), ("b", b))},
+                         "_grads": grads})
+        return run
 
     def before_and_grads():
         w, b, _, loss = _problem()
@@ -183,57 +212,74 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
                 {"w": _array(w.grad).copy(), "b": _array(b.grad).copy()})
 
     before, grads = before_and_grads()
-    expected_step = {name: before[name] - 0.1 * grads[name] for name in before}
 
-    def compare_step(got: Any, expected: Any) -> bool:
-        for name in ("w", "b"):
-            now = got[name]
-            if np.allclose(now, expected[name], atol=1e-6):
-                continue
-            before_, grad = before[name], grads[name]
-            if np.array_equal(now, before_):
+    def compare_step(lr):
+        expected_step = {name: before[name] - lr * grads[name] for name in before}
+
+        def compare(got: Any, expected: Any) -> bool:
+            for name in ("w", "b"):
+                now = got[name]
+                if np.allclose(now, expected_step[name], atol=1e-6):
+                    continue
+                before_, grad = before[name], grads[name]
+                if np.array_equal(now, before_):
+                    if got["_cleared"][name]:
+                        raise AssertionError(
+                            f"`{name}` did not change, and its `.grad` is cleared: the "
+                            "gradient was cleared *before* the update used it. Update first, "
+                            "then clear.")
+                    raise AssertionError(
+                        f"`{name}` did not change, though its `.grad` is still there: the new "
+                        "value never reached the tensor in `params`. `p = p - lr * p.grad` "
+                        "makes a new tensor and binds the loop variable `p` to it; the "
+                        "parameter stays as it was. Change it in place.")
+                if np.allclose(now, before_ + lr * grad, atol=1e-6):
+                    raise AssertionError(
+                        f"`{name}` moved *up* the gradient (`p + lr * grad`): that climbs the "
+                        "loss. Gradient descent steps against it: `p - lr * grad`.")
+                for other in (0.1, 0.01, 0.001, 1.0):
+                    if other != lr and np.allclose(now, before_ - other * grad, atol=1e-6):
+                        raise AssertionError(
+                            f"`{name}` took a step with the learning rate {other}, not the "
+                            f"lr={lr} it was given: use the argument `lr`.")
                 raise AssertionError(
-                    f"`{name}` did not change. Did you write `p = p - lr * p.grad`? That makes "
-                    "a new tensor and binds the loop variable `p` to it; the tensor in "
-                    "`params` stays as it was. Change it in place: `p -= lr * p.grad`.")
-            if np.allclose(now, before_ + 0.1 * grad, atol=1e-6):
-                raise AssertionError(
-                    f"`{name}` moved *up* the gradient (`p + lr * grad`): that climbs the "
-                    "loss. Gradient descent steps against it: `p - lr * grad`.")
-            raise AssertionError(
-                f"`{name}` should be {format_value(expected[name])} (p - lr * p.grad), got "
-                f"{format_value(now)}.")
-        return True
+                    f"`{name}` should be {format_value(expected_step[name])} (p - lr * p.grad), "
+                    f"got {format_value(now)}.")
+            return True
+
+        return compare, expected_step
 
     def cleared():
         w, b, _, loss = _problem()
         loss().backward()
-        sgd_step([w, b], 0.1)
-        return {name: p.grad is None or bool(np.all(_array(p.grad) == 0))
-                for name, p in (("w", w), ("b", b))}
+        _call_sgd(sgd_step, [w, b], 0.1)
+        return Seen({"w.grad": w.grad, "b.grad": b.grad, **{
+            f"_{name}": p.grad is None or bool(np.all(_array(p.grad) == 0))
+            for name, p in (("w", w), ("b", b))}})
 
     def compare_cleared(got: Any, expected: Any) -> bool:
         for name in ("w", "b"):
-            assert got[name], (
-                f"`{name}.grad` still holds the gradient after the step. Clear it "
-                "(`p.grad.zero_()` or `p.grad = None`); otherwise the next backward *adds* to "
-                "it and every later step uses the sum of all past gradients (chapter 06).")
+            assert got[f"_{name}"], (
+                f"`{name}.grad` still holds the gradient after the step. Clear it; otherwise "
+                "the next backward *adds* to it and every later step uses the sum of all past "
+                "gradients (chapter 06).")
         return True
 
     def still_trainable():
         w, b, _, loss = _problem()
         loss().backward()
-        sgd_step([w, b], 0.1)
-        return {"w": (w.requires_grad, w.is_leaf), "b": (b.requires_grad, b.is_leaf),
-                "recording": grad_mode._state.enabled}
+        _call_sgd(sgd_step, [w, b], 0.1)
+        return Seen({f"{name}.{field}": getattr(p, field) for name, p in (("w", w), ("b", b))
+                     for field in ("requires_grad", "is_leaf")}
+                    | {"grad mode on": grad_mode._state.enabled})
 
     def compare_trainable(got: Any, expected: Any) -> bool:
         for name in ("w", "b"):
-            requires_grad, is_leaf = got[name]
+            requires_grad, is_leaf = got[f"{name}.requires_grad"], got[f"{name}.is_leaf"]
             assert requires_grad and is_leaf, (
                 f"After the step `{name}` is not a leaf that requires grad any more: change "
                 "the values in place under `no_grad` and leave `requires_grad` alone.")
-        assert got["recording"], (
+        assert got["grad mode on"], (
             "Recording is still switched off after `sgd_step`: use `with torch.no_grad():` "
             "(which switches it back on when the block ends) rather than "
             "`torch.set_grad_enabled(False)` on its own.")
@@ -242,7 +288,7 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
     def skips_unused():
         w, b, unused, loss = _problem()
         loss().backward()  # `unused` is not in the loss: its .grad stays None
-        sgd_step([w, b, unused], 0.1)
+        _call_sgd(sgd_step, [w, b, unused], 0.1)
         return _array(unused).tolist()
 
     def compare_unused(got: Any, expected: Any) -> bool:
@@ -253,10 +299,10 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
     def second_step():
         w, b, _, loss = _problem()
         loss().backward()
-        sgd_step([w, b], 0.1)
+        _call_sgd(sgd_step, [w, b], 0.1)
         loss().backward()
         grad = _array(w.grad).copy()
-        sgd_step([w, b], 0.1)
+        _call_sgd(sgd_step, [w, b], 0.1)
         return {"grad": grad, "w": _array(w).copy()}
 
     def expected_second():
@@ -287,13 +333,20 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
         for _ in range(200):
             loss = ((w * x + b - y) ** 2).mean()
             loss.backward()
-            sgd_step([w, b], 0.1)
+            _call_sgd(sgd_step, [w, b], 0.1)
         return {"w": round(w.item(), 3), "b": round(b.item(), 3)}
 
+    def step_case(lr):
+        compare, expected_step = compare_step(lr)
+        return Case(f"one step with lr={lr}: w and b become p - lr * p.grad",
+                    _run(one_step(lr), known), expected_step, compare=_explaining(compare),
+                    expected_repr=f"w and b: p - {lr} * p.grad")
+
+    answer_key = Shortcut(
+        "The exercise is to write the update yourself: `torch.optim.SGD` is the answer key "
+        "(chapter 08 uses it).", objects={"torch.optim.SGD": minitorch.optim.SGD})
     cases = [
-        Case("one step with lr=0.1: w and b become p - lr * p.grad", _run(one_step, known),
-             expected_step, compare=_explaining(compare_step),
-             expected_repr="w and b: p - 0.1 * p.grad"),
+        step_case(0.1),
         Case("after the step, w.grad and b.grad are cleared", _run(cleared, known), None,
              compare=_explaining(compare_cleared), expected_repr="zeros (or None)"),
         Case("after the step, w and b are still leaves that require grad, and recording is on",
@@ -301,6 +354,7 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
              expected_repr="requires_grad=True, is_leaf=True; grad mode on"),
         Case("a parameter whose .grad is None (not used in the loss) is skipped",
              _run(skips_unused, known), [4.0, 5.0], compare=_explaining(compare_unused)),
+        step_case(0.5),
         Case("a second forward, backward and step", _run(second_step, known),
              expected_second(), compare=_explaining(compare_second),
              expected_repr=format_value(expected_second())),
@@ -319,6 +373,7 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
             "Parameters whose `.grad` is None were not used: leave them alone.",
             "Gradients accumulate: clear them once they have been used.",
         ],
+        refuse=[answer_key],
     )
 
 
@@ -356,6 +411,17 @@ def _registration_note(module: Any, names: list[str]) -> str | None:
             return (f"`self.{name}` is a plain tensor, so the module did not register it and "
                     "`parameters()` (and with it the optimizer) never sees it, even with "
                     f"`requires_grad=True`. Wrap it: `self.{name} = nn.Parameter(...)`.")
+        if isinstance(type(module).__dict__.get(name), minitorch.Tensor):
+            return (f"`{name}` is a class attribute (written in the class body), so it is not "
+                    "registered, and every instance would share it: assign it in `__init__`, "
+                    f"`self.{name} = nn.Parameter(...)`.")
+    found = [getattr(module, name, None) for name in names]
+    for i, first in enumerate(found):
+        for j in range(i + 1, len(found)):
+            if first is not None and first is found[j]:
+                return (f"`self.{names[i]}` and `self.{names[j]}` are one and the same "
+                        "Parameter (`a = b = nn.Parameter(...)` makes one object with two "
+                        "names), so the module registers it once. Make one Parameter each.")
     return None
 
 
@@ -379,7 +445,7 @@ def check_line(line_class: type) -> bool:
         ...     def forward(self, x):
         ...         return self.w * x + self.b
         >>> check_line(Line)
-        ✓ Line: all 6 cases passed.
+        ✓ Line: all 7 cases passed.
         True
     """
     import minitorch  # noqa: PLC0415
@@ -406,15 +472,15 @@ def check_line(line_class: type) -> bool:
 
     def shapes_and_values():
         params = _named(Line())
-        return {name: (tuple(params[name].shape), float(_array(params[name]).sum()))
-                for name in sorted(params)}
+        return Seen({name: (tuple(params[name].shape), float(_array(params[name]).sum()))
+                     for name in sorted(params)})
 
     def compare_shapes(got: Any, expected: Any) -> bool:
         for name in ("w", "b"):
             shape, value = got.get(name, (None, None))
             assert shape == (), (
-                f"`{name}` has shape {shape}; a scalar has shape `()`: "
-                f"`nn.Parameter(torch.tensor(0.0))` (not `torch.zeros(1)`, which is (1,)).")
+                f"`{name}` has shape {shape}; a scalar has shape `()`, a 0-d tensor made from "
+                "a number (`torch.zeros(1)` or a one-element list gives shape (1,)).")
             assert value == 0.0, f"`{name}` should start at 0.0, not {value}."
         return True
 
@@ -426,21 +492,51 @@ def check_line(line_class: type) -> bool:
         return line(minitorch.tensor([0.0, 1.0, 2.0]))
 
     def compare_forward(got: Any, expected: Any) -> bool:
-        assert np.allclose(_array(got), expected), (
-            "`forward(x)` should return `self.w * x + self.b`.")
-        return True
+        array = _array(got)
+        if np.allclose(array, expected):
+            return True
+        x = np.array([0.0, 1.0, 2.0])
+        for value, why in ((2 * x, "The bias is missing: `forward` returns w * x."),
+                           (1 * x + 2, "w and b are swapped: `forward` returns b * x + w."),
+                           (x + 2 + 1, "`forward` returns x + w + b: the weight multiplies "
+                            "x, it is not added.")):
+            if array.shape == value.shape and np.allclose(array, value):
+                raise AssertionError(why + " It should be `self.w * x + self.b`.")
+        raise AssertionError("`forward(x)` should return `self.w * x + self.b`.")
 
     def backward_grads():
         line = Line()
         with minitorch.no_grad():
             line.w.fill_(2.0)
             line.b.fill_(1.0)
+        frozen = [name for name in ("w", "b") if not getattr(line, name).requires_grad]
+        if frozen:
+            raise WrongAnswer(
+                f"`{frozen[0]}` does not require grad, so it never gets a gradient and an "
+                "optimizer never moves it: leave `requires_grad` at its default, True, for a "
+                "Parameter.")
         out = line(minitorch.tensor([0.0, 1.0, 2.0])).sum()
-        assert out.grad_fn is not None, (
-            "The output has no `grad_fn`: nothing was recorded. Compute it from `self.w` and "
-            "`self.b` (parameters, which require grad).")
+        if out.grad_fn is None:
+            raise WrongAnswer(
+                "The output has no `grad_fn`: nothing was recorded. Compute it from `self.w` "
+                "and `self.b` themselves (parameters, which require grad), not from their "
+                "values taken out (`.item()`, `.data`, `.detach()`).")
         out.backward()
         return {"w.grad": line.w.grad, "b.grad": line.b.grad}
+
+    def independent():
+        first, second = Line(), Line()
+        with minitorch.no_grad():
+            for p in first.parameters():
+                p.add_(1.0)
+        return {name: float(_array(p).sum()) for name, p in second.named_parameters()}
+
+    def compare_independent(got: Any, expected: Any) -> bool:
+        assert got == expected, (
+            "Changing one Line's parameters changed another Line's: the two share their "
+            "parameters. Make new `nn.Parameter`s in `__init__`, for each instance (not one "
+            "made once, outside the class or in its body).")
+        return True
 
     def trains():
         torch = minitorch
@@ -454,7 +550,19 @@ def check_line(line_class: type) -> bool:
             loss = ((line(x) - y) ** 2).mean()
             loss.backward()
             optimizer.step()
-        return {"w": round(line.w.item(), 3), "b": round(line.b.item(), 3)}
+        frozen = sorted(name for name, p in line.named_parameters() if not p.requires_grad)
+        return Seen({"w": round(line.w.item(), 3), "b": round(line.b.item(), 3),
+                     "_frozen": frozen})
+
+    def compare_trains(got: Any, expected: Any) -> bool:
+        assert not got["_frozen"], (
+            f"`{got['_frozen'][0]}` does not require grad, so it never gets a gradient and "
+            "SGD never moves it: leave `requires_grad` at its default, True, for a "
+            "Parameter.")
+        assert {k: v for k, v in got.items() if not k.startswith("_")} == expected, (
+            f"After 200 steps w = {got['w']} and b = {got['b']}: the fit did not reach "
+            "w = 2, b = 1.")
+        return True
 
     errors = dict(_MODULE_ERRORS)
     cases = [
@@ -473,8 +581,11 @@ def check_line(line_class: type) -> bool:
                  got[k] is not None and np.allclose(_array(got[k]), v)
                  for k, v in exp.items())),
              expected_repr="{'w.grad': tensor(3.), 'b.grad': tensor(3.)}  (sum of x; count)"),
+        Case("two Lines have parameters of their own", _run(independent, errors),
+             {"b": 0.0, "w": 0.0}, compare=_explaining(compare_independent),
+             expected_repr="the second Line still at w = 0, b = 0"),
         Case("200 steps of SGD(line.parameters(), lr=0.1) on y = 2x + 1", _run(trains, errors),
-             {"w": 2.0, "b": 1.0}, compare=_explaining(lambda got, exp: got == exp)),
+             {"w": 2.0, "b": 1.0}, compare=_explaining(compare_trains)),
     ]
     return run_check(
         "Line", cases,
@@ -498,7 +609,8 @@ def check_my_linear(my_linear: type) -> bool:
     ``(out_features, in_features)``, then ``self.bias`` of shape ``(out_features,)``, both
     drawn uniformly from ``[-k, k]`` with ``k = 1 / sqrt(in_features)`` (PyTorch's default).
     ``forward(x)`` returns ``x @ self.weight.T + self.bias`` for a single sample ``(in,)`` or
-    a batch ``(N, in)``.
+    a batch ``(N, in)``. The values come from minitorch's generator (the same seed gives the
+    same layer; ``__init__`` does not seed it); ``nn.Linear`` and ``F.linear`` are refused.
 
     Example:
         >>> import math, minitorch
@@ -513,7 +625,7 @@ def check_my_linear(my_linear: type) -> bool:
         ...     def forward(self, x):
         ...         return x @ self.weight.T + self.bias
         >>> check_my_linear(MyLinear)
-        ✓ MyLinear: all 9 cases passed.
+        ✓ MyLinear: all 10 cases passed.
         True
     """
     import minitorch  # noqa: PLC0415
@@ -564,27 +676,64 @@ def check_my_linear(my_linear: type) -> bool:
         minitorch.manual_seed(0)
         params = _named(MyLinear(16, 8))
         weight, bias = _array(params["weight"]), _array(params["bias"])
-        return {"weight": (float(weight.min()), float(weight.max()), float(weight.std())),
-                "bias": (float(bias.min()), float(bias.max()))}
+        return Seen({
+            "weight": f"in [{weight.min():.3f}, {weight.max():.3f}], std {weight.std():.3f}",
+            "bias": f"in [{bias.min():.3f}, {bias.max():.3f}]",
+            "_weight": (float(weight.min()), float(weight.max()), float(weight.std())),
+            "_bias": (float(bias.min()), float(bias.max()))})
 
     def compare_init(got: Any, expected: Any) -> bool:
         k = 1 / math.sqrt(16)
-        low, high, spread = got["weight"]
+        low, high, spread = got["_weight"]
         assert spread > 0, (
             "All the weights are equal. Then every output unit computes the same thing, gets "
             "the same gradient and stays equal to the others forever; random initial values "
             "break that symmetry.")
-        assert -k <= low and high <= k, (
-            f"For MyLinear(16, 8) the weights lie in [{low:.3f}, {high:.3f}]; PyTorch draws "
-            f"them from [-k, k] with k = 1/sqrt(in_features) = {k}: "
-            "`torch.rand(out, in) * 2 * k - k`.")
-        assert spread > k / 4, (
+        if not (-k <= low and high <= k):
+            if -1 / math.sqrt(8) <= low and high <= 1 / math.sqrt(8):
+                raise AssertionError(
+                    f"For MyLinear(16, 8) the weights lie in [{low:.3f}, {high:.3f}], beyond "
+                    f"k = 1/sqrt(in_features) = {k} but within 1/sqrt(out_features): k comes "
+                    "from the number of *inputs* (16 here).")
+            raise AssertionError(
+                f"For MyLinear(16, 8) the weights lie in [{low:.3f}, {high:.3f}]; PyTorch draws "
+                f"them uniformly from [-k, k] with k = 1/sqrt(in_features) = {k}.")
+        assert low < -k / 2 and high > k / 2 or high <= k / 4, (
+            f"All the weights of MyLinear(16, 8) lie in [{low:.3f}, {high:.3f}], on one side "
+            "of 0: `torch.rand` draws from [0, 1), so scale *and shift* it to [-k, k].")
+        assert high > k / 4, (
+            f"The weights of MyLinear(16, 8) lie in [{low:.3f}, {high:.3f}], far inside "
+            f"[-k, k] with k = 1/sqrt(in_features) = {k}: is k 1/in_features, without the "
+            "square root?" if high <= 1 / 16 + 1e-6 else
             f"The weights of MyLinear(16, 8) hardly vary (std {spread:.4f}): draw them from "
             f"the whole range [-k, k], k = {k}.")
-        low, high = got["bias"]
+        low, high = got["_bias"]
         assert -k <= low and high <= k, (
             f"The bias lies in [{low:.3f}, {high:.3f}]; draw it from [-k, k] too (or start "
             "it at zero).")
+        return True
+
+    def seeded():
+        minitorch.manual_seed(5)
+        first = _array(_named(MyLinear(3, 2))["weight"]).copy()
+        second_layer = _array(_named(MyLinear(3, 2))["weight"]).copy()
+        minitorch.manual_seed(5)
+        again = _array(_named(MyLinear(3, 2))["weight"]).copy()
+        same = bool(np.array_equal(first, again))
+        differ = not np.array_equal(first, second_layer)
+        return Seen({"the same seed, the same weights": same,
+                     "two layers in a row, different weights": differ,
+                     "_same seed, same weights": same, "_two layers differ": differ})
+
+    def compare_seeded(got: Any, expected: Any) -> bool:
+        assert got["_two layers differ"], (
+            "Two MyLinear(3, 2) made one after the other have the same weights: does "
+            "`__init__` seed the generator itself (`manual_seed` inside it)? Then every layer "
+            "starts alike. Seeding is the caller's business.")
+        assert got["_same seed, same weights"], (
+            "After `torch.manual_seed(5)`, MyLinear(3, 2) does not get the same weights twice: "
+            "draw them with minitorch's generator (`torch.rand`), which `manual_seed` seeds, "
+            "not with NumPy's or Python's `random`.")
         return True
 
     def set_params(layer, weight, bias):
@@ -613,17 +762,22 @@ def check_my_linear(my_linear: type) -> bool:
         assert array.shape == expected.shape, (
             f"The output has shape {array.shape}, expected {expected.shape}: "
             "`x @ self.weight.T + self.bias`.")
-        assert np.allclose(array, expected, atol=1e-5), (
-            "`forward(x)` should return `x @ self.weight.T + self.bias`.")
-        return True
+        if np.allclose(array, expected, atol=1e-5):
+            return True
+        xs = np.array(x, dtype=np.float32)[: 1 if expected.ndim == 1 else None]
+        no_bias = (xs @ np.array(weight, dtype=np.float32).T).reshape(expected.shape)
+        assert not np.allclose(array, no_bias, atol=1e-5), (
+            "The bias is missing: `forward(x)` should return `x @ self.weight.T + self.bias`.")
+        raise AssertionError("`forward(x)` should return `x @ self.weight.T + self.bias`.")
 
     def grads():
         layer = MyLinear(4, 3)
         set_params(layer, weight, bias)
         out = layer(minitorch.tensor(x))
-        assert out.grad_fn is not None, (
-            "The output has no `grad_fn`: nothing was recorded. Compute it from the "
-            "parameters (`self.weight`, `self.bias`), which require grad.")
+        if out.grad_fn is None:
+            raise WrongAnswer(
+                "The output has no `grad_fn`: nothing was recorded. Compute it from the "
+                "parameters (`self.weight`, `self.bias`), which require grad.")
         out.sum().backward()
         return {"weight.grad": layer.weight.grad, "bias.grad": layer.bias.grad}
 
@@ -660,6 +814,10 @@ def check_my_linear(my_linear: type) -> bool:
         Case("the initial values of MyLinear(16, 8)", _run(init_values, errors), None,
              compare=_explaining(compare_init),
              expected_repr="random, in [-0.25, 0.25] (k = 1/sqrt(16))"),
+        Case("drawn from the generator that manual_seed seeds: the same seed, the same "
+             "weights; two layers in a row, different ones", _run(seeded, errors), None,
+             compare=_explaining(compare_seeded),
+             expected_repr="reproducible with torch.manual_seed, different per layer"),
         Case("a batch of two samples (2, 4) -> (2, 3), with known weight and bias",
              _run(forward_batch, errors), expected_out, compare=_explaining(compare_out)),
         Case("out.sum().backward(): weight.grad and bias.grad",
@@ -673,6 +831,10 @@ def check_my_linear(my_linear: type) -> bool:
     # batch case explains the formula first.
     cases.append(Case("a single sample (4,) -> (3,)", _run(forward_one, errors),
                       expected_out[0], compare=_explaining(compare_out)))
+    answer_key = Shortcut(
+        "The exercise is to write the layer yourself: `nn.Linear` and `F.linear` are the "
+        "answer key.", objects={"nn.Linear": nn.Linear,
+                                "F.linear": minitorch.nn.functional.linear})
     return run_check(
         "MyLinear", cases,
         hint=(
@@ -684,4 +846,5 @@ def check_my_linear(my_linear: type) -> bool:
             "`nn.Linear` draws both uniformly from [-k, k] with k = 1 / sqrt(in_features).",
             "Check the shapes: the input has `in_features` columns, the output `out_features`.",
         ],
+        refuse=[answer_key],
     )

@@ -28,8 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from ._checking import a_kind
 from ._common import format_value, to_numpy
-from .runner import Case, run_check
+from .runner import Case, Shortcut, WrongAnswer, run_check
 
 __all__ = ["check_conv2d_by_hand", "check_unfold"]
 
@@ -91,6 +92,40 @@ def _conv_problems() -> list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]:
     ]
 
 
+def _unchanged(*inputs: tuple) -> None:
+    """A wrong answer if the learner's function changed one of its input tensors."""
+    for name, tensor, original in inputs:
+        if not np.array_equal(to_numpy(tensor), original):
+            raise WrongAnswer(
+                f"Your function changed its input `{name}` in place (`+=`, a method ending in "
+                "`_`, item assignment): the caller's tensor is not yours to change. Write into "
+                "a new tensor.")
+
+
+def _a_tensor(value: Any) -> None:
+    """A wrong answer unless ``value`` is a minitorch tensor."""
+    import minitorch  # noqa: PLC0415
+
+    if not isinstance(value, minitorch.Tensor):
+        raise WrongAnswer(f"Return a minitorch tensor (what `torch.zeros`, `torch.stack` and "
+                          f"tensor arithmetic give in this notebook); got {a_kind(value)}.")
+
+
+def _by_hand(exercise: str) -> Shortcut:
+    """The built-ins that compute a convolution or its patches: the answer keys."""
+    import minitorch  # noqa: PLC0415
+
+    return Shortcut(
+        f"`{exercise}` is written by hand, with loops, slicing and tensor arithmetic: "
+        "`F.conv2d`, `nn.Conv2d` and NumPy's sliding windows (`sliding_window_view`, "
+        "`as_strided`) would compute the answer for you.",
+        objects={"F.conv2d": minitorch.nn.functional.conv2d, "nn.Conv2d": minitorch.nn.Conv2d,
+                 "np.lib.stride_tricks.sliding_window_view":
+                     np.lib.stride_tricks.sliding_window_view,
+                 "np.lib.stride_tricks.as_strided": np.lib.stride_tricks.as_strided},
+        packages=("torch", "scipy"))
+
+
 def check_conv2d_by_hand(conv2d_by_hand: Callable[[Any, Any, Any], Any]) -> bool:
     """Check ``conv2d_by_hand(x, weight, bias)``: the output of ``Conv2d`` (stride 1, no
     padding) for one image ``x`` of shape ``(C, H, W)``, with ``weight`` ``(K, C, kh, kw)``
@@ -98,7 +133,8 @@ def check_conv2d_by_hand(conv2d_by_hand: Callable[[Any, Any, Any], Any]) -> bool
     shape ``(K, H - kh + 1, W - kw + 1)``.
 
     The reference is PyTorch's ``conv2d`` where PyTorch is installed, minitorch's otherwise.
-    The inputs are float64 tensors.
+    The inputs are float64 tensors and must come back unchanged; the result is a minitorch
+    tensor, computed by hand (``F.conv2d``, ``nn.Conv2d`` and sliding windows are refused).
 
     Example:
         >>> import minitorch
@@ -119,7 +155,11 @@ def check_conv2d_by_hand(conv2d_by_hand: Callable[[Any, Any, Any], Any]) -> bool
     import minitorch  # noqa: PLC0415
 
     def run(x, w, b):
-        return conv2d_by_hand(minitorch.tensor(x), minitorch.tensor(w), minitorch.tensor(b))
+        xt, wt, bt = minitorch.tensor(x), minitorch.tensor(w), minitorch.tensor(b)
+        out = conv2d_by_hand(xt, wt, bt)
+        _unchanged(("x", xt, x), ("weight", wt, w), ("bias", bt, b))
+        _a_tensor(out)
+        return out
 
     def compare_for(x, w, b):
         def compare(got: Any, expected: np.ndarray) -> bool:
@@ -138,12 +178,20 @@ def check_conv2d_by_hand(conv2d_by_hand: Callable[[Any, Any, Any], Any]) -> bool
                     raise AssertionError(
                         f"The output has shape {array.shape}: rows and columns are swapped. "
                         "Output row i comes from image rows i .. i + kh - 1.")
+                if array.shape == (K, H - kw + 1, W - kh + 1):
+                    raise AssertionError(
+                        f"The output has shape {array.shape}, expected {expected.shape}: kh and "
+                        f"kw are swapped. The filter is kh = {kh} rows tall and kw = {kw} "
+                        "columns wide (weight.shape is (K, C, kh, kw)).")
                 raise AssertionError(
                     f"The output should have shape (K, H - kh + 1, W - kw + 1) = "
                     f"{expected.shape}; got {array.shape}.")
             if np.allclose(array, expected, rtol=1e-6, atol=1e-8):
                 return True
             slips = [
+                (_xcorr(x, np.repeat(w[:1], w.shape[0], axis=0), b),
+                 "Every output channel used filter 0: output channel k comes from filter "
+                 "weight[k]."),
                 (_xcorr(x, w[:, :, ::-1, ::-1], b),
                  "You flipped the filter: that is the convolution of maths textbooks. "
                  "PyTorch's Conv2d does not flip it (strictly, it computes a "
@@ -181,6 +229,7 @@ def check_conv2d_by_hand(conv2d_by_hand: Callable[[Any, Any, Any], Any]) -> bool
             "Multiply the patch with weight[k] elementwise, sum everything, and add bias[k]; "
             "loop over k, i and j (no flipping of the filter).",
         ],
+        refuse=[_by_hand("conv2d_by_hand")],
     )
 
 
@@ -204,7 +253,9 @@ def check_unfold(unfold: Callable[[Any, int, int], Any]) -> bool:
     the rows, gives the convolution's output.
 
     The reference is PyTorch's ``F.unfold`` (transposed) where PyTorch is installed, a NumPy
-    sliding window otherwise; the last case compares with minitorch's real ``nn.Conv2d``.
+    sliding window otherwise; the last case compares with minitorch's real ``nn.Conv2d``. The
+    result is one minitorch tensor, computed by hand (``F.conv2d``, ``nn.Conv2d`` and
+    sliding windows are refused), and ``x`` comes back unchanged.
 
     Example:
         >>> import minitorch
@@ -263,7 +314,18 @@ def check_unfold(unfold: Callable[[Any, int, int], Any]) -> bool:
             return False
         return compare
 
-    cases = [Case(name, lambda x=x, kh=kh, kw=kw: unfold(minitorch.tensor(x), kh, kw),
+    def run(x, kh, kw):
+        xt = minitorch.tensor(x)
+        out = unfold(xt, kh, kw)
+        _unchanged(("x", xt, x))
+        if isinstance(out, (list, tuple)) and out and all(
+                isinstance(row, minitorch.Tensor) for row in out):
+            raise WrongAnswer(f"You returned a {type(out).__name__} of {len(out)} rows: stack "
+                              "them into one tensor, one patch per row.")
+        _a_tensor(out)
+        return out
+
+    cases = [Case(name, lambda x=x, kh=kh, kw=kw: run(x, kh, kw),
                   _unfold_reference(x, kh, kw), compare=compare_for(x, kh, kw))
              for name, x, kh, kw in problems]
 
@@ -271,7 +333,9 @@ def check_unfold(unfold: Callable[[Any, int, int], Any]) -> bool:
         minitorch.manual_seed(3)
         conv = nn.Conv2d(2, 3, kernel_size=(3, 2), dtype=minitorch.float64)
         x = minitorch.randn(2, 5, 4, dtype=minitorch.float64)
-        patches = to_numpy(unfold(x, 3, 2))
+        patches = unfold(x, 3, 2)
+        _a_tensor(patches)
+        patches = to_numpy(patches)
         weight = conv.weight.detach().reshape(3, -1).numpy()
         return _Patches(patches, weight, conv.bias.detach().numpy(),
                         conv(x.unsqueeze(0))[0].detach())
@@ -303,4 +367,5 @@ def check_unfold(unfold: Callable[[Any, int, int], Any]) -> bool:
             "Collect the rows for i from top to bottom and, within a row of positions, j from "
             "left to right; stack them into one tensor.",
         ],
+        refuse=[_by_hand("unfold")],
     )

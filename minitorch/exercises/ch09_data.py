@@ -38,8 +38,9 @@ from typing import Any
 
 import numpy as np
 
+from ._checking import Seen, a_kind
 from ._common import format_value, to_numpy
-from .runner import Case, run_check
+from .runner import Case, Shortcut, WrongAnswer, run_check
 
 __all__ = ["check_collate", "check_data_loader", "check_dataset"]
 
@@ -101,7 +102,9 @@ def check_dataset(dataset_class: type) -> bool:
     ``labels`` (N,). ``len(ds)`` is N (a Python int). ``ds[i]`` is the pair
     ``(image, label)``: ``images[i]`` (passed through ``transform`` when one is given) and the
     label as a Python ``int`` (``int(labels[i])``; an integer 0-d tensor is accepted too).
-    Negative indices work as for a list. A ``DataLoader`` over it yields batches.
+    Negative indices work as for a list. The transform runs at every fetch, on the one image
+    fetched (not once in ``__init__``), and the stored images stay unchanged. A
+    ``DataLoader`` over it yields batches.
 
     Example:
         >>> from minitorch.utils.data import Dataset
@@ -116,13 +119,14 @@ def check_dataset(dataset_class: type) -> bool:
         ...             image = self.transform(image)
         ...         return image, int(self.labels[i])
         >>> check_dataset(DigitsDataset)
-        ✓ DigitsDataset: all 7 cases passed.
+        ✓ DigitsDataset: all 8 cases passed.
         True
     """
     from minitorch.utils.data import DataLoader, Dataset  # noqa: PLC0415
 
     DS = dataset_class  # noqa: N806  (a class)
     images, labels = _samples(5)
+    images_np = to_numpy(images).copy()
 
     def is_dataset():
         return isinstance(DS(images, labels), Dataset)
@@ -152,7 +156,7 @@ def check_dataset(dataset_class: type) -> bool:
     def compare_item(index):
         def compare(got: Any, expected: Any) -> bool:
             got = got.value
-            want_image = to_numpy(images[index])
+            want_image = images_np[index]
             want_label = int(labels[index].item())
             assert isinstance(got, (tuple, list)) and len(got) == 2, (
                 f"`ds[{index}]` should be the pair `(image, label)`, got {_describe(got)}: "
@@ -185,15 +189,51 @@ def check_dataset(dataset_class: type) -> bool:
     def compare_transform(got: Any, expected: Any) -> bool:
         image, label = got.value
         image = to_numpy(image)
-        if image is not None and np.allclose(image, to_numpy(images[1])):
+        assert np.array_equal(to_numpy(images), images_np), (
+            "Fetching a sample changed the images the dataset stores (`self.images[i] = "
+            "...`?): apply the transform to the fetched image and return the result, leaving "
+            "the stored images as they were.")
+        if image is not None and np.allclose(image, images_np[1]):
             raise AssertionError("With `transform=lambda image: image * 2` the image came back "
                                  "unchanged: apply `self.transform` to the image in "
                                  "`__getitem__` when it is not None.")
-        assert image is not None and np.allclose(image, 2 * to_numpy(images[1])), (
+        assert image is not None and np.allclose(image, 2 * images_np[1]), (
             f"Expected the transformed image `images[1] * 2`; got {_describe(image)}.")
         assert _is_int_label(label) and int(label) == int(labels[1].item()), (
             f"The label changed to {format_value(label)}: the transform is for the image "
             "only (labels get a separate `target_transform` in PyTorch's datasets).")
+        return True
+
+    def per_fetch():
+        calls = []
+
+        def transform(image):
+            calls.append(tuple(getattr(image, "shape", ())))
+            return image + len(calls)  # a different result each time, like a random shift
+
+        ds = DS(images, labels, transform=transform)
+        at_init = list(calls)
+        first, second = ds[1][0], ds[1][0]
+        return Seen({"_at init": at_init, "_calls": list(calls), "_first": to_numpy(first),
+                     "_second": to_numpy(second),
+                     "_stored unchanged": bool(np.array_equal(to_numpy(images), images_np)),
+                     "transform called": f"{len(calls)} time" + "s" * (len(calls) != 1)})
+
+    def compare_per_fetch(got: Any, expected: Any) -> bool:
+        assert got["_stored unchanged"], (
+            "Fetching a sample changed the images the dataset stores (`self.images[i] = "
+            "...`?): apply the transform to the fetched image and return the result, leaving "
+            "the stored images as they were.")
+        assert not got["_at init"], (
+            f"The transform ran in `__init__` (on {got['_at init'][0]}), once: apply it in "
+            "`__getitem__`, to the one image fetched, each time it is fetched. A random "
+            "transform (a small shift, noise) must give a new image at every fetch.")
+        assert len(got["_calls"]) == 2, (
+            f"Fetching `ds[1]` twice called the transform {len(got['_calls'])} times: once "
+            "per fetch is right.")
+        assert all(shape == (1, 8, 8) for shape in got["_calls"]), (
+            f"The transform was called on shapes {got['_calls']}: call it on the one image "
+            "fetched, shape (1, 8, 8).")
         return True
 
     def no_transform_default():
@@ -202,7 +242,7 @@ def check_dataset(dataset_class: type) -> bool:
 
     def compare_default(got: Any, expected: Any) -> bool:
         got = to_numpy(got.value)
-        assert got is not None and np.allclose(got, to_numpy(images[0])), (
+        assert got is not None and np.allclose(got, images_np[0]), (
             "Without a transform, `ds[0]` should return `images[0]` unchanged: make "
             "`transform=None` the default and skip it when it is None.")
         return True
@@ -224,6 +264,10 @@ def check_dataset(dataset_class: type) -> bool:
              compare=compare_item(-1), expected_repr="(images[4], 5)"),
         Case("ds[1] with transform=lambda image: image * 2", with_transform, None,
              compare=compare_transform, expected_repr="(images[1] * 2, 1)"),
+        Case("a transform that gives a new result at every call, ds[1] fetched twice: "
+             "applied at each fetch, to that one image", per_fetch, None,
+             compare=compare_per_fetch,
+             expected_repr="the transform called twice, on one (1, 8, 8) image each time"),
         Case("ds[0] with no transform given", no_transform_default, None,
              compare=compare_default, expected_repr="images[0], unchanged"),
         Case("the batches of DataLoader(ds, batch_size=2): (shape, labels, dtype)",
@@ -252,7 +296,8 @@ def check_collate(collate: Callable[[list], Any]) -> bool:
     ``batch`` is a list of samples ``(image, label)``, each image a tensor (1, 8, 8) and each
     label an ``int``. ``collate`` returns ``(images, labels)``: the images **stacked** into one
     tensor (B, 1, 8, 8), in the order of the batch, and the labels as one int64 tensor (B,),
-    which is what ``nn.CrossEntropyLoss`` wants.
+    which is what ``nn.CrossEntropyLoss`` wants. The list it is given stays unchanged, and
+    ``default_collate`` is refused.
 
     Example:
         >>> import minitorch
@@ -272,9 +317,20 @@ def check_collate(collate: Callable[[list], Any]) -> bool:
     samples = [(images[i], int(labels[i].item())) for i in range(5)]
 
     def result(batch):
+        given = list(batch)
         out = collate(batch)
-        assert isinstance(out, (tuple, list)) and len(out) == 2, (
-            f"`collate` should return the pair `(images, labels)`; got {_describe(out)}.")
+        if len(batch) != len(given) or any(a is not b for a, b in zip(batch, given)):
+            raise WrongAnswer(
+                "`collate` changed the list it was given (`pop`, `sort`, `reverse`...): the "
+                "DataLoader still needs it. Read the samples without changing the list.")
+        if not (isinstance(out, (tuple, list)) and len(out) == 2):
+            raise WrongAnswer(
+                f"`collate` should return the pair `(images, labels)`; got {_describe(out)}.")
+        images_out = out[0]
+        if not isinstance(images_out, (list, tuple, minitorch.Tensor)):
+            raise WrongAnswer(
+                f"The images came back as {a_kind(images_out)}: stack them into one "
+                "minitorch tensor (`torch.stack`), which the network and the loss expect.")
         return out
 
     def images_shape():
@@ -347,6 +403,9 @@ def check_collate(collate: Callable[[list], Any]) -> bool:
                     and to_numpy(mine[1]).tolist() == to_numpy(theirs[1]).tolist())
 
     expected_images = to_numpy(minitorch.stack([images[3], images[0], images[2]]))
+    answer_key = Shortcut(
+        "The exercise is to write a `collate_fn` yourself: `default_collate` is the answer "
+        "key.", objects={"default_collate": default_collate})
     cases = [
         Case("the images of a batch of 3: one tensor of shape (3, 1, 8, 8)", images_shape,
              (3, 1, 8, 8), compare=compare_shape),
@@ -373,6 +432,7 @@ def check_collate(collate: Callable[[list], Any]) -> bool:
             "Stacking adds a new first dimension, the batch dimension.",
             "The labels become one integer tensor of length batch size.",
         ],
+        refuse=[answer_key],
     )
 
 
@@ -451,7 +511,8 @@ def check_data_loader(my_batches: Callable[..., Any]) -> bool:
     installed (minitorch's random streams match PyTorch's bit for bit), otherwise
     minitorch's. The cases try batching in order, the short last batch, ``drop_last``,
     shuffling with a seeded ``minitorch.Generator``, two epochs from one generator (a new
-    order each), and a custom ``collate_fn``.
+    order each), and a custom ``collate_fn``. The dataset stays unchanged, and a
+    ``DataLoader`` (or its samplers) is refused.
 
     Example:
         >>> import minitorch
@@ -502,16 +563,24 @@ def check_data_loader(my_batches: Callable[..., Any]) -> bool:
         generator = None if seed is None else minitorch.Generator().manual_seed(seed)
         kwargs = {"shuffle": False, "drop_last": False, "collate_fn": default_collate,
                   **options}
+        given = list(samples)
         out = []
         for _ in range(epochs):
             batches = my_batches(samples, generator=generator, **kwargs)
-            assert batches is not None, (
-                "`my_batches` returned None: `yield` each batch (or return a list of them).")
+            if batches is None:
+                raise WrongAnswer("`my_batches` returned None: `yield` each batch (or return "
+                                  "a list of them).")
             got = []
             for batch in batches:
                 got.append(_plain_batch(batch))
-                assert len(got) <= 2 * _N_SAMPLES, "More batches than samples: does it stop?"
+                if len(got) > 2 * _N_SAMPLES:
+                    raise WrongAnswer("More batches than samples: does the loop stop?")
             out.append(got)
+            if len(samples) != len(given) or any(a is not b for a, b in zip(samples, given)):
+                raise WrongAnswer(
+                    "`my_batches` changed the dataset it was given (shuffled it in place, "
+                    "say, with `random.shuffle(dataset)`): the dataset stays as it is; "
+                    "shuffle a list of indices instead, with the generator.")
         return _Epochs(out)
 
     def compare_for(options: dict, seed: int | None) -> Callable[[Any, list], bool]:
@@ -583,6 +652,14 @@ def check_data_loader(my_batches: Callable[..., Any]) -> bool:
             return True
         return compare
 
+    data = minitorch.utils.data
+    answer_key = Shortcut(
+        "The exercise is to write the DataLoader's loop yourself: a `DataLoader` (or its "
+        "samplers) would make the batches for you.",
+        objects={f"torch.utils.data.{name}": getattr(data, name)
+                 for name in ("DataLoader", "RandomSampler", "SequentialSampler",
+                              "BatchSampler") if hasattr(data, name)},
+        packages=("torch",))
     cases = []
     for name, options, seed, epochs in problems:
         # the real DataLoader's first epoch; a second epoch is checked for being a new,
@@ -609,4 +686,5 @@ def check_data_loader(my_batches: Callable[..., Any]) -> bool:
             "The same seed must give the same batches as the real DataLoader: keep the "
             "worker-seed draw at the top, and shuffle with the generator you were given.",
         ],
+        refuse=[answer_key],
     )

@@ -27,7 +27,7 @@ from typing import Any
 from minitorch.backends.pretend import second_device
 
 from ._common import format_value
-from .runner import Case, run_check
+from .runner import Case, WrongAnswer, learner_line, run_check
 
 __all__ = ["check_to_device"]
 
@@ -82,8 +82,8 @@ def _first_difference(got: Any, want: Any, where: str = "batch") -> str | None:
     if isinstance(want, (tuple, list)):
         if type(got) is not type(want):
             return (f"`{where}` should stay a {type(want).__name__}; got "
-                    f"{type(got).__name__}. Rebuild it with the same type: "
-                    "`type(batch)(... for item in batch)`.")
+                    f"{type(got).__name__}. Rebuild each container with the type it had (a "
+                    "tuple of inputs and targets is unpacked as a tuple later on).")
         if len(got) != len(want):
             return f"`{where}` should have {len(want)} items; got {len(got)}."
         for i, (g, w) in enumerate(zip(got, want)):
@@ -92,9 +92,69 @@ def _first_difference(got: Any, want: Any, where: str = "batch") -> str | None:
                 return found
         return None
     if got != want or type(got) is not type(want):
+        if isinstance(want, str) and isinstance(got, str) and got.startswith("<generator"):
+            return (f"`{where}` is the string {want!r}, but came back as {got[:30]!r}...: your "
+                    "code rebuilt it like a container (a str is a sequence too, and `str()` "
+                    "of a generator gives that text). Give strings back unchanged.")
         return (f"`{where}` is not a tensor, so it should come back unchanged "
                 f"({format_value(want)}); got {format_value(got)}.")
     return None
+
+
+class _Moved(dict):
+    """What a case saw; shown as the batch ``to_device`` returned (the check's own record,
+    with the expected batch in it, is not for the learner's eyes)."""
+
+    def __repr__(self) -> str:
+        return _show(self["out"])
+
+
+def _show(obj: Any) -> str:
+    """A batch, with each tensor shown by its values and its device."""
+    import minitorch  # noqa: PLC0415
+
+    if isinstance(obj, minitorch.Tensor):
+        values = format_value(obj.detach().cpu().numpy().tolist(), 60)
+        return f"tensor({values}, device='{obj.device}')"
+    if isinstance(obj, dict):
+        return "{" + ", ".join(f"{key!r}: {_show(value)}" for key, value in obj.items()) + "}"
+    if isinstance(obj, tuple):
+        inner = ", ".join(_show(value) for value in obj)
+        return f"({inner},)" if len(obj) == 1 else f"({inner})"
+    if isinstance(obj, list):
+        return "[" + ", ".join(_show(value) for value in obj) + "]"
+    return format_value(obj, 80)
+
+
+def _call(to_device: Callable, batch: Any, device: Any) -> Any:
+    """``to_device(batch, device)``, with the usual errors explained."""
+    try:
+        return to_device(batch, device)
+    except RecursionError as error:
+        raise WrongAnswer(
+            f"RecursionError ({learner_line(error)}): a string is a sequence of strings (each "
+            "character is a string of length 1, itself a sequence...), so treating every "
+            "sequence as a container never ends. Handle tensors, dicts, tuples and lists, and "
+            "give everything else back as it is.") from None
+    except AttributeError as error:
+        text = str(error)
+        for kind in ("dict", "tuple", "list", "str", "int", "NoneType"):
+            if f"'{kind}' object has no attribute 'to'" in text:
+                article = "An" if kind == "int" else "A"
+                what = ("is a container: build a new one from its moved parts."
+                        if kind in ("dict", "tuple", "list") else
+                        "is not a tensor: give it back unchanged.")
+                raise WrongAnswer(
+                    f"AttributeError: {text} ({learner_line(error)}): only tensors have "
+                    f"`.to()`. {article} {kind} {what}") from None
+        raise
+    except RuntimeError as error:
+        if "cuda" in str(error).lower() and "cuda" not in str(device):
+            raise WrongAnswer(
+                f"Your code asked for 'cuda' ({learner_line(error)}), but the device to move "
+                f"to is {device!r}: use the `device` argument, so the same code runs on any "
+                "machine.") from None
+        raise
 
 
 def check_to_device(to_device: Callable[[Any, Any], Any]) -> bool:
@@ -147,10 +207,10 @@ def check_to_device(to_device: Callable[[Any, Any], Any]) -> bool:
         def run():
             batch = make_batch()
             before, original = _describe(batch), copy.copy(batch)
-            out = to_device(batch, device)
-            return {"out": out, "before": before, "after": _describe(batch),
-                    "want": expect(original, device),
-                    "extra": extra(original, out) if extra else None}
+            out = _call(to_device, batch, device)
+            return _Moved({"out": out, "before": before, "after": _describe(batch),
+                           "want": expect(original, device),
+                           "extra": extra(original, out) if extra else None})
 
         return Case(title, run, None, compare=compare, expected_repr=f"the same batch with every "
                     f"tensor on {minitorch.device(device)}")

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from minitorch.backends.pretend import PRETEND, PretendArray, PretendXP, backend_for
+from minitorch.backends.pretend import PRETEND, PretendArray, PretendGPU, PretendXP, backend_for
 
 from ._common import safe_str
-from .runner import Case, run_check
+from .runner import Case, Shortcut, WrongAnswer, run_check
 
 __all__ = ["bench_results", "check_backend"]
 
@@ -51,11 +51,17 @@ def check_backend(backend_class: type) -> bool:
     * ``from_numpy(array, index)``: a **copy** of a host NumPy array, on the device;
     * ``to_numpy(array)``: a **copy** of a device array as a plain ``np.ndarray``.
 
+    The pretend GPU's own backend (``PretendGPU``) is refused, as a base class or called.
+
     Example:
-        >>> from minitorch.backends.pretend import PretendGPU
-        >>> class MyBackend(PretendGPU):
+        >>> from minitorch._backend import Backend
+        >>> class MyBackend(Backend):
+        ...     def owns(self, array):
+        ...         return isinstance(array, PretendArray)
         ...     def from_numpy(self, array, index):
         ...         return np.asarray(array).view(PretendArray)   # no copy: wrong
+        ...     def to_numpy(self, array):
+        ...         return np.array(array.view(np.ndarray))
         >>> check_backend(MyBackend)  # doctest: +ELLIPSIS
         ✗ my backend: wrong result for `from_numpy copies the host array onto the device`...
         False
@@ -63,6 +69,9 @@ def check_backend(backend_class: type) -> bool:
     import minitorch  # noqa: PLC0415
 
     def new_backend():
+        if isinstance(backend_class, type) and issubclass(backend_class, PretendGPU):
+            raise WrongAnswer(f"`{backend_class.__name__}` subclasses `PretendGPU`, the pretend "
+                              f"GPU's own backend, so it does the work: {answer_key.why}")
         backend = backend_class()
         if not isinstance(getattr(backend, "xp", None), PretendXP):
             backend.xp = PretendXP()
@@ -113,36 +122,51 @@ def check_backend(backend_class: type) -> bool:
             return "no error"
 
     messages = {
-        "owns": "`owns(array)` must be True for the device's arrays (`PretendArray`) and False "
-        "for anything else: `isinstance(array, PretendArray)`.",
-        "from_numpy type": "`from_numpy` must return a `PretendArray` (a host array *viewed* "
-        "as one: `.view(PretendArray)`), or minitorch thinks the tensor is still on the CPU.",
+        "from_numpy type": "`from_numpy` must return a `PretendArray` (the device's kind of "
+        "array), or minitorch thinks the tensor is still on the CPU.",
         "from_numpy copy": "The device array changed when the host array changed afterwards: "
-        "they share memory. A GPU has its own memory, so `from_numpy` must **copy**: "
-        "`np.array(array).view(PretendArray)`.",
-        "to_numpy type": "`to_numpy` must return a plain `np.ndarray`, not a PretendArray: "
-        "`.view(np.ndarray)` (and copy it).",
+        "they share memory. A GPU has its own memory, so `from_numpy` must **copy** the "
+        "values (a view, or `np.asarray`, only looks at the same memory).",
+        "to_numpy type": "`to_numpy` must return a plain `np.ndarray`, not a PretendArray "
+        "(copying a PretendArray keeps its type: change the type too).",
         "to_numpy copy": "The host array changed when the device array changed afterwards: "
-        "`to_numpy` must **copy** (`np.array(...)`).",
+        "`to_numpy` must **copy** (a view, or `np.asarray`, shares the memory).",
     }
 
     def compare_owns(got, want):
-        assert got == want, messages["owns"]
+        wrong = [kind for kind in want if got.get(kind) != want[kind]]
+        if wrong:
+            said = got.get(wrong[0])
+            what = {"device array": "a device array", "host array": "a host NumPy array",
+                    "a list": "a list"}.get(wrong[0], wrong[0])
+            raise AssertionError(
+                f"`owns` said {said} for {what}: it must be True exactly for the device's "
+                "arrays (PretendArrays) and False for anything else, a plain NumPy array or a "
+                "list included.")
         return True
 
     def compare_from(got, want):
         assert got["type"] == "PretendArray", messages["from_numpy type"]
         assert got["values"] == want["values"], messages["from_numpy copy"] \
-            if got["values"][0] == 100.0 else f"wrong values: {got['values']}"
-        assert got["dtype"] == want["dtype"], "`from_numpy` must keep the dtype."
+            if got["values"][0] == 100.0 else (
+                f"`from_numpy` should keep the values {want['values']}; its array holds "
+                f"{got['values']}.")
+        assert got["dtype"] == want["dtype"], (
+            f"`from_numpy` must keep the dtype: the host array is {want['dtype']}, the device "
+            f"array {got['dtype']}.")
         return True
 
     def compare_to(got, want):
         assert got["type"] == "ndarray", messages["to_numpy type"]
         assert got["values"] == want["values"], messages["to_numpy copy"] \
-            if got["values"][0] == -1.0 else f"wrong values: {got['values']}"
+            if got["values"][0] == -1.0 else (
+                f"`to_numpy` should keep the values {want['values']}; its array holds "
+                f"{got['values']}.")
         return True
 
+    answer_key = Shortcut(
+        "The exercise is to write the pretend GPU's backend: minitorch's own `PretendGPU` "
+        "is the answer key.", objects={"PretendGPU": PretendGPU})
     same_device = ("Expected all tensors to be on the same device, but found at least two "
                    f"devices, {PRETEND}:0 and cpu!")
     cases = [
@@ -172,6 +196,7 @@ def check_backend(backend_class: type) -> bool:
             "`from_numpy` and `to_numpy` must each return a copy: change the copy, and the "
             "original must stay the same.",
         ],
+        refuse=[answer_key],
     )
 
 

@@ -8,6 +8,8 @@ first problem in words a learner can act on:
   raised it (which may be a helper the learner wrote earlier, such as ``topo_sort``),
 * ✗ the code raised another exception (its type, message and the learner's own line),
 * ✗ a case returned a wrong value (the case, expected, got, why they differ, and a nudge),
+* ✗ the code called a built-in that the exercise asks it to replace (a :class:`Shortcut`:
+  ``np.broadcast_shapes`` in an exercise that writes it), with the exercise's reason,
 * ⌛ the code did not finish within the time limit (an infinite loop?),
 * ⏹ the check was interrupted,
 * ✓ every case passed.
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import html
 import os
 import random
@@ -53,8 +56,8 @@ from ._common import format_value, inline_markup, safe_str, show, to_numpy, type
 from .progress import remember
 
 __all__ = [
-    "Case", "CheckResult", "approx", "default_compare", "evaluate", "get_time_limit",
-    "last_result", "more_help", "run_check", "set_time_limit",
+    "Case", "CheckResult", "Shortcut", "WrongAnswer", "approx", "default_compare", "evaluate",
+    "get_time_limit", "last_result", "more_help", "run_check", "set_time_limit",
 ]
 
 Compare = Callable[[Any, Any], bool]
@@ -153,6 +156,7 @@ class Case:
         expected_repr: text shown as "expected" instead of ``repr(expected)`` (useful when
             several answers are right, e.g. "any order where each node comes before its
             inputs").
+        refuse: the :class:`Shortcut` s this case refuses (besides those of the whole check).
 
     Example:
         >>> case = Case("1 + 1", lambda: 1 + 1, 2)
@@ -165,6 +169,7 @@ class Case:
     expected: Any
     compare: Compare = default_compare
     expected_repr: str | None = None
+    refuse: Sequence[Shortcut] = ()
 
 
 _COLORS = {"pass": "#2e7d32", "todo": "#8d6e00", "fail": "#c62828", "error": "#c62828",
@@ -339,6 +344,16 @@ def _learner_frame(error: BaseException) -> traceback.FrameSummary | None:
     return mine[-1] if mine else None
 
 
+def learner_line(error: BaseException) -> str:
+    """Where the learner's own code raised ``error``: 'in `fn`, line 3: `code`', or ''.
+
+    Example:
+        >>> learner_line(ValueError("no traceback"))
+        ''
+    """
+    return _where(_learner_frame(error)).strip()[1:-1]
+
+
 def _where(frame: traceback.FrameSummary | None) -> str:
     """' (in `my_function`, line 12: `return x / 0`)', or ''."""
     if frame is None:
@@ -347,6 +362,199 @@ def _where(frame: traceback.FrameSummary | None) -> str:
     if len(code) > 80:
         code = code[:77] + "..."
     return f" (in `{frame.name}`, line {frame.lineno}" + (f": `{code}`)" if code else ")")
+
+
+# ------------------------------------------------------------------------ shortcuts
+@dataclass(frozen=True)
+class Shortcut:
+    """A built-in that an exercise asks the learner to replace: calling it is refused.
+
+    While a case runs, every call that the learner's own code makes is watched; a call to one
+    of ``objects``, or to any function of one of ``packages``, stops the case with a message
+    that names the call and gives ``why``. Calls made inside the library (``x + y`` calling
+    NumPy) are not the learner's, so they are never refused; only the learner's own lines are.
+    Functions and methods are seen; callable objects that are neither (NumPy's ufuncs such as
+    ``np.add``, operators) are not, so list the functions that do the job.
+
+    Args:
+        why: the exercise's reason, shown to the learner ("the exercise is to find the shape
+            yourself: `np.broadcast_shapes` is the answer key").
+        objects: ``{"np.broadcast_shapes": np.broadcast_shapes}``: functions, methods or
+            classes (a class: every method it defines), by the name the learner knows them by.
+        packages: top-level packages whose every function is refused, e.g. ``("numpy",)``.
+
+    Example:
+        >>> import math
+        >>> no_sqrt = Shortcut("take the root by hand", objects={"math.sqrt": math.sqrt})
+        >>> result = evaluate("root", [Case("root(4)", lambda: math.sqrt(4), 2.0)],
+        ...                   refuse=[no_sqrt])
+        >>> print(result.lines[0])
+        ✗ root: case `root(4)` called `math.sqrt`: this exercise asks you to do without it.
+    """
+
+    why: str
+    objects: dict = field(default_factory=dict)
+    packages: tuple = ()
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+class _Refused(BaseException):
+    """Raised into learner code that called a refused built-in (not an ``Exception``, so a
+    learner's ``except Exception`` does not swallow it)."""
+
+    def __init__(self, shortcut: Shortcut, name: str, where: str) -> None:
+        super().__init__(name)
+        self.shortcut, self.name, self.where = shortcut, name, where
+
+
+@functools.lru_cache(maxsize=4096)
+def _learner_filename(filename: str) -> bool:
+    return _is_learner_file(filename)
+
+
+@functools.lru_cache(maxsize=64)
+def _package_dir(root: str) -> str | None:
+    """The folder of an installed top-level package, found without importing it."""
+    import importlib.util  # noqa: PLC0415
+
+    module = sys.modules.get(root)
+    origin = getattr(module, "__file__", None)
+    if origin is None:
+        try:
+            spec = importlib.util.find_spec(root)
+        except (ImportError, ValueError):
+            return None
+        origin = getattr(spec, "origin", None)
+    if not origin:
+        return None
+    return os.path.dirname(os.path.abspath(origin)) + os.sep
+
+
+def _codes_of(obj: Any) -> list:
+    """The code objects behind a function, a method or a class (the methods it defines)."""
+    obj = getattr(obj, "__func__", obj)
+    code = getattr(obj, "__code__", None)
+    if code is not None:
+        return [code]
+    if isinstance(obj, type):  # the methods the class itself defines (not shared bases')
+        found = []
+        for value in vars(obj).values():
+            value = getattr(value, "__func__", value)
+            if isinstance(value, property):
+                value = value.fget
+            if hasattr(value, "__code__"):
+                found.append(value.__code__)
+        return found
+    wrapped = getattr(obj, "__wrapped__", None)
+    return _codes_of(wrapped) if wrapped is not None else []
+
+
+def _public_name(frame: Any, root: str) -> str:
+    """``minitorch.tensor`` for the function ``minitorch._creation.tensor`` when the package
+    exports it under that name; else ``module.qualname``."""
+    code = frame.f_code
+    name = code.co_qualname
+    if "<locals>" in name:  # a decorator's wrapper: the learner's line shows what it was
+        return root
+    package = sys.modules.get(root)
+    exported = getattr(package, name.split(".")[0], None) if package is not None else None
+    if exported is not None and (code in _codes_of(exported) or "." in name):
+        return f"{root}.{name}"
+    module = frame.f_globals.get("__name__", root)
+    return f"{module}.{name}"
+
+
+def _line_of(frame: Any) -> str:
+    """'in `fn`, line 3: `code`' for a learner frame."""
+    try:
+        summary = traceback.FrameSummary(frame.f_code.co_filename, frame.f_lineno,
+                                         frame.f_code.co_name)
+        return _where(summary).strip()[1:-1]
+    except Exception:  # noqa: BLE001
+        return ""
+
+
+class _Watcher:
+    """A profile function that refuses the learner's calls to the shortcuts' built-ins."""
+
+    def __init__(self, shortcuts: Sequence[Shortcut]) -> None:
+        self.codes: dict = {}
+        self.builtins: dict = {}
+        self.dirs: list = []
+        self.roots: dict = {}
+        self.refused: _Refused | None = None
+        for shortcut in shortcuts:
+            for name, obj in shortcut.objects.items():
+                codes = _codes_of(obj)
+                for code in codes:
+                    self.codes.setdefault(code, (shortcut, name))
+                if not codes:  # a C function
+                    self.builtins.setdefault(id(obj), (obj, shortcut, name))
+            for root in shortcut.packages:
+                self.roots.setdefault(root, shortcut)
+                folder = _package_dir(root)
+                if folder:
+                    self.dirs.append((folder, root, shortcut))
+
+    def _refuse(self, shortcut: Shortcut, name: str, caller: Any) -> None:
+        self.refused = _Refused(shortcut, name, _line_of(caller))
+        sys.setprofile(None)
+        raise self.refused
+
+    def __call__(self, frame: Any, event: str, arg: Any) -> None:
+        # every call of the learner's code passes here: the common cases return at once
+        if event == "call":
+            code = frame.f_code
+            found = self.codes.get(code)
+            if found is None and not self.dirs:
+                return
+            caller = frame.f_back
+            if caller is None or not _learner_filename(caller.f_code.co_filename):
+                return
+            if found is not None:
+                self._refuse(found[0], found[1], caller)
+            filename = code.co_filename
+            for folder, root, shortcut in self.dirs:
+                if filename.startswith(folder):
+                    self._refuse(shortcut, _public_name(frame, root), caller)
+        elif event == "c_call" and (self.builtins or self.roots):
+            if not _learner_filename(frame.f_code.co_filename):
+                return
+            found = self.builtins.get(id(arg))
+            if found is not None and found[0] is arg:
+                self._refuse(found[1], found[2], frame)
+            if self.roots:
+                owner = getattr(arg, "__self__", None)
+                module = getattr(arg, "__module__", None)
+                if not isinstance(module, str):
+                    module = type(owner).__module__ if owner is not None else ""
+                root = module.split(".")[0]
+                if root in self.roots:
+                    self._refuse(self.roots[root], f"{module}.{arg.__qualname__}", frame)
+
+
+def _run_refusing(run: Callable[[], Any], shortcuts: Sequence[Shortcut]) -> Any:
+    """``run()``, refusing the learner's calls to the shortcuts (see :class:`Shortcut`)."""
+    if not shortcuts:
+        return run()
+    watcher = _Watcher(shortcuts)
+    previous = sys.getprofile()
+    sys.setprofile(watcher)
+    try:
+        result = run()
+    except _Refused:
+        raise
+    except BaseException:
+        if watcher.refused is not None:  # the learner caught our refusal and went on
+            raise watcher.refused from None
+        raise
+    finally:
+        sys.setprofile(previous)
+    if watcher.refused is not None:
+        raise watcher.refused
+    return result
 
 
 # ------------------------------------------------------------------------ why values differ
@@ -428,17 +636,39 @@ def _mismatch_note(got: Any, expected: Any) -> str | None:
 
 
 # ------------------------------------------------------------------------ running one case
+class WrongAnswer(Exception):  # noqa: N818  (it is not an error of the check's)
+    """Raised by a check's own code while a case runs, to say what the answer did wrong.
+
+    The case then fails with this message (and no "expected/got" pair, unless ``got`` is
+    given): for what can only be seen while the learner's code runs, such as an error it
+    raised that has a well-known cause.
+
+    Example:
+        >>> def run():
+        ...     raise WrongAnswer("`a + 1` fails: a number has no `.data`.")
+        >>> print(evaluate("add", [Case("a + 1", run, 2)]).text)
+        ✗ add: wrong result for `a + 1`.
+        `a + 1` fails: a number has no `.data`.
+        0 of 1 cases passed.
+    """
+
+    def __init__(self, why: str, got: Any = None, show_got: bool = False) -> None:
+        super().__init__(why)
+        self.why, self.got, self.show_got = why, got, show_got
+
+
 class CheckTimeout(BaseException):
     """Raised inside learner code that ran past the time limit, to stop it."""
 
 
 @dataclass
 class _Outcome:
-    status: str  # pass, fail, error, todo, timeout, interrupted
+    status: str  # pass, fail, error, todo, timeout, interrupted, refused
     got: str = ""
     note: str | None = None
     error: str = ""
     frame: traceback.FrameSummary | None = None
+    got_type: str = ""
 
 
 def _describe(error: BaseException) -> str:
@@ -449,10 +679,16 @@ def _describe(error: BaseException) -> str:
     return f"{name}: {message}" if message else name
 
 
-def _attempt(case: Case) -> _Outcome:
+def _attempt(case: Case, shortcuts: Sequence[Shortcut] = ()) -> _Outcome:
     """Run one case and turn whatever happens into an :class:`_Outcome` (in the worker)."""
     try:
-        got = case.run()
+        got = _run_refusing(case.run, (*shortcuts, *case.refuse))
+    except _Refused as refused:
+        return _Outcome("refused", got=refused.name, note=refused.shortcut.why,
+                        error=refused.where)
+    except WrongAnswer as wrong:
+        return _Outcome("fail", got=format_value(wrong.got) if wrong.show_got else "",
+                        note=safe_str(wrong.why), got_type="explained")
     except NotImplementedError as error:
         return _Outcome("todo", error=safe_str(error), frame=_learner_frame(error))
     except KeyboardInterrupt:
@@ -478,7 +714,7 @@ def _attempt(case: Case) -> _Outcome:
         note = why or _mismatch_note(got, case.expected)
     except Exception:  # noqa: BLE001  (a hostile result: say nothing more about it)
         note = why
-    return _Outcome("fail", got=format_value(got), note=note)
+    return _Outcome("fail", got=format_value(got), note=note, got_type=type_name(got))
 
 
 def _stop_thread(thread: threading.Thread) -> None:
@@ -490,13 +726,13 @@ def _stop_thread(thread: threading.Thread) -> None:
         pass
 
 
-def _run_case(case: Case, limit: float) -> _Outcome:
+def _run_case(case: Case, limit: float, shortcuts: Sequence[Shortcut] = ()) -> _Outcome:
     """Run ``case`` in a daemon thread; give up after ``limit`` seconds."""
     box: list[_Outcome] = []
 
     def target() -> None:
         try:
-            box.append(_attempt(case))
+            box.append(_attempt(case, shortcuts))
         except CheckTimeout:
             pass
         except BaseException as error:  # noqa: BLE001  (never let anything escape)
@@ -560,12 +796,13 @@ def preserved_state() -> Iterator[None]:
 
 # ------------------------------------------------------------------------ evaluate
 def evaluate(title: str, cases: list[Case], hint: str = "",
-             more_help: Sequence[str] = (), time_limit: float | None = None) -> CheckResult:
+             more_help: Sequence[str] = (), time_limit: float | None = None,
+             refuse: Sequence[Shortcut] = ()) -> CheckResult:
     """Run ``cases`` and describe the first one that does not pass. Never raises.
 
     Every case runs (so the count of passing cases is right) unless one runs out of time or
-    is interrupted; the feedback describes the first case that raised or returned a wrong
-    value.
+    is interrupted; the feedback describes the first case that called a refused built-in,
+    else the first case that raised or returned a wrong value.
 
     Args:
         title: the name of the check, e.g. ``"mul backward"``.
@@ -573,6 +810,7 @@ def evaluate(title: str, cases: list[Case], hint: str = "",
         hint: a short nudge naming the concept, shown under a wrong answer.
         more_help: further hints, revealed one at a time on request; none gives the solution.
         time_limit: seconds each case may run (default: :func:`get_time_limit`).
+        refuse: the :class:`Shortcut` s that every case refuses.
 
     Returns:
         A :class:`CheckResult`.
@@ -587,7 +825,7 @@ def evaluate(title: str, cases: list[Case], hint: str = "",
     outcomes: list[tuple[_Outcome, Case]] = []
     with preserved_state():
         for case in cases:
-            outcome = _run_case(case, limit)
+            outcome = _run_case(case, limit, refuse)
             outcomes.append((outcome, case))
             if outcome.status in ("timeout", "interrupted"):
                 break
@@ -599,7 +837,8 @@ def evaluate(title: str, cases: list[Case], hint: str = "",
         return CheckResult(title, "pass", n_passed, n_total,
                            lines=[f"✓ {title}: all {n_total} cases passed."])
 
-    outcome, case = problems[0]
+    refused = [(outcome, case) for outcome, case in problems if outcome.status == "refused"]
+    outcome, case = (refused or problems)[0]
     status = outcome.status
     count = f"{n_passed} of {n_total} cases passed."
     culprit = outcome.frame.name if outcome.frame is not None else None
@@ -626,6 +865,15 @@ def evaluate(title: str, cases: list[Case], hint: str = "",
         lines = [f"⏹ {title}: interrupted while running case `{case.name}`.",
                  "Nothing was checked after that; run the check again when you are ready.",
                  count]
+    elif status == "refused":
+        status = "fail"
+        lines = [f"✗ {title}: case `{case.name}` called `{outcome.got}`: this exercise asks "
+                 "you to do without it.",
+                 f"The call: {outcome.error}." if outcome.error else "",
+                 outcome.note or "", count]
+        lines = [line for line in lines if line]
+        if hint:
+            lines.append(f"Hint: {hint}")
     elif status == "error":
         lines = [f"✗ {title}: case `{case.name}` raised {outcome.error}{_where(outcome.frame)}",
                  count]
@@ -633,8 +881,21 @@ def evaluate(title: str, cases: list[Case], hint: str = "",
             lines.append(f"Hint: {hint}")
     else:
         expected_text = case.expected_repr or format_value(case.expected)
-        lines = [f"✗ {title}: wrong result for `{case.name}`.", "expected:",
-                 f"  {expected_text}", "got:", f"  {outcome.got}"]
+        if outcome.got_type == "explained":  # a WrongAnswer: its message says it all
+            lines = [f"✗ {title}: wrong result for `{case.name}`."]
+            if outcome.got:
+                lines += ["got:", f"  {outcome.got}"]
+        elif expected_text == outcome.got:  # "expected: True / got: True" would say nothing
+            lines = [f"✗ {title}: wrong result for `{case.name}`.", "got:",
+                     f"  {outcome.got}"]
+            if not outcome.note:
+                kind = outcome.got_type
+                article = "an" if kind[:1].lower() in "aeiou" else "a"
+                lines.append(f"It prints like the expected value, but it is {article} {kind}, "
+                             f"not {article_of(case.expected)}.")
+        else:
+            lines = [f"✗ {title}: wrong result for `{case.name}`.", "expected:",
+                     f"  {expected_text}", "got:", f"  {outcome.got}"]
         if outcome.note:
             lines.append(outcome.note)
         lines.append(count)
@@ -642,6 +903,12 @@ def evaluate(title: str, cases: list[Case], hint: str = "",
             lines.append(f"Hint: {hint}")
     return CheckResult(title, status, n_passed, n_total, case=case.name, lines=lines,
                        culprit=culprit, help_steps=list(more_help))
+
+
+def article_of(value: Any) -> str:
+    """'a bool', 'an int': the kind of ``value``, for a message."""
+    kind = type_name(value)
+    return ("an " if kind[:1].lower() in "aeiou" else "a ") + kind
 
 
 _last = threading.local()
@@ -683,7 +950,8 @@ def more_help() -> None:
 
 
 def run_check(title: str, cases: list[Case], hint: str = "",
-              more_help: Sequence[str] = (), time_limit: float | None = None) -> bool:
+              more_help: Sequence[str] = (), time_limit: float | None = None,
+              refuse: Sequence[Shortcut] = ()) -> bool:
     """Run a check, show its feedback, and return whether every case passed.
 
     In Jupyter the feedback is a coloured HTML box (with a **More help** button when there
@@ -696,6 +964,7 @@ def run_check(title: str, cases: list[Case], hint: str = "",
         hint: a short nudge naming the concept, shown under a wrong answer.
         more_help: further hints, revealed one at a time on request.
         time_limit: seconds each case may run (default: :func:`get_time_limit`).
+        refuse: the :class:`Shortcut` s that every case refuses.
 
     Returns:
         ``True`` if all cases passed, ``False`` otherwise.
@@ -705,7 +974,7 @@ def run_check(title: str, cases: list[Case], hint: str = "",
         ✓ square: all 1 cases passed.
         True
     """
-    result = evaluate(title, cases, hint, more_help, time_limit)
+    result = evaluate(title, cases, hint, more_help, time_limit, refuse)
     _last.result = result
     remember(result)  # the latest verdict, for the progress table (never raises)
     try:
