@@ -769,6 +769,8 @@ class Tensor:
 
     def copy_(self, src) -> Tensor:
         """Copy ``src`` (broadcast to this shape) into this tensor, in place."""
+        if isinstance(src, Tensor):
+            _ops.shape.check_partial_overlap(self._data, src._data)
         return self._inplace(_ops.shape.copied, src)
 
     def masked_fill_(self, mask, value) -> Tensor:

@@ -115,7 +115,7 @@ class TensorMethods:
         return _indexing.narrow(self, dim, start, length)
 
     def select(self, dim: int, index: int):
-        return _indexing.select(self, dim, index)
+        return _indexing.select(self, dim, index, _position=2)  # (the method's index is 2nd)
 
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
         return _shape.diagonal(self, offset, dim1, dim2)

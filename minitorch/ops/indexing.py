@@ -22,7 +22,8 @@ import warnings
 import numpy as np
 
 from minitorch._backend import array_module
-from minitorch._tensor import Tensor, _wrap
+from minitorch._tensor import Tensor, _counter, _wrap
+from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops import shape as _shape
 from minitorch.ops._util import as_tensor, normalize_dim
@@ -296,6 +297,10 @@ def _parse_key(key, shape: tuple) -> tuple:
 
 def getitem(x: Tensor, key) -> Tensor:
     """``x[key]`` with PyTorch's semantics (see the module docstring)."""
+    if not (x._requires_grad and grad_mode._state.enabled):  # nothing to record
+        plain = _plain_key(x, key)
+        if plain is not None:  # ints and slices: one NumPy view, the tensor the ops would make
+            return _view_of(x, x._data[plain])
     if type(key) is int:  # x[i], the most common key: a view of one position of dimension 0
         if not x._data.ndim:
             raise IndexError(_ZERO_DIM_MESSAGE)
@@ -314,6 +319,22 @@ def getitem(x: Tensor, key) -> Tensor:
     if out is x:  # x[...] or x[:, :]: still a new view, as in PyTorch
         out = _shape.Alias.apply(x)
     return out
+
+
+def _plain_key(x: Tensor, key) -> tuple | None:
+    """``key`` as a NumPy key that gives a view, if it is ints (in range) and slices (with
+    positive steps), which NumPy reads as PyTorch does; else None (the general path)."""
+    keys = key if type(key) is tuple else (key,)
+    shape = x._data.shape
+    if len(keys) > len(shape):
+        return None
+    for k, n in zip(keys, shape):
+        if type(k) is int:
+            if not -n <= k < n:
+                return None
+        elif type(k) is not slice or (k.step is not None and k.step <= 0):
+            return None
+    return keys + (Ellipsis,)  # ``...``: a 0-d result is still a view
 
 
 _ZERO_DIM_MESSAGE = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
@@ -354,6 +375,9 @@ def setitem(x: Tensor, key, value) -> None:
     Writing into a view of a recorded ``x`` rewrites ``x``'s history: its node becomes
     ``CopySlices`` (see ``ops/views.py``).
     """
+    if (not grad_mode._state.enabled or not (x._requires_grad or (
+            isinstance(value, Tensor) and value._requires_grad))) and _plain_write(x, key, value):
+        return  # nothing to record, and NumPy could write it
     if (isinstance(key, Tensor) and key._data.dtype == np.uint8
             and (not isinstance(value, Tensor) or value._data.ndim == 0)):
         # PyTorch writes a single value through masked_fill_, which takes only bool masks
@@ -387,12 +411,34 @@ def setitem(x: Tensor, key, value) -> None:
         target.copy_(value.expand(target._data.shape))
 
 
+def _plain_write(x: Tensor, key, value) -> bool:
+    """``x[key] = value`` when nothing is recorded and the key is ints and slices: NumPy writes
+    ``value`` straight into ``x``'s memory (the version goes up). Returns False, having written
+    nothing, where the general path is needed (to raise PyTorch's error, for example)."""
+    plain, data = _plain_key(x, key), x._data
+    if (plain is None or type(data) is not np.ndarray or not data.flags.writeable
+            or x.is_inference()):
+        return False
+    value = as_tensor(value, x)  # a number: PyTorch's rules for it
+    src, target = value._data, data[plain]
+    if type(src) is not np.ndarray or np.may_share_memory(src, target):
+        return False
+    while src.ndim > target.ndim and src.shape[0] == 1:  # PyTorch drops leading 1s
+        src = src[0]
+    try:
+        target[...] = src  # broadcasts as ``expand`` does; converts as ``copy_`` does
+    except ValueError:
+        return False
+    _counter(x).value += 1
+    return True
+
+
 def _put(x: Tensor, value: Tensor, advanced: tuple) -> Tensor:
     """What ``x.index_put_(advanced, value)`` writes."""
     return IndexPut.apply(x, value, advanced)
 
 
-def select(input: Tensor, dim: int, index: int) -> Tensor:  # noqa: A002
+def select(input: Tensor, dim: int, index: int, *, _position: int = 3) -> Tensor:  # noqa: A002
     """Position ``index`` of dimension ``dim``, which disappears (a view): ``x.select(0, i)`` is
     ``x[i]``, ``x.select(1, i)`` is ``x[:, i]``.
 
@@ -405,7 +451,7 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:  # noqa: A002
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = normalize_dim(dim, len(shape))
     if not isinstance(index, numbers.Integral):
-        raise TypeError(f"select(): argument 'index' (position 2) must be int, not "
+        raise TypeError(f"select(): argument 'index' (position {_position}) must be int, not "
                         f"{type(index).__name__}")
     if not -shape[d] <= index < shape[d]:
         raise IndexError(f"select(): index {index} out of range for tensor of size "

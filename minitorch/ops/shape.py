@@ -745,3 +745,19 @@ def copied(a: Tensor, src) -> Tensor:
     if type(src._data) is not type(a._data):  # copy_ may cross devices, as in PyTorch
         src = src.to(a.device)
     return Copy.apply(a, src)
+
+
+def check_partial_overlap(dst, src) -> None:
+    """PyTorch's error when ``copy_`` would read memory it writes (``x[1:] = x[:-1]``); like
+    PyTorch, it only looks at two contiguous blocks (copying a tensor onto itself is fine)."""
+    if (type(dst) is not np.ndarray or type(src) is not np.ndarray
+            or not (dst.flags.c_contiguous and src.flags.c_contiguous and dst.size and src.size)
+            or not np.may_share_memory(dst, src)):
+        return
+    if dst.__array_interface__["data"][0] == src.__array_interface__["data"][0] \
+            and dst.nbytes == src.nbytes:
+        return
+    raise RuntimeError(
+        "unsupported operation: some elements of the input tensor and the written-to tensor "
+        "refer to a single memory location. Please clone() the tensor before performing the "
+        "operation.")
