@@ -492,6 +492,16 @@ class Copy(Function):
         return _zeros_like(grad), grad.to(ctx.src_dtype)  # the old values were overwritten
 
 
+class CopyBackwards(Copy._backward_cls):
+    """``copy_``'s node. PyTorch writes it in C++, so its ``name()`` has the namespace."""
+
+    def name(self) -> str:
+        return "torch::autograd::CopyBackwards"
+
+
+Copy._backward_cls = CopyBackwards
+
+
 # ---------------------------------------------------------------- functions (the public API)
 def view(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
     """The same memory seen with another shape (must be possible without copying)."""
