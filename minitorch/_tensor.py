@@ -503,8 +503,8 @@ class Tensor:
         suffixes = []
         if self._device.type != "cpu":
             suffixes.append(f"device='{self._device}'")
-        if self._grad_fn is not None:
-            suffixes.append(f"grad_fn=<{self._grad_fn.name()}>")
+        if self._grad_fn is not None:  # (without PyTorch's C++ namespace: <CopySlices>)
+            suffixes.append(f"grad_fn=<{self._grad_fn.name().rpartition('::')[2]}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
         dt = self.dtype
