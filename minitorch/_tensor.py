@@ -378,7 +378,8 @@ class Tensor:
             return (None, 0)
         acc = self._accumulator
         if acc is None:
-            if self._view_kind == VIEW_NO_GRAD and self._base._requires_grad:
+            base = self._base
+            if base is not None and self._view_kind == VIEW_NO_GRAD and base._requires_grad:
                 return (None, 0)  # it requires grad only through its base: none reaches it
             acc = self._accumulator = AccumulateGrad(self)
         return (acc, 0)

@@ -5,6 +5,9 @@
 * Advanced indexing (an integer tensor or list, or a boolean mask) copies: ``IndexBackward0``.
   Its backward *adds* the gradient into the picked positions, so an index used twice gets the
   gradient twice.
+* ``x[key] = v`` writes into the view that the basic part of the key picks, in place
+  (``copy_``, or ``index_put_`` with index tensors); in a graph, ``x``'s node becomes
+  ``CopySlices`` (``ops/views.py``).
 
 Example:
     >>> import minitorch
