@@ -165,8 +165,8 @@ class Tensor:
     _accumulator = None
     _wrapped = False  # a Python number wrapped for an operation (weakest in type promotion)
     _version_counter = None  # made on first use (see _counter): None means version 0
-    _view_kind = 0  # for a view (``_base`` is not None): VIEW_NO_GRAD, VIEW_MULTI or 0
     __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
+    _view_kind = 0  # how a view (``_base`` is not None) was made: VIEW_NO_GRAD, VIEW_MULTI, 0
 
     def __init__(self, *args) -> None:
         if len(args) == 1 and not isinstance(args[0], numbers.Number):

@@ -20,6 +20,14 @@ The same happens to the views of a tensor changed in place itself (``z.mul_(3)``
 PyTorch forbids to change (made under no_grad, or one of several views that one op returns,
 such as ``unbind``'s) raises PyTorch's error instead.
 
+To find a base's views, the version counter they share keeps weak references to them
+(``_VersionCounter.add_view``). PyTorch instead checks a view's version each time its
+``grad_fn`` is read. Two consequences, both tested: after an in-place change made under
+no_grad (which changes no history), a view keeps its node's name where PyTorch renames it
+``AsStridedBackward0`` (values and gradients are the same); and a view that PyTorch refuses to
+use after its base changed (made under no_grad, or by ``unbind``) raises PyTorch's error when
+backward reaches it, or its node's ``name()`` is read, rather than at once.
+
 Example:
     >>> import minitorch
     >>> y = minitorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -255,7 +263,8 @@ def rebase_views(base: Tensor) -> None:
 
 
 def storage_offset(t: Tensor) -> int:
-    """Where ``t`` starts in its base's memory, counted in elements (0 for a base)."""
+    """Where ``t`` starts in its base's memory, counted in elements (0 for a base; also 0 for
+    an empty view, whose start NumPy does not keep)."""
     base = t._base
     if base is None:
         return 0
