@@ -64,7 +64,7 @@ VIEW_MULTI = 2  # one of the views one op returns together (unbind, split, chunk
 class _VersionCounter:
     """Counts in-place changes. Views share their base's counter, and it keeps a list of them
     (weak references): when an in-place change gives the base a new history, its views are
-    found here and given new histories too (``ops/views.py``)."""
+    found here and marked, to get new histories too (``ops/views.py``)."""
 
     __slots__ = ("value", "views", "_prune_at")
 
@@ -83,9 +83,10 @@ class _VersionCounter:
             views[:] = [r for r in views if r() is not None]
             self._prune_at = max(16, 2 * len(views))
 
-    def live_views(self) -> list:
-        """The views still alive, oldest first."""
+    def take_views(self) -> list:
+        """The views still alive, oldest first; the list forgets them."""
         found = [] if self.views is None else [r() for r in self.views]
+        self.views = None
         return [v for v in found if v is not None]
 
 
@@ -118,7 +119,7 @@ class _InferenceCounter:
     def add_view(self, view) -> None:  # inference tensors have no history to rewrite
         pass
 
-    def live_views(self) -> list:
+    def take_views(self) -> list:
         return []
 
 
@@ -167,6 +168,7 @@ class Tensor:
     _version_counter = None  # made on first use (see _counter): None means version 0
     __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
     _view_kind = 0  # how a view (``_base`` is not None) was made: VIEW_NO_GRAD, VIEW_MULTI, 0
+    _view_stale = None  # a view whose base got a new history: its old node (or True) until used
 
     def __init__(self, *args) -> None:
         if len(args) == 1 and not isinstance(args[0], numbers.Number):
@@ -262,7 +264,7 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
-        if self._grad_fn is not None:
+        if self.grad_fn is not None:
             if value:
                 raise RuntimeError("you can only change requires_grad flags of leaf variables.")
             raise RuntimeError(
@@ -286,17 +288,23 @@ class Tensor:
     @property
     def is_leaf(self) -> bool:
         """True for tensors made by the user rather than by a recorded operation."""
-        return self._grad_fn is None
+        return self.grad_fn is None
 
     @property
     def grad_fn(self):
         """The node that made this tensor (``<AddBackward0 object at ...>``), or None."""
+        if self._view_stale is not None:  # a view whose base changed in place
+            self._refresh()
         return self._grad_fn
+
+    def _refresh(self) -> None:
+        """Give a view whose base got a new history its new node (``ops/views.py``)."""
+        _ops.views.regenerate(self)
 
     @property
     def grad(self) -> Tensor | None:
         """The accumulated gradient of a leaf (None until a backward reaches it)."""
-        if self._grad_fn is not None and not self._retains_grad:
+        if self.grad_fn is not None and not self._retains_grad:
             warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -327,7 +335,7 @@ class Tensor:
         """Make a non-leaf tensor keep its ``.grad`` after backward."""
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._grad_fn is None or self._retains_grad:
+        if self.grad_fn is None or self._retains_grad:
             return
         self._retains_grad = True
 
@@ -350,7 +358,7 @@ class Tensor:
             raise RuntimeError(
                 "cannot register a hook on a tensor that doesn't require gradient"
             )
-        if self._grad_fn is not None:
+        if self.grad_fn is not None:
             return self._grad_fn._register_tensor_hook(self._output_nr, hook)
         if self._hooks is None:
             self._hooks = {}
@@ -360,7 +368,7 @@ class Tensor:
 
     def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
         """Call ``hook(tensor)`` after a gradient was accumulated into this leaf's ``.grad``."""
-        if self._grad_fn is not None:
+        if self.grad_fn is not None:
             raise RuntimeError(
                 "post accumulate grad hooks cannot be registered on non-leaf tensors"
             )
@@ -373,6 +381,9 @@ class Tensor:
     def _edge(self) -> tuple:
         """The graph edge a gradient for this tensor flows along: ``(node, output_nr)``."""
         if self._grad_fn is not None:
+            return (self._grad_fn, self._output_nr)
+        if self._view_stale is not None:  # a view whose base changed in place: its new node
+            self._refresh()
             return (self._grad_fn, self._output_nr)
         if not self._requires_grad:
             return (None, 0)
@@ -416,7 +427,7 @@ class Tensor:
 
     def detach_(self) -> Tensor:
         """Detach in place: drop the history and make this a leaf that needs no grad."""
-        if self._base is not None and self._grad_fn is not None:
+        if self._base is not None and self.grad_fn is not None:
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using "
                 "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
@@ -504,8 +515,9 @@ class Tensor:
         suffixes = []
         if self._device.type != "cpu":
             suffixes.append(f"device='{self._device}'")
-        if self._grad_fn is not None:  # (without PyTorch's C++ namespace: <CopySlices>)
-            suffixes.append(f"grad_fn=<{self._grad_fn.name().rpartition('::')[2]}>")
+        grad_fn = self.grad_fn
+        if grad_fn is not None:  # (without PyTorch's C++ namespace: <CopySlices>)
+            suffixes.append(f"grad_fn=<{grad_fn.name().rpartition('::')[2]}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
         dt = self.dtype
@@ -519,7 +531,7 @@ class Tensor:
         return repr(self)
 
     def __deepcopy__(self, memo):
-        if self._grad_fn is not None:
+        if self.grad_fn is not None:
             raise RuntimeError(
                 "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
                 "protocol at the moment.  If you were attempting to deepcopy a module, this may "
@@ -635,6 +647,8 @@ class Tensor:
         if base is not None:
             if self._view_kind:  # made under no_grad, or by unbind/split: PyTorch refuses
                 raise RuntimeError(_ops.views.view_change_message(self, indirect=False))
+            if self._view_stale is not None:
+                self._refresh()
             if self._requires_grad and base._grad_fn is None:
                 raise RuntimeError(_VIEW_OF_LEAF_MESSAGE)
         if self._requires_grad and self._grad_fn is None:

@@ -420,3 +420,21 @@ def test_inplace_through_a_drawn_key_on_a_recorded_tensor_like_torch(case, use_s
         return facts + [plain(z), plain(leaf.grad), plain(w.grad)]
 
     assert probe(minitorch) == probe(torch)
+
+
+def test_each_change_marks_only_the_views_used_since_the_last_one():
+    # ``for row in z: row.mul_(2)`` must not touch every live row at every change (that would
+    # be quadratic): a marked view is listed again only once it is used
+    x = minitorch.randn(200, 3, requires_grad=True)
+    z = x * 1
+    rows = list(z)
+    for row in rows:
+        row.mul_(2)
+    listed = [r for r in (z._version_counter.views or []) if r() is not None]
+    assert len(listed) <= 1
+    assert all(r._view_stale is not None for r in rows[:-1])
+    (z.sum() + rows[0].sum() * 10).backward()
+    expected = np.full((200, 3), 2.0)
+    expected[0] = 22.0
+    np.testing.assert_allclose(x.grad.numpy(), expected)
+    assert rows[0].grad_fn.name() == "AsStridedBackward0"

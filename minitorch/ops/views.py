@@ -21,12 +21,11 @@ PyTorch forbids to change (made under no_grad, or one of several views that one 
 such as ``unbind``'s) raises PyTorch's error instead.
 
 To find a base's views, the version counter they share keeps weak references to them
-(``_VersionCounter.add_view``). PyTorch instead checks a view's version each time its
-``grad_fn`` is read. Two consequences, both tested: after an in-place change made under
-no_grad (which changes no history), a view keeps its node's name where PyTorch renames it
-``AsStridedBackward0`` (values and gradients are the same); and a view that PyTorch refuses to
-use after its base changed (made under no_grad, or by ``unbind``) raises PyTorch's error when
-backward reaches it, or its node's ``name()`` is read, rather than at once.
+(``_VersionCounter.add_view``): a recorded in-place change marks them, and a marked view makes
+its new node when it is next used. PyTorch instead compares a view's version each time its
+node is needed, so after an in-place change made under no_grad (which changes no history) it
+renames a view's node ``AsStridedBackward0``; minitorch keeps the name (values and gradients
+are the same).
 
 Example:
     >>> import minitorch
@@ -47,11 +46,12 @@ import numpy as np
 
 from minitorch._backend import array_module
 from minitorch._tensor import VIEW_MULTI, VIEW_NO_GRAD, Tensor, _wrap
+from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops.indexing import Index, IndexAdd, IndexPut
 
 __all__ = ["CopySlices", "AsStrided", "ViewGeometry", "inplace_on_view", "rebase_views",
-           "view_change_message", "storage_offset", "data_ptr"]
+           "regenerate", "view_change_message", "storage_offset", "data_ptr"]
 
 
 def _address(array) -> int:
@@ -70,22 +70,18 @@ def _byte_offsets(xp, shape: tuple, strides: tuple):
 
 class ViewGeometry:
     """Where a view's elements sit in its base: PyTorch's as_strided geometry (sizes, strides
-    and offset), kept in bytes as NumPy gives them.
+    and offset), read from the two arrays when first needed (NumPy is slow to tell where an
+    array starts), then kept in bytes as NumPy gives them.
 
-    ``positions()`` turns it into each element's position in the base flattened in C order,
-    the index that picks the view's part out of a gradient of the base's shape.
+    ``positions()`` gives each element's position in the base flattened in C order, the index
+    that picks the view's part out of a gradient of the base's shape.
     """
 
-    __slots__ = ("shape", "strides", "offset", "base_shape", "base_strides", "base_dense",
-                 "itemsize", "xp", "_positions")
+    __slots__ = ("shape", "base_shape", "_arrays", "_positions")
 
     def __init__(self, view: Tensor, base: Tensor) -> None:
-        v, b = view._data, base._data
-        self.shape, self.strides = v.shape, v.strides
-        self.offset = _address(v) - _address(b)
-        self.base_shape, self.base_strides = b.shape, b.strides
-        self.base_dense = bool(b.flags.c_contiguous)
-        self.itemsize, self.xp = b.itemsize, array_module(b)
+        self.shape, self.base_shape = view._data.shape, base._data.shape
+        self._arrays = (view._data, base._data)
         self._positions = None
 
     @property
@@ -95,15 +91,16 @@ class ViewGeometry:
     def positions(self):
         """An integer array of the view's shape: where each element is in the flat base."""
         if self._positions is None:
-            xp = self.xp
-            where = _byte_offsets(xp, self.shape, self.strides) + self.offset
-            if self.base_dense:
-                found = where // self.itemsize
+            v, b = self._arrays
+            xp = array_module(b)
+            where = _byte_offsets(xp, v.shape, v.strides) + (_address(v) - _address(b))
+            if b.flags.c_contiguous:
+                found = where // b.itemsize
             else:  # look each address up among the base's addresses
-                at = _byte_offsets(xp, self.base_shape, self.base_strides).reshape(-1)
+                at = _byte_offsets(xp, b.shape, b.strides).reshape(-1)
                 order = xp.argsort(at, kind="stable")
                 found = order[xp.searchsorted(at[order], where)] if at.size else where
-            self._positions = found
+            self._positions, self._arrays = found, None  # (the memory is not held any longer)
         return self._positions
 
 
@@ -125,12 +122,18 @@ class AsStrided(Function):
     """The node of a view whose base got a new history: the view's part of the base.
 
     Backward puts the view's gradient at the view's positions in zeros of the base's shape
-    (adding where an expanded view shows one element more than once). minitorch makes these
-    nodes only in :func:`rebase_views`, never by running a forward.
+    (adding where an expanded view shows one element more than once). Only :func:`regenerate`
+    runs it, on a view and its base.
     """
 
     node_name = "AsStridedBackward0"
     _builtin = True
+    _edge_args = (0,)  # the gradient goes to the base
+
+    @staticmethod
+    def forward(ctx, base, view):
+        ctx.geometry = ViewGeometry(view, base)
+        return _wrap(view._data)  # the view's memory: its node is what ``regenerate`` wants
 
     @staticmethod
     def backward(ctx, grad):
@@ -181,23 +184,6 @@ class CopySlices(CopySlicesFunction._backward_cls):
         self.fn._release()
 
 
-class ModifiedView(Function):
-    """The node of a view that PyTorch forbids to use after its base changed in place (made
-    under no_grad, or by unbind/split): using it in backward raises PyTorch's error."""
-
-    node_name = "ModifiedView"
-    _builtin = True
-
-    @staticmethod
-    def backward(ctx, grad):
-        raise RuntimeError(ctx.message)
-
-
-class _ModifiedViewNode(ModifiedView._backward_cls):
-    def name(self) -> str:  # PyTorch raises as soon as such a view's grad_fn is looked at
-        raise RuntimeError(self.message)
-
-
 def _short_name(node) -> str:
     name = node.name()
     return name.rsplit("Backward", 1)[0] if "Backward" in name else name
@@ -206,7 +192,9 @@ def _short_name(node) -> str:
 def view_change_message(view: Tensor, indirect: bool) -> str:
     """PyTorch's error for changing in place a view made under no_grad or by a multi-view op
     (``indirect``: the view's base, or another view of it, was changed)."""
-    node, kind = view._grad_fn, view._view_kind
+    stale = view._view_stale  # the node it had before its base changed, if it did
+    node = view._grad_fn or (stale if stale is not True else None)
+    kind = view._view_kind
     what = "its base or another view of its base has been" if indirect else "is being"
     out = f"Output {view._output_nr} of {_short_name(node)}" if node is not None else ""
     if kind == VIEW_NO_GRAD or node is None:
@@ -246,20 +234,29 @@ def inplace_on_view(view: Tensor, fn, args: tuple) -> Tensor:
 
 
 def rebase_views(base: Tensor) -> None:
-    """After an in-place change gave ``base`` a new history, give each of its views a new node,
-    ``AsStridedBackward0`` (PyTorch makes it when the view is next used; minitorch at once)."""
-    edge = base._edge()
-    seq = edge[0]._seq
-    for v in base._version_counter.live_views():
-        if v._base is not base:  # a view of a detached tensor shares the counter too
-            continue
-        if v._view_kind:
-            node = _node(_ModifiedViewNode, (edge,), (_meta(base),), seq)
-            node.message = view_change_message(v, indirect=True)
-        else:
-            node = _node(AsStrided._backward_cls, (edge,), (_meta(base),), seq)
-            node.geometry = ViewGeometry(v, base)
-        v._grad_fn, v._output_nr, v._requires_grad = node, 0, True
+    """After an in-place change gave ``base`` a new history, mark its views: each one gets its
+    new node (``AsStridedBackward0``, see :func:`regenerate`) when it is next used, as in
+    PyTorch, which checks a view's version whenever its node is needed."""
+    counter = base._version_counter
+    for v in counter.take_views():  # a marked view is listed again once it has its new node,
+        if v._base is base:  # so each change marks only the views used since the last one
+            v._view_stale = v._grad_fn if v._grad_fn is not None else True
+            v._grad_fn, v._requires_grad = None, True
+        else:  # a view of a detached tensor, which shares the counter
+            counter.add_view(v)
+
+
+def regenerate(view: Tensor) -> None:
+    """The new node of a view marked by :func:`rebase_views`: its part of its base's new
+    history. A view that PyTorch forbids to use after its base changed (made under no_grad, or
+    by unbind/split) raises PyTorch's error instead, each time."""
+    if view._view_kind:
+        raise RuntimeError(view_change_message(view, indirect=True))
+    base = view._base
+    with grad_mode.enable_grad():  # (the node is made even when it is read under no_grad)
+        node = AsStrided.apply(base, view)._grad_fn
+    view._grad_fn, view._output_nr, view._view_stale = node, 0, None
+    base._version_counter.add_view(view)  # a later change of the base marks it again
 
 
 def storage_offset(t: Tensor) -> int:
