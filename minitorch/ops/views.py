@@ -24,8 +24,8 @@ To find a base's views, the version counter they share keeps weak references to 
 (``_VersionCounter.add_view``): a recorded in-place change marks them, and a marked view makes
 its new node when it is next used. PyTorch instead compares a view's version each time its
 node is needed, so after an in-place change made under no_grad (which changes no history) it
-renames a view's node ``AsStridedBackward0``; minitorch keeps the name (values and gradients
-are the same).
+renames a view's node ``AsStridedBackward0``, and refuses a view made under no_grad; minitorch
+keeps the name (values and gradients are the same) and the view.
 
 Example:
     >>> import minitorch
