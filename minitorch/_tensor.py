@@ -264,7 +264,7 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
-        if self.grad_fn is not None:
+        if self._grad_fn is not None:
             if value:
                 raise RuntimeError("you can only change requires_grad flags of leaf variables.")
             raise RuntimeError(
