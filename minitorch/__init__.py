@@ -124,7 +124,7 @@ from minitorch.ops.arithmetic import (
     sub,
     where,
 )
-from minitorch.ops.indexing import gather
+from minitorch.ops.indexing import gather, narrow, select
 from minitorch.ops.linalg import bmm, dot, matmul, mm, mv
 from minitorch.ops.reduction import (
     all,
@@ -147,6 +147,7 @@ from minitorch.ops.shape import (
     chunk,
     concat,
     concatenate,
+    diagonal,
     flatten,
     permute,
     reshape,

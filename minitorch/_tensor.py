@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from weakref import ref as _weakref
 
 import numpy as np
 
@@ -54,14 +55,39 @@ _VIEW_OF_LEAF_MESSAGE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
 )
 
+# How a view was made (``Tensor._view_kind``), which decides whether it may be changed in place
+# while autograd records (as PyTorch's "creation meta" does). 0 is an ordinary view.
+VIEW_NO_GRAD = 1  # made while grad mode was off (or a view of such a view)
+VIEW_MULTI = 2  # one of the views one op returns together (unbind, split, chunk), or a view of one
+
 
 class _VersionCounter:
-    """Counts in-place changes. Views share their base's counter."""
+    """Counts in-place changes. Views share their base's counter, and it keeps a list of them
+    (weak references): when an in-place change gives the base a new history, its views are
+    found here and marked, to get new histories too (``ops/views.py``)."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "views", "_prune_at")
 
     def __init__(self) -> None:
         self.value = 0
+        self.views = None
+
+    def add_view(self, view) -> None:
+        """Remember ``view``, a tensor that shares this counter's memory."""
+        views = self.views
+        if views is None:
+            views = self.views = []
+            self._prune_at = 16
+        views.append(_weakref(view))
+        if len(views) >= self._prune_at:  # forget the views that are gone (amortised O(1))
+            views[:] = [r for r in views if r() is not None]
+            self._prune_at = max(16, 2 * len(views))
+
+    def take_views(self) -> list:
+        """The views still alive, oldest first; the list forgets them."""
+        found = [] if self.views is None else [r() for r in self.views]
+        self.views = None
+        return [v for v in found if v is not None]
 
 
 _INFERENCE_INPLACE_MESSAGE = (
@@ -79,6 +105,7 @@ class _InferenceCounter:
     """
 
     __slots__ = ()
+    views = None
 
     @property
     def value(self) -> int:
@@ -88,6 +115,12 @@ class _InferenceCounter:
     def value(self, _new: int) -> None:
         if not grad_mode._state.inference:
             raise RuntimeError(_INFERENCE_INPLACE_MESSAGE)
+
+    def add_view(self, view) -> None:  # inference tensors have no history to rewrite
+        pass
+
+    def take_views(self) -> list:
+        return []
 
 
 _INFERENCE = _InferenceCounter()
@@ -134,6 +167,8 @@ class Tensor:
     _wrapped = False  # a Python number wrapped for an operation (weakest in type promotion)
     _version_counter = None  # made on first use (see _counter): None means version 0
     __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
+    _view_kind = 0  # how a view (``_base`` is not None) was made: VIEW_NO_GRAD, VIEW_MULTI, 0
+    _view_stale = None  # a view whose base got a new history: its old node (or True) until used
 
     def __init__(self, *args) -> None:
         if len(args) == 1 and not isinstance(args[0], numbers.Number):
@@ -253,17 +288,23 @@ class Tensor:
     @property
     def is_leaf(self) -> bool:
         """True for tensors made by the user rather than by a recorded operation."""
-        return self._grad_fn is None
+        return self.grad_fn is None
 
     @property
     def grad_fn(self):
         """The node that made this tensor (``<AddBackward0 object at ...>``), or None."""
+        if self._view_stale is not None:  # a view whose base changed in place
+            self._refresh()
         return self._grad_fn
+
+    def _refresh(self) -> None:
+        """Give a view whose base got a new history its new node (``ops/views.py``)."""
+        _ops.views.regenerate(self)
 
     @property
     def grad(self) -> Tensor | None:
         """The accumulated gradient of a leaf (None until a backward reaches it)."""
-        if self._grad_fn is not None and not self._retains_grad:
+        if self.grad_fn is not None and not self._retains_grad:
             warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -294,7 +335,7 @@ class Tensor:
         """Make a non-leaf tensor keep its ``.grad`` after backward."""
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._grad_fn is None or self._retains_grad:
+        if self.grad_fn is None or self._retains_grad:
             return
         self._retains_grad = True
 
@@ -317,7 +358,7 @@ class Tensor:
             raise RuntimeError(
                 "cannot register a hook on a tensor that doesn't require gradient"
             )
-        if self._grad_fn is not None:
+        if self.grad_fn is not None:
             return self._grad_fn._register_tensor_hook(self._output_nr, hook)
         if self._hooks is None:
             self._hooks = {}
@@ -327,7 +368,7 @@ class Tensor:
 
     def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
         """Call ``hook(tensor)`` after a gradient was accumulated into this leaf's ``.grad``."""
-        if self._grad_fn is not None:
+        if self.grad_fn is not None:
             raise RuntimeError(
                 "post accumulate grad hooks cannot be registered on non-leaf tensors"
             )
@@ -341,10 +382,16 @@ class Tensor:
         """The graph edge a gradient for this tensor flows along: ``(node, output_nr)``."""
         if self._grad_fn is not None:
             return (self._grad_fn, self._output_nr)
+        if self._view_stale is not None:  # a view whose base changed in place: its new node
+            self._refresh()
+            return (self._grad_fn, self._output_nr)
         if not self._requires_grad:
             return (None, 0)
         acc = self._accumulator
         if acc is None:
+            base = self._base
+            if base is not None and self._view_kind == VIEW_NO_GRAD and base._requires_grad:
+                return (None, 0)  # it requires grad only through its base: none reaches it
             acc = self._accumulator = AccumulateGrad(self)
         return (acc, 0)
 
@@ -366,15 +413,21 @@ class Tensor:
         _engine.backward(self, gradient, retain_graph, create_graph, inputs)
 
     def detach(self) -> Tensor:
-        """A new leaf that shares this tensor's memory (and version counter) but no history."""
+        """A new leaf that shares this tensor's memory (and version counter) but no history.
+
+        As in PyTorch it is not a view (``_base`` is None): changing it in place changes this
+        tensor's values, and the shared version counter tells autograd."""
         out = _wrap(self._data)
         out._version_counter = _counter(self)
-        out._base = self._base if self._base is not None else self
         return out
+
+    def _is_view(self) -> bool:
+        """Whether this tensor is a view of another one's memory (then ``_base`` is that one)."""
+        return self._base is not None
 
     def detach_(self) -> Tensor:
         """Detach in place: drop the history and make this a leaf that needs no grad."""
-        if self._base is not None and self._grad_fn is not None:
+        if self._base is not None and self.grad_fn is not None:
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using "
                 "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
@@ -462,8 +515,9 @@ class Tensor:
         suffixes = []
         if self._device.type != "cpu":
             suffixes.append(f"device='{self._device}'")
-        if self._grad_fn is not None:
-            suffixes.append(f"grad_fn=<{self._grad_fn.name()}>")
+        grad_fn = self.grad_fn
+        if grad_fn is not None:  # (without PyTorch's C++ namespace: <CopySlices>)
+            suffixes.append(f"grad_fn=<{grad_fn.name().rpartition('::')[2]}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
         dt = self.dtype
@@ -477,7 +531,7 @@ class Tensor:
         return repr(self)
 
     def __deepcopy__(self, memo):
-        if self._grad_fn is not None:
+        if self.grad_fn is not None:
             raise RuntimeError(
                 "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
                 "protocol at the moment.  If you were attempting to deepcopy a module, this may "
@@ -584,16 +638,20 @@ class Tensor:
         return self if self._data.flags.c_contiguous else self.clone()
 
     # ------------------------------------------------------------------ in-place helpers
-    def _check_inplace(self) -> bool:
-        """Guard an in-place op; return True when it must be recorded in the graph."""
-        if not grad_mode._state.enabled:
+    def _check_inplace(self, args=()) -> bool:
+        """Guard an in-place op on this tensor with ``args``: PyTorch's errors, else whether it
+        must be recorded in the graph (grad mode is on and something requires grad)."""
+        if not (grad_mode._state.enabled and (self._requires_grad or _any_requires_grad(args))):
             return False
-        if not self._requires_grad:
-            return True
         base = self._base
-        if base is not None and base._requires_grad and base._grad_fn is None:
-            raise RuntimeError(_VIEW_OF_LEAF_MESSAGE)
-        if self._grad_fn is None:
+        if base is not None:
+            if self._view_kind:  # made under no_grad, or by unbind/split: PyTorch refuses
+                raise RuntimeError(_ops.views.view_change_message(self, indirect=False))
+            if self._view_stale is not None:
+                self._refresh()
+            if self._requires_grad and base._grad_fn is None:
+                raise RuntimeError(_VIEW_OF_LEAF_MESSAGE)
+        if self._requires_grad and self._grad_fn is None:
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation."
             )
@@ -603,27 +661,28 @@ class Tensor:
         """Run the out-of-place ``fn(self, *args)`` and write the result into ``self``.
 
         When the result joins the graph, ``self`` takes over its history (as PyTorch does) and
-        its version counter goes up, so saved copies of the old value are detected.
+        its version counter goes up, so saved copies of the old value are detected. A view
+        passes the change on to the tensor whose memory it shows: see ``ops/views.py``.
         """
-        record = self._check_inplace() and (self._requires_grad or _any_requires_grad(args))
-        if record:
-            if self._base is not None:
-                raise RuntimeError(
-                    "minitorch does not support in-place operations on views of tensors that "
-                    "are part of a graph; use the out-of-place operation instead (for example "
-                    "y = y + 1 instead of y.add_(1))."
-                )
-            old = _wrap(self._data.copy())  # the value before the change, with its history
-            old._grad_fn, old._output_nr = self._grad_fn, self._output_nr
-            old._requires_grad = self._requires_grad
-            old._accumulator = self._accumulator
-            result = fn(old, *args)
-        else:  # nothing to record: with grad mode on, no input requires grad either
-            result = fn(self, *args)
+        if not self._check_inplace(args):  # nothing to record
+            self._write(fn(self, *args)._data)
+            return self
+        if self._base is not None:
+            return _ops.views.inplace_on_view(self, fn, args)
+        result = fn(self._recorded_copy(), *args)
         self._write(result._data)
-        if record:
-            self._set_history(result._grad_fn, result._output_nr)
+        self._set_history(result._grad_fn, result._output_nr)
+        if self._version_counter.views and self._grad_fn is not None:
+            _ops.views.rebase_views(self)  # its views show the new values: new history too
         return self
+
+    def _recorded_copy(self) -> Tensor:
+        """This tensor's value before an in-place change, with its history."""
+        old = _wrap(self._data.copy())
+        old._grad_fn, old._output_nr = self._grad_fn, self._output_nr
+        old._requires_grad = self._requires_grad
+        old._accumulator = self._accumulator
+        return old
 
     def _write(self, values) -> None:
         """Copy ``values`` into this tensor's memory and count the change."""
@@ -725,6 +784,8 @@ class Tensor:
 
     def copy_(self, src) -> Tensor:
         """Copy ``src`` (broadcast to this shape) into this tensor, in place."""
+        if isinstance(src, Tensor):
+            _ops.shape.check_partial_overlap(self._data, src._data)
         return self._inplace(_ops.shape.copied, src)
 
     def masked_fill_(self, mask, value) -> Tensor:
@@ -750,11 +811,7 @@ class Tensor:
         return self.div_(other)
 
     def __setitem__(self, key, value) -> None:
-        # x[0] = v writes into the view x[0]: PyTorch complains about the view of a leaf
-        if (self._requires_grad and self._grad_fn is None and grad_mode._state.enabled
-                and _ops.indexing.writes_to_view(self, key)):
-            raise RuntimeError(_VIEW_OF_LEAF_MESSAGE)
-        self._inplace(_ops.indexing.index_put, key, value)
+        _ops.indexing.setitem(self, key, value)
 
     def __getitem__(self, key) -> Tensor:
         return _ops.indexing.getitem(self, key)

@@ -32,6 +32,7 @@ from minitorch.ops import reduction as _reduction
 from minitorch.ops import shape as _shape
 from minitorch.ops import sorting as _sorting
 from minitorch.ops import unary as _unary
+from minitorch.ops import views as _views
 
 __all__ = ["TensorMethods", "OPERATORS"]
 
@@ -108,6 +109,24 @@ class TensorMethods:
 
     def clamp_max(self, max):  # noqa: A002
         return _arith.clamp(self, None, max)
+
+    # ------------------------------------------------------------ views
+    def narrow(self, dim: int, start, length: int):
+        return _indexing.narrow(self, dim, start, length)
+
+    def select(self, dim: int, index: int):
+        return _indexing.select(self, dim, index, _position=2)  # (the method's index is 2nd)
+
+    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
+        return _shape.diagonal(self, offset, dim1, dim2)
+
+    def storage_offset(self) -> int:
+        """Where this tensor starts in the memory it shares with its base, in elements."""
+        return _views.storage_offset(self)
+
+    def data_ptr(self) -> int:
+        """The memory address of the first element (views of one base share memory)."""
+        return _views.data_ptr(self)
 
     # ------------------------------------------------------------ reductions, sets, indexing
     def prod(self, dim=None, keepdim: bool = False, *, dtype=None):

@@ -24,7 +24,7 @@ CORE_LAYERS = [
     ("autograd", ["autograd.grad_mode", "autograd.function", "autograd.engine"]),
     ("tensor", ["_tensor"]),
     ("ops", ["ops._util", "ops.arithmetic", "ops.unary", "ops.reduction", "ops.shape",
-             "ops.indexing", "ops.linalg", "ops.sorting", "_creation"]),
+             "ops.indexing", "ops.views", "ops.linalg", "ops.sorting", "_creation"]),
     ("tensor methods", ["_tensor_methods"]),
     ("nn", ["nn", "nn.functional", "nn.init", "nn.parameter", "nn.modules"]),
     ("optim and data", ["optim", "utils.data"]),

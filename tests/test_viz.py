@@ -791,3 +791,55 @@ def test_stepper_set_up_grows_linearly():
             stepper_module._estimate_parts = original
         counts.append(calls["n"])
     assert counts[1] <= 4.5 * counts[0], counts
+
+
+def _rewritten_by_a_view():
+    """z = y * 2; z[1:].mul_(w): z's history becomes CopySlices, the view's AsStridedBackward0."""
+    y = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    w = torch.tensor([4.0, 5.0], requires_grad=True)
+    z = y * 2
+    view = z[1:]
+    view.mul_(w)
+    return y, w, z, view, z.sum() + view.sum()
+
+
+def test_graph_of_an_inplace_change_through_a_view_is_drawn_and_deterministic():
+    y, w, z, view, loss = _rewritten_by_a_view()
+    picture = draw_graph(loss, params={"y": y, "w": w, "z": z, "view": view})
+    assert picture.text == textwrap.dedent("""\
+        output ()
+        └── AddBackward0
+            ├── SumBackward0
+            │   └── CopySlices  · → z (3,) · MulBackward0 on a view
+            │       ├── MulBackward0
+            │       │   └── y (3,)  · AccumulateGrad  [leaf]
+            │       └── w (2,)  · AccumulateGrad  [leaf]
+            └── SumBackward0
+                └── AsStridedBackward0  · → view (2,)
+                    └── CopySlices  · → z (3,) · MulBackward0 on a view  (↑ shown above)""")
+    assert picture.source.count("<B>CopySlices</B>") == 1  # one node, reached twice
+    y2, w2, z2, view2, loss2 = _rewritten_by_a_view()
+    same = draw_graph(loss2, params={"y": y2, "w": w2, "z": z2, "view": view2})
+    assert same.source == picture.source and same.text == picture.text
+
+
+def test_stepper_and_forward_recorder_name_the_rewritten_nodes():
+    y, w, z, view, loss = _rewritten_by_a_view()
+    s = step_backward(loss, params={"y": y, "w": w})
+    with record_backward() as steps:
+        _rewritten_by_a_view()[-1].backward()
+    assert [st.node.name() for st in s.steps] == [st.node.name() for st in steps]
+    captions = [s.caption(st.index) for st in s.steps]
+    assert any(c.startswith(f"Step {i + 1} of {len(captions)}: CopySlices gets")
+               for i, c in enumerate(captions))
+    assert any("AsStridedBackward0 gets [1, 1]" in c for c in captions)
+
+    def forward():
+        z = y * 2
+        part = z[1:]
+        part.mul_(3)
+        return z.sum() + part.sum()
+
+    rec = record_forward_graph(forward, params={"y": y})
+    assert "CopySlices  · a history rewritten by an in-place change through a view" in \
+        rec.frame_text(len(rec.nodes))

@@ -33,7 +33,8 @@ class GraphNode:
     Attributes:
         id: position in the walk (0 = the first root's ``grad_fn``).
         node: the node object itself (``grad_fn`` or ``AccumulateGrad``).
-        name: PyTorch's name, ``"MulBackward0"``, or ``"AccumulateGrad"`` for a leaf.
+        name: PyTorch's name, ``"MulBackward0"``, or ``"AccumulateGrad"`` for a leaf
+            (``"CopySlices"`` for ``torch::autograd::CopySlices``).
         is_leaf: True for ``AccumulateGrad`` nodes.
         tensor: the leaf tensor of an ``AccumulateGrad`` node, else None.
         saved: the tensors the node saved for backward (``None`` once freed by a backward).
@@ -93,6 +94,12 @@ def saved_tensors(node) -> list | None:
     return [s.tensor for s in saved if s is not None]
 
 
+def _short(name: str) -> str:
+    """A node's name without PyTorch's C++ namespace: ``torch::autograd::CopySlices`` is
+    drawn as ``CopySlices`` (as ``AccumulateGrad`` is)."""
+    return name.rpartition("::")[2]
+
+
 def walk(*roots, max_nodes: int | None = None) -> Graph:
     """Describe the backward graph of ``roots`` (tensors), breadth first, deterministically.
 
@@ -115,7 +122,7 @@ def walk(*roots, max_nodes: int | None = None) -> Graph:
         index[obj] = i
         leaf = type(obj) is AccumulateGrad
         nodes.append(GraphNode(
-            id=i, node=obj, name="AccumulateGrad" if leaf else obj.name(), is_leaf=leaf,
+            id=i, node=obj, name="AccumulateGrad" if leaf else _short(obj.name()), is_leaf=leaf,
             tensor=obj.variable if leaf else None,
             saved=[] if leaf else saved_tensors(obj), depth=depth))
         queue.append(obj)

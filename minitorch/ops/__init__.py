@@ -9,5 +9,6 @@ with tensor operations, so they are differentiable too (``create_graph=True``).
 * ``reduction``: ``sum``, ``mean``, ``max``, ``min``, ``var``, ``std``, ...
 * ``shape``: ``reshape``/``view``, ``transpose``, ``permute``, ``squeeze``, ``expand``, ``cat``, ...
 * ``indexing``: ``x[...]`` reads and writes
+* ``views``: in-place changes made through a view (``CopySlices``, ``AsStridedBackward0``)
 * ``linalg``: ``matmul`` and friends
 """

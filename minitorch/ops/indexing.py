@@ -5,6 +5,9 @@
 * Advanced indexing (an integer tensor or list, or a boolean mask) copies: ``IndexBackward0``.
   Its backward *adds* the gradient into the picked positions, so an index used twice gets the
   gradient twice.
+* ``x[key] = v`` writes into the view that the basic part of the key picks, in place
+  (``copy_``, or ``index_put_`` with index tensors); in a graph, ``x``'s node becomes
+  ``CopySlices`` (``ops/views.py``).
 
 Example:
     >>> import minitorch
@@ -22,13 +25,14 @@ import warnings
 import numpy as np
 
 from minitorch._backend import array_module
-from minitorch._tensor import Tensor, _wrap
+from minitorch._tensor import Tensor, _counter, _wrap
+from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops import shape as _shape
 from minitorch.ops._util import as_tensor, normalize_dim
 from minitorch.ops.shape import _view_of
 
-__all__ = ["getitem", "index_put", "gather"]
+__all__ = ["getitem", "setitem", "gather", "select", "narrow"]
 
 
 class Select(Function):
@@ -40,7 +44,8 @@ class Select(Function):
     @staticmethod
     def forward(ctx, a, dim, index):
         ctx.shape, ctx.key = a._data.shape, (slice(None),) * dim + (index,)
-        return _view_of(a, a._data[ctx.key])
+        # ``...`` keeps a 0-d result an array that shares memory (NumPy's a[2] is a copy)
+        return _view_of(a, a._data[ctx.key + (Ellipsis,)])
 
     @staticmethod
     def backward(ctx, grad):
@@ -120,29 +125,23 @@ class IndexAdd(Function):
 
 
 class IndexPut(Function):
-    """The value of ``x[key] = v``: x with ``v`` written at ``key``.
-
-    ``basic`` and ``advanced`` are the two steps of the key (see ``_parse_key``); ``grad_key``
-    is the key itself, which picks the gradient of ``v`` out of the output's gradient.
-    """
+    """The value of ``x.index_put_(indices, v)``, which ``x[key] = v`` runs when the key has
+    index tensors (``indices`` is the NumPy key): ``x`` with ``v`` written at ``indices``."""
 
     node_name = "IndexPutBackward0"
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, value, basic, advanced, grad_key):
-        ctx.basic, ctx.advanced, ctx.grad_key = basic, advanced, grad_key
+    def forward(ctx, a, value, indices):
+        ctx.indices = indices
         out = a._data.copy()
-        target = out[basic + (Ellipsis,)]  # a view into out, even when basic is all ints
         try:
-            target[... if advanced is None else advanced] = value._data
+            out[indices] = value._data
         except ValueError:
-            got = target.shape if advanced is None else target[advanced].shape
-            if advanced is None:
-                raise RuntimeError(_expand_message(got, value._data.shape)) from None
+            got = ", ".join(map(str, out[indices].shape))
             raise RuntimeError(
                 f"shape mismatch: value tensor of shape [{', '.join(map(str, value.shape))}] "
-                f"cannot be broadcast to indexing result of shape [{', '.join(map(str, got))}]"
+                f"cannot be broadcast to indexing result of shape [{got}]"
             ) from None
         except IndexError as e:
             raise IndexError(str(e).replace("axis", "dimension")) from None
@@ -150,35 +149,11 @@ class IndexPut(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        # The old values at key were overwritten: no gradient reaches them.
-        ga = grad.masked_fill(_mask_of(grad, ctx.basic, ctx.advanced), 0.0)
-        return ga, grad[ctx.grad_key]
-
-
-def _expand_message(target: tuple, value: tuple) -> str:
-    """PyTorch's message when ``value`` cannot be broadcast to the slice it is written to."""
-    if len(value) > len(target):
-        return (f"expand(torch.FloatTensor{{[{', '.join(map(str, value))}]}}, size=["
-                f"{', '.join(map(str, target))}]): the number of sizes provided ({len(target)}) "
-                f"must be greater or equal to the number of dimensions in the tensor "
-                f"({len(value)})")
-    pad = (1,) * (len(target) - len(value)) + tuple(value)
-    i = max(i for i in range(len(target)) if pad[i] not in (1, target[i]))
-    return (f"The expanded size of the tensor ({target[i]}) must match the existing size "
-            f"({pad[i]}) at non-singleton dimension {i}.  Target sizes: "
-            f"[{', '.join(map(str, target))}].  Tensor sizes: [{', '.join(map(str, value))}]")
-
-
-class CopySlices(IndexPut):
-    node_name = "CopySlices"
-    _builtin = True
-
-
-def _mask_of(like: Tensor, basic: tuple, advanced) -> Tensor:
-    """True where ``x[key] = v`` wrote (``basic``, ``advanced``: the key's two steps)."""
-    mask = array_module(like._data).zeros(like._data.shape, dtype=np.bool_)
-    mask[basic + (Ellipsis,)][... if advanced is None else advanced] = True
-    return _wrap(mask)
+        # The old values at ``indices`` were overwritten: no gradient reaches them.
+        written = array_module(grad._data).zeros(grad._data.shape, dtype=np.bool_)
+        written[ctx.indices] = True
+        key = ctx.indices if len(ctx.indices) > 1 else ctx.indices[0]
+        return grad.masked_fill(_wrap(written), 0.0), Index.apply(grad, key)
 
 
 def _add_at(out, key, values) -> None:
@@ -280,8 +255,7 @@ def _parse_key(key, shape: tuple) -> tuple:
     """
     keys = [_to_numpy_index(k) if _is_advanced(k) else k for k in _as_tuple_key(key)]
     if not shape and any(isinstance(k, (numbers.Integral, slice, Tensor)) for k in keys):
-        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError(_ZERO_DIM_MESSAGE)
     used = sum(_dims_used(k) for k in keys)
     if used > len(shape):
         raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
@@ -326,17 +300,55 @@ def _parse_key(key, shape: tuple) -> tuple:
 
 def getitem(x: Tensor, key) -> Tensor:
     """``x[key]`` with PyTorch's semantics (see the module docstring)."""
+    if not (x._requires_grad and grad_mode._state.enabled):  # nothing to record
+        plain = _plain_key(x, key)
+        if plain is not None:  # ints and slices: one NumPy view, the tensor the ops would make
+            return _view_of(x, x._data[plain])
+    if type(key) is int:  # x[i], the most common key: a view of one position of dimension 0
+        if not x._data.ndim:
+            raise IndexError(_ZERO_DIM_MESSAGE)
+        return Select.apply(x, 0, _check_bounds(key, x._data.shape[0], 0))
     if isinstance(key, slice):  # x[a:b] is always a SliceBackward0, even when it takes all
         if x._data.ndim == 0:
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+            raise IndexError(_ZERO_DIM_MESSAGE)
         if key.step is not None and key.step <= 0:
             raise ValueError("step must be greater than zero")
         start, stop, step = key.indices(x._data.shape[0])
         return Slice.apply(x, 0, start, max(stop, start), step)
     basic, advanced = _parse_key(key, x._data.shape)
+    out = _basic_view(x, basic)
+    if advanced is not None:
+        return Index.apply(out, advanced if len(advanced) > 1 else advanced[0])
+    if out is x:  # x[...] or x[:, :]: still a new view, as in PyTorch
+        out = _shape.Alias.apply(x)
+    return out
+
+
+def _plain_key(x: Tensor, key) -> tuple | None:
+    """``key`` as a NumPy key that gives a view, if it is ints (in range) and slices (with
+    positive steps), which NumPy reads as PyTorch does; else None (the general path)."""
+    keys = key if type(key) is tuple else (key,)
+    shape = x._data.shape
+    if len(keys) > len(shape):
+        return None
+    for k, n in zip(keys, shape):
+        if type(k) is int:
+            if not -n <= k < n:
+                return None
+        elif type(k) is not slice or (k.step is not None and k.step <= 0):
+            return None
+    return keys + (Ellipsis,)  # ``...``: a 0-d result is still a view
+
+
+_ZERO_DIM_MESSAGE = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                     "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+
+
+def _basic_view(x: Tensor, basic: tuple) -> Tensor:
+    """The view of ``x`` that the basic part of a key picks (``x`` itself when it picks all),
+    made with one view op per index, as PyTorch records them."""
     out, dim = x, 0
-    for k in basic:  # one view op per basic index, as PyTorch records them
+    for k in basic:
         if k is None:
             out = out.unsqueeze(dim)
             dim += 1
@@ -348,10 +360,6 @@ def getitem(x: Tensor, key) -> Tensor:
             dim += 1
         else:
             out = Select.apply(out, dim, k)
-    if advanced is not None:
-        return Index.apply(out, advanced if len(advanced) > 1 else advanced[0])
-    if out is x:  # x[...] or x[:, :]: still a new view, as in PyTorch
-        out = _shape.Alias.apply(x)
     return out
 
 
@@ -360,25 +368,19 @@ def _takes_all(k: slice, size: int) -> bool:
     return k.start in (None, 0) and k.step in (None, 1) and k.indices(size)[1] == size
 
 
-def _is_whole(basic: tuple, shape: tuple) -> bool:
-    """Whether the basic part of a key picks all of x (then no view is made)."""
-    return (all(isinstance(k, slice) for k in basic)
-            and all(_takes_all(k, n) for k, n in zip(basic, shape)))
+def setitem(x: Tensor, key, value) -> None:
+    """``x[key] = value``, as PyTorch does it: the basic part of the key (ints, slices, None,
+    ``...``) picks a view of ``x`` (or ``x`` itself when it picks all), and ``value`` is
+    written into that view in place: with ``index_put_`` when the key has index tensors
+    (``IndexPutBackward0``), else with ``copy_`` (``fill_`` for a single number; ``value``
+    broadcast with ``expand``, its leading dimensions of size 1 dropped first).
 
-
-def writes_to_view(x: Tensor, key) -> bool:
-    """Whether ``x[key] = v`` writes through a view of ``x`` (``x[0]``, ``x[1:]``)."""
-    return not _is_whole(_parse_key(key, x._data.shape)[0], x._data.shape)
-
-
-def index_put(x: Tensor, key, value) -> Tensor:
-    """The tensor ``x`` with ``value`` written at ``key`` (used by ``x[key] = value``).
-
-    As in PyTorch: a key without index tensors copies ``value`` (broadcast with ``expand``)
-    into the view that the key picks (``CopySlices``, or ``CopyBackwards`` when the view is all
-    of ``x``); index tensors use ``index_put`` (``IndexPutBackward0``), which broadcasts itself.
-    Leading dimensions of size 1 of ``value`` are dropped first with a ``view``.
+    Writing into a view of a recorded ``x`` rewrites ``x``'s history: its node becomes
+    ``CopySlices`` (see ``ops/views.py``).
     """
+    if (not grad_mode._state.enabled or not (x._requires_grad or (
+            isinstance(value, Tensor) and value._requires_grad))) and _plain_write(x, key, value):
+        return  # nothing to record, and NumPy could write it
     if (isinstance(key, Tensor) and key._data.dtype == np.uint8
             and (not isinstance(value, Tensor) or value._data.ndim == 0)):
         # PyTorch writes a single value through masked_fill_, which takes only bool masks
@@ -391,9 +393,7 @@ def index_put(x: Tensor, key, value) -> Tensor:
     shape = tuple(value._data.shape)
     while shape and shape[0] == 1:
         shape = shape[1:]
-    # The gradient of ``value`` is ``grad[key]``: keep the key, with arrays for tensors.
-    grad_key = tuple(_to_numpy_index(k) if _is_advanced(k) else k for k in _as_tuple_key(key))
-    whole = _is_whole(basic, x._data.shape)
+    target = _basic_view(x, basic)
     if advanced is not None:
         if value._data.dtype != x._data.dtype:
             raise RuntimeError(
@@ -403,16 +403,87 @@ def index_put(x: Tensor, key, value) -> Tensor:
             )
         if shape != value._data.shape:
             value = value.view(shape)
-        return (IndexPut if whole else CopySlices).apply(x, value, basic, advanced, grad_key)
-    target = x._data[basic + (Ellipsis,)].shape
-    if value._data.shape != target and value._data.ndim:
+        target._inplace(_put, value, advanced)
+    elif value._data.shape == target._data.shape:
+        target.copy_(value)
+    elif not value._data.ndim:  # a single number: fill_ with it (FillBackward3)
+        target._inplace(FillFrom.apply, value)
+    else:
         if shape != value._data.shape:
             value = value.view(shape)
-        if value._data.shape != target:
-            value = value.expand(target)
-    if whole:  # x[...] = v: a plain copy_ (a fill_ for a single number)
-        return (_shape.Copy if value._data.ndim or not target else FillFrom).apply(x, value)
-    return CopySlices.apply(x, value, basic, advanced, grad_key)
+        target.copy_(value.expand(target._data.shape))
+
+
+def _plain_write(x: Tensor, key, value) -> bool:
+    """``x[key] = value`` when nothing is recorded and the key is ints and slices: NumPy writes
+    ``value`` straight into ``x``'s memory (the version goes up). Returns False, having written
+    nothing, where the general path is needed (to raise PyTorch's error, for example)."""
+    plain, data = _plain_key(x, key), x._data
+    if (plain is None or type(data) is not np.ndarray or not data.flags.writeable
+            or x.is_inference()):
+        return False
+    value = as_tensor(value, x)  # a number: PyTorch's rules for it
+    src, target = value._data, data[plain]
+    if type(src) is not np.ndarray or np.may_share_memory(src, target):
+        return False
+    while src.ndim > target.ndim and src.shape[0] == 1:  # PyTorch drops leading 1s
+        src = src[0]
+    try:
+        target[...] = src  # broadcasts as ``expand`` does; converts as ``copy_`` does
+    except ValueError:
+        return False
+    _counter(x).value += 1
+    return True
+
+
+def _put(x: Tensor, value: Tensor, advanced: tuple) -> Tensor:
+    """What ``x.index_put_(advanced, value)`` writes."""
+    return IndexPut.apply(x, value, advanced)
+
+
+def select(input: Tensor, dim: int, index: int, *, _position: int = 3) -> Tensor:  # noqa: A002
+    """Position ``index`` of dimension ``dim``, which disappears (a view): ``x.select(0, i)`` is
+    ``x[i]``, ``x.select(1, i)`` is ``x[:, i]``.
+
+    >>> import minitorch
+    >>> minitorch.arange(6).reshape(2, 3).select(1, -1)
+    tensor([2, 5])
+    """
+    shape = input._data.shape
+    if not shape:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = normalize_dim(dim, len(shape))
+    if not isinstance(index, numbers.Integral):
+        raise TypeError(f"select(): argument 'index' (position {_position}) must be int, not "
+                        f"{type(index).__name__}")
+    if not -shape[d] <= index < shape[d]:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"[{', '.join(map(str, shape))}] at dimension {d}")
+    return Select.apply(input, d, int(index) % shape[d])
+
+
+def narrow(input: Tensor, dim: int, start, length: int) -> Tensor:  # noqa: A002
+    """``length`` positions of dimension ``dim`` from ``start`` on (a view, ``SliceBackward0``).
+
+    >>> import minitorch
+    >>> minitorch.arange(6).narrow(0, 1, 3)
+    tensor([1, 2, 3])
+    """
+    shape = input._data.shape
+    if not shape:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    d = normalize_dim(dim, len(shape))
+    size, start = shape[d], int(start)  # start may be a 0-d integer tensor
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    start = start + size if start < 0 else start
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({size}).")
+    return Slice.apply(input, d, start, start + length, 1)
 
 
 class FillFrom(_shape.Copy):

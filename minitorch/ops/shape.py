@@ -21,12 +21,13 @@ import numpy as np
 from minitorch import _backend, _dtype
 from minitorch._backend import array_module
 from minitorch._device import device as _device_cls
-from minitorch._tensor import Tensor, _counter, _wrap
+from minitorch._tensor import VIEW_MULTI, VIEW_NO_GRAD, Tensor, _counter, _wrap
+from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops._util import check_same_device, normalize_dim
 
 __all__ = ["reshape", "view", "flatten", "transpose", "t", "permute", "squeeze", "unsqueeze",
-           "expand", "repeat", "cat", "stack", "split", "chunk", "unbind"]
+           "expand", "repeat", "cat", "stack", "split", "chunk", "unbind", "diagonal"]
 
 
 def as_shape(args) -> tuple:
@@ -36,11 +37,25 @@ def as_shape(args) -> tuple:
     return tuple(map(int, args))
 
 
-def _view_of(base: Tensor, array) -> Tensor:
-    """A result that shares memory with ``base``: it shares its version counter too."""
+def _view_of(base: Tensor, array, kind: int = 0) -> Tensor:
+    """A view: a result that shares memory with ``base``, as PyTorch's views do.
+
+    It shares ``base``'s version counter (which remembers it, see ``ops/views.py``), and its
+    ``_base`` is the tensor that owns the memory. ``kind`` is ``VIEW_MULTI`` for the views that
+    one op returns together; a view made under no_grad is ``VIEW_NO_GRAD``, and requires grad
+    when its base does (as in PyTorch); a view of such views is of the same kind.
+    """
     out = _wrap(array)
-    out._version_counter = _counter(base)
-    out._base = base._base if base._base is not None else base
+    counter = out._version_counter = _counter(base)
+    root = base._base
+    out._base = base if root is None else root
+    if not grad_mode._state.enabled:
+        kind = VIEW_NO_GRAD
+        if base._requires_grad:
+            out._requires_grad = True
+    if kind or base._view_kind:
+        out._view_kind = kind or base._view_kind
+    counter.add_view(out)
     return out
 
 
@@ -221,6 +236,47 @@ class Expand(Function):
         return grad.sum_to_size(ctx.shape)  # each input element was used many times: sum
 
 
+class Diagonal(Function):
+    """``x.diagonal(offset, dim1, dim2)``: the diagonal of the (dim1, dim2) planes, as a last
+    dimension (a view: writing into it writes into ``x``)."""
+
+    node_name = "DiagonalBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, offset, dim1, dim2):
+        ctx.shape, ctx.args = a._data.shape, (offset, dim1, dim2)
+        data = a._data.diagonal(offset, dim1, dim2)
+        if isinstance(data, np.ndarray) and a._data.flags.writeable:
+            data.flags.writeable = True  # NumPy's diagonal view is read-only only by default
+        return _view_of(a, data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return DiagonalEmbed.apply(grad, ctx.shape, *ctx.args)
+
+
+class DiagonalEmbed(Function):
+    """Backward of ``diagonal``: ``grad`` on the diagonal of zeros of the input's shape."""
+
+    node_name = "DiagonalBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, shape, offset, dim1, dim2):
+        ctx.args = (offset, dim1, dim2)
+        out = array_module(grad._data).zeros(shape, dtype=grad._data.dtype)
+        diag = out.diagonal(offset, dim1, dim2)
+        if isinstance(diag, np.ndarray):
+            diag.flags.writeable = True
+        diag[...] = grad._data
+        return _wrap(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Diagonal.apply(grad, *ctx.args)
+
+
 class Repeat(Function):
     node_name = "RepeatBackward0"
     _builtin = True
@@ -256,7 +312,7 @@ class Split(Function):
         pieces, start = [], 0
         for size in sizes:
             key = (slice(None),) * dim + (slice(start, start + size),)
-            pieces.append(_view_of(a, a._data[key]))
+            pieces.append(_view_of(a, a._data[key], VIEW_MULTI))
             start += size
         return tuple(pieces)
 
@@ -279,7 +335,7 @@ class Unbind(Function):
     @staticmethod
     def forward(ctx, a, dim):
         ctx.dim = dim
-        return tuple(_view_of(a, a._data[(slice(None),) * dim + (i,)])
+        return tuple(_view_of(a, a._data[(slice(None),) * dim + (i, ...)], VIEW_MULTI)
                      for i in range(a._data.shape[dim]))
 
     @staticmethod
@@ -436,6 +492,16 @@ class Copy(Function):
         return _zeros_like(grad), grad.to(ctx.src_dtype)  # the old values were overwritten
 
 
+class CopyBackwards(Copy._backward_cls):
+    """``copy_``'s node. PyTorch writes it in C++, so its ``name()`` has the namespace."""
+
+    def name(self) -> str:
+        return "torch::autograd::CopyBackwards"
+
+
+Copy._backward_cls = CopyBackwards
+
+
 # ---------------------------------------------------------------- functions (the public API)
 def view(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
     """The same memory seen with another shape (must be possible without copying)."""
@@ -541,6 +607,21 @@ def expand(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
                 f"sizes: {_fmt(have)}"
             )
     return Expand.apply(input, tuple(target))
+
+
+def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:  # noqa: A002
+    """The diagonal of ``input`` (a view), ``offset`` above it (below when negative); for more
+    than two dimensions, of each (dim1, dim2) plane, as a new last dimension.
+
+    >>> import minitorch
+    >>> minitorch.arange(9.0).reshape(3, 3).diagonal()
+    tensor([0., 4., 8.])
+    """
+    n = input._data.ndim
+    d1, d2 = normalize_dim(dim1, n), normalize_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return Diagonal.apply(input, int(offset), d1, d2)
 
 
 def repeat(input: Tensor, repeats: tuple) -> Tensor:  # noqa: A002
@@ -674,3 +755,19 @@ def copied(a: Tensor, src) -> Tensor:
     if type(src._data) is not type(a._data):  # copy_ may cross devices, as in PyTorch
         src = src.to(a.device)
     return Copy.apply(a, src)
+
+
+def check_partial_overlap(dst, src) -> None:
+    """PyTorch's error when ``copy_`` would read memory it writes (``x[1:] = x[:-1]``); like
+    PyTorch, it only looks at two contiguous blocks (copying a tensor onto itself is fine)."""
+    if (type(dst) is not np.ndarray or type(src) is not np.ndarray
+            or not (dst.flags.c_contiguous and src.flags.c_contiguous and dst.size and src.size)
+            or not np.may_share_memory(dst, src)):
+        return
+    if dst.__array_interface__["data"][0] == src.__array_interface__["data"][0] \
+            and dst.nbytes == src.nbytes:
+        return
+    raise RuntimeError(
+        "unsupported operation: some elements of the input tensor and the written-to tensor "
+        "refer to a single memory location. Please clone() the tensor before performing the "
+        "operation.")

@@ -250,6 +250,8 @@ def build_scene(roots: tuple, params: dict | None = None, show_saved: bool = Fal
             drawn[id(node.tensor)] = key
             continue
         details = list(made_by.get(node.node, []))
+        if node.name == "CopySlices":  # an in-place op on a view rewrote this tensor's history
+            details.append(f"{node.node.fn.name()} on a view")
         if show_saved and node.saved is None:
             details.append("saved tensors: freed")
         scene.nodes.append(SceneNode(key, "op", node.name, details,

@@ -26,8 +26,15 @@ from minitorch.viz._scene import Scene, SceneEdge, SceneNode
 __all__ = ["ForwardRecording", "record_forward_graph"]
 
 
-def _short(node) -> str:
-    return "AccumulateGrad" if type(node) is AccumulateGrad else node.name()
+def _short(node) -> str:  # torch::autograd::CopySlices -> CopySlices
+    return "AccumulateGrad" if type(node) is AccumulateGrad else node.name().rpartition("::")[2]
+
+
+def _not_recorded_here(node) -> str:
+    """Why a node is in the graph but not in the recording."""
+    if _short(node) in ("CopySlices", "AsStridedBackward0"):  # made by ops/views.py
+        return "a history rewritten by an in-place change through a view"
+    return "recorded before"
 
 
 class ForwardRecording(FramePlayer):
@@ -128,8 +135,8 @@ class ForwardRecording(FramePlayer):
                 else:
                     key = earlier_key[id(nxt)]
                     if key not in added:
-                        scene.nodes.append(SceneNode(key, "earlier", nxt.name(),
-                                                     ["recorded before"]))
+                        scene.nodes.append(SceneNode(key, "earlier", _short(nxt),
+                                                     [_not_recorded_here(nxt)]))
                 added.add(key)
                 scene.edges.append(SceneEdge(key, f"n{i}"))
         newest = self.nodes[k - 1]

@@ -55,7 +55,7 @@ def _leaf_text(g) -> str:
 
 
 def _short(name: str) -> str:
-    return "AccumulateGrad" if name.endswith("AccumulateGrad") else name
+    return name.rpartition("::")[2]  # torch::autograd::AccumulateGrad -> AccumulateGrad
 
 
 def _run_recorded(loss, graph, gradient, retain_graph: bool, keep_existing_grad: bool) -> list:
