@@ -4,7 +4,7 @@ Run on a machine with an NVIDIA GPU and CuPy (``pip install -e ".[gpu]"``)::
 
     python bench/bench_gpu.py --json minitorch/exercises/bench_results/gpu_$(date +%F).json
 
-Without a GPU it measures the CPU side only (the curve chapter 11 compares against), at sizes a
+Without a GPU it measures the CPU side only (the curve chapter 12 compares against), at sizes a
 laptop finishes in about a minute. What is timed:
 
 1. matmul forward + backward (``(A @ B).sum().backward()``, float32, square ``n x n``): three

@@ -125,7 +125,7 @@ def test_colab_environment_is_like_colabs(colab):
     assert "jupyterlab" not in installed
     assert "torch" not in installed
     probe = _run([python, "-c", "import json, minitorch, ipywidgets\n"
-                  "from minitorch.exercises.ch11_gpu_backends import bench_results\n"
+                  "from minitorch.exercises.ch12_gpu_backends import bench_results\n"
                   "print(json.dumps([minitorch.__file__, len(bench_results())]))"],
                  env=env, cwd=colab[3]).stdout
     location, n_results = json.loads(probe.strip().splitlines()[-1])

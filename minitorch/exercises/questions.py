@@ -883,125 +883,8 @@ QUESTIONS: dict[int, list[Question]] = {
             ),
         ),
     ],
-    # ------------------------------------------------------------ 10 GPU: devices
+    # ------------------------------------------------------------ 10 Capstone: your own autograd
     10: [
-        Question(
-            "`x` is on the GPU and `w` is on the CPU. What does `x @ w` do?",
-            (
-                "It raises an error: the tensors are on different devices",
-                "It moves `w` to the GPU automatically",
-                "It moves `x` to the CPU automatically",
-                "It computes on whichever device is faster",
-            ),
-            0,
-            (
-                "Right: PyTorch never copies data between devices behind your back; move "
-                "one tensor first, e.g. `w = w.to(x.device)`.",
-                "Silent copies would hide slow transfers, so they are not done.",
-                "Silent copies would hide slow transfers, so they are not done.",
-                "There is no automatic device choice: the device is a property of each "
-                "tensor.",
-            ),
-        ),
-        Question(
-            "What does `x.to(\"cuda\")` do for a tensor `x` on the CPU?",
-            (
-                "It returns a copy of `x` on the GPU; `x` itself stays on the CPU",
-                "It moves `x` in place, so `x.device` becomes cuda",
-                "It returns `x` unchanged if the CPU is fast enough",
-                "It converts `x` to a NumPy array",
-            ),
-            0,
-            (
-                "Right: write `x = x.to(\"cuda\")`. (For an `nn.Module`, `.to()` moves its "
-                "parameters in place and returns the module itself.)",
-                "For tensors `.to()` is not in place; forgetting `x = ...` is a common bug.",
-                "`.to()` always honours the device you name (if it exists).",
-                "That is `x.cpu().numpy()`.",
-            ),
-        ),
-        Question(
-            "How do you write code that runs both with and without a GPU?",
-            (
-                "`device = \"cuda\" if torch.cuda.is_available() else \"cpu\"`, then create "
-                "or move tensors and models with `device=device` / `.to(device)`",
-                "Write two copies of the code, one per device",
-                "Always use `\"cuda\"`: PyTorch falls back to the CPU when there is no GPU",
-                "Wrap the code in `try: ... except: ...`",
-            ),
-            0,
-            (
-                "Right: one variable decides the device, and the rest of the code is the "
-                "same. The notebooks of this course do exactly that.",
-                "One copy, one device variable: that is the point of the `.to()` API.",
-                "Without a GPU, `\"cuda\"` raises an error; there is no silent fallback.",
-                "Catching errors hides real bugs; ask `torch.cuda.is_available()` instead.",
-            ),
-        ),
-    ],
-    # ------------------------------------------------------------ 11 GPU: speed and backends
-    11: [
-        Question(
-            "When does running on a GPU pay off?",
-            (
-                "Large tensors and big matrix products, where the work dwarfs the cost of "
-                "launching kernels and copying data",
-                "Tiny tensors, e.g. a scalar loss computed in a Python loop",
-                "Always: a GPU is faster for every operation",
-                "Never for training, only for inference",
-            ),
-            0,
-            (
-                "Right: a GPU runs thousands of arithmetic operations in parallel, but "
-                "every operation has a fixed launch cost and every copy to and from the GPU "
-                "takes time. Measure it: in this chapter you will find the break-even size.",
-                "For tiny tensors the fixed overheads dominate, and the CPU is often faster.",
-                "Small operations and data transfers can make the GPU slower than the CPU.",
-                "Training (big batches, many matrix products) is where GPUs help most.",
-            ),
-        ),
-        Question(
-            "You time a GPU matrix product. Which habits give honest numbers?",
-            (
-                "Run it a few times first (warm-up) and leave those runs out",
-                "Wait for the GPU to finish (synchronize) before stopping the clock",
-                "Repeat the measurement and take the median or minimum",
-                "Time only the first call",
-            ),
-            {0, 1, 2},
-            (
-                "Yes: the first calls pay one-time costs (loading kernels, allocating memory).",
-                "Yes: GPU calls return before the work is done; without synchronizing you "
-                "measure only the launch.",
-                "Yes: single timings are noisy.",
-                "No: the first call includes the one-time costs and misleads you.",
-            ),
-            multi=True,
-        ),
-        Question(
-            "In minitorch, what does a device backend have to provide?",
-            (
-                "Which arrays are its own, and how to copy an array to and from the host "
-                "(`owns`, `from_numpy`, `to_numpy`), plus an array module",
-                "A new `backward` for every operation, written for that device",
-                "A second `Tensor` class for that device",
-                "Nothing: NumPy runs on the GPU by itself",
-            ),
-            0,
-            (
-                "Right: the autograd code never changes. Every operation computes through the "
-                "NumPy API, and NumPy hands CuPy arrays over to CuPy.",
-                "The derivatives are the same on every device: each backward is written once, "
-                "with the array API.",
-                "One `Tensor` class serves every device: a tensor's device follows from the type "
-                "of its array.",
-                "NumPy computes on the CPU. It hands CuPy arrays to CuPy, but something must "
-                "create those arrays and copy the data: that is the backend.",
-            ),
-        ),
-    ],
-    # ------------------------------------------------------------ 12 Capstone: your own autograd
-    12: [
         Question(
             "`a` has shape (3, 1), `b` has shape (1, 4), and `c = a * b` has shape (3, 4). After "
             "`c.sum().backward()`, what is `a.grad`?",
@@ -1058,6 +941,123 @@ QUESTIONS: dict[int, list[Question]] = {
                 "Autograd differentiates twice without finite differences (chapter 05).",
                 "Right: minitorch writes its backward formulas with tensor operations, and "
                 "`create_graph=True` records them as a graph of their own.",
+            ),
+        ),
+    ],
+    # ------------------------------------------------------------ 11 GPU: devices
+    11: [
+        Question(
+            "`x` is on the GPU and `w` is on the CPU. What does `x @ w` do?",
+            (
+                "It raises an error: the tensors are on different devices",
+                "It moves `w` to the GPU automatically",
+                "It moves `x` to the CPU automatically",
+                "It computes on whichever device is faster",
+            ),
+            0,
+            (
+                "Right: PyTorch never copies data between devices behind your back; move "
+                "one tensor first, e.g. `w = w.to(x.device)`.",
+                "Silent copies would hide slow transfers, so they are not done.",
+                "Silent copies would hide slow transfers, so they are not done.",
+                "There is no automatic device choice: the device is a property of each "
+                "tensor.",
+            ),
+        ),
+        Question(
+            "What does `x.to(\"cuda\")` do for a tensor `x` on the CPU?",
+            (
+                "It returns a copy of `x` on the GPU; `x` itself stays on the CPU",
+                "It moves `x` in place, so `x.device` becomes cuda",
+                "It returns `x` unchanged if the CPU is fast enough",
+                "It converts `x` to a NumPy array",
+            ),
+            0,
+            (
+                "Right: write `x = x.to(\"cuda\")`. (For an `nn.Module`, `.to()` moves its "
+                "parameters in place and returns the module itself.)",
+                "For tensors `.to()` is not in place; forgetting `x = ...` is a common bug.",
+                "`.to()` always honours the device you name (if it exists).",
+                "That is `x.cpu().numpy()`.",
+            ),
+        ),
+        Question(
+            "How do you write code that runs both with and without a GPU?",
+            (
+                "`device = \"cuda\" if torch.cuda.is_available() else \"cpu\"`, then create "
+                "or move tensors and models with `device=device` / `.to(device)`",
+                "Write two copies of the code, one per device",
+                "Always use `\"cuda\"`: PyTorch falls back to the CPU when there is no GPU",
+                "Wrap the code in `try: ... except: ...`",
+            ),
+            0,
+            (
+                "Right: one variable decides the device, and the rest of the code is the "
+                "same. The notebooks of this course do exactly that.",
+                "One copy, one device variable: that is the point of the `.to()` API.",
+                "Without a GPU, `\"cuda\"` raises an error; there is no silent fallback.",
+                "Catching errors hides real bugs; ask `torch.cuda.is_available()` instead.",
+            ),
+        ),
+    ],
+    # ------------------------------------------------------------ 12 GPU: speed and backends
+    12: [
+        Question(
+            "When does running on a GPU pay off?",
+            (
+                "Large tensors and big matrix products, where the work dwarfs the cost of "
+                "launching kernels and copying data",
+                "Tiny tensors, e.g. a scalar loss computed in a Python loop",
+                "Always: a GPU is faster for every operation",
+                "Never for training, only for inference",
+            ),
+            0,
+            (
+                "Right: a GPU runs thousands of arithmetic operations in parallel, but "
+                "every operation has a fixed launch cost and every copy to and from the GPU "
+                "takes time. Measure it: in this chapter you will find the break-even size.",
+                "For tiny tensors the fixed overheads dominate, and the CPU is often faster.",
+                "Small operations and data transfers can make the GPU slower than the CPU.",
+                "Training (big batches, many matrix products) is where GPUs help most.",
+            ),
+        ),
+        Question(
+            "You time a GPU matrix product. Which habits give honest numbers?",
+            (
+                "Run it a few times first (warm-up) and leave those runs out",
+                "Wait for the GPU to finish (synchronize) before stopping the clock",
+                "Repeat the measurement and take the median or minimum",
+                "Time only the first call",
+            ),
+            {0, 1, 2},
+            (
+                "Yes: the first calls pay one-time costs (loading kernels, allocating memory).",
+                "Yes: GPU calls return before the work is done; without synchronizing you "
+                "measure only the launch.",
+                "Yes: single timings are noisy.",
+                "No: the first call includes the one-time costs and misleads you.",
+            ),
+            multi=True,
+        ),
+        Question(
+            "In minitorch, what does a device backend have to provide?",
+            (
+                "Which arrays are its own, and how to copy an array to and from the host "
+                "(`owns`, `from_numpy`, `to_numpy`), plus an array module",
+                "A new `backward` for every operation, written for that device",
+                "A second `Tensor` class for that device",
+                "Nothing: NumPy runs on the GPU by itself",
+            ),
+            0,
+            (
+                "Right: the autograd code never changes. Every operation computes through the "
+                "NumPy API, and NumPy hands CuPy arrays over to CuPy.",
+                "The derivatives are the same on every device: each backward is written once, "
+                "with the array API.",
+                "One `Tensor` class serves every device: a tensor's device follows from the type "
+                "of its array.",
+                "NumPy computes on the CPU. It hands CuPy arrays to CuPy, but something must "
+                "create those arrays and copy the data: that is the backend.",
             ),
         ),
     ],

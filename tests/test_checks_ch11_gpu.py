@@ -1,4 +1,4 @@
-"""Tests for chapter 10 (GPU: devices): the pretend GPU it runs on
+"""Tests for chapter 11 (GPU: devices): the pretend GPU it runs on
 (``minitorch/backends/pretend.py``) and the check of its exercise, ``to_device``.
 
 The right answer passes; a stub reports "not done yet"; every realistic wrong answer in
@@ -25,7 +25,7 @@ from minitorch.backends.pretend import (
     add_pretend_gpu,
     second_device,
 )
-from minitorch.exercises.ch10_gpu import check_to_device
+from minitorch.exercises.ch11_gpu import check_to_device
 
 
 def _result(check, fn, capsys):

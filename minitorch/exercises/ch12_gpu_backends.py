@@ -1,4 +1,4 @@
-"""Chapter 11 (GPU: speed and backends): the check of its code exercise, and the benchmarks.
+"""Chapter 12 (GPU: speed and backends): the check of its code exercise, and the benchmarks.
 
 ======================  ===============================================================
 name                    what it is

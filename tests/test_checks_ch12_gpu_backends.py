@@ -1,4 +1,4 @@
-"""Tests for chapter 11 (GPU: speed and backends): the check of its exercise, ``MyBackend``,
+"""Tests for chapter 12 (GPU: speed and backends): the check of its exercise, ``MyBackend``,
 and the benchmark files the chapter plots.
 
 The right answer passes; a stub reports "not done yet"; every realistic wrong answer in
@@ -16,7 +16,7 @@ from _checks import assert_fails_naming, run, wrong_ids
 
 from minitorch import _backend
 from minitorch.backends.pretend import PRETEND, PretendArray, PretendGPU, add_pretend_gpu
-from minitorch.exercises.ch11_gpu_backends import bench_results, check_backend
+from minitorch.exercises.ch12_gpu_backends import bench_results, check_backend
 
 
 def _result(check, fn, capsys):

@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 
 import minitorch
-from minitorch.exercises import ch12_capstone
-from minitorch.exercises.ch12_capstone import (
+from minitorch.exercises import ch10_capstone
+from minitorch.exercises.ch10_capstone import (
     check_backward,
     check_log_softmax,
     check_matmul,
@@ -326,7 +326,7 @@ def test_checks_find_no_grad_next_to_the_tensor_and_leave_it_on():
 # ------------------------------------------------------------------ the oracle and the library
 def test_checks_work_without_pytorch(monkeypatch):
     """Where PyTorch is missing, minitorch is the oracle, and the answers are the same."""
-    monkeypatch.setattr(ch12_capstone, "_oracle", lambda: (minitorch, "minitorch"))
+    monkeypatch.setattr(ch10_capstone, "_oracle", lambda: (minitorch, "minitorch"))
     for name in CHECKS:
         result = _run(name, RIGHT_LIBRARY)
         assert result.passed, result.text
@@ -337,7 +337,7 @@ def test_checks_work_without_pytorch(monkeypatch):
 
 def test_the_oracle_is_pytorch_where_installed():
     pytest.importorskip("torch", reason="PyTorch is not installed: minitorch is the oracle")
-    assert ch12_capstone._oracle()[1] == "PyTorch"
+    assert ch10_capstone._oracle()[1] == "PyTorch"
 
 
 def test_the_library_matches_pytorch_on_a_broadcasting_network():

@@ -1,4 +1,4 @@
-"""Chapter 12 (Capstone: your own autograd): the checks of its code exercises.
+"""Chapter 10 (Capstone: your own autograd): the checks of its code exercises.
 
 In this chapter the learner writes a small tensor autograd library over NumPy, in the
 notebook: a ``Tensor``, operations as ``Function`` nodes whose ``forward`` and ``backward``

@@ -1,4 +1,4 @@
-"""Chapter 10 (GPU: devices): the check of its code exercise.
+"""Chapter 11 (GPU: devices): the check of its code exercise.
 
 ======================  ===============================================================
 check                   the learner writes
