@@ -1565,6 +1565,9 @@ def _build_table() -> dict:
     t["functional:split"] = functional_split_samples("functional:split")
     t["functional:norm"] = functional_norm_samples("functional:norm")
     t["functional:unique"] = unique_samples("functional:unique")
+    import _opinfo_samples_api  # noqa: PLC0415  (issue 26's ops; it imports this module)
+
+    _opinfo_samples_api.add_samples(t)
     return t
 
 
@@ -1966,6 +1969,17 @@ NOT_YET_FIXED = [
     ("method:sum_to_size[case2]", DIFF_MSG, _MSG + ": 'size {[3, 4]} is not expandable'"),
     ("method:t_[*]", DIFF_MSG, _MSG + ": 't_() expects a tensor with <= 2 dimensions'"),
 ]
+
+
+def _add_api_entries() -> None:
+    """The deliberate differences and skipped names of issue 26's ops."""
+    import _opinfo_samples_api  # noqa: PLC0415
+
+    KNOWN_DIFFERENCES.extend(_opinfo_samples_api.known_differences())
+    SKIP.update(_opinfo_samples_api.SKIP)
+
+
+_add_api_entries()
 
 
 def known_difference(sample_id: str, verdict: str) -> str | None:
