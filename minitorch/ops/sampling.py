@@ -17,6 +17,7 @@ Example:
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -114,6 +115,18 @@ def _check_bounds(value: int, name: str, dtype: np.dtype) -> None:
         low, high = int(info.min), int(info.max)
     if not low <= value <= high:
         raise RuntimeError(f"{name} is out of bounds for {_C_NAMES[dtype.name]}")
+    if dtype.kind == "f":
+        _warn_precision(value, name, dtype)
+
+
+def _warn_precision(value: int, name: str, dtype: np.dtype) -> None:
+    digits = np.finfo(dtype).nmant + 1
+    if not -(1 << digits) <= value <= (1 << digits):
+        warnings.warn(f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                      f"limitations {_C_NAMES[dtype.name]} can support discrete uniform "
+                      "distribution only within this range. This warning will become an error "
+                      "in version 1.7 release, please fix the code in advance", UserWarning,
+                      stacklevel=5)
 
 
 def _full_range(shape: tuple, dtype: np.dtype, generator) -> np.ndarray:
@@ -164,7 +177,13 @@ def random_(self: Tensor, *args, generator=None, **kwargs) -> Tensor:
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
                            f"to={high}")
-    _check_bounds(low, "from", dtype)
-    _check_bounds(high - 1, "to - 1", dtype)
+    ulow, uhigh = low, high
+    if dtype.kind == "f":  # PyTorch moves the bounds to numbers the dtype holds
+        ulow, uhigh = _random.update_from(low, dtype), _random.update_to(high, dtype)
+        if ulow >= uhigh:
+            raise RuntimeError(f"random_ expects 'from' casted to dtype to be less than 'to' "
+                               f"casted to dtype, but got from={ulow} >= to={uhigh}")
+    _check_bounds(ulow, "from", dtype)
+    _check_bounds(uhigh - 1, "to - 1", dtype)
     values = _random.integers_array(low, high, shape, dtype, generator)
     return self._inplace(lambda t: node.apply(t, values))

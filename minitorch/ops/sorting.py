@@ -239,12 +239,27 @@ class MedianAll(Function):
         return MaxAll.backward(ctx, grad)
 
 
-class MedianDim(Sort):
+class MedianDim(Function):
     """``median(dim)``: the lower median along ``dim`` and its index (the first NaN, if the
     slice has one); the gradient goes to that index."""
 
     node_name = "MedianBackward1"
     _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dim, pick, keepdim):
+        values, indices = Sort.forward(ctx, a, dim, pick)
+        ctx.keepdim = keepdim
+        if not keepdim and a._data.ndim:
+            values, indices = _wrap(values._data.squeeze(dim)), _wrap(indices._data.squeeze(dim))
+            ctx.mark_non_differentiable(indices)
+        return values, indices
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices=None):
+        if not ctx.keepdim and ctx.shape:
+            grad = grad.unsqueeze(ctx.dim)
+        return _value_selecting_backward(grad, ctx.dim, ctx.indices, ctx.shape)
 
 
 def median(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A002
@@ -266,8 +281,7 @@ def median(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A002
         raise TypeError(f"median(): argument 'dim' must be int, not {type(dim).__name__}")
     d = normalize_dim(int(dim), x.ndim)
     if x.ndim == 0:
-        values, indices = MedianDim.apply(input, d, np.zeros((), np.int64))
-        return return_types.median(values, indices)
+        return return_types.median(*MedianDim.apply(input, d, np.zeros((), np.int64), keepdim))
     n = x.shape[d]
     if n == 0 and all(s for i, s in enumerate(x.shape) if i != d):
         raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
@@ -278,10 +292,7 @@ def median(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A002
         nan = np.isnan(data)
         first_nan = np.argmax(nan, axis=d, keepdims=True)
         pick = np.where(nan.any(axis=d, keepdims=True), first_nan, pick)
-    values, indices = MedianDim.apply(input, d, pick)
-    if not keepdim:
-        values, indices = values.squeeze(d), indices.squeeze(d)
-    return return_types.median(values, indices)
+    return return_types.median(*MedianDim.apply(input, d, pick, keepdim))
 
 
 # ---------------------------------------------------------------- bincount
