@@ -261,6 +261,11 @@ def isfinite(input: Tensor) -> Tensor:  # noqa: A002
     return input.isfinite()
 
 
+def sin_(input: Tensor) -> Tensor:  # noqa: A002
+    """``input.sin_()``: the sine of each element, written into ``input``."""
+    return input.sin_()
+
+
 def _lazy_submodule(name):
     import importlib
 

@@ -447,6 +447,95 @@ def stride_samples(op):
     return gen
 
 
+# --------------------------------------------------------------------------- linalg
+def _svd_reconstruct(lib, a, full_matrices=True):
+    """What does not depend on the signs of the singular vectors: S, U diag(S) Vh and the
+    projector U U^T onto the column space (its gradient uses every part of svd_backward)."""
+    u, s, vh = lib.linalg.svd(a, full_matrices=full_matrices)
+    k = s.shape[-1]
+    u, vh = u[..., :k], vh[..., :k, :]
+    return s, (u * s.unsqueeze(-2)) @ vh, u @ u.mT, vh.mT @ vh
+
+
+def svd_samples(op):
+    def gen():
+        for fam, shape in [("square", (3, 3)), ("tall", (4, 2)), ("batch", (2, 3, 3)),
+                           ("batch-tall", (2, 4, 3))]:
+            for fm in (True, False):
+                yield Sample(op, f"{fam}-full{fm}", (A(rnd(*shape)),), {"full_matrices": fm},
+                             gradgrad=fam == "square" and not fm)
+        yield Sample(op, "wide", (A(rnd(2, 4)),), {"full_matrices": False})
+        yield Sample(op, "float64", (A(rnd(3, 3, dtype=np.float64)),))
+        for fam, shape in [("square", (3, 3)), ("tall", (4, 2)), ("wide", (2, 4)),
+                           ("batch", (2, 3, 4)), ("float64", (3, 2))]:
+            for fm in (True, False):
+                dt = np.float64 if fam == "float64" else np.float32
+                yield Sample(op, f"invariant-{fam}-full{fm}", (A(rnd(*shape, dtype=dt)),),
+                             {"full_matrices": fm}, call=_svd_reconstruct,
+                             gradgrad=fam == "square")
+        yield Sample(op, "invariant-diagonal", (A(f32([[3.0, 0.0], [0.0, -2.0]])),),
+                     call=_svd_reconstruct)
+        yield Sample(op, "empty", (A(np.zeros((0, 3), np.float32)),))
+        yield Sample(op, "empty-reduced", (A(np.zeros((0, 3), np.float32)),),
+                     {"full_matrices": False})
+        yield Sample(op, "nan", (A(f32([[NAN, 1.0], [0.0, 1.0]])),), msg=40)
+        yield Sample(op, "1-d", (A(rnd(3)),), msg=40)
+        yield Sample(op, "int", (A(np.eye(2, dtype=np.int64)),), msg=40)
+        yield Sample(op, "float16", (A(rnd(2, 2, dtype=np.float16)),), msg=40)
+        yield Sample(op, "driver", (A(rnd(2, 2)),), {"driver": "gesvd"}, msg=40)
+    return gen
+
+
+def cross_samples(op):
+    def gen():
+        yield Sample(op, "ordinary", (A(rnd(4, 3)), A(rnd(4, 3))), gradgrad=True)
+        yield Sample(op, "1-d", (A(rnd(3)), A(rnd(3))))
+        yield Sample(op, "dim0", (A(rnd(3, 2)), A(rnd(3, 2))), {"dim": 0})
+        yield Sample(op, "broadcast", (A(rnd(2, 1, 3)), A(rnd(1, 4, 3))))
+        yield Sample(op, "float64", (A(rnd(2, 3, dtype=np.float64)),
+                                     A(rnd(2, 3, dtype=np.float64))))
+        yield Sample(op, "float16", (A(rnd(2, 3, dtype=np.float16)),
+                                     A(rnd(2, 3, dtype=np.float16))))
+        yield Sample(op, "int", (A(np.array([1, 2, 3])), A(np.array([4, 5, 6]))))
+        yield Sample(op, "inf-nan", (A(f32([INF, 0.0, 1.0])), A(f32([1.0, NAN, 2.0]))))
+        yield Sample(op, "zeros", (A(np.zeros(3, np.float32)), A(rnd(3))))
+        yield Sample(op, "empty", (A(np.zeros((0, 3), np.float32)),
+                                   A(np.zeros((0, 3), np.float32))))
+        yield Sample(op, "bool", (A(np.array([True, False, True])),
+                                  A(np.array([True, True, False]))))
+        yield Sample(op, "mixed-dtype", (A(rnd(3)), A(rnd(3, dtype=np.float64))))
+        yield Sample(op, "not-3", (A(rnd(2)), A(rnd(2))))
+        yield Sample(op, "dim-not-3", (A(rnd(1, 3)), A(rnd(1, 3))), {"dim": 0})
+        yield Sample(op, "ndim-mismatch", (A(rnd(3)), A(rnd(2, 3))))
+        yield Sample(op, "broadcast-mismatch", (A(rnd(2, 3)), A(rnd(4, 3))))
+        yield Sample(op, "bad-dim", (A(rnd(2, 3)), A(rnd(2, 3))), {"dim": 2})
+        yield Sample(op, "0-d", (A(f32(1.0)), A(f32(2.0))))
+    return gen
+
+
+def linalg_matmul_samples(op):
+    def gen():
+        for fam, sa, sb in [("mm", (2, 3), (3, 4)), ("mv", (2, 3), (3,)), ("dot", (3,), (3,)),
+                            ("batch", (2, 2, 3), (3, 4)), ("broadcast", (2, 1, 2, 3),
+                                                           (4, 3, 2)),
+                            ("mismatch", (2, 3), (4, 2)), ("0-d", (), (3,))]:
+            yield Sample(op, fam, (A(rnd(*sa)), A(rnd(*sb))), gradgrad=fam == "mm")
+        yield Sample(op, "int", (A(np.ones((2, 2), np.int64)), A(np.ones((2, 2), np.int64))))
+    return gen
+
+
+def sin_fn_samples(op):
+    def call(lib, x):
+        y = x.clone()
+        out = lib.sin_(y)
+        return out, out is y
+
+    def gen():
+        for fam, a in all_families():
+            yield Sample(op, fam, (a,), call=call, gradgrad=fam == "ordinary")
+    return gen
+
+
 def add_samples(t: dict) -> None:
     """Add the samples of issue 26's ops to the table ``t``."""
     _both(t, "sort", sort_samples)
@@ -476,6 +565,10 @@ def add_samples(t: dict) -> None:
     for name in ("new_zeros", "new_ones", "new_full"):
         t[f"method:{name}"] = new_samples(f"method:{name}")
     t["method:stride"] = stride_samples("method:stride")
+    t["linalg:svd"] = svd_samples("linalg:svd")
+    t["linalg:cross"] = cross_samples("linalg:cross")
+    t["linalg:matmul"] = linalg_matmul_samples("linalg:matmul")
+    t["fn:sin_"] = sin_fn_samples("fn:sin_")
 
 
 def _chain_gens(*gens):
@@ -511,6 +604,14 @@ def known_differences() -> list:
          "index's shape for src and then refuses it ('returned an invalid gradient'); "
          "minitorch pads it with zeros to src's shape, the true gradient (elements of src "
          "that index does not reach are not used, so their gradient is 0)"),
+        ("linalg:svd[wide]", SILENT,
+         "the signs of the singular vectors of a wide matrix: each column of U (with the "
+         "matching row of Vh) is unique only up to sign, and NumPy's LAPACK and PyTorch's MKL "
+         "choose differently for most wide matrices. S, U diag(S) Vh and the gradients of "
+         "sign-independent functions agree (linalg:svd[invariant-wide-*])"),
+        ("linalg:svd[batch-tall-*]", SILENT,
+         "as linalg:svd[wide]: for this batch of tall matrices the two LAPACKs pick other "
+         "signs for some singular vectors (linalg:svd[invariant-batch*] agree)"),
         ("*:topk[ties*]", SILENT,
          "topk among equal elements: PyTorch picks with std::nth_element/std::partial_sort, "
          "whose choice among ties is unspecified (and differs between C++ libraries); "

@@ -277,3 +277,83 @@ def test_randint_large_ranges_draw_pytorchs_numbers(high, dtype):
         b = torch.randint(-3, high, (6,), dtype=getattr(torch, dtype))
     np.testing.assert_array_equal(a.numpy(), b.numpy())
 
+
+
+# --------------------------------------------------------------------------- linalg
+@pytest.mark.parametrize("shape", [(3, 3), (4, 2), (2, 4), (2, 3, 5), (1, 1), (5, 1)], ids=str)
+@pytest.mark.parametrize("full_matrices", [True, False])
+def test_svd_reconstructs_and_matches_torch_up_to_signs(shape, full_matrices):
+    arr = np.random.default_rng(sum(shape)).standard_normal(shape)
+    u, s, vh = minitorch.linalg.svd(minitorch.tensor(arr), full_matrices=full_matrices)
+    ut, st_, vht = torch.linalg.svd(torch.tensor(arr), full_matrices=full_matrices)
+    assert u.shape == ut.shape and s.shape == st_.shape and vh.shape == vht.shape
+    np.testing.assert_allclose(s.numpy(), st_.numpy(), rtol=1e-12, atol=1e-12)
+    k = s.shape[-1]
+    recon = (u[..., :k] * s.unsqueeze(-2)) @ vh[..., :k, :]
+    np.testing.assert_allclose(recon.numpy(), arr, atol=1e-12)
+    for q, dim in ((u, -1), (vh, -2)):  # orthonormal columns of U, rows of Vh
+        gram = q.mT @ q if dim == -1 else q @ q.mT
+        np.testing.assert_allclose(gram.numpy(), np.broadcast_to(np.eye(gram.shape[-1]),
+                                                                  gram.shape), atol=1e-12)
+    # each singular vector equals PyTorch's up to its sign (U's column and Vh's row together)
+    signs = np.sign((u[..., :k].numpy() * ut[..., :k].numpy()).sum(-2))
+    np.testing.assert_allclose(u[..., :k].numpy() * signs[..., None, :], ut[..., :k].numpy(),
+                               atol=1e-10)
+    np.testing.assert_allclose(vh[..., :k, :].numpy() * signs[..., :, None],
+                               vht[..., :k, :].numpy(), atol=1e-10)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (4, 2), (2, 4)], ids=str)
+def test_svd_gradients_by_finite_differences(shape):
+    arr = np.random.default_rng(4).standard_normal(shape)
+    x = minitorch.tensor(arr, requires_grad=True)
+
+    def parts(a):
+        u, s, vh = minitorch.linalg.svd(a, full_matrices=False)
+        return u * u.sum(-2, keepdim=True), s, vh * vh.sum(-1, keepdim=True)  # sign-free
+
+    def used(a):
+        u, s, vh = minitorch.linalg.svd(a, full_matrices=False)
+        return ((u @ u.mT) * (a @ a.mT)).sum() + s.pow(3).sum() + (a @ vh.mT @ vh).sum()
+
+    assert minitorch.autograd.gradcheck(parts, (x,))
+    assert minitorch.autograd.gradcheck(used, (x,))
+    assert minitorch.autograd.gradgradcheck(used, (x,))
+    # only S used: the gradient is U diag(gS) Vh, finite also for equal singular values
+    eye = minitorch.eye(3, dtype=minitorch.float64, requires_grad=True)
+    minitorch.linalg.svd(eye).S.sum().backward()
+    np.testing.assert_allclose(eye.grad.numpy(), np.eye(3), atol=1e-12)
+
+
+def test_cross_and_linalg_matmul_and_sin_match_torch():
+    a = np.random.default_rng(0).standard_normal((2, 1, 3))
+    b = np.random.default_rng(1).standard_normal((4, 3))[None]
+
+    def call(t, x, y):
+        return t.linalg.cross(x, y) * t.linalg.matmul(x, y.mT).sum(-1, keepdim=True)
+
+    mine, ref, ms, rs = _both(call, a, b)
+    assert mine.grad_fn.name() == ref.grad_fn.name() == "MulBackward0"
+    assert_same_values(mine, ref, rtol=1e-12, atol=1e-12)
+    mine.sum().backward()
+    ref.sum().backward()
+    for m, r in zip(ms, rs):
+        assert_same_values(m.grad, r.grad, rtol=1e-12, atol=1e-12)
+    c = minitorch.linalg.cross(*(minitorch.tensor(v) for v in (a, b)))
+    assert c.grad_fn is None
+    x = minitorch.tensor([0.5, 1.0])
+    assert minitorch.sin_(x) is x
+    np.testing.assert_allclose(x.numpy(), np.sin([0.5, 1.0]).astype(np.float32))
+
+
+@pytest.mark.parametrize("module", ["ops.sorting", "ops.scan", "ops.scatter", "ops.einsum",
+                                    "ops.compare", "ops.rounding", "ops.triangular",
+                                    "ops.sampling", "linalg", "return_types"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"minitorch.{module}"),
+                             optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0
+    assert result.failed == 0
