@@ -5,7 +5,7 @@ and friends (``values``, ``indices``; ``U``, ``S``, ``Vh``), printed as PyTorch 
 >>> minitorch.tensor([[1.0, 5.0], [3.0, 4.0]]).max(dim=1)
 torch.return_types.max(
 values=tensor([5., 4.]),
-indices=tensor([1, 0]))
+indices=tensor([1, 1]))
 """
 
 from __future__ import annotations
