@@ -536,6 +536,211 @@ def sin_fn_samples(op):
     return gen
 
 
+# --------------------------------------------------------------------------- nn.functional
+def gelu_samples(op):
+    def gen():
+        for fam, a in all_families():
+            yield Sample(op, fam, (a,), gradgrad=fam == "ordinary")
+            if fam in ("ordinary", "inf", "nan", "float64", "float16"):
+                yield Sample(op, fam + "-tanh", (a,), {"approximate": "tanh"},
+                             gradgrad=fam == "ordinary")
+        yield Sample(op, "big", (A(f32([-40.0, -6.0, 6.0, 40.0, 3e38])),))
+        yield Sample(op, "bad-approximate", (A(rnd(3)),), {"approximate": "fast"})
+    return gen
+
+
+def _silu_inplace(lib, x):
+    y = x * 1.0
+    out = lib.nn.functional.silu(y, inplace=True)
+    return out, out is y
+
+
+def silu_samples(op):
+    def gen():
+        for fam, a in all_families():
+            yield Sample(op, fam, (a,), gradgrad=fam == "ordinary")
+        yield Sample(op, "big", (A(f32([-100.0, -20.0, 20.0, 100.0])),))
+        yield Sample(op, "inplace", (A(rnd(3)),), call=_silu_inplace)
+    return gen
+
+
+def layer_norm_samples(op):
+    def gen():
+        x = A(rnd(2, 3, 4))
+        yield Sample(op, "ordinary", (x, (4,)), gradgrad=True)
+        yield Sample(op, "affine", (x, (4,), A(rnd(4)), A(rnd(4))), gradgrad=True)
+        yield Sample(op, "two-dims", (x, (3, 4), A(rnd(3, 4)), A(rnd(3, 4))))
+        yield Sample(op, "all-dims", (x, [2, 3, 4]))
+        yield Sample(op, "weight-only", (x, (4,), A(rnd(4)), None))
+        yield Sample(op, "eps", (x, (4,)), {"eps": 0.1})
+        yield Sample(op, "1-d", (A(rnd(5)), (5,), A(rnd(5)), A(rnd(5))))
+        yield Sample(op, "constant", (A(np.ones((2, 4), np.float32)), (4,)))
+        yield Sample(op, "float64", (A(rnd(3, 4, dtype=np.float64)), (4,)))
+        yield Sample(op, "float16", (A(rnd(3, 4, dtype=np.float16)), (4,)))
+        yield Sample(op, "inf-nan", (A(f32([[1.0, INF, 0.0, 2.0], [NAN, 1.0, 2.0, 3.0]])), (4,)))
+        yield Sample(op, "empty", (A(np.zeros((0, 4), np.float32)), (4,)))
+        yield Sample(op, "bad-shape", (A(rnd(3, 5)), (4,)))
+        yield Sample(op, "bad-weight", (A(rnd(3, 4)), (4,), A(rnd(3))))
+        yield Sample(op, "int-shape", (A(rnd(3, 4)), 4))
+        yield Sample(op, "int", (A(np.ones((3, 4), np.int64)), (4,)))
+    return gen
+
+
+def group_norm_samples(op):
+    def gen():
+        x = A(rnd(2, 4, 3))
+        yield Sample(op, "ordinary", (x, 2), gradgrad=True)
+        yield Sample(op, "affine", (x, 2, A(rnd(4)), A(rnd(4))), gradgrad=True)
+        yield Sample(op, "one-group", (x, 1, A(rnd(4)), A(rnd(4))))
+        yield Sample(op, "per-channel", (x, 4))
+        yield Sample(op, "4-d", (A(rnd(2, 4, 2, 3)), 2, A(rnd(4)), None))
+        yield Sample(op, "2-d", (A(rnd(3, 4)), 2))
+        yield Sample(op, "eps", (x, 2), {"eps": 0.5})
+        yield Sample(op, "float64", (A(rnd(2, 4, 3, dtype=np.float64)), 2))
+        yield Sample(op, "float16", (A(rnd(2, 4, 3, dtype=np.float16)), 2))
+        yield Sample(op, "not-divisible", (A(rnd(2, 3, 4)), 2))
+        yield Sample(op, "bad-weight", (x, 2, A(rnd(3))))
+        yield Sample(op, "1-d", (A(rnd(4)), 2))
+        yield Sample(op, "int", (A(np.ones((2, 4), np.int64)), 2))
+    return gen
+
+
+def conv1d_samples(op):
+    def gen():
+        x, w, b = A(rnd(2, 3, 7)), A(rnd(4, 3, 3)), A(rnd(4))
+        yield Sample(op, "ordinary", (x, w, b), gradgrad=True)
+        yield Sample(op, "stride-pad", (x, w), {"stride": 2, "padding": 1})
+        yield Sample(op, "dilation", (x, w), {"dilation": 2})
+        yield Sample(op, "same", (x, w), {"padding": "same"})
+        yield Sample(op, "valid", (x, w, b), {"padding": "valid"})
+        yield Sample(op, "tuple-args", (x, w), {"stride": (2,), "padding": (1,)})
+        yield Sample(op, "2-d-input", (A(rnd(3, 7)), w, b))
+        yield Sample(op, "float64", (A(rnd(1, 3, 5, dtype=np.float64)),
+                                     A(rnd(2, 3, 2, dtype=np.float64))))
+        yield Sample(op, "bad-channels", (A(rnd(1, 4, 4)), w))
+        yield Sample(op, "kernel-too-big", (A(rnd(1, 3, 2)), w))
+        yield Sample(op, "4-d-input", (A(rnd(1, 3, 4, 4)), w))
+        yield Sample(op, "mixed-dtype", (x, A(rnd(4, 3, 3, dtype=np.float64))))
+    return gen
+
+
+def conv_transpose_samples(op):
+    def gen():
+        x, w, b = A(rnd(2, 3, 4, 5)), A(rnd(3, 2, 3, 2)), A(rnd(2))
+        yield Sample(op, "ordinary", (x, w, b), gradgrad=True)
+        yield Sample(op, "stride", (x, w), {"stride": 2}, gradgrad=True)
+        yield Sample(op, "stride-pad", (x, w, b), {"stride": 2, "padding": 1})
+        yield Sample(op, "output-padding", (x, w), {"stride": 2, "output_padding": 1})
+        yield Sample(op, "dilation", (x, w), {"dilation": 2})
+        yield Sample(op, "dilation-output-padding", (x, w), {"dilation": 2,
+                                                             "output_padding": 1})
+        yield Sample(op, "stride-tuple", (x, w), {"stride": (2, 1), "padding": (1, 0)})
+        yield Sample(op, "3-d-input", (A(rnd(3, 4, 5)), w, b))
+        yield Sample(op, "float64", (A(rnd(1, 3, 3, 3, dtype=np.float64)),
+                                     A(rnd(3, 2, 2, 2, dtype=np.float64))))
+        yield Sample(op, "bad-channels", (A(rnd(1, 4, 3, 3)), w))
+        yield Sample(op, "bad-output-padding", (x, w), {"output_padding": 1})
+        yield Sample(op, "too-small", (A(rnd(1, 3, 1, 1)), w), {"padding": 2})
+        yield Sample(op, "2-d-input", (A(rnd(3, 4)), w))
+        yield Sample(op, "mixed-dtype", (x, A(rnd(3, 2, 3, 2, dtype=np.float64))))
+    return gen
+
+
+def interpolate_samples(op):
+    def gen():
+        img = A(rnd(2, 3, 4, 5))
+        seq = A(rnd(2, 3, 5))
+        for mode in ("nearest", "nearest-exact", "bilinear"):
+            for fam, kw in [("x2", {"scale_factor": 2}), ("x0.5", {"scale_factor": 0.5}),
+                            ("x1.7", {"scale_factor": 1.7}), ("x0.7", {"scale_factor": 0.7}),
+                            ("size", {"size": (7, 3)}), ("size-int", {"size": 6}),
+                            ("scale-tuple", {"scale_factor": (1.5, 2.5)}),
+                            ("recompute", {"scale_factor": 0.7,
+                                           "recompute_scale_factor": True})]:
+                yield Sample(op, f"{mode}-{fam}", (img,), {"mode": mode, **kw},
+                             gradgrad=fam == "x1.7")
+            if mode == "bilinear":
+                for fam, kw in [("x1.7", {"scale_factor": 1.7}), ("size", {"size": (7, 3)}),
+                                ("size-1", {"size": (1, 1)}), ("x0.7", {"scale_factor": 0.7})]:
+                    yield Sample(op, f"bilinear-align-{fam}", (img,),
+                                 {"mode": mode, "align_corners": True, **kw})
+        for mode in ("nearest", "linear"):
+            for fam, kw in [("x2", {"scale_factor": 2}), ("x1.7", {"scale_factor": 1.7}),
+                            ("size", {"size": 3})]:
+                yield Sample(op, f"1d-{mode}-{fam}", (seq,), {"mode": mode, **kw})
+        yield Sample(op, "1d-linear-align", (seq,), {"mode": "linear", "scale_factor": 1.7,
+                                                     "align_corners": True})
+        yield Sample(op, "3d-nearest", (A(rnd(1, 2, 2, 3, 2)),), {"scale_factor": 2})
+        yield Sample(op, "float64", (A(rnd(1, 1, 3, 3, dtype=np.float64)),),
+                     {"scale_factor": 1.5, "mode": "bilinear"})
+        yield Sample(op, "float16", (A(rnd(1, 1, 3, 3, dtype=np.float16)),),
+                     {"scale_factor": 1.5, "mode": "bilinear"})
+        yield Sample(op, "inf-nan", (A(f32([[[[1.0, INF], [NAN, 2.0]]]])),),
+                     {"scale_factor": 2, "mode": "bilinear"})
+        yield Sample(op, "inf-nearest", (A(f32([[[[1.0, INF], [NAN, 2.0]]]])),),
+                     {"scale_factor": 3})
+        for fam, kw in [("both", {"size": 3, "scale_factor": 2}), ("neither", {}),
+                        ("bad-mode", {"scale_factor": 2, "mode": "foo"}),
+                        ("bilinear-3d", {"scale_factor": 2, "mode": "bilinear", "_x": seq}),
+                        ("linear-4d", {"scale_factor": 2, "mode": "linear"}),
+                        ("nearest-align", {"scale_factor": 2, "align_corners": True}),
+                        ("size-length", {"size": (3, 4, 5)}),
+                        ("scale-length", {"scale_factor": (2.0,)}),
+                        ("2-d-input", {"scale_factor": 2, "_x": A(rnd(2, 2))})]:
+            x = kw.pop("_x", img)
+            yield Sample(op, fam, (x,), kw, msg=60)
+    return gen
+
+
+def robust_loss_samples(op, kind):
+    def gen():
+        x, y = A(rnd(3, 4) * 2), A(rnd(3, 4) * 2)
+        param = "beta" if kind == "smooth" else "delta"
+        yield Sample(op, "ordinary", (x, y), gradgrad=True)
+        for red in ("sum", "none"):
+            yield Sample(op, red, (x, y), {"reduction": red}, gradgrad=red == "none")
+        yield Sample(op, "bad-reduction", (x, y), {"reduction": "bad"})
+        for v in (0.5, 3.0):
+            yield Sample(op, f"{param}{v}", (x, y), {param: v}, gradgrad=v == 0.5)
+        yield Sample(op, f"{param}-bad", (x, y), {param: -1.0 if kind == "smooth" else 0.0})
+        if kind == "smooth":
+            yield Sample(op, "beta0", (x, y), {"beta": 0.0})
+        yield Sample(op, "ties", (A(f32([0.0, 1.0, -1.0, 2.0])), A(f32([0.0, 0.0, 0.0, 1.0]))))
+        yield Sample(op, "inf-nan", (A(f32([INF, NAN, 1.0])), A(f32([1.0, 0.0, INF]))))
+        yield Sample(op, "broadcast", (x, A(rnd(4))))
+        yield Sample(op, "bad-shape", (x, A(rnd(5))))
+        yield Sample(op, "empty", (A(np.zeros(0, np.float32)), A(np.zeros(0, np.float32))))
+        yield Sample(op, "float64", (A(rnd(3, dtype=np.float64)), A(rnd(3, dtype=np.float64))))
+        yield Sample(op, "float16", (A(rnd(3, dtype=np.float16)), A(rnd(3, dtype=np.float16))))
+        yield Sample(op, "mixed", (A(rnd(3)), A(rnd(3, dtype=np.float64))))
+        yield Sample(op, "int-target", (A(rnd(3)), A(np.array([1, 2, 3]))))
+        yield Sample(op, "int", (A(np.array([1, 2])), A(np.array([1, 3]))))
+    return gen
+
+
+def kl_div_samples(op):
+    def gen():
+        logits = rnd(3, 4)
+        logp = logits - np.log(np.exp(logits).sum(1, keepdims=True))
+        q = A(np.exp(rnd(3, 4)) / np.exp(rnd(3, 4)).sum(1, keepdims=True))
+        x = A(logp.astype(np.float32))
+        for red in ("mean", "sum", "none", "batchmean"):
+            yield Sample(op, red, (x, q), {"reduction": red}, gradgrad=red == "batchmean")
+            yield Sample(op, red + "-log-target", (x, A(np.log(q.arr))),
+                         {"reduction": red, "log_target": True})
+        yield Sample(op, "target-grad", (x, q), {"reduction": "sum"})
+        yield Sample(op, "zeros-in-target", (x, A(f32([[0.0, 0.5, 0.5, 0.0]] * 3))),
+                     {"reduction": "sum"}, gradgrad=True)
+        yield Sample(op, "negative-target", (x, A(rnd(3, 4))), {"reduction": "sum"})
+        yield Sample(op, "0-d-batchmean", (A(f32(-1.0)), A(f32(0.5))), {"reduction": "batchmean"})
+        yield Sample(op, "broadcast", (x, A(rnd(4, low=0.0) / 2)), {"reduction": "sum"})
+        yield Sample(op, "float64", (A(logp), A(q.arr.astype(np.float64))),
+                     {"reduction": "batchmean"})
+        yield Sample(op, "bad-reduction", (x, q), {"reduction": "bad"})
+        yield Sample(op, "int", (A(np.array([1, 2])), A(np.array([1, 2]))), {"reduction": "sum"})
+    return gen
+
+
 def add_samples(t: dict) -> None:
     """Add the samples of issue 26's ops to the table ``t``."""
     _both(t, "sort", sort_samples)
@@ -569,6 +774,16 @@ def add_samples(t: dict) -> None:
     t["linalg:cross"] = cross_samples("linalg:cross")
     t["linalg:matmul"] = linalg_matmul_samples("linalg:matmul")
     t["fn:sin_"] = sin_fn_samples("fn:sin_")
+    t["F:gelu"] = gelu_samples("F:gelu")
+    t["F:silu"] = silu_samples("F:silu")
+    t["F:layer_norm"] = layer_norm_samples("F:layer_norm")
+    t["F:group_norm"] = group_norm_samples("F:group_norm")
+    t["F:conv1d"] = conv1d_samples("F:conv1d")
+    t["F:conv_transpose2d"] = conv_transpose_samples("F:conv_transpose2d")
+    t["F:interpolate"] = interpolate_samples("F:interpolate")
+    t["F:smooth_l1_loss"] = robust_loss_samples("F:smooth_l1_loss", "smooth")
+    t["F:huber_loss"] = robust_loss_samples("F:huber_loss", "huber")
+    t["F:kl_div"] = kl_div_samples("F:kl_div")
 
 
 def _chain_gens(*gens):
@@ -612,6 +827,18 @@ def known_differences() -> list:
         ("linalg:svd[batch-tall-*]", SILENT,
          "as linalg:svd[wide]: for this batch of tall matrices the two LAPACKs pick other "
          "signs for some singular vectors (linalg:svd[invariant-batch*] agree)"),
+        ("F:conv*[mixed-dtype]", "same-class-different-message",
+         "convolution of a float32 input with a float64 weight: PyTorch's message depends on "
+         "which kernel its size heuristics pick (MKLDNN: 'Input type (torch.FloatTensor) and "
+         "weight type ...', the native one: 'expected scalar type Float but found Double'); "
+         "minitorch always gives the second"),
+        ("F:huber_loss[mixed]", "accepted-where-torch-raises",
+         "huber_loss with a target of another dtype: PyTorch computes the loss in input's "
+         "dtype, and then its backward refuses ('Found dtype Double but expected Float'); "
+         "minitorch's backward gives each tensor its gradient in its own dtype"),
+        ("F:huber_loss[int-target]", "accepted-where-torch-raises",
+         "as huber_loss[mixed]: PyTorch cannot backpropagate through huber_loss with an "
+         "integer target at all; minitorch can (the input's gradient)"),
         ("*:topk[ties*]", SILENT,
          "topk among equal elements: PyTorch picks with std::nth_element/std::partial_sort, "
          "whose choice among ties is unspecified (and differs between C++ libraries); "
