@@ -10,4 +10,9 @@ with tensor operations, so they are differentiable too (``create_graph=True``).
 * ``shape``: ``reshape``/``view``, ``transpose``, ``permute``, ``squeeze``, ``expand``, ``cat``, ...
 * ``indexing``: ``x[...]`` reads and writes
 * ``linalg``: ``matmul`` and friends
+* ``sorting``: ``sort``, ``argsort``, ``topk``, ``median``, ``unique``, ``bincount``
+* ``scan``: ``cumsum``, ``cumprod``, ``logsumexp``
+* ``scatter``: ``scatter``, ``scatter_add``, ``masked_select``, ``nonzero``
+* ``einsum``, ``triangular`` (``tril``, ``triu``), ``rounding`` (``round``), ``compare``
+  (``isclose``, ``allclose``), ``sampling`` (``bernoulli_``, ``random_``)
 """
