@@ -215,7 +215,8 @@ class TensorMethods:
         return _sorting.argsort(self, dim, descending, stable=stable)
 
     def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
-        return _sorting.topk(self, k, dim, largest, sorted, _k_position=1)
+        _sorting.check_k(k, 1)
+        return _sorting.topk(self, k, dim, largest, sorted)
 
     def median(self, dim=None, keepdim: bool = False):
         return _sorting.median(self, dim, keepdim)

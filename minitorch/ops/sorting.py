@@ -180,8 +180,15 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, *,  # noqa: 
     return sort(input, dim, descending, stable).indices
 
 
+def check_k(k, position: int) -> None:
+    """PyTorch's TypeError for a ``k`` that is not an int (a method counts from 1)."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"topk(): argument 'k' (position {position}) must be int, not "
+                        f"{type(k).__name__}")
+
+
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True,  # noqa: A002
-         sorted: bool = True, *, _k_position: int = 2):  # noqa: A002
+         sorted: bool = True):  # noqa: A002
     """The ``k`` largest (``largest=False``: smallest) elements along ``dim``, and their
     indices: ``torch.return_types.topk(values, indices)``. NaN counts as the largest value.
 
@@ -195,9 +202,7 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True,  # noqa: A0
     values=tensor([5., 4.]),
     indices=tensor([1, 3]))
     """
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-        raise TypeError(f"topk(): argument 'k' (position {_k_position}) must be int, not "
-                        f"{type(k).__name__}")
+    check_k(k, 2)
     x = input._data
     d = normalize_dim(dim, x.ndim)
     _check_sortable(x, "topk")
