@@ -655,6 +655,7 @@ def interpolate_samples(op):
                             ("x1.7", {"scale_factor": 1.7}), ("x0.7", {"scale_factor": 0.7}),
                             ("size", {"size": (7, 3)}), ("size-int", {"size": 6}),
                             ("scale-tuple", {"scale_factor": (1.5, 2.5)}),
+                            ("same-size-dim", {"scale_factor": (1.2, 1.6)}),
                             ("recompute", {"scale_factor": 0.7,
                                            "recompute_scale_factor": True})]:
                 yield Sample(op, f"{mode}-{fam}", (img,), {"mode": mode, **kw},
@@ -686,7 +687,13 @@ def interpolate_samples(op):
                         ("nearest-align", {"scale_factor": 2, "align_corners": True}),
                         ("size-length", {"size": (3, 4, 5)}),
                         ("scale-length", {"scale_factor": (2.0,)}),
-                        ("2-d-input", {"scale_factor": 2, "_x": A(rnd(2, 2))})]:
+                        ("2-d-input", {"scale_factor": 2, "_x": A(rnd(2, 2))}),
+                        ("zero-size-output", {"scale_factor": 0.2}),
+                        ("zero-size-1d", {"scale_factor": 0.1, "_x": seq}),
+                        ("empty-batch", {"scale_factor": 2, "mode": "bilinear",
+                                         "_x": A(np.zeros((0, 2, 3, 3), np.float32))}),
+                        ("no-channels", {"scale_factor": 2,
+                                         "_x": A(np.zeros((1, 0, 3, 3), np.float32))})]:
             x = kw.pop("_x", img)
             yield Sample(op, fam, (x,), kw, msg=60)
     return gen

@@ -10,10 +10,11 @@ where it comes from in the input:
   ``1 - (src - i0)`` and ``src - i0``; with ``align_corners=True``, ``src = dst * scale``.
 
 ``scale`` is ``1 / scale_factor`` when a scale factor is given, else ``in_size / out_size``
-(``(in - 1) / (out - 1)`` for ``align_corners``). It is computed in float32 for float32 and
-float16 inputs, as PyTorch computes it. Resizing is linear in the input, so the gradient
-sends each output's gradient back to the input positions it was made from, with the same
-weights.
+(``(in - 1) / (out - 1)`` for ``align_corners``); a dimension whose size does not change is
+copied as it is, whatever the scale factor (except by ``nearest-exact``, as in PyTorch).
+The positions are computed in float32 for float32 and float16 inputs, as PyTorch computes
+them. Resizing is linear in the input, so the gradient sends each output's gradient back to
+the input positions it was made from, with the same weights.
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ def _source_index(mode: str, in_size: int, out_size: int, scale_factor, align_co
     """The plan of one dimension: ``("nearest", idx)`` or ``("linear", i0, i1, l0, l1)``."""
     opmath = np.float64 if dtype == np.float64 else np.float32
     dst = np.arange(out_size, dtype=opmath)
+    if out_size == in_size and mode != "nearest-exact":  # kept as it is, whatever the scale
+        return ("nearest", np.arange(out_size))
     if mode in ("nearest", "nearest-exact"):
-        if out_size == in_size:
-            return ("nearest", np.arange(out_size))
         if mode == "nearest" and out_size == 2 * in_size:
             return ("nearest", np.arange(out_size) >> 1)
         scale = opmath(1.0 / scale_factor) if scale_factor else opmath(in_size / out_size)

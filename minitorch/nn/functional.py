@@ -1187,6 +1187,16 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
                                   f"nearest-exact, linear and bilinear (without antialias), not "
                                   f"{mode!r}")
     kernel = "nearest" if mode.startswith("nearest") else mode
+    if min(in_sizes) < 1 or min(sizes) < 1:
+        names = "DHW"[3 - dim:]
+        ins = ", ".join(f"{c}: {n}" for c, n in zip(names, in_sizes))
+        outs = ", ".join(f"{c}: {n}" for c, n in zip(names, sizes))
+        joint = " and" if dim == 1 else ""
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
+                           f"({ins}){joint} output ({outs})")
+    if input._data.shape[1] == 0:  # (an empty batch is fine)
+        raise RuntimeError(f"Non-empty {input.dim()}D data tensor expected but got a tensor "
+                           f"with sizes {list(input.shape)}")
     _check_float_input(input, f"upsample_{kernel}{dim}d_channels_last")
     plans = tuple(_source_index(mode, n, out, s, bool(align_corners), input._data.dtype)
                   for n, out, s in zip(in_sizes, sizes, scales))
