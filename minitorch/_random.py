@@ -232,20 +232,53 @@ def bernoulli_mask(shape, p: float, generator=None) -> np.ndarray:
 # -- integers ---------------------------------------------------------------------------------
 
 def integers_array(low, high, shape, dtype=np.int64, generator=None) -> np.ndarray:
-    """Integers from [low, high): ``word % (high - low) + low``, as ``random_(low, high)``."""
+    """Integers from [low, high): ``word % (high - low) + low``, as ``random_(low, high)``.
+
+    The word is 32 bits for a range below ``2**28``, else 64 bits (two words). For a floating
+    ``dtype`` the bounds first move to numbers the dtype holds (``update_from``/``update_to``:
+    ``randint(2**28, dtype=float32)`` draws from ``[0, 2**28 - 16)``), as in PyTorch.
+    """
     low, high = int(low), int(high)
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        low, high = update_from(low, dtype), update_to(high, dtype)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
                            f"from={low} >= to={high}")
-    dtype = np.dtype(dtype)
     n = math.prod(shape)
     span = high - low
-    if span >= 2**32 and dtype in (np.int64, np.float64, np.float32):
+    if span >= 2**28:
         words = _gen(generator)._random64(n)
     else:
         words = _gen(generator)._random32(n).astype(np.uint64)
     values = (words % np.uint64(span)).astype(np.int64) + low
     return values.astype(dtype, copy=False).reshape(shape)
+
+
+def _digits(dtype: np.dtype) -> int:
+    return np.finfo(dtype).nmant + 1  # 24 for float32: it holds every integer up to 2**24
+
+
+def update_from(low: int, dtype) -> int:
+    """PyTorch's ``update_from``: where ``from + 1`` rounds below ``from`` in the floating
+    ``dtype``, move ``from`` up to the next number the dtype holds."""
+    dtype = np.dtype(dtype)
+    plus_1 = int(dtype.type(low + 1))
+    if plus_1 < low:
+        n = abs(low + 1).bit_length() - 1
+        low = plus_1 + (1 << (n - _digits(dtype) + 1))
+    return low
+
+
+def update_to(high: int, dtype) -> int:
+    """PyTorch's ``update_to``: where ``to - 1`` rounds up to ``to`` or more in the floating
+    ``dtype``, move ``to`` down."""
+    dtype = np.dtype(dtype)
+    minus_1 = int(dtype.type(high - 1))
+    if minus_1 >= high:
+        n = abs(high - 1).bit_length() - 1
+        high = minus_1 - (1 << (n - _digits(dtype) + 1))
+    return high
 
 
 def random_int64(generator=None) -> int:

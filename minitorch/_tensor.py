@@ -968,7 +968,8 @@ class Tensor:
         return self.shape == other.shape and bool((self._data == other._data).all())
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
-        return bool(np.allclose(self._data, other._data, rtol, atol, equal_nan))
+        _ops.compare.check_other(other, "allclose", 1)
+        return _ops.compare.allclose(self, other, rtol, atol, equal_nan)
 
     def isnan(self):
         return _wrap(np.isnan(self._data))

@@ -23,16 +23,25 @@ Example:
 
 from __future__ import annotations
 
+from minitorch import _creation
 from minitorch._tensor import Tensor
 from minitorch.autograd import grad_mode
 from minitorch.ops import arithmetic as _arith
+from minitorch.ops import compare as _compare
+from minitorch.ops import einsum as _einsum  # noqa: F401  (loaded with the other ops)
 from minitorch.ops import indexing as _indexing
 from minitorch.ops import linalg as _linalg
 from minitorch.ops import reduction as _reduction
+from minitorch.ops import rounding as _rounding
+from minitorch.ops import sampling as _sampling
+from minitorch.ops import scan as _scan
+from minitorch.ops import scatter as _scatter
 from minitorch.ops import shape as _shape
 from minitorch.ops import sorting as _sorting
+from minitorch.ops import triangular as _triangular
 from minitorch.ops import unary as _unary
 from minitorch.ops import views as _views
+from minitorch.ops._util import normalize_dim
 
 __all__ = ["TensorMethods", "OPERATORS"]
 
@@ -216,6 +225,121 @@ class TensorMethods:
 
     def transpose_(self, dim0: int, dim1: int):
         return _reshape_inplace(self, _shape.transpose, dim0, dim1)
+
+    # ------------------------------------------------------------ sorting and selecting
+    def sort(self, dim: int = -1, descending: bool = False, stable: bool = False):
+        return _sorting.sort(self, dim, descending, stable)
+
+    def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False):
+        return _sorting.argsort(self, dim, descending, stable=stable)
+
+    def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
+        _sorting.check_k(k, 1)
+        return _sorting.topk(self, k, dim, largest, sorted)
+
+    def median(self, dim=None, keepdim: bool = False):
+        return _sorting.median(self, dim, keepdim)
+
+    def bincount(self, weights=None, minlength: int = 0):
+        return _sorting.bincount(self, weights, minlength)
+
+    def masked_select(self, mask):
+        return _scatter.masked_select(self, mask)
+
+    def nonzero(self, *, as_tuple: bool = False):
+        return _scatter.nonzero(self, as_tuple=as_tuple)
+
+    def scatter(self, dim: int, index, src=None, *, value=None, reduce=None):
+        return _scatter.scatter(self, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_add(self, dim: int, index, src):
+        return _scatter.scatter_add(self, dim, index, src)
+
+    def scatter_(self, dim: int, index, src=None, *, value=None, reduce=None):
+        """``scatter`` in place: write ``src`` (or ``value``) into ``self`` at ``index``."""
+        return self._inplace(lambda t, s: _scatter.scatter(t, dim, index, s, value=value,
+                                                            reduce=reduce), src)
+
+    def scatter_add_(self, dim: int, index, src):
+        """``scatter_add`` in place: add ``src`` into ``self`` at ``index``."""
+        return self._inplace(lambda t, s: _scatter.scatter_add(t, dim, index, s), src)
+
+    # ------------------------------------------------------------ running totals, triangles
+    def cumsum(self, dim: int, *, dtype=None):
+        return _scan.cumsum(self, dim, dtype=dtype)
+
+    def cumprod(self, dim: int, *, dtype=None):
+        return _scan.cumprod(self, dim, dtype=dtype)
+
+    def logsumexp(self, dim, keepdim: bool = False):
+        return _scan.logsumexp(self, dim, keepdim)
+
+    def tril(self, diagonal: int = 0):
+        return _triangular.tril(self, diagonal)
+
+    def triu(self, diagonal: int = 0):
+        return _triangular.triu(self, diagonal)
+
+    def tril_(self, diagonal: int = 0):
+        return self._inplace(_triangular.tril, diagonal)
+
+    def triu_(self, diagonal: int = 0):
+        return self._inplace(_triangular.triu, diagonal)
+
+    # ------------------------------------------------------------ rounding and closeness
+    def round(self, *, decimals: int = 0):
+        return _rounding.round(self, decimals=decimals)
+
+    def round_(self, *, decimals: int = 0):
+        return self._inplace(lambda t: _rounding.round(t, decimals=decimals))
+
+    def isclose(self, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False):
+        _compare.check_other(other, "isclose", 1)
+        return _compare.isclose(self, other, rtol, atol, equal_nan)
+
+    # ------------------------------------------------------------ new tensors like this one
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad: bool = False):
+        """Zeros of ``size``, with this tensor's dtype and device unless given."""
+        return _creation.zeros(*size, dtype=dtype or self.dtype, device=device or self.device,
+                               requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad: bool = False):
+        """Ones of ``size``, with this tensor's dtype and device unless given."""
+        return _creation.ones(*size, dtype=dtype or self.dtype, device=device or self.device,
+                              requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad: bool = False):
+        """An uninitialised tensor of ``size``, with this tensor's dtype and device."""
+        return _creation.empty(*size, dtype=dtype or self.dtype, device=device or self.device,
+                               requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None,
+                 requires_grad: bool = False):
+        """A tensor of ``size`` filled with ``fill_value``, with this tensor's dtype and
+        device unless given."""
+        if not isinstance(size, (tuple, list)):
+            raise TypeError(f"new_full(): argument 'size' (position 1) must be tuple of ints, "
+                            f"not {type(size).__name__}")
+        return _creation.full(size, fill_value, dtype=dtype or self.dtype,
+                              device=device or self.device, requires_grad=requires_grad)
+
+    def stride(self, dim=None):
+        """How many elements to step in memory to move one position along each dimension
+        (``stride(d)``: along dimension ``d``). A broadcast (expanded) dimension steps 0."""
+        data = self._data
+        strides = tuple(s // data.itemsize for s in data.strides)
+        if dim is None:
+            return strides
+        if data.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return strides[normalize_dim(dim, data.ndim)]
+
+    # ------------------------------------------------------------ random fills, in place
+    def bernoulli_(self, p=0.5, *, generator=None):
+        return _sampling.bernoulli_(self, p, generator=generator)
+
+    def random_(self, *args, generator=None, **kwargs):
+        return _sampling.random_(self, *args, generator=generator, **kwargs)
 
 
 for _name, _method in list(vars(TensorMethods).items()):

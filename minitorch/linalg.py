@@ -7,7 +7,11 @@ where that is noted):
 * ``inv``:   ``d(A^-1) = -A^-1 dA A^-1``, so ``grad_A = -A^-T G A^-T``;
 * ``det``:   ``d det(A)/dA = det(A) A^-T`` (the cofactor matrix, also when A is singular);
 * ``solve``: ``X = A^-1 B``: ``grad_B = A^-T G`` and ``grad_A = -grad_B X^T``;
-* ``vector_norm`` is ``Tensor.norm``: ``d ||x||_p / dx = sign(x) |x|^(p-1) / ||x||^(p-1)``.
+* ``vector_norm`` is ``Tensor.norm``: ``d ||x||_p / dx = sign(x) |x|^(p-1) / ||x||^(p-1)``;
+* ``cross``: ``d(a x b)``: ``grad_a = b x G`` and ``grad_b = G x a``;
+* ``svd``: ``A = U diag(S) Vh``; the gradient of ``A`` from those of ``U``, ``S`` and ``Vh``
+  (PyTorch's ``svd_backward``), written with tensor operations so that it is differentiable
+  again.
 
 Example:
     >>> import minitorch
@@ -24,14 +28,17 @@ import math
 
 import numpy as np
 
+from minitorch import return_types
 from minitorch._backend import array_module, to_numpy
+from minitorch._out import with_out
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
+from minitorch.ops import linalg as _linalg_ops
 from minitorch.ops import reduction as _reduction
-from minitorch.ops._util import normalize_dim
+from minitorch.ops._util import broadcast_error, normalize_dim
 
 __all__ = ["LinAlgError", "norm", "vector_norm", "matrix_norm", "inv", "det", "solve",
-           "svdvals"]
+           "svdvals", "svd", "cross", "matmul"]
 
 
 class LinAlgError(RuntimeError):
@@ -355,3 +362,190 @@ def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) ->
                            dtype=dtype)
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
 
+
+
+# ---------------------------------------------------------------- matmul
+matmul = with_out(_linalg_ops.matmul)
+matmul.__doc__ = """``torch.linalg.matmul``: the matrix product, the same operation as
+``torch.matmul`` (and ``@``), with ``out=``."""
+
+
+# ---------------------------------------------------------------- cross product
+class Cross(Function):
+    """The cross product of 3-vectors along ``dim``: ``a x b`` is perpendicular to both.
+
+    It is linear in each argument, so ``grad_a = b x G`` and ``grad_b = G x a`` (each summed
+    back to its input's shape where it was broadcast)."""
+
+    node_name = "LinalgCrossBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b, dim):
+        need_a, need_b = ctx.needs_input_grad[:2]
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        ctx.dim, ctx.shapes = dim, (a._data.shape, b._data.shape)
+        x, y = a._data, b._data
+        out = array_module(x).cross(x, y, axis=dim)
+        return _wrap(out.astype(np.result_type(x, y), copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        ga = gb = None
+        if b is not None:
+            ga = Cross.apply(b.expand(grad.shape), grad, ctx.dim).sum_to_size(ctx.shapes[0])
+        if a is not None:
+            gb = Cross.apply(grad, a.expand(grad.shape), ctx.dim).sum_to_size(ctx.shapes[1])
+        return ga, gb
+
+
+def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:  # noqa: A002
+    """The cross product of the 3-vectors along ``dim`` of ``input`` and ``other`` (which
+    broadcast against each other).
+
+    >>> import minitorch
+    >>> x, y = minitorch.tensor([1.0, 0.0, 0.0]), minitorch.tensor([0.0, 1.0, 0.0])
+    >>> minitorch.linalg.cross(x, y)
+    tensor([0., 0., 1.])
+    """
+    x, y = input._data, other._data
+    if x.ndim != y.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if x.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = normalize_dim(dim, x.ndim)
+    if x.shape[d] != 3 or y.shape[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{x.shape[d]} and {y.shape[d]}")
+    try:
+        np.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        raise broadcast_error(x.shape, y.shape) from None
+    if x.dtype != y.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype._legacy[:-6]} but found "
+                           f"{other.dtype._legacy[:-6]}")
+    if x.dtype == np.bool_:
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
+    return Cross.apply(input, other, d)
+
+
+# ---------------------------------------------------------------- singular value decomposition
+class Svd(Function):
+    """``A = U diag(S) Vh``: ``U`` and ``Vh`` have orthonormal columns and rows, ``S`` holds
+    the singular values, largest first.
+
+    Backward is PyTorch's ``svd_backward``. With ``k = min(m, n)`` singular values and
+    ``E_ij = S_j^2 - S_i^2``, the gradient of ``A`` is ``U [sym-part / E + diag(gS)] Vh``
+    plus, for a tall (wide) matrix, the part of ``gU`` (``gVh``) outside the span of ``U``
+    (``Vh``). Only the first ``k`` columns of ``U`` (rows of ``Vh``) count: the others of a
+    ``full_matrices`` result are any basis of the rest of the space.
+    """
+
+    node_name = "LinalgSvdBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, full_matrices):
+        data = to_numpy(a._data)
+        m, n = data.shape[-2:]
+        k = min(m, n)
+        dt = data.dtype
+        if np.isnan(data).any():
+            raise LinAlgError("linalg.svd: The algorithm failed to converge because the input "
+                              "matrix contained non-finite values.")
+        batch = data.shape[:-2]
+        if k == 0 or data.size == 0:
+            u = np.broadcast_to(np.eye(m, m if full_matrices else k, dtype=dt), batch + (
+                m, m if full_matrices else k)).copy()
+            vh = np.broadcast_to(np.eye(n if full_matrices else k, n, dtype=dt), batch + (
+                n if full_matrices else k, n)).copy()
+            s = np.zeros(batch + (k,), dt)
+        elif not np.isfinite(data).all():  # PyTorch: NaN for a matrix with an infinity
+            u = np.full(batch + (m, m if full_matrices else k), np.nan, dt)
+            vh = np.full(batch + (n if full_matrices else k, n), np.nan, dt)
+            s = np.full(batch + (k,), np.nan, dt)
+        else:
+            u, s, vh = np.linalg.svd(data, full_matrices=full_matrices)
+        xp = array_module(a._data)
+        u, s, vh = (_wrap(xp.asarray(t.astype(dt, copy=False))) for t in (u, s, vh))
+        ctx.save_for_backward(u, s, vh)
+        ctx.full_matrices, ctx.k = full_matrices, k
+        ctx.set_materialize_grads(False)  # an unused output's gradient stays None
+        return u, s, vh
+
+    @staticmethod
+    def backward(ctx, g_u, g_s, g_vh):
+        u, s, vh = ctx.saved_tensors
+        k = ctx.k
+        if ctx.full_matrices:  # only the first k singular vectors carry information
+            u, vh = u[..., :k], vh[..., :k, :]
+            g_u = None if g_u is None else g_u[..., :k]
+            g_vh = None if g_vh is None else g_vh[..., :k, :]
+        return _svd_backward(g_u, g_s, g_vh, u, s, vh)
+
+
+def _svd_backward(g_u, g_s, g_vh, u, s, vh):
+    """PyTorch's ``svd_backward`` (real case) with tensor operations."""
+    m, n = u.shape[-2], vh.shape[-1]
+    if g_u is None and g_vh is None:  # only S is used (as in svdvals): U diag(gS) Vh
+        if g_s is None:
+            return None
+        return (u @ (g_s.unsqueeze(-1) * vh)) if m >= n else ((u * g_s.unsqueeze(-2)) @ vh)
+    uhgu = None if g_u is None else _skew(_mT(u) @ g_u)
+    vhgv = None if g_vh is None else _skew(vh @ _mT(g_vh))
+    s2 = s * s
+    e = s2.unsqueeze(-2) - s2.unsqueeze(-1)
+    eye = _wrap(array_module(e._data).eye(e.shape[-1], dtype=np.bool_))
+    e = e.masked_fill(eye, 1.0)  # any non-zero: the diagonal is 0 / e
+    if g_u is not None and g_vh is not None:
+        g_a = (uhgu * s.unsqueeze(-2) + s.unsqueeze(-1) * vhgv) / e
+    elif g_u is not None:
+        g_a = uhgu * (s.unsqueeze(-2) / e)
+    else:
+        g_a = s.unsqueeze(-1) * (vhgv / e)
+    if g_s is not None:
+        g_a = g_a + g_s.unsqueeze(-1) * eye.to(g_s.dtype)  # diag_embed(gS)
+    if m > n and g_u is not None:
+        g_a = u @ g_a
+        gu_sinv = g_u / s.unsqueeze(-2)
+        g_a = g_a + gu_sinv - u @ (_mT(u) @ gu_sinv)
+        return g_a @ vh
+    if m < n and g_vh is not None:
+        g_a = g_a @ vh
+        sinv_gvh = g_vh / s.unsqueeze(-1)
+        g_a = g_a + sinv_gvh - (sinv_gvh @ _mT(vh)) @ vh
+        return u @ g_a
+    return u @ (g_a @ vh) if m >= n else (u @ g_a) @ vh
+
+
+def _skew(t: Tensor) -> Tensor:
+    return t - _mT(t)
+
+
+def svd(A: Tensor, full_matrices: bool = True, *, driver=None):  # noqa: N803
+    """The singular value decomposition ``A = U diag(S) Vh`` of a matrix (or of each matrix
+    of a batch): ``torch.return_types.linalg_svd(U, S, Vh)``, singular values largest first.
+
+    With ``full_matrices=False`` (the "reduced" SVD), ``U`` is m x k and ``Vh`` is k x n for
+    ``k = min(m, n)``; with ``True``, they are square.
+
+    Each singular vector is unique only up to its sign (a column of ``U`` and the matching row
+    of ``Vh`` can flip together). minitorch's come from NumPy's LAPACK and PyTorch's from
+    MKL's: they usually agree for square and tall matrices, and for wide ones they often
+    differ in sign. ``S``, the product ``U diag(S) Vh`` and the gradient of anything that does
+    not depend on those signs agree.
+
+    >>> import minitorch
+    >>> U, S, Vh = minitorch.linalg.svd(minitorch.tensor([[3.0, 0.0], [0.0, -2.0]]))
+    >>> S
+    tensor([3., 2.])
+    """
+    if A.dim() < 2:
+        raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
+    _check_float(A, "linalg.svd")
+    _check_low_precision(A, "linalg_svd_cpu", NotImplementedError)
+    if driver is not None:
+        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on "
+                           "CUDA inputs with cuSOLVER backend.")
+    return return_types.linalg_svd(*Svd.apply(A, bool(full_matrices)))

@@ -1,24 +1,26 @@
-"""Named tuples returned by ``max(dim)``, ``min(dim)`` and friends (``values``, ``indices``).
+"""Named tuples returned by ``max(dim)``, ``sort``, ``topk``, ``median(dim)``, ``linalg.svd``
+and friends (``values``, ``indices``; ``U``, ``S``, ``Vh``), printed as PyTorch prints them.
 
 >>> import minitorch
 >>> minitorch.tensor([[1.0, 5.0], [3.0, 4.0]]).max(dim=1)
 torch.return_types.max(
 values=tensor([5., 4.]),
-indices=tensor([1, 0]))
+indices=tensor([1, 1]))
 """
 
 from __future__ import annotations
 
 from collections import namedtuple
 
-__all__ = ["max", "min"]
+__all__ = ["max", "min", "sort", "topk", "median", "linalg_svd"]
 
 
-def _make(name: str):
-    base = namedtuple(name, ["values", "indices"])
+def _make(name: str, fields=("values", "indices")):
+    base = namedtuple(name, fields)
 
     def __repr__(self) -> str:  # noqa: N807
-        return f"torch.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+        parts = ",\n".join(f"{f}={getattr(self, f)!r}" for f in fields)
+        return f"torch.return_types.{name}(\n{parts})"
 
     return type(name, (base,), {"__repr__": __repr__, "__slots__": (),
                                 "__module__": "minitorch.return_types"})
@@ -26,3 +28,7 @@ def _make(name: str):
 
 max = _make("max")  # noqa: A001
 min = _make("min")  # noqa: A001
+sort = _make("sort")
+topk = _make("topk")
+median = _make("median")
+linalg_svd = _make("linalg_svd", ("U", "S", "Vh"))

@@ -13,10 +13,14 @@ stride, requires_grad, hooks)``, and ``storage`` is a *persistent id*
 ``('storage', torch.FloatStorage, key, location, numel)`` naming a buffer in ``data/``. Two
 views of one tensor share one storage, so after loading they share memory again.
 
-Loading never calls ``pickle.load`` blindly: unpickling can call any function a file names
-(``os.system`` included). :class:`_RestrictedUnpickler` resolves only the names on an
-allow-list (containers, tensor rebuilders, storage types, dtypes) and refuses the rest with
-PyTorch's ``UnpicklingError``. minitorch reads files without importing torch.
+By default loading never calls ``pickle.load`` blindly: unpickling can call any function a
+file names (``os.system`` included). :class:`_RestrictedUnpickler` resolves only the names on
+an allow-list (containers, tensor rebuilders, storage types, dtypes) and refuses the rest with
+PyTorch's ``UnpicklingError``, as ``torch.load`` does with its default ``weights_only=True``.
+``weights_only=False`` is the caller's statement that the file is trusted: then the file is
+unpickled in full (:class:`_FullUnpickler`), so that ``torch.save(model, path)`` and
+``torch.load(path, weights_only=False)`` give back the whole model, its class included.
+minitorch reads files without importing torch.
 
 Example:
     >>> import io, minitorch
@@ -168,6 +172,10 @@ def save(obj, f, pickle_module=None, pickle_protocol: int = 2,
     """Save ``obj`` (tensors, a ``state_dict``, nested dicts/lists/tuples of them, numbers,
     strings) to the path or file object ``f``, in PyTorch's format: ``torch.load`` reads it.
 
+    Any other picklable object can be saved too, a whole model (``torch.save(model, path)``)
+    included: it is pickled with a reference to its class, and loads back with
+    ``load(path, weights_only=False)``.
+
     >>> import io, minitorch
     >>> buf = io.BytesIO()
     >>> minitorch.save(minitorch.ones(2), buf)
@@ -278,10 +286,15 @@ class _RestrictedUnpickler(pickle.Unpickler):
         except KeyError:
             pass
         raise pickle.UnpicklingError(
-            "Weights only load failed. minitorch loads only tensors, containers and numbers: "
-            "loading other objects could run arbitrary code.\n\n"
-            f"Trying to load unsupported GLOBAL {module}.{name}, which is not on the "
-            "allow-list.")
+            "Weights only load failed. In PyTorch 2.6, we changed the default value of the "
+            "`weights_only` argument in `torch.load` from `False` to `True`. Re-running "
+            "`torch.load` with `weights_only` set to `False` will likely succeed, but it can "
+            "result in arbitrary code execution. Do it only if you got the file from a trusted "
+            f"source.\n\n\nTrying to load unsupported GLOBAL {module}.{name}, which is not on "
+            "minitorch's allow-list (tensors, Parameters, containers, numbers, strings, "
+            "dtypes).\n\nCheck the documentation of torch.load to learn more about types "
+            "accepted by default with weights_only "
+            "https://pytorch.org/docs/stable/generated/torch.load.html.")
 
     def persistent_load(self, pid):
         if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == "storage"
@@ -300,13 +313,28 @@ class _RestrictedUnpickler(pickle.Unpickler):
         return self._storages[key]
 
 
+class _FullUnpickler(_RestrictedUnpickler):
+    """``weights_only=False``: every name the file uses is imported, as ``pickle.load`` does
+    (a saved model's class, from the module that defined it), so only trusted files should be
+    loaded this way. Tensors are still rebuilt by minitorch from the archive's storages."""
+
+    def find_class(self, module: str, name: str):
+        found = _ALLOWED.get((module, name))
+        if found is not None:
+            return found
+        return pickle.Unpickler.find_class(self, module, name)
+
+
 def load(f, map_location=None, pickle_module=None, *, weights_only: bool | None = None,
          mmap: bool | None = None, **pickle_load_args):
     """Load an object saved by ``minitorch.save`` or ``torch.save`` from a path or file object.
 
-    Loading is always restricted, as ``torch.load(weights_only=True)``: tensors, Parameters,
-    dicts/OrderedDicts/lists/tuples/sets, numbers, strings, dtypes. ``weights_only=False`` is
-    accepted for compatibility, but minitorch still refuses code-running pickles.
+    By default (``weights_only=None`` or ``True``, as in PyTorch 2.6 and later) loading is
+    restricted: tensors, Parameters, dicts/OrderedDicts/lists/tuples/sets, numbers, strings,
+    dtypes; anything else raises PyTorch's ``UnpicklingError``. ``weights_only=False`` says the
+    file is trusted and unpickles it in full, so a whole model saved with
+    ``torch.save(model, path)`` comes back (its class must be importable, as with ``pickle``).
+    Never use it on a file from an untrusted source: unpickling can run any code.
 
     Args:
         map_location: where tensors go: ``None`` or ``"cpu"``, a ``minitorch.device``, a dict
@@ -319,15 +347,21 @@ def load(f, map_location=None, pickle_module=None, *, weights_only: bool | None 
     >>> minitorch.load(buf, map_location="cpu")
     [tensor([1, 2])]
     """
+    full = weights_only is False
     if pickle_module is not None:
-        raise NotImplementedError("minitorch.load uses its own restricted unpickler")
+        if not full:
+            raise RuntimeError("Can not safely load weights when explicit pickle_module is "
+                               "specified")
+        if pickle_module is not pickle:
+            raise NotImplementedError("minitorch.load unpickles with the standard pickle "
+                                      "module only")
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
-            return _load(fh, map_location)
-    return _load(f, map_location)
+            return _load(fh, map_location, full)
+    return _load(f, map_location, full)
 
 
-def _load(fh, map_location):
+def _load(fh, map_location, full: bool = False):
     start = fh.read(4)
     fh.seek(-len(start), 1)
     if start[:2] != b"PK":
@@ -344,9 +378,9 @@ def _load(fh, map_location):
         if byteorder != "little":
             raise RuntimeError(f"minitorch reads little-endian files only, not {byteorder}")
         targets: set[str] = set()
-        unpickler = _RestrictedUnpickler(io.BytesIO(z.read(pkl[0])),
-                                         lambda name: z.read(prefix + name),
-                                         lambda loc: targets.add(_target(map_location, loc)))
+        kind = _FullUnpickler if full else _RestrictedUnpickler
+        unpickler = kind(io.BytesIO(z.read(pkl[0])), lambda name: z.read(prefix + name),
+                         lambda loc: targets.add(_target(map_location, loc)))
         obj = unpickler.load()
     if callable(map_location) and not isinstance(map_location, (str, _device_cls)):
         return _map(obj, lambda t: map_location(t, "cpu"))
@@ -393,4 +427,7 @@ def _map(obj, fn):
         return [_map(v, fn) for v in obj]
     if isinstance(obj, tuple):
         return tuple(_map(v, fn) for v in obj)
+    apply = getattr(type(obj), "_apply", None)  # a whole model (weights_only=False)
+    if apply is not None and callable(apply):
+        return obj._apply(fn)
     return obj

@@ -1807,6 +1807,9 @@ def _build_table() -> dict:
     t["method:data_ptr"] = lambda: (Sample("method:data_ptr", f, (a,), call=_data_ptrs)
                                     for f, a in all_families((3, 4)) if a.arr.ndim == 2)
     t["views"] = view_samples("views")
+    import _opinfo_samples_api  # noqa: PLC0415  (issue 26's ops; it imports this module)
+
+    _opinfo_samples_api.add_samples(t)
     return t
 
 
@@ -2214,6 +2217,17 @@ NOT_YET_FIXED = [
     ("method:sum_to_size[case2]", DIFF_MSG, _MSG + ": 'size {[3, 4]} is not expandable'"),
     ("method:t_[*]", DIFF_MSG, _MSG + ": 't_() expects a tensor with <= 2 dimensions'"),
 ]
+
+
+def _add_api_entries() -> None:
+    """The deliberate differences and skipped names of issue 26's ops."""
+    import _opinfo_samples_api  # noqa: PLC0415
+
+    KNOWN_DIFFERENCES.extend(_opinfo_samples_api.known_differences())
+    SKIP.update(_opinfo_samples_api.SKIP)
+
+
+_add_api_entries()
 
 
 def known_difference(sample_id: str, verdict: str) -> str | None:

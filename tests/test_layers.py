@@ -24,7 +24,10 @@ CORE_LAYERS = [
     ("autograd", ["autograd.grad_mode", "autograd.function", "autograd.engine"]),
     ("tensor", ["_tensor"]),
     ("ops", ["ops._util", "ops.arithmetic", "ops.unary", "ops.reduction", "ops.shape",
-             "ops.indexing", "ops.views", "ops.linalg", "ops.sorting", "_creation"]),
+             "ops.indexing", "ops.views", "ops.linalg", "ops.sorting", "_creation",
+             # issue 26's operations
+             "ops.compare", "ops.einsum", "ops.rounding", "ops.sampling", "ops.scan",
+             "ops.scatter", "ops.triangular"]),
     ("tensor methods", ["_tensor_methods"]),
     ("nn", ["nn", "nn.functional", "nn.init", "nn.parameter", "nn.modules"]),
     ("optim and data", ["optim", "utils.data"]),

@@ -80,7 +80,8 @@ def _conv2d_input_grad_array(g, w, x_shape, stride, padding, dilation) -> np.nda
     (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
     xp = array_module(g)
     qh, qw = dh * (kh - 1) - ph, dw * (kw - 1) - pw
-    if (sh, sw) == (1, 1) and qh >= 0 and qw >= 0:
+    fits = (g.shape[2] + qh - ph, g.shape[3] + qw - pw) == (h, wd)  # no output_padding
+    if (sh, sw) == (1, 1) and qh >= 0 and qw >= 0 and fits:
         # With stride 1 this is itself a convolution: of the output gradient, padded by
         # d (k - 1) - p, with the kernel flipped and its in/out channels swapped.
         flipped = xp.ascontiguousarray(w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))

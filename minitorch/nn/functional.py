@@ -938,3 +938,345 @@ def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False
     out, idx = adaptive_max_pool2d(input.unsqueeze(-2), (1, _single(output_size)), True)
     out, idx = out.squeeze(-2), idx.squeeze(-2)
     return (out, idx) if return_indices else out
+
+
+# ====================================================================== issue 26's layers
+# GELU/SiLU, layer and group norm, conv1d and conv_transpose2d, interpolate, and the robust
+# losses; their Function classes live in _activation, _norm, _conv_nd, _upsample and
+# _robust_loss.
+from minitorch.nn._activation import Gelu, Silu  # noqa: E402
+from minitorch.nn._conv_nd import Convolution1d, ConvolutionTranspose  # noqa: E402
+from minitorch.nn._norm import NativeGroupNorm, NativeLayerNorm  # noqa: E402
+from minitorch.nn._robust_loss import HuberLoss, SmoothL1Loss, Xlogy  # noqa: E402
+from minitorch.nn._upsample import _source_index, _upsample_class  # noqa: E402
+
+__all__ += ["gelu", "silu", "layer_norm", "group_norm", "conv1d", "conv_transpose2d",
+            "interpolate", "kl_div", "smooth_l1_loss", "huber_loss"]
+
+
+def _check_float_input(input: Tensor, kernel: str) -> None:  # noqa: A002
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(input)}\'')
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
+    """``x * Phi(x)``, with ``Phi`` the standard normal CDF (``approximate="tanh"``: its
+    tanh approximation). The activation of BERT and GPT.
+
+    >>> import minitorch
+    >>> gelu(minitorch.tensor([-1.0, 0.0, 1.0]))
+    tensor([-0.1587,  0.0000,  0.8413])
+    """
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    _check_float_input(input, "GeluKernelImpl")
+    return Gelu.apply(input, approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """``x * sigmoid(x)`` (also called swish).
+
+    >>> import minitorch
+    >>> silu(minitorch.tensor([-1.0, 0.0, 1.0]))
+    tensor([-0.2689,  0.0000,  0.7311])
+    """
+    _check_float_input(input, "silu_cpu")
+    if inplace:
+        return input._inplace(Silu.apply)
+    return Silu.apply(input)
+
+
+def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,  # noqa: A002
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    """Normalise over the last ``len(normalized_shape)`` dimensions of ``input`` (each sample,
+    each token, on its own), then scale by ``weight`` and shift by ``bias``."""
+    if isinstance(normalized_shape, int) or not isinstance(normalized_shape, (tuple, list)):
+        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple "
+                        f"of ints, not {type(normalized_shape).__name__}")
+    shape = tuple(int(s) for s in normalized_shape)
+    n = len(shape)
+    have = input._data.shape
+    if n == 0 or len(have) < n or tuple(have[len(have) - n:]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size"
+                           f"{list(have)}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(t.shape)} and normalized_shape = "
+                               f"{list(shape)}")
+    _check_float_input(input, "LayerNormKernelImpl")
+    return NativeLayerNorm.apply(input, weight, bias, n, eps)
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,  # noqa: A002
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    """Split the channels (dimension 1) of each sample into ``num_groups`` groups and
+    normalise each group; then a per-channel ``weight`` and ``bias``."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.dim()}")
+    c = input._data.shape[1]
+    if c % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {list(input.shape)} and "
+                           f"num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.shape[0] != c):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape {list(t.shape)} "
+                               f"and input of shape {list(input.shape)}")
+    _check_float_input(input, "GroupNormKernelImpl")
+    return NativeGroupNorm.apply(input, weight, bias, num_groups, eps)
+
+
+def _one(value, name: str) -> int:
+    if isinstance(value, (tuple, list)):
+        if len(value) != 1:
+            raise RuntimeError(f"expected {name} to be a single integer value or a list of 1 "
+                               f"values to match the convolution dimensions, but got "
+                               f"{name}={list(value)}")
+        return int(value[0])
+    return int(value)
+
+
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,  # noqa: A002
+           padding=0, dilation=1, groups: int = 1) -> Tensor:
+    """1-d convolution of ``input`` (N, C, L) or (C, L) with ``weight`` (O, C, k).
+
+    >>> import minitorch
+    >>> conv1d(minitorch.ones(1, 1, 4), minitorch.ones(1, 1, 2))
+    tensor([[[2., 2., 2.]]])
+    """
+    if groups != 1:
+        raise NotImplementedError("minitorch's conv1d supports groups=1 only")
+    if input._data.ndim not in (2, 3):
+        raise RuntimeError("Expected 2D (unbatched) or 3D (batched) input to conv1d, but got "
+                           f"input of size: {_fmt_shape(input._data.shape)}")
+    unbatched = input._data.ndim == 2
+    x = input.unsqueeze(0) if unbatched else input
+    if x._data.dtype != weight._data.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(x)} but found {_type_name(weight)}")
+    k = weight._data.shape[2]
+    stride, dilation = _one(stride, "stride"), _one(dilation, "dilation")
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = 0
+        elif padding == "same":
+            padding = _same_padding((k, 1), (dilation, 1), (stride, 1))[0]
+        else:
+            raise ValueError(f"Invalid padding string '{padding}', should be one of "
+                             "{'valid', 'same'}")
+    padding = _one(padding, "padding")
+    c, length = x._data.shape[1:]
+    if c != weight._data.shape[1]:
+        raise RuntimeError(
+            f"Given groups=1, weight of size {_fmt_shape(weight._data.shape)}, expected "
+            f"input{_fmt_shape(x._data.shape)} to have {weight._data.shape[1]} channels, but "
+            f"got {c} channels instead")
+    if length + 2 * padding < dilation * (k - 1) + 1:
+        raise RuntimeError(f"Calculated padded input size per channel: ({length + 2 * padding})"
+                           f". Kernel size: ({dilation * (k - 1) + 1}). Kernel size can't be "
+                           "greater than actual input size")
+    out = Convolution1d.apply(x, weight, bias, stride, padding, dilation)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A002
+                     stride=1, padding=0, output_padding=0, groups: int = 1,
+                     dilation=1) -> Tensor:
+    """2-d transposed convolution ("deconvolution") of ``input`` (N, C_in, H, W) with
+    ``weight`` (C_in, C_out, kh, kw): each input pixel adds ``weight`` times its value to a
+    patch of the output, which is ``(H - 1) * stride - 2 * padding + dilation * (kh - 1) +
+    output_padding + 1`` high. It is the gradient of ``conv2d`` with respect to its input.
+
+    >>> import minitorch
+    >>> conv_transpose2d(minitorch.ones(1, 1, 2, 2), minitorch.ones(1, 1, 2, 2)).shape
+    torch.Size([1, 1, 3, 3])
+    """
+    if groups != 1:
+        raise NotImplementedError("minitorch's conv_transpose2d supports groups=1 only")
+    if input._data.ndim not in (3, 4):
+        raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, "
+                           f"but got input of size: {_fmt_shape(input._data.shape)}")
+    unbatched = input._data.ndim == 3
+    x = input.unsqueeze(0) if unbatched else input
+    if x._data.dtype != weight._data.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(x)} but found {_type_name(weight)}")
+    stride, padding = _pair(stride, "stride"), _pair(padding, "padding")
+    dilation, output_padding = _pair(dilation, "dilation"), _pair(output_padding,
+                                                                  "output_padding")
+    n, c, h, w = x._data.shape
+    if c != weight._data.shape[0]:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {_fmt_shape(weight._data.shape)}, expected "
+            f"input{_fmt_shape(x._data.shape)} to have {weight._data.shape[0]} channels, but "
+            f"got {c} channels instead")
+    if any(op >= max(s, d) for op, s, d in zip(output_padding, stride, dilation)):
+        raise RuntimeError(
+            "output padding must be smaller than either stride or dilation, but got "
+            f"output_padding_height: {output_padding[0]} output_padding_width: "
+            f"{output_padding[1]} stride_height: {stride[0]} stride_width: {stride[1]} "
+            f"dilation_height: {dilation[0]} dilation_width: {dilation[1]}")
+    kh, kw = weight._data.shape[2:]
+    size = [(i - 1) * s - 2 * p + d * (k - 1) + op + 1 for i, s, p, d, k, op in zip(
+        (h, w), stride, padding, dilation, (kh, kw), output_padding)]
+    if min(size) < 1:
+        raise RuntimeError(f"Given input size per channel: ({h} x {w}). Calculated output size "
+                           f"per channel: ({size[0]} x {size[1]}). Output size is too small")
+    out_shape = (n, weight._data.shape[1], size[0], size[1])
+    out = ConvolutionTranspose.apply(x, weight, bias, stride, padding, dilation, out_shape)
+    return out.squeeze(0) if unbatched else out
+
+
+_INTERPOLATE_MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area",
+                      "nearest-exact")
+
+
+def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",  # noqa: A002
+                align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
+                antialias: bool = False) -> Tensor:
+    """Resize the spatial dimensions of ``input`` (N, C, L), (N, C, H, W) or (N, C, D, H, W)
+    to ``size``, or by ``scale_factor``. Modes: ``"nearest"`` (the default) and
+    ``"nearest-exact"`` for any of them, ``"linear"`` for 3-D input, ``"bilinear"`` for 4-D.
+
+    >>> import minitorch
+    >>> interpolate(minitorch.tensor([[[1.0, 2.0]]]), scale_factor=2)
+    tensor([[[1., 1., 2., 2.]]])
+    """
+    dim = input.dim() - 2
+    if mode not in _INTERPOLATE_MODES + ("lanczos",) or dim not in (1, 2, 3):
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
+            "the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+            f"nearest-exact (got {mode})")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("only one of size or scale_factor should be defined" if size is not None
+                         else "either size or scale_factor should be defined")
+    if mode in ("nearest", "area", "nearest-exact") and align_corners is not None:
+        raise ValueError("align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
+    in_sizes = list(input._data.shape[2:])
+    if size is not None:
+        sizes = list(size) if isinstance(size, (tuple, list)) else [size] * dim
+        if len(sizes) != dim:
+            raise ValueError(
+                "Input and output must have the same number of spatial dimensions, but got "
+                f"input with spatial dimensions of {in_sizes} and output size of {size}. Please "
+                "provide input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, "
+                "o2, ...,oK) format.")
+        sizes, scales = [int(s) for s in sizes], [None] * dim
+    else:
+        scales = list(scale_factor) if isinstance(scale_factor, (tuple, list)) else \
+            [scale_factor] * dim
+        if len(scales) != dim:
+            raise ValueError(
+                "Input and scale_factor must have the same number of spatial dimensions, but "
+                f"got input with spatial dimensions of {in_sizes} and scale_factor of shape "
+                f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
+                "and scale_factor in (s1, s2, ...,sK) format.")
+        sizes = [int(np.floor(float(n) * float(s))) for n, s in zip(in_sizes, scales)]
+        if recompute_scale_factor:
+            scales = [None] * dim
+    needs = {"linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2}.get(mode)
+    if needs is not None and needs != dim:
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
+                                  f"{needs + 2}D input")
+    if mode not in ("nearest", "nearest-exact", "linear", "bilinear") or antialias:
+        raise NotImplementedError(f"minitorch's interpolate supports the modes nearest, "
+                                  f"nearest-exact, linear and bilinear (without antialias), not "
+                                  f"{mode!r}")
+    kernel = "nearest" if mode.startswith("nearest") else mode
+    if min(in_sizes) < 1 or min(sizes) < 1:
+        names = "DHW"[3 - dim:]
+        ins = ", ".join(f"{c}: {n}" for c, n in zip(names, in_sizes))
+        outs = ", ".join(f"{c}: {n}" for c, n in zip(names, sizes))
+        joint = " and" if dim == 1 else ""
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
+                           f"({ins}){joint} output ({outs})")
+    if input._data.shape[1] == 0:  # (an empty batch is fine)
+        raise RuntimeError(f"Non-empty {input.dim()}D data tensor expected but got a tensor "
+                           f"with sizes {list(input.shape)}")
+    _check_float_input(input, f"upsample_{kernel}{dim}d_channels_last")
+    plans = tuple(_source_index(mode, n, out, s, bool(align_corners), input._data.dtype)
+                  for n, out, s in zip(in_sizes, sizes, scales))
+    return _upsample_class(mode, dim).apply(input, plans)
+
+
+def _check_loss_inputs(input: Tensor, target: Tensor, kernel: str):  # noqa: A002
+    _warn_size(input, target)
+    if input._data.dtype.kind != "f" and target._data.dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(input)}\'')
+    try:
+        shape = np.broadcast_shapes(input._data.shape, target._data.shape)
+    except ValueError:
+        from minitorch.ops._util import broadcast_error  # noqa: PLC0415
+
+        raise broadcast_error(input._data.shape, target._data.shape) from None
+    if tuple(shape) != tuple(input._data.shape):
+        input = input.expand(shape)  # noqa: A001
+    if tuple(shape) != tuple(target._data.shape):
+        target = target.expand(shape)
+    return input, target
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,  # noqa: A002
+                   reduction: str = "mean", beta: float = 1.0) -> Tensor:
+    """``0.5 d^2 / beta`` where ``|d| < beta``, else ``|d| - beta / 2`` (``d = input -
+    target``): quadratic near 0 and linear far out, so outliers do not dominate
+    (``nn.SmoothL1Loss``). ``beta=0`` is the L1 loss."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    from minitorch import _dtype  # noqa: PLC0415
+
+    x, y = _check_loss_inputs(input, target, "smooth_l1_cpu")
+    dt = _dtype.result_type(x, y)
+    x, y = (t if t.dtype is dt else t.to(dt) for t in (x, y))
+    return SmoothL1Loss.apply(x, y, reduction, float(beta))
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
+               delta: float = 1.0, weight=None) -> Tensor:
+    """``0.5 d^2`` where ``|d| < delta``, else ``delta (|d| - delta / 2)`` (``nn.HuberLoss``):
+    smooth L1 scaled by ``delta``. The loss has ``input``'s dtype."""
+    if weight is not None:
+        raise NotImplementedError("huber_loss(weight=...) is not supported by minitorch")
+    _check_reduction(reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    x, y = _check_loss_inputs(input, target, "huber_cpu")
+    return HuberLoss.apply(x, y, reduction, float(delta))
+
+
+def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None,  # noqa: A002
+           reduction: str = "mean", log_target: bool = False) -> Tensor:
+    """The Kullback-Leibler divergence ``sum target (log target - input)``, with ``input``
+    given as log-probabilities (and ``target`` too with ``log_target=True``).
+    ``reduction="batchmean"`` divides the sum by the batch size, the true KL divergence;
+    ``"mean"`` (the default, with PyTorch's warning) divides by the number of elements."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if reduction not in ("mean", "sum", "none", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
+                      "support size.'batchmean' divides only by the batch size, and aligns with "
+                      "the KL div math definition.'mean' will be changed to behave the same as "
+                      "'batchmean' in the next major release.", UserWarning, stacklevel=2)
+    if input._data.dtype.kind != "f" or target._data.dtype.kind != "f":
+        raise RuntimeError("kl_div: Integral inputs not supported.")
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        loss = Xlogy.apply(target, target) - target * input
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    total = loss.sum()
+    return total / input.shape[0] if reduction == "batchmean" and input.dim() else total

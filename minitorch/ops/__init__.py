@@ -11,4 +11,9 @@ with tensor operations, so they are differentiable too (``create_graph=True``).
 * ``indexing``: ``x[...]`` reads and writes
 * ``views``: in-place changes made through a view (``CopySlices``, ``AsStridedBackward0``)
 * ``linalg``: ``matmul`` and friends
+* ``sorting``: ``sort``, ``argsort``, ``topk``, ``median``, ``unique``, ``bincount``
+* ``scan``: ``cumsum``, ``cumprod``, ``logsumexp``
+* ``scatter``: ``scatter``, ``scatter_add``, ``masked_select``, ``nonzero``
+* ``einsum``, ``triangular`` (``tril``, ``triu``), ``rounding`` (``round``), ``compare``
+  (``isclose``, ``allclose``), ``sampling`` (``bernoulli_``, ``random_``)
 """

@@ -1,21 +1,38 @@
-"""Sorting-family operations: ``unique``.
+"""Sorting-family operations: ``sort``, ``argsort``, ``topk``, ``median``, ``unique`` and
+``bincount``.
+
+``sort``, ``topk`` and ``median(dim)`` *select* elements, so their gradient goes back to the
+elements they picked: the output's gradient is written (``scatter``) at the indices they
+returned, and every other element gets 0.
+
+Order of equal elements: NaN counts as larger than every number (ascending order puts NaNs
+last), and equal elements keep their order (the lower index first), which is what PyTorch's
+``stable=True`` guarantees. PyTorch's default ``stable=False`` gives the same order for up to
+16 elements along the sorted dimension; beyond that its order among equal elements comes from
+the C++ library's ``std::sort`` and is unspecified (it differs between platforms).
 
 Example:
     >>> import minitorch
     >>> minitorch.unique(minitorch.tensor([3, 1, 2, 3, 1]), return_counts=True)
     (tensor([1, 2, 3]), tensor([2, 1, 2]))
+    >>> minitorch.tensor([3.0, 1.0, 2.0]).sort(descending=True)
+    torch.return_types.sort(
+    values=tensor([3., 2., 1.]),
+    indices=tensor([0, 2, 1]))
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from minitorch import return_types
 from minitorch._backend import array_module, to_numpy
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import normalize_dim
+from minitorch.ops.scatter import scatter
 
-__all__ = ["unique"]
+__all__ = ["unique", "sort", "argsort", "topk", "median", "bincount"]
 
 
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
@@ -75,3 +92,257 @@ class UniqueDim(Unique):
     node_name = "UniqueDimBackward0"
     _builtin = True
     _aten_name = "unique_dim"
+
+
+# ---------------------------------------------------------------- sort, argsort, topk
+def _stable_order(x: np.ndarray, axis: int, descending: bool) -> np.ndarray:
+    """The indices that sort ``x`` along ``axis``, equal elements in their original order
+    and NaNs counted as the largest values (last ascending, first descending)."""
+    if x.dtype == np.float16:  # NumPy sorts float16 in float32 anyway; same order
+        x = x.astype(np.float32)
+    if not descending:
+        return np.argsort(x, axis=axis, kind="stable")
+    # Descending and still stable: sort the reversed array ascending, then reverse the result
+    # (NaNs, last in the ascending order, come first).
+    n = x.shape[axis]
+    rev = np.flip(x, axis)
+    return (n - 1) - np.flip(np.argsort(rev, axis=axis, kind="stable"), axis)
+
+
+def _check_sortable(x: np.ndarray, name: str) -> None:
+    if x.dtype == np.bool_ and name == "topk":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+
+
+class Sort(Function):
+    """``sort``/``topk``: values and the indices they came from (a selection: the gradient
+    goes back to those indices)."""
+
+    node_name = "SortBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dim, order):
+        data = a._data
+        xp = array_module(data)
+        idx = xp.asarray(order)
+        values = xp.take_along_axis(data, idx, axis=dim) if data.ndim else data.copy()
+        ctx.shape, ctx.dim = data.shape, dim
+        ctx.indices = _wrap(idx.astype(np.int64))
+        indices = _wrap(idx.astype(np.int64))
+        ctx.mark_non_differentiable(indices)
+        return _wrap(values), indices
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices=None):
+        return _value_selecting_backward(grad, ctx.dim, ctx.indices, ctx.shape)
+
+
+class Topk(Sort):
+    node_name = "TopkBackward0"
+    _builtin = True
+
+
+def _value_selecting_backward(grad: Tensor, dim: int, indices: Tensor, shape: tuple) -> Tensor:
+    """The gradient of an op that picked ``indices`` along ``dim``: ``grad`` written there,
+    zeros elsewhere (PyTorch's ``value_selecting_reduction_backward``)."""
+    zeros = _wrap(array_module(grad._data).zeros(shape, dtype=grad._data.dtype))
+    if not shape:
+        return grad.reshape(())
+    return scatter(zeros, dim, indices, grad)
+
+
+def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):  # noqa: A002
+    """The elements of ``input`` sorted along ``dim``, and where each one was:
+    ``torch.return_types.sort(values, indices)``.
+
+    NaN sorts as the largest value; equal elements keep their order (see the module
+    docstring). ``stable`` is accepted as in PyTorch (the order is always stable here).
+
+    >>> import minitorch
+    >>> minitorch.tensor([[2.0, 1.0, 3.0]]).sort(dim=1)
+    torch.return_types.sort(
+    values=tensor([[1., 2., 3.]]),
+    indices=tensor([[1, 0, 2]]))
+    """
+    x = input._data
+    d = normalize_dim(dim, x.ndim)
+    if x.ndim == 0:
+        order = np.zeros((), np.int64)
+    else:
+        order = _stable_order(to_numpy(x), d, descending)
+    return return_types.sort(*Sort.apply(input, d, order))
+
+
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, *,  # noqa: A002
+            stable: bool = False) -> Tensor:
+    """The indices that sort ``input`` along ``dim`` (``sort(...).indices``)."""
+    return sort(input, dim, descending, stable).indices
+
+
+def check_k(k, position: int) -> None:
+    """PyTorch's TypeError for a ``k`` that is not an int (a method counts from 1)."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"topk(): argument 'k' (position {position}) must be int, not "
+                        f"{type(k).__name__}")
+
+
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True,  # noqa: A002
+         sorted: bool = True):  # noqa: A002
+    """The ``k`` largest (``largest=False``: smallest) elements along ``dim``, and their
+    indices: ``torch.return_types.topk(values, indices)``. NaN counts as the largest value.
+
+    Among equal elements the lower index comes first; PyTorch's choice among them is
+    unspecified (its C++ library's ``std::nth_element``). With ``sorted=False`` the order of
+    the ``k`` results is unspecified in PyTorch; minitorch returns them sorted.
+
+    >>> import minitorch
+    >>> minitorch.tensor([1.0, 5.0, 3.0, 4.0]).topk(2)
+    torch.return_types.topk(
+    values=tensor([5., 4.]),
+    indices=tensor([1, 3]))
+    """
+    check_k(k, 2)
+    x = input._data
+    d = normalize_dim(dim, x.ndim)
+    _check_sortable(x, "topk")
+    size = x.shape[d] if x.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    if x.ndim == 0:
+        return return_types.topk(*Topk.apply(input, d, np.zeros((), np.int64)))
+    order = _stable_order(to_numpy(x), d, largest)
+    order = np.take(order, np.arange(k), axis=d)
+    return return_types.topk(*Topk.apply(input, d, order))
+
+
+# ---------------------------------------------------------------- median
+class MedianAll(Function):
+    """``median()`` of all elements (the lower of the two middle ones for an even count);
+    elements equal to it share the gradient evenly, as in PyTorch."""
+
+    node_name = "MedianBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        flat = to_numpy(a._data).reshape(-1)
+        if flat.size == 0:
+            value = np.array(np.nan, dtype=flat.dtype)
+        elif flat.dtype.kind == "f" and np.isnan(flat).any():
+            value = np.array(np.nan, dtype=flat.dtype)
+        else:
+            value = np.sort(flat)[(flat.size - 1) // 2]
+        out = _wrap(array_module(a._data).asarray(value).reshape(()))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        from minitorch.ops.reduction import MaxAll  # noqa: PLC0415  (the same rule as max())
+
+        return MaxAll.backward(ctx, grad)
+
+
+class MedianDim(Function):
+    """``median(dim)``: the lower median along ``dim`` and its index (the first NaN, if the
+    slice has one); the gradient goes to that index."""
+
+    node_name = "MedianBackward1"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dim, pick, keepdim):
+        values, indices = Sort.forward(ctx, a, dim, pick)
+        ctx.keepdim = keepdim
+        if not keepdim and a._data.ndim:
+            values, indices = _wrap(values._data.squeeze(dim)), _wrap(indices._data.squeeze(dim))
+            ctx.mark_non_differentiable(indices)
+        return values, indices
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices=None):
+        if not ctx.keepdim and ctx.shape:
+            grad = grad.unsqueeze(ctx.dim)
+        return _value_selecting_backward(grad, ctx.dim, ctx.indices, ctx.shape)
+
+
+def median(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A002
+    """The median: of all elements (a tensor), or along ``dim``
+    (``torch.return_types.median(values, indices)``). For an even count it is the *lower*
+    of the two middle values, as in PyTorch; a NaN makes the median NaN.
+
+    >>> import minitorch
+    >>> minitorch.tensor([4.0, 1.0, 3.0, 2.0]).median()
+    tensor(2.)
+    """
+    x = input._data
+    if x.dtype == np.bool_:
+        raise NotImplementedError(f"\"median_{'cpu' if dim is None else 'out'}\" not "
+                                  "implemented for 'Bool'")
+    if dim is None:
+        return MedianAll.apply(input)
+    if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"median(): argument 'dim' must be int, not {type(dim).__name__}")
+    d = normalize_dim(int(dim), x.ndim)
+    if x.ndim == 0:
+        return return_types.median(*MedianDim.apply(input, d, np.zeros((), np.int64), keepdim))
+    n = x.shape[d]
+    if n == 0 and all(s for i, s in enumerate(x.shape) if i != d):
+        raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
+    data = to_numpy(x)
+    order = _stable_order(data, d, False)
+    pick = np.take(order, [(n - 1) // 2], axis=d) if n else np.take(order, [], axis=d)
+    if data.dtype.kind == "f" and n:  # a slice with a NaN: its median is its first NaN
+        nan = np.isnan(data)
+        first_nan = np.argmax(nan, axis=d, keepdims=True)
+        pick = np.where(nan.any(axis=d, keepdims=True), first_nan, pick)
+    return return_types.median(*MedianDim.apply(input, d, pick, keepdim))
+
+
+# ---------------------------------------------------------------- bincount
+class BincountWeighted(Function):
+    """The weighted counts of :func:`bincount`. As in PyTorch, a result made from weights
+    that require grad is recorded, but has no derivative: backward raises."""
+
+    node_name = "NotImplemented"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, weights, sums):
+        return _wrap(sums)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::bincount is not implemented")
+
+
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:  # noqa: A002
+    """How often each value 0, 1, 2, ... occurs in the 1-D non-negative integer tensor
+    ``input``: a tensor of ``max(input) + 1`` counts (at least ``minlength``). With
+    ``weights`` (one per element of ``input``) each value gets the sum of its weights instead,
+    as float32 for float32 weights and float64 for any other dtype.
+
+    >>> import minitorch
+    >>> minitorch.bincount(minitorch.tensor([0, 2, 2, 5]))
+    tensor([1, 0, 2, 0, 0, 1])
+    """
+    x = input._data
+    if x.dtype.kind not in "iu":
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for "
+                                  f"'{input.dtype._legacy[:-6]}'")
+    data = to_numpy(x)
+    if data.ndim != 1 or (data.size and data.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    xp = array_module(x)
+    if weights is None:
+        return _wrap(xp.asarray(np.bincount(data, minlength=minlength).astype(np.int64)))
+    w = weights._data
+    if w.ndim != 1 or w.shape[0] != data.shape[0]:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    out_dtype = np.float32 if w.dtype == np.float32 else np.float64
+    sums = np.bincount(data, weights=to_numpy(w).astype(np.float64), minlength=minlength)
+    return BincountWeighted.apply(weights, xp.asarray(sums.astype(out_dtype)))

@@ -13,10 +13,14 @@ Example:
 """
 
 from minitorch.optim import lr_scheduler
+from minitorch.optim.adadelta import Adadelta
 from minitorch.optim.adagrad import Adagrad
 from minitorch.optim.adam import Adam, AdamW
+from minitorch.optim.nadam import NAdam
 from minitorch.optim.optimizer import Optimizer
+from minitorch.optim.radam import RAdam
 from minitorch.optim.rmsprop import RMSprop
 from minitorch.optim.sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "NAdam",
+           "RAdam", "lr_scheduler"]

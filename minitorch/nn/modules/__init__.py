@@ -44,3 +44,13 @@ __all__ = [
     "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
 ]
+
+# issue 26's layers
+from minitorch.nn.modules.activation import GELU, SiLU  # noqa: E402
+from minitorch.nn.modules.conv import Conv1d, ConvTranspose2d  # noqa: E402
+from minitorch.nn.modules.loss import HuberLoss, KLDivLoss, SmoothL1Loss  # noqa: E402
+from minitorch.nn.modules.normalization import GroupNorm, LayerNorm  # noqa: E402
+from minitorch.nn.modules.upsampling import Upsample  # noqa: E402
+
+__all__ += ["GELU", "SiLU", "Conv1d", "ConvTranspose2d", "KLDivLoss", "SmoothL1Loss",
+            "HuberLoss", "LayerNorm", "GroupNorm", "Upsample"]

@@ -97,3 +97,105 @@ class Conv2d(Module):
         if self.bias is None:
             s += ", bias=False"
         return s
+
+
+class _ConvNdMore(Module):
+    """What ``Conv1d`` and ``ConvTranspose2d`` share with ``Conv2d``: the arguments, the
+    parameters (initialised as in PyTorch, so a seed gives PyTorch's weights) and the repr."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride, padding,
+                 dilation, transposed: bool, output_padding, groups: int, bias: bool,
+                 padding_mode: str, device, dtype, n: int) -> None:
+        super().__init__()
+        name = type(self).__name__
+        if groups != 1:
+            raise NotImplementedError(f"minitorch's {name} supports groups=1 only")
+        if padding_mode != "zeros":
+            raise NotImplementedError(f"minitorch's {name} supports padding_mode='zeros' only")
+
+        def tup(v):
+            return tuple(int(x) for x in v) if isinstance(v, (tuple, list)) else (int(v),) * n
+
+        if isinstance(padding, str):
+            if padding not in ("valid", "same"):
+                raise ValueError(
+                    f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
+            if padding == "same" and tup(stride) != (1,) * n:
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride = tup(kernel_size), tup(stride)
+        self.padding = padding if isinstance(padding, str) else tup(padding)
+        self.dilation = tup(dilation)
+        self.transposed = transposed
+        self.output_padding = tup(output_padding)
+        self.groups = groups
+        self.padding_mode = padding_mode
+        shape = (in_channels, out_channels) if transposed else (out_channels, in_channels)
+        self.weight = Parameter(_creation.empty(*shape, *self.kernel_size, dtype=dtype,
+                                                device=device))
+        if bias:
+            self.bias = Parameter(_creation.empty(out_channels, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    reset_parameters = Conv2d.reset_parameters
+
+    def extra_repr(self) -> str:
+        n = len(self.kernel_size)
+        s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+             f"stride={self.stride}")
+        if isinstance(self.padding, str) or self.padding != (0,) * n:
+            s += f", padding={self.padding}"
+        if self.dilation != (1,) * n:
+            s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * n:
+            s += f", output_padding={self.output_padding}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s
+
+
+class Conv1d(_ConvNdMore):
+    """1-d convolution over an input of shape (N, C_in, L) or (C_in, L): filters of
+    ``kernel_size`` slide along the sequence. The weight has shape
+    (out_channels, in_channels, kernel_size)."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 device=None, dtype=None) -> None:
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         False, 0, groups, bias, padding_mode, device, dtype, 1)
+
+    def forward(self, input):  # noqa: A002
+        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding,
+                        self.dilation, self.groups)
+
+
+class ConvTranspose2d(_ConvNdMore):
+    """2-d transposed convolution ("deconvolution"): each input pixel stamps the filter,
+    scaled by its value, onto the output, so ``stride=2`` doubles the size. The weight has
+    shape (in_channels, out_channels, kh, kw)."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
+                 padding_mode: str = "zeros", device=None, dtype=None) -> None:
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         True, output_padding, groups, bias, padding_mode, device, dtype, 2)
+
+    def forward(self, input, output_size=None):  # noqa: A002
+        output_padding = self.output_padding
+        if output_size is not None:  # the output_padding that gives this size
+            sizes = list(output_size)[-2:]
+            spatial = input.shape[-2:]
+            output_padding = tuple(
+                int(want) - ((i - 1) * s - 2 * p + d * (k - 1) + 1)
+                for want, i, s, p, d, k in zip(sizes, spatial, self.stride, self.padding,
+                                               self.dilation, self.kernel_size))
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                  output_padding, self.groups, self.dilation)
+
+
+__all__ += ["Conv1d", "ConvTranspose2d"]

@@ -1,0 +1,100 @@
+"""1-d and transposed convolutions: the ``Function`` classes behind ``nn.functional.conv1d``
+and ``nn.functional.conv_transpose2d``. Both are ``ConvolutionBackward0`` nodes, as in
+PyTorch, and both reuse the 2-d convolution of ``_conv.py``:
+
+* a 1-d convolution is a 2-d one over images of height 1;
+* a transposed convolution ("deconvolution") is the *gradient* of a convolution with respect
+  to its input: each input pixel spreads ``weight`` over a patch of the (larger) output.
+  So its forward is ``_conv2d_input_grad_array``, and its input gradient is an ordinary
+  convolution.
+"""
+
+from __future__ import annotations
+
+from minitorch._tensor import _wrap
+from minitorch.autograd.function import Function
+from minitorch.nn._conv import (
+    Convolution,
+    ConvolutionInputGrad,
+    ConvolutionWeightGrad,
+    _conv2d_array,
+    _conv2d_input_grad_array,
+)
+from minitorch.ops.scatter import _PadTo
+
+
+class Convolution1d(Function):
+    """1-d convolution of (N, C, L) by (O, C, k): a 2-d one with height 1."""
+
+    node_name = "ConvolutionBackward0"
+    _builtin = True
+    _edge_args = (0, 1, 2)
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, stride, padding, dilation):
+        params = ((1, stride), (0, padding), (1, dilation))
+        out, _ = _conv2d_array(x._data[:, :, None, :], weight._data[:, :, None, :],
+                               None if bias is None else bias._data, *params)
+        ctx.save_for_backward(x, weight)
+        ctx.params = params
+        return _wrap(out[:, :, 0, :])
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = ctx.saved_tensors
+        g4 = grad.unsqueeze(2)
+        gx = gw = gb = None
+        if ctx.needs_input_grad[0]:
+            gx = ConvolutionInputGrad.apply(g4, weight.unsqueeze(2),
+                                            tuple(x.shape[:2]) + (1, x.shape[2]),
+                                            *ctx.params).squeeze(2)
+        if ctx.needs_input_grad[1]:
+            w_shape = tuple(weight.shape[:2]) + (1, weight.shape[2])
+            gw = ConvolutionWeightGrad.apply(x.unsqueeze(2), g4, w_shape, *ctx.params,
+                                             None).squeeze(2)
+        if ctx.needs_input_grad[2]:
+            gb = grad.sum((0, 2))
+        return gx, gw, gb
+
+
+class ConvolutionTranspose(Function):
+    """2-d transposed convolution of (N, C_in, H, W) by a weight (C_in, C_out, kh, kw): the
+    input gradient of the convolution that maps (N, C_out, H_out, W_out) to the input's
+    shape, plus a bias per output channel."""
+
+    node_name = "ConvolutionBackward0"
+    _builtin = True
+    _edge_args = (0, 1, 2)
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, stride, padding, dilation, out_shape):
+        out = _conv2d_input_grad_array(x._data, weight._data, out_shape, stride, padding,
+                                       dilation)
+        if bias is not None:
+            out = out + bias._data.reshape(1, -1, 1, 1)
+        ctx.save_for_backward(x, weight)
+        ctx.params = (stride, padding, dilation)
+        return _wrap(out.astype(x._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = ctx.saved_tensors
+        gx = gw = gb = None
+        h, w = x.shape[2:]
+        # With an output_padding of at least the stride (allowed with dilation), the
+        # convolution below has more output positions than x has pixels: those extra ones
+        # belong to no input pixel, so gx drops them and x gets zeros there for gw.
+        if ctx.needs_input_grad[0]:  # the forward convolution that this one transposes
+            gx = Convolution.apply(grad, weight, None, *ctx.params)
+            if tuple(gx.shape[2:]) != (h, w):
+                gx = gx[:, :, :h, :w]
+        if ctx.needs_input_grad[1]:
+            (sh, sw), (ph, pw), (dh, dw) = ctx.params
+            kh, kw = weight.shape[2:]
+            ho = (grad.shape[2] + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+            wo = (grad.shape[3] + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+            xs = x if (ho, wo) == (h, w) else _PadTo.apply(x, tuple(x.shape[:2]) + (ho, wo))
+            gw = ConvolutionWeightGrad.apply(grad, xs, tuple(weight.shape), *ctx.params, None)
+        if ctx.needs_input_grad[2]:
+            gb = grad.sum((0, 2, 3))
+        return gx, gw, gb

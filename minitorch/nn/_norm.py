@@ -1,0 +1,117 @@
+"""Layer and group normalisation: the ``Function`` classes behind ``nn.functional.layer_norm``
+(``NativeLayerNormBackward0``) and ``nn.functional.group_norm``
+(``NativeGroupNormBackward0``).
+
+Both normalise each sample on its own (unlike batch norm, which normalises each channel over
+the batch): ``layer_norm`` over its last dimensions (all the features of one token),
+``group_norm`` over each group of channels of one sample. Then an optional per-feature
+(per-channel) ``weight`` and ``bias``::
+
+    y = (x - mean) / sqrt(var + eps) * weight + bias      (var: the biased variance)
+
+The backward is batch norm's, per group: ``gx = rstd (g - mean(g) - xhat mean(g xhat))`` with
+``g`` the gradient of ``xhat``. It recomputes the statistics with tensor operations of ``x``,
+so it can be differentiated again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minitorch._tensor import _wrap
+from minitorch.autograd.function import Function
+
+
+def _moments(x: np.ndarray, axes: tuple):
+    """Mean and biased variance over ``axes`` (kept), in float32 for float16 input."""
+    acc = np.float32 if x.dtype == np.float16 else x.dtype
+    v = x.astype(acc, copy=False)
+    mean = v.mean(axis=axes, keepdims=True)
+    var = ((v - mean) ** 2).mean(axis=axes, keepdims=True)
+    return v, mean, var
+
+
+def _normalize_backward(x, g_xhat, axes: tuple, eps: float):
+    """The gradient of ``x`` from that of ``xhat = (x - mean) rstd``, statistics over
+    ``axes``, as tensor operations."""
+    mean = x.mean(axes, keepdim=True)
+    xc = x - mean
+    rstd = ((xc * xc).mean(axes, keepdim=True) + eps) ** -0.5
+    xhat = xc * rstd
+    return rstd * (g_xhat - g_xhat.mean(axes, keepdim=True)
+                   - xhat * (g_xhat * xhat).mean(axes, keepdim=True)), xhat
+
+
+class NativeLayerNorm(Function):
+    """``layer_norm`` over the last ``n`` dimensions, with optional ``weight``/``bias`` of
+    their shape."""
+
+    node_name = "NativeLayerNormBackward0"
+    _builtin = True
+    _edge_args = (0, 1, 2)
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, n, eps):
+        xd = x._data
+        axes = tuple(range(xd.ndim - n, xd.ndim))
+        v, mean, var = _moments(xd, axes)
+        out = (v - mean) / np.sqrt(var + v.dtype.type(eps))
+        if weight is not None:
+            out = out * weight._data
+        if bias is not None:
+            out = out + bias._data
+        ctx.save_for_backward(x, weight)
+        ctx.axes, ctx.eps = axes, eps
+        return _wrap(out.astype(xd.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = ctx.saved_tensors
+        axes = ctx.axes
+        batch = tuple(range(x.dim() - len(axes)))  # the weight is shared over these
+        g_xhat = grad if weight is None else grad * weight
+        gx, xhat = _normalize_backward(x, g_xhat, axes, ctx.eps)
+        gw = gb = None
+        if ctx.needs_input_grad[1]:
+            gw = (grad * xhat).sum(batch) if batch else grad * xhat
+        if ctx.needs_input_grad[2]:
+            gb = grad.sum(batch) if batch else grad
+        return (gx if ctx.needs_input_grad[0] else None), gw, gb
+
+
+class NativeGroupNorm(Function):
+    """``group_norm``: the channels of each sample split into ``groups``, each normalised;
+    then a per-channel ``weight`` and ``bias``."""
+
+    node_name = "NativeGroupNormBackward0"
+    _builtin = True
+    _edge_args = (0, 1, 2)
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, groups, eps):
+        xd = x._data
+        n, c = xd.shape[:2]
+        grouped = xd.reshape(n, groups, -1)
+        v, mean, var = _moments(grouped, (2,))
+        out = ((v - mean) / np.sqrt(var + v.dtype.type(eps))).reshape(xd.shape)
+        shape = (1, c) + (1,) * (xd.ndim - 2)
+        if weight is not None:
+            out = out * weight._data.reshape(shape)
+        if bias is not None:
+            out = out + bias._data.reshape(shape)
+        ctx.save_for_backward(x, weight)
+        ctx.groups, ctx.eps, ctx.shape = groups, eps, shape
+        return _wrap(out.astype(xd.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = ctx.saved_tensors
+        n, c = x.shape[:2]
+        full = tuple(x.shape)
+        g_xhat = grad if weight is None else grad * weight.reshape(ctx.shape)
+        gx, xhat = _normalize_backward(x.reshape(n, ctx.groups, -1),
+                                       g_xhat.reshape(n, ctx.groups, -1), (2,), ctx.eps)
+        dims = (0,) + tuple(range(2, len(full)))
+        gw = (grad * xhat.reshape(full)).sum(dims) if ctx.needs_input_grad[1] else None
+        gb = grad.sum(dims) if ctx.needs_input_grad[2] else None
+        return (gx.reshape(full) if ctx.needs_input_grad[0] else None), gw, gb

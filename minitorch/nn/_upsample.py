@@ -1,0 +1,153 @@
+"""Resizing images and sequences: the ``Function`` behind ``nn.functional.interpolate`` and
+``nn.Upsample`` (``UpsampleNearest2DBackward0``, ``UpsampleBilinear2DBackward0``, ...).
+
+Resizing works one spatial dimension at a time. For each output position, PyTorch's rules pick
+where it comes from in the input:
+
+* ``nearest``: ``src = floor(dst * scale)`` (``nearest-exact``: ``floor((dst + 0.5) * scale)``);
+* ``linear``/``bilinear``: the point ``src = (dst + 0.5) * scale - 0.5`` (at least 0), blended
+  from its two neighbours ``i0 = floor(src)`` and ``i1 = i0 + 1`` with weights
+  ``1 - (src - i0)`` and ``src - i0``; with ``align_corners=True``, ``src = dst * scale``.
+
+``scale`` is ``1 / scale_factor`` when a scale factor is given, else ``in_size / out_size``
+(``(in - 1) / (out - 1)`` for ``align_corners``); a dimension whose size does not change is
+copied as it is, whatever the scale factor (except by ``nearest-exact``, as in PyTorch).
+The positions are computed in float32 for float32 and float16 inputs, as PyTorch computes
+them. Resizing is linear in the input, so the gradient sends each output's gradient back to
+the input positions it was made from, with the same weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minitorch._backend import array_module
+from minitorch._tensor import _wrap
+from minitorch.autograd.function import Function
+
+
+def _source_index(mode: str, in_size: int, out_size: int, scale_factor, align_corners, dtype):
+    """The plan of one dimension: ``("nearest", idx)`` or ``("linear", i0, i1, l0, l1)``."""
+    opmath = np.float64 if dtype == np.float64 else np.float32
+    dst = np.arange(out_size, dtype=opmath)
+    if out_size == in_size and mode != "nearest-exact":  # kept as it is, whatever the scale
+        return ("nearest", np.arange(out_size))
+    if mode in ("nearest", "nearest-exact"):
+        if mode == "nearest" and out_size == 2 * in_size:
+            return ("nearest", np.arange(out_size) >> 1)
+        scale = opmath(1.0 / scale_factor) if scale_factor else opmath(in_size / out_size)
+        offset = opmath(0.5) if mode == "nearest-exact" else opmath(0.0)
+        idx = np.floor((dst + offset) * scale).astype(np.int64)
+        return ("nearest", np.minimum(idx, in_size - 1))
+    if align_corners:
+        scale = opmath((in_size - 1) / (out_size - 1)) if out_size > 1 else opmath(0)
+        src = scale * dst
+    else:
+        scale = opmath(1.0 / scale_factor) if scale_factor else opmath(in_size / out_size)
+        src = np.maximum(scale * (dst + opmath(0.5)) - opmath(0.5), opmath(0))
+    i0 = src.astype(np.int64)  # src >= 0: truncation is floor
+    i1 = np.where(i0 < in_size - 1, i0 + 1, i0)
+    l1 = src - i0.astype(opmath)
+    l0 = opmath(1) - l1
+    return ("linear", i0, i1, l0, l1)
+
+
+def _apply_plan(x, axis: int, plan):
+    """Resize ``x`` along ``axis`` as ``plan`` says (PyTorch's formula, in its order)."""
+    xp = array_module(x)
+    if plan[0] == "nearest":
+        return xp.take(x, xp.asarray(plan[1]), axis=axis)
+    _, i0, i1, l0, l1 = plan
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    opmath = l0.dtype.type
+    v = x.astype(opmath, copy=False)
+    a = xp.take(v, xp.asarray(i0), axis=axis)
+    b = xp.take(v, xp.asarray(i1), axis=axis)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return xp.asarray(l0).reshape(shape) * a + xp.asarray(l1).reshape(shape) * b
+
+
+def _apply_plan_transposed(g, axis: int, plan, in_size: int):
+    """The gradient of :func:`_apply_plan`: each output's gradient added back to the input
+    positions it came from (with the blending weights)."""
+    xp = array_module(g)
+    shape = list(g.shape)
+    shape[axis] = in_size
+    out = xp.zeros(shape, dtype=g.dtype)
+    moved = xp.moveaxis(out, axis, 0)
+    gm = xp.moveaxis(g, axis, 0)
+    if plan[0] == "nearest":
+        np.add.at(moved, plan[1], gm)
+        return out
+    _, i0, i1, l0, l1 = plan
+    w0 = l0.astype(g.dtype).reshape((-1,) + (1,) * (g.ndim - 1))
+    w1 = l1.astype(g.dtype).reshape((-1,) + (1,) * (g.ndim - 1))
+    with np.errstate(invalid="ignore", over="ignore"):
+        np.add.at(moved, i0, w0 * gm)
+        np.add.at(moved, i1, w1 * gm)
+    return out
+
+
+_NODE_NAMES = {("nearest", 1): "UpsampleNearest1DBackward0",
+               ("nearest", 2): "UpsampleNearest2DBackward0",
+               ("nearest", 3): "UpsampleNearest3DBackward0",
+               ("nearest-exact", 1): "UpsampleNearestExact1DBackward0",
+               ("nearest-exact", 2): "UpsampleNearestExact2DBackward0",
+               ("nearest-exact", 3): "UpsampleNearestExact3DBackward0",
+               ("linear", 1): "UpsampleLinear1DBackward0",
+               ("bilinear", 2): "UpsampleBilinear2DBackward0"}
+
+
+def _upsample_class(mode: str, ndim: int) -> type:
+    """The Function with PyTorch's node name for ``mode`` over ``ndim`` spatial dims."""
+    name = _NODE_NAMES[(mode, ndim)]
+    if name not in _CLASSES:
+        _CLASSES[name] = type(name.replace("Backward0", ""), (Upsample,),
+                              {"node_name": name, "_builtin": True,
+                               "__module__": __name__})
+    return _CLASSES[name]
+
+
+_CLASSES: dict = {}
+
+
+class Upsample(Function):
+    """Resize the spatial dimensions (2, 3, ...) of ``x`` by the per-dimension ``plans``."""
+
+    node_name = "UpsampleBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, plans):
+        out = x._data
+        for axis in range(len(plans) + 1, 1, -1):  # the last dimension first, as PyTorch
+            out = _apply_plan(out, axis, plans[axis - 2])
+        ctx.plans, ctx.in_shape = plans, x._data.shape
+        return _wrap(out.astype(x._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return UpsampleGrad.apply(grad, ctx.plans, ctx.in_shape)
+
+
+class UpsampleGrad(Function):
+    """The backward of :class:`Upsample` (linear in the gradient; its own backward resizes
+    again)."""
+
+    node_name = "UpsampleBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, plans, in_shape):
+        g = grad._data
+        opmath = np.float64 if g.dtype == np.float64 else np.float32
+        g = g.astype(opmath, copy=False)
+        for axis in range(2, len(plans) + 2):
+            g = _apply_plan_transposed(g, axis, plans[axis - 2], in_shape[axis])
+        ctx.plans = plans
+        return _wrap(g.astype(grad._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, gg):
+        return Upsample.apply(gg, ctx.plans)

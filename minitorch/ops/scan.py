@@ -1,0 +1,251 @@
+"""Running totals and the log of a sum of exponentials: ``cumsum``, ``cumprod``, ``logsumexp``.
+
+``cumsum``'s output ``y_k = x_0 + ... + x_k`` uses every ``x_i`` with ``i <= k``, so the gradient
+of ``x_i`` adds up the gradients of all the outputs from ``k = i`` on: a running total taken
+from the other end. ``logsumexp`` is ``log(sum(exp(x)))`` computed without overflow (the
+largest value is taken out first); its gradient is ``softmax(x)``.
+
+Example:
+    >>> import minitorch
+    >>> x = minitorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    >>> x.cumsum(0)
+    tensor([1., 3., 6.], grad_fn=<CumsumBackward0>)
+    >>> x.cumsum(0).sum().backward()
+    >>> x.grad
+    tensor([3., 2., 1.])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minitorch import _dtype
+from minitorch._backend import array_module
+from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd import grad_mode
+from minitorch.autograd.function import Function
+from minitorch.ops._util import normalize_dim, normalize_dims, quietly
+from minitorch.ops.shape import cat, stack
+
+__all__ = ["cumsum", "cumprod", "logsumexp"]
+
+
+def _acc_dtype(x: np.ndarray):
+    """What PyTorch's CPU scans accumulate in: double for float32 and float64, float32 for
+    float16, int64 for integers and bools."""
+    if x.dtype.kind == "f":
+        return np.float32 if x.dtype == np.float16 else np.float64
+    return np.int64
+
+
+def _scan(np_fn, x: np.ndarray, dim: int, out_dtype, reverse: bool = False) -> np.ndarray:
+    """``np_fn`` (cumsum or cumprod) along ``dim``, accumulated as PyTorch does, from the end
+    when ``reverse``."""
+    if x.ndim == 0:
+        return x.astype(out_dtype)
+    xp = array_module(x)
+    if reverse:
+        x = xp.flip(x, dim)
+    out = np_fn(x, axis=dim, dtype=_acc_dtype(x) if x.dtype.kind == "f" else out_dtype)
+    if reverse:
+        out = xp.flip(out, dim)
+    return xp.ascontiguousarray(out.astype(out_dtype, copy=False))
+
+
+class Cumsum(Function):
+    """Running sums along ``dim`` (from the end when ``reverse``), in ``dtype`` (the input is
+    converted first). The gradient is the running sum of the output's gradient the other way
+    round, in the input's dtype."""
+
+    node_name = "CumsumBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dim, dtype, reverse=False):
+        ctx.dim, ctx.reverse, ctx.in_dtype = dim, reverse, a.dtype
+        return _wrap(_scan(np.cumsum, a._data.astype(dtype, copy=False), dim, dtype, reverse))
+
+    @staticmethod
+    def backward(ctx, grad):
+        g = grad if grad.dtype is ctx.in_dtype else grad.to(ctx.in_dtype)
+        return Cumsum.apply(g, ctx.dim, g._data.dtype, not ctx.reverse)
+
+
+class Cumprod(Function):
+    """Running products along ``dim``, in ``dtype``.
+
+    ``y_k = x_0 x_1 ... x_k``, so ``dL/dx_i = sum_{k >= i} g_k y_k / x_i``: a reversed running
+    sum of ``g * y``, divided by ``x``. Where ``x`` has zeros that division is 0 / 0: then
+    PyTorch's formulas for the products of the *other* factors are used instead
+    (``_cumprod_grad_with_zeros``).
+    """
+
+    node_name = "CumprodBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dim, dtype):
+        out = _wrap(_scan(np.cumprod, a._data.astype(dtype, copy=False), dim, dtype))
+        ctx.save_for_backward(a, out)
+        ctx.dim = dim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        if grad.dtype is not a.dtype:
+            grad = grad.to(a.dtype)
+        if out.dtype is not a.dtype:
+            out = out.to(a.dtype)
+        x = a._data
+        if x.size <= 1 or x.shape[ctx.dim] == 1:
+            return grad
+        if not (x == 0).any():
+            return Cumsum.apply(out * grad, ctx.dim, x.dtype, True) / a
+        if grad_mode._state.enabled:  # create_graph=True: a formula that is differentiable
+            return _cumprod_grad_differentiable(a, grad, ctx.dim)
+        return _wrap(_cumprod_grad_with_zeros(x, grad._data, out._data, ctx.dim))
+
+
+def _reversed_cumsum(x, axis: int):
+    xp = array_module(x)
+    return xp.flip(xp.cumsum(xp.flip(x, axis), axis=axis), axis)
+
+
+def _cumprod_grad_with_zeros(x, g, y, dim: int):
+    """PyTorch's O(n) gradient of ``cumprod`` for an input with zeros (arrays, no graph).
+
+    Before the first zero ``z1`` the usual formula holds. At ``z1`` the gradient is the
+    product of the elements before it times ``sum_{k=z1}^{z2-1} g_k prod_{j=z1+1}^{k} x_j``
+    (up to the second zero ``z2``). After ``z1`` every output has the zero in its product,
+    so every other element's gradient is 0.
+    """
+    xp = array_module(x)
+    is_zero = x == 0
+    zeros_before = xp.cumsum(is_zero, axis=dim)
+    out = xp.zeros_like(g)
+    before_first = zeros_before == 0
+    w = xp.where(before_first, y * g, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        part = _reversed_cumsum(w, dim) / x
+    out = xp.where(before_first, part, out)
+    first_zone = zeros_before == 1
+    first_zero_at = xp.expand_dims(xp.argmax(first_zone, axis=dim), dim)
+    first_zero = xp.zeros_like(first_zone)
+    xp.put_along_axis(first_zero, first_zero_at, True, axis=dim)
+    first_zero &= first_zone
+    after_first = first_zone & ~first_zero
+    with np.errstate(invalid="ignore", over="ignore"):
+        factors = xp.cumprod(xp.where(after_first, x, x.dtype.type(1)), axis=dim)
+        total = xp.sum(factors * xp.where(first_zone, g, 0), axis=dim, keepdims=True)
+        prev = xp.take_along_axis(y, xp.maximum(first_zero_at - 1, 0), axis=dim)
+        total = total * xp.where(first_zero_at == 0, y.dtype.type(1), prev)
+    return xp.where(first_zero, total, out).astype(g.dtype, copy=False)
+
+
+def _narrow(t: Tensor, dim: int, start: int, stop: int) -> Tensor:
+    return t[(slice(None),) * dim + (slice(start, stop),)]
+
+
+def _cumprod_grad_differentiable(a: Tensor, grad: Tensor, dim: int) -> Tensor:
+    """PyTorch's O(n^2) gradient of ``cumprod`` for an input with zeros, written with tensor
+    operations so that it can be differentiated again: for each k, the output gradients
+    ``g_k, g_{k+1}, ...`` times the products of every factor but ``x_k``."""
+    from minitorch.ops.reduction import prod  # noqa: PLC0415  (an op of the same layer)
+
+    n = a._data.shape[dim]
+    ones_shape = list(a._data.shape)
+    ones_shape[dim] = 1
+    ones = _wrap(array_module(a._data).ones(ones_shape, dtype=a._data.dtype))
+    grads = []
+    for k in range(n):
+        if k == 0:
+            omitted = cat([ones, cumprod(_narrow(a, dim, 1, n), dim)], dim)
+        else:
+            until_k = prod(_narrow(a, dim, 0, k), dim, True)
+            if k == n - 1:
+                omitted = until_k
+            else:
+                after = cumprod(_narrow(a, dim, k + 1, n), dim)
+                omitted = cat([until_k, until_k.expand_as(after) * after], dim)
+        grads.append((_narrow(grad, dim, k, n) * omitted).sum(dim))
+    return stack(grads, dim)
+
+
+def _scan_dtype(input: Tensor, dtype) -> np.dtype:  # noqa: A002
+    if dtype is not None:
+        return dtype.np
+    return np.int64 if input._data.dtype.kind in "biu" else input._data.dtype
+
+
+def cumsum(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002
+    """Running sums along ``dim``: ``out[k] = input[0] + ... + input[k]``. Integers and bools
+    give int64 (as ``sum`` does); ``dtype`` converts first.
+
+    >>> import minitorch
+    >>> minitorch.cumsum(minitorch.tensor([1, 2, 3]), dim=0)
+    tensor([1, 3, 6])
+    """
+    d = normalize_dim(dim, input._data.ndim)
+    return Cumsum.apply(input, d, _scan_dtype(input, dtype))
+
+
+def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002
+    """Running products along ``dim``: ``out[k] = input[0] * ... * input[k]``.
+
+    >>> import minitorch
+    >>> minitorch.cumprod(minitorch.tensor([1.0, 2.0, 3.0]), dim=0)
+    tensor([1., 2., 6.])
+    """
+    d = normalize_dim(dim, input._data.ndim)
+    return Cumprod.apply(input, d, _scan_dtype(input, dtype))
+
+
+class Logsumexp(Function):
+    """``log(sum(exp(x)))`` over ``dims``. The largest value ``m`` is taken out first,
+    ``m + log(sum(exp(x - m)))``, so that ``exp`` cannot overflow (an infinite ``m`` is left
+    in, as in PyTorch). Gradient: ``exp(x - out)``, the softmax of ``x``."""
+
+    node_name = "LogsumexpBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim):
+        x = a._data
+        xp = array_module(x)
+        if x.size:
+            m = xp.amax(x, axis=dims, keepdims=True)
+        else:
+            m = xp.zeros([1 if i in dims else s for i, s in enumerate(x.shape)], x.dtype)
+        m = xp.where(xp.isinf(m), x.dtype.type(0), m)
+        total = quietly(np.log, xp.sum(quietly(np.exp, x - m), axis=dims, keepdims=True))
+        out = total + m
+        if not keepdim:
+            out = out.reshape([s for i, s in enumerate(out.shape) if i not in dims])
+        out = _wrap(xp.asarray(out, dtype=x.dtype))
+        ctx.save_for_backward(a, out)
+        ctx.dims, ctx.keepdim = dims, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        if not ctx.keepdim and ctx.dims:
+            kept = [1 if i in ctx.dims else s for i, s in enumerate(a._data.shape)]
+            grad, out = grad.reshape(kept), out.reshape(kept)
+        return grad * (a - out).exp()
+
+
+def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:  # noqa: A002
+    """``log(sum(exp(input)))`` over ``dim`` (an int or a tuple), without overflow: the
+    usual way to add probabilities kept as logarithms. Integers and bools are converted to
+    the default float dtype first.
+
+    >>> import minitorch
+    >>> minitorch.tensor([1000.0, 1000.0]).logsumexp(0)
+    tensor(1000.6932)
+    """
+    if input._data.dtype.kind != "f":
+        input = input.to(_dtype.get_default_dtype())  # noqa: A001
+    dims = normalize_dims(dim, input._data.ndim)
+    return Logsumexp.apply(input, dims, keepdim)

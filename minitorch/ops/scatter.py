@@ -1,0 +1,321 @@
+"""Writing by index and selecting by mask: ``scatter``, ``scatter_add``, ``masked_select`` and
+``nonzero``.
+
+``scatter`` is ``gather`` run backwards: ``gather`` *reads* ``out[i][j] = x[i][index[i][j]]``,
+``scatter`` *writes* ``out[i][index[i][j]] = src[i][j]`` (for ``dim=1``). So each one's
+gradient is the other: the gradient of ``src`` gathers the output's gradient at ``index``, and
+the positions that were overwritten pass no gradient back to the old values.
+
+Example:
+    >>> import minitorch
+    >>> x = minitorch.zeros(2, 3)
+    >>> x.scatter(1, minitorch.tensor([[2], [0]]), minitorch.tensor([[5.0], [7.0]]))
+    tensor([[0., 0., 5.],
+            [7., 0., 0.]])
+    >>> minitorch.tensor([[0, 3], [4, 0]]).nonzero()
+    tensor([[0, 1],
+            [1, 0]])
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from minitorch._backend import array_module
+from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd.function import Function
+from minitorch.ops._util import as_tensor, broadcast_error, normalize_dim
+from minitorch.ops.indexing import Gather, _add_at
+
+__all__ = ["scatter", "scatter_add", "masked_select", "nonzero"]
+
+
+def _corner(shape: tuple, dim: int | None = None) -> tuple:
+    """The key of the corner ``[:n0, :n1, ...]`` of an array (all of ``dim``, if given)."""
+    return tuple(slice(None) if k == dim else slice(0, n) for k, n in enumerate(shape))
+
+
+def _positions(index: np.ndarray, dim: int) -> tuple:
+    """The full NumPy key that ``index`` stands for along ``dim``: the other dims count up."""
+    xp = array_module(index)
+    key = list(xp.indices(index.shape, sparse=True))
+    key[dim] = index
+    return tuple(key)
+
+
+def _check_index(name: str, self: Tensor, dim: int, index, src: Tensor | None) -> int:
+    """PyTorch's checks of ``scatter``'s arguments; returns the normalised ``dim``."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{name}(): argument 'index' (position 2) must be Tensor, not "
+                        f"{type(index).__name__}")
+    ndim = self._data.ndim
+    d = normalize_dim(dim, ndim)
+    idx = index._data
+    if idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+    if src is not None and src._data.dtype != self._data.dtype:
+        raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
+    if idx.size == 0:
+        return d
+    if max(idx.ndim, 1) != max(ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if src is not None and max(src._data.ndim, 1) != max(ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    self_shape, src_shape = self._data.shape or (1,), None
+    if src is not None:
+        src_shape = src._data.shape or (1,)
+    idx_shape = idx.shape or (1,)
+    too_big = any(n > self_shape[k] for k, n in enumerate(idx_shape) if k != d)
+    if src_shape is not None and not too_big:
+        too_big = any(n > src_shape[k] for k, n in enumerate(idx_shape))
+    if too_big:
+        more = "" if src is None else f" and to be no larger size than src {list(src_shape)}"
+        raise RuntimeError(f"Expected index {list(idx_shape)} to be no larger than self "
+                           f"{list(self_shape)} apart from dimension {d}{more}")
+    size = self_shape[d]
+    bad = idx[(idx < 0) | (idx >= size)]
+    if bad.size:
+        raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension "
+                           f"{d} with size {size}")
+    return d
+
+
+def _as_nd(a: np.ndarray) -> np.ndarray:
+    """A 0-d array as 1-d (``scatter`` treats a number as a vector of one)."""
+    return a.reshape(1) if a.ndim == 0 else a
+
+
+class Scatter(Function):
+    """``input.scatter(dim, index, src)``: a copy of ``input`` with ``src[i][j]`` written at
+    ``[i][index[i][j]]`` (for ``dim=1``). Where an index repeats, the last write wins.
+
+    Backward: ``input``'s gradient is the output's, except where something was written (0);
+    ``src``'s gradient is the output's gradient read back at ``index`` (``gather``).
+    """
+
+    node_name = "ScatterBackward0"
+    _builtin = True
+    _edge_args = (0, 3)
+
+    @staticmethod
+    def forward(ctx, a, dim, index, src):
+        ctx.dim, ctx.index, ctx.src_shape = dim, index, src._data.shape
+        out = _as_nd(a._data.copy())
+        idx = _as_nd(index._data)
+        if idx.size:
+            values = _as_nd(src._data)[_corner(idx.shape)]
+            out[_corner(idx.shape, dim)][_positions(idx, dim)] = values
+        return _wrap(out.reshape(a._data.shape))
+
+    @staticmethod
+    def backward(ctx, grad):
+        g_self = scatter(grad, ctx.dim, ctx.index, 0.0) if ctx.needs_input_grad[0] else None
+        g_src = _gathered(grad, ctx.dim, ctx.index, ctx.src_shape) if ctx.needs_input_grad[3] \
+            else None
+        return g_self, g_src
+
+
+def _gathered(grad: Tensor, dim: int, index: Tensor, shape: tuple) -> Tensor:
+    """``grad`` read at ``index`` along ``dim`` (the gradient of ``src``), padded with zeros to
+    ``src``'s ``shape`` where ``index`` is smaller."""
+    if not grad._data.ndim:
+        return grad.reshape(shape)
+    g = Gather.apply(grad.reshape(grad._data.shape or (1,)), dim, index.reshape(
+        index._data.shape or (1,)))
+    if tuple(g._data.shape) != tuple(shape or (1,)):
+        zeros = _wrap(array_module(grad._data).zeros(shape or (1,), dtype=grad._data.dtype))
+        g = _PadTo.apply(g, zeros._data.shape) if g._data.size else zeros
+    return g.reshape(shape)
+
+
+class _PadTo(Function):
+    """A gradient of a smaller corner, placed in zeros of the full ``shape`` (its backward
+    reads the corner back)."""
+
+    node_name = "ConstantPadNdBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, g, shape):
+        ctx.key = _corner(g._data.shape)
+        out = array_module(g._data).zeros(shape, dtype=g._data.dtype)
+        out[ctx.key] = g._data
+        return _wrap(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad[ctx.key]
+
+
+class ScatterValue(Function):
+    """``input.scatter(dim, index, value)``: ``value`` written at every ``index``."""
+
+    node_name = "ScatterBackward1"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, a, dim, index, value):
+        ctx.dim, ctx.index = dim, index
+        out = _as_nd(a._data.copy())
+        idx = _as_nd(index._data)
+        if idx.size:
+            out[_corner(idx.shape, dim)][_positions(idx, dim)] = value
+        return _wrap(out.reshape(a._data.shape))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return scatter(grad, ctx.dim, ctx.index, 0.0)
+
+
+class ScatterAdd(Function):
+    """``input.scatter_add(dim, index, src)``: ``src[i][j]`` *added* at ``[i][index[i][j]]``;
+    a repeated index adds up. Backward: ``input``'s gradient passes through unchanged, ``src``
+    reads the output's gradient at ``index``."""
+
+    node_name = "ScatterAddBackward0"
+    _builtin = True
+    _edge_args = (0, 3)
+
+    @staticmethod
+    def forward(ctx, a, dim, index, src):
+        ctx.dim, ctx.index, ctx.src_shape = dim, index, src._data.shape
+        out = _as_nd(a._data.copy())
+        idx = _as_nd(index._data)
+        if idx.size:
+            values = _as_nd(src._data)[_corner(idx.shape)]
+            corner = out[_corner(idx.shape, dim)]
+            _add_at(corner, _positions(idx, dim), values)
+        return _wrap(out.reshape(a._data.shape))
+
+    @staticmethod
+    def backward(ctx, grad):
+        g_src = _gathered(grad, ctx.dim, ctx.index, ctx.src_shape) if ctx.needs_input_grad[3] \
+            else None
+        return grad, g_src
+
+
+def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None,  # noqa: A002
+            reduce=None) -> Tensor:
+    """Write ``src`` (a tensor) or ``value`` (a number) into a copy of ``input`` at ``index``
+    along ``dim``: ``out[i][index[i][j]] = src[i][j]`` for ``dim=1``.
+
+    ``index`` has as many dimensions as ``input``; outside ``dim`` it may be smaller than
+    ``input`` (and than ``src``), and then only that corner is written.
+    """
+    if reduce is not None:
+        raise NotImplementedError("scatter(reduce=...) is not supported by minitorch; use "
+                                  "scatter_add (reduce='add')")
+    if src is None:
+        src = value
+    if src is None:
+        raise TypeError("scatter() missing 1 required positional argument: 'src' or 'value'")
+    if isinstance(src, Tensor):
+        d = _check_index("scatter", input, dim, index, src)
+        return Scatter.apply(input, d, index, src)
+    if not isinstance(src, (numbers.Number, np.number, np.bool_)):
+        raise TypeError(f"scatter(): argument 'src' (position 4) must be Tensor, not "
+                        f"{type(src).__name__}")
+    d = _check_index("scatter", input, dim, index, None)
+    return ScatterValue.apply(input, d, index, as_tensor(src, input)._data.astype(
+        input._data.dtype))
+
+
+def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:  # noqa: A002
+    """Add ``src`` into a copy of ``input`` at ``index`` along ``dim`` (repeats add up):
+    ``out[i][index[i][j]] += src[i][j]`` for ``dim=1``.
+
+    >>> import minitorch
+    >>> minitorch.zeros(4).scatter_add(0, minitorch.tensor([0, 0, 3]), minitorch.ones(3))
+    tensor([2., 0., 0., 1.])
+    """
+    if not isinstance(src, Tensor):
+        raise TypeError(f"scatter_add(): argument 'src' (position 3) must be Tensor, not "
+                        f"{type(src).__name__}")
+    d = _check_index("scatter", input, dim, index, src)  # (PyTorch's messages say scatter)
+    return ScatterAdd.apply(input, d, index, src)
+
+
+# ---------------------------------------------------------------- masked_select
+class MaskedSelect(Function):
+    """The elements of ``input`` where ``mask`` is True, as a 1-D tensor (both broadcast to
+    one shape first). Backward puts each gradient back where its element came from."""
+
+    node_name = "MaskedSelectBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, a, mask, shape):
+        xp = array_module(a._data)
+        ctx.mask, ctx.shape, ctx.input_shape = mask, shape, a._data.shape
+        return _wrap(xp.broadcast_to(a._data, shape)[mask])
+
+    @staticmethod
+    def backward(ctx, grad):
+        full = MaskedScatter.apply(grad, ctx.mask, ctx.shape)
+        return full.sum_to_size(ctx.input_shape) if ctx.shape != ctx.input_shape else full
+
+
+class MaskedScatter(Function):
+    """The backward of :class:`MaskedSelect`: the selected values put back at the mask's
+    True positions of zeros. It is linear, and its own backward selects again."""
+
+    node_name = "MaskedScatterBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, values, mask, shape):
+        ctx.mask, ctx.shape = mask, shape
+        out = array_module(values._data).zeros(shape, dtype=values._data.dtype)
+        out[mask] = values._data
+        return _wrap(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MaskedSelect.apply(grad, ctx.mask, ctx.shape)
+
+
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:  # noqa: A002
+    """The elements of ``input`` where the bool tensor ``mask`` is True, in order, as a 1-D
+    tensor. ``input`` and ``mask`` broadcast against each other.
+
+    >>> import minitorch
+    >>> x = minitorch.tensor([[1.0, -2.0], [-3.0, 4.0]])
+    >>> x.masked_select(x > 0)
+    tensor([1., 4.])
+    """
+    if not isinstance(mask, Tensor):
+        raise TypeError(f"masked_select(): argument 'mask' (position 2) must be Tensor, not "
+                        f"{type(mask).__name__}")
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    try:
+        shape = np.broadcast_shapes(input._data.shape, mask._data.shape)
+    except ValueError:
+        raise broadcast_error(mask._data.shape, input._data.shape) from None
+    m = array_module(mask._data).broadcast_to(mask._data, shape)
+    return MaskedSelect.apply(input, m, tuple(shape))
+
+
+# ---------------------------------------------------------------- nonzero
+def nonzero(input: Tensor, *, as_tuple: bool = False):  # noqa: A002
+    """The indices of the non-zero elements: a (count, ndim) int64 tensor, one row per
+    element, in order; with ``as_tuple=True`` one 1-D tensor per dimension (what ``x[...]``
+    takes). NaN counts as non-zero, ``-0.0`` as zero. Not differentiable.
+
+    >>> import minitorch
+    >>> minitorch.nonzero(minitorch.tensor([0, 5, 0, 7]), as_tuple=True)
+    (tensor([1, 3]),)
+    """
+    x = input._data
+    xp = array_module(x)
+    if as_tuple:
+        found = xp.nonzero(x.reshape(1) if x.ndim == 0 else x)
+        return tuple(_wrap(i.astype(np.int64)) for i in found)
+    if x.ndim == 0:
+        return _wrap(xp.zeros((int(x != 0), 0), dtype=np.int64))
+    return _wrap(xp.argwhere(x).astype(np.int64).reshape(-1, x.ndim))
