@@ -64,6 +64,32 @@ class _VersionCounter:
         self.value = 0
 
 
+class _Default:
+    """A default argument that remembers it was not given.
+
+    PyTorch's ``sum`` has two overloads, ``sum()`` and ``sum(dim, keepdim=False)``, so
+    ``x.sum(keepdim=True)`` (a ``dim`` missing) is a TypeError there while ``x.sum(None, True)``
+    is not, and ``x.max(dim=None)`` is a TypeError. Python has no overloads: these defaults
+    let ``sum``, ``mean``, ``max``, ``min`` and ``prod`` tell "not given" from ``None`` and
+    ``False``. They print as the value they stand for, so ``help(Tensor.sum)`` shows
+    PyTorch's signature, ``sum(dim=None, keepdim=False, *, dtype=None)``.
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+    def __bool__(self) -> bool:
+        return bool(self.value)
+
+
+NO_DIM, NO_KEEPDIM = _Default(None), _Default(False)  # dim and keepdim, not given
+
+
 _INFERENCE_INPLACE_MESSAGE = (
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
     "clone to get a normal tensor before doing inplace update.See "
@@ -977,19 +1003,19 @@ class Tensor:
         return _ops.linalg.bmm(self, other)
 
     # reductions
-    def sum(self, dim=None, keepdim: bool = False, *, dtype=None):
+    def sum(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *, dtype=None):
         return _ops.reduction.sum(self, dim, keepdim, dtype=dtype)
 
-    def mean(self, dim=None, keepdim: bool = False, *, dtype=None):
+    def mean(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *, dtype=None):
         return _ops.reduction.mean(self, dim, keepdim, dtype=dtype)
 
-    def prod(self, dim=None, keepdim: bool = False, *, dtype=None):
+    def prod(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *, dtype=None):
         return _ops.reduction.prod(self, dim, keepdim, dtype=dtype)
 
-    def max(self, dim=None, keepdim: bool = False):
+    def max(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):
         return _ops.reduction.max(self, dim, keepdim)
 
-    def min(self, dim=None, keepdim: bool = False):
+    def min(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):
         return _ops.reduction.min(self, dim, keepdim)
 
     def amax(self, dim=(), keepdim: bool = False):

@@ -2286,21 +2286,15 @@ KNOWN_DIFFERENCES = [
      "second derivative of prod with inf inputs: both give inf/NaN, at different positions "
      "(PyTorch's goes through prod / x, minitorch's through the product of the others)"),
     ("*:prod[nan*]", SILENT, "as prod[inf]: second derivative with NaN inputs"),
-    ("*:max[*dim*]", ACCEPTS,
-     "max(x, dim=None) given explicitly: minitorch's default for dim is None and it means the "
-     "whole tensor; PyTorch's overloads reject an explicit None"),
-    ("*:min[*dim*]", ACCEPTS, "as max(dim=None)"),
-    ("*:prod[*dimNone*]", ACCEPTS, "as max(dim=None)"),
-    ("*:max[empty-dimNone-keepTrue]", DIFF_EXC,
-     "as max(dim=None): for minitorch it is the whole-tensor max, whose error for an empty "
-     "tensor is PyTorch's RuntimeError for x.max(); PyTorch rejects the explicit None "
-     "(TypeError)"),
-    ("*:min[empty-dimNone-keepTrue]", DIFF_EXC, "as max[empty-dimNone-keepTrue]"),
     ("fn:max[*dim*]", DIFF_MSG,
-     "max(x, dim=<tuple>): PyTorch's argument parser words the TypeError by how it was "
+     "max(x, dim=<tuple or None>): PyTorch's argument parser words the TypeError by how it was "
      "called (torch.max: 'received an invalid combination of arguments'; x.max(dim, keepdim): "
      "\"argument 'dim' must be int\"); minitorch always names the argument"),
     ("fn:min[*dim*]", DIFF_MSG, "as fn:max[dim]"),
+    ("fn:mean[keepdim-dtype-only]", DIFF_MSG,
+     "mean(x, keepdim=True, dtype=...) without dim: torch.mean says 'received an invalid "
+     "combination of arguments', x.mean the 'missing 1 required positional arguments: \"dim\"' "
+     "that sum and prod say in both forms; minitorch's one function says the latter"),
     ("*:var[0-d*]", SILENT,
      "var of a 0-d tensor (one element, correction 1) is 0/0: both give NaN and a NaN "
      "gradient; PyTorch's gradient is a constant (no second derivative), minitorch's second "

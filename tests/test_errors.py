@@ -256,6 +256,22 @@ ERRORS = {
     "mean_of_ints": lambda m: m.tensor([1, 2]).mean(),
     "where_non_bool": lambda m: m.where(m.ones(2), m.ones(2), m.zeros(2)),
     "clamp_without_bounds": lambda m: m.ones(2).clamp(),
+    # reductions given keepdim without dim (PyTorch's overloads), or dim=None where one int
+    # is needed (issue 26)
+    "sum_keepdim_without_dim": lambda m: m.sum(m.ones(2, 3), keepdim=True),
+    "mean_keepdim_without_dim": lambda m: m.mean(m.ones(2, 3), keepdim=False),
+    "prod_keepdim_without_dim": lambda m: m.prod(m.ones(2, 3), keepdim=True),
+    "max_keepdim_without_dim": lambda m: m.max(m.ones(2, 3), keepdim=True),
+    "min_keepdim_without_dim": lambda m: m.min(m.ones(2, 3), keepdim=True),
+    "sum_keepdim_and_dtype_without_dim": lambda m: m.ones(3).sum(keepdim=True, dtype=m.float64),
+    "max_dim_none": lambda m: m.ones(3).max(dim=None, keepdim=True),
+    "prod_dim_none": lambda m: m.prod(m.ones(3), dim=None, keepdim=False),
+    # bool matrix products: PyTorch's CPU kernels are not built for bools (issue 26)
+    "matmul_bool": lambda m: m.ones(2, 3, dtype=m.bool) @ m.ones(3, 2, dtype=m.bool),
+    "mm_bool": lambda m: m.ones(2, 3, dtype=m.bool).mm(m.ones(3, 2, dtype=m.bool)),
+    "mv_bool": lambda m: m.mv(m.ones(2, 3, dtype=m.bool), m.ones(3, dtype=m.bool)),
+    "dot_bool": lambda m: m.dot(m.ones(3, dtype=m.bool), m.ones(3, dtype=m.bool)),
+    "bmm_bool_int": lambda m: m.bmm(m.ones(1, 2, 3, dtype=m.bool), m.ones(1, 3, 2).long()),
     # custom Functions
     "function_too_few_gradients": _custom(lambda x, k: x * k, lambda g: g),
     "function_too_many_gradients": _custom(lambda x, k: x * k, lambda g: (g, None, g)),
@@ -335,3 +351,16 @@ def test_no_warning_for_retained_grad_or_leaf():
         y.retain_grad()
         y.sum().backward()
         assert _warnings(m, lambda m, x=x, y=y: (x.grad, y.grad)) == []
+
+
+def test_reductions_show_pytorchs_signature_and_tell_no_dim_from_none():
+    """``dim``'s default is a marker for "not given" that prints as None (issue 26)."""
+    import inspect
+
+    assert str(inspect.signature(minitorch.Tensor.sum)) == \
+        "(self, dim=None, keepdim: 'bool' = False, *, dtype=None)"
+    for m in (torch, minitorch):
+        x = m.ones(2, 3)
+        assert x.sum(None, True).shape == (1, 1) and x.sum(dim=None).shape == ()
+        assert x.mean(dim=None, keepdim=True).shape == (1, 1)
+        assert x.max().shape == () and x.prod(dtype=m.float64).dtype == m.float64

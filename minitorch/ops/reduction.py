@@ -22,7 +22,7 @@ import numpy as np
 
 from minitorch import return_types
 from minitorch._backend import array_module
-from minitorch._tensor import Tensor, _wrap
+from minitorch._tensor import NO_DIM, NO_KEEPDIM, Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import normalize_dim, normalize_dims
 
@@ -366,42 +366,88 @@ class Std(Function):
 
 
 # ---------------------------------------------------------------- functions (the public API)
-def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001, A002
+# ``sum``, ``mean``, ``prod``, ``max`` and ``min`` have two overloads in PyTorch, one without a
+# dim and one with: their defaults ``NO_DIM`` and ``NO_KEEPDIM`` say which was called.
+_OVERLOADS = {
+    "sum": ["(Tensor input, *, torch.dtype dtype = None)",
+            "(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, "
+            "Tensor out = None)"],
+    "mean": ["(Tensor input, *, torch.dtype dtype = None, Tensor out = None)",
+             "(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None,"
+             " Tensor out = None)"],
+    "prod": ["(Tensor input, *, torch.dtype dtype = None)",
+             "(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, "
+             "Tensor out = None)"],
+    "max": ["(Tensor input, *, Tensor out = None)",
+            "(Tensor input, Tensor other, *, Tensor out = None)",
+            "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"],
+}
+_OVERLOADS["min"] = _OVERLOADS["max"]
+
+
+def _overload(name: str, dim, keepdim, dtype=None) -> tuple:
+    """``(dim, keepdim)`` as given, ``(NO_DIM, False)`` for the overload without a dim.
+
+    ``keepdim`` (or ``dtype`` with it) without ``dim`` matches neither overload: PyTorch's
+    TypeError. ``max``, ``min`` and ``prod`` reduce over one dim, which cannot be None.
+    """
+    if dim is NO_DIM:
+        if keepdim is NO_KEEPDIM:
+            return NO_DIM, False
+        if dtype is not None:
+            raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+        expected = "".join(f"\n * {o}" for o in _OVERLOADS[name])
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
+                        f"keepdim=bool), but expected one of:{expected}\n")
+    if dim is None and name in ("max", "min", "prod"):
+        raise TypeError(f"{name}(): argument 'dim' must be int, not NoneType")
+    return dim, bool(keepdim)
+
+
+def sum(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A001, A002
+        dtype=None) -> Tensor:
     """Sum of all elements, or over ``dim`` (an int or a tuple of ints).
 
     >>> import minitorch
     >>> minitorch.ones(2, 3).sum(dim=1)
     tensor([3., 3.])
     """
-    if dim is None and not keepdim:
+    dim, keepdim = _overload("sum", dim, keepdim, dtype)
+    if (dim is NO_DIM or dim is None) and not keepdim:
         return Sum.apply(input, dtype)
-    return SumDim.apply(input, normalize_dims(dim, input._data.ndim), keepdim, dtype)
+    return SumDim.apply(input, normalize_dims(None if dim is NO_DIM else dim, input._data.ndim),
+                        keepdim, dtype)
 
 
-def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
+def mean(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A002
+         dtype=None) -> Tensor:
     """Average of all elements, or over ``dim``. Needs a floating-point tensor."""
+    dim, keepdim = _overload("mean", dim, keepdim, dtype)
     if dtype is not None:
         input = input.to(dtype)  # noqa: A001
     _check_mean_dtype(input, "mean")
-    if dim is None and not keepdim:
+    if (dim is NO_DIM or dim is None) and not keepdim:
         return Mean.apply(input)
-    return MeanDim.apply(input, normalize_dims(dim, input._data.ndim), keepdim)
+    return MeanDim.apply(input, normalize_dims(None if dim is NO_DIM else dim, input._data.ndim),
+                         keepdim)
 
 
-def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
+def prod(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A002
+         dtype=None) -> Tensor:
     """Product of all elements, or over one ``dim``. Integers and bools give int64.
 
     >>> import minitorch
     >>> minitorch.tensor([[1.0, 2.0], [3.0, 4.0]]).prod(dim=1)
     tensor([ 2., 12.])
     """
-    if dim is None:
-        return Prod.apply(input, tuple(range(input._data.ndim)), keepdim, dtype)
+    dim, keepdim = _overload("prod", dim, keepdim, dtype)
+    if dim is NO_DIM:
+        return Prod.apply(input, tuple(range(input._data.ndim)), False, dtype)
     d = normalize_dim(_one_dim(dim, "prod"), input._data.ndim)
     return ProdDim.apply(input, (d,) if input._data.ndim else (), keepdim, dtype)
 
 
-def max(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
+def max(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A002
     """The largest element; with ``dim``, a ``(values, indices)`` named tuple.
 
     ``max(a, b)`` with two tensors is ``maximum(a, b)``, as in PyTorch.
@@ -410,7 +456,8 @@ def max(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
         from minitorch.ops.arithmetic import maximum  # noqa: PLC0415
 
         return maximum(input, dim)
-    if dim is None:
+    dim, keepdim = _overload("max", dim, keepdim)
+    if dim is NO_DIM:
         return MaxAll.apply(input)
     d = _one_dim(dim, "max")
     _check_nonempty_dims(input, "max", (normalize_dim(d, input._data.ndim),))
@@ -420,13 +467,14 @@ def max(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
     return return_types.max(*MaxDim.apply(input, d, keepdim))
 
 
-def min(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
+def min(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A002
     """The smallest element; with ``dim``, a ``(values, indices)`` named tuple."""
     if isinstance(dim, Tensor):
         from minitorch.ops.arithmetic import minimum  # noqa: PLC0415
 
         return minimum(input, dim)
-    if dim is None:
+    dim, keepdim = _overload("min", dim, keepdim)
+    if dim is NO_DIM:
         return MinAll.apply(input)
     d = _one_dim(dim, "min")
     _check_nonempty_dims(input, "min", (normalize_dim(d, input._data.ndim),))
