@@ -52,11 +52,7 @@ def _finish(data: np.ndarray, dtype, device, requires_grad: bool) -> Tensor:
     return t
 
 
-_C_INT_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
-                "int64": "int64_t"}
-
-
-def _check_fits(arr: np.ndarray, dtype, c_name: bool = False) -> None:
+def _check_fits(arr: np.ndarray, dtype) -> None:
     """PyTorch's error when Python numbers do not fit the integer ``dtype`` they become.
 
     As in PyTorch, a negative integer may wrap into an unsigned type (``-1`` is 255 as uint8),
@@ -73,8 +69,7 @@ def _check_fits(arr: np.ndarray, dtype, c_name: bool = False) -> None:
         low = -int(info.max) if info.min == 0 else int(info.min)
         bad = (arr < low) | (arr > info.max)
     if bad.any():
-        name = _C_INT_NAMES[dtype.name] if c_name else dtype.name
-        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
 def _check_int64(data, arr: np.ndarray) -> None:
@@ -202,8 +197,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
     int64)."""
     if dtype is None:
         dtype = _dtype.scalar_dtype(fill_value)
-    if isinstance(fill_value, numbers.Number):
-        _check_fits(np.asarray(fill_value), dtype, c_name=True)
+    if isinstance(fill_value, numbers.Number):  # PyTorch's checked conversion: 1e40 is no float32
+        fill_value = _dtype.number_as(fill_value, dtype)
     return _finish(np.full(_shape_arg((size,) if isinstance(size, int) else (size,)),
                            fill_value, dtype=dtype.np), None, device, requires_grad)
 

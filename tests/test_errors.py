@@ -272,6 +272,22 @@ ERRORS = {
     "mv_bool": lambda m: m.mv(m.ones(2, 3, dtype=m.bool), m.ones(3, dtype=m.bool)),
     "dot_bool": lambda m: m.dot(m.ones(3, dtype=m.bool), m.ones(3, dtype=m.bool)),
     "bmm_bool_int": lambda m: m.bmm(m.ones(1, 2, 3, dtype=m.bool), m.ones(1, 3, 2).long()),
+    # numbers that do not fit the tensor's dtype: PyTorch's checked conversion (issue 26)
+    "clamp_min_overflows_float16": lambda m: m.ones(3, dtype=m.float16).clamp(min=2 ** 31),
+    "clamp_max_overflows_float32": lambda m: m.ones(3).clamp(max=1e40),
+    "pow_overflows_int32": lambda m: m.ones(3, dtype=m.int32) ** 2 ** 31,
+    "pow_overflows_float16": lambda m: m.ones(3, dtype=m.float16) ** 1e5,
+    "full_overflows_float32": lambda m: m.full((2,), 1e40),
+    "full_nan_int64": lambda m: m.full((2,), float("nan"), dtype=m.int64),
+    "fill_nan_int64": lambda m: m.ones(3, dtype=m.int64).fill_(float("nan")),
+    "masked_fill_overflows_float16": lambda m: m.ones(2, dtype=m.float16).masked_fill(
+        m.tensor([True, False]), 1e5),
+    "setitem_nan_int64": lambda m: m.ones(2, 3, dtype=m.int64).__setitem__((..., 1),
+                                                                        float("nan")),
+    "setitem_beyond_int64": lambda m: m.ones(3).__setitem__(0, 2 ** 63),
+    "where_overflows_int32": lambda m: m.where(m.tensor([True]), m.ones(1, dtype=m.int32),
+                                               2 ** 31),
+    "add_beyond_64_bits": lambda m: m.ones(3) + 2 ** 64,
     # custom Functions
     "function_too_few_gradients": _custom(lambda x, k: x * k, lambda g: g),
     "function_too_many_gradients": _custom(lambda x, k: x * k, lambda g: (g, None, g)),
@@ -364,3 +380,17 @@ def test_reductions_show_pytorchs_signature_and_tell_no_dim_from_none():
         assert x.sum(None, True).shape == (1, 1) and x.sum(dim=None).shape == ()
         assert x.mean(dim=None, keepdim=True).shape == (1, 1)
         assert x.max().shape == () and x.prod(dtype=m.float64).dtype == m.float64
+
+
+def test_numbers_that_fit_are_converted_as_torch_converts_them():
+    """-1 wraps into uint8, any number fits bool, inf fits float16 (issue 26)."""
+    for make in (lambda m: m.clamp(m.tensor([0, 1, 2], dtype=m.uint8), min=1, max=-1),
+                 lambda m: m.tensor([0, 1, 2], dtype=m.uint8).clamp_min(-1),
+                 lambda m: m.full((2,), -1, dtype=m.uint8),
+                 lambda m: m.ones(2, dtype=m.bool).fill_(2 ** 63),
+                 lambda m: m.ones(2, dtype=m.float16).fill_(float("inf")),
+                 lambda m: m.where(m.tensor([True, False]), m.ones(2, dtype=m.float16), 1e5),
+                 lambda m: m.clamp(m.ones(3), min=1, max=-1)):
+        expected, got = make(torch), make(minitorch)
+        assert str(got.dtype) == str(expected.dtype)
+        assert got.tolist() == expected.tolist()

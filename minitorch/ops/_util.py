@@ -86,6 +86,7 @@ def as_tensor(value, like: Tensor) -> Tensor:
         t._wrapped = True
         return t
     if isinstance(value, (numbers.Number, np.number, np.bool_)):
+        _dtype.check_python_int(value)  # 2**64 is beyond PyTorch's 64-bit arguments
         d = _dtype.scalar_dtype(value)
         if d.category <= like.dtype.category:
             d = like.dtype

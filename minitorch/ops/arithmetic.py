@@ -284,6 +284,7 @@ class PowScalar(Function):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
         x = a._data
+        _check_exponent(a, exponent)
         if x.dtype.kind != "f":  # bool ** 2 is int64, int ** 0.5 is float32
             dt = _dtype.result_type(a, as_tensor(exponent, a))
             if dt is _dtype.bool:  # bool ** bool: PyTorch's special case (x ** True is x)
@@ -309,6 +310,18 @@ class PowScalar(Function):
         if p == 0:  # a ** 0 is 1 everywhere (0 ** 0 too): its derivative is 0
             return _wrap(np.zeros_like(grad._data))
         return grad * p * a ** (p - 1)  # d(a^p)/da = p * a^(p-1)
+
+
+def _check_exponent(a: Tensor, exponent) -> None:
+    """PyTorch's checked conversion of a number exponent: into float16 for a float16 tensor,
+    and an int exponent of an integer tensor into int64, then into the tensor's dtype
+    (``x ** 2**31`` on int32 raises; on float32 it is inf)."""
+    d = a.dtype
+    if d is _dtype.float16:
+        _dtype.number_as(exponent, d)
+    elif d.np.kind in "iu" and isinstance(exponent, int) and not isinstance(exponent, bool):
+        _dtype.number_as(exponent, _dtype.int64)
+        _dtype.number_as(exponent, d)
 
 
 class PowTensor(Function):
@@ -426,10 +439,13 @@ class Clamp(Function):
                 dt = _dtype.promote_types(dt, _dtype.result_type(a, as_tensor(bound, a)))
         x = a._data.astype(dt.np, copy=False)
         out = x
+        # The bounds are converted as PyTorch converts them: 2**31 is no float16, and -1 is
+        # 255 as a uint8. On a tie the value itself is kept, so -0.0 stays -0.0 (NumPy's
+        # maximum returns its second argument on a tie, hence the order).
         if lo is not None:
-            out = np.maximum(out, x.dtype.type(lo))
+            out = np.maximum(_dtype.number_as(lo, dt), out)
         if hi is not None:
-            out = np.minimum(out, x.dtype.type(hi))
+            out = np.minimum(_dtype.number_as(hi, dt), out)
         return _wrap(out if out is not x else x.copy())
 
     @staticmethod
@@ -486,8 +502,11 @@ class MaskedFill(Function):
     def forward(ctx, a, mask, value):
         ctx.mask = mask
         x = a._data
-        value = value._data if isinstance(value, Tensor) else value
-        return _wrap(np.where(mask._data, np.asarray(value).astype(x.dtype), x))
+        if isinstance(value, Tensor):
+            value = value._data.astype(x.dtype)
+        else:  # PyTorch's checked conversion: nan does not fit int64, 1e5 does not fit float16
+            value = _dtype.number_as(value, a.dtype)
+        return _wrap(np.where(mask._data, value, x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -661,7 +680,12 @@ def where(condition: Tensor, input=None, other=None):  # noqa: A002
         from minitorch._creation import tensor  # noqa: PLC0415
 
         like = tensor(input)
-    return Where.apply(condition, as_tensor(input, like), as_tensor(other, like))
+    a, b = as_tensor(input, like), as_tensor(other, like)
+    dt = _dtype.result_type(a, b)
+    for value in (input, other):  # a number must fit the result (PyTorch lets float16 pass)
+        if not isinstance(value, Tensor) and dt is not _dtype.float16:
+            _dtype.number_as(value, dt)
+    return Where.apply(condition, a, b)
 
 
 def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:  # noqa: A002

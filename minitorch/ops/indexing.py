@@ -21,6 +21,7 @@ import warnings
 
 import numpy as np
 
+from minitorch import _dtype
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
@@ -385,6 +386,8 @@ def index_put(x: Tensor, key, value) -> Tensor:
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
                            "unsigned char")
     basic, advanced = _parse_key(key, x._data.shape)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        _check_number(value, x.dtype)
     value = as_tensor(value, x)
     if value._wrapped and value._data.dtype != x._data.dtype:
         value = value.to(x.dtype)
@@ -413,6 +416,15 @@ def index_put(x: Tensor, key, value) -> Tensor:
     if whole:  # x[...] = v: a plain copy_ (a fill_ for a single number)
         return (_shape.Copy if value._data.ndim or not target else FillFrom).apply(x, value)
     return CopySlices.apply(x, value, basic, advanced, grad_key)
+
+
+def _check_number(value, dt) -> None:
+    """PyTorch reads the number of ``x[key] = number`` as a C ``long long`` or ``double``, then
+    converts it to ``x``'s dtype with a check (which PyTorch 2.13 skips for float16)."""
+    if isinstance(value, int) and not -(2 ** 63) <= value < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    if dt is not _dtype.float16:
+        _dtype.number_as(value, dt)
 
 
 class FillFrom(_shape.Copy):
