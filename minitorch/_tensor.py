@@ -978,11 +978,15 @@ class Tensor:
         return _ops.unary.relu(self)
 
     def softmax(self, dim, dtype=None):
+        if dim is None:  # only nn.functional.softmax guesses a dim
+            raise TypeError("softmax(): argument 'dim' (position 1) must be int, not NoneType")
         from minitorch.nn import functional as F  # noqa: N812, PLC0415  (nn builds on Tensor)
 
         return F.softmax(self, dim, dtype=dtype)
 
     def log_softmax(self, dim, dtype=None):
+        if dim is None:  # only nn.functional.log_softmax guesses a dim
+            raise TypeError("log_softmax(): argument 'dim' (position 1) must be int, not NoneType")
         from minitorch.nn import functional as F  # noqa: N812, PLC0415
 
         return F.log_softmax(self, dim, dtype=dtype)

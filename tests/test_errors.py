@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import warnings
 
+import numpy as np
 import pytest
 
 import minitorch
@@ -288,6 +289,19 @@ ERRORS = {
     "where_overflows_int32": lambda m: m.where(m.tensor([True]), m.ones(1, dtype=m.int32),
                                                2 ** 31),
     "add_beyond_64_bits": lambda m: m.ones(3) + 2 ** 64,
+    # argument errors of one_hot, binary_cross_entropy, softmax and sequence keys (issue 26)
+    "one_hot_of_empty": lambda m: m.nn.functional.one_hot(m.zeros(0, dtype=m.int64)),
+    "bce_nan_input": lambda m: m.nn.functional.binary_cross_entropy(
+        m.tensor([float("nan"), 0.5]), m.tensor([1.0, 0.0])),
+    "bce_target_out_of_range": lambda m: m.nn.functional.binary_cross_entropy(
+        m.tensor([0.5]), m.tensor([1.5])),
+    "softmax_dim_tuple": lambda m: m.nn.functional.softmax(m.ones(3), (0,)),
+    "log_softmax_dim_float": lambda m: m.nn.functional.log_softmax(m.ones(3), 0.5),
+    "softmax_method_dim_none": lambda m: m.ones(3).softmax(None),
+    "index_mask_too_short": lambda m: m.ones(2, 3)[0, m.tensor([True, False])],
+    "index_lists_do_not_broadcast": lambda m: m.ones(4, 3)[[0, 1], []],
+    "index_numpy_float_in_list": lambda m: m.ones(4, 3)[[np.float32(1.0)]],
+    "index_beyond_int64": lambda m: m.ones(4, 3)[[2 ** 63]],
     # custom Functions
     "function_too_few_gradients": _custom(lambda x, k: x * k, lambda g: g),
     "function_too_many_gradients": _custom(lambda x, k: x * k, lambda g: (g, None, g)),
@@ -394,3 +408,18 @@ def test_numbers_that_fit_are_converted_as_torch_converts_them():
         expected, got = make(torch), make(minitorch)
         assert str(got.dtype) == str(expected.dtype)
         assert got.tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("key", [((0, 1),), [(0, 1), (1, 2)], [1.0, 2.0], [-1.5], [[[]]],
+                                 [np.array([0, 1]), np.array([1, 2])], [np.array(1)]],
+                         ids=str)
+def test_sequence_keys_index_as_in_torch(key):
+    """Tuples inside a key are index lists, Python floats in a list are truncated to ints,
+    NumPy arrays in a list are index tensors (issue 26)."""
+    data = np.arange(12.0, dtype=np.float32).reshape(4, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch's deprecation of non-tuple sequences
+        expected = torch.from_numpy(data.copy())[key]
+    got = minitorch.from_numpy(data.copy())[key]
+    assert tuple(got.shape) == tuple(expected.shape)
+    np.testing.assert_array_equal(got.numpy(), expected.numpy())

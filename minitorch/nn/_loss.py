@@ -153,8 +153,11 @@ class BinaryCrossEntropy(Function):
     def forward(ctx, x, y, weight, reduction):
         xd = x._data
         yd = y._data.astype(xd.dtype, copy=False)
-        if ((xd < 0) | (xd > 1)).any():
+        # written so that NaN fails too, as in PyTorch
+        if not ((xd >= 0) & (xd <= 1)).all():
             raise RuntimeError("all elements of input should be between 0 and 1")
+        if not ((yd >= 0) & (yd <= 1)).all():
+            raise RuntimeError("all elements of target should be between 0 and 1")
         with np.errstate(divide="ignore"):
             log_x = np.maximum(np.log(xd), -100)
             log_1mx = np.maximum(np.log1p(-xd), -100)

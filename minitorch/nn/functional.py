@@ -227,6 +227,9 @@ def _softmax_input(input: Tensor, dim, dtype, name: str):  # noqa: A002
     x = input
     if dim is None:
         dim = _softmax_dim(name, x.ndim)
+    elif not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
+                        f"{type(dim).__name__}")
     if dtype is not None:
         x = x.to(dtype)
     if x._data.ndim == 0:
@@ -701,7 +704,9 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     if data.size and data.min() < 0:
         raise RuntimeError("Class values must be non-negative.")
     if num_classes == -1:
-        num_classes = int(data.max()) + 1 if data.size else 0
+        if not data.size:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(data.max()) + 1
     elif data.size and data.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     xp = array_module(data)
