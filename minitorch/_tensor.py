@@ -697,7 +697,7 @@ class Tensor:
                 return False
         elif type(other) is float or type(other) is int and -2**53 < other < 2**53:
             operand = other  # a Python number takes the tensor's floating dtype
-            if data.dtype.kind != "f":
+            if data.dtype.kind != "f" or data.dtype == np.float16:  # float16: see ops._times
                 return False
         else:
             return False

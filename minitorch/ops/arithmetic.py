@@ -180,6 +180,26 @@ class Mul(Function):
                 grad * a if a is not None else None)
 
 
+def _times(x, number):
+    """``x * number`` for a Python number as PyTorch's CPU kernel computes it: a float16 array
+    in float32, with the number not rounded to float16 first, then rounded once (NumPy would
+    round the number first: ``0 * 1e5`` would be ``0 * inf``, NaN, and ``x / 1e5`` zero)."""
+    if x.dtype == np.float16:
+        return quietly(_in_float32, np.multiply, x, number)
+    return x * number
+
+
+def _divided(x, number):
+    """``x / number`` for a Python number, computed as ``_times`` computes ``x * number``."""
+    if x.dtype == np.float16:
+        return quietly(_in_float32, np.true_divide, x, number)
+    return quietly(np.true_divide, x, number)
+
+
+def _in_float32(np_fn, x, number):
+    return np_fn(x.astype(np.float32), np.float32(number)).astype(np.float16)
+
+
 class MulNumber(Function):
     """``tensor * number`` on a floating-point tensor: the number needs no wrapping, and it is
     all that backward needs (``d(a*c)/da = c``)."""
@@ -194,14 +214,35 @@ class MulNumber(Function):
         # fails here as it does there: the number is kept in ctx, the marker in saved_tensors.
         ctx.save_for_backward(None)
         ctx.number = number
-        return _wrap(a._data * number)
+        return _wrap(_times(a._data, number))
 
     @staticmethod
     def backward(ctx, grad):
         ctx.saved_tensors  # noqa: B018  (raises once the graph has been freed)
         if not grad_mode._state.enabled:  # a plain backward() records nothing: use the arrays
-            return _wrap(grad._data * ctx.number), None
+            return _wrap(_times(grad._data, ctx.number)), None
         return grad * ctx.number, None  # create_graph=True: a recorded, differentiable product
+
+
+class DivNumber(Function):
+    """``tensor / number`` on a floating-point tensor, as ``MulNumber`` (``d(a/c)/da = 1/c``)."""
+
+    node_name = "DivBackward0"
+    _builtin = True
+    _edge_args = (0, 1)  # the number's edge is empty, as in PyTorch
+
+    @staticmethod
+    def forward(ctx, a, number):
+        ctx.save_for_backward(None)  # PyTorch saves the number: see MulNumber
+        ctx.number = number
+        return _wrap(_divided(a._data, number))
+
+    @staticmethod
+    def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018  (raises once the graph has been freed)
+        if not grad_mode._state.enabled:
+            return _wrap(_divided(grad._data, ctx.number)), None
+        return grad / ctx.number, None
 
 
 class Div(Function):
@@ -259,7 +300,9 @@ class Reciprocal(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return -grad * out * out  # d(1/a)/da = -1/a^2
+        # d(1/a)/da = -1/a^2, as PyTorch computes it: out * out first, so it overflows to inf
+        # where out * out does (-grad * out * out would stay finite for a small grad)
+        return -grad * (out * out)
 
 
 _MULTIPLIED_POWERS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -384,6 +427,21 @@ def _safe_power(x, y):
     return quietly(np.power, x, y)
 
 
+def _keeping_first(np_fn):
+    """``np_fn`` (``np.maximum`` or ``np.minimum``) that, like PyTorch, returns its first
+    operand on a tie, so ``maximum(-0.0, 0.0)`` is ``-0.0``. (NumPy's answer to a tie of
+    zeros depends on the loop it takes: the first operand for float16, the second in float32's
+    SIMD loop.) NaN still wins."""
+    def keeping_first(x, y):
+        out = np.asarray(np_fn(x, y))
+        np.copyto(out, x, where=x == y)  # (a masked copy is much quicker than np.where)
+        return out
+    return keeping_first
+
+
+_max_keeping_first, _min_keeping_first = _keeping_first(np.maximum), _keeping_first(np.minimum)
+
+
 class Maximum(Function):
     node_name = "MaximumBackward0"
     _builtin = True
@@ -391,7 +449,7 @@ class Maximum(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return _binary(np.maximum, a, b)
+        return _binary(_max_keeping_first, a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -406,7 +464,7 @@ class Minimum(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return _binary(np.minimum, a, b)
+        return _binary(_min_keeping_first, a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -440,12 +498,12 @@ class Clamp(Function):
         x = a._data.astype(dt.np, copy=False)
         out = x
         # The bounds are converted as PyTorch converts them: 2**31 is no float16, and -1 is
-        # 255 as a uint8. On a tie the value itself is kept, so -0.0 stays -0.0 (NumPy's
-        # maximum returns its second argument on a tie, hence the order).
-        if lo is not None:
-            out = np.maximum(_dtype.number_as(lo, dt), out)
-        if hi is not None:
-            out = np.minimum(_dtype.number_as(hi, dt), out)
+        # 255 as a uint8. On a tie the value itself is kept, which matters only for a zero
+        # bound: clamp(-0.0, min=0) is -0.0, as in PyTorch.
+        for bound, np_fn in ((lo, np.maximum), (hi, np.minimum)):
+            if bound is not None:
+                bound = _dtype.number_as(bound, dt)
+                out = (_keeping_first(np_fn) if bound == 0 else np_fn)(out, bound)
         return _wrap(out if out is not x else x.copy())
 
     @staticmethod
@@ -471,9 +529,9 @@ class ClampTensor(Function):
         ctx.save_for_backward(a, lo, hi)
         out = a._data
         if lo is not None:
-            out = np.maximum(out, operands(a, lo)[1])
+            out = _max_keeping_first(out, operands(a, lo)[1])
         if hi is not None:
-            out = np.minimum(out, operands(a, hi)[1])
+            out = _min_keeping_first(out, operands(a, hi)[1])
         return _wrap(out)
 
     @staticmethod
@@ -608,6 +666,8 @@ def div(input: Tensor, other) -> Tensor:  # noqa: A002
     """``input / other`` (true division: integers give floats)."""
     if not isinstance(input, Tensor):
         return mul(reciprocal(other), input)
+    if _plain_number(other, input):
+        return DivNumber.apply(input, other)
     if isinstance(other, int) and input._data.dtype.kind != "f":
         other = float(other)  # uint8 / -1 divides by -1.0, not by -1 wrapped to 255
     return Div.apply(input, as_tensor(other, input))
