@@ -352,7 +352,7 @@ class PowScalar(Function):
         p = ctx.exponent
         if p == 0:  # a ** 0 is 1 everywhere (0 ** 0 too): its derivative is 0
             return _wrap(np.zeros_like(grad._data))
-        return grad * p * a ** (p - 1)  # d(a^p)/da = p * a^(p-1)
+        return grad * (p * a ** (p - 1))  # d(a^p)/da = p * a^(p-1), in PyTorch's order
 
 
 def _check_exponent(a: Tensor, exponent) -> None:
@@ -383,11 +383,13 @@ class PowTensor(Function):
     def backward(ctx, grad):
         a, b, out = ctx.saved_tensors
         ga = gb = None
+        # PyTorch's formulas, in its order: the gradient is selected away where b == 0, but
+        # multiplies the masked a^b * log(a), so an inf or NaN gradient at a == 0 gives NaN
         if ctx.needs_input_grad[0]:  # b * a^(b-1), taken as 0 where b == 0 (also at a == 0)
-            ga = where(b == 0, 0.0, grad * b * a ** (b - 1))
+            ga = where(b == 0, 0.0, grad * (b * a ** (b - 1)))
         if ctx.needs_input_grad[1]:  # a^b * log(a), taken as 0 where a == 0 and b >= 0
             log_a = a.to(out.dtype).log()  # a float16 base of a float64 power: log in float64
-            gb = where((a == 0) & (b >= 0), 0.0, grad * out * log_a)
+            gb = grad * where((a == 0) & (b >= 0), 0.0, out * log_a)
         return ga, gb
 
 
@@ -409,10 +411,12 @@ class PowScalarBase(Function):
     def backward(ctx, grad):
         b, out = ctx.saved_tensors
         c = ctx.base
-        # d(c^b)/db = c^b * log(c); where c == 0 it is taken as 0 for b >= 0
+        # d(c^b)/db = c^b * log(c); where c == 0 it is taken as 0 for b >= 0 (and then
+        # multiplied by the gradient, as in PyTorch: an inf gradient gives NaN there)
         log_c = float(np.log(np.float64(c))) if c > 0 else (-np.inf if c == 0 else np.nan)
-        g = grad * out * log_c
-        return where(b >= 0, 0.0, g) if c == 0 else g
+        if c == 0:
+            return grad * where(b >= 0, 0.0, out * log_c)
+        return grad * (out * log_c)
 
 
 def _safe_power(x, y):

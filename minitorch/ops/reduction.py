@@ -23,8 +23,9 @@ import numpy as np
 from minitorch import return_types
 from minitorch._backend import array_module
 from minitorch._tensor import NO_DIM, NO_KEEPDIM, Tensor, _wrap
+from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
-from minitorch.ops._util import normalize_dim, normalize_dims
+from minitorch.ops._util import normalize_dim, normalize_dims, quietly
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var",
            "std", "all", "any", "norm", "sum_to_size"]
@@ -39,11 +40,22 @@ def _spread(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
 
 
 def _sum_dtype(a: Tensor, dtype) -> np.dtype | None:
-    """What a sum accumulates in: ``dtype`` if given, int64 for bools and integers (as in
+    """What a sum adds up in: ``dtype`` if given, int64 for bools and integers (as in
     PyTorch), else the tensor's own dtype (None)."""
     if dtype is not None:
         return dtype.np
     return np.int64 if a._data.dtype.kind in "biu" else None
+
+
+def _summed(x, axis, keepdims: bool, dtype):
+    """``x.sum(axis, dtype=dtype)``; a float16 sum accumulates in float32, as PyTorch's does,
+    and is rounded once at the end (so a sum of halves overflows only if the result does)."""
+    if dtype == np.float16 or (dtype is None and x.dtype == np.float16):
+        total = x.sum(axis=axis, keepdims=keepdims, dtype=np.float32)
+        return quietly(np.asarray(total).astype, np.float16)
+    if type(x) is np.ndarray and axis is None:  # np.add.reduce is what ndarray.sum calls
+        return np.add.reduce(x, None, dtype)
+    return x.sum(axis=axis, keepdims=keepdims, dtype=dtype)
 
 
 class Sum(Function):
@@ -53,10 +65,7 @@ class Sum(Function):
     @staticmethod
     def forward(ctx, a, dtype=None):
         ctx.shape = a._data.shape
-        x = a._data
-        if type(x) is np.ndarray:  # np.add.reduce is what ndarray.sum calls, one call sooner
-            return _wrap(np.add.reduce(x, None, _sum_dtype(a, dtype)))
-        return _wrap(x.sum(dtype=_sum_dtype(a, dtype)))
+        return _wrap(_summed(a._data, None, False, _sum_dtype(a, dtype)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -70,7 +79,7 @@ class SumDim(Function):
     @staticmethod
     def forward(ctx, a, dims, keepdim, dtype=None):
         ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
-        return _wrap(a._data.sum(axis=dims, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
+        return _wrap(_summed(a._data, dims, keepdim, _sum_dtype(a, dtype)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -102,8 +111,14 @@ class Prod(Function):
         g = _spread(grad, a.shape, ctx.dims, ctx.keepdim)
         # d prod/da_i is the product of the other elements. Without zeros that is prod / a_i;
         # with zeros it must be computed as such (0 / 0 is NaN).
-        if not (a._data == 0).any():
+        zeros = int((a._data == 0).sum())
+        if not zeros:
             return g * (_spread(out, a.shape, ctx.dims, ctx.keepdim) / a)
+        whole = ctx._forward_cls is Prod and len(ctx.dims) == a.ndim  # prod(), not prod(dim)
+        if zeros > 1 and whole and not grad_mode._state.enabled:
+            # PyTorch's shortcut for prod() of all elements: with two zeros every product of
+            # the others is 0, so the gradient is zeros (even where the gradient is inf)
+            return _wrap(array_module(a._data).zeros_like(a._data))
         return g * _product_of_others(a, ctx.dims)
 
 
@@ -321,15 +336,19 @@ class Var(Function):
         return scale * centered * _ratio(2, n - ctx.correction)
 
 
-def _variance(x, dims: tuple, correction: float, keepdim: bool):
-    """``np.var``, but NaN (without NumPy's warning) when there are no degrees of freedom."""
+def _variance(x, dims: tuple, correction: float, keepdim: bool, root: bool = False):
+    """``np.var`` (its square root for ``root``), but NaN (without NumPy's warning) when there
+    are no degrees of freedom. float16 is computed in float32, the root too, and rounded once:
+    a float16 std of 300 has a variance (90,000) that float16 cannot hold."""
     dof = int(np.prod([x.shape[d] for d in dims])) - correction
     out_dtype, x = x.dtype, x.astype(_acc(x), copy=False)
     if dof > 0:
-        return np.var(x, axis=dims, ddof=correction, keepdims=keepdim).astype(out_dtype)
-    squares = np.square(x - np.mean(x, axis=dims, keepdims=True))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (np.sum(squares, axis=dims, keepdims=keepdim) / x.dtype.type(0)).astype(out_dtype)
+        out = np.var(x, axis=dims, ddof=correction, keepdims=keepdim)
+    else:
+        squares = np.square(x - np.mean(x, axis=dims, keepdims=True))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.sum(squares, axis=dims, keepdims=keepdim) / x.dtype.type(0)
+    return quietly(np.asarray(np.sqrt(out) if root else out).astype, out_dtype)
 
 
 def _check_degrees_of_freedom(name: str, shape: tuple, dims: tuple, correction) -> None:
@@ -350,7 +369,7 @@ class Std(Function):
 
     @staticmethod
     def forward(ctx, a, dims, correction, keepdim):
-        out = _wrap(np.sqrt(_variance(a._data, dims, correction, keepdim)))
+        out = _wrap(_variance(a._data, dims, correction, keepdim, root=True))
         ctx.save_for_backward(a, out)
         ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
         return out
@@ -671,8 +690,8 @@ class Norm(Function):
             return None
         if p == 1:  # d|a|/da = sign(a)
             return a.sign() * g
-        if p == 2:  # a / ||a||, taken as 0 where the norm is 0
-            return a * (g / n).masked_fill(n == 0, 0.0)
+        if p == 2:  # a / ||a||, taken as 0 where the norm is 0 (then times the gradient,
+            return g * (a / n).masked_fill(n == 0, 0.0)  # so an inf gradient gives NaN there)
         if np.isinf(p):  # the largest (smallest) |a| wins; ties (or NaNs) share the gradient
             winners = (a.abs() == n) | a.isnan()
             return a.sign() * ((g / winners.sum(ctx.dims, True)) * winners)
