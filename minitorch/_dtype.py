@@ -167,7 +167,7 @@ def number_as(value, d: dtype):
     ``int64_tensor.fill_(nan)``). As in PyTorch, inf and NaN fit every floating dtype, any
     number fits bool, and a negative number down to -255 wraps into uint8 (-1 is 255).
 
-    >>> int(number_as(-1, uint8))
+    >>> number_as(-1, uint8).item()
     255
     """
     check_python_int(value)

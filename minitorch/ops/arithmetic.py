@@ -21,7 +21,14 @@ from minitorch import _dtype
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
-from minitorch.ops._util import as_tensor, broadcast_error, float_type, operands, quietly
+from minitorch.ops._util import (
+    as_tensor,
+    broadcast_error,
+    float_type,
+    fused_multiply_add,
+    operands,
+    quietly,
+)
 
 __all__ = [
     "add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "maximum", "minimum",
@@ -98,11 +105,17 @@ class AddScaled(Function):
     @staticmethod
     def forward(ctx, a, b, alpha):
         ctx.alpha = alpha
-        return _binary(lambda x, y: x + y * y.dtype.type(alpha), a, b)
+        return _binary(lambda x, y: _add_scaled(x, y, alpha), a, b)
 
     @staticmethod
     def backward(ctx, grad):
         return grad, (grad * ctx.alpha if ctx.needs_input_grad[1] else None)
+
+
+def _add_scaled(x, y, alpha):
+    """``x + alpha * y`` rounded once, as PyTorch's kernel computes it (a fused multiply-add),
+    with ``alpha`` taken in the dtype."""
+    return fused_multiply_add(y.dtype.type(alpha), y, x)
 
 
 class SubScaled(AddScaled):

@@ -18,7 +18,13 @@ from __future__ import annotations
 
 from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
-from minitorch.optim.optimizer import Optimizer, _as_dtype, _bump, _params_with_grad
+from minitorch.optim.optimizer import (
+    Optimizer,
+    _add_,
+    _as_dtype,
+    _bump,
+    _params_with_grad,
+)
 
 __all__ = ["SGD"]
 
@@ -54,7 +60,8 @@ class SGD(Optimizer):
                 if group["maximize"]:
                     grad = -grad
                 if weight_decay != 0:
-                    grad = grad + _as_dtype(weight_decay, data) * data
+                    grad = grad.copy()
+                    _add_(grad, data, weight_decay)  # g <- g + wd p
                 if momentum != 0:
                     state = self.state[p]
                     buf = state.get("momentum_buffer")
@@ -63,12 +70,13 @@ class SGD(Optimizer):
                     else:
                         b = buf._data
                         b *= _as_dtype(momentum, b)
-                        b += _as_dtype(1 - dampening, b) * grad
+                        _add_(b, grad, 1 - dampening)  # b <- momentum b + (1 - dampening) g
                         _bump(buf)
                     if nesterov:
-                        grad = grad + _as_dtype(momentum, data) * buf._data
+                        grad = grad.copy()
+                        _add_(grad, buf._data, momentum)
                     else:
                         grad = buf._data
-                data += _as_dtype(-lr, data) * grad  # p.add_(grad, alpha=-lr), in place
+                _add_(data, grad, -lr)  # p <- p - lr g, as p.add_(grad, alpha=-lr)
                 _bump(p)
         return loss
