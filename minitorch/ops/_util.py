@@ -169,7 +169,10 @@ def fused_multiply_add(x, y, z: np.ndarray, out: np.ndarray | None = None) -> np
         exact = x * y + z
     else:
         exact = np.multiply(x, y, dtype=wide)
-        exact += z
+        if type(exact) is np.ndarray and exact.shape == z.shape:
+            exact += z  # in place: one array fewer
+        else:  # broadcast, or a NumPy scalar
+            exact = exact + z
     if out is None:
         return exact.astype(z.dtype, copy=False)
     out[...] = exact
