@@ -713,3 +713,65 @@ def test_float16_times_a_number_rounds_once_as_torch():
         (out, gm), (ref, gt) = _both(fn, data)
         _assert_bits(out, ref)
         _assert_bits(gm[0], gt[0])
+
+
+
+# ---------------------------------------------------------------- backward(create_graph=True)
+def _snap(t):
+    """What a learner sees of a ``.grad``: values, requires_grad and the node's name."""
+    return (to_numpy(t).tolist(), t.requires_grad,
+            None if t.grad_fn is None else type(t.grad_fn).__name__)
+
+
+def test_backward_create_graph_then_again_and_through_x_grad_matches_torch():
+    """``y.backward(create_graph=True)`` leaves a recorded copy in ``x.grad`` (CopyBackwards);
+    a second plain ``backward()`` adds into that very tensor; a backward through ``x.grad``
+    then gives the second derivative, added to it; two create_graph backwards add out of place
+    (AddBackward0). Every second-order test elsewhere goes through ``autograd.grad``."""
+    results = []
+    for m in (minitorch, torch):
+        x = m.tensor([0.5, -2.0, 3.0], requires_grad=True)
+        w = m.tensor([1.5, 0.25, -1.0], requires_grad=True)
+        y = (x ** 3 * w).sum()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # PyTorch's note on the reference cycle
+            y.backward(create_graph=True)  # x.grad = 3 x^2 w, w.grad = x^3, both recorded
+        seen = [_snap(x.grad), _snap(w.grad)]
+        gx = x.grad
+        y.backward()  # a second backward: added into the same tensors, in place
+        seen += [_snap(x.grad), x.grad is gx, _snap(w.grad)]
+        gx.sum().backward()  # through x.grad: x.grad += 6 x w, w.grad += 3 x^2
+        seen += [_snap(x.grad), _snap(w.grad)]
+        x.grad = w.grad = None
+        y = (x ** 3 * w).sum()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            y.backward(create_graph=True)
+            first = x.grad
+            y.backward(create_graph=True)  # out of place: x.grad = first + second
+        seen += [_snap(x.grad), x.grad is first, _snap(first)]
+        x.grad.sum().backward()
+        seen += [_snap(x.grad), _snap(w.grad)]
+        results.append(seen)
+    assert results[0] == results[1]
+
+
+def test_one_gradient_reaching_two_leaves_matches_torch():
+    """``(x + w).backward(g)`` twice, plain and after ``create_graph=True`` with a ``g`` that
+    requires grad: each leaf has its own ``.grad``, and ``g`` is untouched, as in PyTorch."""
+    for create_graph in (False, True):
+        results = []
+        for m in (minitorch, torch):
+            x = m.tensor([1.0, 2.0], requires_grad=True)
+            w = m.tensor([3.0, 4.0], requires_grad=True)
+            g = m.tensor([1.0, 1.0], requires_grad=create_graph)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                (x + w).backward(g, create_graph=create_graph)
+            seen = [x.grad is w.grad, x.grad is g, _snap(x.grad)]
+            (x + w).backward(g)
+            with m.no_grad():
+                x.grad.mul_(10)  # x's gradient only
+            seen += [_snap(x.grad), _snap(w.grad), _snap(g)]
+            results.append(seen)
+        assert results[0] == results[1]
