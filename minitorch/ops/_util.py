@@ -158,18 +158,18 @@ def fused_multiply_add(x, y, z: np.ndarray, out: np.ndarray | None = None) -> np
 
     Rounding ``x * y`` first and then the sum, as NumPy does, differs in the last bit, and over
     thousands of training steps such bits add up. NumPy has no FMA: the product is taken in a
-    wider float, where it is exact. (On a GPU array this is the plain ``x * y + z``.)
+    wider float, where it is exact. (On a CuPy array this is the plain ``x * y + z``.)
 
     >>> tenth, three, z = np.float32(0.1), np.float32(3), np.array([-0.3], np.float32)
     >>> (tenth * three + z).tolist(), fused_multiply_add(tenth, three, z).tolist()
     ([0.0], [-7.450580596923828e-09])
     """
     wide = _WIDER.get(z.dtype)
-    if wide is None or type(z) is not np.ndarray:
+    if wide is None or not isinstance(z, np.ndarray):  # an integer, or a GPU array
         exact = x * y + z
     else:
         exact = np.multiply(x, y, dtype=wide)
-        if type(exact) is np.ndarray and exact.shape == z.shape:
+        if isinstance(exact, np.ndarray) and exact.shape == z.shape:
             exact += z  # in place: one array fewer
         else:  # broadcast, or a NumPy scalar
             exact = exact + z

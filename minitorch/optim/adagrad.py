@@ -23,7 +23,7 @@ from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
 from minitorch.optim.optimizer import (
     Optimizer,
-    _add_,
+    _add,
     _addcmul_,
     _as_dtype,
     _bump,
@@ -87,8 +87,7 @@ class Adagrad(Optimizer):
                 _bump(state["step"])
                 step = float(state["step"]._data)
                 if weight_decay != 0:
-                    grad = grad.copy()
-                    _add_(grad, data, weight_decay)  # g <- g + wd p
+                    grad = _add(grad, data, weight_decay)  # g + wd p
                 clr = lr / (1 + (step - 1) * lr_decay)
                 s = state["sum"]._data
                 _addcmul_(s, grad, grad)              # s <- s + g^2

@@ -27,7 +27,7 @@ from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
 from minitorch.optim.optimizer import (
     Optimizer,
-    _add_,
+    _add,
     _addcmul_,
     _as_dtype,
     _bump,
@@ -92,8 +92,7 @@ class Adam(Optimizer):
                     if group["decoupled_weight_decay"]:
                         data *= _as_dtype(1 - lr * weight_decay, data)  # AdamW: shrink p
                     else:
-                        grad = grad.copy()
-                        _add_(grad, data, weight_decay)    # g <- g + wd p
+                        grad = _add(grad, data, weight_decay)  # g + wd p
                 m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
                 _lerp_(m, grad, 1 - beta1)                 # m <- beta1 m + (1 - beta1) g
                 v *= _as_dtype(beta2, v)                   # v <- beta2 v + (1 - beta2) g^2

@@ -226,8 +226,13 @@ def _bump(p: Tensor) -> None:
 # PyTorch's optimizers update their tensors with ``add_(x, alpha=a)``, ``addcmul_`` and
 # ``lerp_``, whose CPU kernels round ``a * x + out`` once (a fused multiply-add). These helpers
 # do the same in place, with the numbers taken in ``out``'s dtype as PyTorch takes them.
+def _add(a, x, alpha: float):
+    """``a.add(x, alpha=alpha)``: ``a + alpha * x``, rounded once, as a new array."""
+    return fused_multiply_add(_as_dtype(alpha, a), x, a)
+
+
 def _add_(out, x, alpha: float) -> None:
-    """``out.add_(x, alpha=alpha)``: ``out + alpha * x``, rounded once."""
+    """``out.add_(x, alpha=alpha)``: ``out + alpha * x``, rounded once, in place."""
     fused_multiply_add(_as_dtype(alpha, out), x, out, out=out)
 
 

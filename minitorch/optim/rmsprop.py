@@ -25,6 +25,7 @@ from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
 from minitorch.optim.optimizer import (
     Optimizer,
+    _add,
     _add_,
     _addcmul_,
     _as_dtype,
@@ -86,8 +87,7 @@ class RMSprop(Optimizer):
                 state["step"]._data += 1
                 _bump(state["step"])
                 if weight_decay != 0:
-                    grad = grad.copy()
-                    _add_(grad, data, weight_decay)  # g <- g + wd p
+                    grad = _add(grad, data, weight_decay)  # g + wd p
                 v = state["square_avg"]._data        # v <- alpha v + (1 - alpha) g^2
                 v *= _as_dtype(alpha, v)
                 _addcmul_(v, grad, grad, 1 - alpha)

@@ -3,7 +3,8 @@
 The plain rule is ``p <- p - lr * grad``. With momentum ``mu`` a velocity ``v`` keeps a
 running sum of past gradients, ``v <- mu * v + (1 - dampening) * grad``, and the step uses
 ``v`` instead (Nesterov: ``grad + mu * v``). ``weight_decay`` adds ``wd * p`` to the gradient
-(an L2 penalty).
+(an L2 penalty). Each ``a + alpha * x`` is rounded once, as PyTorch's ``add_(x, alpha=...)``
+rounds it (a fused multiply-add), so the parameters follow PyTorch's bit for bit.
 
 Example:
     >>> import minitorch
@@ -20,6 +21,7 @@ from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
 from minitorch.optim.optimizer import (
     Optimizer,
+    _add,
     _add_,
     _as_dtype,
     _bump,
@@ -60,8 +62,7 @@ class SGD(Optimizer):
                 if group["maximize"]:
                     grad = -grad
                 if weight_decay != 0:
-                    grad = grad.copy()
-                    _add_(grad, data, weight_decay)  # g <- g + wd p
+                    grad = _add(grad, data, weight_decay)  # g + wd p
                 if momentum != 0:
                     state = self.state[p]
                     buf = state.get("momentum_buffer")
@@ -73,10 +74,10 @@ class SGD(Optimizer):
                         _add_(b, grad, 1 - dampening)  # b <- momentum b + (1 - dampening) g
                         _bump(buf)
                     if nesterov:
-                        grad = grad.copy()
-                        _add_(grad, buf._data, momentum)
+                        grad = _add(grad, buf._data, momentum)
                     else:
                         grad = buf._data
-                _add_(data, grad, -lr)  # p <- p - lr g, as p.add_(grad, alpha=-lr)
+                # p <- p - lr * grad in place, rounded once as PyTorch's p.add_(grad, alpha=-lr)
+                _add_(data, grad, -lr)
                 _bump(p)
         return loss
