@@ -450,7 +450,9 @@ def _keeping_first(np_fn):
     zeros depends on the loop it takes: the first operand for float16, the second in float32's
     SIMD loop.) NaN still wins."""
     def keeping_first(x, y):
-        out = np.asarray(np_fn(x, y))
+        out = np_fn(x, y)
+        if isinstance(out, np.generic):  # two 0-d arrays give a NumPy scalar
+            out = np.asarray(out)
         np.copyto(out, x, where=x == y)  # (a masked copy is much quicker than np.where)
         return out
     return keeping_first

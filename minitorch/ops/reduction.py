@@ -52,7 +52,7 @@ def _summed(x, axis, keepdims: bool, dtype):
     and is rounded once at the end (so a sum of halves overflows only if the result does)."""
     if dtype == np.float16 or (dtype is None and x.dtype == np.float16):
         total = x.sum(axis=axis, keepdims=keepdims, dtype=np.float32)
-        return quietly(np.asarray(total).astype, np.float16)
+        return quietly(total.astype, np.float16)
     if type(x) is np.ndarray and axis is None:  # np.add.reduce is what ndarray.sum calls
         return np.add.reduce(x, None, dtype)
     return x.sum(axis=axis, keepdims=keepdims, dtype=dtype)
@@ -348,7 +348,7 @@ def _variance(x, dims: tuple, correction: float, keepdim: bool, root: bool = Fal
         squares = np.square(x - np.mean(x, axis=dims, keepdims=True))
         with np.errstate(divide="ignore", invalid="ignore"):
             out = np.sum(squares, axis=dims, keepdims=keepdim) / x.dtype.type(0)
-    return quietly(np.asarray(np.sqrt(out) if root else out).astype, out_dtype)
+    return quietly((np.sqrt(out) if root else out).astype, out_dtype)
 
 
 def _check_degrees_of_freedom(name: str, shape: tuple, dims: tuple, correction) -> None:
