@@ -2276,12 +2276,6 @@ KNOWN_DIFFERENCES = [
      "PyTorch bug: var(dim=()) reduces every dim forward, but its backward divides by N - 1 with "
      "N = 1 (the empty product), giving inf/NaN gradients; minitorch's agree with gradcheck"),
     ("*:std[*dim()*]", SILENT, "the same PyTorch bug as var(dim=())"),
-    ("*pow*[zeros]", SILENT,
-     "second derivative of pow at base 0: PyTorch's double backward leaks NaN from the masked "
-     "log(0) branch; minitorch gives the finite limit (0)"),
-    ("*pow*[inf]", SILENT, "as pow[zeros]: second derivative at base 0 (0 ** inf)"),
-    ("*pow*[bool-float]", SILENT, "as pow[zeros]: a False base is 0"),
-    ("*pow*[*scalar-zero]", SILENT, "as pow[zeros]: 0 ** tensor"),
     ("*:prod[inf*]", SILENT,
      "second derivative of prod with inf inputs: both give inf/NaN, at different positions "
      "(PyTorch's goes through prod / x, minitorch's through the product of the others)"),
