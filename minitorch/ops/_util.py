@@ -151,27 +151,32 @@ _WIDER = {np.dtype(np.float16): np.float64, np.dtype(np.float32): np.float64,
           np.dtype(np.float64): np.longdouble}
 
 
-def fused_multiply_add(x, y, z: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+def fused_multiply_add(x, y: np.ndarray, z: np.ndarray,
+                       out: np.ndarray | None = None) -> np.ndarray:
     """``x * y + z`` rounded once, in ``z``'s dtype (into ``out`` when given): the fused
     multiply-add (FMA) of PyTorch's CPU kernels for ``add(z, y, alpha=x)``, ``addcmul``,
-    ``lerp`` and the optimizers' steps.
+    ``lerp`` and the optimizers' steps. ``x`` is an array or a NumPy scalar, ``y`` an array.
 
     Rounding ``x * y`` first and then the sum, as NumPy does, differs in the last bit, and over
     thousands of training steps such bits add up. NumPy has no FMA: the product is taken in a
     wider float, where it is exact. (On a CuPy array this is the plain ``x * y + z``.)
 
-    >>> tenth, three, z = np.float32(0.1), np.float32(3), np.array([-0.3], np.float32)
+    >>> tenth, three, z = np.float32(0.1), np.array(3, np.float32), np.array([-0.3], np.float32)
     >>> (tenth * three + z).tolist(), fused_multiply_add(tenth, three, z).tolist()
     ([0.0], [-7.450580596923828e-09])
     """
     wide = _WIDER.get(z.dtype)
     if wide is None or not isinstance(z, np.ndarray):  # an integer, or a GPU array
         exact = x * y + z
-    else:
-        exact = np.multiply(x, y, dtype=wide)
-        if isinstance(exact, np.ndarray) and exact.shape == z.shape:
-            exact += z  # in place: one array fewer
-        else:  # broadcast, or a NumPy scalar
+    else:  # in place where the shapes allow (this runs in every optimizer step)
+        exact = y.astype(wide)
+        if x.shape == () or x.shape == exact.shape:
+            exact *= x  # exact: the product of two float32 numbers fits a float64
+        else:
+            exact = exact * x
+        if z.shape == exact.shape:
+            exact += z  # the one rounding (to ``wide``; the cast below is harmless)
+        else:
             exact = exact + z
     if out is None:
         return exact.astype(z.dtype, copy=False)
