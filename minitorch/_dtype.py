@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import builtins as _builtins
+import math
 
 import numpy as np
 
@@ -143,3 +144,50 @@ def result_type(a, b) -> dtype:
             return _default_float if dlo.category == _FLOAT else int64
         return dlo
     return dhi
+
+
+_C_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "uint8_t",
+            "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t"}
+
+
+def check_python_int(value) -> None:
+    """PyTorch reads a Python int argument as a 64-bit integer (signed, or unsigned when it is
+    positive): beyond that it raises while parsing the arguments."""
+    if isinstance(value, _builtins.int) and not isinstance(value, _builtins.bool):
+        if value >= 2 ** 64:
+            raise OverflowError("int too big to convert")
+        if value < -(2 ** 63):
+            raise OverflowError("can't convert negative int to unsigned")
+
+
+def number_as(value, d: dtype):
+    """The number ``value`` converted to ``d`` as PyTorch converts it (``checked_convert``).
+
+    A value that does not fit raises PyTorch's RuntimeError (``full((2,), 1e40)``,
+    ``int64_tensor.fill_(nan)``). As in PyTorch, inf and NaN fit every floating dtype, any
+    number fits bool, and a negative number down to -255 wraps into uint8 (-1 is 255).
+
+    >>> number_as(-1, uint8).item()
+    255
+    """
+    check_python_int(value)
+    if isinstance(value, np.generic):
+        value = value.item()
+    kind = d.np.kind
+    if kind == "b":
+        return np.bool_(value)
+    if kind == "f":
+        fits = (not isinstance(value, _builtins.float) or not math.isfinite(value)
+                or abs(value) <= _builtins.float(np.finfo(d.np).max))
+        if isinstance(value, _builtins.int):
+            fits = abs(value) <= _builtins.float(np.finfo(d.np).max)
+    else:
+        info = np.iinfo(d.np)
+        fits = (not isinstance(value, _builtins.float) or math.isfinite(value)) and (
+            info.min <= value <= info.max or (kind == "u" and -info.max <= value < 0))
+    if not fits:
+        raise RuntimeError(f"value cannot be converted to type {_C_NAMES[d.name]} without "
+                           "overflow")
+    if kind == "u" and value < 0:
+        return d.np.type(_builtins.int(value) % (info.max + 1))
+    return d.np.type(value)

@@ -90,6 +90,32 @@ class _VersionCounter:
         return [v for v in found if v is not None]
 
 
+class _Default:
+    """A default argument that remembers it was not given.
+
+    PyTorch's ``sum`` has two overloads, ``sum()`` and ``sum(dim, keepdim=False)``, so
+    ``x.sum(keepdim=True)`` (a ``dim`` missing) is a TypeError there while ``x.sum(None, True)``
+    is not, and ``x.max(dim=None)`` is a TypeError. Python has no overloads: these defaults
+    let ``sum``, ``mean``, ``max``, ``min`` and ``prod`` tell "not given" from ``None`` and
+    ``False``. They print as the value they stand for, so ``help(Tensor.sum)`` shows
+    PyTorch's signature, ``sum(dim=None, keepdim=False, *, dtype=None)``.
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+    def __bool__(self) -> bool:
+        return bool(self.value)
+
+
+NO_DIM, NO_KEEPDIM = _Default(None), _Default(False)  # dim and keepdim, not given
+
+
 _INFERENCE_INPLACE_MESSAGE = (
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
     "clone to get a normal tensor before doing inplace update.See "
@@ -730,7 +756,7 @@ class Tensor:
                 return False
         elif type(other) is float or type(other) is int and -2**53 < other < 2**53:
             operand = other  # a Python number takes the tensor's floating dtype
-            if data.dtype.kind != "f":
+            if data.dtype.kind != "f" or data.dtype == np.float16:  # float16: see ops._times
                 return False
         else:
             return False
@@ -1010,11 +1036,15 @@ class Tensor:
         return _ops.unary.relu(self)
 
     def softmax(self, dim, dtype=None):
+        if dim is None:  # only nn.functional.softmax guesses a dim
+            raise TypeError("softmax(): argument 'dim' (position 1) must be int, not NoneType")
         from minitorch.nn import functional as F  # noqa: N812, PLC0415  (nn builds on Tensor)
 
         return F.softmax(self, dim, dtype=dtype)
 
     def log_softmax(self, dim, dtype=None):
+        if dim is None:  # only nn.functional.log_softmax guesses a dim
+            raise TypeError("log_softmax(): argument 'dim' (position 1) must be int, not NoneType")
         from minitorch.nn import functional as F  # noqa: N812, PLC0415
 
         return F.log_softmax(self, dim, dtype=dtype)
@@ -1035,19 +1065,19 @@ class Tensor:
         return _ops.linalg.bmm(self, other)
 
     # reductions
-    def sum(self, dim=None, keepdim: bool = False, *, dtype=None):
+    def sum(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *, dtype=None):
         return _ops.reduction.sum(self, dim, keepdim, dtype=dtype)
 
-    def mean(self, dim=None, keepdim: bool = False, *, dtype=None):
+    def mean(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *, dtype=None):
         return _ops.reduction.mean(self, dim, keepdim, dtype=dtype)
 
-    def prod(self, dim=None, keepdim: bool = False, *, dtype=None):
+    def prod(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *, dtype=None):
         return _ops.reduction.prod(self, dim, keepdim, dtype=dtype)
 
-    def max(self, dim=None, keepdim: bool = False):
+    def max(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):
         return _ops.reduction.max(self, dim, keepdim)
 
-    def min(self, dim=None, keepdim: bool = False):
+    def min(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):
         return _ops.reduction.min(self, dim, keepdim)
 
     def amax(self, dim=(), keepdim: bool = False):

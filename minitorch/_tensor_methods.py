@@ -24,7 +24,7 @@ Example:
 from __future__ import annotations
 
 from minitorch import _creation
-from minitorch._tensor import Tensor
+from minitorch._tensor import NO_DIM, NO_KEEPDIM, Tensor
 from minitorch.autograd import grad_mode
 from minitorch.ops import arithmetic as _arith
 from minitorch.ops import compare as _compare
@@ -138,7 +138,7 @@ class TensorMethods:
         return _views.data_ptr(self)
 
     # ------------------------------------------------------------ reductions, sets, indexing
-    def prod(self, dim=None, keepdim: bool = False, *, dtype=None):
+    def prod(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *, dtype=None):
         return _reduction.prod(self, dim, keepdim, dtype=dtype)
 
     def unique(self, sorted: bool = True, return_inverse: bool = False,  # noqa: A002

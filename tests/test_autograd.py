@@ -210,6 +210,24 @@ def test_gradients_accumulate_across_backward_calls_until_zeroed():
     close(x.grad, [5.0, 5.0])
 
 
+def test_one_gradient_reaching_two_leaves_gives_each_its_own_grad():
+    """``(x + w).backward(g)``: AddBackward0 hands the very tensor ``g`` to both leaves. Each
+    leaf must keep a ``.grad`` of its own, and ``g`` must stay as it was, through a second
+    backward that accumulates in place (also after ``create_graph=True``) and a ``zero_()``."""
+    for create_graph in (False, True):
+        x = minitorch.tensor([1.0, 2.0], requires_grad=True)
+        w = minitorch.tensor([3.0, 4.0], requires_grad=True)
+        g = minitorch.tensor([1.0, 1.0])
+        (x + w).backward(g, create_graph=create_graph)
+        assert x.grad is not w.grad and g is not x.grad and g is not w.grad
+        (x + w).backward(g)
+        close(x.grad, [2.0, 2.0])
+        close(w.grad, [2.0, 2.0])
+        x.grad.zero_()
+        close(w.grad, [2.0, 2.0])
+        close(g, [1.0, 1.0])
+
+
 def test_retain_graph_allows_a_second_backward_that_accumulates():
     x = minitorch.tensor([1.0, 2.0], requires_grad=True)
     y = x.exp().sum()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import warnings
 
+import numpy as np
 import pytest
 
 import minitorch
@@ -256,6 +257,51 @@ ERRORS = {
     "mean_of_ints": lambda m: m.tensor([1, 2]).mean(),
     "where_non_bool": lambda m: m.where(m.ones(2), m.ones(2), m.zeros(2)),
     "clamp_without_bounds": lambda m: m.ones(2).clamp(),
+    # reductions given keepdim without dim (PyTorch's overloads), or dim=None where one int
+    # is needed (issue 26)
+    "sum_keepdim_without_dim": lambda m: m.sum(m.ones(2, 3), keepdim=True),
+    "mean_keepdim_without_dim": lambda m: m.mean(m.ones(2, 3), keepdim=False),
+    "prod_keepdim_without_dim": lambda m: m.prod(m.ones(2, 3), keepdim=True),
+    "max_keepdim_without_dim": lambda m: m.max(m.ones(2, 3), keepdim=True),
+    "min_keepdim_without_dim": lambda m: m.min(m.ones(2, 3), keepdim=True),
+    "sum_keepdim_and_dtype_without_dim": lambda m: m.ones(3).sum(keepdim=True, dtype=m.float64),
+    "max_dim_none": lambda m: m.ones(3).max(dim=None, keepdim=True),
+    "prod_dim_none": lambda m: m.prod(m.ones(3), dim=None, keepdim=False),
+    # bool matrix products: PyTorch's CPU kernels are not built for bools (issue 26)
+    "matmul_bool": lambda m: m.ones(2, 3, dtype=m.bool) @ m.ones(3, 2, dtype=m.bool),
+    "mm_bool": lambda m: m.ones(2, 3, dtype=m.bool).mm(m.ones(3, 2, dtype=m.bool)),
+    "mv_bool": lambda m: m.mv(m.ones(2, 3, dtype=m.bool), m.ones(3, dtype=m.bool)),
+    "dot_bool": lambda m: m.dot(m.ones(3, dtype=m.bool), m.ones(3, dtype=m.bool)),
+    "bmm_bool_int": lambda m: m.bmm(m.ones(1, 2, 3, dtype=m.bool), m.ones(1, 3, 2).long()),
+    # numbers that do not fit the tensor's dtype: PyTorch's checked conversion (issue 26)
+    "clamp_min_overflows_float16": lambda m: m.ones(3, dtype=m.float16).clamp(min=2 ** 31),
+    "clamp_max_overflows_float32": lambda m: m.ones(3).clamp(max=1e40),
+    "pow_overflows_int32": lambda m: m.ones(3, dtype=m.int32) ** 2 ** 31,
+    "pow_overflows_float16": lambda m: m.ones(3, dtype=m.float16) ** 1e5,
+    "full_overflows_float32": lambda m: m.full((2,), 1e40),
+    "full_nan_int64": lambda m: m.full((2,), float("nan"), dtype=m.int64),
+    "fill_nan_int64": lambda m: m.ones(3, dtype=m.int64).fill_(float("nan")),
+    "masked_fill_overflows_float16": lambda m: m.ones(2, dtype=m.float16).masked_fill(
+        m.tensor([True, False]), 1e5),
+    "setitem_nan_int64": lambda m: m.ones(2, 3, dtype=m.int64).__setitem__((..., 1),
+                                                                        float("nan")),
+    "setitem_beyond_int64": lambda m: m.ones(3).__setitem__(0, 2 ** 63),
+    "where_overflows_int32": lambda m: m.where(m.tensor([True]), m.ones(1, dtype=m.int32),
+                                               2 ** 31),
+    "add_beyond_64_bits": lambda m: m.ones(3) + 2 ** 64,
+    # argument errors of one_hot, binary_cross_entropy, softmax and sequence keys (issue 26)
+    "one_hot_of_empty": lambda m: m.nn.functional.one_hot(m.zeros(0, dtype=m.int64)),
+    "bce_nan_input": lambda m: m.nn.functional.binary_cross_entropy(
+        m.tensor([float("nan"), 0.5]), m.tensor([1.0, 0.0])),
+    "bce_target_out_of_range": lambda m: m.nn.functional.binary_cross_entropy(
+        m.tensor([0.5]), m.tensor([1.5])),
+    "softmax_dim_tuple": lambda m: m.nn.functional.softmax(m.ones(3), (0,)),
+    "log_softmax_dim_float": lambda m: m.nn.functional.log_softmax(m.ones(3), 0.5),
+    "softmax_method_dim_none": lambda m: m.ones(3).softmax(None),
+    "index_mask_too_short": lambda m: m.ones(2, 3)[0, m.tensor([True, False])],
+    "index_lists_do_not_broadcast": lambda m: m.ones(4, 3)[[0, 1], []],
+    "index_numpy_float_in_list": lambda m: m.ones(4, 3)[[np.float32(1.0)]],
+    "index_beyond_int64": lambda m: m.ones(4, 3)[[2 ** 63]],
     # custom Functions
     "function_too_few_gradients": _custom(lambda x, k: x * k, lambda g: g),
     "function_too_many_gradients": _custom(lambda x, k: x * k, lambda g: (g, None, g)),
@@ -335,3 +381,45 @@ def test_no_warning_for_retained_grad_or_leaf():
         y.retain_grad()
         y.sum().backward()
         assert _warnings(m, lambda m, x=x, y=y: (x.grad, y.grad)) == []
+
+
+def test_reductions_show_pytorchs_signature_and_tell_no_dim_from_none():
+    """``dim``'s default is a marker for "not given" that prints as None (issue 26)."""
+    import inspect
+
+    assert str(inspect.signature(minitorch.Tensor.sum)) == \
+        "(self, dim=None, keepdim: 'bool' = False, *, dtype=None)"
+    for m in (torch, minitorch):
+        x = m.ones(2, 3)
+        assert x.sum(None, True).shape == (1, 1) and x.sum(dim=None).shape == ()
+        assert x.mean(dim=None, keepdim=True).shape == (1, 1)
+        assert x.max().shape == () and x.prod(dtype=m.float64).dtype == m.float64
+
+
+def test_numbers_that_fit_are_converted_as_torch_converts_them():
+    """-1 wraps into uint8, any number fits bool, inf fits float16 (issue 26)."""
+    for make in (lambda m: m.clamp(m.tensor([0, 1, 2], dtype=m.uint8), min=1, max=-1),
+                 lambda m: m.tensor([0, 1, 2], dtype=m.uint8).clamp_min(-1),
+                 lambda m: m.full((2,), -1, dtype=m.uint8),
+                 lambda m: m.ones(2, dtype=m.bool).fill_(2 ** 63),
+                 lambda m: m.ones(2, dtype=m.float16).fill_(float("inf")),
+                 lambda m: m.where(m.tensor([True, False]), m.ones(2, dtype=m.float16), 1e5),
+                 lambda m: m.clamp(m.ones(3), min=1, max=-1)):
+        expected, got = make(torch), make(minitorch)
+        assert str(got.dtype) == str(expected.dtype)
+        assert got.tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("key", [((0, 1),), [(0, 1), (1, 2)], [1.0, 2.0], [-1.5], [[[]]],
+                                 [np.array([0, 1]), np.array([1, 2])], [np.array(1)]],
+                         ids=str)
+def test_sequence_keys_index_as_in_torch(key):
+    """Tuples inside a key are index lists, Python floats in a list are truncated to ints,
+    NumPy arrays in a list are index tensors (issue 26)."""
+    data = np.arange(12.0, dtype=np.float32).reshape(4, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch's deprecation of non-tuple sequences
+        expected = torch.from_numpy(data.copy())[key]
+    got = minitorch.from_numpy(data.copy())[key]
+    assert tuple(got.shape) == tuple(expected.shape)
+    np.testing.assert_array_equal(got.numpy(), expected.numpy())

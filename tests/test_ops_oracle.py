@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 import pytest
-from _oracle import F32, assert_same_values, graph_signature
+from _oracle import F32, assert_same_values, graph_signature, to_numpy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -599,3 +599,179 @@ def test_second_derivative_of_cube_by_backward_twice_matches_torch():
         g.sum().backward()
         np.testing.assert_allclose(x.grad.numpy(), [3.0, -12.0, 18.0], **F32)
         assert type(g.grad_fn).__name__ == "MulBackward0"
+
+
+# ---------------------------------------------------------------- issue 26: the last edges
+def _both(fn, *arrays, grad=True):
+    """``fn(m, *tensors)`` with minitorch and with torch: (output, gradients) of each."""
+    results = []
+    for m in (minitorch, torch):
+        xs = [m.from_numpy(a.copy()).requires_grad_(grad and a.dtype.kind == "f")
+              for a in arrays]
+        out = fn(m, *xs)
+        leaves = [x for x in xs if x.requires_grad]
+        grads = m.autograd.grad(out.sum(), leaves) if leaves else ()
+        results.append((out, grads))
+    return results
+
+
+def _assert_bits(mine, ref):
+    """The very same values: NaN where PyTorch has NaN, inf of the same sign, signed zeros."""
+    a, b = to_numpy(mine), to_numpy(ref)
+    assert str(mine.dtype) == str(ref.dtype) and a.shape == b.shape
+    np.testing.assert_array_equal(np.isnan(a), np.isnan(b))
+    np.testing.assert_array_equal(np.signbit(a[~np.isnan(a)]), np.signbit(b[~np.isnan(b)]))
+    np.testing.assert_array_equal(a[~np.isnan(a)], b[~np.isnan(b)])
+
+
+def test_float16_reductions_accumulate_in_float32_as_torch():
+    """x.std() of 4,096 halves around 300 is about 300 in PyTorch, not inf: its reductions add
+    up float16 in float32 and round once (the variance alone, 90,000, is no float16)."""
+    data = (300 + 300 * np.random.default_rng(26).standard_normal((64, 64))).astype(np.float16)
+    calls = {"std": lambda m, x: x.std(), "std0": lambda m, x: x.std(0),
+             "var": lambda m, x: x.var(1), "mean": lambda m, x: x.mean(0),
+             "sum0": lambda m, x: x.sum(0), "sum": lambda m, x: x.sum(),
+             "norm": lambda m, x: x.norm(), "norm1": lambda m, x: x.norm(dim=1),
+             "vector_norm": lambda m, x: m.linalg.vector_norm(x, dim=0),
+             "mse": lambda m, x: m.nn.functional.mse_loss(x, x.detach() * 0.5),
+             "softmax": lambda m, x: m.nn.functional.softmax(x / 64, 1),
+             "batch_norm": lambda m, x: m.nn.functional.batch_norm(x, None, None,
+                                                                   training=True)}
+    for name, fn in calls.items():
+        (mine, gm), (ref, gt) = _both(lambda m, x, fn=fn: fn(m, x).float(), data)
+        np.testing.assert_allclose(to_numpy(mine), to_numpy(ref), rtol=2e-3, atol=2e-3,
+                                   err_msg=name)
+        np.testing.assert_allclose(to_numpy(gm[0]), to_numpy(gt[0]), rtol=1e-2, atol=1e-2,
+                                   err_msg=name)
+    std = minitorch.from_numpy(data.copy()).std().item()
+    assert 250 < std < 350 and std == torch.from_numpy(data.copy()).std().item()
+
+
+@pytest.mark.parametrize("upstream", [np.inf, np.nan])
+def test_inf_and_nan_gradients_meet_the_formulas_as_in_torch(upstream):
+    """PyTorch multiplies an incoming gradient by its masked formulas (inf * 0 is NaN) where it
+    masks, and selects where it scatters (NLL, ceil): minitorch does each the same."""
+    zero_base = np.array([0.0, 0.0, 2.0, 0.0], np.float32)
+    exponent = np.array([2.0, 0.0, 1.5, -1.0], np.float32)
+    logits = np.random.default_rng(1).standard_normal((4, 5)).astype(np.float32)
+    target = np.array([1, 0, 4, -100])
+    calls = {
+        "pow": (lambda m, a, b: a ** b, zero_base, exponent),
+        "rpow_zero": (lambda m, b: 0.0 ** b, exponent),
+        "norm_at_zero": (lambda m, x: x.norm(), np.zeros(3, np.float32)),
+        "fro_at_zero": (lambda m, x: x.norm(p="fro", dim=1), np.zeros((2, 3), np.float32)),
+        "vector_norm_at_zero": (lambda m, x: m.linalg.vector_norm(x), np.zeros(3, np.float32)),
+        "cross_entropy": (lambda m, x: m.nn.functional.cross_entropy(
+            x, m.from_numpy(target.copy())), logits),
+        "cross_entropy_none": (lambda m, x: m.nn.functional.cross_entropy(
+            x, m.from_numpy(target.copy()), reduction="none"), logits),
+        "nll_weight": (lambda m, x: m.nn.functional.nll_loss(
+            x, m.from_numpy(target.copy()), weight=m.arange(1.0, 6.0)), logits),
+        "prod_two_zeros": (lambda m, x: x.prod(), np.array([2.0, 0.0, 0.0], np.float32)),
+        "ceil": (lambda m, x: x.ceil(), logits),
+        "floor": (lambda m, x: m.floor(x), logits),
+    }
+    for name, (fn, *arrays) in calls.items():
+        (_, gm), (_, gt) = _both(lambda m, *xs, fn=fn: fn(m, *xs) * m.tensor(upstream),
+                                 *arrays)
+        for a, b in zip(gm, gt):
+            _assert_bits(a, b) if name not in ("cross_entropy", "cross_entropy_none") else \
+                np.testing.assert_array_equal(np.isnan(to_numpy(a)), np.isnan(to_numpy(b)))
+
+
+def test_signed_zeros_survive_clamp_and_maximum_as_in_torch():
+    """clamp(x, 0) and maximum(x, 0) keep -0.0, so sqrt's gradient there is -inf."""
+    for dtype in (np.float32, np.float16, np.float64):
+        data = np.array([-0.0, 0.0, -1.0, 2.0], dtype)
+        for fn in (lambda m, x: m.clamp(x, 0), lambda m, x: x.clamp(max=0.0),
+                   lambda m, x: x.clamp_min(0.0), lambda m, x: m.maximum(x, m.zeros_like(x)),
+                   lambda m, x: m.minimum(x, m.zeros_like(x)),
+                   lambda m, x: m.clamp(x, m.zeros_like(x))):
+            (out, gm), (ref, gt) = _both(lambda m, x, fn=fn: m.sqrt(fn(m, x)), data)
+            _assert_bits(out, ref)
+            _assert_bits(gm[0], gt[0])
+
+
+def test_reciprocal_and_division_gradients_overflow_as_in_torch():
+    """-grad * (out * out): PyTorch squares first, so a small gradient still gives -inf."""
+    data = np.array([1e-20, 3e-39, 1e-30, 2.0], np.float32)
+    for fn in (lambda m, x: x.reciprocal() * 1e-10, lambda m, x: 1.0 / x * 1e-10,
+               lambda m, x: 2.0 / x * 1e-10, lambda m, x: x ** -1 * 1e-10):
+        (_, gm), (_, gt) = _both(fn, data)
+        _assert_bits(gm[0], gt[0])
+
+
+def test_float16_times_a_number_rounds_once_as_torch():
+    """PyTorch multiplies and divides float16 by a Python number in float32 (0 * 1e5 is 0,
+    x / 1e5 no zero); 0 / x has PyTorch's gradient (NaN where 1 / x**2 overflows)."""
+    data = np.concatenate([np.random.default_rng(2).standard_normal(2000),
+                           [0.0, -0.0, 1e-4, 300.0, 6e4]]).astype(np.float16)
+    for fn in (lambda m, x: x * 0.1, lambda m, x: x * 1e5, lambda m, x: 2 ** 31 * x,
+               lambda m, x: x / 3, lambda m, x: x / 1e5, lambda m, x: 1e5 / x,
+               lambda m, x: 0 / x, lambda m, x: x.clone().mul_(0.1),
+               lambda m, x: x.clone().div_(1e5), lambda m, x: x - 0.1):
+        (out, gm), (ref, gt) = _both(fn, data)
+        _assert_bits(out, ref)
+        _assert_bits(gm[0], gt[0])
+
+
+
+# ---------------------------------------------------------------- backward(create_graph=True)
+def _snap(t):
+    """What a learner sees of a ``.grad``: values, requires_grad and the node's name."""
+    return (to_numpy(t).tolist(), t.requires_grad,
+            None if t.grad_fn is None else type(t.grad_fn).__name__)
+
+
+def test_backward_create_graph_then_again_and_through_x_grad_matches_torch():
+    """``y.backward(create_graph=True)`` leaves a recorded copy in ``x.grad`` (CopyBackwards);
+    a second plain ``backward()`` adds into that very tensor; a backward through ``x.grad``
+    then gives the second derivative, added to it; two create_graph backwards add out of place
+    (AddBackward0). Every second-order test elsewhere goes through ``autograd.grad``."""
+    results = []
+    for m in (minitorch, torch):
+        x = m.tensor([0.5, -2.0, 3.0], requires_grad=True)
+        w = m.tensor([1.5, 0.25, -1.0], requires_grad=True)
+        y = (x ** 3 * w).sum()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # PyTorch's note on the reference cycle
+            y.backward(create_graph=True)  # x.grad = 3 x^2 w, w.grad = x^3, both recorded
+        seen = [_snap(x.grad), _snap(w.grad)]
+        gx = x.grad
+        y.backward()  # a second backward: added into the same tensors, in place
+        seen += [_snap(x.grad), x.grad is gx, _snap(w.grad)]
+        gx.sum().backward()  # through x.grad: x.grad += 6 x w, w.grad += 3 x^2
+        seen += [_snap(x.grad), _snap(w.grad)]
+        x.grad = w.grad = None
+        y = (x ** 3 * w).sum()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            y.backward(create_graph=True)
+            first = x.grad
+            y.backward(create_graph=True)  # out of place: x.grad = first + second
+        seen += [_snap(x.grad), x.grad is first, _snap(first)]
+        x.grad.sum().backward()
+        seen += [_snap(x.grad), _snap(w.grad)]
+        results.append(seen)
+    assert results[0] == results[1]
+
+
+def test_one_gradient_reaching_two_leaves_matches_torch():
+    """``(x + w).backward(g)`` twice, plain and after ``create_graph=True`` with a ``g`` that
+    requires grad: each leaf has its own ``.grad``, and ``g`` is untouched, as in PyTorch."""
+    for create_graph in (False, True):
+        results = []
+        for m in (minitorch, torch):
+            x = m.tensor([1.0, 2.0], requires_grad=True)
+            w = m.tensor([3.0, 4.0], requires_grad=True)
+            g = m.tensor([1.0, 1.0], requires_grad=create_graph)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                (x + w).backward(g, create_graph=create_graph)
+            seen = [x.grad is w.grad, x.grad is g, _snap(x.grad)]
+            (x + w).backward(g)
+            with m.no_grad():
+                x.grad.mul_(10)  # x's gradient only
+            seen += [_snap(x.grad), _snap(w.grad), _snap(g)]
+            results.append(seen)
+        assert results[0] == results[1]

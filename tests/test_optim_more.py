@@ -142,3 +142,48 @@ def test_repr_lists_the_hyperparameters_like_torch():
     mine = repr(mt.optim.RMSprop([mt.zeros(1, requires_grad=True)], lr=0.1))
     ref = repr(torch.optim.RMSprop([torch.zeros(1, requires_grad=True)], lr=0.1))
     assert mine == ref
+
+
+# ---------------------------------------------------------------- PyTorch's rounding (issue 26)
+@pytest.mark.parametrize("kwargs", [
+    {"lr": 0.1}, {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.01},
+    {"lr": 0.1, "momentum": 0.9, "nesterov": True},
+    {"lr": 0.1, "momentum": 0.5, "dampening": 0.3, "maximize": True},
+], ids=str)
+def test_sgd_steps_round_as_torch_given_the_same_gradients(kwargs):
+    """PyTorch's SGD updates with ``add_(g, alpha=-lr)``, whose kernel rounds ``p - lr * g``
+    once (a fused multiply-add): given the same gradients, the parameters stay the same bit
+    for bit. (Adam, RMSprop and Adagrad round their adds the same way, but take a square
+    root, which PyTorch's vectorised CPU kernel does not round correctly: those differ in
+    the last bit now and then, and are compared to a tolerance above.)"""
+    rng = np.random.default_rng(26)
+    p0 = rng.standard_normal(1000).astype(np.float32)
+    grads = [rng.standard_normal(1000).astype(np.float32) for _ in range(30)]
+    results = []
+    for lib in (mt, torch):
+        p = lib.nn.Parameter(lib.from_numpy(p0.copy()))
+        opt = lib.optim.SGD([p], **kwargs)
+        for g in grads:
+            p.grad = lib.from_numpy(g.copy())
+            opt.step()
+        results.append(p.detach().numpy().copy())
+    np.testing.assert_array_equal(results[0], results[1])
+
+
+def test_add_with_alpha_and_linspace_round_as_torch():
+    """``a.add(b, alpha=c)`` is one fused multiply-add in PyTorch, and its linspace counts the
+    first half up from ``start`` and the second half down from ``end``, each value one fused
+    multiply-add: the polynomial examples fit a model to ``linspace(-pi, pi, 2000)``."""
+    import math
+
+    rng = np.random.default_rng(3)
+    a, b = (rng.standard_normal(5000).astype(np.float32) for _ in range(2))
+    for alpha in (0.1, -1e-3, 3.0):
+        got = mt.from_numpy(a.copy()).add(mt.from_numpy(b.copy()), alpha=alpha)
+        want = torch.from_numpy(a.copy()).add(torch.from_numpy(b.copy()), alpha=alpha)
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+    for args in [(-math.pi, math.pi, 2000), (0, 1, 5), (2.5, -1.5, 64), (0, 1, 1), (-3, 7, 1001)]:
+        for dt in ("float32", "float64"):
+            got = mt.linspace(*args, dtype=getattr(mt, dt))
+            want = torch.linspace(*args, dtype=getattr(torch, dt))
+            np.testing.assert_array_equal(got.numpy(), want.numpy())

@@ -13,7 +13,6 @@ import importlib
 import importlib.util
 import math
 import sys
-import timeit
 from pathlib import Path
 
 import numpy as np
@@ -361,12 +360,6 @@ def test_full_profile_threshold_is_infinite():
     with print_options(profile="full"):
         assert math.isinf(PRINT_OPTS.threshold)
         check(np.arange(1500))
-
-
-def test_small_tensor_is_fast():
-    array = f32([0.5, 1.25, -3.0])
-    best = min(timeit.repeat(lambda: format_tensor(array), number=200, repeat=5)) / 200
-    assert best < 100e-6, f"{best * 1e6:.1f} µs per call"
 
 
 # --------------------------------------------------------------------------- hypothesis

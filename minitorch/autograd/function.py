@@ -183,7 +183,9 @@ class AccumulateGrad(Node):
                     check_hook_result(hook, grad, new)
                     grad = new
         if grad_mode._state.enabled:  # create_graph=True: keep the sum differentiable
-            var._grad = grad if var._grad is None else var._grad + grad
+            # The first gradient is a (recorded) copy, as in PyTorch (CopyBackwards): the
+            # incoming tensor may be the caller's, or reach another leaf too.
+            var._grad = _recorded_copy(grad) if var._grad is None else var._grad + grad
         elif var._grad is None:  # (grad mode is off here, so the copy has no history)
             var._grad = grad.clone()
         else:
@@ -192,6 +194,14 @@ class AccumulateGrad(Node):
             for hook in tuple(var._post_accumulate_hooks.values()):
                 hook(var)
         return ()
+
+
+def _recorded_copy(t):
+    """A copy of ``t`` made with ``copy_``, so that, like PyTorch's, it has the node
+    ``CopyBackwards`` when ``t`` requires grad (a plain copy when it does not)."""
+    out = t.detach().clone()
+    out.copy_(t)
+    return out
 
 
 class SavedTensor:

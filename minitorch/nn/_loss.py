@@ -15,7 +15,8 @@ from minitorch.nn._util import (
     _scale_grad,
     _type_name,
 )
-from minitorch.ops._util import broadcast_error
+from minitorch.ops._util import broadcast_error, quietly
+from minitorch.ops.arithmetic import where
 from minitorch.ops.unary import sigmoid
 
 
@@ -126,7 +127,7 @@ class MseLoss(Function):
             raise broadcast_error(x.shape, y.shape) from None
         ctx.save_for_backward(x, y)
         ctx.reduction, ctx.n = reduction, diff.size
-        return _wrap(_reduce_array(diff * diff, reduction, xd.dtype))
+        return _wrap(_reduce_array(quietly(np.multiply, diff, diff), reduction, xd.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -153,8 +154,11 @@ class BinaryCrossEntropy(Function):
     def forward(ctx, x, y, weight, reduction):
         xd = x._data
         yd = y._data.astype(xd.dtype, copy=False)
-        if ((xd < 0) | (xd > 1)).any():
+        # written so that NaN fails too, as in PyTorch
+        if not ((xd >= 0) & (xd <= 1)).all():
             raise RuntimeError("all elements of input should be between 0 and 1")
+        if not ((yd >= 0) & (yd <= 1)).all():
+            raise RuntimeError("all elements of target should be between 0 and 1")
         with np.errstate(divide="ignore"):
             log_x = np.maximum(np.log(xd), -100)
             log_1mx = np.maximum(np.log1p(-xd), -100)
@@ -184,8 +188,10 @@ class BinaryCrossEntropy(Function):
 class NllLoss(Function):
     """Negative log-likelihood: pick ``-logp[target]`` for each sample.
 
-    The gradient is ``-weight[target]`` (divided by the total weight for ``mean``) at the
-    target class and 0 elsewhere: a constant matrix times the incoming gradient.
+    The gradient is ``-weight[target]`` times the incoming gradient (divided by the total
+    weight for ``mean``) at the target class, and 0 elsewhere. As in PyTorch it is written
+    into zeros at the targets, not multiplied by a 0/1 matrix: an infinite gradient stays
+    infinite at the targets and 0 elsewhere, where ``inf * 0`` would give NaN.
     """
 
     node_name = "NllLossBackward0"
@@ -219,38 +225,58 @@ class NllLoss(Function):
         else:
             w = None  # every sample counts once
         losses = -picked if w is None else -picked * w
-        coef = -1.0 if w is None else -w  # d loss_i / d logp[i, target_i]
+        total = None
         if reduction == "none":
             out = losses.reshape(target.shape)
         elif reduction == "sum":
             out = losses.sum(dtype=lp.dtype)
         else:
             total = t.shape[0] if w is None else w.sum(dtype=lp.dtype)
-            if total:
-                out = losses.sum(dtype=lp.dtype) / lp.dtype.type(total)
-                coef = coef / total
-            else:  # every target ignored: the loss is 0 / 0 = NaN, its gradient 0 (PyTorch's)
-                out, coef = lp.dtype.type(np.nan), lp.dtype.type(0)
-        grad_matrix = xp.zeros(rows_lp.shape, dtype=lp.dtype)
-        grad_matrix[rows, t_safe] = coef
-        grad_matrix = grad_matrix.reshape(moved.shape)
-        if lp.ndim == 1:
-            grad_matrix = grad_matrix[0]
-        elif lp.ndim > 2:
-            grad_matrix = xp.moveaxis(grad_matrix, -1, 1)
-        ctx.grad_matrix, ctx.reduction, ctx.ndim = _wrap(grad_matrix), reduction, lp.ndim
+            # every target ignored: the loss is 0 / 0 = NaN (PyTorch's), its gradient 0
+            out = losses.sum(dtype=lp.dtype) / lp.dtype.type(total) if total else \
+                lp.dtype.type(np.nan)
+        # Where the gradient goes: the target of each counted sample, with its class weight.
+        kept = rows if all_valid else rows[valid]
+        ctx.picked = (kept, t_safe[kept], None if w is None else w[kept])
+        ctx.moved_shape, ctx.reduction, ctx.ndim = moved.shape, reduction, lp.ndim
+        ctx.total = None if total is None else float(total)
         return _wrap(xp.asarray(out, dtype=lp.dtype))
 
     @staticmethod
     def backward(ctx, grad):
+        # PyTorch's order: -(grad / total) for mean, times the class weight, at the targets
+        kept, targets, w = ctx.picked
+        xp = array_module(grad._data)
+        rows_shape = (int(np.prod(ctx.moved_shape[:-1])), ctx.moved_shape[-1])
         if _plain_backward():
             g = grad._data
-            if ctx.reduction == "none" and ctx.ndim > 1:
-                g = g[:, None]
-            return _wrap(g * ctx.grad_matrix._data)
+            if ctx.total is not None:
+                g = g / g.dtype.type(ctx.total)
+            g = -g.reshape(-1)[kept] if ctx.reduction == "none" else -g
+            out = xp.zeros(rows_shape, dtype=g.dtype)
+            out[kept, targets] = g if w is None else g * w
+            return _wrap(_like_logp(out, ctx))
+        # recorded (create_graph=True): the same selection, differentiable in grad
+        mask = xp.zeros(rows_shape, np.bool_)
+        mask[kept, targets] = True
+        if ctx.total is not None:
+            grad = grad / ctx.total
         if ctx.reduction == "none" and ctx.ndim > 1:
             grad = grad.unsqueeze(1)  # one gradient per sample, spread over its classes
-        return grad * ctx.grad_matrix
+        g = -grad
+        if w is not None:
+            weights = xp.zeros(rows_shape, dtype=grad._data.dtype)
+            weights[kept, targets] = w
+            g = g * _wrap(_like_logp(weights, ctx))
+        return where(_wrap(_like_logp(mask, ctx)), g, 0.0)
+
+
+def _like_logp(rows, ctx):
+    """An array of one row of classes per sample, shaped back like logp."""
+    out = rows.reshape(ctx.moved_shape)
+    if ctx.ndim == 1:
+        return out[0]
+    return array_module(out).moveaxis(out, -1, 1) if ctx.ndim > 2 else out
 
 
 class NllLoss2D(NllLoss):

@@ -20,9 +20,9 @@ class Softmax(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
-        xd = x._data
+        xd = _acc(x._data)
         e = np.exp(xd - xd.max(axis=dim, keepdims=True))
-        out = _wrap(e / e.sum(axis=dim, keepdims=True))
+        out = _wrap((e / e.sum(axis=dim, keepdims=True)).astype(x._data.dtype, copy=False))
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -32,8 +32,9 @@ class Softmax(Function):
         (s,) = ctx.saved_tensors
         # ds_i/dx_j = s_i (delta_ij - s_j)  =>  grad_x = s * (grad - sum(grad * s))
         if _plain_backward():
-            g, sd = grad._data, s._data
-            return _wrap(sd * (g - (g * sd).sum(axis=ctx.dim, keepdims=True)))
+            g, sd = _acc(grad._data), _acc(s._data)
+            gx = sd * (g - (g * sd).sum(axis=ctx.dim, keepdims=True))
+            return _wrap(gx.astype(grad._data.dtype, copy=False))
         return s * (grad - (grad * s).sum(ctx.dim, keepdim=True))
 
 
@@ -45,9 +46,10 @@ class LogSoftmax(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
-        xd = x._data
+        xd = _acc(x._data)
         shifted = xd - xd.max(axis=dim, keepdims=True)  # the largest entry becomes 0
-        out = _wrap(shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True)))
+        out = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        out = _wrap(out.astype(x._data.dtype, copy=False))
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -57,6 +59,13 @@ class LogSoftmax(Function):
         (out,) = ctx.saved_tensors
         # d log_softmax_i / dx_j = delta_ij - softmax_j
         if _plain_backward():
-            g = grad._data
-            return _wrap(g - np.exp(out._data) * g.sum(axis=ctx.dim, keepdims=True))
+            g = _acc(grad._data)
+            gx = g - np.exp(_acc(out._data)) * g.sum(axis=ctx.dim, keepdims=True)
+            return _wrap(gx.astype(grad._data.dtype, copy=False))
         return grad - out.exp() * grad.sum(ctx.dim, keepdim=True)
+
+
+def _acc(x: np.ndarray) -> np.ndarray:
+    """``x`` in the precision PyTorch computes softmax in: float16 in float32, rounded once
+    at the end (the sum of exponentials would lose digits in float16)."""
+    return x.astype(np.float32) if x.dtype == np.float16 else x

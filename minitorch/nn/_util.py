@@ -47,11 +47,14 @@ def _check_reduction(reduction: str) -> None:
 
 
 def _reduce_array(loss: np.ndarray, reduction: str, dtype) -> np.ndarray:
+    """The loss reduced; float16 losses are added up in float32, as in PyTorch."""
     xp = array_module(loss)
-    if reduction == "mean":
-        return xp.asarray(loss.mean(dtype=dtype), dtype=dtype)
-    if reduction == "sum":
-        return xp.asarray(loss.sum(dtype=dtype), dtype=dtype)
+    acc = np.float32 if np.dtype(dtype) == np.float16 else dtype
+    with np.errstate(over="ignore"):  # a float16 mean of 1e5 is inf, without a word
+        if reduction == "mean":
+            return xp.asarray(loss.mean(dtype=acc), dtype=dtype)
+        if reduction == "sum":
+            return xp.asarray(loss.sum(dtype=acc), dtype=dtype)
     return loss
 
 

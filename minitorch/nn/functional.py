@@ -227,6 +227,9 @@ def _softmax_input(input: Tensor, dim, dtype, name: str):  # noqa: A002
     x = input
     if dim is None:
         dim = _softmax_dim(name, x.ndim)
+    elif not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
+                        f"{type(dim).__name__}")
     if dtype is not None:
         x = x.to(dtype)
     if x._data.ndim == 0:
@@ -544,6 +547,8 @@ class NativeBatchNorm(Function):
     @staticmethod
     def forward(ctx, x, weight, bias, running_mean, running_var, training, momentum, eps):
         xd = x._data
+        if xd.dtype == np.float16:  # computed in float32 and rounded once, as in PyTorch
+            xd = xd.astype(np.float32)
         dims = (0,) + tuple(range(2, xd.ndim))
         shape = (1, -1) + (1,) * (xd.ndim - 2)
         if training:
@@ -570,32 +575,42 @@ class NativeBatchNorm(Function):
         ctx.training, ctx.eps, ctx.dims, ctx.shape = training, eps, dims, shape
         if not training:
             ctx.stats = (_wrap(mean.reshape(shape)), _wrap(invstd.reshape(shape)))
-        return _wrap(out.astype(xd.dtype, copy=False))
+        return _wrap(out.astype(x._data.dtype, copy=False))
 
     @staticmethod
     def backward(ctx, grad):
         x, weight = ctx.saved_tensors
-        dims, shape = ctx.dims, ctx.shape
+        if x._data.dtype != np.float16:
+            return _batch_norm_backward(ctx, x, weight, grad)
+        # float16: in float32, as the forward, then rounded back
+        gx, gw, gb = _batch_norm_backward(ctx, x.float(), weight, grad.float())
+        param_dtype = grad.dtype if weight is None else weight.dtype
+        return (None if gx is None else gx.half(), None if gw is None else gw.to(param_dtype),
+                None if gb is None else gb.to(param_dtype))
+
+
+def _batch_norm_backward(ctx, x, weight, grad):
+    dims, shape = ctx.dims, ctx.shape
+    if ctx.training:
+        # Written with tensor operations of x: the batch statistics depend on x too.
+        mean = x.mean(dims, keepdim=True)
+        xc = x - mean
+        invstd = ((xc * xc).mean(dims, keepdim=True) + ctx.eps) ** -0.5
+    else:
+        mean, invstd = ctx.stats
+        xc = x - mean
+    xhat = xc * invstd
+    gxhat = grad if weight is None else grad * weight.reshape(shape)
+    gx = None
+    if ctx.needs_input_grad[0]:
         if ctx.training:
-            # Written with tensor operations of x: the batch statistics depend on x too.
-            mean = x.mean(dims, keepdim=True)
-            xc = x - mean
-            invstd = ((xc * xc).mean(dims, keepdim=True) + ctx.eps) ** -0.5
+            gx = invstd * (gxhat - gxhat.mean(dims, keepdim=True)
+                           - xhat * (gxhat * xhat).mean(dims, keepdim=True))
         else:
-            mean, invstd = ctx.stats
-            xc = x - mean
-        xhat = xc * invstd
-        gxhat = grad if weight is None else grad * weight.reshape(shape)
-        gx = None
-        if ctx.needs_input_grad[0]:
-            if ctx.training:
-                gx = invstd * (gxhat - gxhat.mean(dims, keepdim=True)
-                               - xhat * (gxhat * xhat).mean(dims, keepdim=True))
-            else:
-                gx = gxhat * invstd
-        gw = (grad * xhat).sum(dims) if ctx.needs_input_grad[1] else None
-        gb = grad.sum(dims) if ctx.needs_input_grad[2] else None
-        return gx, gw, gb
+            gx = gxhat * invstd
+    gw = (grad * xhat).sum(dims) if ctx.needs_input_grad[1] else None
+    gb = grad.sum(dims) if ctx.needs_input_grad[2] else None
+    return gx, gw, gb
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,  # noqa: A002
@@ -701,7 +716,9 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     if data.size and data.min() < 0:
         raise RuntimeError("Class values must be non-negative.")
     if num_classes == -1:
-        num_classes = int(data.max()) + 1 if data.size else 0
+        if not data.size:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(data.max()) + 1
     elif data.size and data.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     xp = array_module(data)

@@ -86,6 +86,7 @@ def as_tensor(value, like: Tensor) -> Tensor:
         t._wrapped = True
         return t
     if isinstance(value, (numbers.Number, np.number, np.bool_)):
+        _dtype.check_python_int(value)  # 2**64 is beyond PyTorch's 64-bit arguments
         d = _dtype.scalar_dtype(value)
         if d.category <= like.dtype.category:
             d = like.dtype
@@ -142,6 +143,45 @@ def broadcast_error(*shapes) -> RuntimeError:
                 f"non-singleton dimension {i}"
             )
     return RuntimeError(f"shapes {list(a)} and {list(b)} cannot be broadcast together")
+
+
+# A float in which the product of two numbers of the dtype is exact (float64 for float32) or
+# nearly so (the x87 extended precision for float64).
+_WIDER = {np.dtype(np.float16): np.float64, np.dtype(np.float32): np.float64,
+          np.dtype(np.float64): np.longdouble}
+
+
+def fused_multiply_add(x, y: np.ndarray, z: np.ndarray,
+                       out: np.ndarray | None = None) -> np.ndarray:
+    """``x * y + z`` rounded once, in ``z``'s dtype (into ``out`` when given): the fused
+    multiply-add (FMA) of PyTorch's CPU kernels for ``add(z, y, alpha=x)``, ``addcmul``,
+    ``lerp`` and the optimizers' steps. ``x`` is an array or a NumPy scalar, ``y`` an array.
+
+    Rounding ``x * y`` first and then the sum, as NumPy does, differs in the last bit, and over
+    thousands of training steps such bits add up. NumPy has no FMA: the product is taken in a
+    wider float, where it is exact. (On a CuPy array this is the plain ``x * y + z``.)
+
+    >>> tenth, three, z = np.float32(0.1), np.array(3, np.float32), np.array([-0.3], np.float32)
+    >>> (tenth * three + z).tolist(), fused_multiply_add(tenth, three, z).tolist()
+    ([0.0], [-7.450580596923828e-09])
+    """
+    wide = _WIDER.get(z.dtype)
+    if wide is None or not isinstance(z, np.ndarray):  # an integer, or a GPU array
+        exact = x * y + z
+    else:  # in place where the shapes allow (this runs in every optimizer step)
+        exact = y.astype(wide)
+        if x.shape == () or x.shape == exact.shape:
+            exact *= x  # exact: the product of two float32 numbers fits a float64
+        else:
+            exact = exact * x
+        if z.shape == exact.shape:
+            exact += z  # the one rounding (to ``wide``; the cast below is harmless)
+        else:
+            exact = exact + z
+    if out is None:
+        return exact.astype(z.dtype, copy=False)
+    out[...] = exact
+    return out
 
 
 def float_type(t: Tensor) -> np.dtype:

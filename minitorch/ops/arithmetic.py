@@ -21,7 +21,14 @@ from minitorch import _dtype
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
-from minitorch.ops._util import as_tensor, broadcast_error, float_type, operands, quietly
+from minitorch.ops._util import (
+    as_tensor,
+    broadcast_error,
+    float_type,
+    fused_multiply_add,
+    operands,
+    quietly,
+)
 
 __all__ = [
     "add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "maximum", "minimum",
@@ -98,11 +105,17 @@ class AddScaled(Function):
     @staticmethod
     def forward(ctx, a, b, alpha):
         ctx.alpha = alpha
-        return _binary(lambda x, y: x + y * y.dtype.type(alpha), a, b)
+        return _binary(lambda x, y: _add_scaled(x, y, alpha), a, b)
 
     @staticmethod
     def backward(ctx, grad):
         return grad, (grad * ctx.alpha if ctx.needs_input_grad[1] else None)
+
+
+def _add_scaled(x, y, alpha):
+    """``x + alpha * y`` rounded once, as PyTorch's kernel computes it (a fused multiply-add),
+    with ``alpha`` taken in the dtype."""
+    return fused_multiply_add(y.dtype.type(alpha), y, x)
 
 
 class SubScaled(AddScaled):
@@ -180,6 +193,26 @@ class Mul(Function):
                 grad * a if a is not None else None)
 
 
+def _times(x, number):
+    """``x * number`` for a Python number as PyTorch's CPU kernel computes it: a float16 array
+    in float32, with the number not rounded to float16 first, then rounded once (NumPy would
+    round the number first: ``0 * 1e5`` would be ``0 * inf``, NaN, and ``x / 1e5`` zero)."""
+    if x.dtype == np.float16:
+        return quietly(_in_float32, np.multiply, x, number)
+    return x * number
+
+
+def _divided(x, number):
+    """``x / number`` for a Python number, computed as ``_times`` computes ``x * number``."""
+    if x.dtype == np.float16:
+        return quietly(_in_float32, np.true_divide, x, number)
+    return quietly(np.true_divide, x, number)
+
+
+def _in_float32(np_fn, x, number):
+    return np_fn(x.astype(np.float32), np.float32(number)).astype(np.float16)
+
+
 class MulNumber(Function):
     """``tensor * number`` on a floating-point tensor: the number needs no wrapping, and it is
     all that backward needs (``d(a*c)/da = c``)."""
@@ -194,14 +227,35 @@ class MulNumber(Function):
         # fails here as it does there: the number is kept in ctx, the marker in saved_tensors.
         ctx.save_for_backward(None)
         ctx.number = number
-        return _wrap(a._data * number)
+        return _wrap(_times(a._data, number))
 
     @staticmethod
     def backward(ctx, grad):
         ctx.saved_tensors  # noqa: B018  (raises once the graph has been freed)
         if not grad_mode._state.enabled:  # a plain backward() records nothing: use the arrays
-            return _wrap(grad._data * ctx.number), None
+            return _wrap(_times(grad._data, ctx.number)), None
         return grad * ctx.number, None  # create_graph=True: a recorded, differentiable product
+
+
+class DivNumber(Function):
+    """``tensor / number`` on a floating-point tensor, as ``MulNumber`` (``d(a/c)/da = 1/c``)."""
+
+    node_name = "DivBackward0"
+    _builtin = True
+    _edge_args = (0, 1)  # the number's edge is empty, as in PyTorch
+
+    @staticmethod
+    def forward(ctx, a, number):
+        ctx.save_for_backward(None)  # PyTorch saves the number: see MulNumber
+        ctx.number = number
+        return _wrap(_divided(a._data, number))
+
+    @staticmethod
+    def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018  (raises once the graph has been freed)
+        if not grad_mode._state.enabled:
+            return _wrap(_divided(grad._data, ctx.number)), None
+        return grad / ctx.number, None
 
 
 class Div(Function):
@@ -259,7 +313,9 @@ class Reciprocal(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return -grad * out * out  # d(1/a)/da = -1/a^2
+        # d(1/a)/da = -1/a^2, as PyTorch computes it: out * out first, so it overflows to inf
+        # where out * out does (-grad * out * out would stay finite for a small grad)
+        return -grad * (out * out)
 
 
 _MULTIPLIED_POWERS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -284,6 +340,7 @@ class PowScalar(Function):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
         x = a._data
+        _check_exponent(a, exponent)
         if x.dtype.kind != "f":  # bool ** 2 is int64, int ** 0.5 is float32
             dt = _dtype.result_type(a, as_tensor(exponent, a))
             if dt is _dtype.bool:  # bool ** bool: PyTorch's special case (x ** True is x)
@@ -308,7 +365,19 @@ class PowScalar(Function):
         p = ctx.exponent
         if p == 0:  # a ** 0 is 1 everywhere (0 ** 0 too): its derivative is 0
             return _wrap(np.zeros_like(grad._data))
-        return grad * p * a ** (p - 1)  # d(a^p)/da = p * a^(p-1)
+        return grad * (p * a ** (p - 1))  # d(a^p)/da = p * a^(p-1), in PyTorch's order
+
+
+def _check_exponent(a: Tensor, exponent) -> None:
+    """PyTorch's checked conversion of a number exponent: into float16 for a float16 tensor,
+    and an int exponent of an integer tensor into int64, then into the tensor's dtype
+    (``x ** 2**31`` on int32 raises; on float32 it is inf)."""
+    d = a.dtype
+    if d is _dtype.float16:
+        _dtype.number_as(exponent, d)
+    elif d.np.kind in "iu" and isinstance(exponent, int) and not isinstance(exponent, bool):
+        _dtype.number_as(exponent, _dtype.int64)
+        _dtype.number_as(exponent, d)
 
 
 class PowTensor(Function):
@@ -327,11 +396,13 @@ class PowTensor(Function):
     def backward(ctx, grad):
         a, b, out = ctx.saved_tensors
         ga = gb = None
+        # PyTorch's formulas, in its order: the gradient is selected away where b == 0, but
+        # multiplies the masked a^b * log(a), so an inf or NaN gradient at a == 0 gives NaN
         if ctx.needs_input_grad[0]:  # b * a^(b-1), taken as 0 where b == 0 (also at a == 0)
-            ga = where(b == 0, 0.0, grad * b * a ** (b - 1))
+            ga = where(b == 0, 0.0, grad * (b * a ** (b - 1)))
         if ctx.needs_input_grad[1]:  # a^b * log(a), taken as 0 where a == 0 and b >= 0
             log_a = a.to(out.dtype).log()  # a float16 base of a float64 power: log in float64
-            gb = where((a == 0) & (b >= 0), 0.0, grad * out * log_a)
+            gb = grad * where((a == 0) & (b >= 0), 0.0, out * log_a)
         return ga, gb
 
 
@@ -353,10 +424,12 @@ class PowScalarBase(Function):
     def backward(ctx, grad):
         b, out = ctx.saved_tensors
         c = ctx.base
-        # d(c^b)/db = c^b * log(c); where c == 0 it is taken as 0 for b >= 0
+        # d(c^b)/db = c^b * log(c); where c == 0 it is taken as 0 for b >= 0 (and then
+        # multiplied by the gradient, as in PyTorch: an inf gradient gives NaN there)
         log_c = float(np.log(np.float64(c))) if c > 0 else (-np.inf if c == 0 else np.nan)
-        g = grad * out * log_c
-        return where(b >= 0, 0.0, g) if c == 0 else g
+        if c == 0:
+            return grad * where(b >= 0, 0.0, out * log_c)
+        return grad * (out * log_c)
 
 
 def _safe_power(x, y):
@@ -371,6 +444,23 @@ def _safe_power(x, y):
     return quietly(np.power, x, y)
 
 
+def _keeping_first(np_fn):
+    """``np_fn`` (``np.maximum`` or ``np.minimum``) that, like PyTorch, returns its first
+    operand on a tie, so ``maximum(-0.0, 0.0)`` is ``-0.0``. (NumPy's answer to a tie of
+    zeros depends on the loop it takes: the first operand for float16, the second in float32's
+    SIMD loop.) NaN still wins."""
+    def keeping_first(x, y):
+        out = np_fn(x, y)
+        if isinstance(out, np.generic):  # two 0-d arrays give a NumPy scalar
+            out = np.asarray(out)
+        np.copyto(out, x, where=x == y)  # (a masked copy is much quicker than np.where)
+        return out
+    return keeping_first
+
+
+_max_keeping_first, _min_keeping_first = _keeping_first(np.maximum), _keeping_first(np.minimum)
+
+
 class Maximum(Function):
     node_name = "MaximumBackward0"
     _builtin = True
@@ -378,7 +468,7 @@ class Maximum(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return _binary(np.maximum, a, b)
+        return _binary(_max_keeping_first, a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -393,7 +483,7 @@ class Minimum(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return _binary(np.minimum, a, b)
+        return _binary(_min_keeping_first, a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -426,10 +516,13 @@ class Clamp(Function):
                 dt = _dtype.promote_types(dt, _dtype.result_type(a, as_tensor(bound, a)))
         x = a._data.astype(dt.np, copy=False)
         out = x
-        if lo is not None:
-            out = np.maximum(out, x.dtype.type(lo))
-        if hi is not None:
-            out = np.minimum(out, x.dtype.type(hi))
+        # The bounds are converted as PyTorch converts them: 2**31 is no float16, and -1 is
+        # 255 as a uint8. On a tie the value itself is kept, which matters only for a zero
+        # bound: clamp(-0.0, min=0) is -0.0, as in PyTorch.
+        for bound, np_fn in ((lo, np.maximum), (hi, np.minimum)):
+            if bound is not None:
+                bound = _dtype.number_as(bound, dt)
+                out = (_keeping_first(np_fn) if bound == 0 else np_fn)(out, bound)
         return _wrap(out if out is not x else x.copy())
 
     @staticmethod
@@ -455,9 +548,9 @@ class ClampTensor(Function):
         ctx.save_for_backward(a, lo, hi)
         out = a._data
         if lo is not None:
-            out = np.maximum(out, operands(a, lo)[1])
+            out = _max_keeping_first(out, operands(a, lo)[1])
         if hi is not None:
-            out = np.minimum(out, operands(a, hi)[1])
+            out = _min_keeping_first(out, operands(a, hi)[1])
         return _wrap(out)
 
     @staticmethod
@@ -486,8 +579,11 @@ class MaskedFill(Function):
     def forward(ctx, a, mask, value):
         ctx.mask = mask
         x = a._data
-        value = value._data if isinstance(value, Tensor) else value
-        return _wrap(np.where(mask._data, np.asarray(value).astype(x.dtype), x))
+        if isinstance(value, Tensor):
+            value = value._data.astype(x.dtype)
+        else:  # PyTorch's checked conversion: nan does not fit int64, 1e5 does not fit float16
+            value = _dtype.number_as(value, a.dtype)
+        return _wrap(np.where(mask._data, value, x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -589,6 +685,8 @@ def div(input: Tensor, other) -> Tensor:  # noqa: A002
     """``input / other`` (true division: integers give floats)."""
     if not isinstance(input, Tensor):
         return mul(reciprocal(other), input)
+    if _plain_number(other, input):
+        return DivNumber.apply(input, other)
     if isinstance(other, int) and input._data.dtype.kind != "f":
         other = float(other)  # uint8 / -1 divides by -1.0, not by -1 wrapped to 255
     return Div.apply(input, as_tensor(other, input))
@@ -661,7 +759,12 @@ def where(condition: Tensor, input=None, other=None):  # noqa: A002
         from minitorch._creation import tensor  # noqa: PLC0415
 
         like = tensor(input)
-    return Where.apply(condition, as_tensor(input, like), as_tensor(other, like))
+    a, b = as_tensor(input, like), as_tensor(other, like)
+    dt = _dtype.result_type(a, b)
+    for value in (input, other):  # a number must fit the result (PyTorch lets float16 pass)
+        if not isinstance(value, Tensor) and dt is not _dtype.float16:
+            _dtype.number_as(value, dt)
+    return Where.apply(condition, a, b)
 
 
 def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:  # noqa: A002

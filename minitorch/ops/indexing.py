@@ -20,10 +20,12 @@ Example:
 from __future__ import annotations
 
 import numbers
+import re
 import warnings
 
 import numpy as np
 
+from minitorch import _dtype
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch.autograd import grad_mode
@@ -87,6 +89,30 @@ class Embed(Function):
         return grad[ctx.key]
 
 
+def _index_error(e: IndexError, shape: tuple, key) -> IndexError:
+    """NumPy's IndexError for advanced indexing, in PyTorch's words."""
+    message = str(e)
+    if message.startswith("boolean index did not match"):
+        d = 0  # the dimension of x that the next index applies to
+        for k in key if isinstance(key, tuple) else (key,):
+            if isinstance(k, np.ndarray) and k.dtype == np.bool_:
+                for i, n in enumerate(k.shape):
+                    if shape[d + i] != n:
+                        return IndexError(
+                            f"The shape of the mask [{', '.join(map(str, k.shape))}] at index "
+                            f"{i} does not match the shape of the indexed tensor "
+                            f"[{', '.join(map(str, shape))}] at index {d + i}")
+                d += k.ndim
+            else:
+                d += 1
+    if message.startswith("shape mismatch: indexing arrays could not be broadcast"):
+        shapes = [s.strip(",").replace(",", ", ")
+                  for s in re.findall(r"\(([^)]*)\)", message)]
+        return IndexError("shape mismatch: indexing tensors could not be broadcast together "
+                          f"with shapes {', '.join(f'[{s}]' for s in shapes)}")
+    return IndexError(message.replace("axis", "dimension"))
+
+
 class Index(Function):
     """Advanced indexing with integer arrays or masks (copies)."""
 
@@ -99,7 +125,7 @@ class Index(Function):
         try:
             return _wrap(a._data[key])
         except IndexError as e:
-            raise IndexError(str(e).replace("axis", "dimension")) from None
+            raise _index_error(e, a._data.shape, key) from None
 
     @staticmethod
     def backward(ctx, grad):
@@ -144,7 +170,7 @@ class IndexPut(Function):
                 f"cannot be broadcast to indexing result of shape [{got}]"
             ) from None
         except IndexError as e:
-            raise IndexError(str(e).replace("axis", "dimension")) from None
+            raise _index_error(e, a._data.shape, indices) from None
         return _wrap(out)
 
     @staticmethod
@@ -207,7 +233,10 @@ def _to_numpy_index(k):
         k = k._data
     elif isinstance(k, (list, range)):
         values = [x.item() if isinstance(x, Tensor) else x for x in k]
+        _check_sequence(values)
         k = np.asarray(values) if values else np.zeros(0, np.int64)  # x[[]] picks nothing
+        if k.dtype.kind == "f":  # PyTorch reads Python floats in a list as ints (1.5 is 1)
+            k = k.astype(np.int64)
     if k.dtype.kind not in "biu":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     if k.dtype == np.uint8:  # a uint8 tensor is a mask (PyTorch's old convention)
@@ -217,6 +246,19 @@ def _to_numpy_index(k):
     return k
 
 
+def _check_sequence(values) -> None:
+    """PyTorch reads each number of a list index as a C ``long long``: Python floats are
+    truncated to ints, but NumPy's floats and ints beyond 64 bits are refused."""
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            _check_sequence(v)
+        elif isinstance(v, np.floating):
+            raise TypeError(f"'{type(v).__module__}.{type(v).__name__}' object cannot be "
+                            "interpreted as an integer")
+        elif isinstance(v, int) and not -(2 ** 63) <= v < 2 ** 63:
+            raise ValueError("Overflow when unpacking long long")
+
+
 def _as_tuple_key(key) -> tuple:
     """The key as a tuple of indices, as PyTorch reads it.
 
@@ -224,11 +266,14 @@ def _as_tuple_key(key) -> tuple:
     a list that holds sequences, slices, None, ``...`` or tensors means a tuple of indices
     (``x[[[0, 1], [1, 2]]]`` is ``x[[0, 1], [1, 2]]``); a range is a list of ints.
     """
-    if isinstance(key, list) and any(isinstance(k, (list, tuple, range, slice, Tensor)) or
+    if isinstance(key, list) and any(isinstance(k, (list, tuple, range, slice, Tensor,
+                                                    np.ndarray)) or
                                      k is None or k is Ellipsis for k in key):
         key = tuple(key)
     keys = key if isinstance(key, tuple) else (key,)
-    return tuple(np.array(k) if isinstance(k, (bool, np.bool_)) else k for k in keys)
+    # A tuple inside the key is a list of indices (``x[(0, 1),]`` is ``x[[0, 1]]``).
+    return tuple(np.array(k) if isinstance(k, (bool, np.bool_)) else
+                 list(k) if isinstance(k, tuple) else k for k in keys)
 
 
 def _check_bounds(index: int, size: int, dim: int) -> int:
@@ -378,6 +423,8 @@ def setitem(x: Tensor, key, value) -> None:
     Writing into a view of a recorded ``x`` rewrites ``x``'s history: its node becomes
     ``CopySlices`` (see ``ops/views.py``).
     """
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        _check_number(value, x.dtype)  # a number that does not fit x's dtype: PyTorch's error
     if (not grad_mode._state.enabled or not (x._requires_grad or (
             isinstance(value, Tensor) and value._requires_grad))) and _plain_write(x, key, value):
         return  # nothing to record, and NumPy could write it
@@ -484,6 +531,15 @@ def narrow(input: Tensor, dim: int, start, length: int) -> Tensor:  # noqa: A002
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
     return Slice.apply(input, d, start, start + length, 1)
+
+
+def _check_number(value, dt) -> None:
+    """PyTorch reads the number of ``x[key] = number`` as a C ``long long`` or ``double``, then
+    converts it to ``x``'s dtype with a check (which PyTorch 2.13 skips for float16)."""
+    if isinstance(value, int) and not -(2 ** 63) <= value < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    if dt is not _dtype.float16:
+        _dtype.number_as(value, dt)
 
 
 class FillFrom(_shape.Copy):

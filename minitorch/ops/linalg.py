@@ -44,6 +44,12 @@ def _check_dtypes(a: Tensor, b: Tensor, op: str = "mm") -> None:
         }[op])
 
 
+def _check_not_bool(a: Tensor, kernel: str) -> None:
+    """PyTorch has no matrix product of bools (its CPU kernels are not built for them)."""
+    if a._data.dtype == np.bool_:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 class Mm(Function):
     node_name = "MmBackward0"
     _builtin = True
@@ -126,6 +132,7 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})"
         )
+    _check_not_bool(input, "addmm_impl_cpu_")
     return Mm.apply(input, mat2)
 
 
@@ -138,6 +145,7 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:  # noqa: A002
     (n, k), (k2,) = input._data.shape, vec._data.shape
     if k != k2:
         raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{k}), vec ({k2})")
+    _check_not_bool(input, "addmv_impl_cpu")
     return Mv.apply(input, vec)
 
 
@@ -154,6 +162,7 @@ def dot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
             f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
             f"number of elements, but got {n} and {m} elements respectively"
         )
+    _check_not_bool(input, "dot")
     return Dot.apply(input, other)
 
 
@@ -162,6 +171,7 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
     for name, t in (("batch1", input), ("batch2", mat2)):
         if t._data.ndim != 3:
             raise RuntimeError(f"{name} must be a 3D tensor")
+    _check_not_bool(input, "bmm")  # before the dtypes are compared, as in PyTorch
     _check_dtypes(input, mat2, "bmm")
     (bs, _, k), (bs2, k2, _) = input._data.shape, mat2._data.shape
     if (bs2, k2) != (bs, k):

@@ -22,9 +22,10 @@ import numpy as np
 
 from minitorch import return_types
 from minitorch._backend import array_module
-from minitorch._tensor import Tensor, _wrap
+from minitorch._tensor import NO_DIM, NO_KEEPDIM, Tensor, _wrap
+from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
-from minitorch.ops._util import normalize_dim, normalize_dims
+from minitorch.ops._util import normalize_dim, normalize_dims, quietly
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var",
            "std", "all", "any", "norm", "sum_to_size"]
@@ -39,11 +40,22 @@ def _spread(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
 
 
 def _sum_dtype(a: Tensor, dtype) -> np.dtype | None:
-    """What a sum accumulates in: ``dtype`` if given, int64 for bools and integers (as in
+    """What a sum adds up in: ``dtype`` if given, int64 for bools and integers (as in
     PyTorch), else the tensor's own dtype (None)."""
     if dtype is not None:
         return dtype.np
     return np.int64 if a._data.dtype.kind in "biu" else None
+
+
+def _summed(x, axis, keepdims: bool, dtype):
+    """``x.sum(axis, dtype=dtype)``; a float16 sum accumulates in float32, as PyTorch's does,
+    and is rounded once at the end (so a sum of halves overflows only if the result does)."""
+    if dtype == np.float16 or (dtype is None and x.dtype == np.float16):
+        total = x.sum(axis=axis, keepdims=keepdims, dtype=np.float32)
+        return quietly(total.astype, np.float16)
+    if type(x) is np.ndarray and axis is None:  # np.add.reduce is what ndarray.sum calls
+        return np.add.reduce(x, None, dtype)
+    return x.sum(axis=axis, keepdims=keepdims, dtype=dtype)
 
 
 class Sum(Function):
@@ -53,10 +65,7 @@ class Sum(Function):
     @staticmethod
     def forward(ctx, a, dtype=None):
         ctx.shape = a._data.shape
-        x = a._data
-        if type(x) is np.ndarray:  # np.add.reduce is what ndarray.sum calls, one call sooner
-            return _wrap(np.add.reduce(x, None, _sum_dtype(a, dtype)))
-        return _wrap(x.sum(dtype=_sum_dtype(a, dtype)))
+        return _wrap(_summed(a._data, None, False, _sum_dtype(a, dtype)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -70,7 +79,7 @@ class SumDim(Function):
     @staticmethod
     def forward(ctx, a, dims, keepdim, dtype=None):
         ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
-        return _wrap(a._data.sum(axis=dims, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
+        return _wrap(_summed(a._data, dims, keepdim, _sum_dtype(a, dtype)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -102,8 +111,14 @@ class Prod(Function):
         g = _spread(grad, a.shape, ctx.dims, ctx.keepdim)
         # d prod/da_i is the product of the other elements. Without zeros that is prod / a_i;
         # with zeros it must be computed as such (0 / 0 is NaN).
-        if not (a._data == 0).any():
+        zeros = int((a._data == 0).sum())
+        if not zeros:
             return g * (_spread(out, a.shape, ctx.dims, ctx.keepdim) / a)
+        whole = ctx._forward_cls is Prod and len(ctx.dims) == a.ndim  # prod(), not prod(dim)
+        if zeros > 1 and whole and not grad_mode._state.enabled:
+            # PyTorch's shortcut for prod() of all elements: with two zeros every product of
+            # the others is 0, so the gradient is zeros (even where the gradient is inf)
+            return _wrap(array_module(a._data).zeros_like(a._data))
         return g * _product_of_others(a, ctx.dims)
 
 
@@ -321,15 +336,19 @@ class Var(Function):
         return scale * centered * _ratio(2, n - ctx.correction)
 
 
-def _variance(x, dims: tuple, correction: float, keepdim: bool):
-    """``np.var``, but NaN (without NumPy's warning) when there are no degrees of freedom."""
+def _variance(x, dims: tuple, correction: float, keepdim: bool, root: bool = False):
+    """``np.var`` (its square root for ``root``), but NaN (without NumPy's warning) when there
+    are no degrees of freedom. float16 is computed in float32, the root too, and rounded once:
+    a float16 std of 300 has a variance (90,000) that float16 cannot hold."""
     dof = int(np.prod([x.shape[d] for d in dims])) - correction
     out_dtype, x = x.dtype, x.astype(_acc(x), copy=False)
     if dof > 0:
-        return np.var(x, axis=dims, ddof=correction, keepdims=keepdim).astype(out_dtype)
-    squares = np.square(x - np.mean(x, axis=dims, keepdims=True))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (np.sum(squares, axis=dims, keepdims=keepdim) / x.dtype.type(0)).astype(out_dtype)
+        out = np.var(x, axis=dims, ddof=correction, keepdims=keepdim)
+    else:
+        squares = np.square(x - np.mean(x, axis=dims, keepdims=True))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.sum(squares, axis=dims, keepdims=keepdim) / x.dtype.type(0)
+    return quietly((np.sqrt(out) if root else out).astype, out_dtype)
 
 
 def _check_degrees_of_freedom(name: str, shape: tuple, dims: tuple, correction) -> None:
@@ -350,7 +369,7 @@ class Std(Function):
 
     @staticmethod
     def forward(ctx, a, dims, correction, keepdim):
-        out = _wrap(np.sqrt(_variance(a._data, dims, correction, keepdim)))
+        out = _wrap(_variance(a._data, dims, correction, keepdim, root=True))
         ctx.save_for_backward(a, out)
         ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
         return out
@@ -366,42 +385,88 @@ class Std(Function):
 
 
 # ---------------------------------------------------------------- functions (the public API)
-def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001, A002
+# ``sum``, ``mean``, ``prod``, ``max`` and ``min`` have two overloads in PyTorch, one without a
+# dim and one with: their defaults ``NO_DIM`` and ``NO_KEEPDIM`` say which was called.
+_OVERLOADS = {
+    "sum": ["(Tensor input, *, torch.dtype dtype = None)",
+            "(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, "
+            "Tensor out = None)"],
+    "mean": ["(Tensor input, *, torch.dtype dtype = None, Tensor out = None)",
+             "(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None,"
+             " Tensor out = None)"],
+    "prod": ["(Tensor input, *, torch.dtype dtype = None)",
+             "(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, "
+             "Tensor out = None)"],
+    "max": ["(Tensor input, *, Tensor out = None)",
+            "(Tensor input, Tensor other, *, Tensor out = None)",
+            "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"],
+}
+_OVERLOADS["min"] = _OVERLOADS["max"]
+
+
+def _overload(name: str, dim, keepdim, dtype=None) -> tuple:
+    """``(dim, keepdim)`` as given, ``(NO_DIM, False)`` for the overload without a dim.
+
+    ``keepdim`` (or ``dtype`` with it) without ``dim`` matches neither overload: PyTorch's
+    TypeError. ``max``, ``min`` and ``prod`` reduce over one dim, which cannot be None.
+    """
+    if dim is NO_DIM:
+        if keepdim is NO_KEEPDIM:
+            return NO_DIM, False
+        if dtype is not None:
+            raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+        expected = "".join(f"\n * {o}" for o in _OVERLOADS[name])
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
+                        f"keepdim=bool), but expected one of:{expected}\n")
+    if dim is None and name in ("max", "min", "prod"):
+        raise TypeError(f"{name}(): argument 'dim' must be int, not NoneType")
+    return dim, bool(keepdim)
+
+
+def sum(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A001, A002
+        dtype=None) -> Tensor:
     """Sum of all elements, or over ``dim`` (an int or a tuple of ints).
 
     >>> import minitorch
     >>> minitorch.ones(2, 3).sum(dim=1)
     tensor([3., 3.])
     """
-    if dim is None and not keepdim:
+    dim, keepdim = _overload("sum", dim, keepdim, dtype)
+    if (dim is NO_DIM or dim is None) and not keepdim:
         return Sum.apply(input, dtype)
-    return SumDim.apply(input, normalize_dims(dim, input._data.ndim), keepdim, dtype)
+    return SumDim.apply(input, normalize_dims(None if dim is NO_DIM else dim, input._data.ndim),
+                        keepdim, dtype)
 
 
-def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
+def mean(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A002
+         dtype=None) -> Tensor:
     """Average of all elements, or over ``dim``. Needs a floating-point tensor."""
+    dim, keepdim = _overload("mean", dim, keepdim, dtype)
     if dtype is not None:
         input = input.to(dtype)  # noqa: A001
     _check_mean_dtype(input, "mean")
-    if dim is None and not keepdim:
+    if (dim is NO_DIM or dim is None) and not keepdim:
         return Mean.apply(input)
-    return MeanDim.apply(input, normalize_dims(dim, input._data.ndim), keepdim)
+    return MeanDim.apply(input, normalize_dims(None if dim is NO_DIM else dim, input._data.ndim),
+                         keepdim)
 
 
-def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
+def prod(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A002
+         dtype=None) -> Tensor:
     """Product of all elements, or over one ``dim``. Integers and bools give int64.
 
     >>> import minitorch
     >>> minitorch.tensor([[1.0, 2.0], [3.0, 4.0]]).prod(dim=1)
     tensor([ 2., 12.])
     """
-    if dim is None:
-        return Prod.apply(input, tuple(range(input._data.ndim)), keepdim, dtype)
+    dim, keepdim = _overload("prod", dim, keepdim, dtype)
+    if dim is NO_DIM:
+        return Prod.apply(input, tuple(range(input._data.ndim)), False, dtype)
     d = normalize_dim(_one_dim(dim, "prod"), input._data.ndim)
     return ProdDim.apply(input, (d,) if input._data.ndim else (), keepdim, dtype)
 
 
-def max(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
+def max(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A002
     """The largest element; with ``dim``, a ``(values, indices)`` named tuple.
 
     ``max(a, b)`` with two tensors is ``maximum(a, b)``, as in PyTorch.
@@ -410,7 +475,8 @@ def max(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
         from minitorch.ops.arithmetic import maximum  # noqa: PLC0415
 
         return maximum(input, dim)
-    if dim is None:
+    dim, keepdim = _overload("max", dim, keepdim)
+    if dim is NO_DIM:
         return MaxAll.apply(input)
     d = _one_dim(dim, "max")
     _check_nonempty_dims(input, "max", (normalize_dim(d, input._data.ndim),))
@@ -420,13 +486,14 @@ def max(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
     return return_types.max(*MaxDim.apply(input, d, keepdim))
 
 
-def min(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
+def min(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A002
     """The smallest element; with ``dim``, a ``(values, indices)`` named tuple."""
     if isinstance(dim, Tensor):
         from minitorch.ops.arithmetic import minimum  # noqa: PLC0415
 
         return minimum(input, dim)
-    if dim is None:
+    dim, keepdim = _overload("min", dim, keepdim)
+    if dim is NO_DIM:
         return MinAll.apply(input)
     d = _one_dim(dim, "min")
     _check_nonempty_dims(input, "min", (normalize_dim(d, input._data.ndim),))
@@ -623,8 +690,8 @@ class Norm(Function):
             return None
         if p == 1:  # d|a|/da = sign(a)
             return a.sign() * g
-        if p == 2:  # a / ||a||, taken as 0 where the norm is 0
-            return a * (g / n).masked_fill(n == 0, 0.0)
+        if p == 2:  # a / ||a||, taken as 0 where the norm is 0 (then times the gradient,
+            return g * (a / n).masked_fill(n == 0, 0.0)  # so an inf gradient gives NaN there)
         if np.isinf(p):  # the largest (smallest) |a| wins; ties (or NaNs) share the gradient
             winners = (a.abs() == n) | a.isnan()
             return a.sign() * ((g / winners.sum(ctx.dims, True)) * winners)

@@ -738,7 +738,7 @@ def filled(a: Tensor, value) -> Tensor:
     """What ``a.fill_(value)`` writes."""
     if isinstance(value, Tensor):
         value = value.item()
-    return Fill.apply(a, value)
+    return Fill.apply(a, _dtype.number_as(value, a.dtype))  # nan is no int64: PyTorch's error
 
 
 def zeroed(a: Tensor) -> Tensor:

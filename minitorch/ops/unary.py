@@ -286,7 +286,8 @@ class Ceil(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0  # flat between the jumps
+        # flat between the jumps: zeros, as in PyTorch (``grad * 0`` would be NaN for an inf)
+        return _wrap(array_module(grad._data).zeros_like(grad._data))
 
 
 class Floor(Ceil):

@@ -21,7 +21,14 @@ import numpy as np
 from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
-from minitorch.optim.optimizer import Optimizer, _as_dtype, _bump, _params_with_grad
+from minitorch.optim.optimizer import (
+    Optimizer,
+    _add,
+    _addcmul_,
+    _as_dtype,
+    _bump,
+    _params_with_grad,
+)
 
 __all__ = ["Adagrad"]
 
@@ -80,13 +87,13 @@ class Adagrad(Optimizer):
                 _bump(state["step"])
                 step = float(state["step"]._data)
                 if weight_decay != 0:
-                    grad = grad + _as_dtype(weight_decay, data) * data
+                    grad = _add(grad, data, weight_decay)  # g + wd p
                 clr = lr / (1 + (step - 1) * lr_decay)
                 s = state["sum"]._data
-                s += grad * grad                      # s <- s + g^2
+                _addcmul_(s, grad, grad)              # s <- s + g^2
                 std = np.sqrt(s)
                 std += _as_dtype(eps, std)
-                data += _as_dtype(-clr, data) * (grad / std)  # p <- p - clr g / (sqrt(s) + eps)
+                data += (_as_dtype(-clr, data) * grad) / std  # p <- p - clr g / (sqrt(s) + eps)
                 _bump(p)
                 _bump(state["sum"])
         return loss

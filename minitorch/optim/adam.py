@@ -25,18 +25,17 @@ import numpy as np
 from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
-from minitorch.optim.optimizer import Optimizer, _as_dtype, _bump, _params_with_grad
+from minitorch.optim.optimizer import (
+    Optimizer,
+    _add,
+    _addcmul_,
+    _as_dtype,
+    _bump,
+    _lerp_,
+    _params_with_grad,
+)
 
 __all__ = ["Adam", "AdamW"]
-
-
-def _lerp_(start: np.ndarray, end: np.ndarray, weight: float) -> None:
-    """``start += weight * (end - start)`` in place, the way PyTorch's lerp_ rounds it."""
-    w = _as_dtype(weight, start)
-    if weight < 0.5:
-        start += w * (end - start)
-    else:
-        start[...] = end - (end - start) * _as_dtype(1 - weight, start)
 
 
 class Adam(Optimizer):
@@ -93,11 +92,11 @@ class Adam(Optimizer):
                     if group["decoupled_weight_decay"]:
                         data *= _as_dtype(1 - lr * weight_decay, data)  # AdamW: shrink p
                     else:
-                        grad = grad + _as_dtype(weight_decay, data) * data
+                        grad = _add(grad, data, weight_decay)  # g + wd p
                 m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
                 _lerp_(m, grad, 1 - beta1)                 # m <- beta1 m + (1 - beta1) g
                 v *= _as_dtype(beta2, v)                   # v <- beta2 v + (1 - beta2) g^2
-                v += _as_dtype(1 - beta2, v) * grad * grad
+                _addcmul_(v, grad, grad, 1 - beta2)
                 step = float(step_t._data)
                 bias_correction1 = 1 - beta1**step
                 bias_correction2_sqrt = (1 - beta2**step) ** 0.5

@@ -31,6 +31,7 @@ from typing import Any
 
 from minitorch._tensor import Tensor, _counter
 from minitorch.autograd import grad_mode
+from minitorch.ops._util import fused_multiply_add
 
 __all__ = ["Optimizer", "required"]
 
@@ -220,6 +221,34 @@ def _params_with_grad(group: dict):
 def _bump(p: Tensor) -> None:
     """Count an in-place change of ``p`` (so stale saved copies are detected)."""
     _counter(p).value += 1
+
+
+# PyTorch's optimizers update their tensors with ``add_(x, alpha=a)``, ``addcmul_`` and
+# ``lerp_``, whose CPU kernels round ``a * x + out`` once (a fused multiply-add). These helpers
+# do the same in place, with the numbers taken in ``out``'s dtype as PyTorch takes them.
+def _add(a, x, alpha: float):
+    """``a.add(x, alpha=alpha)``: ``a + alpha * x``, rounded once, as a new array."""
+    return fused_multiply_add(_as_dtype(alpha, a), x, a)
+
+
+def _add_(out, x, alpha: float) -> None:
+    """``out.add_(x, alpha=alpha)``: ``out + alpha * x``, rounded once, in place."""
+    fused_multiply_add(_as_dtype(alpha, out), x, out, out=out)
+
+
+def _addcmul_(out, x, y, value: float = 1) -> None:
+    """``out.addcmul_(x, y, value=value)``: ``out + (value * x) * y``, the last step fused."""
+    fused_multiply_add(x if value == 1 else _as_dtype(value, out) * x, y, out, out=out)
+
+
+def _lerp_(start, end, weight: float) -> None:
+    """``start.lerp_(end, weight)``: from the nearer end, ``start + w (end - start)`` or
+    ``end + (w - 1) (end - start)``, each rounded once as PyTorch's lerp kernel does."""
+    w = _as_dtype(weight, start)
+    if weight < 0.5:
+        fused_multiply_add(w, end - start, start, out=start)
+    else:
+        fused_multiply_add(w - w.dtype.type(1), end - start, end, out=start)
 
 
 def _as_dtype(value: float, data):

@@ -23,8 +23,16 @@ import numpy as np
 from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
-from minitorch.optim.adam import _lerp_
-from minitorch.optim.optimizer import Optimizer, _as_dtype, _bump, _params_with_grad
+from minitorch.optim.optimizer import (
+    Optimizer,
+    _add,
+    _add_,
+    _addcmul_,
+    _as_dtype,
+    _bump,
+    _lerp_,
+    _params_with_grad,
+)
 
 __all__ = ["RMSprop"]
 
@@ -79,14 +87,16 @@ class RMSprop(Optimizer):
                 state["step"]._data += 1
                 _bump(state["step"])
                 if weight_decay != 0:
-                    grad = grad + _as_dtype(weight_decay, data) * data
+                    grad = _add(grad, data, weight_decay)  # g + wd p
                 v = state["square_avg"]._data        # v <- alpha v + (1 - alpha) g^2
                 v *= _as_dtype(alpha, v)
-                v += _as_dtype(1 - alpha, v) * grad * grad
+                _addcmul_(v, grad, grad, 1 - alpha)
                 if group["centered"]:                # variance: v - m^2
                     m = state["grad_avg"]._data
                     _lerp_(m, grad, 1 - alpha)
-                    avg = np.sqrt(v - m * m)
+                    variance = v.copy()
+                    _addcmul_(variance, m, m, -1)
+                    avg = np.sqrt(variance)
                 else:
                     avg = np.sqrt(v)
                 avg += _as_dtype(eps, avg)
@@ -94,9 +104,9 @@ class RMSprop(Optimizer):
                     buf = state["momentum_buffer"]._data
                     buf *= _as_dtype(momentum, buf)
                     buf += grad / avg
-                    data -= _as_dtype(lr, data) * buf
+                    _add_(data, buf, -lr)
                 else:
-                    data += _as_dtype(-lr, data) * (grad / avg)  # p <- p - lr g / avg
+                    data += (_as_dtype(-lr, data) * grad) / avg  # p <- p - lr g / avg
                 _bump(p)
                 for key in ("square_avg", "grad_avg", "momentum_buffer"):
                     if key in state:

@@ -3,7 +3,8 @@
 The plain rule is ``p <- p - lr * grad``. With momentum ``mu`` a velocity ``v`` keeps a
 running sum of past gradients, ``v <- mu * v + (1 - dampening) * grad``, and the step uses
 ``v`` instead (Nesterov: ``grad + mu * v``). ``weight_decay`` adds ``wd * p`` to the gradient
-(an L2 penalty).
+(an L2 penalty). Each ``a + alpha * x`` is rounded once, as PyTorch's ``add_(x, alpha=...)``
+rounds it (a fused multiply-add), so the parameters follow PyTorch's bit for bit.
 
 Example:
     >>> import minitorch
@@ -18,7 +19,14 @@ from __future__ import annotations
 
 from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
-from minitorch.optim.optimizer import Optimizer, _as_dtype, _bump, _params_with_grad
+from minitorch.optim.optimizer import (
+    Optimizer,
+    _add,
+    _add_,
+    _as_dtype,
+    _bump,
+    _params_with_grad,
+)
 
 __all__ = ["SGD"]
 
@@ -54,7 +62,7 @@ class SGD(Optimizer):
                 if group["maximize"]:
                     grad = -grad
                 if weight_decay != 0:
-                    grad = grad + _as_dtype(weight_decay, data) * data
+                    grad = _add(grad, data, weight_decay)  # g + wd p
                 if momentum != 0:
                     state = self.state[p]
                     buf = state.get("momentum_buffer")
@@ -63,12 +71,13 @@ class SGD(Optimizer):
                     else:
                         b = buf._data
                         b *= _as_dtype(momentum, b)
-                        b += _as_dtype(1 - dampening, b) * grad
+                        _add_(b, grad, 1 - dampening)  # b <- momentum b + (1 - dampening) g
                         _bump(buf)
                     if nesterov:
-                        grad = grad + _as_dtype(momentum, data) * buf._data
+                        grad = _add(grad, buf._data, momentum)
                     else:
                         grad = buf._data
-                data += _as_dtype(-lr, data) * grad  # p.add_(grad, alpha=-lr), in place
+                # p <- p - lr * grad in place, rounded once as PyTorch's p.add_(grad, alpha=-lr)
+                _add_(data, grad, -lr)
                 _bump(p)
         return loss
