@@ -10,6 +10,9 @@ each operation's overhead rather than into arithmetic:
 * ``mlp16`` / ``mlp128``: one training step (``zero_grad``, forward, ``CrossEntropyLoss``,
   backward, ``SGD.step``) of a 64 -> hidden -> 10 MLP at (batch 16, hidden 32) and
   (batch 128, hidden 128);
+* ``mlp16_raw`` / ``mlp128_raw``: the same step in the style of the "with examples"
+  tutorials: raw tensors with ``requires_grad``, ``F.cross_entropy`` and a manual SGD update
+  under ``no_grad`` (``p -= p.grad * lr; p.grad.zero_()``), at the same two sizes;
 * ``mlp16_ce``: the same small MLP with a cross-entropy written by hand from log-sum-exp;
 * ``poly_*``: our own equivalents of PyTorch's "Learning PyTorch with Examples" programs,
   one training step each, fitting a cubic to ``sin(x)`` at 2,000 points: with tensors and
@@ -119,6 +122,61 @@ def mlp_numpy(batch: int, hidden: int):
         gw1, gb1 = ga.T @ x, ga.sum(0)
         for param, grad in ((w1, gw1), (b1, gb1), (w2, gw2), (b2, gb2)):
             param -= lr * grad
+
+    return step
+
+
+def mlp_raw_lib(lib, batch: int, hidden: int):
+    """The MLP step as the "with examples" tutorials write it: raw tensors with
+    ``requires_grad``, ``F.cross_entropy`` and a manual SGD update under ``no_grad``."""
+    x, y = mlp_data(batch)
+    rng = np.random.default_rng(0)
+    x, y = lib.tensor(x), lib.tensor(y)
+    w1 = lib.tensor(rng.standard_normal((64, hidden)).astype(np.float32) / 8).requires_grad_()
+    b1 = lib.zeros(hidden, requires_grad=True)
+    w2 = lib.tensor((rng.standard_normal((hidden, 10)) / math.sqrt(hidden)).astype(np.float32))
+    w2.requires_grad_()
+    b2 = lib.zeros(10, requires_grad=True)
+    params = (w1, b1, w2, b2)
+    F = lib.nn.functional  # noqa: N806  (the tutorials' name)
+    lr = 0.1
+
+    def step():
+        loss = F.cross_entropy(F.relu(x @ w1 + b1) @ w2 + b2, y)
+        loss.backward()
+        with lib.no_grad():
+            for p in params:
+                p -= p.grad * lr
+                p.grad.zero_()
+
+    return step
+
+
+def mlp_raw_numpy(batch: int, hidden: int):
+    x, y = mlp_data(batch)
+    rng = np.random.default_rng(0)
+    w1 = rng.standard_normal((64, hidden)).astype(np.float32) / 8
+    b1 = np.zeros(hidden, np.float32)
+    w2 = (rng.standard_normal((hidden, 10)) / math.sqrt(hidden)).astype(np.float32)
+    b2 = np.zeros(10, np.float32)
+    rows = np.arange(batch)
+    lr = np.float32(0.1)
+
+    def step():
+        h = x @ w1 + b1
+        a = np.maximum(h, 0)
+        z = a @ w2 + b2
+        z = z - z.max(1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(1, keepdims=True)
+        g = p
+        g[rows, y] -= 1
+        g /= batch  # d loss / d logits
+        gw2, gb2 = a.T @ g, g.sum(0)
+        ga = (g @ w2.T) * (h > 0)
+        gw1, gb1 = x.T @ ga, ga.sum(0)
+        for param, grad in ((w1, gw1), (b1, gb1), (w2, gw2), (b2, gb2)):
+            param -= grad * lr
 
     return step
 
@@ -534,6 +592,11 @@ def cases(torch_mod) -> dict:
                   each(lambda lib: mlp_lib(lib, 16, 32), lambda: mlp_numpy(16, 32))),
         "mlp128": ("MLP step, batch 128, hidden 128",
                    each(lambda lib: mlp_lib(lib, 128, 128), lambda: mlp_numpy(128, 128))),
+        "mlp16_raw": ("MLP step, raw tensors + F.cross_entropy + manual SGD (16, 32)",
+                      each(lambda lib: mlp_raw_lib(lib, 16, 32), lambda: mlp_raw_numpy(16, 32))),
+        "mlp128_raw": ("MLP step, raw tensors + F.cross_entropy + manual SGD (128, 128)",
+                       each(lambda lib: mlp_raw_lib(lib, 128, 128),
+                            lambda: mlp_raw_numpy(128, 128))),
         "mlp16_ce": ("MLP step, hand-written cross-entropy (16, 32)",
                      each(lambda lib: mlp_ce_lib(lib, 16, 32), lambda: mlp_ce_numpy(16, 32))),
         "poly_tensors": ("Examples: polynomial, tensors", each(poly_tensors_lib, poly_numpy)),
