@@ -951,16 +951,6 @@ class Tensor:
     def relu(self):
         return _ops.unary.relu(self)
 
-    def softmax(self, dim, dtype=None):
-        from minitorch.nn import functional as F  # noqa: N812, PLC0415  (nn builds on Tensor)
-
-        return F.softmax(self, dim, dtype=dtype)
-
-    def log_softmax(self, dim, dtype=None):
-        from minitorch.nn import functional as F  # noqa: N812, PLC0415
-
-        return F.log_softmax(self, dim, dtype=dtype)
-
     def matmul(self, other):
         return _ops.linalg.matmul(self, other)
 

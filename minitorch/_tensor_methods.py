@@ -23,6 +23,7 @@ Example:
 
 from __future__ import annotations
 
+from minitorch import _creation
 from minitorch._tensor import Tensor
 from minitorch.autograd import grad_mode
 from minitorch.ops import arithmetic as _arith
@@ -30,6 +31,7 @@ from minitorch.ops import indexing as _indexing
 from minitorch.ops import linalg as _linalg
 from minitorch.ops import reduction as _reduction
 from minitorch.ops import shape as _shape
+from minitorch.ops import softmax as _softmax
 from minitorch.ops import sorting as _sorting
 from minitorch.ops import unary as _unary
 
@@ -72,6 +74,40 @@ def _reshape_inplace(self: Tensor, fn, *args) -> Tensor:
 
 class TensorMethods:
     """The methods this module adds to ``Tensor`` (see the module docstring)."""
+
+    # ------------------------------------------------------------ new tensors like this one
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad: bool = False):
+        """A copy of ``data`` with this tensor's dtype and device (unless given)."""
+        return _creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                                requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad: bool = False):
+        """Ones of shape ``size``, with this tensor's dtype and device (unless given)."""
+        return _creation.ones(*size, dtype=dtype or self.dtype, device=device or self.device,
+                              requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad: bool = False):
+        """Zeros of shape ``size``, with this tensor's dtype and device (unless given)."""
+        return _creation.zeros(*size, dtype=dtype or self.dtype, device=device or self.device,
+                               requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad: bool = False):
+        """An uninitialised tensor of shape ``size``, with this tensor's dtype and device."""
+        return _creation.empty(*size, dtype=dtype or self.dtype, device=device or self.device,
+                               requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None,
+                 requires_grad: bool = False):
+        """``fill_value`` everywhere in shape ``size``, with this tensor's dtype and device."""
+        return _creation.full(size, fill_value, dtype=dtype or self.dtype,
+                              device=device or self.device, requires_grad=requires_grad)
+
+    # ------------------------------------------------------------ softmax
+    def softmax(self, dim, dtype=None):
+        return _softmax.softmax(self, dim, dtype=dtype)
+
+    def log_softmax(self, dim, dtype=None):
+        return _softmax.log_softmax(self, dim, dtype=dtype)
 
     # ------------------------------------------------------------ new elementwise operations
     def ceil(self):

@@ -10,7 +10,6 @@ from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
 from minitorch.nn._util import (
-    _plain_backward,
     _reduce_array,
     _scale_grad,
     _type_name,
@@ -131,12 +130,6 @@ class MseLoss(Function):
     @staticmethod
     def backward(ctx, grad):
         x, y = ctx.saved_tensors
-        if _plain_backward():
-            scale = 2.0 / max(ctx.n, 1) if ctx.reduction == "mean" else 2.0
-            dt = grad._data.dtype
-            gxd = (x._data.astype(dt) - y._data.astype(dt)) * (grad._data * scale)
-            return (_wrap(gxd) if ctx.needs_input_grad[0] else None,
-                    _wrap(-gxd) if ctx.needs_input_grad[1] else None)
         gx = 2 * (x - y) * _scale_grad(grad, ctx.reduction, ctx.n)
         return (gx if ctx.needs_input_grad[0] else None,
                 -gx if ctx.needs_input_grad[1] else None)
@@ -243,11 +236,6 @@ class NllLoss(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        if _plain_backward():
-            g = grad._data
-            if ctx.reduction == "none" and ctx.ndim > 1:
-                g = g[:, None]
-            return _wrap(g * ctx.grad_matrix._data)
         if ctx.reduction == "none" and ctx.ndim > 1:
             grad = grad.unsqueeze(1)  # one gradient per sample, spread over its classes
         return grad * ctx.grad_matrix
