@@ -72,6 +72,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                 deps[nxt] -= 1
                 if deps[nxt] == 0:  # all its gradients have arrived: it is ready
                     heapq.heappush(ready, (-nxt._seq, next(tiebreak), nxt))
+            outs = g = None  # let go of what was sent: a leaf keeps a gradient held nowhere else
 
 
 def _count_dependencies(roots: list) -> dict:
@@ -107,7 +108,7 @@ def _call_node(node, grads: list) -> tuple:
     against its input by ``_checked``). A leaf's ``AccumulateGrad`` adds into ``.grad``."""
     if type(node) is AccumulateGrad:
         if grads[0] is not None:
-            node.apply(grads[0])
+            node.accumulate_handed_over(grads)  # a gradient nothing else holds is kept as is
         return ()
     if len(grads) == 1:
         if grads[0] is None:
@@ -169,8 +170,7 @@ def _zeros_for_missing(node, grads: list) -> list:
 
 
 def _checked(node, outs: tuple) -> tuple:
-    """One gradient per edge, each fitted to its input: broadcasting in the forward pass makes
-    a gradient larger than its input, and it is summed back down (``_fix_gradient``)."""
+    """One gradient per edge, each fitting its input (else ``_fitted`` makes it fit)."""
     nexts = node._next
     if len(outs) != len(nexts):
         if len(outs) > len(nexts) and all(o is None for o in outs[len(nexts):]):
@@ -180,15 +180,26 @@ def _checked(node, outs: tuple) -> tuple:
                 f"function {node.name()} returned an incorrect number of gradients "
                 f"(expected {len(nexts)}, got {len(outs)})"
             )
-    checked = []
     for (nxt, _), g, (shape, dtype) in zip(nexts, outs, node._input_meta):
+        if g is not None and (nxt is None or type(g) is not function.Tensor
+                              or g._data.shape != shape or g._data.dtype is not dtype):
+            return _fitted(node, outs)
+    return outs
+
+
+def _fitted(node, outs: tuple) -> tuple:
+    """Each gradient fitted to its input: broadcasting in the forward pass makes a gradient
+    larger than its input, and it is summed back down (``_fix_gradient``). An edge that leads
+    nowhere gets None."""
+    fitted = []
+    for (nxt, _), g, (shape, dtype) in zip(node._next, outs, node._input_meta):
         if g is None or nxt is None:
-            checked.append(None)
+            fitted.append(None)
         elif type(g) is function.Tensor and g._data.shape == shape and g._data.dtype is dtype:
-            checked.append(g)
+            fitted.append(g)
         else:
-            checked.append(_fix_gradient(node, len(checked), g, shape, dtype))
-    return tuple(checked)
+            fitted.append(_fix_gradient(node, len(fitted), g, shape, dtype))
+    return tuple(fitted)
 
 
 def _fix_gradient(node, i: int, g, shape: tuple, dtype):
@@ -257,13 +268,17 @@ class _StepRecorder(BackwardObserver):
     def __init__(self) -> None:
         self.steps: list[BackwardStep] = []
         self.thread = threading.get_ident()
+        self.arrived: tuple = ()
+
+    def node_started(self, node, grads: list) -> None:
+        self.arrived = tuple(grads)  # before the node runs: a leaf's gradient is handed over
 
     def node_finished(self, node, grads: list, outs: tuple) -> None:
         if threading.get_ident() != self.thread:
             return
         leaf = node.variable if type(node) is AccumulateGrad else None
         after = None if leaf is None or leaf._grad is None else leaf._grad.detach().clone()
-        self.steps.append(BackwardStep(len(self.steps), node, tuple(grads), tuple(outs), leaf,
+        self.steps.append(BackwardStep(len(self.steps), node, self.arrived, tuple(outs), leaf,
                                        after))
 
 

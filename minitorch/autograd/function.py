@@ -33,6 +33,7 @@ Example:
 from __future__ import annotations
 
 import itertools
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -175,7 +176,13 @@ class AccumulateGrad(Node):
 
     def apply(self, grad):
         """Accumulate ``grad`` into the leaf: the first gradient is copied, later ones added."""
-        var = self.variable
+        return self.accumulate_handed_over([grad])
+
+    def accumulate_handed_over(self, handed: list):
+        """``apply`` for the one gradient in ``handed``, which the caller lets go of (the engine
+        hands over its own buffer). If nothing else holds that gradient or its memory, the leaf
+        keeps it as its ``.grad`` instead of a copy, as PyTorch's AccumulateGrad does."""
+        grad, var = handed.pop(), self.variable
         if var._hooks:
             for hook in tuple(var._hooks.values()):
                 new = hook(grad)
@@ -184,9 +191,11 @@ class AccumulateGrad(Node):
                     grad = new
         if grad_mode._state.enabled:  # create_graph=True: keep the sum differentiable
             var._grad = grad if var._grad is None else var._grad + grad
-        elif var._grad is None:  # (grad mode is off here, so the copy has no history)
-            var._grad = grad.clone()
-        else:
+        elif var._grad is None:  # the first one: this variable and getrefcount's argument
+            unshared = sys.getrefcount(grad) == 2 and grad._grad_fn is None and (
+                getattr(grad._data, "base", 0) is None and sys.getrefcount(grad._data) == 2)
+            var._grad = grad if unshared else grad.clone()  # (an array that owns its memory
+        else:  # and is held by one tensor has no view anywhere)
             var._grad._accumulate_(grad)
         if var._post_accumulate_hooks:
             for hook in tuple(var._post_accumulate_hooks.values()):
@@ -245,7 +254,10 @@ class _NeedsInputGrad:
     def __get__(self, ctx, owner=None):
         if ctx is None:
             return self
-        return tuple([isinstance(a, Tensor) and a._requires_grad for a in ctx._inputs])
+        needs = []
+        for a in ctx._inputs:
+            needs.append(isinstance(a, Tensor) and a._requires_grad)
+        return tuple(needs)
 
 
 class FunctionCtx:
@@ -391,13 +403,14 @@ class Function(metaclass=FunctionMeta):
         ctx = cls._backward_cls()
         # Which inputs need a gradient? Only asked in grad mode: under no_grad, and in a
         # backward pass without create_graph, nothing is recorded and forward is all there is.
-        needs = ()
+        needs = []
         if grad_mode._state.enabled:
-            needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+            for a in args:
+                needs.append(isinstance(a, Tensor) and a._requires_grad)
         if True not in needs:
             ctx._inputs = args  # ``ctx.needs_input_grad`` is worked out if forward asks
             return cls.forward(ctx, *args) if cls._builtin else _forward_no_grad(ctx, args)
-        ctx.needs_input_grad = needs
+        ctx.needs_input_grad = tuple(needs)
         ctx._record = True  # ``save_for_backward`` keeps what it is given
         out = cls.forward(ctx, *args) if cls._builtin else _forward_no_grad(ctx, args)
         return _record_node(ctx, args, out)
@@ -417,12 +430,12 @@ def _record_node(ctx, args: tuple, out):
     ``AccumulateGrad`` of a leaf), and it keeps each input's shape and dtype so that the engine
     can check the gradients backward returns. The inputs are the Tensor arguments, or for a
     built-in the arguments it lists in ``_edge_args`` (``where`` has no edge for its condition,
-    ``clamp`` one per bound, even a missing one).
+    ``clamp`` one per bound, even a missing one). Then the node becomes the ``grad_fn`` of each
+    output that can carry a gradient: a floating-point tensor not marked non-differentiable.
     """
-    cls = ctx._forward_cls
-    listed = cls._edge_args
+    cls, listed = ctx._forward_cls, ctx._forward_cls._edge_args
     edges, meta = [], []
-    for a in (args if listed is None else [args[i] for i in listed]):
+    for a in (args if listed is None else map(args.__getitem__, listed)):
         if isinstance(a, Tensor):
             edges.append(a._edge())
             meta.append((a._data.shape, a._data.dtype))
@@ -433,31 +446,24 @@ def _record_node(ctx, args: tuple, out):
         ctx._edge_args = listed if listed is not None else tuple(
             [i for i, a in enumerate(args) if isinstance(a, Tensor)])
     ctx._next, ctx._input_meta, ctx._seq = tuple(edges), tuple(meta), next(_sequence)
-    outputs = _set_history(ctx, args, out if isinstance(out, tuple) else (out,))
-    if _open_recordings and _forward_recorders.stack:  # record_forward collects the nodes
-        _forward_recorders.stack[-1].append((ctx, outputs))
-    return outputs if isinstance(out, tuple) else outputs[0]
-
-
-def _set_history(ctx, args: tuple, outputs: tuple) -> tuple:
-    """Make ``ctx`` the ``grad_fn`` of each output that can carry a gradient: a floating-point
-    tensor not marked non-differentiable (indices and masks carry none)."""
-    skip = ctx._non_differentiable
+    outputs = out if isinstance(out, tuple) else (out,)
     for i, o in enumerate(outputs):
-        if (not isinstance(o, Tensor) or o._data.dtype.kind != "f"
-                or (skip and any(o is n for n in skip))):
-            continue
-        if not ctx._builtin and any(o is a for a in args):
+        if not isinstance(o, Tensor) or o._data.dtype.kind != "f" or (
+                ctx._non_differentiable and any(o is n for n in ctx._non_differentiable)):
+            continue  # an integer output (indices, a mask) carries no gradient
+        if not cls._builtin and any(o is a for a in args):
             o = o.view_as(o)  # a learner's forward returned an input: record on an alias
             outputs = outputs[:i] + (o,) + outputs[i + 1:]
         o._set_history(ctx, i)
     if ctx._saved:  # outputs saved in forward were saved before their node existed
         _name_saved_outputs(ctx, outputs)
-    ctx._num_outputs = len(outputs)
-    if len(outputs) > 1:  # to hand zeros to backward for outputs that got no gradient
+    if len(outputs) > 1:  # to hand zeros to backward for outputs that get no gradient
+        ctx._num_outputs = len(outputs)
         ctx._output_meta = tuple((o._data.shape, o.dtype) if isinstance(o, Tensor)
                                  else None for o in outputs)
-    return outputs
+    if _open_recordings and _forward_recorders.stack:  # record_forward collects the nodes
+        _forward_recorders.stack[-1].append((ctx, outputs))
+    return outputs if isinstance(out, tuple) else outputs[0]
 
 
 def _counts_for_device(a) -> bool:

@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from minitorch import _dtype
+from minitorch import _backend, _dtype
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import _check_devices
@@ -60,9 +60,12 @@ def normalize_dims(dim, ndim: int) -> tuple:
 
     As in PyTorch, an empty tuple of dims means *every* dim for ``sum``, ``mean``, ``var``...
     """
+    if type(dim) is int:  # the common case: one dim
+        d = normalize_dim(dim, ndim)
+        return (d,) if ndim else ()
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
         return tuple(range(ndim))
-    if isinstance(dim, (int, np.integer)):
+    if isinstance(dim, np.integer):
         dim = (dim,)
     given = [normalize_dim(int(d), ndim) for d in dim]
     for i, d in enumerate(given):
@@ -127,7 +130,8 @@ def operands(a: Tensor, b: Tensor):
 
 def check_same_device(*tensors: Tensor) -> None:
     """PyTorch's error when tensors on different devices meet in one operation."""
-    _check_devices(tensors)
+    if _backend.devices_in_use:  # while every tensor is on the CPU, there is nothing to check
+        _check_devices(tensors)
 
 
 def broadcast_error(*shapes) -> RuntimeError:

@@ -809,22 +809,22 @@ def logical_not(a: Tensor) -> Tensor:
     return _wrap(np.logical_not(a._data))
 
 
-def logical_and(a: Tensor, b: Tensor) -> Tensor:
-    """Elementwise ``a and b`` of two tensors (non-zero is True)."""
-    x, y = operands(a, _tensor_arg(b, a, "logical_and"))
+def logical_and(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """Elementwise ``input and other`` of two tensors (non-zero is True)."""
+    x, y = operands(input, _tensor_arg(other, input, "logical_and"))
     try:
         return _wrap(np.logical_and(x, y))
     except ValueError:
-        raise broadcast_error(a.shape, b.shape) from None
+        raise broadcast_error(input.shape, other.shape) from None
 
 
-def logical_or(a: Tensor, b: Tensor) -> Tensor:
-    """Elementwise ``a or b`` of two tensors (non-zero is True)."""
-    x, y = operands(a, _tensor_arg(b, a, "logical_or"))
+def logical_or(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """Elementwise ``input or other`` of two tensors (non-zero is True)."""
+    x, y = operands(input, _tensor_arg(other, input, "logical_or"))
     try:
         return _wrap(np.logical_or(x, y))
     except ValueError:
-        raise broadcast_error(a.shape, b.shape) from None
+        raise broadcast_error(input.shape, other.shape) from None
 
 
 # ---------------------------------------------------------------- bitwise operations
