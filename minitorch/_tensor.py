@@ -605,6 +605,20 @@ class Tensor:
         self._data += grad._data
         _counter(self).value += 1
 
+    def _fill_inplace(self, value) -> bool:
+        """``zero_`` and ``fill_`` of a floating-point tensor with a Python number and no graph
+        to record (``p.grad.zero_()``), written straight into memory. Returns False, having
+        changed nothing, whenever the general path is needed (as ``_ufunc_inplace`` does)."""
+        data = self._data
+        if ((grad_mode._state.enabled and self._requires_grad)
+                or not (type(value) is float or type(value) is int)
+                or type(data) is not np.ndarray or data.dtype.kind != "f"
+                or not data.flags.writeable or self._version_counter is _INFERENCE):
+            return False
+        data.fill(value)
+        _counter(self).value += 1
+        return True
+
     def _ufunc_inplace(self, ufunc, other) -> bool:
         """The common case of ``p -= lr * g`` under ``no_grad``, done straight into this tensor's
         memory with ``ufunc(data, other, out=data)``. Returns False, having changed nothing,

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from minitorch import _creation, _dtype, _legacy, _random
+from minitorch import functional as _functional
 from minitorch._device import device as _device_cls
 from minitorch._size import Size
 from minitorch._tensor import _VIEW_OF_LEAF_MESSAGE, Tensor
@@ -167,9 +168,13 @@ class TensorMethods:
 
     def zero_(self) -> Tensor:
         """Fill with zeros in place (how gradients are cleared: ``x.grad.zero_()``)."""
+        if self._fill_inplace(0):
+            return self
         return self._inplace(_shape.zeroed)
 
     def fill_(self, value) -> Tensor:
+        if self._fill_inplace(value):
+            return self
         return self._inplace(_shape.filled, value)
 
     def copy_(self, src) -> Tensor:
@@ -245,7 +250,7 @@ class TensorMethods:
         return _arith.where(condition, self, other)
 
     def norm(self, p="fro", dim=None, keepdim: bool = False, dtype=None):
-        return _reduction.norm(self, p, dim, keepdim, dtype=dtype)
+        return _functional.norm(self, p, dim, keepdim, dtype=dtype)
 
     def sum_to_size(self, *size):
         return _reduction.sum_to_size(self, _shape.as_shape(size))
