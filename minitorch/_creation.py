@@ -204,6 +204,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
         dtype = _dtype.scalar_dtype(fill_value)
     if isinstance(fill_value, numbers.Number):
         _check_fits(np.asarray(fill_value), dtype, c_name=True)
+        fill_value = np.asarray(fill_value).astype(dtype.np)  # -1 wraps into uint8, as in C
     return _finish(np.full(_shape_arg((size,) if isinstance(size, int) else (size,)),
                            fill_value, dtype=dtype.np), None, device, requires_grad)
 

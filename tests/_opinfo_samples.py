@@ -773,6 +773,28 @@ def like_samples(name):
     return gen
 
 
+def new_like_samples(op):
+    """``x.new_ones(...)`` and friends: the shape given, ``x``'s dtype unless ``dtype=``. Of
+    ``new_empty`` only the shape and dtype are compared (its values are whatever was there)."""
+    name = op.split(":", 1)[1]
+    rests = {"new_full": [((2, 3), 2.5), ((), -1)], "new_tensor": [([1.5, 2.0],), ([[1, 2]],)]}
+    call = None
+    if name == "new_empty":
+        def call(lib, x, *size, **kw):
+            out = x.new_empty(*size, **kw)
+            return tuple(out.shape), out.dtype, out.requires_grad
+
+    def gen():
+        for fam, a in all_families():
+            for i, rest in enumerate(rests.get(name, [((2, 3),), (2, 3), ((),), (0,)])):
+                yield Sample(op, f"{fam}-{i}", (A(a.arr, grad=False, layout=a.layout), *rest),
+                             call=call)
+            yield Sample(op, f"{fam}-dtype", (A(a.arr, grad=False, layout=a.layout),
+                                              *rests.get(name, [((2,),)])[0]),
+                         {"dtype": "float64", "requires_grad": True}, call=call)
+    return gen
+
+
 def linspace_samples(op):
     def gen():
         for fam, args in [("ordinary", (0.0, 1.0, 5)), ("one", (2.0, 3.0, 1)),
@@ -1503,6 +1525,8 @@ def _build_table() -> dict:
             t[f"fn:{k}"] = simple_factory_samples(k)
     for k in ("zeros_like", "ones_like", "full_like"):
         t[f"fn:{k}"] = like_samples(k)
+    for k in ("new_ones", "new_zeros", "new_full", "new_empty", "new_tensor"):
+        t[f"method:{k}"] = new_like_samples(f"method:{k}")
     t["misc"] = misc_samples("misc")
     # issue 16's operations
     for name in ("asin", "acos", "atan", "arcsin", "arccos", "arctan"):
