@@ -166,11 +166,11 @@ from minitorch.ops.shape import (
     unsqueeze,
 )
 from minitorch.ops.unary import abs, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tanh
-from minitorch import _tensor_methods  # noqa: E402, F401, I001  (more Tensor methods, above ops)
-from minitorch import autograd, nn, return_types  # noqa: E402  (subpackages)
-from minitorch.autograd import graph as _graph  # noqa: E402
-from minitorch.autograd.gradcheck import gradcheck as _gc, gradgradcheck as _ggc  # noqa: E402
-from minitorch.functional import broadcast_shapes, norm  # noqa: E402
+from minitorch import _tensor_methods  # more Tensor methods, above ops
+from minitorch import autograd, nn, return_types  # subpackages
+from minitorch.autograd import graph as _graph
+from minitorch.autograd.gradcheck import gradcheck as _gc, gradgradcheck as _ggc
+from minitorch.functional import broadcast_shapes, norm
 
 autograd.gradcheck, autograd.gradgradcheck, autograd.graph = _gc, _ggc, _graph
 
@@ -253,9 +253,9 @@ def __getattr__(name: str):
 
 
 # ---------------------------------------------------------------- more of PyTorch's API
-from minitorch._backend import set_default_device  # noqa: E402
-from minitorch._device import get_default_device  # noqa: E402
-from minitorch._legacy import (  # noqa: E402
+from minitorch._backend import set_default_device
+from minitorch._device import get_default_device
+from minitorch._legacy import (
     BoolTensor,
     ByteTensor,
     CharTensor,
@@ -266,21 +266,21 @@ from minitorch._legacy import (  # noqa: E402
     LongTensor,
     ShortTensor,
 )
-from minitorch._out import factory_with_out as _factory_out, with_out as _with_out  # noqa: E402
-from minitorch.ops.arithmetic import (  # noqa: E402
+from minitorch._out import factory_with_out as _factory_out, with_out as _with_out
+from minitorch.ops.arithmetic import (
     bitwise_and,
     bitwise_not_ as bitwise_not,
     bitwise_or,
     bitwise_xor,
 )
-from minitorch.ops.indexing import index_add, index_select  # noqa: E402
-from minitorch.ops.sorting import unique  # noqa: E402
-from minitorch.ops.unary import acos, arccos, arcsin, arctan, asin, atan, ceil, floor  # noqa: E402
+from minitorch.ops.indexing import index_add, index_select
+from minitorch.ops.sorting import unique
+from minitorch.ops.unary import acos, arccos, arcsin, arctan, asin, atan, ceil, floor
 
 # ``out=``: the functions tutorials call with it write their result into a given tensor.
 add, sub, mul, div, matmul, mm, bmm = (_with_out(f) for f in (add, sub, mul, div, matmul, mm,
                                                                 bmm))
-pow, exp, log, sqrt, sin, cos, tanh, sigmoid, abs, neg = (  # noqa: A001
+pow, exp, log, sqrt, sin, cos, tanh, sigmoid, abs, neg = (
     _with_out(f) for f in (pow, exp, log, sqrt, sin, cos, tanh, sigmoid, abs, neg))
 clamp, maximum, minimum, cat, stack = (_with_out(f) for f in (clamp, maximum, minimum, cat,
                                                               stack))

@@ -83,7 +83,7 @@ class CupyBackend(Backend):
     def _load(self):
         if self._cupy is None and self._error is None:
             try:
-                import cupy  # noqa: PLC0415  (optional, heavy: imported on first use)
+                import cupy  # optional, heavy: imported on first use
 
                 count = cupy.cuda.runtime.getDeviceCount()
                 if count < 1:

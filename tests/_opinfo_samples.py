@@ -1635,7 +1635,7 @@ def public_callables(mt) -> set:
     """Every public op name of minitorch, in the table's key format."""
     import inspect
 
-    from minitorch.nn import functional as F  # noqa: N812
+    from minitorch.nn import functional as F
 
     keys = set()
     for n in dir(mt):
@@ -1781,14 +1781,14 @@ def run(lib, s: Sample) -> Result:
     try:
         args = _convert(lib, s.args, is_torch, leaves)
         kwargs = {k: _convert(lib, v, is_torch, leaves) for k, v in s.kwargs.items()}
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         res.error = ("setup", _exc_class(e), str(e))
         return res
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             out = _call(lib, s, args, kwargs)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         res.error = ("forward", _exc_class(e), str(e))
         return res
     outs = _flatten_out(lib, out)
@@ -1800,7 +1800,7 @@ def run(lib, s: Sample) -> Result:
     try:
         grads = lib.autograd.grad(diff_outs, leaves, gos, allow_unused=True,
                                 create_graph=s.gradgrad)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         res.error = ("backward", _exc_class(e), str(e))
         return res
     res.grads = [None if g is None else _describe(lib, g) for g in grads]
@@ -1812,7 +1812,7 @@ def run(lib, s: Sample) -> Result:
                             for g in gg_in)
                 gg = lib.autograd.grad(total, leaves, allow_unused=True)
                 res.grads2 = [None if g is None else _describe(lib, g) for g in gg]
-            except Exception as e:  # noqa: BLE001
+            except Exception as e:
                 res.error = ("double-backward", _exc_class(e), str(e))
     return res
 

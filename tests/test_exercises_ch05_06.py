@@ -93,7 +93,7 @@ def test_sgd_step_rebinding_the_loop_variable(capsys):
         with minitorch.no_grad():
             for p in params:
                 if p.grad is not None:
-                    p = p - lr * p.grad  # noqa: PLW2901
+                    p = p - lr * p.grad
                     p.grad = None
 
     passed, out = _result(check_sgd_step, rebinds, capsys)

@@ -362,7 +362,7 @@ class record_function:  # noqa: N801  (PyTorch's name)
             self._profiler = None
 
     def __call__(self, fn):
-        import functools  # noqa: PLC0415
+        import functools
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):

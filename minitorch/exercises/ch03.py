@@ -58,7 +58,7 @@ class _Outcome:
 
 def _engine_ran(fn: Callable[[], Any]) -> _Outcome:
     """Run ``fn()`` and count the nodes the real backward engine ran meanwhile."""
-    from minitorch.autograd.engine import record_backward  # noqa: PLC0415
+    from minitorch.autograd.engine import record_backward
 
     with record_backward() as steps:
         result = fn()
@@ -134,7 +134,7 @@ def check_logistic_autograd(logistic_autograd: Callable[..., Any]) -> bool:
 # ------------------------------------------------------------------ my_backward
 def _problems() -> list[tuple[str, Callable[[], tuple[Any, dict]]]]:
     """Graph builders: each returns ``(loss, {name: leaf})`` for a fresh, identical graph."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     def one_op():
         x = minitorch.tensor(2.0, requires_grad=True)
@@ -294,7 +294,7 @@ def _f_times_sum(x: Any) -> Any:
 
 def _vjp_reference(x_values: np.ndarray, v_values: np.ndarray) -> np.ndarray:
     """v^T J of ``f(x) = x * x.sum()``, found by the real engine with ``backward(gradient=v)``."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     x = minitorch.tensor(x_values, requires_grad=True)
     _f_times_sum(x).backward(gradient=minitorch.tensor(v_values))
@@ -316,7 +316,7 @@ def check_vjp(vjp_f: Callable[[Any, Any], Any]) -> bool:
         ✓ vjp of f(x) = x * x.sum(): all 4 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     samples = [([1.0, 2.0, 3.0], [1.0, 0.0, 0.0]), ([1.0, 2.0, 3.0], [0.5, -1.0, 2.0]),
                ([0.3, -1.2], [2.0, 1.0]), ([0.1, 0.2, -0.4, 1.5, 2.0], [1.0, 1.0, 1.0, 1.0, 1.0])]
@@ -388,7 +388,7 @@ class _BadSquare:
 
     @staticmethod
     def make() -> Any:
-        import minitorch  # noqa: PLC0415
+        import minitorch
 
         class BadSquare(minitorch.autograd.Function):
             @staticmethod
@@ -422,7 +422,7 @@ _SLIGHTLY_WRONG = "a custom log whose backward is off by a little (about 0.2%)"
 def _gradcheck_problems() -> list[tuple[str, Callable[[], tuple[Callable, Any]], bool]]:
     """``(name, build, right)``: ``build()`` gives ``(f, x)``; ``right`` says whether the
     autograd gradient of ``f`` is correct (known by construction, not measured)."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     def x64(values):
         return minitorch.tensor(values, dtype=minitorch.float64, requires_grad=True)
@@ -597,7 +597,7 @@ def check_second_derivative(second_derivative: Callable[[Callable, float], Any])
         ✓ second_derivative: all 4 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     problems = [  # (name, f, x, f'(x), f''(x)): closed forms, by hand
         ("f(x) = x ** 3 at x = 2", lambda x: x ** 3, 2.0, 3 * 2.0 ** 2, 6 * 2.0),

@@ -38,7 +38,7 @@ __all__ = ["check_inplace_repair", "check_no_grad_context", "check_zero_grads"]
 
 def _keep_grad_mode(fn: Callable[[], Any]) -> Callable[[], Any]:
     """``fn`` wrapped so that the grad mode is the same after it as before, whatever it does."""
-    from minitorch.autograd import grad_mode  # noqa: PLC0415
+    from minitorch.autograd import grad_mode
 
     def run() -> Any:
         before = grad_mode._state.enabled
@@ -53,7 +53,7 @@ def _keep_grad_mode(fn: Callable[[], Any]) -> Callable[[], Any]:
 # ------------------------------------------------------------------ zero_grads
 def _model():
     """Two parameters, a loss of them, and their values before anything happens."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     w = minitorch.tensor([1.0, -2.0, 0.5], requires_grad=True)
     b = minitorch.tensor(0.3, requires_grad=True)
@@ -191,8 +191,8 @@ def check_no_grad_context(my_no_grad: type) -> bool:
         ✓ my_no_grad: all 5 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
-    from minitorch.autograd import grad_mode  # noqa: PLC0415
+    import minitorch
+    from minitorch.autograd import grad_mode
 
     def inside():
         w = minitorch.ones(3, requires_grad=True)
@@ -324,7 +324,7 @@ def check_inplace_repair(layer_loss: Callable[[Any, Any], Any]) -> bool:
         ✓ layer_loss, repaired: all 3 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     rng = np.random.default_rng(4)
     samples = [(np.array([[1.0, 2.0]]), np.array([[0.5], [-0.25]])),

@@ -71,7 +71,7 @@ def _run(fn: Callable[[], Any], known: dict[str, str]) -> Callable[[], Any]:
 
     ``known`` maps a piece of an error message to the explanation a learner needs.
     """
-    from minitorch.autograd import grad_mode  # noqa: PLC0415
+    from minitorch.autograd import grad_mode
 
     def run() -> Any:
         before = grad_mode._state.enabled
@@ -79,7 +79,7 @@ def _run(fn: Callable[[], Any], known: dict[str, str]) -> Callable[[], Any]:
             return fn()
         except NotImplementedError:  # "not done yet", reported by the runner
             raise
-        except Exception as error:  # noqa: BLE001  (learner code may raise anything)
+        except Exception as error:  # learner code may raise anything
             for fragment, why in known.items():
                 if fragment in safe_str(error):
                     return _Explained(error, why)
@@ -119,7 +119,7 @@ _MODULE_ERRORS = {"before Module.__init__() call": _SUPER_INIT}
 # ------------------------------------------------------------------ sgd_step
 def _problem():
     """Three parameters (one unused), a loss of the used ones, and their gradient."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     w = minitorch.tensor([1.0, -2.0, 0.5], requires_grad=True)
     b = minitorch.tensor(0.3, requires_grad=True)
@@ -151,8 +151,8 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
         ...
         False
     """
-    import minitorch  # noqa: PLC0415
-    from minitorch.autograd import grad_mode  # noqa: PLC0415
+    import minitorch
+    from minitorch.autograd import grad_mode
 
     known = {
         "in-place operation": (
@@ -325,7 +325,7 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
 
 # ------------------------------------------------------------------ Line
 def _is_module(obj: Any) -> bool:
-    from minitorch import nn  # noqa: PLC0415
+    from minitorch import nn
 
     return isinstance(obj, nn.Module)
 
@@ -348,8 +348,8 @@ def _names(module: Any, expected: list[str]) -> _Names:
 
 def _registration_note(module: Any, names: list[str]) -> str | None:
     """Why ``names`` are missing from ``module.parameters()``, if the reason is visible."""
-    import minitorch  # noqa: PLC0415
-    from minitorch import nn  # noqa: PLC0415
+    import minitorch
+    from minitorch import nn
 
     for name in names:
         value = module.__dict__.get(name)
@@ -383,7 +383,7 @@ def check_line(line_class: type) -> bool:
         ✓ Line: all 6 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     Line = line_class  # noqa: N806  (a class)
 
@@ -517,8 +517,8 @@ def check_my_linear(my_linear: type) -> bool:
         ✓ MyLinear: all 9 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
-    from minitorch import nn  # noqa: PLC0415
+    import minitorch
+    from minitorch import nn
 
     MyLinear = my_linear  # noqa: N806  (a class)
 
@@ -706,16 +706,16 @@ def _xcorr(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _conv_reference(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     try:
-        import torch  # noqa: PLC0415
+        import torch
     except ImportError:
-        import minitorch as torch  # noqa: PLC0415
+        import minitorch as torch
     out = torch.nn.functional.conv2d(torch.tensor(x[None]), torch.tensor(w), torch.tensor(b))
     return out[0].detach().numpy()
 
 
 def _unfold_reference(x: np.ndarray, kh: int, kw: int) -> np.ndarray:
     try:
-        import torch  # noqa: PLC0415
+        import torch
     except ImportError:
         oh, ow = x.shape[1] - kh + 1, x.shape[2] - kw + 1
         return _windows(x, kh, kw).reshape(oh * ow, -1).copy()
@@ -763,7 +763,7 @@ def check_conv2d_by_hand(conv2d_by_hand: Callable[[Any, Any, Any], Any]) -> bool
         ✓ conv2d_by_hand: all 4 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     def run(x, w, b):
         return conv2d_by_hand(minitorch.tensor(x), minitorch.tensor(w), minitorch.tensor(b))
@@ -864,8 +864,8 @@ def check_unfold(unfold: Callable[[Any, int, int], Any]) -> bool:
         ✓ unfold: all 4 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
-    from minitorch import nn  # noqa: PLC0415
+    import minitorch
+    from minitorch import nn
 
     rng = np.random.default_rng(11)
     problems = [

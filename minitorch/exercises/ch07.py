@@ -102,7 +102,7 @@ class PretendXP:
 
 
 def _backend_base():
-    from minitorch import _backend  # noqa: PLC0415
+    from minitorch import _backend
 
     return _backend.Backend
 
@@ -140,8 +140,8 @@ def add_pretend_gpu(device_type: str = PRETEND):
         >>> add_pretend_gpu()
         device(type='sim')
     """
-    import minitorch  # noqa: PLC0415
-    from minitorch import _backend  # noqa: PLC0415
+    import minitorch
+    from minitorch import _backend
 
     if not isinstance(_backend._BACKENDS.get(device_type), PretendGPU):
         _backend.register_backend(device_type, PretendGPU())
@@ -156,7 +156,7 @@ def second_device():
         >>> second_device().type in ("cuda", "sim")
         True
     """
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     if minitorch.cuda.is_available():
         return minitorch.device("cuda")
@@ -166,7 +166,7 @@ def second_device():
 @contextmanager
 def _backend_for(device_type: str, backend):
     """Use ``backend`` for ``device_type`` inside the block; put back what was there."""
-    from minitorch import _backend  # noqa: PLC0415
+    from minitorch import _backend
 
     old = _backend._BACKENDS.get(device_type)
     flag = _backend.devices_in_use
@@ -184,7 +184,7 @@ def _backend_for(device_type: str, backend):
 # ------------------------------------------------------------------ to_device
 def _describe(obj: Any) -> Any:
     """A comparable picture of a batch: containers kept, tensors as (device, values, grad)."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     if isinstance(obj, minitorch.Tensor):
         return ("tensor", str(obj.device), obj.detach().cpu().numpy().tolist(),
@@ -262,7 +262,7 @@ def check_to_device(to_device: Callable[[Any, Any], Any]) -> bool:
         ✓ to_device: all 7 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     gpu = second_device()
     name = str(gpu)
@@ -313,7 +313,7 @@ def check_to_device(to_device: Callable[[Any, Any], Any]) -> bool:
     def grad_flows_back(batch, out):
         try:
             out["w"].sum().backward()
-        except Exception:  # noqa: BLE001  (the structure check above reports what is wrong)
+        except Exception:  # the structure check above reports what is wrong
             return True
         if batch["w"].grad is None:
             return ("No gradient reached the original tensor: move it with `t.to(device)`, "
@@ -377,7 +377,7 @@ def check_backend(backend_class: type) -> bool:
         ✗ my backend: wrong result for `from_numpy copies the host array onto the device`...
         False
     """
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     def new_backend():
         backend = backend_class()

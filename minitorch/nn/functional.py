@@ -37,7 +37,7 @@ from minitorch.nn._conv import (  # noqa: F401
     ConvolutionInputGrad,
     ConvolutionWeightGrad,
 )
-from minitorch.nn._loss import (  # noqa: F401
+from minitorch.nn._loss import (
     BinaryCrossEntropy,
     BinaryCrossEntropyWithLogits,
     MseLoss,
@@ -247,7 +247,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             if ndim == 2:
                 _check_linear(input, weight)
             return input.matmul(weight.t())  # MmBackward0 (2-D), SqueezeBackward4 (1-D)
-        from minitorch.ops.shape import UnsafeView  # noqa: PLC0415
+        from minitorch.ops.shape import UnsafeView
 
         flat = input.reshape(-1, input._data.shape[-1])
         _check_linear(flat, weight)

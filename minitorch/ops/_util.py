@@ -22,7 +22,7 @@ def _make_quietly():
     that private detail is missing (NumPy 1.x), ``np.errstate`` itself is used.
     """
     try:
-        from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj  # noqa: PLC0415
+        from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
 
         ignore_all = _make_extobj(all="ignore")
     except (ImportError, AttributeError, TypeError):
@@ -102,7 +102,7 @@ def as_tensor(value, like: Tensor) -> Tensor:
         t._wrapped = True
         return t
     if isinstance(value, np.ndarray):
-        from minitorch._creation import tensor  # noqa: PLC0415
+        from minitorch._creation import tensor
 
         return tensor(value)
     raise TypeError(

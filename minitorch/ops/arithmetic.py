@@ -626,7 +626,7 @@ def _tensor_arg(value, like, name):
     return value
 
 
-def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A001, A002
+def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
     """Limit values to ``[min, max]``; the gradient is 0 where a value was clipped."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
@@ -655,7 +655,7 @@ def where(condition: Tensor, input=None, other=None):  # noqa: A002
         )
     like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else None
     if like is None:
-        from minitorch._creation import tensor  # noqa: PLC0415
+        from minitorch._creation import tensor
 
         like = tensor(input)
     return Where.apply(condition, as_tensor(input, like), as_tensor(other, like))

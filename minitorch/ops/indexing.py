@@ -139,7 +139,7 @@ def _add_at(out, key, values) -> None:
         xp = array_module(out)
         scatter = getattr(getattr(xp, "_cupyx", None), "scatter_add", None)
         if scatter is None and xp.__name__ == "cupy":
-            import cupyx  # noqa: PLC0415
+            import cupyx
 
             scatter = cupyx.scatter_add
         (scatter or xp.add.at)(out, key, values)

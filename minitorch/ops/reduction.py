@@ -113,7 +113,7 @@ def _product_of_others(a: Tensor, dims: tuple) -> Tensor:
     The reduced dims are flattened into one of length k; row i of a k x k copy has a_i
     replaced by 1, and its product is the answer (differentiable, so double backward works).
     """
-    from minitorch.ops.arithmetic import where  # noqa: PLC0415
+    from minitorch.ops.arithmetic import where
 
     rest = [d for d in range(a.ndim) if d not in dims]
     perm = rest + list(dims)
@@ -210,7 +210,7 @@ class MinAll(MaxAll):
 def _select(mask: Tensor, grad: Tensor) -> Tensor:
     """``grad`` where ``mask`` is True, else 0. Selecting, not multiplying by a 0/1 mask, keeps
     an inf or NaN gradient out of the places that were not selected (``inf * 0`` is NaN)."""
-    from minitorch.ops.arithmetic import where  # noqa: PLC0415
+    from minitorch.ops.arithmetic import where
 
     return where(mask, grad, 0.0)
 
@@ -407,7 +407,7 @@ def max(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
     ``max(a, b)`` with two tensors is ``maximum(a, b)``, as in PyTorch.
     """
     if isinstance(dim, Tensor):
-        from minitorch.ops.arithmetic import maximum  # noqa: PLC0415
+        from minitorch.ops.arithmetic import maximum
 
         return maximum(input, dim)
     if dim is None:
@@ -423,7 +423,7 @@ def max(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
 def min(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001, A002
     """The smallest element; with ``dim``, a ``(values, indices)`` named tuple."""
     if isinstance(dim, Tensor):
-        from minitorch.ops.arithmetic import minimum  # noqa: PLC0415
+        from minitorch.ops.arithmetic import minimum
 
         return minimum(input, dim)
     if dim is None:

@@ -426,7 +426,7 @@ class ToDevice(Function):
 
     @staticmethod
     def forward(ctx, a, device: _device_cls):
-        from minitorch import _backend  # noqa: PLC0415
+        from minitorch import _backend
 
         ctx.device = a._device
         return _wrap(_backend.move(a._data, device))
@@ -716,7 +716,7 @@ def zeroed(a: Tensor) -> Tensor:
 def copied(a: Tensor, src) -> Tensor:
     """What ``a.copy_(src)`` writes."""
     if not isinstance(src, Tensor):
-        from minitorch._creation import tensor  # noqa: PLC0415
+        from minitorch._creation import tensor
 
         src = tensor(np.asarray(src))
     if type(src._data) is not type(a._data):  # copy_ may cross devices, as in PyTorch
