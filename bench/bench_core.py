@@ -26,11 +26,11 @@ import time
 # PyTorch. (Set OPENBLAS_NUM_THREADS yourself to measure something else.)
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import minitorch  # noqa: E402
+import minitorch
 
 CHAIN = 1000
 

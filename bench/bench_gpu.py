@@ -273,7 +273,7 @@ def main() -> None:
         for label, lib, dev, sync in runs:
             try:
                 t = timeit(case(lib, dev), sync, repeat=max(3, args.repeat // 2))
-            except Exception as e:  # noqa: BLE001  (report, don't hide)
+            except Exception as e:  # report, don't hide
                 print(f"- {label}: failed: {type(e).__name__}: {e}")
                 results[name][label] = f"failed: {type(e).__name__}: {e}"
                 continue

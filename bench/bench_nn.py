@@ -33,8 +33,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import minitorch  # noqa: E402
-from minitorch.utils.threads import get_num_threads, set_num_threads  # noqa: E402
+import minitorch
+from minitorch.utils.threads import get_num_threads, set_num_threads
 
 try:
     import torch

@@ -2,6 +2,9 @@
 
 Run: ``python bench/bench_overhead.py`` (``--rounds N``, ``--only NAME,...``,
 ``--json PATH`` to save the figures, ``--no-import`` to skip the import timings).
+``--runs N`` repeats the whole benchmark in N separate processes, one after the other, and
+prints one table: for each figure the median over the runs and, for the ratios, their range
+(lowest to highest run). That is the table in the README.
 
 The workloads are the small ones that learners and tutorials run, where the time goes into
 each operation's overhead rather than into arithmetic:
@@ -10,6 +13,9 @@ each operation's overhead rather than into arithmetic:
 * ``mlp16`` / ``mlp128``: one training step (``zero_grad``, forward, ``CrossEntropyLoss``,
   backward, ``SGD.step``) of a 64 -> hidden -> 10 MLP at (batch 16, hidden 32) and
   (batch 128, hidden 128);
+* ``mlp16_raw`` / ``mlp128_raw``: the same step in the style of the "with examples"
+  tutorials: raw tensors with ``requires_grad``, ``F.cross_entropy`` and a manual SGD update
+  under ``no_grad`` (``p -= p.grad * lr; p.grad.zero_()``), at the same two sizes;
 * ``mlp16_ce``: the same small MLP with a cross-entropy written by hand from log-sum-exp;
 * ``poly_*``: our own equivalents of PyTorch's "Learning PyTorch with Examples" programs,
   one training step each, fitting a cubic to ``sin(x)`` at 2,000 points: with tensors and
@@ -44,7 +50,7 @@ import time
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -119,6 +125,61 @@ def mlp_numpy(batch: int, hidden: int):
         gw1, gb1 = ga.T @ x, ga.sum(0)
         for param, grad in ((w1, gw1), (b1, gb1), (w2, gw2), (b2, gb2)):
             param -= lr * grad
+
+    return step
+
+
+def mlp_raw_lib(lib, batch: int, hidden: int):
+    """The MLP step as the "with examples" tutorials write it: raw tensors with
+    ``requires_grad``, ``F.cross_entropy`` and a manual SGD update under ``no_grad``."""
+    x, y = mlp_data(batch)
+    rng = np.random.default_rng(0)
+    x, y = lib.tensor(x), lib.tensor(y)
+    w1 = lib.tensor(rng.standard_normal((64, hidden)).astype(np.float32) / 8).requires_grad_()
+    b1 = lib.zeros(hidden, requires_grad=True)
+    w2 = lib.tensor((rng.standard_normal((hidden, 10)) / math.sqrt(hidden)).astype(np.float32))
+    w2.requires_grad_()
+    b2 = lib.zeros(10, requires_grad=True)
+    params = (w1, b1, w2, b2)
+    F = lib.nn.functional  # noqa: N806  (the tutorials' name)
+    lr = 0.1
+
+    def step():
+        loss = F.cross_entropy(F.relu(x @ w1 + b1) @ w2 + b2, y)
+        loss.backward()
+        with lib.no_grad():
+            for p in params:
+                p -= p.grad * lr
+                p.grad.zero_()
+
+    return step
+
+
+def mlp_raw_numpy(batch: int, hidden: int):
+    x, y = mlp_data(batch)
+    rng = np.random.default_rng(0)
+    w1 = rng.standard_normal((64, hidden)).astype(np.float32) / 8
+    b1 = np.zeros(hidden, np.float32)
+    w2 = (rng.standard_normal((hidden, 10)) / math.sqrt(hidden)).astype(np.float32)
+    b2 = np.zeros(10, np.float32)
+    rows = np.arange(batch)
+    lr = np.float32(0.1)
+
+    def step():
+        h = x @ w1 + b1
+        a = np.maximum(h, 0)
+        z = a @ w2 + b2
+        z = z - z.max(1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(1, keepdims=True)
+        g = p
+        g[rows, y] -= 1
+        g /= batch  # d loss / d logits
+        gw2, gb2 = a.T @ g, g.sum(0)
+        ga = (g @ w2.T) * (h > 0)
+        gw1, gb1 = x.T @ ga, ga.sum(0)
+        for param, grad in ((w1, gw1), (b1, gb1), (w2, gw2), (b2, gb2)):
+            param -= grad * lr
 
     return step
 
@@ -534,6 +595,11 @@ def cases(torch_mod) -> dict:
                   each(lambda lib: mlp_lib(lib, 16, 32), lambda: mlp_numpy(16, 32))),
         "mlp128": ("MLP step, batch 128, hidden 128",
                    each(lambda lib: mlp_lib(lib, 128, 128), lambda: mlp_numpy(128, 128))),
+        "mlp16_raw": ("MLP step, raw tensors + F.cross_entropy + manual SGD (16, 32)",
+                      each(lambda lib: mlp_raw_lib(lib, 16, 32), lambda: mlp_raw_numpy(16, 32))),
+        "mlp128_raw": ("MLP step, raw tensors + F.cross_entropy + manual SGD (128, 128)",
+                       each(lambda lib: mlp_raw_lib(lib, 128, 128),
+                            lambda: mlp_raw_numpy(128, 128))),
         "mlp16_ce": ("MLP step, hand-written cross-entropy (16, 32)",
                      each(lambda lib: mlp_ce_lib(lib, 16, 32), lambda: mlp_ce_numpy(16, 32))),
         "poly_tensors": ("Examples: polynomial, tensors", each(poly_tensors_lib, poly_numpy)),
@@ -636,6 +702,57 @@ def ratio(a: float, b: float | None) -> str:
     return "n/a" if not b else f"{a / b:.2f}×"
 
 
+def run_separately(args) -> list[dict]:
+    """Run this benchmark ``args.runs`` times, each in a fresh process; their JSON figures."""
+    import tempfile
+
+    runs = []
+    for i in range(args.runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "run.json")
+            command = [sys.executable, os.path.abspath(__file__), "--rounds", str(args.rounds),
+                       "--target", str(args.target), "--import-rounds",
+                       str(args.import_rounds), "--json", path]
+            if args.only:
+                command += ["--only", args.only]
+            if args.no_import:
+                command.append("--no-import")
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+            with open(path) as fh:
+                runs.append(json.load(fh))
+        print(f"run {i + 1} of {args.runs} done", file=sys.stderr)
+    return runs
+
+
+def print_runs_table(runs: list[dict], args) -> None:
+    """One row per workload: medians over the runs of the CPU times, and of the ratios with
+    their range over the runs (each run's figures are medians of its interleaved rounds)."""
+    def median_of(key, lib, i=1):
+        values = [run[key][lib][i] for run in runs if lib in run[key]]
+        return statistics.median(values) if values else None
+
+    def ratios(key, lib, i):
+        return [run[key]["minitorch"][i] / run[key][lib][i] for run in runs if lib in run[key]]
+
+    print(f"# minitorch per-op overhead ({platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}, NumPy {np.__version__}"
+          + (f", PyTorch {torch.__version__} with 1 thread" if torch else "")
+          + f"; {len(runs)} separate runs of {args.rounds} interleaved rounds each: medians "
+          "over the runs, and the range of the ratios from the lowest run to the highest)")
+    print()
+    print("| workload | minitorch (CPU) | PyTorch (CPU) | minitorch / PyTorch, CPU (wall) "
+          "| range over the runs, CPU | NumPy by hand (CPU) |")
+    print("|---|---|---|---|---|---|")
+    for key, figures in runs[0].items():
+        cpu, wall = ratios(key, "torch", 1), ratios(key, "torch", 0)
+        spread = f"{min(cpu):.2f}–{max(cpu):.2f}×" if cpu else "n/a"
+        shown = (f"**{statistics.median(cpu):.2f}×** ({statistics.median(wall):.2f}×)"
+                 if cpu else "n/a")
+        print(f"| {figures['label']} | {fmt(median_of(key, 'minitorch'))} "
+              f"| {fmt(median_of(key, 'torch'))} | {shown} | {spread} "
+              f"| {fmt(median_of(key, 'numpy'))} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=11, help="interleaved rounds per case")
@@ -645,7 +762,16 @@ def main() -> None:
     parser.add_argument("--no-import", action="store_true", help="skip the import timings")
     parser.add_argument("--import-rounds", type=int, default=7)
     parser.add_argument("--json", help="write the figures to this file")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="separate processes to run it in; >1 prints medians and ranges")
     args = parser.parse_args()
+    if args.runs > 1:
+        runs = run_separately(args)
+        print_runs_table(runs, args)
+        if args.json:
+            with open(args.json, "w") as fh:
+                json.dump(runs, fh, indent=2)
+        return
 
     all_cases = cases(torch)
     chosen = args.only.split(",") if args.only else list(all_cases)

@@ -26,8 +26,8 @@ from contextlib import redirect_stdout
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import minitorch  # noqa: E402
-from minitorch.viz import record_forward_graph, step_backward  # noqa: E402
+import minitorch
+from minitorch.viz import record_forward_graph, step_backward
 
 
 def chain(n: int):
@@ -83,8 +83,8 @@ def main() -> None:
               f"{t_ready / t_backward:>17.0f} {t_forward:>14.3f}s {t_forward / base[3]:>6.1f}")
 
     # The graph-walking checks, for reference (their deep cases have fixed sizes).
-    from minitorch.exercises import check_topological_sort  # noqa: PLC0415
-    from minitorch.exercises.ch02_recording_the_dag import check_find_leaves  # noqa: PLC0415
+    from minitorch.exercises import check_topological_sort
+    from minitorch.exercises.ch02_recording_the_dag import check_find_leaves
 
     def topo_sort(graph, root):
         order, seen, stack = [], {root}, [(root, iter(graph.get(root, [])))]

@@ -15,20 +15,29 @@ chapter                   module
 
 Layers
 ------
-A module imports, when it is loaded, only from its own layer and the layers below it, so a
-learner who reads ``a * b`` can follow it down and never back up (``tests/test_layers.py``
-checks it, and that no modules import each other in a circle):
+A module imports only from its own layer and the layers below it, when it is loaded and inside
+its functions alike, and no modules import each other in a circle: a learner who reads
+``a * b`` can follow it down and never back up. ``tests/test_layers.py`` reads this list and
+checks it. ``name.*`` is a package and everything in it; every module must be on the list.
 
-1. ``_dtype``, ``_device``, ``_size``, ``_backend``, ``_random``, ``_tensor_str``: NumPy only.
-2. ``autograd`` (``grad_mode``, ``function``, ``engine``): the graph and the chain rule. It
-   meets the Tensor class only at run time (``_tensor`` sets ``function.Tensor``).
-3. ``_tensor``: the Tensor, its state and its methods. The methods reach the operations
-   through the ``minitorch.ops`` package at call time (``_ops.arithmetic.mul(self, other)``),
-   so loading ``_tensor`` loads no operation. ``_tensor._wrap`` is the one place where an array
+1. ``_dtype``, ``_device``, ``_size``, ``_about``, ``_tensor_str``, ``return_types``,
+   ``_backend``, ``utils.threads``: NumPy only (the backends register their device types).
+2. ``autograd``, ``autograd.grad_mode``, ``autograd.function``, ``autograd.engine``,
+   ``autograd.graph``, ``autograd.profiler``: the graph and the chain rule. They meet the
+   Tensor class only at run time (``_tensor`` sets ``function.Tensor``); the profiler and the
+   viz watch backward as observers the engine tells about each node.
+3. ``_tensor``: the Tensor and its state. ``_tensor._wrap`` is the one place where an array
    becomes a Tensor.
-4. ``ops/`` (one ``Function`` per operation) and ``_creation``.
-5. ``_tensor_methods`` (more methods, copied onto Tensor), ``functional``, ``linalg``.
-6. ``nn``, then ``optim`` and ``utils.data``; ``viz`` and ``exercises`` on top.
+4. ``ops.*``, ``_creation``, ``_random``, ``_legacy``: one ``Function`` per operation, and the
+   functions that make tensors.
+5. ``_tensor_methods``, ``_out``, ``functional``, ``linalg``, ``autograd.functional``,
+   ``autograd.gradcheck``, ``cuda``, ``accelerator``, ``backends.*``, ``profiler``: the
+   operations become Tensor methods (``Tensor.__mul__ is ops.arithmetic.mul``), and the rest of
+   ``torch.*`` is built from them.
+6. ``nn.*``: layers, losses and their functional forms.
+7. ``optim.*``, ``utils``, ``utils.data.*``, ``datasets.*``, ``serialization``: training.
+8. ``minitorch``: this file, the public API.
+9. ``viz.*``, ``exercises.*``: the course, on top.
 """
 
 from minitorch import _dtype
@@ -136,7 +145,6 @@ from minitorch.ops.reduction import (
     max,
     mean,
     min,
-    norm,
     prod,
     std,
     sum,
@@ -160,10 +168,11 @@ from minitorch.ops.shape import (
     unsqueeze,
 )
 from minitorch.ops.unary import abs, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tanh
-from minitorch import _tensor_methods  # noqa: E402, F401, I001  (more Tensor methods, above ops)
-from minitorch import autograd, nn, return_types  # noqa: E402  (subpackages)
-from minitorch.autograd import graph as _graph  # noqa: E402
-from minitorch.autograd.gradcheck import gradcheck as _gc, gradgradcheck as _ggc  # noqa: E402
+from minitorch import _tensor_methods  # more Tensor methods, above ops
+from minitorch import autograd, nn, return_types  # subpackages
+from minitorch.autograd import graph as _graph
+from minitorch.autograd.gradcheck import gradcheck as _gc, gradgradcheck as _ggc
+from minitorch.functional import broadcast_shapes, norm
 
 autograd.gradcheck, autograd.gradgradcheck, autograd.graph = _gc, _ggc, _graph
 
@@ -171,38 +180,6 @@ __version__ = "0.1.0"
 
 subtract, multiply, divide, true_divide, negative = sub, mul, div, div, neg
 absolute = abs
-
-
-def broadcast_shapes(*shapes) -> Size:
-    """The shape that tensors of ``shapes`` broadcast to, or PyTorch's error.
-
-    Each shape is matched from the right: a dimension of 1 stretches to the other's size.
-
-    >>> broadcast_shapes((2, 1), (3,))
-    torch.Size([2, 3])
-    """
-    import builtins as _b  # this module's ``int`` and ``max`` are PyTorch's
-
-    shapes = [(s,) if isinstance(s, _b.int) else s for s in shapes if s is not None]
-    for shape in shapes:
-        if not isinstance(shape, (tuple, list)):
-            raise RuntimeError("Input shapes should be of type ints, a tuple of ints, or a list "
-                               f"of ints, got {shape}")
-    common = [1] * _b.max((len(s) for s in shapes), default=0)
-    for arg_idx, shape in enumerate(shapes):
-        for idx in range(-1, -1 - len(shape), -1):
-            if shape[idx] == common[idx]:
-                continue
-            if common[idx] == 1:
-                if shape[idx] < 0:
-                    raise ValueError("Attempting to broadcast a dimension with negative length!")
-                common[idx] = shape[idx]
-            if shape[idx] != 1 and shape[idx] != common[idx]:
-                raise RuntimeError(
-                    f"Attempting to broadcast a dimension of length {shape[idx]} at {idx}! "
-                    f"Mismatching argument at index {arg_idx} had {shape}; but expected shape "
-                    f"should be broadcastable to {common}")
-    return Size(common)
 
 
 def set_num_threads(n: int) -> None:
@@ -246,7 +223,7 @@ def square(input: Tensor) -> Tensor:  # noqa: A002
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002
              equal_nan: bool = False) -> bool:
     """Whether ``input`` and ``other`` are equal up to ``atol + rtol * |other|``."""
-    from minitorch.ops.compare import allclose as _allclose  # noqa: PLC0415  (same layer)
+    from minitorch.ops.compare import allclose as _allclose
 
     return _allclose(input, other, rtol, atol, equal_nan)
 
@@ -286,8 +263,9 @@ def __getattr__(name: str):
 
 
 # ---------------------------------------------------------------- more of PyTorch's API
-from minitorch._device import get_default_device, set_default_device  # noqa: E402
-from minitorch._legacy import (  # noqa: E402
+from minitorch._backend import set_default_device
+from minitorch._device import get_default_device
+from minitorch._legacy import (
     BoolTensor,
     ByteTensor,
     CharTensor,
@@ -298,28 +276,28 @@ from minitorch._legacy import (  # noqa: E402
     LongTensor,
     ShortTensor,
 )
-from minitorch._out import factory_with_out as _factory_out, with_out as _with_out  # noqa: E402
-from minitorch.ops.arithmetic import (  # noqa: E402
+from minitorch._out import factory_with_out as _factory_out, with_out as _with_out
+from minitorch.ops.arithmetic import (
     bitwise_and,
     bitwise_not_ as bitwise_not,
     bitwise_or,
     bitwise_xor,
 )
-from minitorch.ops.indexing import index_add, index_select  # noqa: E402
-from minitorch.ops.sorting import unique  # noqa: E402
-from minitorch.ops.compare import isclose  # noqa: E402
-from minitorch.ops.einsum import einsum  # noqa: E402
-from minitorch.ops.rounding import round  # noqa: A004, E402
-from minitorch.ops.scan import cumprod, cumsum, logsumexp  # noqa: E402
-from minitorch.ops.scatter import masked_select, nonzero, scatter, scatter_add  # noqa: E402
-from minitorch.ops.sorting import argsort, bincount, median, sort, topk  # noqa: E402
-from minitorch.ops.triangular import tril, triu  # noqa: E402
-from minitorch.ops.unary import acos, arccos, arcsin, arctan, asin, atan, ceil, floor  # noqa: E402
+from minitorch.ops.indexing import index_add, index_select
+from minitorch.ops.sorting import unique
+from minitorch.ops.compare import isclose
+from minitorch.ops.einsum import einsum
+from minitorch.ops.rounding import round
+from minitorch.ops.scan import cumprod, cumsum, logsumexp
+from minitorch.ops.scatter import masked_select, nonzero, scatter, scatter_add
+from minitorch.ops.sorting import argsort, bincount, median, sort, topk
+from minitorch.ops.triangular import tril, triu
+from minitorch.ops.unary import acos, arccos, arcsin, arctan, asin, atan, ceil, floor
 
 # ``out=``: the functions tutorials call with it write their result into a given tensor.
 add, sub, mul, div, matmul, mm, bmm = (_with_out(f) for f in (add, sub, mul, div, matmul, mm,
                                                                 bmm))
-pow, exp, log, sqrt, sin, cos, tanh, sigmoid, abs, neg = (  # noqa: A001
+pow, exp, log, sqrt, sin, cos, tanh, sigmoid, abs, neg = (
     _with_out(f) for f in (pow, exp, log, sqrt, sin, cos, tanh, sigmoid, abs, neg))
 clamp, maximum, minimum, cat, stack = (_with_out(f) for f in (clamp, maximum, minimum, cat,
                                                               stack))

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from minitorch import _device
+
 __all__ = ["Backend", "NumpyBackend", "CupyBackend", "get", "register_backend", "move",
            "asarray", "to_numpy", "array_module", "device_of_array"]
 
@@ -81,7 +83,7 @@ class CupyBackend(Backend):
     def _load(self):
         if self._cupy is None and self._error is None:
             try:
-                import cupy  # noqa: PLC0415  (optional, heavy: imported on first use)
+                import cupy  # optional, heavy: imported on first use
 
                 count = cupy.cuda.runtime.getDeviceCount()
                 if count < 1:
@@ -149,8 +151,6 @@ devices_in_use = False
 def register_backend(device_type: str, backend: Backend) -> Backend | None:
     """Use ``backend`` for ``device_type``; returns the previous one (tests swap in a
     simulated GPU backed by NumPy this way)."""
-    from minitorch import _device  # noqa: PLC0415
-
     _device._DEVICE_TYPES.add(device_type)
     old = _BACKENDS.get(device_type)
     _BACKENDS[device_type] = backend
@@ -231,11 +231,30 @@ def array_module(data):
 
 def device_of_array(data):
     """The device an array lives on."""
-    from minitorch._device import cpu, device  # noqa: PLC0415
-
     found = _owner(data)
     if found is None:
-        return cpu
+        return _device.cpu
     device_type, backend = found
     index = backend.index_of(data) if hasattr(backend, "index_of") else 0
-    return device(device_type, index)
+    return _device.device(device_type, index)
+
+
+# ---------------------------------------------------------------- the default device
+def set_default_device(device_: _device.device | str | int | None) -> None:
+    """Make factories (``zeros``, ``randn``, ``tensor``, ...) create tensors on ``device_``
+    when they are given no ``device=``; ``None`` goes back to the CPU.
+
+    >>> import minitorch
+    >>> minitorch.set_default_device("cpu"); minitorch.get_default_device()
+    device(type='cpu')
+    >>> minitorch.set_default_device(None)
+    """
+    if device_ is None:
+        _device._default_device = None
+        return
+    if isinstance(device_, int):
+        device_ = _device.device("cuda", device_)
+    new = _device.device(device_)
+    if new.type != "cpu":
+        get(new.type)._require()  # the RuntimeError that says what is missing
+    _device._default_device = None if new.type == "cpu" else new

@@ -64,30 +64,7 @@ cpu = device("cpu")
 
 
 # ---------------------------------------------------------------- the default device
-_default_device: device | None = None  # None: factories make CPU tensors
-
-
-def set_default_device(device_: device | str | int | None) -> None:
-    """Make factories (``zeros``, ``randn``, ``tensor``, ...) create tensors on ``device_``
-    when they are given no ``device=``; ``None`` goes back to the CPU.
-
-    >>> import minitorch
-    >>> minitorch.set_default_device("cpu"); minitorch.get_default_device()
-    device(type='cpu')
-    >>> minitorch.set_default_device(None)
-    """
-    global _default_device
-    if device_ is None:
-        _default_device = None
-        return
-    if isinstance(device_, int):
-        device_ = device("cuda", device_)
-    new = device(device_)
-    if new.type != "cpu":
-        from minitorch import _backend  # noqa: PLC0415
-
-        _backend.get(new.type)._require()  # the RuntimeError that says what is missing
-    _default_device = None if new.type == "cpu" else new
+_default_device: device | None = None  # None: factories make CPU tensors (see _backend)
 
 
 def get_default_device() -> device:

@@ -37,6 +37,9 @@ import os
 
 import numpy as np
 
+from minitorch._device import device as _device
+from minitorch._tensor import _wrap
+
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "default_generator",
            "get_rng_state", "set_rng_state"]
 
@@ -64,8 +67,6 @@ class Generator:
     """
 
     def __init__(self, device="cpu") -> None:
-        from minitorch._device import device as _device
-
         self.device = _device(device)
         self._mt = np.random.MT19937()
         self.manual_seed(_DEFAULT_SEED)
@@ -103,8 +104,6 @@ class Generator:
     def get_state(self):
         """The state as a uint8 tensor, in PyTorch's layout (``torch.get_rng_state()`` can be
         given to ``set_state`` and back)."""
-        from minitorch._tensor import _wrap
-
         st = self._mt.state["state"]
         buf = bytearray(_STATE_BYTES)
         pos = int(st["pos"])

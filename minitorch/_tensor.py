@@ -30,8 +30,7 @@ from weakref import ref as _weakref
 
 import numpy as np
 
-from minitorch import _backend, _dtype, _random, _tensor_str
-from minitorch import ops as _ops  # the package only: see "Layers" in minitorch/__init__.py
+from minitorch import _backend, _dtype, _tensor_str
 from minitorch._device import cpu
 from minitorch._device import device as _device_cls
 from minitorch._size import Size
@@ -210,11 +209,6 @@ class Tensor:
         """The size of each dimension, as a ``torch.Size``."""
         return Size(self._data.shape)
 
-    def size(self, dim: int | None = None):
-        """``size()`` is ``shape``; ``size(d)`` is the length of dimension ``d``."""
-        if dim is None:
-            return Size(self._data.shape)
-        return self._data.shape[_ops._util.normalize_dim(dim, self._data.ndim)]
 
     @property
     def ndim(self) -> int:
@@ -322,10 +316,6 @@ class Tensor:
         if self._view_stale is not None:  # a view whose base changed in place
             self._refresh()
         return self._grad_fn
-
-    def _refresh(self) -> None:
-        """Give a view whose base got a new history its new node (``ops/views.py``)."""
-        _ops.views.regenerate(self)
 
     @property
     def grad(self) -> Tensor | None:
@@ -584,40 +574,6 @@ class Tensor:
         raise TypeError("use pickle's protocol through __reduce_ex__")
 
     # ------------------------------------------------------------------ dtype / device / copies
-    def to(self, *args, **kwargs) -> Tensor:
-        """Convert dtype and/or device: ``to(dtype)``, ``to(device)``, ``to(other_tensor)``.
-
-        Returns ``self`` when nothing changes, as PyTorch does.
-        """
-        dtype = kwargs.pop("dtype", None)
-        dev = kwargs.pop("device", None)
-        copy = kwargs.pop("copy", False)
-        kwargs.pop("non_blocking", None)
-        if kwargs:
-            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        for a in args:
-            if isinstance(a, _dtype.dtype):
-                dtype = a
-            elif isinstance(a, Tensor):
-                dtype, dev = a.dtype, a.device
-            elif isinstance(a, (str, _device_cls)):
-                dev = a
-            elif isinstance(a, bool):
-                pass  # non_blocking
-            else:
-                raise TypeError(f"to() received an invalid combination of arguments: {a!r}")
-        out = self
-        if dev is not None:
-            dev = _device_cls(dev)
-            if dev.type != out._device.type or (dev.index or 0) != (out._device.index or 0):
-                out = _ops.shape.ToDevice.apply(out, dev)
-                copy = False
-        if dtype is not None and dtype is not out.dtype:
-            out = _ops.shape.ToCopy.apply(out, dtype)
-            copy = False
-        if copy:
-            out = _ops.shape.ToCopy.apply(out, out.dtype)
-        return out
 
     def float(self) -> Tensor:
         return self.to(_dtype.float32)
@@ -640,14 +596,6 @@ class Tensor:
     def type_as(self, other: Tensor) -> Tensor:
         return self.to(other.dtype)
 
-    def type(self, dtype=None):
-        if dtype is None:
-            return f"torch.{self.dtype._legacy}"
-        if not isinstance(dtype, _dtype.dtype):  # torch.LongTensor or "torch.LongTensor"
-            from minitorch._legacy import legacy_dtype  # noqa: PLC0415
-
-            dtype = legacy_dtype(dtype)
-        return self.to(dtype)
 
     def cpu(self) -> Tensor:
         return self.to("cpu")
@@ -656,60 +604,13 @@ class Tensor:
         return self.to("cuda" if device is None else _device_cls("cuda", device)
                        if isinstance(device, int) else device)
 
-    def clone(self) -> Tensor:
-        """A copy with its own memory, recorded in the graph (``CloneBackward0``)."""
-        return _ops.shape.Clone.apply(self)
 
     def contiguous(self) -> Tensor:
         return self if self._data.flags.c_contiguous else self.clone()
 
     # ------------------------------------------------------------------ in-place helpers
-    def _check_inplace(self, args=()) -> bool:
-        """Guard an in-place op on this tensor with ``args``: PyTorch's errors, else whether it
-        must be recorded in the graph (grad mode is on and something requires grad)."""
-        if not (grad_mode._state.enabled and (self._requires_grad or _any_requires_grad(args))):
-            return False
-        base = self._base
-        if base is not None:
-            if self._view_kind:  # made under no_grad, or by unbind/split: PyTorch refuses
-                raise RuntimeError(_ops.views.view_change_message(self, indirect=False))
-            if self._view_stale is not None:
-                self._refresh()
-            if self._requires_grad and base._grad_fn is None:
-                raise RuntimeError(_VIEW_OF_LEAF_MESSAGE)
-        if self._requires_grad and self._grad_fn is None:
-            raise RuntimeError(
-                "a leaf Variable that requires grad is being used in an in-place operation."
-            )
-        return True
-
-    def _inplace(self, fn, *args) -> Tensor:
-        """Run the out-of-place ``fn(self, *args)`` and write the result into ``self``.
-
-        When the result joins the graph, ``self`` takes over its history (as PyTorch does) and
-        its version counter goes up, so saved copies of the old value are detected. A view
-        passes the change on to the tensor whose memory it shows: see ``ops/views.py``.
-        """
-        if not self._check_inplace(args):  # nothing to record
-            self._write(fn(self, *args)._data)
-            return self
-        if self._base is not None:
-            return _ops.views.inplace_on_view(self, fn, args)
-        result = fn(self._recorded_copy(), *args)
-        self._write(result._data)
-        self._set_history(result._grad_fn, result._output_nr)
-        if self._version_counter.views and self._grad_fn is not None:
-            _ops.views.rebase_views(self)  # its views show the new values: new history too
-        return self
-
-    def _recorded_copy(self) -> Tensor:
-        """This tensor's value before an in-place change, with its history."""
-        old = _wrap(self._data.copy())
-        old._grad_fn, old._output_nr = self._grad_fn, self._output_nr
-        old._requires_grad = self._requires_grad
-        old._accumulator = self._accumulator
-        return old
-
+    # (``_inplace``, which runs an in-place op, is attached from above with the operations:
+    # a change to a view goes through ``ops/views.py``.)
     def _write(self, values) -> None:
         """Copy ``values`` into this tensor's memory and count the change."""
         if self._version_counter is _INFERENCE and not grad_mode._state.inference:
@@ -739,6 +640,20 @@ class Tensor:
         """``self += grad`` for gradient accumulation (no graph, no checks)."""
         self._data += grad._data
         _counter(self).value += 1
+
+    def _fill_inplace(self, value) -> bool:
+        """``zero_`` and ``fill_`` of a floating-point tensor with a Python number and no graph
+        to record (``p.grad.zero_()``), written straight into memory. Returns False, having
+        changed nothing, whenever the general path is needed (as ``_ufunc_inplace`` does)."""
+        data = self._data
+        if ((grad_mode._state.enabled and self._requires_grad)
+                or not (type(value) is float or type(value) is int)
+                or type(data) is not np.ndarray or data.dtype.kind != "f"
+                or not data.flags.writeable or self._version_counter is _INFERENCE):
+            return False
+        data.fill(value)
+        _counter(self).value += 1
+        return True
 
     def _ufunc_inplace(self, ufunc, other) -> bool:
         """The common case of ``p -= lr * g`` under ``no_grad``, done straight into this tensor's
@@ -770,232 +685,14 @@ class Tensor:
         _counter(self).value += 1
         return True
 
-    # in-place ops (all through _inplace, so the graph and versions stay right; add_, sub_ and
-    # mul_ try the no-graph fast path first)
-    def add_(self, other, *, alpha=1) -> Tensor:
-        if alpha == 1 and self._ufunc_inplace(np.add, other):
-            return self
-        return self._inplace(_ops.arithmetic.add, other, alpha)
-
-    def sub_(self, other, *, alpha=1) -> Tensor:
-        if alpha == 1 and self._ufunc_inplace(np.subtract, other):
-            return self
-        return self._inplace(_ops.arithmetic.sub, other, alpha)
-
-    def mul_(self, other) -> Tensor:
-        if self._ufunc_inplace(np.multiply, other):
-            return self
-        return self._inplace(_ops.arithmetic.mul, other)
-
-    def div_(self, other) -> Tensor:
-        return self._inplace(_ops.arithmetic.div, other)
-
-    def pow_(self, exponent) -> Tensor:
-        return self._inplace(_ops.arithmetic.pow, exponent)
-
-    def clamp_(self, min=None, max=None) -> Tensor:  # noqa: A002
-        return self._inplace(_ops.arithmetic.clamp, min, max)
-
-    clip_ = clamp_
-
-    def neg_(self) -> Tensor:
-        return self._inplace(_ops.arithmetic.neg)
-
-    def zero_(self) -> Tensor:
-        """Fill with zeros in place (how gradients are cleared: ``x.grad.zero_()``)."""
-        return self._inplace(_ops.shape.zeroed)
-
-    def fill_(self, value) -> Tensor:
-        return self._inplace(_ops.shape.filled, value)
-
-    def copy_(self, src) -> Tensor:
-        """Copy ``src`` (broadcast to this shape) into this tensor, in place."""
-        if isinstance(src, Tensor):
-            _ops.shape.check_partial_overlap(self._data, src._data)
-        return self._inplace(_ops.shape.copied, src)
-
-    def masked_fill_(self, mask, value) -> Tensor:
-        return self._inplace(_ops.arithmetic.masked_fill, mask, value)
-
-    def uniform_(self, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
-        """Fill with numbers drawn uniformly from [a, b)."""
-        with grad_mode.no_grad():
-            return self.copy_(_random.uniform_array(self._data.shape, a, b, self._data.dtype,
-                                                    generator))
-
-    def normal_(self, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
-        """Fill with numbers drawn from a normal distribution."""
-        with grad_mode.no_grad():
-            return self.copy_(_random.normal_array(self._data.shape, mean, std,
-                                                   self._data.dtype, generator))
-
-    __iadd__ = add_
-    __isub__ = sub_
-    __imul__ = mul_
-
-    def __itruediv__(self, other):
-        return self.div_(other)
-
-    def __setitem__(self, key, value) -> None:
-        _ops.indexing.setitem(self, key, value)
-
-    def __getitem__(self, key) -> Tensor:
-        return _ops.indexing.getitem(self, key)
-
-    # ------------------------------------------------------------------ arithmetic
-    # ``+ - * / ** @`` and unary ``-`` are the operations themselves (``Tensor.__mul__`` is
-    # ``ops.arithmetic.mul``): minitorch/_tensor_methods.py sets them once ops/ has loaded.
-
-    def __rtruediv__(self, other):
-        return _ops.arithmetic.mul(_ops.arithmetic.reciprocal(self), other)
-
-    def __floordiv__(self, other):
-        return _ops.arithmetic.floor_divide(self, other)
-
-    def __rfloordiv__(self, other):
-        return _ops.arithmetic.floor_divide(other, self)
-
-    def __mod__(self, other):
-        return _ops.arithmetic.remainder(self, other)
-
-    def __rmod__(self, other):
-        return _ops.arithmetic.remainder(other, self)
-
-    def __rpow__(self, base):
-        return _ops.arithmetic.pow(base, self)
-
-    def __rmatmul__(self, other):
-        return _ops.linalg.matmul(other, self)
-
+    # ------------------------------------------------------------------ comparisons
     def __pos__(self):
         if self._data.dtype == np.bool_:
             raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
         return self
 
-    def __abs__(self):
-        return _ops.unary.abs(self)
-
-    def __eq__(self, other):  # noqa: D105  (elementwise, as in PyTorch)
-        return _ops.arithmetic.eq(self, other)
-
-    def __ne__(self, other):
-        return _ops.arithmetic.ne(self, other)
-
-    def __lt__(self, other):
-        return _ops.arithmetic.lt(self, other)
-
-    def __le__(self, other):
-        return _ops.arithmetic.le(self, other)
-
-    def __gt__(self, other):
-        return _ops.arithmetic.gt(self, other)
-
-    def __ge__(self, other):
-        return _ops.arithmetic.ge(self, other)
-
-    def __and__(self, other):
-        return _ops.arithmetic.logical_op(np.bitwise_and, self, other)
-
-    def __or__(self, other):
-        return _ops.arithmetic.logical_op(np.bitwise_or, self, other)
-
-    def __xor__(self, other):
-        return _ops.arithmetic.logical_op(np.bitwise_xor, self, other)
-
-    def __invert__(self):
-        return _ops.arithmetic.bitwise_not(self)
-
-    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
-
-    # method forms of the operations
-    def add(self, other, *, alpha=1):
-        return _ops.arithmetic.add(self, other, alpha)
-
-    def sub(self, other, *, alpha=1):
-        return _ops.arithmetic.sub(self, other, alpha)
-
-    subtract = sub
-
-    def mul(self, other):
-        return _ops.arithmetic.mul(self, other)
-
-    multiply = mul
-
-    def div(self, other):
-        return _ops.arithmetic.div(self, other)
-
-    divide = true_divide = div
-
-    def pow(self, exponent):
-        return _ops.arithmetic.pow(self, exponent)
-
-    def neg(self):
-        return _ops.arithmetic.neg(self)
-
-    negative = neg
-
-    def reciprocal(self):
-        return _ops.arithmetic.reciprocal(self)
-
-    def floor_divide(self, other):
-        return _ops.arithmetic.floor_divide(self, other)
-
-    def remainder(self, other):
-        return _ops.arithmetic.remainder(self, other)
-
-    def logical_and(self, other):
-        return _ops.arithmetic.logical_and(self, other)
-
-    def logical_or(self, other):
-        return _ops.arithmetic.logical_or(self, other)
-
-    def logical_not(self):
-        return _ops.arithmetic.logical_not(self)
-
-    def square(self):
-        return _ops.arithmetic.pow(self, 2)
-
-    def maximum(self, other):
-        return _ops.arithmetic.maximum(self, other)
-
-    def minimum(self, other):
-        return _ops.arithmetic.minimum(self, other)
-
-    def clamp(self, min=None, max=None):  # noqa: A002
-        return _ops.arithmetic.clamp(self, min, max)
-
-    clip = clamp
-
-    def masked_fill(self, mask, value):
-        return _ops.arithmetic.masked_fill(self, mask, value)
-
-    def where(self, condition, other):
-        return _ops.arithmetic.where(condition, self, other)
-
-    def eq(self, other):
-        return _ops.arithmetic.eq(self, other)
-
-    def ne(self, other):
-        return _ops.arithmetic.ne(self, other)
-
-    def lt(self, other):
-        return _ops.arithmetic.lt(self, other)
-
-    def le(self, other):
-        return _ops.arithmetic.le(self, other)
-
-    def gt(self, other):
-        return _ops.arithmetic.gt(self, other)
-
-    def ge(self, other):
-        return _ops.arithmetic.ge(self, other)
-
     def equal(self, other) -> bool:
         return self.shape == other.shape and bool((self._data == other._data).all())
-
-    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
-        _ops.compare.check_other(other, "allclose", 1)
-        return _ops.compare.allclose(self, other, rtol, atol, equal_nan)
 
     def isnan(self):
         return _wrap(np.isnan(self._data))
@@ -1003,176 +700,8 @@ class Tensor:
     def isfinite(self):
         return _wrap(np.isfinite(self._data))
 
-    def sign(self):
-        return _ops.unary.sign(self)
-
-    def exp(self):
-        return _ops.unary.exp(self)
-
-    def log(self):
-        return _ops.unary.log(self)
-
-    def sqrt(self):
-        return _ops.unary.sqrt(self)
-
-    def abs(self):
-        return _ops.unary.abs(self)
-
-    absolute = abs  # noqa: A003
-
-    def sin(self):
-        return _ops.unary.sin(self)
-
-    def cos(self):
-        return _ops.unary.cos(self)
-
-    def tanh(self):
-        return _ops.unary.tanh(self)
-
-    def sigmoid(self):
-        return _ops.unary.sigmoid(self)
-
-    def relu(self):
-        return _ops.unary.relu(self)
-
-    def softmax(self, dim, dtype=None):
-        if dim is None:  # only nn.functional.softmax guesses a dim
-            raise TypeError("softmax(): argument 'dim' (position 1) must be int, not NoneType")
-        from minitorch.nn import functional as F  # noqa: N812, PLC0415  (nn builds on Tensor)
-
-        return F.softmax(self, dim, dtype=dtype)
-
-    def log_softmax(self, dim, dtype=None):
-        if dim is None:  # only nn.functional.log_softmax guesses a dim
-            raise TypeError("log_softmax(): argument 'dim' (position 1) must be int, not NoneType")
-        from minitorch.nn import functional as F  # noqa: N812, PLC0415
-
-        return F.log_softmax(self, dim, dtype=dtype)
-
-    def matmul(self, other):
-        return _ops.linalg.matmul(self, other)
-
-    def mm(self, other):
-        return _ops.linalg.mm(self, other)
-
-    def dot(self, other):
-        return _ops.linalg.dot(self, other)
-
-    def mv(self, vec):
-        return _ops.linalg.mv(self, vec)
-
-    def bmm(self, other):
-        return _ops.linalg.bmm(self, other)
-
-    # reductions
-    def sum(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *, dtype=None):
-        return _ops.reduction.sum(self, dim, keepdim, dtype=dtype)
-
-    def mean(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *, dtype=None):
-        return _ops.reduction.mean(self, dim, keepdim, dtype=dtype)
-
-    def prod(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *, dtype=None):
-        return _ops.reduction.prod(self, dim, keepdim, dtype=dtype)
-
-    def max(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):
-        return _ops.reduction.max(self, dim, keepdim)
-
-    def min(self, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):
-        return _ops.reduction.min(self, dim, keepdim)
-
-    def amax(self, dim=(), keepdim: bool = False):
-        return _ops.reduction.amax(self, dim, keepdim)
-
-    def amin(self, dim=(), keepdim: bool = False):
-        return _ops.reduction.amin(self, dim, keepdim)
-
-    def argmax(self, dim=None, keepdim: bool = False):
-        return _ops.reduction.argmax(self, dim, keepdim)
-
-    def argmin(self, dim=None, keepdim: bool = False):
-        return _ops.reduction.argmin(self, dim, keepdim)
-
-    def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
-        return _ops.reduction.var(self, dim, unbiased, keepdim, correction=correction)
-
-    def std(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
-        return _ops.reduction.std(self, dim, unbiased, keepdim, correction=correction)
-
-    def all(self, dim=None, keepdim: bool = False):
-        return _ops.reduction.all(self, dim, keepdim)
-
-    def any(self, dim=None, keepdim: bool = False):
-        return _ops.reduction.any(self, dim, keepdim)
-
-    def norm(self, p="fro", dim=None, keepdim: bool = False, dtype=None):
-        return _ops.reduction.norm(self, p, dim, keepdim, dtype=dtype)
-
-    def sum_to_size(self, *size):
-        return _ops.reduction.sum_to_size(self, _ops.shape.as_shape(size))
-
-    # shape
-    def reshape(self, *shape):
-        return _ops.shape.reshape(self, _ops.shape.as_shape(shape))
-
-    def view(self, *shape):
-        if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
-            raise NotImplementedError("view(dtype) is not supported by minitorch")
-        return _ops.shape.view(self, _ops.shape.as_shape(shape))
-
-    def view_as(self, other):
-        return _ops.shape.view(self, tuple(other.shape))
-
-    def reshape_as(self, other):
-        return _ops.shape.reshape(self, tuple(other.shape))
-
-    def flatten(self, start_dim: int = 0, end_dim: int = -1):
-        return _ops.shape.flatten(self, start_dim, end_dim)
-
-    def transpose(self, dim0: int, dim1: int):
-        return _ops.shape.transpose(self, dim0, dim1)
-
-    swapaxes = transpose
-
-    def t(self):
-        return _ops.shape.t(self)
-
-    @property
-    def T(self):  # noqa: N802
-        return _ops.shape.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
-
-    @property
-    def mT(self):  # noqa: N802
-        return _ops.shape.transpose(self, -2, -1)
-
-    def permute(self, *dims):
-        return _ops.shape.permute(self, _ops.shape.as_shape(dims))
-
-    def squeeze(self, dim=None):
-        return _ops.shape.squeeze(self, dim)
-
-    def unsqueeze(self, dim: int):
-        return _ops.shape.unsqueeze(self, dim)
-
-    def expand(self, *sizes):
-        return _ops.shape.expand(self, _ops.shape.as_shape(sizes))
-
-    def expand_as(self, other):
-        return _ops.shape.expand(self, tuple(other.shape))
-
-    def repeat(self, *sizes):
-        return _ops.shape.repeat(self, _ops.shape.as_shape(sizes))
-
-    def split(self, split_size, dim: int = 0):
-        return _ops.shape.split(self, split_size, dim)
-
-    def chunk(self, chunks: int, dim: int = 0):
-        return _ops.shape.chunk(self, chunks, dim)
-
-    def unbind(self, dim: int = 0):
-        return _ops.shape.unbind(self, dim)
-
-    def gather(self, dim: int, index):
-        return _ops.indexing.gather(self, dim, index)
+    # The operations (``x.exp()``, ``x.sum(1)``, ``x + y``, ``x.add_(y)``, ...) are attached by
+    # minitorch/_tensor_methods.py once ops/ has loaded: they sit above this module.
 
 
 class _RetainGradHook:

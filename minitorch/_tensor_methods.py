@@ -23,9 +23,22 @@ Example:
 
 from __future__ import annotations
 
-from minitorch import _creation
-from minitorch._tensor import NO_DIM, NO_KEEPDIM, Tensor
+import numpy as np
+
+from minitorch import _creation, _dtype, _legacy, _random
+from minitorch import functional as _functional
+from minitorch._device import device as _device_cls
+from minitorch._size import Size
+from minitorch._tensor import (
+    _VIEW_OF_LEAF_MESSAGE,
+    NO_DIM,
+    NO_KEEPDIM,
+    Tensor,
+    _any_requires_grad,
+    _wrap,
+)
 from minitorch.autograd import grad_mode
+from minitorch.ops import _util
 from minitorch.ops import arithmetic as _arith
 from minitorch.ops import compare as _compare
 from minitorch.ops import einsum as _einsum  # noqa: F401  (loaded with the other ops)
@@ -37,13 +50,14 @@ from minitorch.ops import sampling as _sampling
 from minitorch.ops import scan as _scan
 from minitorch.ops import scatter as _scatter
 from minitorch.ops import shape as _shape
+from minitorch.ops import softmax as _softmax
 from minitorch.ops import sorting as _sorting
 from minitorch.ops import triangular as _triangular
 from minitorch.ops import unary as _unary
 from minitorch.ops import views as _views
 from minitorch.ops._util import normalize_dim
 
-__all__ = ["TensorMethods", "OPERATORS"]
+__all__ = ["TensorMethods", "METHODS", "OPERATORS"]
 
 
 # PyTorch numbers the nodes of the in-place shape ops apart from the out-of-place ones.
@@ -81,7 +95,289 @@ def _reshape_inplace(self: Tensor, fn, *args) -> Tensor:
 
 
 class TensorMethods:
-    """The methods this module adds to ``Tensor`` (see the module docstring)."""
+    """The methods this module adds to ``Tensor`` (see the module docstring), besides the
+    operations in ``METHODS`` that are methods as they are."""
+
+    # ------------------------------------------------------------ size, conversion and copies
+    def size(self, dim: int | None = None):
+        """``size()`` is ``shape``; ``size(d)`` is the length of dimension ``d``."""
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_util.normalize_dim(dim, self._data.ndim)]
+
+    def to(self, *args, **kwargs) -> Tensor:
+        """Convert dtype and/or device: ``to(dtype)``, ``to(device)``, ``to(other_tensor)``.
+
+        Returns ``self`` when nothing changes, as PyTorch does.
+        """
+        dtype = kwargs.pop("dtype", None)
+        dev = kwargs.pop("device", None)
+        copy = kwargs.pop("copy", False)
+        kwargs.pop("non_blocking", None)
+        if kwargs:
+            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        for a in args:
+            if isinstance(a, _dtype.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype, dev = a.dtype, a.device
+            elif isinstance(a, (str, _device_cls)):
+                dev = a
+            elif isinstance(a, bool):
+                pass  # non_blocking
+            else:
+                raise TypeError(f"to() received an invalid combination of arguments: {a!r}")
+        out = self
+        if dev is not None:
+            dev = _device_cls(dev)
+            if dev.type != out._device.type or (dev.index or 0) != (out._device.index or 0):
+                out = _shape.ToDevice.apply(out, dev)
+                copy = False
+        if dtype is not None and dtype is not out.dtype:
+            out = _shape.ToCopy.apply(out, dtype)
+            copy = False
+        if copy:
+            out = _shape.ToCopy.apply(out, out.dtype)
+        return out
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return f"torch.{self.dtype._legacy}"
+        if not isinstance(dtype, _dtype.dtype):  # torch.LongTensor or "torch.LongTensor"
+            dtype = _legacy.legacy_dtype(dtype)
+        return self.to(dtype)
+
+    def clone(self) -> Tensor:
+        """A copy with its own memory, recorded in the graph (``CloneBackward0``)."""
+        return _shape.Clone.apply(self)
+
+    # ------------------------------------------------------------ in-place machinery
+    # An in-place op computes its out-of-place result and writes it into ``self``'s memory;
+    # a change to a view goes through ``ops/views.py``.
+    def _refresh(self) -> None:
+        """Give a view whose base got a new history its new node (``ops/views.py``)."""
+        _views.regenerate(self)
+
+    def _check_inplace(self, args=()) -> bool:
+        """Guard an in-place op on this tensor with ``args``: PyTorch's errors, else whether it
+        must be recorded in the graph (grad mode is on and something requires grad)."""
+        if not (grad_mode._state.enabled and (self._requires_grad or _any_requires_grad(args))):
+            return False
+        base = self._base
+        if base is not None:
+            if self._view_kind:  # made under no_grad, or by unbind/split: PyTorch refuses
+                raise RuntimeError(_views.view_change_message(self, indirect=False))
+            if self._view_stale is not None:
+                self._refresh()
+            if self._requires_grad and base._grad_fn is None:
+                raise RuntimeError(_VIEW_OF_LEAF_MESSAGE)
+        if self._requires_grad and self._grad_fn is None:
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation."
+            )
+        return True
+
+    def _inplace(self, fn, *args) -> Tensor:
+        """Run the out-of-place ``fn(self, *args)`` and write the result into ``self``.
+
+        When the result joins the graph, ``self`` takes over its history (as PyTorch does) and
+        its version counter goes up, so saved copies of the old value are detected. A view
+        passes the change on to the tensor whose memory it shows: see ``ops/views.py``.
+        """
+        if not self._check_inplace(args):  # nothing to record
+            self._write(fn(self, *args)._data)
+            return self
+        if self._base is not None:
+            return _views.inplace_on_view(self, fn, args)
+        result = fn(self._recorded_copy(), *args)
+        self._write(result._data)
+        self._set_history(result._grad_fn, result._output_nr)
+        if self._version_counter.views and self._grad_fn is not None:
+            _views.rebase_views(self)  # its views show the new values: new history too
+        return self
+
+    def _recorded_copy(self) -> Tensor:
+        """This tensor's value before an in-place change, with its history."""
+        old = _wrap(self._data.copy())
+        old._grad_fn, old._output_nr = self._grad_fn, self._output_nr
+        old._requires_grad = self._requires_grad
+        old._accumulator = self._accumulator
+        return old
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+        _compare.check_other(other, "allclose", 1)
+        return _compare.allclose(self, other, rtol, atol, equal_nan)
+
+
+    # ------------------------------------------------------------ in place
+    # Each goes through ``Tensor._inplace``, so that the graph and the versions stay right;
+    # ``add_``, ``sub_`` and ``mul_`` try the no-graph fast path ``_ufunc_inplace`` first.
+    def add_(self, other, *, alpha=1) -> Tensor:
+        if alpha == 1 and self._ufunc_inplace(np.add, other):
+            return self
+        return self._inplace(_arith.add, other, alpha)
+
+    def sub_(self, other, *, alpha=1) -> Tensor:
+        if alpha == 1 and self._ufunc_inplace(np.subtract, other):
+            return self
+        return self._inplace(_arith.sub, other, alpha)
+
+    def mul_(self, other) -> Tensor:
+        if self._ufunc_inplace(np.multiply, other):
+            return self
+        return self._inplace(_arith.mul, other)
+
+    def div_(self, other) -> Tensor:
+        return self._inplace(_arith.div, other)
+
+    def pow_(self, exponent) -> Tensor:
+        return self._inplace(_arith.pow, exponent)
+
+    def clamp_(self, min=None, max=None) -> Tensor:  # noqa: A002
+        return self._inplace(_arith.clamp, min, max)
+
+    clip_ = clamp_
+    def neg_(self) -> Tensor:
+        return self._inplace(_arith.neg)
+
+    def zero_(self) -> Tensor:
+        """Fill with zeros in place (how gradients are cleared: ``x.grad.zero_()``)."""
+        if self._fill_inplace(0):
+            return self
+        return self._inplace(_shape.zeroed)
+
+    def fill_(self, value) -> Tensor:
+        if self._fill_inplace(value):
+            return self
+        return self._inplace(_shape.filled, value)
+
+    def copy_(self, src) -> Tensor:
+        """Copy ``src`` (broadcast to this shape) into this tensor, in place."""
+        if isinstance(src, Tensor):
+            _shape.check_partial_overlap(self._data, src._data)
+        return self._inplace(_shape.copied, src)
+
+    def masked_fill_(self, mask, value) -> Tensor:
+        return self._inplace(_arith.masked_fill, mask, value)
+
+    def uniform_(self, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
+        """Fill with numbers drawn uniformly from [a, b)."""
+        with grad_mode.no_grad():
+            return self.copy_(_random.uniform_array(self._data.shape, a, b, self._data.dtype,
+                                                    generator))
+
+    def normal_(self, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
+        """Fill with numbers drawn from a normal distribution."""
+        with grad_mode.no_grad():
+            return self.copy_(_random.normal_array(self._data.shape, mean, std,
+                                                   self._data.dtype, generator))
+
+    __iadd__ = add_
+    __isub__ = sub_
+    __imul__ = mul_
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+    def __setitem__(self, key, value) -> None:
+        _indexing.setitem(self, key, value)
+
+    # ------------------------------------------------------------ arguments passed on changed
+    # (reflected operators, ``add`` with ``alpha``, ``where``, sizes given as ``*shape``)
+    def __rtruediv__(self, other):
+        return _arith.mul(_arith.reciprocal(self), other)
+
+    def __rfloordiv__(self, other):
+        return _arith.floor_divide(other, self)
+
+    def __rmod__(self, other):
+        return _arith.remainder(other, self)
+
+    def __rpow__(self, base):
+        return _arith.pow(base, self)
+
+    def __rmatmul__(self, other):
+        return _linalg.matmul(other, self)
+
+    def __and__(self, other):
+        return _arith.logical_op(np.bitwise_and, self, other)
+
+    def __or__(self, other):
+        return _arith.logical_op(np.bitwise_or, self, other)
+
+    def __xor__(self, other):
+        return _arith.logical_op(np.bitwise_xor, self, other)
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+    def add(self, other, *, alpha=1):
+        return _arith.add(self, other, alpha)
+
+    def sub(self, other, *, alpha=1):
+        return _arith.sub(self, other, alpha)
+
+    subtract = sub
+    def square(self):
+        return _arith.pow(self, 2)
+
+    def where(self, condition, other):
+        return _arith.where(condition, self, other)
+
+    def norm(self, p="fro", dim=None, keepdim: bool = False, dtype=None):
+        return _functional.norm(self, p, dim, keepdim, dtype=dtype)
+
+    def sum_to_size(self, *size):
+        return _reduction.sum_to_size(self, _shape.as_shape(size))
+
+    # ------------------------------------------------------------ shape
+    def reshape(self, *shape):
+        return _shape.reshape(self, _shape.as_shape(shape))
+
+    def view(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+            raise NotImplementedError("view(dtype) is not supported by minitorch")
+        return _shape.view(self, _shape.as_shape(shape))
+
+    def view_as(self, other):
+        return _shape.view(self, tuple(other.shape))
+
+    def reshape_as(self, other):
+        return _shape.reshape(self, tuple(other.shape))
+
+    @property
+    def T(self):  # noqa: N802
+        return _shape.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
+
+    @property
+    def mT(self):  # noqa: N802
+        return _shape.transpose(self, -2, -1)
+
+    def permute(self, *dims):
+        return _shape.permute(self, _shape.as_shape(dims))
+
+    def expand(self, *sizes):
+        return _shape.expand(self, _shape.as_shape(sizes))
+
+    def expand_as(self, other):
+        return _shape.expand(self, tuple(other.shape))
+
+    def repeat(self, *sizes):
+        return _shape.repeat(self, _shape.as_shape(sizes))
+
+    # ------------------------------------------------------------ new tensors like this one
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad: bool = False):
+        """A copy of ``data`` with this tensor's dtype and device (unless given)."""
+        return _creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                                requires_grad=requires_grad)
+
+    # ------------------------------------------------------------ softmax
+    def softmax(self, dim, dtype=None):
+        if dim is None:  # only nn.functional.softmax guesses a dim
+            raise TypeError("softmax(): argument 'dim' (position 1) must be int, not NoneType")
+        return _softmax.softmax(self, dim, dtype=dtype)
+
+    def log_softmax(self, dim, dtype=None):
+        if dim is None:  # only nn.functional.log_softmax guesses a dim
+            raise TypeError("log_softmax(): argument 'dim' (position 1) must be int, not NoneType")
+        return _softmax.log_softmax(self, dim, dtype=dtype)
 
     # ------------------------------------------------------------ new elementwise operations
     def ceil(self):
@@ -342,8 +638,38 @@ class TensorMethods:
         return _sampling.random_(self, *args, generator=generator, **kwargs)
 
 
-for _name, _method in list(vars(TensorMethods).items()):
-    if not _name.startswith("__") and not hasattr(Tensor, _name):
+# Most operations are methods as they are: ``Tensor.exp is ops.unary.exp``, so ``x.exp()`` calls
+# it with ``x`` first and costs no extra Python call.
+METHODS = {
+    "__getitem__": _indexing.getitem, "gather": _indexing.gather,
+    "__floordiv__": _arith.floor_divide, "__mod__": _arith.remainder, "__eq__": _arith.eq,
+    "__ne__": _arith.ne, "__lt__": _arith.lt, "__le__": _arith.le, "__gt__": _arith.gt,
+    "__ge__": _arith.ge, "__invert__": _arith.bitwise_not, "mul": _arith.mul,
+    "multiply": _arith.mul, "div": _arith.div, "divide": _arith.div, "true_divide": _arith.div,
+    "pow": _arith.pow, "neg": _arith.neg, "negative": _arith.neg, "reciprocal": _arith.reciprocal,
+    "floor_divide": _arith.floor_divide, "remainder": _arith.remainder,
+    "logical_and": _arith.logical_and, "logical_or": _arith.logical_or,
+    "logical_not": _arith.logical_not, "maximum": _arith.maximum, "minimum": _arith.minimum,
+    "clamp": _arith.clamp, "clip": _arith.clamp, "masked_fill": _arith.masked_fill,
+    "eq": _arith.eq, "ne": _arith.ne, "lt": _arith.lt, "le": _arith.le, "gt": _arith.gt,
+    "ge": _arith.ge,
+    "__abs__": _unary.abs, "sign": _unary.sign, "exp": _unary.exp, "log": _unary.log,
+    "sqrt": _unary.sqrt, "abs": _unary.abs, "absolute": _unary.abs, "sin": _unary.sin,
+    "cos": _unary.cos, "tanh": _unary.tanh, "sigmoid": _unary.sigmoid, "relu": _unary.relu,
+    "matmul": _linalg.matmul, "mm": _linalg.mm, "dot": _linalg.dot, "mv": _linalg.mv,
+    "bmm": _linalg.bmm,
+    "sum": _reduction.sum, "mean": _reduction.mean, "prod": _reduction.prod, "max": _reduction.max,
+    "min": _reduction.min, "amax": _reduction.amax, "amin": _reduction.amin,
+    "argmax": _reduction.argmax, "argmin": _reduction.argmin, "var": _reduction.var,
+    "std": _reduction.std, "all": _reduction.all, "any": _reduction.any,
+    "flatten": _shape.flatten, "transpose": _shape.transpose, "swapaxes": _shape.transpose,
+    "t": _shape.t, "squeeze": _shape.squeeze, "unsqueeze": _shape.unsqueeze, "split": _shape.split,
+    "chunk": _shape.chunk, "unbind": _shape.unbind,
+}
+
+_CLASS_MACHINERY = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__"}
+for _name, _method in [*vars(TensorMethods).items(), *METHODS.items()]:
+    if _name not in _CLASS_MACHINERY and _name not in vars(Tensor):
         setattr(Tensor, _name, _method)
 del _name, _method
 

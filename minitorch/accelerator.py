@@ -50,7 +50,7 @@ def current_device_index() -> int:
 current_device_idx = current_device_index
 
 
-def synchronize(device=None) -> None:  # noqa: A002
+def synchronize(device=None) -> None:
     """Wait until the accelerator has finished its queued work."""
     if cuda.is_available():
         cuda.synchronize(device)

@@ -24,11 +24,13 @@ from functools import reduce
 
 import numpy as np
 
+from minitorch import linalg as _linalg_api
+from minitorch._size import Size
 from minitorch._tensor import Tensor
 from minitorch.ops import linalg as _linalg
 from minitorch.ops import shape as _shape
 from minitorch.ops._util import broadcast_error
-from minitorch.ops.reduction import norm
+from minitorch.ops.reduction import vector_norm
 from minitorch.ops.shape import split
 from minitorch.ops.sorting import unique
 
@@ -37,11 +39,53 @@ __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "broadc
            "unique"]
 
 
-def broadcast_shapes(*shapes):
-    """The shape that tensors of ``shapes`` broadcast to."""
-    from minitorch import broadcast_shapes as _bs  # noqa: PLC0415
+def broadcast_shapes(*shapes) -> Size:
+    """The shape that tensors of ``shapes`` broadcast to, or PyTorch's error.
 
-    return _bs(*shapes)
+    Each shape is matched from the right: a dimension of 1 stretches to the other's size.
+
+    >>> broadcast_shapes((2, 1), (3,))
+    torch.Size([2, 3])
+    """
+    shapes = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
+    for shape in shapes:
+        if not isinstance(shape, (tuple, list)):
+            raise RuntimeError("Input shapes should be of type ints, a tuple of ints, or a list "
+                               f"of ints, got {shape}")
+    common = [1] * max((len(s) for s in shapes), default=0)
+    for arg_idx, shape in enumerate(shapes):
+        for idx in range(-1, -1 - len(shape), -1):
+            if shape[idx] == common[idx]:
+                continue
+            if common[idx] == 1:
+                if shape[idx] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[idx] = shape[idx]
+            if shape[idx] != 1 and shape[idx] != common[idx]:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {shape[idx]} at {idx}! "
+                    f"Mismatching argument at index {arg_idx} had {shape}; but expected shape "
+                    f"should be broadcastable to {common}")
+    return Size(common)
+
+
+def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False,  # noqa: A002
+         dtype=None) -> Tensor:
+    """``torch.norm``: the vector p-norm over ``dim`` (:func:`ops.reduction.vector_norm`), or
+    for ``p='nuc'`` (or ``'fro'`` over more than two dims) :func:`minitorch.linalg.matrix_norm`.
+    ``'fro'`` over at most two dims is the 2-norm of the elements.
+
+    >>> import minitorch
+    >>> minitorch.tensor([3.0, -4.0]).norm(), minitorch.tensor([3.0, -4.0]).norm(p=float("inf"))
+    (tensor(5.), tensor(4.))
+    """
+    if isinstance(p, str):
+        if p == "fro" and (dim is None or isinstance(dim, (int, np.integer)) or len(dim) <= 2):
+            p = 2  # the Frobenius norm is the 2-norm of the elements
+        else:  # "nuc", or a matrix norm of the wrong dims: linalg.matrix_norm (or its error)
+            dims = tuple(range(input._data.ndim)) if dim is None else dim
+            return _linalg_api.matrix_norm(input, p, dims, keepdim, dtype=dtype)
+    return vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 
 def _tensors(args) -> tuple:

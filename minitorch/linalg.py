@@ -139,11 +139,9 @@ def inv(A: Tensor) -> Tensor:  # noqa: N803
 def _cofactors(a: np.ndarray) -> np.ndarray:
     """The cofactor matrix ``d det(A) / dA``, from the SVD so that singular matrices work:
     with ``A = U S V^T``, ``cof(A) = det(U) det(V) U diag(prod_{j != i} s_j) V^T``."""
-    from minitorch.ops.reduction import _prod_of_others  # noqa: PLC0415
-
     u, s, vt = np.linalg.svd(a)
     sign = np.linalg.det(u) * np.linalg.det(vt)
-    others = _prod_of_others(s, -1) if s.shape[-1] else s
+    others = _reduction._prod_of_others(s, -1) if s.shape[-1] else s
     return sign[..., None, None] * (u * others[..., None, :]) @ vt
 
 
@@ -241,7 +239,7 @@ def vector_norm(x: Tensor, ord: float = 2, dim=None, keepdim: bool = False, *,  
         raise TypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, not "
                         f"{type(ord).__name__}")
     _check_float(x, "linalg.vector_norm")
-    return _reduction.norm(x, float(ord), dim, keepdim, dtype=dtype)
+    return _reduction.vector_norm(x, float(ord), dim, keepdim, dtype=dtype)
 
 
 class Svdvals(Function):

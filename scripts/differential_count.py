@@ -22,8 +22,8 @@ import warnings
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
-import torch  # noqa: E402
-from _opinfo_samples import (  # noqa: E402
+import torch
+from _opinfo_samples import (
     AGREE,
     KNOWN_DIFFERENCES,
     NOT_YET_FIXED,
@@ -33,7 +33,7 @@ from _opinfo_samples import (  # noqa: E402
     run,
 )
 
-import minitorch  # noqa: E402
+import minitorch
 
 
 def _cause(op: str, detail: str) -> str:

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Set up and run the whole test suite:
+#   0. ruff, the linter (its configuration is in pyproject.toml), on the code and the tests;
 #   1. the package tests (tests/), which include the launch paths: the learner notebooks in an
 #      environment like Colab's and the solution notebooks in what Binder builds;
 #   2. the executed solution notebooks under full nbval (outputs compared with a fresh run);
@@ -18,6 +19,7 @@ if [ "${1:-}" = "--latest" ]; then
   pins=(--upgrade --upgrade-strategy eager)
 fi
 python -m pip install -q "${pins[@]}" -e ".[course,test]" </dev/null
+python -m ruff check minitorch tests bench scripts
 python -m pytest "$@"
 shopt -s nullglob
 solutions=(notebooks/solutions/[0-9][0-9]_*.ipynb)

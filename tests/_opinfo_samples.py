@@ -773,6 +773,28 @@ def like_samples(name):
     return gen
 
 
+def new_like_samples(op):
+    """``x.new_ones(...)`` and friends: the shape given, ``x``'s dtype unless ``dtype=``. Of
+    ``new_empty`` only the shape and dtype are compared (its values are whatever was there)."""
+    name = op.split(":", 1)[1]
+    rests = {"new_full": [((2, 3), 2.5), ((), -1)], "new_tensor": [([1.5, 2.0],), ([[1, 2]],)]}
+    call = None
+    if name == "new_empty":
+        def call(lib, x, *size, **kw):
+            out = x.new_empty(*size, **kw)
+            return tuple(out.shape), out.dtype, out.requires_grad
+
+    def gen():
+        for fam, a in all_families():
+            for i, rest in enumerate(rests.get(name, [((2, 3),), (2, 3), ((),), (0,)])):
+                yield Sample(op, f"{fam}-{i}", (A(a.arr, grad=False, layout=a.layout), *rest),
+                             call=call)
+            yield Sample(op, f"{fam}-dtype", (A(a.arr, grad=False, layout=a.layout),
+                                              *rests.get(name, [((2,),)])[0]),
+                         {"dtype": "float64", "requires_grad": True}, call=call)
+    return gen
+
+
 def linspace_samples(op):
     def gen():
         for fam, args in [("ordinary", (0.0, 1.0, 5)), ("one", (2.0, 3.0, 1)),
@@ -2117,6 +2139,8 @@ def _build_table() -> dict:
             t[f"fn:{k}"] = simple_factory_samples(k)
     for k in ("zeros_like", "ones_like", "full_like"):
         t[f"fn:{k}"] = like_samples(k)
+    for k in ("new_ones", "new_zeros", "new_full", "new_empty", "new_tensor"):
+        t[f"method:{k}"] = new_like_samples(f"method:{k}")
     t["misc"] = misc_samples("misc")
     # issue 16's operations
     for name in ("asin", "acos", "atan", "arcsin", "arccos", "arctan"):
@@ -2189,7 +2213,7 @@ def _build_table() -> dict:
     t["method:data_ptr"] = lambda: (Sample("method:data_ptr", f, (a,), call=_data_ptrs)
                                     for f, a in all_families((3, 4)) if a.arr.ndim == 2)
     t["views"] = view_samples("views")
-    import _opinfo_samples_api  # noqa: PLC0415  (issue 26's ops; it imports this module)
+    import _opinfo_samples_api
 
     _opinfo_samples_api.add_samples(t)
     _add_issue26_samples(t)
@@ -2239,7 +2263,7 @@ def public_callables(mt) -> set:
     """Every public op name of minitorch, in the table's key format."""
     import inspect
 
-    from minitorch.nn import functional as F  # noqa: N812
+    from minitorch.nn import functional as F
 
     keys = set()
     for n in dir(mt):
@@ -2385,14 +2409,14 @@ def run(lib, s: Sample) -> Result:
     try:
         args = _convert(lib, s.args, is_torch, leaves)
         kwargs = {k: _convert(lib, v, is_torch, leaves) for k, v in s.kwargs.items()}
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         res.error = ("setup", _exc_class(e), str(e))
         return res
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             out = _call(lib, s, args, kwargs)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         res.error = ("forward", _exc_class(e), str(e))
         return res
     outs = _flatten_out(lib, out)
@@ -2404,7 +2428,7 @@ def run(lib, s: Sample) -> Result:
     try:
         grads = lib.autograd.grad(diff_outs, leaves, gos, allow_unused=True,
                                 create_graph=s.gradgrad)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         res.error = ("backward", _exc_class(e), str(e))
         return res
     res.grads = [None if g is None else _describe(lib, g) for g in grads]
@@ -2416,7 +2440,7 @@ def run(lib, s: Sample) -> Result:
                             for g in gg_in)
                 gg = lib.autograd.grad(total, leaves, allow_unused=True)
                 res.grads2 = [None if g is None else _describe(lib, g) for g in gg]
-            except Exception as e:  # noqa: BLE001
+            except Exception as e:
                 res.error = ("double-backward", _exc_class(e), str(e))
     return res
 
@@ -2600,7 +2624,7 @@ NOT_YET_FIXED = [
 
 def _add_api_entries() -> None:
     """The deliberate differences and skipped names of issue 26's ops."""
-    import _opinfo_samples_api  # noqa: PLC0415
+    import _opinfo_samples_api
 
     KNOWN_DIFFERENCES.extend(_opinfo_samples_api.known_differences())
     SKIP.update(_opinfo_samples_api.SKIP)

@@ -811,7 +811,7 @@ SKIP = {
 def known_differences() -> list:
     """``(sample-id pattern, verdict, reason)`` entries that ``_opinfo_samples`` adds to its
     ``KNOWN_DIFFERENCES``: the deliberate differences of issue 26's ops."""
-    from _opinfo_samples import SILENT  # noqa: PLC0415  (defined after the table is built)
+    from _opinfo_samples import SILENT
 
     return [
         ("*:sort[long-ties]", SILENT,

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minitorch
-import minitorch.nn.functional as F  # noqa: N812
+import minitorch.nn.functional as F
 
 torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import minitorch as mt
-from minitorch.autograd import functional as AF  # noqa: N812
+from minitorch.autograd import functional as AF
 
 torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
 TF = torch.autograd.functional

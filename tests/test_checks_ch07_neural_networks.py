@@ -86,7 +86,7 @@ def test_sgd_step_rebinding_the_loop_variable(capsys):
         with minitorch.no_grad():
             for p in params:
                 if p.grad is not None:
-                    p = p - lr * p.grad  # noqa: PLW2901
+                    p = p - lr * p.grad
                     p.grad = None
 
     passed, out = _result(check_sgd_step, rebinds, capsys)
@@ -313,7 +313,7 @@ def _sgd_rebinds_then_zeroes(params, lr):
     with minitorch.no_grad():
         for p in params:
             if p.grad is not None:
-                p = p - lr * p.grad  # noqa: PLW2901
+                p = p - lr * p.grad
                 p.grad.zero_()
 
 
@@ -321,7 +321,7 @@ def _sgd_rebinds(params, lr):
     with minitorch.no_grad():
         for p in params:
             if p.grad is not None:
-                p = p - lr * p.grad  # noqa: PLW2901
+                p = p - lr * p.grad
                 p.grad = None
 
 

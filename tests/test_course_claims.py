@@ -23,7 +23,7 @@ def _outcome(fn):
     """``fn()``'s value, or ``(exception type name, message)`` if it raised."""
     try:
         return fn()
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         return type(e).__name__, str(e)
 
 

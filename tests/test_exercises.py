@@ -13,10 +13,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import numpy as np
+import pytest
 
-from minitorch.exercises import (  # noqa: E402
+from minitorch.exercises import (
     QUESTIONS,
     Case,
     LiveLossPlot,
@@ -732,7 +732,7 @@ def test_bare_widgets_display_in_a_real_kernel():
                                      resources={"metadata": {"path": str(ROOT)}})
     try:
         client.execute()
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         if "kernel" in type(error).__name__.lower() or "No such kernel" in str(error):
             pytest.skip(f"no Jupyter kernel: {error}")
         raise

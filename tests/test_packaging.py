@@ -200,3 +200,12 @@ def test_learner_copies_are_up_to_date():
         learner = tool.LEARNER / path.name
         assert learner.read_text() == tool.dumps(tool.learner_copy(json.loads(path.read_text()))), \
             f"{learner.name} is stale: run python scripts/notebooks.py learner"
+
+
+def test_ruff_runs_in_the_test_command_and_flags_unused_noqa():
+    """CI runs ``scripts/test.sh``: ruff must be in it, and RUF100 (a ``noqa`` comment that
+    silences nothing) in ruff's configuration, so that such comments do not come back."""
+    script = (ROOT / "scripts" / "test.sh").read_text()
+    assert re.search(r"^python -m ruff check minitorch tests bench scripts$", script, re.M)
+    lint = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]["lint"]
+    assert "RUF100" in lint["select"] + lint.get("extend-select", [])

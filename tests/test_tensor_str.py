@@ -28,7 +28,7 @@ def _load_module():
     """Imports minitorch._tensor_str, or loads the file directly if the package is broken."""
     try:
         return importlib.import_module("minitorch._tensor_str")
-    except Exception:  # noqa: BLE001 - the package __init__ may be missing or mid-edit
+    except Exception:  # - the package __init__ may be missing or mid-edit
         path = Path(__file__).resolve().parents[1] / "minitorch" / "_tensor_str.py"
         spec = importlib.util.spec_from_file_location("_minitorch_tensor_str", path)
         module = importlib.util.module_from_spec(spec)

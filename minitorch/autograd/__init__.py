@@ -30,7 +30,7 @@ __all__ = ["Function", "backward", "grad", "no_grad", "enable_grad", "set_grad_e
 def __getattr__(name: str):
     # ``autograd.functional`` and ``autograd.profiler`` load on first use.
     if name in ("functional", "profiler"):
-        import importlib  # noqa: PLC0415
+        import importlib
 
         return importlib.import_module(f"minitorch.autograd.{name}")
     raise AttributeError(f"module 'minitorch.autograd' has no attribute '{name}'")

@@ -1,10 +1,10 @@
 """The backward engine: the chain rule, run over the recorded DAG.
 
-``backward`` does three things (the learner notes say it best):
+``backward`` does three things:
 
 1. it computes the gradients from each ``.grad_fn``,
-2. accumulates them in the respective tensor's ``.grad``,
-3. and, using the chain rule, propagates all the way to the leaf tensors.
+2. accumulates them in the ``.grad`` of the leaf tensors that require grad,
+3. and, using the chain rule, propagates them all the way from the output to those leaves.
 
 The algorithm fits on one screen. First count, for every node reachable from the roots, how
 many edges point at it (its *dependencies*). Then start from the roots and run a node only when
@@ -24,14 +24,220 @@ Example:
 from __future__ import annotations
 
 import heapq
+import itertools
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from minitorch._dtype import from_numpy_dtype
 from minitorch.autograd import function, grad_mode
 from minitorch.autograd.function import AccumulateGrad
 
-__all__ = ["backward", "grad", "record_backward", "BackwardStep"]
+__all__ = ["backward", "grad", "record_backward", "BackwardStep", "BackwardObserver",
+           "observers"]
+
+
+# ---------------------------------------------------------------- the algorithm
+def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
+         extra_observers: tuple = ()) -> None:
+    """Run backward from ``roots`` (edges ``(node, output_nr)``) seeded with ``root_grads``.
+
+    The optional concerns are not here: hooks are part of calling a node (``_call_node``), and
+    whatever wants to watch the nodes run (the profiler, ``record_backward``, the gradients
+    that ``grad()`` captures) is an observer (``_call_observed``).
+    """
+    watching = (*observers, *extra_observers)
+    deps = _count_dependencies(roots)  # 1. how many edges point at each node
+    buffers: dict = {}  # node -> the sum of the gradients that arrived, one per output
+    for (node, nr), g in zip(roots, root_grads):  # 2. seed the roots' buffers
+        _add_to_buffer(buffers, node, nr, g)
+    tiebreak = itertools.count()  # nodes made at the same time run in the order they got ready
+    ready = [(-node._seq, next(tiebreak), node) for node in buffers if deps[node] == 0]
+    heapq.heapify(ready)
+    with grad_mode.set_grad_enabled(create_graph):  # record backward only for create_graph
+        while ready:  # 3. the newest node whose gradients have all arrived
+            node = heapq.heappop(ready)[2]
+            grads = buffers.pop(node, None) or [None]
+            if node._tensor_pre_hooks or node._pre_hooks:  # hooks may replace the gradients
+                grads = _call_pre_hooks(node, grads)
+            # 4. call it: one gradient per edge
+            outs = _call_observed(watching, node, grads) if watching else _call_node(node, grads)
+            if not retain_graph and node._saved:  # free what it saved for backward
+                node._release()
+            for (nxt, nr), g in zip(node._next, outs):  # 5. send each gradient along its edge
+                if nxt is None:
+                    continue
+                if g is not None:
+                    _add_to_buffer(buffers, nxt, nr, g)
+                deps[nxt] -= 1
+                if deps[nxt] == 0:  # all its gradients have arrived: it is ready
+                    heapq.heappush(ready, (-nxt._seq, next(tiebreak), nxt))
+            outs = g = None  # let go of what was sent: a leaf keeps a gradient held nowhere else
+
+
+def _count_dependencies(roots: list) -> dict:
+    """For every node reachable from ``roots``: how many edges point at it. An explicit stack,
+    not recursion, so a graph 100,000 nodes deep is fine."""
+    deps = {node: 0 for node, _ in roots if node is not None}
+    stack = list(deps)
+    while stack:
+        for nxt, _ in stack.pop()._next:
+            if nxt is None:
+                continue
+            if nxt in deps:
+                deps[nxt] += 1
+            else:
+                deps[nxt] = 1
+                stack.append(nxt)
+    return deps
+
+
+def _add_to_buffer(buffers: dict, node, nr: int, g) -> None:
+    """Add ``g`` into the gradient buffer of ``node``'s output ``nr``."""
+    if node is None:
+        return
+    buf = buffers.get(node)
+    if buf is None:
+        buf = buffers[node] = [None] * node._num_outputs
+    # Never add in place: the same gradient tensor may be flowing along another edge too.
+    buf[nr] = g if buf[nr] is None else buf[nr] + g
+
+
+def _call_node(node, grads: list) -> tuple:
+    """Run one node: from the gradients of its outputs, one gradient per edge (each checked
+    against its input by ``_checked``). A leaf's ``AccumulateGrad`` adds into ``.grad``."""
+    if type(node) is AccumulateGrad:
+        if grads[0] is not None:
+            node.accumulate_handed_over(grads)  # a gradient nothing else holds is kept as is
+        return ()
+    if len(grads) == 1:
+        if grads[0] is None:
+            return (None,) * len(node._next)  # nothing flows into this part of the graph
+    elif all(g is None for g in grads):
+        return (None,) * len(node._next)
+    elif node._materialize and any(g is None for g in grads):
+        grads = _zeros_for_missing(node, grads)
+    # A built-in's backward returns one gradient per edge; node.apply does the same for a
+    # learner's Function, from one gradient per forward argument.
+    outs = node._forward_cls.backward(node, *grads) if node._builtin else node.apply(*grads)
+    outs = _checked(node, outs if type(outs) is tuple else (outs,))
+    if node._hooks:
+        for hook in tuple(node._hooks.values()):
+            hook(outs, tuple(grads))
+    return outs
+
+
+def _call_observed(watching: tuple, node, grads: list) -> tuple:
+    """``_call_node``, with each observer told before and after. A node that an observer
+    answers ``False`` for (``grad()`` does for the leaves) is skipped: it sends nothing on."""
+    run = True
+    for observer in watching:
+        run = observer.node_started(node, grads) is not False and run
+    outs = _call_node(node, grads) if run else (None,) * len(node._next)
+    for observer in watching:
+        observer.node_finished(node, grads, outs)
+    return outs
+
+
+# ---------------------------------------------------------------- hooks and checks
+def _call_pre_hooks(node, grads: list) -> list:
+    tensor_hooks = node._tensor_pre_hooks
+    if tensor_hooks:
+        for nr, hooks in tensor_hooks.items():
+            for hook in tuple(hooks.values()):
+                if grads[nr] is None:
+                    continue
+                new = hook(grads[nr])
+                if new is not None:
+                    function.check_hook_result(hook, grads[nr], new)
+                    grads[nr] = new
+    if node._pre_hooks:
+        for hook in tuple(node._pre_hooks.values()):
+            new = hook(tuple(grads))
+            if new is not None:
+                grads = list(new)
+    return grads
+
+
+def _zeros_for_missing(node, grads: list) -> list:
+    """A multi-output node's backward gets zeros, not None, for outputs that got no gradient
+    (unless its Function called ``ctx.set_materialize_grads(False)``)."""
+    like = next(g for g in grads if g is not None)
+    meta = node._output_meta or ()
+    return [like.new_zeros(meta[i][0], dtype=meta[i][1])
+            if g is None and i < len(meta) and meta[i] is not None else g
+            for i, g in enumerate(grads)]
+
+
+def _checked(node, outs: tuple) -> tuple:
+    """One gradient per edge, each fitting its input (else ``_fitted`` makes it fit)."""
+    nexts = node._next
+    if len(outs) != len(nexts):
+        if len(outs) > len(nexts) and all(o is None for o in outs[len(nexts):]):
+            outs = outs[:len(nexts)]  # extra Nones for non-tensor inputs are allowed
+        else:
+            raise RuntimeError(
+                f"function {node.name()} returned an incorrect number of gradients "
+                f"(expected {len(nexts)}, got {len(outs)})"
+            )
+    for (nxt, _), g, (shape, dtype) in zip(nexts, outs, node._input_meta):
+        if g is not None and (nxt is None or type(g) is not function.Tensor
+                              or g._data.shape != shape or g._data.dtype is not dtype):
+            return _fitted(node, outs)
+    return outs
+
+
+def _fitted(node, outs: tuple) -> tuple:
+    """Each gradient fitted to its input: broadcasting in the forward pass makes a gradient
+    larger than its input, and it is summed back down (``_fix_gradient``). An edge that leads
+    nowhere gets None."""
+    fitted = []
+    for (nxt, _), g, (shape, dtype) in zip(node._next, outs, node._input_meta):
+        if g is None or nxt is None:
+            fitted.append(None)
+        elif type(g) is function.Tensor and g._data.shape == shape and g._data.dtype is dtype:
+            fitted.append(g)
+        else:
+            fitted.append(_fix_gradient(node, len(fitted), g, shape, dtype))
+    return tuple(fitted)
+
+
+def _fix_gradient(node, i: int, g, shape: tuple, dtype):
+    if not isinstance(g, function.Tensor):
+        raise TypeError(
+            f"function {node.name()} returned a gradient of type {type(g).__name__} at index "
+            f"{i}; expected a Tensor or None"
+        )
+    if g._data.shape != shape:
+        try:
+            g = g.sum_to_size(shape)
+        except RuntimeError:
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                f"[{', '.join(map(str, g.shape))}] but expected shape compatible with "
+                f"[{', '.join(map(str, shape))}]"
+            ) from None
+    if g._data.dtype != dtype:
+        g = g.to(from_numpy_dtype(dtype))
+    return g
+
+
+# ---------------------------------------------------------------- observers
+class BackwardObserver:
+    """Something that watches backward run, node by node (the profiler, ``record_backward``).
+
+    Put one in :data:`observers` to watch every backward pass; the engine tells it about each
+    node it runs. ``node_started`` may answer ``False`` to skip the node.
+    """
+
+    def node_started(self, node, grads: list) -> bool | None:
+        """Before ``node`` runs, with the gradients that arrived at its outputs."""
+
+    def node_finished(self, node, grads: list, outs: tuple) -> None:
+        """After ``node`` ran: ``outs`` is what it sends along each of its ``next_functions``."""
+
+
+observers: list = []  # the observers of every backward pass (``_run`` reads it once per pass)
 
 
 @dataclass
@@ -56,19 +262,29 @@ class BackwardStep:
     extra: dict = field(default_factory=dict)
 
 
-class _Recorders(threading.local):
-    """Per thread: the step lists of the active :func:`record_backward` blocks."""
+class _StepRecorder(BackwardObserver):
+    """Keeps a :class:`BackwardStep` for each node that backward runs in this thread."""
 
     def __init__(self) -> None:
-        self.stack: list[list] = []
+        self.steps: list[BackwardStep] = []
+        self.thread = threading.get_ident()
+        self.arrived: tuple = ()
 
+    def node_started(self, node, grads: list) -> None:
+        self.arrived = tuple(grads)  # before the node runs: a leaf's gradient is handed over
 
-_recorders = _Recorders()  # thread-local: a recording sees only backward passes of its thread
+    def node_finished(self, node, grads: list, outs: tuple) -> None:
+        if threading.get_ident() != self.thread:
+            return
+        leaf = node.variable if type(node) is AccumulateGrad else None
+        after = None if leaf is None or leaf._grad is None else leaf._grad.detach().clone()
+        self.steps.append(BackwardStep(len(self.steps), node, self.arrived, tuple(outs), leaf,
+                                       after))
 
 
 @contextmanager
 def record_backward():
-    """Record every node that backward runs, in the real execution order.
+    """Record every node that backward runs in this thread, in the real execution order.
 
     >>> import minitorch
     >>> x = minitorch.ones(2, requires_grad=True)
@@ -77,14 +293,29 @@ def record_backward():
     >>> [s.node.name() for s in steps]
     ['SumBackward0', 'MulBackward0', 'torch::autograd::AccumulateGrad']
     """
-    steps: list[BackwardStep] = []
-    _recorders.stack.append(steps)
+    recorder = _StepRecorder()
+    observers.append(recorder)
     try:
-        yield steps
+        yield recorder.steps
     finally:
-        _recorders.stack.remove(steps)
+        observers.remove(recorder)
 
 
+class _Capture(BackwardObserver):
+    """``grad()`` and ``backward(inputs=...)``: keep the gradient that arrives at each chosen
+    edge ``(node, output_nr)``, and run no leaf's ``AccumulateGrad``."""
+
+    def __init__(self, edges) -> None:
+        self.found = dict.fromkeys(edges)
+
+    def node_started(self, node, grads: list) -> bool:
+        for nr, g in enumerate(grads):
+            if (node, nr) in self.found:
+                self.found[node, nr] = g
+        return type(node) is not AccumulateGrad
+
+
+# ---------------------------------------------------------------- the API
 def _as_tuple(x) -> tuple:
     if x is None:
         return ()
@@ -100,8 +331,6 @@ def _root_edge(t, index: int):
 
 
 def _make_root_grads(tensors: tuple, grads: tuple, create_graph: bool) -> list:
-    from minitorch import _creation  # noqa: PLC0415
-
     if len(grads) not in (0, len(tensors)):
         raise RuntimeError(
             f"grad can be implicitly created only for scalar outputs: got {len(grads)} "
@@ -113,9 +342,9 @@ def _make_root_grads(tensors: tuple, grads: tuple, create_graph: bool) -> list:
         if g is None:
             if t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = _creation.ones_like(t)
+            g = t.new_ones(t.shape)
         elif not isinstance(g, function.Tensor):
-            g = _creation.tensor(g, dtype=t.dtype)
+            g = t.new_tensor(g)
         elif g.shape != t.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
@@ -123,203 +352,6 @@ def _make_root_grads(tensors: tuple, grads: tuple, create_graph: bool) -> list:
             )
         out.append(g if create_graph else g.detach())
     return out
-
-
-def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
-         capture: dict | None = None, accumulate: bool = True) -> None:
-    """Run backward from ``roots`` (edges) seeded with ``root_grads``.
-
-    ``capture`` maps edges ``(node, output_nr)`` to a slot: their gradients are stored there
-    instead of (for leaves) being accumulated. ``accumulate=False`` skips every AccumulateGrad.
-    """
-    # 1. Count dependencies with an explicit stack (no recursion: deep graphs are fine). A node
-    #    is in ``deps`` once it has been seen.
-    deps: dict = {}
-    root_nodes = []  # each root node once, even when several roots are outputs of one node
-    for n, _ in roots:
-        if n is not None and n not in deps:
-            deps[n] = 0
-            root_nodes.append(n)
-    stack = list(root_nodes)
-    while stack:
-        for nxt, _ in stack.pop()._next:
-            if nxt is None:
-                continue
-            if nxt in deps:
-                deps[nxt] += 1
-            else:
-                deps[nxt] = 1
-                stack.append(nxt)
-
-    # 2. Seed the input buffers of the root nodes.
-    buffers: dict = {}
-    for (node, nr), g in zip(roots, root_grads):
-        _add_to_buffer(buffers, node, nr, g)
-    ready = []
-    counter = 0
-    for node in root_nodes:
-        if deps[node] == 0:
-            heapq.heappush(ready, (-node._seq, counter, node))
-            counter += 1
-
-    recorders = _recorders.stack[-1:]
-    profiler = function._profiler  # autograd.profiler.profile() times each node when set
-    step = 0
-    with grad_mode.set_grad_enabled(create_graph):  # record backward only for create_graph
-        # 3. Run each node once all its gradients have arrived, newest node first.
-        while ready:
-            node = heapq.heappop(ready)[2]
-            grads = buffers.pop(node, None) or [None]
-            if node._tensor_pre_hooks or node._pre_hooks:
-                grads = _call_pre_hooks(node, grads)
-            if capture is not None:
-                for nr, g in enumerate(grads):
-                    slot = capture.get((node, nr))
-                    if slot is not None:
-                        slot.append(g)
-            is_leaf_node = type(node) is AccumulateGrad
-            if profiler is not None:
-                profiler.begin(node.name())
-            if is_leaf_node:
-                outs = ()
-                if accumulate and (capture is None or (node, 0) not in capture):
-                    if grads[0] is not None:
-                        node.apply(grads[0])
-            else:
-                outs = _call_node(node, grads)
-                if not retain_graph and node._saved:  # free what it saved for backward
-                    node._release()
-            if profiler is not None:
-                profiler.end()
-            if recorders:
-                outs = _checked(node, outs)  # what is sent on, as it is sent
-                leaf = node.variable if is_leaf_node else None
-                recorders[0].append(BackwardStep(
-                    step, node, tuple(grads), tuple(outs), leaf,
-                    None if leaf is None or leaf._grad is None else leaf._grad.detach().clone()))
-                step += 1
-            # 4. Send each gradient along its edge, into the buffer of the node it goes to
-            #    (``_add_to_buffer``, written out here: it runs for every edge). A node whose
-            #    gradients have all arrived is ready.
-            i = -1
-            for (nxt, nr), g, (shape, dtype) in zip(node._next, outs, node._input_meta):
-                i += 1
-                if nxt is None:
-                    continue
-                if g is not None:
-                    if (type(g) is not function.Tensor or g._data.shape != shape
-                            or g._data.dtype is not dtype):
-                        g = _fix_gradient(node, i, g, shape, dtype)
-                    buf = buffers.get(nxt)
-                    if buf is None:
-                        buf = buffers[nxt] = [None] * nxt._num_outputs
-                    buf[nr] = g if buf[nr] is None else buf[nr] + g  # never in place
-                left = deps[nxt] - 1
-                deps[nxt] = left
-                if left == 0:
-                    heapq.heappush(ready, (-nxt._seq, counter, nxt))
-                    counter += 1
-
-
-def _add_to_buffer(buffers: dict, node, nr: int, g) -> None:
-    """Add ``g`` into the gradient buffer of ``node``'s output ``nr``."""
-    if node is None:
-        return
-    buf = buffers.get(node)
-    if buf is None:
-        buf = buffers[node] = [None] * node._num_outputs
-    # Never add in place: the same gradient tensor may be flowing along another edge too.
-    buf[nr] = g if buf[nr] is None else buf[nr] + g
-
-
-def _call_pre_hooks(node, grads: list) -> list:
-    tensor_hooks = node._tensor_pre_hooks
-    if tensor_hooks:
-        for nr, hooks in tensor_hooks.items():
-            for hook in tuple(hooks.values()):
-                if grads[nr] is None:
-                    continue
-                new = hook(grads[nr])
-                if new is not None:
-                    function.check_hook_result(hook, grads[nr], new)
-                    grads[nr] = new
-    if node._pre_hooks:
-        for hook in tuple(node._pre_hooks.values()):
-            new = hook(tuple(grads))
-            if new is not None:
-                grads = list(new)
-    return grads
-
-
-def _call_node(node, grads: list) -> tuple:
-    """Call the node's backward: one gradient per edge. ``_run`` checks each against its
-    input's shape and dtype as it sends it on (``_checked`` does it here for hooks)."""
-    if len(grads) == 1:
-        if grads[0] is None:
-            return (None,) * len(node._next)  # nothing flows into this part of the graph
-    elif all(g is None for g in grads):
-        return (None,) * len(node._next)
-    elif any(g is None for g in grads) and node._materialize:
-        from minitorch import _creation  # noqa: PLC0415
-
-        meta = node._output_meta or ()
-        grads = [_creation.zeros(*meta[i][0], dtype=meta[i][1]) if g is None and i < len(meta)
-                 and meta[i] is not None else g for i, g in enumerate(grads)]
-    # A built-in's backward returns one gradient per edge; node.apply does the same for a
-    # learner's Function, from one gradient per forward argument.
-    outs = node._forward_cls.backward(node, *grads) if node._builtin else node.apply(*grads)
-    if type(outs) is not tuple:
-        outs = (outs,)
-    nexts = node._next
-    if len(outs) != len(nexts):
-        if len(outs) > len(nexts) and all(o is None for o in outs[len(nexts):]):
-            outs = outs[:len(nexts)]  # extra Nones for non-tensor inputs are allowed
-        else:
-            raise RuntimeError(
-                f"function {node.name()} returned an incorrect number of gradients "
-                f"(expected {len(nexts)}, got {len(outs)})"
-            )
-    if node._hooks:
-        outs = _checked(node, outs)
-        for hook in tuple(node._hooks.values()):
-            hook(outs, tuple(grads))
-    return outs
-
-
-def _checked(node, outs: tuple) -> tuple:
-    """Each gradient fitted to its input: broadcasting in the forward pass makes a gradient
-    larger than its input, and it is summed back down (``_fix_gradient``)."""
-    checked = []
-    for (nxt, _), g, (shape, dtype) in zip(node._next, outs, node._input_meta):
-        if g is None or nxt is None:
-            checked.append(None)
-        elif type(g) is function.Tensor and g._data.shape == shape and g._data.dtype is dtype:
-            checked.append(g)
-        else:
-            checked.append(_fix_gradient(node, len(checked), g, shape, dtype))
-    return tuple(checked)
-
-
-def _fix_gradient(node, i: int, g, shape: tuple, dtype):
-    if not isinstance(g, function.Tensor):
-        raise TypeError(
-            f"function {node.name()} returned a gradient of type {type(g).__name__} at index "
-            f"{i}; expected a Tensor or None"
-        )
-    if g._data.shape != shape:
-        try:
-            g = g.sum_to_size(shape)
-        except RuntimeError:
-            raise RuntimeError(
-                f"Function {node.name()} returned an invalid gradient at index {i} - got "
-                f"[{', '.join(map(str, g.shape))}] but expected shape compatible with "
-                f"[{', '.join(map(str, shape))}]"
-            ) from None
-    if g._data.dtype != dtype:
-        from minitorch._dtype import from_numpy_dtype  # noqa: PLC0415
-
-        g = g.to(from_numpy_dtype(dtype))
-    return g
 
 
 def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
@@ -338,9 +370,7 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     grads = _as_tuple(grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
-    roots = []
-    for i, t in enumerate(tensors):
-        roots.append(_root_edge(t, i))
+    roots = [_root_edge(t, i) for i, t in enumerate(tensors)]
     root_grads = _make_root_grads(tensors, grads, create_graph)
     if inputs is None:
         _run(roots, root_grads, retain_graph, create_graph)
@@ -348,17 +378,17 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     inputs = _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-    capture = {t._edge(): [] for t in inputs}
-    _run(roots, root_grads, retain_graph, create_graph, capture=capture, accumulate=False)
+    capture = _Capture(t._edge() for t in inputs)
+    _run(roots, root_grads, retain_graph, create_graph, (capture,))
     with grad_mode.set_grad_enabled(create_graph):
         for t in inputs:
-            found = capture[t._edge()]
-            if not found or found[0] is None:
+            found = capture.found[t._edge()]
+            if found is None:
                 continue
             if t.is_leaf:
-                t._edge()[0].apply(found[0])
+                t._edge()[0].apply(found)
             else:
-                t._grad = found[0] if t._grad is None else t._grad + found[0]
+                t._grad = found if t._grad is None else t._grad + found
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
@@ -371,8 +401,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
     >>> minitorch.autograd.grad((x ** 3).sum(), x)
     (tensor([ 3., 12.]),)
     """
-    from minitorch import _creation  # noqa: PLC0415
-
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
     grads = _as_tuple(grad_outputs)
@@ -385,14 +413,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     roots = [_root_edge(t, i) for i, t in enumerate(outputs)]
     root_grads = _make_root_grads(outputs, grads, create_graph)
-    capture = {}
-    for t in inputs:
-        capture.setdefault(t._edge(), [])
-    _run(roots, root_grads, retain_graph, create_graph, capture=capture, accumulate=False)
+    capture = _Capture(t._edge() for t in inputs)
+    _run(roots, root_grads, retain_graph, create_graph, (capture,))
     result = []
     for i, t in enumerate(inputs):
-        found = capture[t._edge()]
-        g = found[0] if found else None
+        g = capture.found[t._edge()]
         if g is None:
             if not allow_unused:
                 raise RuntimeError(
@@ -400,7 +425,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
                     "the graph. Set allow_unused=True if this is the desired behavior."
                 )
             if materialize_grads:
-                g = _creation.zeros_like(t)
+                g = t.new_zeros(t.shape)
         elif not create_graph:
             g = g.detach()
         result.append(g)

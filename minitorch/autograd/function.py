@@ -33,6 +33,7 @@ Example:
 from __future__ import annotations
 
 import itertools
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -175,7 +176,13 @@ class AccumulateGrad(Node):
 
     def apply(self, grad):
         """Accumulate ``grad`` into the leaf: the first gradient is copied, later ones added."""
-        var = self.variable
+        return self.accumulate_handed_over([grad])
+
+    def accumulate_handed_over(self, handed: list):
+        """``apply`` for the one gradient in ``handed``, which the caller lets go of (the engine
+        hands over its own buffer). If nothing else holds that gradient or its memory, the leaf
+        keeps it as its ``.grad`` instead of a copy, as PyTorch's AccumulateGrad does."""
+        grad, var = handed.pop(), self.variable
         if var._hooks:
             for hook in tuple(var._hooks.values()):
                 new = hook(grad)
@@ -186,9 +193,11 @@ class AccumulateGrad(Node):
             # The first gradient is a (recorded) copy, as in PyTorch (CopyBackwards): the
             # incoming tensor may be the caller's, or reach another leaf too.
             var._grad = _recorded_copy(grad) if var._grad is None else var._grad + grad
-        elif var._grad is None:  # (grad mode is off here, so the copy has no history)
-            var._grad = grad.clone()
-        else:
+        elif var._grad is None:  # the first one: this variable and getrefcount's argument
+            unshared = sys.getrefcount(grad) == 2 and grad._grad_fn is None and (
+                getattr(grad._data, "base", 0) is None and sys.getrefcount(grad._data) == 2)
+            var._grad = grad if unshared else grad.clone()  # (an array that owns its memory
+        else:  # and is held by one tensor has no view anywhere)
             var._grad._accumulate_(grad)
         if var._post_accumulate_hooks:
             for hook in tuple(var._post_accumulate_hooks.values()):
@@ -248,11 +257,26 @@ _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient (a number, o
 _NO_META = (None, None)
 
 
+class _NeedsInputGrad:
+    """``ctx.needs_input_grad`` of a ctx that records nothing: ``Function.apply`` skips the
+    question, and it is worked out from the inputs only if ``forward`` asks."""
+
+    def __get__(self, ctx, owner=None):
+        if ctx is None:
+            return self
+        needs = []
+        for a in ctx._inputs:
+            needs.append(isinstance(a, Tensor) and a._requires_grad)
+        return tuple(needs)
+
+
 class FunctionCtx:
     """What ``forward`` and ``backward`` share: saved tensors and flags."""
 
+    needs_input_grad = _NeedsInputGrad()  # a recorded node has its own, set by apply
+    _inputs: tuple = ()
     _saved: tuple = ()
-    _record = True  # False when apply records no node: then nothing needs saving
+    _record = False  # True when apply records a node: only then is anything saved
     _non_differentiable: tuple = ()
     _materialize = True
     _output_meta = None
@@ -380,79 +404,76 @@ class Function(metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args):
-        """Run ``forward`` and, if any input requires grad, record a node for ``backward``."""
-        if _profiler is not None and _profiler.wants(cls):  # autograd.profiler is timing ops
+        """Run ``forward`` and, if grad mode is on and an input requires grad, record the ctx
+        as a node of the graph (``_record_node``)."""
+        if _profiler is not None and _profiler.wants(cls):  # autograd.profiler times each op
             return _profiler.time_op(cls, args)
         if _backend.devices_in_use:  # some tensor left the CPU: check they are together
             _check_devices(args)
-        # Which inputs need a gradient? A node is recorded only if one does and grad mode is on.
-        needs = []
-        for a in args:
-            needs.append(isinstance(a, Tensor) and a._requires_grad)
-        record = True in needs and grad_mode._state.enabled
         ctx = cls._backward_cls()
+        # Which inputs need a gradient? Only asked in grad mode: under no_grad, and in a
+        # backward pass without create_graph, nothing is recorded and forward is all there is.
+        needs = []
+        if grad_mode._state.enabled:
+            for a in args:
+                needs.append(isinstance(a, Tensor) and a._requires_grad)
+        if True not in needs:
+            ctx._inputs = args  # ``ctx.needs_input_grad`` is worked out if forward asks
+            return cls.forward(ctx, *args) if cls._builtin else _forward_no_grad(ctx, args)
         ctx.needs_input_grad = tuple(needs)
-        ctx._record = record
-        if cls._builtin:
-            out = cls.forward(ctx, *args)
-        else:
-            with grad_mode.no_grad():
-                out = cls.forward(ctx, *args)
-        if not record:
-            return out
+        ctx._record = True  # ``save_for_backward`` keeps what it is given
+        out = cls.forward(ctx, *args) if cls._builtin else _forward_no_grad(ctx, args)
+        return _record_node(ctx, args, out)
 
-        # Record the node: an edge to where each input came from (its grad_fn, or the
-        # AccumulateGrad of a leaf), and what it looked like (shape and dtype), so the engine
-        # can check the gradients backward returns. The inputs are the Tensor arguments, or for
-        # a built-in the arguments it lists in ``_edge_args`` (``where`` has no edge for its
-        # condition, ``clamp`` one per bound, even a missing one).
-        edge_args = cls._edge_args
-        edges, meta = [], []
-        for a in (args if edge_args is None else map(args.__getitem__, edge_args)):
-            if isinstance(a, Tensor):
-                node = a._grad_fn  # the common case of ``a._edge()``, written out
-                edges.append((node, a._output_nr) if node is not None else a._edge())
-                data = a._data
-                meta.append((data.shape, data.dtype))
-            elif edge_args is not None:  # a listed argument that is None gets an empty edge
-                edges.append(_NO_EDGE)
-                meta.append(_NO_META)
-        if not cls._builtin:  # which arguments of a learner's forward have edges
-            ctx._edge_args = edge_args if edge_args is not None else tuple(
-                [i for i, a in enumerate(args) if isinstance(a, Tensor)])
-        ctx._next = tuple(edges)
-        ctx._input_meta = tuple(meta)
-        ctx._seq = next(_sequence)
 
-        # The common case: a built-in with one floating-point output. The output's history is
-        # this node (``out._set_history(ctx, 0)``, written out: it runs for every op).
-        if (type(out) is Tensor and cls._builtin and out._data.dtype.kind == "f"
-                and not ctx._non_differentiable and not _open_recordings):
-            out._grad_fn = ctx
-            out._requires_grad = True
-            for s in ctx._saved:  # the output itself saved for backward: name its node
-                if s is not None and s.tensor is out:
-                    s.origin = ctx
-            return out
-        outputs = out if isinstance(out, tuple) else (out,)
-        non_diff = ctx._non_differentiable
-        for i, o in enumerate(outputs):
-            # Only floating-point outputs can carry gradients (indices, masks cannot).
-            if (isinstance(o, Tensor) and o._data.dtype.kind == "f"
-                    and not any(o is n for n in non_diff)):
-                if not cls._builtin and any(o is a for a in args):
-                    o = o.view_as(o)  # an input returned unchanged: record on an alias
-                    outputs = outputs[:i] + (o,) + outputs[i + 1:]
-                o._set_history(ctx, i)
-        if ctx._saved:
-            _name_saved_outputs(ctx, outputs)
+def _forward_no_grad(ctx, args):
+    """A learner's ``forward`` runs under ``no_grad``, as in PyTorch: the operations inside it
+    are not recorded (the Function's own node stands for them)."""
+    with grad_mode.no_grad():
+        return ctx._forward_cls.forward(ctx, *args)
+
+
+def _record_node(ctx, args: tuple, out):
+    """Put ``ctx`` into the graph as the node that made ``out``.
+
+    Its edges point at where each input came from (the input's ``grad_fn``, or the
+    ``AccumulateGrad`` of a leaf), and it keeps each input's shape and dtype so that the engine
+    can check the gradients backward returns. The inputs are the Tensor arguments, or for a
+    built-in the arguments it lists in ``_edge_args`` (``where`` has no edge for its condition,
+    ``clamp`` one per bound, even a missing one). Then the node becomes the ``grad_fn`` of each
+    output that can carry a gradient: a floating-point tensor not marked non-differentiable.
+    """
+    cls, listed = ctx._forward_cls, ctx._forward_cls._edge_args
+    edges, meta = [], []
+    for a in (args if listed is None else map(args.__getitem__, listed)):
+        if isinstance(a, Tensor):
+            edges.append(a._edge())
+            meta.append((a._data.shape, a._data.dtype))
+        elif listed is not None:  # a listed argument that is None gets an empty edge
+            edges.append(_NO_EDGE)
+            meta.append(_NO_META)
+    if not cls._builtin:  # which arguments of a learner's forward have edges
+        ctx._edge_args = listed if listed is not None else tuple(
+            [i for i, a in enumerate(args) if isinstance(a, Tensor)])
+    ctx._next, ctx._input_meta, ctx._seq = tuple(edges), tuple(meta), next(_sequence)
+    outputs = out if isinstance(out, tuple) else (out,)
+    for i, o in enumerate(outputs):
+        if not isinstance(o, Tensor) or o._data.dtype.kind != "f" or (
+                ctx._non_differentiable and any(o is n for n in ctx._non_differentiable)):
+            continue  # an integer output (indices, a mask) carries no gradient
+        if not cls._builtin and any(o is a for a in args):
+            o = o.view_as(o)  # a learner's forward returned an input: record on an alias
+            outputs = outputs[:i] + (o,) + outputs[i + 1:]
+        o._set_history(ctx, i)
+    if ctx._saved:  # outputs saved in forward were saved before their node existed
+        _name_saved_outputs(ctx, outputs)
+    if len(outputs) > 1:  # to hand zeros to backward for outputs that get no gradient
         ctx._num_outputs = len(outputs)
-        if _forward_recorders.stack:
-            _forward_recorders.stack[-1].append((ctx, outputs))
-        if len(outputs) > 1:  # to hand zeros to backward for outputs that got no gradient
-            ctx._output_meta = tuple((o._data.shape, o.dtype) if isinstance(o, Tensor)
-                                     else None for o in outputs)
-        return outputs if isinstance(out, tuple) else outputs[0]
+        ctx._output_meta = tuple((o._data.shape, o.dtype) if isinstance(o, Tensor)
+                                 else None for o in outputs)
+    if _open_recordings and _forward_recorders.stack:  # record_forward collects the nodes
+        _forward_recorders.stack[-1].append((ctx, outputs))
+    return outputs if isinstance(out, tuple) else outputs[0]
 
 
 def _counts_for_device(a) -> bool:

@@ -35,7 +35,7 @@ __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
 
 
 def _tensor_type():
-    from minitorch._tensor import Tensor  # noqa: PLC0415
+    from minitorch._tensor import Tensor
 
     return Tensor
 
@@ -97,7 +97,7 @@ def _grads(outputs: tuple, inputs: tuple, grad_outputs: tuple, create_graph: boo
 
 
 def _fill_zeros(grads: tuple, refs: tuple, strict: bool, message: str) -> tuple:
-    from minitorch._creation import zeros_like  # noqa: PLC0415
+    from minitorch._creation import zeros_like
 
     out = []
     for i, (g, ref) in enumerate(zip(grads, refs)):
@@ -151,7 +151,7 @@ def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
             if len(outputs_t) != 1 or outputs_t[0].numel() != 1:
                 raise RuntimeError("The vector v can only be None if the user-provided "
                                    "function returns a single Tensor with a single element.")
-            from minitorch._creation import ones_like  # noqa: PLC0415
+            from minitorch._creation import ones_like
 
             v_t = (ones_like(outputs_t[0]),)
         grads = _grads(outputs_t, inputs_t, v_t, create_graph)
@@ -172,7 +172,7 @@ def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
     >>> d
     tensor([2., 4.])
     """
-    from minitorch._creation import ones_like, zeros_like  # noqa: PLC0415
+    from minitorch._creation import ones_like, zeros_like
 
     with grad_mode.enable_grad():
         inputs_t, is_inputs_tuple = _as_tuple(inputs, "inputs", "jvp")
@@ -221,8 +221,8 @@ def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = 
     >>> jacobian(lambda a, b: a * b, (minitorch.tensor(2.0), minitorch.tensor(3.0)))
     (tensor(3.), tensor(2.))
     """
-    from minitorch._creation import zeros  # noqa: PLC0415
-    from minitorch.ops.shape import stack  # noqa: PLC0415
+    from minitorch._creation import zeros
+    from minitorch.ops.shape import stack
 
     if strategy not in ("forward-mode", "reverse-mode"):
         raise ValueError('Expected strategy to be either "forward-mode" or "reverse-mode". '
@@ -294,7 +294,7 @@ def hessian(func: Callable, inputs, create_graph: bool = False, strict: bool = F
                                    "gradients. The outputs must be computed in a "
                                    "differentiable manner from the input when running in "
                                    "strict mode.")
-            from minitorch._creation import zeros_like  # noqa: PLC0415
+            from minitorch._creation import zeros_like
 
             return tuple(zeros_like(i).requires_grad_(True) for i in inp)
         grads = engine.grad(out_t[0].reshape(()), inp, create_graph=True, allow_unused=True)
@@ -321,7 +321,7 @@ def hvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
 
 
 def _second_order(func, inputs, v, create_graph, strict, name):
-    from minitorch._creation import ones_like  # noqa: PLC0415
+    from minitorch._creation import ones_like
 
     with grad_mode.enable_grad():
         inputs_t, is_inputs_tuple = _as_tuple(inputs, "inputs", name)

@@ -67,7 +67,7 @@ def analytical_jacobian(func: Callable, inputs: Sequence[Tensor]) -> list:
         for r in range(o.numel()):
             seed = np.zeros(o.numel(), dtype=o._data.dtype)
             seed[r] = 1
-            from minitorch._tensor import _wrap  # noqa: PLC0415
+            from minitorch._tensor import _wrap
 
             grads = _grad(o, diff, _wrap(seed.reshape(o._data.shape)), retain_graph=True,
                           allow_unused=True)
@@ -91,7 +91,7 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5,
     inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     for i, t in enumerate(inputs):
         if isinstance(t, Tensor) and t.requires_grad and t.dtype.name != "float64":
-            import warnings  # noqa: PLC0415
+            import warnings
 
             warnings.warn(
                 f"Input #{i} requires gradient and is not a double precision floating point. "
@@ -117,7 +117,7 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5,
 def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-6,
                   atol: float = 1e-5, rtol: float = 1e-3, raise_exception: bool = True) -> bool:
     """Check second derivatives: ``gradcheck`` of the gradient of ``func`` (via create_graph)."""
-    from minitorch import _creation  # noqa: PLC0415
+    from minitorch import _creation
 
     inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     outs = _outputs(func, inputs)

@@ -1,9 +1,9 @@
 """``autograd.profiler``: where does the time go? Time every operation and backward node.
 
 While a :class:`profile` is active, ``Function.apply`` (every differentiable operation) and the
-backward engine (every node it runs) report to it; when none is active they test one
-module-level variable and go on. Each report is a :class:`FunctionEvent` with a start and an
-end; events that start inside another one are its *children*:
+backward engine (every node it runs, as one of its ``observers``) report to it; when none is
+active they test one module-level variable and go on. Each report is a :class:`FunctionEvent`
+with a start and an end; events that start inside another one are its *children*:
 
 * ``CPU total``: the time from start to end, children included;
 * ``Self CPU``: the total minus the children's totals -- the time spent in the event itself.
@@ -35,6 +35,7 @@ import re
 import time
 from collections import OrderedDict
 
+from minitorch.autograd import engine as _engine
 from minitorch.autograd import function as _function
 
 __all__ = ["profile", "record_function", "FunctionEvent", "FunctionEventAvg", "EventList"]
@@ -270,6 +271,13 @@ class profile:  # noqa: N801  (PyTorch's name)
     def end(self) -> None:
         self._stack.pop().end_us = _now_us()
 
+    def node_started(self, node, grads) -> None:
+        """Called by the backward engine (this profile is one of its observers)."""
+        self.begin(node.name())
+
+    def node_finished(self, node, grads, outs) -> None:
+        self.end()
+
     # ---------------------------------------------------------------- the context manager
     def __enter__(self) -> profile:
         if self._entered:
@@ -277,12 +285,14 @@ class profile:  # noqa: N801  (PyTorch's name)
         self._entered = True
         if self.enabled:
             self._previous = _function._profiler
-            _function._profiler = self
+            _function._profiler = self  # Function.apply times each op
+            _engine.observers.append(self)  # the engine each backward node
         return self
 
     def __exit__(self, *exc) -> None:
         if self.enabled:
             _function._profiler = self._previous
+            _engine.observers.remove(self)
             while self._stack:  # ranges left open by an exception end here
                 self.end()
         self._entered = False
@@ -352,7 +362,7 @@ class record_function:  # noqa: N801  (PyTorch's name)
             self._profiler = None
 
     def __call__(self, fn):
-        import functools  # noqa: PLC0415
+        import functools
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):

@@ -28,7 +28,7 @@ __all__ = ["load_digits", "Digits", "train_test_split"]
 @functools.lru_cache(maxsize=1)
 def _digits_arrays() -> tuple[np.ndarray, np.ndarray]:
     try:
-        from sklearn.datasets import load_digits as _sklearn_digits  # noqa: PLC0415  (heavy)
+        from sklearn.datasets import load_digits as _sklearn_digits  # heavy
     except ImportError as e:
         raise RuntimeError(
             "load_digits() needs scikit-learn, which bundles the 8x8 digits: "

@@ -44,7 +44,7 @@ _IDX_CODES = {np.dtype(np.uint8): 0x08, np.dtype(np.int8): 0x09, np.dtype(np.int
 
 def _open(path):
     path = str(path)
-    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")  # noqa: SIM115
+    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
 
 
 def read_idx(path) -> np.ndarray:

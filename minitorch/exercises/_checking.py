@@ -58,7 +58,7 @@ class EngineRun:
 
 def engine_ran(fn: Callable[[], Any]) -> EngineRun:
     """Run ``fn()`` and count the nodes the real backward engine ran meanwhile."""
-    from minitorch.autograd.engine import record_backward  # noqa: PLC0415
+    from minitorch.autograd.engine import record_backward
 
     with record_backward() as steps:
         result = fn()
@@ -96,7 +96,7 @@ class OpShapes:
         return True
 
     def time_op(self, cls: type, args: tuple) -> Any:
-        from minitorch.autograd import function  # noqa: PLC0415
+        from minitorch.autograd import function
 
         shapes = [tuple(a.shape) for a in args if isinstance(a, function.Tensor)]
         self._bypass = True
@@ -121,7 +121,7 @@ def watch_ops() -> Iterator[OpShapes]:
         >>> seen.largest_ndim
         2
     """
-    from minitorch.autograd import function  # noqa: PLC0415
+    from minitorch.autograd import function
 
     watcher = OpShapes()
     previous = function._profiler
@@ -141,7 +141,7 @@ def keep_grad_mode(fn: Callable[[], Any]) -> Callable[[], Any]:
         >>> minitorch.is_grad_enabled()
         True
     """
-    from minitorch.autograd import grad_mode  # noqa: PLC0415
+    from minitorch.autograd import grad_mode
 
     def run() -> Any:
         before = grad_mode._state.enabled

@@ -39,7 +39,7 @@ def to_numpy(value: Any) -> np.ndarray | None:
         return None
     try:
         numpy_method = getattr(value, "numpy", None)
-    except Exception:  # noqa: BLE001  (a learner's object whose __getattr__ raises)
+    except Exception:
         return None
     if callable(numpy_method):  # a tensor
         try:
@@ -48,11 +48,11 @@ def to_numpy(value: Any) -> np.ndarray | None:
             if hasattr(value, "cpu"):
                 value = value.cpu()
             value = value.numpy()
-        except Exception:  # noqa: BLE001  (not a tensor after all: fall back to asarray)
+        except Exception:
             pass
     try:
         array = np.asarray(value)
-    except Exception:  # noqa: BLE001  (ragged lists, objects NumPy cannot read)
+    except Exception:
         return None
     if array.dtype.kind not in "biufc":
         return None
@@ -112,7 +112,7 @@ def safe_repr(value: Any) -> str:
         if isinstance(value, (list, tuple, dict, set, frozenset)):
             return _SHORT.repr(value)
         return repr(value)
-    except Exception as error:  # noqa: BLE001  (learner objects may raise anything)
+    except Exception as error:
         return f"<a {type_name(value)} object (its __repr__ raised {type_name(error)})>"
 
 
@@ -131,7 +131,7 @@ def safe_str(value: Any) -> str:
         if not isinstance(text, str):
             raise TypeError("__str__ returned a non-string")
         return text
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         return f"<its message could not be shown: __str__ raised {type_name(error)}>"
 
 
@@ -145,7 +145,7 @@ def type_name(value: Any) -> str:
     try:
         name = type(value).__name__
         return name if isinstance(name, str) else "object"
-    except Exception:  # noqa: BLE001
+    except Exception:
         return "object"
 
 
@@ -203,7 +203,7 @@ def in_ipython() -> bool:
         True
     """
     try:
-        from IPython import get_ipython  # noqa: PLC0415  (works without IPython too)
+        from IPython import get_ipython
     except ImportError:
         return False
     return get_ipython() is not None
@@ -218,7 +218,7 @@ def in_notebook() -> bool:
         False
     """
     try:
-        from IPython import get_ipython  # noqa: PLC0415  (works without IPython too)
+        from IPython import get_ipython
     except ImportError:
         return False
     shell = get_ipython()
@@ -238,7 +238,7 @@ def show(text: str, html_text: str) -> None:
     if not in_ipython():
         print(text)
         return
-    from IPython.display import display  # noqa: PLC0415  (only inside IPython)
+    from IPython.display import display
 
     display({"text/plain": text, "text/html": html_text}, raw=True)
 

@@ -54,7 +54,7 @@ def _f_times_sum(x: Any) -> Any:
 
 def _vjp_reference(x_values: np.ndarray, v_values: np.ndarray) -> np.ndarray:
     """v^T J of ``f(x) = x * x.sum()``, found by the real engine with ``backward(gradient=v)``."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     x = minitorch.tensor(x_values, requires_grad=True)
     _f_times_sum(x).backward(gradient=minitorch.tensor(v_values))
@@ -78,7 +78,7 @@ def check_vjp(vjp_f: Callable[[Any, Any], Any]) -> bool:
         ✓ vjp of f(x) = x * x.sum(): all 4 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     samples = [([1.0, 2.0, 3.0], [2.0, 0.0, 0.0]), ([1.0, 2.0, 3.0], [0.5, -1.0, 2.0]),
                ([0.3, -1.2], [2.0, 1.0]), ([0.1, 0.2, -0.4, 1.5, 2.0], [1.0, 1.0, 1.0, 1.0, 1.0])]
@@ -169,7 +169,7 @@ class _BadSquare:
 
     @staticmethod
     def make() -> Any:
-        import minitorch  # noqa: PLC0415
+        import minitorch
 
         class BadSquare(minitorch.autograd.Function):
             @staticmethod
@@ -190,7 +190,7 @@ class _ZeroGradient:
 
     @staticmethod
     def make() -> Any:
-        import minitorch  # noqa: PLC0415
+        import minitorch
 
         class ZeroGradient(minitorch.autograd.Function):
             @staticmethod
@@ -207,7 +207,7 @@ class _ZeroGradient:
 def _truthy(verdict: Any) -> bool:
     try:
         return bool(verdict)
-    except Exception:  # noqa: BLE001  (the compare reports what the verdict is)
+    except Exception:
         return False
 
 
@@ -241,7 +241,7 @@ _MISPLACED = ("a custom backward whose gradient is right in total but in the wro
 def _gradcheck_problems() -> list[tuple[str, Callable[[], tuple[Callable, Any]], bool]]:
     """``(name, build, right)``: ``build()`` gives ``(f, x)``; ``right`` says whether the
     autograd gradient of ``f`` is correct (known by construction, not measured)."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     def x64(values):
         return minitorch.tensor(values, dtype=minitorch.float64, requires_grad=True)
@@ -444,7 +444,7 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
                 "element, with a tolerance small enough to see the difference.")
         return compare
 
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     answer_key = Shortcut(
         "The exercise is to write the checker: `gradcheck` is the answer key. Compute the "
@@ -491,7 +491,7 @@ def check_second_derivative(second_derivative: Callable[[Callable, float], Any])
         ✓ second_derivative: all 5 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     problems = [  # (name, f, x, f'(x), f''(x)): closed forms, by hand
         ("f(x) = x ** 3 at x = 2", lambda x: x ** 3, 2.0, 3 * 2.0 ** 2, 6 * 2.0),
@@ -540,7 +540,7 @@ def check_second_derivative(second_derivative: Callable[[Callable, float], Any])
                  for name in ("hessian", "hvp", "vhp", "jacobian")},
         packages=("torch",))
     def run(f: Callable, x: float) -> Any:
-        from minitorch.autograd.engine import record_backward  # noqa: PLC0415
+        from minitorch.autograd.engine import record_backward
 
         with record_backward() as steps:
             try:

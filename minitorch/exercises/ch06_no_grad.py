@@ -47,7 +47,7 @@ CHECKS = {
 # ------------------------------------------------------------------ zero_grads
 def _model():
     """Two parameters, a loss of them, and their values before anything happens."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     w = minitorch.tensor([1.0, -2.0, 0.5], requires_grad=True)
     b = minitorch.tensor(0.3, requires_grad=True)
@@ -66,7 +66,7 @@ def _is_clear(t) -> bool:
 
 def _overflowed(w, b) -> None:
     """Gradients that overflowed: inf and NaN (after a step that diverged, say)."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     w.grad = minitorch.tensor([float("inf"), 1.0, float("nan")])
     b.grad = minitorch.tensor(float("-inf"))
@@ -180,7 +180,7 @@ def check_zero_grads(zero_grads: Callable[[list], Any]) -> bool:
             f"{format_value(grad)}."
         return True
 
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     answer_key = Shortcut(
         "The exercise is to write the heart of `optimizer.zero_grad()` yourself: calling it "
@@ -240,8 +240,8 @@ def check_no_grad_context(my_no_grad: type) -> bool:
         ✓ my_no_grad: all 6 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
-    from minitorch.autograd import grad_mode  # noqa: PLC0415
+    import minitorch
+    from minitorch.autograd import grad_mode
 
     def inside():
         w = minitorch.ones(3, requires_grad=True)

@@ -69,7 +69,7 @@ def _run(fn: Callable[[], Any], known: dict[str, str]) -> Callable[[], Any]:
 
     ``known`` maps a piece of an error message to the explanation a learner needs.
     """
-    from minitorch.autograd import grad_mode  # noqa: PLC0415
+    from minitorch.autograd import grad_mode
 
     def run() -> Any:
         before = grad_mode._state.enabled
@@ -77,7 +77,7 @@ def _run(fn: Callable[[], Any], known: dict[str, str]) -> Callable[[], Any]:
             return fn()
         except NotImplementedError:  # "not done yet", reported by the runner
             raise
-        except Exception as error:  # noqa: BLE001  (learner code may raise anything)
+        except Exception as error:
             for fragment, why in known.items():
                 if fragment in safe_str(error):
                     return _Explained(error, why)
@@ -119,7 +119,7 @@ _MODULE_ERRORS = {"before Module.__init__() call": _SUPER_INIT}
 # ------------------------------------------------------------------ sgd_step
 def _problem():
     """Three parameters (one unused), a loss of the used ones, and their gradient."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     w = minitorch.tensor([1.0, -2.0, 0.5], requires_grad=True)
     b = minitorch.tensor(0.3, requires_grad=True)
@@ -139,7 +139,7 @@ def _call_sgd(sgd_step: Callable, params: list, lr: float) -> None:
         sgd_step(params, lr)
     except NotImplementedError:
         raise
-    except Exception as error:  # noqa: BLE001  (learner code may raise anything)
+    except Exception as error:
         text = safe_str(error)
         where = learner_line(error)
         if "in-place operation" in text:
@@ -183,8 +183,8 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
         ...
         False
     """
-    import minitorch  # noqa: PLC0415
-    from minitorch.autograd import grad_mode  # noqa: PLC0415
+    import minitorch
+    from minitorch.autograd import grad_mode
 
     known = {
         "does not require grad and does not have a grad_fn": (
@@ -379,7 +379,7 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
 
 # ------------------------------------------------------------------ Line
 def _is_module(obj: Any) -> bool:
-    from minitorch import nn  # noqa: PLC0415
+    from minitorch import nn
 
     return isinstance(obj, nn.Module)
 
@@ -402,8 +402,8 @@ def _names(module: Any, expected: list[str]) -> _Names:
 
 def _registration_note(module: Any, names: list[str]) -> str | None:
     """Why ``names`` are missing from ``module.parameters()``, if the reason is visible."""
-    import minitorch  # noqa: PLC0415
-    from minitorch import nn  # noqa: PLC0415
+    import minitorch
+    from minitorch import nn
 
     for name in names:
         value = module.__dict__.get(name)
@@ -448,7 +448,7 @@ def check_line(line_class: type) -> bool:
         ✓ Line: all 7 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     Line = line_class  # noqa: N806  (a class)
 
@@ -628,8 +628,8 @@ def check_my_linear(my_linear: type) -> bool:
         ✓ MyLinear: all 10 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
-    from minitorch import nn  # noqa: PLC0415
+    import minitorch
+    from minitorch import nn
 
     MyLinear = my_linear  # noqa: N806  (a class)
 

@@ -60,16 +60,16 @@ def _xcorr(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _conv_reference(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     try:
-        import torch  # noqa: PLC0415
+        import torch
     except ImportError:
-        import minitorch as torch  # noqa: PLC0415
+        import minitorch as torch
     out = torch.nn.functional.conv2d(torch.tensor(x[None]), torch.tensor(w), torch.tensor(b))
     return out[0].detach().numpy()
 
 
 def _unfold_reference(x: np.ndarray, kh: int, kw: int) -> np.ndarray:
     try:
-        import torch  # noqa: PLC0415
+        import torch
     except ImportError:
         oh, ow = x.shape[1] - kh + 1, x.shape[2] - kw + 1
         return _windows(x, kh, kw).reshape(oh * ow, -1).copy()
@@ -104,7 +104,7 @@ def _unchanged(*inputs: tuple) -> None:
 
 def _a_tensor(value: Any) -> None:
     """A wrong answer unless ``value`` is a minitorch tensor."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     if not isinstance(value, minitorch.Tensor):
         raise WrongAnswer(f"Return a minitorch tensor (what `torch.zeros`, `torch.stack` and "
@@ -113,7 +113,7 @@ def _a_tensor(value: Any) -> None:
 
 def _by_hand(exercise: str) -> Shortcut:
     """The built-ins that compute a convolution or its patches: the answer keys."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     return Shortcut(
         f"`{exercise}` is written by hand, with loops, slicing and tensor arithmetic: "
@@ -152,7 +152,7 @@ def check_conv2d_by_hand(conv2d_by_hand: Callable[[Any, Any, Any], Any]) -> bool
         ✓ conv2d_by_hand: all 4 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     def run(x, w, b):
         xt, wt, bt = minitorch.tensor(x), minitorch.tensor(w), minitorch.tensor(b)
@@ -268,8 +268,8 @@ def check_unfold(unfold: Callable[[Any, int, int], Any]) -> bool:
         ✓ unfold: all 4 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
-    from minitorch import nn  # noqa: PLC0415
+    import minitorch
+    from minitorch import nn
 
     rng = np.random.default_rng(11)
     problems = [

@@ -55,7 +55,7 @@ CHECKS = {
 
 def _samples(n: int = 5):
     """``n`` small distinct images (n, 1, 8, 8) and their labels (n,) as tensors."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     images = minitorch.arange(n * 64, dtype=minitorch.float32).reshape(n, 1, 8, 8) / 100
     labels = minitorch.tensor([3, 1, 4, 1, 5, 9, 2, 6, 5, 3][:n])
@@ -122,7 +122,7 @@ def check_dataset(dataset_class: type) -> bool:
         ✓ DigitsDataset: all 8 cases passed.
         True
     """
-    from minitorch.utils.data import DataLoader, Dataset  # noqa: PLC0415
+    from minitorch.utils.data import DataLoader, Dataset
 
     DS = dataset_class  # noqa: N806  (a class)
     images, labels = _samples(5)
@@ -310,8 +310,8 @@ def check_collate(collate: Callable[[list], Any]) -> bool:
         ...
         False
     """
-    import minitorch  # noqa: PLC0415
-    from minitorch.utils.data import DataLoader, TensorDataset, default_collate  # noqa: PLC0415
+    import minitorch
+    from minitorch.utils.data import DataLoader, TensorDataset, default_collate
 
     images, labels = _samples(5)
     samples = [(images[i], int(labels[i].item())) for i in range(5)]
@@ -451,7 +451,7 @@ def _reference_batches(options: dict, seed: int | None, epochs: int) -> list:
     """The batches of the real DataLoader (PyTorch's where it is installed, else minitorch's),
     as plain values: per epoch, a list of ``(labels, images)`` per batch."""
     try:
-        import torch  # noqa: PLC0415
+        import torch
     except ImportError:
         torch = None
     if torch is not None:
@@ -459,7 +459,7 @@ def _reference_batches(options: dict, seed: int | None, epochs: int) -> list:
         samples = [(torch.from_numpy(to_numpy(image).copy()), label)
                    for image, label in _loader_samples()]
     else:
-        import minitorch as lib  # noqa: PLC0415
+        import minitorch as lib
 
         samples = _loader_samples()
     # Always a generator of its own: without one, DataLoader draws its worker seed from the
@@ -534,8 +534,8 @@ def check_data_loader(my_batches: Callable[..., Any]) -> bool:
         ✓ my_batches: all 8 cases passed.
         True
     """
-    import minitorch  # noqa: PLC0415
-    from minitorch.utils.data import default_collate  # noqa: PLC0415
+    import minitorch
+    from minitorch.utils.data import default_collate
 
     def labels_only(batch):
         return [label for _, label in batch]

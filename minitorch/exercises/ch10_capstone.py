@@ -71,9 +71,9 @@ def _oracle() -> tuple[Any, str]:
     """The library whose gradients are right by definition: PyTorch where it is installed,
     minitorch otherwise (whose tests compare it with PyTorch)."""
     try:
-        import torch  # noqa: PLC0415
+        import torch
     except ImportError:
-        import minitorch as torch  # noqa: PLC0415
+        import minitorch as torch
 
         return torch, "minitorch"
     return torch, "PyTorch"
@@ -118,7 +118,7 @@ def _call(fn: Callable[[], Any]) -> Any:
         return fn()
     except NotImplementedError:
         raise
-    except Exception as error:  # noqa: BLE001  (learner code may raise anything)
+    except Exception as error:
         return _Raised(error)
 
 
@@ -1160,7 +1160,7 @@ def _batches(images: np.ndarray, labels: np.ndarray, batch_size: int, epochs: in
 
 def _loop(variant: str, epochs: int, lr: float, batch_size: int) -> list[float]:
     """The losses of the training loop, done right or with one well-known mistake."""
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     images, labels = _training_data()
     model = _training_model(minitorch)
@@ -1205,7 +1205,7 @@ def _training_compare(epochs: int, lr: float, batch_size: int):
                                  "step.")
         try:
             values = [float(v) for v in got]
-        except Exception as error:  # noqa: BLE001  (whatever the learner returned)
+        except Exception as error:
             raise AssertionError(
                 f"`train` should return a list of numbers, one loss per step (`loss.item()`); "
                 f"got {format_value(got)} ({type_name(error)}).") from None
@@ -1250,7 +1250,7 @@ def check_training(train: Callable[..., list]) -> bool:
     images, labels = _training_data()
     problems = [("2 epochs, batches of 32 (3 per epoch), lr 0.5", 2, 0.5, 32),
                 ("1 epoch, batches of 40 (the last one has 16 samples), lr 0.1", 1, 0.1, 40)]
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     cases = []
     for name, epochs, lr, batch_size in problems:

@@ -66,7 +66,7 @@ def check_backend(backend_class: type) -> bool:
         ✗ my backend: wrong result for `from_numpy copies the host array onto the device`...
         False
     """
-    import minitorch  # noqa: PLC0415
+    import minitorch
 
     def new_backend():
         if isinstance(backend_class, type) and issubclass(backend_class, PretendGPU):

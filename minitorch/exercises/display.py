@@ -95,7 +95,7 @@ def _show_box(label: str, text: str, color: str, background: str) -> None:
     if not in_ipython():
         print(f"{label}: {text}")
         return
-    from IPython.display import display  # noqa: PLC0415  (only inside IPython)
+    from IPython.display import display
 
     box = _BOX.format(color=color, background=background, label=html.escape(label),
                       text=html.escape(text))

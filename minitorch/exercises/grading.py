@@ -201,10 +201,10 @@ def _message_size(msg: dict) -> int:
 def _kernel_classes() -> tuple[type, type]:
     """nbclient's NotebookClient with an output limit, and a kernel manager that always starts
     this Python's own ipykernel (never a kernelspec installed elsewhere on the machine)."""
-    from jupyter_client.kernelspec import KernelSpecManager  # noqa: PLC0415
-    from jupyter_client.manager import AsyncKernelManager  # noqa: PLC0415
-    from nbclient import NotebookClient  # noqa: PLC0415
-    from traitlets import default  # noqa: PLC0415
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import AsyncKernelManager
+    from nbclient import NotebookClient
+    from traitlets import default
 
     class ThisPythonKernelManager(AsyncKernelManager):
         @default("kernel_spec_manager")
@@ -265,7 +265,7 @@ class _Run:
 
     def __init__(self, nb: Any, chapter: Chapter, checks: dict[str, str], work: Path,
                  home: Path, results: Path, limits: Limits) -> None:
-        import nbformat  # noqa: PLC0415
+        import nbformat
 
         self.nbformat = nbformat
         self.nb, self.chapter, self.checks = nb, chapter, checks
@@ -308,7 +308,7 @@ class _Run:
         On a timeout nbclient interrupts the kernel and waits for the cell to stop; when it
         does not, a probe cell finds the kernel still busy ("stuck").
         """
-        from nbclient.exceptions import CellTimeoutError, DeadKernelError  # noqa: PLC0415
+        from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
         client.timeout = max(1, math.ceil(timeout))
         cell = self.nb.cells[index]
@@ -341,7 +341,7 @@ class _Run:
 
     def _responds(self, client: Any) -> bool:
         """Whether the kernel answers a probe cell within 10 s (after an interrupt)."""
-        from nbclient.exceptions import CellTimeoutError, DeadKernelError  # noqa: PLC0415
+        from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
         self.nb.cells.append(self.nbformat.v4.new_code_cell("pass"))
         index = len(self.nb.cells) - 1
@@ -489,7 +489,7 @@ class _Run:
                                          stderr=subprocess.DEVNULL):
                     if self._run_learner_cells(client) and self._run_checks(client):
                         return
-            except Exception as error:  # noqa: BLE001  (whatever happens, report it and go on)
+            except Exception as error:
                 if client.kc is None:  # the kernel never started: not the learner's doing
                     raise GradingError(f"could not start a Python kernel: {error}") from error
                 self._note(f"the kernel failed: {type(error).__name__}: {error}")
@@ -527,7 +527,7 @@ def grade_notebook(path: str | Path, chapter: Chapter | None = None,
     Raises:
         GradingError: no kernel could start at all.
     """
-    import nbformat  # noqa: PLC0415
+    import nbformat
 
     limits = limits or Limits()
     path = Path(path)
@@ -536,7 +536,7 @@ def grade_notebook(path: str | Path, chapter: Chapter | None = None,
     try:
         raw = path.read_bytes()
         nb = nbformat.reads(raw.decode("utf-8"), as_version=4)
-    except Exception as error:  # noqa: BLE001  (not a notebook at all)
+    except Exception as error:
         report.recognized_from = "unreadable"
         report.notes.append(f"could not read the notebook: {type(error).__name__}: {error}")
         report.seconds = time.monotonic() - started
@@ -648,8 +648,8 @@ def _grade_all(paths: list[str], chapter: Chapter | None, limits: Limits,
             say(path)
             reports.append(grade_notebook(path, chapter, limits, only))
         return reports
-    import multiprocessing  # noqa: PLC0415
-    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("spawn")  # no event loop or kernel is inherited
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
@@ -692,7 +692,7 @@ def _cmd_checks(args: argparse.Namespace) -> int:
 
 
 def _cmd_progress(args: argparse.Namespace) -> int:
-    from .progress import ProgressTable, progress_path, reset_progress  # noqa: PLC0415
+    from .progress import ProgressTable, progress_path, reset_progress
 
     if args.reset:
         return 0 if reset_progress() else 1
@@ -706,7 +706,7 @@ def classroom_workflow(folder: str = "notebooks", per_check: bool = False,
     """A GitHub Classroom workflow (``.github/workflows/classroom.yml``) that grades every
     chapter's notebook in ``folder`` (or the chapters ``only``): one test per chapter, or one
     per check (a point each)."""
-    from minitorch._about import PIP_SPEC  # noqa: PLC0415
+    from minitorch._about import PIP_SPEC
 
     install = PIP_SPEC.replace("minitorch-course @", "minitorch-course[course] @", 1)
     steps, runners = [], []

@@ -69,7 +69,7 @@ def _takes_b(f: Callable[..., Any]) -> bool:
 
 
 def _new_figure(width: float, height: float) -> tuple[Any, Any]:
-    from matplotlib.figure import Figure  # noqa: PLC0415  (matplotlib is slow to import)
+    from matplotlib.figure import Figure
 
     fig = Figure(figsize=(width, height))
     return fig, fig.subplots()
@@ -330,7 +330,7 @@ class Descent2D(DisplaysWidget):
             zs = np.asarray(to_numpy(self.loss_fn(np.stack([xs, ys]))), dtype=float)
             if zs.shape != xs.shape:
                 raise ValueError("not elementwise")
-        except Exception:  # noqa: BLE001  (fall back to one point at a time)
+        except Exception:
             zs = np.array([[to_float(self.loss_fn(np.array([x, y]))) for x, y in zip(row_x, row_y)]
                            for row_x, row_y in zip(xs, ys)])
         return xs, ys, zs
@@ -607,7 +607,7 @@ class LiveLossPlot:
         ax.set_ylabel("loss")
         ax.legend(loc="upper right")
         self.last_png = fig_to_png(self._fig)
-        from IPython.display import Image, display  # noqa: PLC0415  (notebook mode only)
+        from IPython.display import Image, display
 
         image = Image(data=self.last_png, format="png")
         if self._handle is None:
@@ -700,7 +700,7 @@ def plot_decision_boundary(
         (2, 2)
     """
     if ax is None:
-        import matplotlib.pyplot as plt  # noqa: PLC0415  (matplotlib is slow to import)
+        import matplotlib.pyplot as plt
 
         _, ax = plt.subplots(figsize=(5, 4))
     xx, yy, classes = decision_grid(predict_fn, X, resolution, threshold=threshold)

@@ -128,7 +128,7 @@ def remember(result: Any) -> None:
         checks.setdefault(slug, {})[name] = {
             "status": result.status, "passed": result.n_passed, "total": result.n_total}
         _save(path, checks)
-    except Exception:  # noqa: BLE001  (progress is a convenience: it never breaks a check)
+    except Exception:
         pass
 
 
@@ -230,7 +230,7 @@ class ProgressTable(DisplaysWidget):
         return self._widgets["box"]
 
     def _build(self) -> dict[str, Any]:
-        import ipywidgets as widgets  # noqa: PLC0415  (only when shown in Jupyter)
+        import ipywidgets as widgets
 
         table = widgets.HTML(self._repr_html_())
         refresh = widgets.Button(description="Refresh", icon="refresh",

@@ -137,7 +137,7 @@ def default_compare(got: Any, expected: Any) -> bool:
         return approx()(got, expected)
     try:
         return bool(got == expected)
-    except Exception:  # noqa: BLE001  (e.g. an array compared with a string)
+    except Exception:
         return False
 
 
@@ -272,9 +272,9 @@ class CheckResult:
         show(text, html_text)
 
     def _show_widget(self) -> None:
-        import ipywidgets as widgets  # noqa: PLC0415  (only in Jupyter, only on failures)
+        import ipywidgets as widgets
 
-        from ._common import display_widget  # noqa: PLC0415
+        from ._common import display_widget
 
         steps = widgets.HTML("")
         button = widgets.Button(description="More help", icon="life-ring",
@@ -304,7 +304,7 @@ class CheckResult:
 
 
 def _in_ipython() -> bool:
-    from ._common import in_ipython  # noqa: PLC0415
+    from ._common import in_ipython
 
     return in_ipython()
 
@@ -338,7 +338,7 @@ def _learner_frame(error: BaseException) -> traceback.FrameSummary | None:
     """The innermost frame of ``error``'s traceback that is the learner's own code."""
     try:
         frames = traceback.extract_tb(error.__traceback__)
-    except Exception:  # noqa: BLE001
+    except Exception:
         return None
     mine = [frame for frame in frames if _is_learner_file(frame.filename)]
     return mine[-1] if mine else None
@@ -417,7 +417,7 @@ def _learner_filename(filename: str) -> bool:
 @functools.lru_cache(maxsize=64)
 def _package_dir(root: str) -> str | None:
     """The folder of an installed top-level package, found without importing it."""
-    import importlib.util  # noqa: PLC0415
+    import importlib.util
 
     module = sys.modules.get(root)
     origin = getattr(module, "__file__", None)
@@ -472,7 +472,7 @@ def _line_of(frame: Any) -> str:
         summary = traceback.FrameSummary(frame.f_code.co_filename, frame.f_lineno,
                                          frame.f_code.co_name)
         return _where(summary).strip()[1:-1]
-    except Exception:  # noqa: BLE001
+    except Exception:
         return ""
 
 
@@ -695,7 +695,7 @@ def _attempt(case: Case, shortcuts: Sequence[Shortcut] = ()) -> _Outcome:
         return _Outcome("interrupted")
     except CheckTimeout:
         raise
-    except BaseException as error:  # noqa: BLE001  (learner code may raise anything, even SystemExit)
+    except BaseException as error:
         return _Outcome("error", error=_describe(error), frame=_learner_frame(error))
     why = None
     try:
@@ -706,13 +706,13 @@ def _attempt(case: Case, shortcuts: Sequence[Shortcut] = ()) -> _Outcome:
         return _Outcome("interrupted")
     except CheckTimeout:
         raise
-    except BaseException as error:  # noqa: BLE001  (a result we cannot read is wrong)
+    except BaseException as error:
         ok, why = False, f"Your result could not be read: {_describe(error)}."
     if ok:
         return _Outcome("pass")
     try:
         note = why or _mismatch_note(got, case.expected)
-    except Exception:  # noqa: BLE001  (a hostile result: say nothing more about it)
+    except Exception:
         note = why
     return _Outcome("fail", got=format_value(got), note=note, got_type=type_name(got))
 
@@ -722,7 +722,7 @@ def _stop_thread(thread: threading.Thread) -> None:
     try:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
                                                    ctypes.py_object(CheckTimeout))
-    except Exception:  # noqa: BLE001  (not CPython: the daemon thread is left to finish)
+    except Exception:
         pass
 
 
@@ -735,7 +735,7 @@ def _run_case(case: Case, limit: float, shortcuts: Sequence[Shortcut] = ()) -> _
             box.append(_attempt(case, shortcuts))
         except CheckTimeout:
             pass
-        except BaseException as error:  # noqa: BLE001  (never let anything escape)
+        except BaseException as error:
             box.append(_Outcome("error", error=_describe(error)))
 
     thread = threading.Thread(target=target, name=f"minitorch check: {case.name}", daemon=True)
@@ -770,8 +770,8 @@ def preserved_state() -> Iterator[None]:
         >>> minitorch.is_grad_enabled(), minitorch.get_default_dtype()
         (True, torch.float32)
     """
-    import minitorch  # noqa: PLC0415
-    from minitorch import _random  # noqa: PLC0415
+    import minitorch
+    from minitorch import _random
 
     generator = _random.default_generator
     saved = [
@@ -979,6 +979,6 @@ def run_check(title: str, cases: list[Case], hint: str = "",
     remember(result)  # the latest verdict, for the progress table (never raises)
     try:
         result.show()
-    except Exception:  # noqa: BLE001  (a broken display must not turn the cell red)
+    except Exception:
         print(result.text)
     return result.passed

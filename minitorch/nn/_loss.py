@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from minitorch import _dtype
@@ -10,13 +12,11 @@ from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
 from minitorch.nn._util import (
-    _plain_backward,
     _reduce_array,
     _scale_grad,
     _type_name,
 )
 from minitorch.ops._util import broadcast_error, quietly
-from minitorch.ops.arithmetic import where
 from minitorch.ops.unary import sigmoid
 
 
@@ -132,12 +132,6 @@ class MseLoss(Function):
     @staticmethod
     def backward(ctx, grad):
         x, y = ctx.saved_tensors
-        if _plain_backward():
-            scale = 2.0 / max(ctx.n, 1) if ctx.reduction == "mean" else 2.0
-            dt = grad._data.dtype
-            gxd = (x._data.astype(dt) - y._data.astype(dt)) * (grad._data * scale)
-            return (_wrap(gxd) if ctx.needs_input_grad[0] else None,
-                    _wrap(-gxd) if ctx.needs_input_grad[1] else None)
         gx = 2 * (x - y) * _scale_grad(grad, ctx.reduction, ctx.n)
         return (gx if ctx.needs_input_grad[0] else None,
                 -gx if ctx.needs_input_grad[1] else None)
@@ -239,36 +233,44 @@ class NllLoss(Function):
         kept = rows if all_valid else rows[valid]
         ctx.picked = (kept, t_safe[kept], None if w is None else w[kept])
         ctx.moved_shape, ctx.reduction, ctx.ndim = moved.shape, reduction, lp.ndim
+        ctx.arguments = (target, weight, reduction, ignore_index)  # for double backward
         ctx.total = None if total is None else float(total)
         return _wrap(xp.asarray(out, dtype=lp.dtype))
 
     @staticmethod
     def backward(ctx, grad):
-        # PyTorch's order: -(grad / total) for mean, times the class weight, at the targets
-        kept, targets, w = ctx.picked
-        xp = array_module(grad._data)
-        rows_shape = (int(np.prod(ctx.moved_shape[:-1])), ctx.moved_shape[-1])
-        if _plain_backward():
-            g = grad._data
-            if ctx.total is not None:
-                g = g / g.dtype.type(ctx.total)
-            g = -g.reshape(-1)[kept] if ctx.reduction == "none" else -g
-            out = xp.zeros(rows_shape, dtype=g.dtype)
-            out[kept, targets] = g if w is None else g * w
-            return _wrap(_like_logp(out, ctx))
-        # recorded (create_graph=True): the same selection, differentiable in grad
-        mask = xp.zeros(rows_shape, np.bool_)
-        mask[kept, targets] = True
-        if ctx.total is not None:
-            grad = grad / ctx.total
-        if ctx.reduction == "none" and ctx.ndim > 1:
-            grad = grad.unsqueeze(1)  # one gradient per sample, spread over its classes
-        g = -grad
-        if w is not None:
-            weights = xp.zeros(rows_shape, dtype=grad._data.dtype)
-            weights[kept, targets] = w
-            g = g * _wrap(_like_logp(weights, ctx))
-        return where(_wrap(_like_logp(mask, ctx)), g, 0.0)
+        # nll_loss_backward is an operation of its own, as in PyTorch (its node, with
+        # create_graph=True, is NllLossBackwardBackward0)
+        return NllLossGrad.apply(grad, ctx)
+
+
+class NllLossGrad(Function):
+    """The gradient of ``nll_loss`` for its log-probabilities, from the gradient of the loss:
+    ``-(grad / total) * weight[target]`` at each target (PyTorch's order of rounding), 0
+    elsewhere. It is linear in ``grad``, so its own backward is ``nll_loss`` again."""
+
+    node_name = "NllLossBackwardBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, grad, loss_ctx):
+        kept, targets, w = loss_ctx.picked
+        g = grad._data
+        xp = array_module(g)
+        if loss_ctx.total is not None:
+            g = g / g.dtype.type(loss_ctx.total)
+        g = -g.reshape(-1)[kept] if loss_ctx.reduction == "none" else -g
+        out = xp.zeros((math.prod(loss_ctx.moved_shape[:-1]), loss_ctx.moved_shape[-1]),
+                       dtype=g.dtype)
+        out[kept, targets] = g if w is None else g * w
+        ctx.loss_ctx = loss_ctx
+        return _wrap(_like_logp(out, loss_ctx))
+
+    @staticmethod
+    def backward(ctx, grad):
+        loss = ctx.loss_ctx
+        return loss._forward_cls.apply(grad, *loss.arguments), None
 
 
 def _like_logp(rows, ctx):

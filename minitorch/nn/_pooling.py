@@ -346,7 +346,7 @@ class AdaptiveMaxPool2DGradInput(Function):
 
     @staticmethod
     def forward(ctx, grad, shape, idx):
-        from minitorch.ops.indexing import _add_at  # noqa: PLC0415
+        from minitorch.ops.indexing import _add_at
 
         ctx.grad_hw = grad._data.shape[-2:]
         plane = ctx.grad_hw[0] * ctx.grad_hw[1]

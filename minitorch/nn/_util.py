@@ -1,5 +1,5 @@
 """Helpers shared by ``nn.functional`` and the ``Function`` classes behind it: loss reductions,
-argument checks and the switch between array and tensor backward formulas."""
+and argument checks."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import numpy as np
 
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor
-from minitorch.autograd import grad_mode
 
 
 def _reduce(loss: Tensor, reduction: str) -> Tensor:
@@ -63,13 +62,6 @@ def _scale_grad(grad: Tensor, reduction: str, n: int) -> Tensor:
     if reduction == "mean":
         return grad / max(n, 1)
     return grad
-
-
-def _plain_backward() -> bool:
-    """True in an ordinary ``backward()`` (no ``create_graph``): the backward formulas then
-    run directly on the arrays, skipping the bookkeeping that only a graph of the backward
-    pass needs. With ``create_graph=True`` they run as (recorded) tensor operations."""
-    return not grad_mode._state.enabled
 
 
 def _pair(value, name: str = "kernel_size") -> tuple:

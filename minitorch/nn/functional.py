@@ -37,7 +37,7 @@ from minitorch.nn._conv import (  # noqa: F401
     ConvolutionInputGrad,
     ConvolutionWeightGrad,
 )
-from minitorch.nn._loss import (  # noqa: F401
+from minitorch.nn._loss import (
     BinaryCrossEntropy,
     BinaryCrossEntropyWithLogits,
     MseLoss,
@@ -59,21 +59,20 @@ from minitorch.nn._pooling import (  # noqa: F401
     _shape4d,
     _taps,
 )
-from minitorch.nn._softmax import LogSoftmax, Softmax
 from minitorch.nn._util import (  # noqa: F401
     _as_strided,
     _check_reduction,
     _fmt_shape,
     _legacy_reduction,
     _pair,
-    _plain_backward,
     _reduce,
     _reduce_array,
     _scale_grad,
     _type_name,
 )
 from minitorch.ops import unary as _unary
-from minitorch.ops.unary import sigmoid, tanh
+from minitorch.ops.softmax import LogSoftmax, Softmax, log_softmax, softmax  # noqa: F401
+from minitorch.ops.unary import Relu, sigmoid, tanh  # noqa: F401
 
 __all__ = [
     # activations
@@ -119,63 +118,17 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
 
 
-# ====================================================================== helpers
-
-
 # ====================================================================== activations
-class Relu(Function):
-    """``max(x, 0)``; its derivative is 1 where the output is positive, else 0.
-
-    The same operation as ``minitorch.relu``, with a NumPy backward for plain ``backward()``
-    calls: ReLU sits in almost every network, so its cost matters.
-    """
-
-    node_name = "ReluBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, a):
-        if a._data.dtype == np.bool_:
-            raise RuntimeError("Boolean inputs not supported for relu")
-        out = _wrap(np.maximum(a._data, 0, dtype=a._data.dtype))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        (out,) = ctx.saved_tensors
-        # select, not multiply: an inf gradient at out <= 0 must give 0, not NaN (inf * 0)
-        if _plain_backward():
-            return _wrap(_select_gradient(grad._data, out._data <= 0))
-        return _unary.ThresholdBackward.apply(grad, out)  # recorded: relu's double backward
-
-
-_SAME_SIZE_INT = {2: np.int16, 4: np.int32, 8: np.int64}
-
-
-def _select_gradient(g, drop):
-    """``g``, with ``+0.0`` where ``drop`` is True: ``np.where(drop, 0, g)``, computed faster.
-
-    ``np.where`` branches on every element, which is slow on a random mask such as ReLU's, and
-    ``g * keep`` turns an inf into NaN (``inf * 0``) and a negative gradient into ``-0.0``. So
-    the selection is done on the bits: a mask of all ones (keep) or all zeros (drop), ANDed
-    with the gradient's bits, gives each kept value exactly and ``+0.0`` for each dropped one.
-    """
-    as_int = _SAME_SIZE_INT[g.dtype.itemsize]
-    mask = array_module(g).subtract(drop, 1, dtype=as_int)  # drop: 1 - 1 = 0, keep: 0 - 1 = -1
-    return (g.view(as_int) & mask).view(g.dtype)
-
-
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
-    """``max(input, 0)`` elementwise (``ReluBackward0``).
+    """``max(input, 0)`` elementwise (``ReluBackward0``), as ``minitorch.relu``.
 
     >>> import minitorch
     >>> relu(minitorch.tensor([-1.0, 2.0]))
     tensor([0., 2.])
     """
     if inplace:
-        return input._inplace(Relu.apply)
-    return Relu.apply(input)
+        return input._inplace(_unary.relu)
+    return _unary.relu(input)
 
 
 class LeakyRelu(Function):
@@ -205,68 +158,6 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01,  # noqa: A002
     if inplace:
         return input._inplace(LeakyRelu.apply, negative_slope)
     return LeakyRelu.apply(input, negative_slope)
-
-
-def _softmax_dim(name: str, ndim: int) -> int:
-    warnings.warn(
-        f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
-        "dim=X as an argument.", UserWarning, stacklevel=3)
-    return 0 if ndim in (0, 1, 3) else 1
-
-
-def _norm_dim(dim: int, ndim: int) -> int:
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
-        )
-    return dim % n
-
-
-def _softmax_input(input: Tensor, dim, dtype, name: str):  # noqa: A002
-    x = input
-    if dim is None:
-        dim = _softmax_dim(name, x.ndim)
-    elif not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
-        raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
-                        f"{type(dim).__name__}")
-    if dtype is not None:
-        x = x.to(dtype)
-    if x._data.ndim == 0:
-        x = x.reshape(1)
-    d = _norm_dim(dim, x._data.ndim)
-    if x._data.dtype.kind != "f":  # PyTorch names its kernel: the last dim has its own
-        kernel = f"{name}_lastdim_kernel_impl" if d == x._data.ndim - 1 else f"{name}_kernel_impl"
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype._legacy[:-6]}\'')
-    return x, d
-
-
-def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
-            dtype=None) -> Tensor:
-    """Turn scores into probabilities along ``dim`` (they are positive and sum to 1).
-
-    >>> import minitorch
-    >>> softmax(minitorch.tensor([0.0, 0.0]), dim=0)
-    tensor([0.5000, 0.5000])
-    """
-    shape = input.shape
-    x, d = _softmax_input(input, dim, dtype, "softmax")
-    out = Softmax.apply(x, d)
-    return out.reshape(shape) if len(shape) == 0 else out
-
-
-def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
-                dtype=None) -> Tensor:
-    """``log(softmax(input))`` in one numerically stable step.
-
-    >>> import minitorch
-    >>> log_softmax(minitorch.tensor([1000.0, 1000.0]), dim=0)
-    tensor([-0.6931, -0.6931])
-    """
-    shape = input.shape
-    x, d = _softmax_input(input, dim, dtype, "log_softmax")
-    out = LogSoftmax.apply(x, d)
-    return out.reshape(shape) if len(shape) == 0 else out
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
@@ -317,11 +208,6 @@ class Addmm(Function):
     @staticmethod
     def backward(ctx, grad):
         mat1, mat2 = ctx.saved_tensors
-        if _plain_backward():
-            g = grad._data
-            return (_wrap(g.sum(axis=0)) if ctx.needs_input_grad[0] else None,
-                    _wrap(g @ mat2._data.T) if mat2 is not None else None,
-                    _wrap(mat1._data.T @ g) if mat1 is not None else None)
         return (grad.sum(0) if ctx.needs_input_grad[0] else None,
                 grad.mm(mat2.t()) if mat2 is not None else None,
                 mat1.t().mm(grad) if mat1 is not None else None)
@@ -361,7 +247,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             if ndim == 2:
                 _check_linear(input, weight)
             return input.matmul(weight.t())  # MmBackward0 (2-D), SqueezeBackward4 (1-D)
-        from minitorch.ops.shape import UnsafeView  # noqa: PLC0415
+        from minitorch.ops.shape import UnsafeView
 
         flat = input.reshape(-1, input._data.shape[-1])
         _check_linear(flat, weight)
@@ -1227,7 +1113,7 @@ def _check_loss_inputs(input: Tensor, target: Tensor, kernel: str):  # noqa: A00
     try:
         shape = np.broadcast_shapes(input._data.shape, target._data.shape)
     except ValueError:
-        from minitorch.ops._util import broadcast_error  # noqa: PLC0415
+        from minitorch.ops._util import broadcast_error
 
         raise broadcast_error(input._data.shape, target._data.shape) from None
     if tuple(shape) != tuple(input._data.shape):
@@ -1249,7 +1135,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
         return l1_loss(input, target, reduction=reduction)
-    from minitorch import _dtype  # noqa: PLC0415
+    from minitorch import _dtype
 
     x, y = _check_loss_inputs(input, target, "smooth_l1_cpu")
     dt = _dtype.result_type(x, y)

@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from minitorch import _dtype
+from minitorch import _backend, _dtype
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import _check_devices
@@ -22,7 +22,7 @@ def _make_quietly():
     that private detail is missing (NumPy 1.x), ``np.errstate`` itself is used.
     """
     try:
-        from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj  # noqa: PLC0415
+        from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
 
         ignore_all = _make_extobj(all="ignore")
     except (ImportError, AttributeError, TypeError):
@@ -60,9 +60,12 @@ def normalize_dims(dim, ndim: int) -> tuple:
 
     As in PyTorch, an empty tuple of dims means *every* dim for ``sum``, ``mean``, ``var``...
     """
+    if type(dim) is int:  # the common case: one dim
+        d = normalize_dim(dim, ndim)
+        return (d,) if ndim else ()
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
         return tuple(range(ndim))
-    if isinstance(dim, (int, np.integer)):
+    if isinstance(dim, np.integer):
         dim = (dim,)
     given = [normalize_dim(int(d), ndim) for d in dim]
     for i, d in enumerate(given):
@@ -100,7 +103,7 @@ def as_tensor(value, like: Tensor) -> Tensor:
         t._wrapped = True
         return t
     if isinstance(value, np.ndarray):
-        from minitorch._creation import tensor  # noqa: PLC0415
+        from minitorch._creation import tensor
 
         return tensor(value)
     raise TypeError(
@@ -128,7 +131,8 @@ def operands(a: Tensor, b: Tensor):
 
 def check_same_device(*tensors: Tensor) -> None:
     """PyTorch's error when tensors on different devices meet in one operation."""
-    _check_devices(tensors)
+    if _backend.devices_in_use:  # while every tensor is on the CPU, there is nothing to check
+        _check_devices(tensors)
 
 
 def broadcast_error(*shapes) -> RuntimeError:
@@ -169,11 +173,9 @@ def fused_multiply_add(x, y: np.ndarray, z: np.ndarray,
     if wide is None or not isinstance(z, np.ndarray):  # an integer, or a GPU array
         exact = x * y + z
     else:  # in place where the shapes allow (this runs in every optimizer step)
-        exact = y.astype(wide)
-        if x.shape == () or x.shape == exact.shape:
-            exact *= x  # exact: the product of two float32 numbers fits a float64
-        else:
-            exact = exact * x
+        # exact: the product of two float32 numbers fits a float64 (one pass: the ufunc
+        # converts as it multiplies)
+        exact = np.multiply(y, x, dtype=wide)
         if z.shape == exact.shape:
             exact += z  # the one rounding (to ``wide``; the cast below is harmless)
         else:

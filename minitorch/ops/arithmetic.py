@@ -19,7 +19,6 @@ import numpy as np
 
 from minitorch import _dtype
 from minitorch._tensor import Tensor, _wrap
-from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops._util import (
     as_tensor,
@@ -232,9 +231,7 @@ class MulNumber(Function):
     @staticmethod
     def backward(ctx, grad):
         ctx.saved_tensors  # noqa: B018  (raises once the graph has been freed)
-        if not grad_mode._state.enabled:  # a plain backward() records nothing: use the arrays
-            return _wrap(_times(grad._data, ctx.number)), None
-        return grad * ctx.number, None  # create_graph=True: a recorded, differentiable product
+        return grad * ctx.number, None
 
 
 class DivNumber(Function):
@@ -253,8 +250,6 @@ class DivNumber(Function):
     @staticmethod
     def backward(ctx, grad):
         ctx.saved_tensors  # noqa: B018  (raises once the graph has been freed)
-        if not grad_mode._state.enabled:
-            return _wrap(_divided(grad._data, ctx.number)), None
         return grad / ctx.number, None
 
 
@@ -727,7 +722,7 @@ def _tensor_arg(value, like, name):
     return value
 
 
-def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A001, A002
+def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
     """Limit values to ``[min, max]``; the gradient is 0 where a value was clipped."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
@@ -756,7 +751,7 @@ def where(condition: Tensor, input=None, other=None):  # noqa: A002
         )
     like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else None
     if like is None:
-        from minitorch._creation import tensor  # noqa: PLC0415
+        from minitorch._creation import tensor
 
         like = tensor(input)
     a, b = as_tensor(input, like), as_tensor(other, like)
@@ -915,22 +910,22 @@ def logical_not(a: Tensor) -> Tensor:
     return _wrap(np.logical_not(a._data))
 
 
-def logical_and(a: Tensor, b: Tensor) -> Tensor:
-    """Elementwise ``a and b`` of two tensors (non-zero is True)."""
-    x, y = operands(a, _tensor_arg(b, a, "logical_and"))
+def logical_and(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """Elementwise ``input and other`` of two tensors (non-zero is True)."""
+    x, y = operands(input, _tensor_arg(other, input, "logical_and"))
     try:
         return _wrap(np.logical_and(x, y))
     except ValueError:
-        raise broadcast_error(a.shape, b.shape) from None
+        raise broadcast_error(input.shape, other.shape) from None
 
 
-def logical_or(a: Tensor, b: Tensor) -> Tensor:
-    """Elementwise ``a or b`` of two tensors (non-zero is True)."""
-    x, y = operands(a, _tensor_arg(b, a, "logical_or"))
+def logical_or(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """Elementwise ``input or other`` of two tensors (non-zero is True)."""
+    x, y = operands(input, _tensor_arg(other, input, "logical_or"))
     try:
         return _wrap(np.logical_or(x, y))
     except ValueError:
-        raise broadcast_error(a.shape, b.shape) from None
+        raise broadcast_error(input.shape, other.shape) from None
 
 
 # ---------------------------------------------------------------- bitwise operations

@@ -1,7 +1,8 @@
 """Indexing: reading ``x[key]`` and writing ``x[key] = value``, both differentiable.
 
 * Basic indexing (ints, slices, ``None``, ``...``) gives a *view*, one op per indexed dimension,
-  as in PyTorch: ``x[0]`` is ``SelectBackward0``, ``x[1:3]`` is ``SliceBackward0``.
+  as in PyTorch: ``x[0]`` is ``SelectBackward0``, ``x[1:3]`` is ``SliceBackward0`` (those view
+  Functions live in ``ops/shape.py``, beside the other views, which ``cat`` and ``stack`` use).
 * Advanced indexing (an integer tensor or list, or a boolean mask) copies: ``IndexBackward0``.
   Its backward *adds* the gradient into the picked positions, so an index used twice gets the
   gradient twice.
@@ -32,61 +33,9 @@ from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops import shape as _shape
 from minitorch.ops._util import as_tensor, normalize_dim
-from minitorch.ops.shape import _view_of
+from minitorch.ops.shape import Embed, Select, Slice, _view_of  # noqa: F401  (view indexing)
 
 __all__ = ["getitem", "setitem", "gather", "select", "narrow"]
-
-
-class Select(Function):
-    """``x[..., i, ...]``: one position of one dimension (the dimension disappears)."""
-
-    node_name = "SelectBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, a, dim, index):
-        ctx.shape, ctx.key = a._data.shape, (slice(None),) * dim + (index,)
-        # ``...`` keeps a 0-d result an array that shares memory (NumPy's a[2] is a copy)
-        return _view_of(a, a._data[ctx.key + (Ellipsis,)])
-
-    @staticmethod
-    def backward(ctx, grad):
-        return Embed.apply(grad, ctx.shape, ctx.key)
-
-
-class Slice(Function):
-    """``x[..., start:stop:step, ...]`` (a view)."""
-
-    node_name = "SliceBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, a, dim, start, stop, step):
-        ctx.shape = a._data.shape
-        ctx.key = (slice(None),) * dim + (slice(start, stop, step),)
-        return _view_of(a, a._data[ctx.key])
-
-    @staticmethod
-    def backward(ctx, grad):
-        return Embed.apply(grad, ctx.shape, ctx.key)
-
-
-class Embed(Function):
-    """Backward of a view-index: put ``grad`` at ``key`` in zeros of ``shape``."""
-
-    node_name = "SliceBackwardBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, grad, shape, key):
-        ctx.key = key
-        out = array_module(grad._data).zeros(shape, dtype=grad._data.dtype)
-        out[key] = grad._data
-        return _wrap(out)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad[ctx.key]
 
 
 def _index_error(e: IndexError, shape: tuple, key) -> IndexError:
@@ -190,7 +139,7 @@ def _add_at(out, key, values) -> None:
         xp = array_module(out)
         scatter = getattr(getattr(xp, "_cupyx", None), "scatter_add", None)
         if scatter is None and xp.__name__ == "cupy":
-            import cupyx  # noqa: PLC0415
+            import cupyx
 
             scatter = cupyx.scatter_add
         (scatter or xp.add.at)(out, key, values)

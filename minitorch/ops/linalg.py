@@ -199,7 +199,7 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     if da == 2 and db == 1:
         return mv(input, other)
     if da == 1 and db == 2:
-        from minitorch.ops.shape import SqueezeMatmul  # noqa: PLC0415
+        from minitorch.ops.shape import SqueezeMatmul
 
         return SqueezeMatmul.apply(mm(input.unsqueeze(0), other), (0,))
     if da == 2 and db == 2:
@@ -230,7 +230,7 @@ def _should_fold(a: Tensor, b: Tensor) -> bool:
 
 def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
     """``(..., n, k) @ (k, m)`` as one ``mm`` of ``(prod(...) * n, k)`` by ``(k, m)``."""
-    from minitorch.ops.shape import UnsafeView  # noqa: PLC0415
+    from minitorch.ops.shape import UnsafeView
 
     transpose = b._data.ndim > a._data.ndim  # fold b: (a @ b)^T = b^T @ a^T
     big = b.mT if transpose else a
@@ -245,8 +245,8 @@ def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
 
 def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
     """Broadcast the batch dimensions, flatten them, ``bmm``, and view the result back."""
-    from minitorch.ops._util import broadcast_error  # noqa: PLC0415
-    from minitorch.ops.shape import UnsafeView  # noqa: PLC0415
+    from minitorch.ops._util import broadcast_error
+    from minitorch.ops.shape import UnsafeView
 
     sa, sb = a._data.shape, b._data.shape
     if len(sa) == 3 and len(sb) == 3 and sa[0] != sb[0]:

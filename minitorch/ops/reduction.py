@@ -28,7 +28,7 @@ from minitorch.autograd.function import Function
 from minitorch.ops._util import normalize_dim, normalize_dims, quietly
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var",
-           "std", "all", "any", "norm", "sum_to_size"]
+           "std", "all", "any", "vector_norm", "sum_to_size"]
 
 
 def _spread(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
@@ -128,7 +128,7 @@ def _product_of_others(a: Tensor, dims: tuple) -> Tensor:
     The reduced dims are flattened into one of length k; row i of a k x k copy has a_i
     replaced by 1, and its product is the answer (differentiable, so double backward works).
     """
-    from minitorch.ops.arithmetic import where  # noqa: PLC0415
+    from minitorch.ops.arithmetic import where
 
     rest = [d for d in range(a.ndim) if d not in dims]
     perm = rest + list(dims)
@@ -225,7 +225,7 @@ class MinAll(MaxAll):
 def _select(mask: Tensor, grad: Tensor) -> Tensor:
     """``grad`` where ``mask`` is True, else 0. Selecting, not multiplying by a 0/1 mask, keeps
     an inf or NaN gradient out of the places that were not selected (``inf * 0`` is NaN)."""
-    from minitorch.ops.arithmetic import where  # noqa: PLC0415
+    from minitorch.ops.arithmetic import where
 
     return where(mask, grad, 0.0)
 
@@ -472,7 +472,7 @@ def max(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A
     ``max(a, b)`` with two tensors is ``maximum(a, b)``, as in PyTorch.
     """
     if isinstance(dim, Tensor):
-        from minitorch.ops.arithmetic import maximum  # noqa: PLC0415
+        from minitorch.ops.arithmetic import maximum
 
         return maximum(input, dim)
     dim, keepdim = _overload("max", dim, keepdim)
@@ -489,7 +489,7 @@ def max(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A
 def min(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A002
     """The smallest element; with ``dim``, a ``(values, indices)`` named tuple."""
     if isinstance(dim, Tensor):
-        from minitorch.ops.arithmetic import minimum  # noqa: PLC0415
+        from minitorch.ops.arithmetic import minimum
 
         return minimum(input, dim)
     dim, keepdim = _overload("min", dim, keepdim)
@@ -615,26 +615,18 @@ def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001
     return _logical_reduce(np.any, input, dim, keepdim)
 
 
-def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, *,  # noqa: A002
-         dtype=None) -> Tensor:
-    """The vector p-norm ``(sum |x|^p)^(1/p)`` over ``dim`` (all elements when None).
+def vector_norm(input: Tensor, p: float = 2.0, dim=None, keepdim: bool = False, *,  # noqa: A002
+                dtype=None) -> Tensor:
+    """The vector p-norm ``(sum |x|^p)^(1/p)`` over ``dim`` (all elements when None): the
+    operation behind ``minitorch.norm``, ``Tensor.norm`` and ``linalg.vector_norm``.
 
-    ``p`` may be any number, ``inf`` (the largest ``|x|``), ``-inf`` (the smallest), ``0`` (the
-    number of non-zeros), ``'fro'`` (2, the default) or ``'nuc'`` (the nuclear norm of a matrix,
-    see :func:`minitorch.linalg.matrix_norm`). ``dtype`` converts the input first.
+    ``p`` may be any number, ``inf`` (the largest ``|x|``), ``-inf`` (the smallest) or ``0`` (the
+    number of non-zeros). ``dtype`` converts the input first.
 
     >>> import minitorch
-    >>> minitorch.tensor([3.0, -4.0]).norm(), minitorch.tensor([3.0, -4.0]).norm(p=float("inf"))
-    (tensor(5.), tensor(4.))
+    >>> vector_norm(minitorch.tensor([3.0, -4.0])), vector_norm(minitorch.tensor([3.0, -4.0]), 1)
+    (tensor(5.), tensor(7.))
     """
-    if isinstance(p, str):
-        if p == "fro" and (dim is None or isinstance(dim, (int, np.integer)) or len(dim) <= 2):
-            p = 2  # the Frobenius norm is the 2-norm of the elements
-        else:  # "nuc", or a matrix norm of the wrong dims: linalg.matrix_norm (or its error)
-            from minitorch.linalg import matrix_norm  # noqa: PLC0415
-
-            dims = tuple(range(input._data.ndim)) if dim is None else dim
-            return matrix_norm(input, p, dims, keepdim, dtype=dtype)
     if isinstance(p, str) or not isinstance(p, (int, float, np.number)):
         raise RuntimeError(f"norm(): p={p!r} is not supported by minitorch (a number, 'fro' or "
                            "'nuc')")

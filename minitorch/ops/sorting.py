@@ -239,7 +239,7 @@ class MedianAll(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from minitorch.ops.reduction import MaxAll  # noqa: PLC0415  (the same rule as max())
+        from minitorch.ops.reduction import MaxAll
 
         return MaxAll.backward(ctx, grad)
 

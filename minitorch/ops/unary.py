@@ -194,12 +194,27 @@ class ThresholdBackward(Function):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.out = out
-        xp = array_module(grad._data)
-        return _wrap(xp.where(out._data <= 0, grad._data.dtype.type(0), grad._data))
+        return _wrap(_select_gradient(grad._data, out._data <= 0))
 
     @staticmethod
     def backward(ctx, grad):
         return ThresholdBackward.apply(grad, ctx.out)
+
+
+_SAME_SIZE_INT = {2: np.int16, 4: np.int32, 8: np.int64}
+
+
+def _select_gradient(g, drop):
+    """``g``, with ``+0.0`` where ``drop`` is True: ``np.where(drop, 0, g)``, computed faster.
+
+    ``np.where`` branches on every element, which is slow on a random mask such as ReLU's, and
+    ``g * keep`` turns an inf into NaN (``inf * 0``) and a negative gradient into ``-0.0``. So
+    the selection is done on the bits: a mask of all ones (keep) or all zeros (drop), ANDed
+    with the gradient's bits, gives each kept value exactly and ``+0.0`` for each dropped one.
+    """
+    as_int = _SAME_SIZE_INT[g.dtype.itemsize]
+    mask = array_module(g).subtract(drop, 1, dtype=as_int)  # drop: 1 - 1 = 0, keep: 0 - 1 = -1
+    return (g.view(as_int) & mask).view(g.dtype)
 
 
 class Sign(Function):

@@ -226,7 +226,7 @@ class ReduceLROnPlateau(LRScheduler):
         self.cooldown_counter = 0
         self.num_bad_epochs = 0
 
-    def step(self, metrics, epoch=None) -> None:  # noqa: D102
+    def step(self, metrics, epoch=None) -> None:
         current = float(metrics)  # a 0-d tensor works too
         if epoch is None:
             epoch = self.last_epoch + 1

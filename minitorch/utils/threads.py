@@ -24,7 +24,7 @@ __all__ = ["set_num_threads", "get_num_threads"]
 
 def _controller():
     try:
-        from threadpoolctl import ThreadpoolController  # noqa: PLC0415  (optional, on demand)
+        from threadpoolctl import ThreadpoolController  # optional, on demand
     except ImportError:
         return None
     return ThreadpoolController()

@@ -93,7 +93,7 @@ class FramePlayer:
         self.show(max(self.current - 1, self.first))
 
     def _build(self) -> dict:
-        import ipywidgets as widgets  # noqa: PLC0415  (only when the widget is shown)
+        import ipywidgets as widgets  # only when the widget is shown
 
         slider = widgets.IntSlider(value=self.current, min=self.first, max=self.last,
                                    description=self.slider_label, continuous_update=True,

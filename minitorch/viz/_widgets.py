@@ -32,7 +32,7 @@ def widget_bundle(widget: Any) -> dict:
 
 def display_widget(widget: Any, text: str | None = None) -> None:
     """Display ``widget`` (ipywidgets 7 or 8), with ``text`` as its plain-text form."""
-    from IPython.display import display  # noqa: PLC0415  (only inside IPython)
+    from IPython.display import display  # only inside IPython
 
     bundle = widget_bundle(widget)
     if text is not None:

@@ -56,7 +56,7 @@ class GraphDrawing:
     def digraph(self):
         """The picture as a ``graphviz.Digraph`` (needs the ``graphviz`` Python package)."""
         try:
-            import graphviz  # noqa: PLC0415  (only when a Digraph is asked for)
+            import graphviz  # only when a Digraph is asked for
         except ImportError as e:
             raise ImportError("draw_graph(...).digraph needs the graphviz package: "
                               "pip install graphviz") from e
@@ -146,7 +146,7 @@ def _is(a, b) -> bool:
 
 def _validate(roots: tuple, params, max_nodes, collapse) -> None:
     """Clear errors for arguments that would otherwise fail deep inside, or draw nonsense."""
-    from minitorch._tensor import Tensor  # noqa: PLC0415
+    from minitorch._tensor import Tensor
 
     if not roots:
         raise ValueError("draw_graph() needs at least one tensor, e.g. draw_graph(loss)")
@@ -186,7 +186,7 @@ def build_scene(roots: tuple, params: dict | None = None, show_saved: bool = Fal
             if params is None:
                 params = module.parameters
         else:
-            from minitorch.viz.modules import module_names  # noqa: PLC0415
+            from minitorch.viz.modules import module_names
 
             labels = {p: (type(m).__name__ if p == "" else f"{p}: {type(m).__name__}")
                       for p, m in module_names(module)}

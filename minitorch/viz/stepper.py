@@ -60,7 +60,7 @@ def _short(name: str) -> str:
 
 def _run_recorded(loss, graph, gradient, retain_graph: bool, keep_existing_grad: bool) -> list:
     """Run ``loss.backward`` under ``record_backward`` and put every ``.grad`` back."""
-    from minitorch._tensor import _RetainGradHook  # noqa: PLC0415  (a private marker class)
+    from minitorch._tensor import _RetainGradHook  # a private marker class
 
     leaves = [n.tensor for n in graph.nodes if n.is_leaf]
     old = [(t.__dict__.get("_grad"), t.__dict__.get("_post_accumulate_hooks")) for t in leaves]
@@ -99,7 +99,7 @@ class BackwardStepper(FramePlayer):
 
     def __init__(self, loss, params: dict | None = None, retain_graph: bool = True,
                  keep_existing_grad: bool = False, gradient=None) -> None:
-        from minitorch._tensor import Tensor  # noqa: PLC0415
+        from minitorch._tensor import Tensor
 
         if not isinstance(loss, Tensor):
             raise TypeError(f"step_backward() expects a tensor (the loss), not a "

@@ -76,7 +76,7 @@ def missing_requirement() -> str | None:
         return (f"chromium not found at {CHROMIUM}: apt-get install chromium "
                 "(or set MINITORCH_CHROMIUM to a Chromium binary)")
     try:
-        import playwright.sync_api  # noqa: F401, PLC0415
+        import playwright.sync_api  # noqa: F401
     except ImportError:
         return ("python package playwright not installed: pip install playwright "
                 "(no browser download needed; the tests drive the system Chromium)")
@@ -217,7 +217,7 @@ def lab_server(browser_requirements, artifacts: Path):
 @pytest.fixture(scope="session")
 def lab_browser(browser_requirements):
     """A Playwright ``BrowserContext`` of headless Chromium with a fresh profile."""
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+    from playwright.sync_api import sync_playwright
 
     profile = tempfile.mkdtemp(prefix="minitorch-chromium-")
     with sync_playwright() as playwright:

@@ -94,7 +94,7 @@ VERDICT_MARKS = "✓✗⏳"  # how a check's result starts
 
 
 def make_selftest() -> Path:
-    import nbformat  # noqa: PLC0415
+    import nbformat
 
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
@@ -363,7 +363,7 @@ class Notebook:
                   return Array.from(node.querySelectorAll('.jp-OutputArea-output img'))
                               .every(img => img.complete);
                 }""", arg=self.panel_id, timeout=RENDER_TIMEOUT * 1000)
-        except Exception:  # noqa: BLE001  (reported as problems by check_outputs)
+        except Exception:  # reported as problems by check_outputs
             self.notes.append(f"outputs still loading after {RENDER_TIMEOUT} s")
 
     def cell(self, index: int):
@@ -377,7 +377,7 @@ class Notebook:
                 self.page.screenshot(path=str(path), clip=clip)
             else:
                 locator.screenshot(path=str(path), timeout=10_000)
-        except Exception as error:  # noqa: BLE001  (a screenshot must not hide a real finding)
+        except Exception as error:  # a screenshot must not hide a real finding
             self.notes.append(f"screenshot {name} failed: {type(error).__name__}: {error}")
 
     def tall_viewport(self) -> int:
@@ -596,7 +596,7 @@ def click_and_read(page, button, feedback) -> str:
         button.click()
         try:
             return wait_changed(page, feedback, before)
-        except Exception:  # noqa: BLE001  (Playwright's TimeoutError)
+        except Exception:  # Playwright's TimeoutError
             if attempt == 2:
                 label = button.inner_text().strip()
                 raise AssertionError(f"clicking {label!r} changed nothing in "
@@ -734,7 +734,7 @@ def exercise_player(nb: Notebook, button, name: str) -> dict:
         page.wait_for_function(f"([b, sig]) => ({PICTURE})(b).sig !== sig",
                                arg=[button.element_handle(), first["sig"]],
                                timeout=FEEDBACK_TIMEOUT)
-    except Exception:  # noqa: BLE001
+    except Exception:
         nb.problems.append(f"{name}: clicking Next does not change the picture")
         return record
     second = button.evaluate(PICTURE)
@@ -750,7 +750,7 @@ def exercise_player(nb: Notebook, button, name: str) -> dict:
                                    arg=[button.element_handle(), first["sig"]],
                                    timeout=FEEDBACK_TIMEOUT)
             record["prev_restored"] = True
-        except Exception:  # noqa: BLE001
+        except Exception:
             record["prev_restored"] = False
             if first["kind"] == "svg":
                 nb.problems.append(f"{name}: Prev does not bring back the first picture")
@@ -762,7 +762,7 @@ def exercise_all(nb: Notebook) -> None:
         start = time.monotonic()
         try:
             record = function(nb, element, name)
-        except Exception as error:  # noqa: BLE001  (one broken widget must not hide the rest)
+        except Exception as error:  # one broken widget must not hide the rest
             nb.problems.append(f"{name}: {type(error).__name__}: {str(error)[:300]}")
             nb.shot(f"{name}-failure.png", element)
             record = {"exercise": name, "error": str(error)[:300]}

@@ -52,7 +52,7 @@ model_path = os.path.join(directory, "model.pth")
 torch.save(model, model_path)
 try:
     torch.load(model_path)  # the default, weights_only=True, refuses a whole model
-except Exception as e:  # noqa: BLE001
+except Exception as e:
     print(type(e).__name__, str(e).split(".")[0])
 model = torch.load(model_path, weights_only=False)
 print(type(model).__name__, model.training)

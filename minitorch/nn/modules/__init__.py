@@ -46,11 +46,11 @@ __all__ = [
 ]
 
 # issue 26's layers
-from minitorch.nn.modules.activation import GELU, SiLU  # noqa: E402
-from minitorch.nn.modules.conv import Conv1d, ConvTranspose2d  # noqa: E402
-from minitorch.nn.modules.loss import HuberLoss, KLDivLoss, SmoothL1Loss  # noqa: E402
-from minitorch.nn.modules.normalization import GroupNorm, LayerNorm  # noqa: E402
-from minitorch.nn.modules.upsampling import Upsample  # noqa: E402
+from minitorch.nn.modules.activation import GELU, SiLU
+from minitorch.nn.modules.conv import Conv1d, ConvTranspose2d
+from minitorch.nn.modules.loss import HuberLoss, KLDivLoss, SmoothL1Loss
+from minitorch.nn.modules.normalization import GroupNorm, LayerNorm
+from minitorch.nn.modules.upsampling import Upsample
 
 __all__ += ["GELU", "SiLU", "Conv1d", "ConvTranspose2d", "KLDivLoss", "SmoothL1Loss",
             "HuberLoss", "LayerNorm", "GroupNorm", "Upsample"]

@@ -129,7 +129,7 @@ class Module:
                     args = result if isinstance(result, tuple) else (result,)
         full = None
         if self._is_full_backward_hook and (self._backward_hooks or self._backward_pre_hooks):
-            from minitorch.nn.modules._hooks import BackwardHook  # noqa: PLC0415
+            from minitorch.nn.modules._hooks import BackwardHook
 
             full = BackwardHook(self, list(self._backward_hooks.values()),
                                 list(self._backward_pre_hooks.values()))
@@ -598,7 +598,7 @@ class Module:
     def cuda(self, device: int | None = None) -> Module:
         return self.to("cuda" if device is None else f"cuda:{device}")
 
-    def float(self) -> Module:  # noqa: A003
+    def float(self) -> Module:
         return self._apply(lambda t: t.float() if t.is_floating_point() else t)
 
     def double(self) -> Module:
@@ -607,7 +607,7 @@ class Module:
     def half(self) -> Module:
         return self._apply(lambda t: t.half() if t.is_floating_point() else t)
 
-    def type(self, dst_type) -> Module:  # noqa: A003
+    def type(self, dst_type) -> Module:
         return self._apply(lambda t: t.to(dst_type))
 
     # ------------------------------------------------------------------ state_dict
@@ -662,7 +662,7 @@ class Module:
             try:
                 with grad_mode.no_grad():
                     param.copy_(value)
-            except Exception as ex:  # noqa: BLE001  (reported as PyTorch does)
+            except Exception as ex:  # reported as PyTorch does
                 error_msgs.append(
                     f'While copying the parameter named "{key}", whose dimensions in the model '
                     f"are {param.size()} and whose dimensions in the checkpoint are "

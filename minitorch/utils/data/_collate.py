@@ -31,7 +31,7 @@ _COLLATE_ERROR = ("default_collate: batch must contain tensors, numpy arrays, nu
 
 def _stack(tensors: list[Tensor]) -> Tensor:
     if any(t.requires_grad for t in tensors):
-        from minitorch.ops.shape import stack  # noqa: PLC0415
+        from minitorch.ops.shape import stack
 
         return stack(tensors, 0)
     xp = array_module(tensors[0]._data)

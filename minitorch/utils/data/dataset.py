@@ -58,7 +58,7 @@ class TensorDataset(Dataset):
     """
 
     def __init__(self, *tensors: Tensor) -> None:
-        assert all(tensors[0].size(0) == t.size(0) for t in tensors), "Size mismatch between tensors"  # noqa: E501, S101
+        assert all(tensors[0].size(0) == t.size(0) for t in tensors), "Size mismatch between tensors"  # noqa: E501
         self.tensors = tensors
 
     def __getitem__(self, index):

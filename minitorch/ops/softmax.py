@@ -1,0 +1,126 @@
+"""``softmax`` and ``log_softmax`` along a dimension (``SoftmaxBackward0``,
+``LogSoftmaxBackward0``): the Functions behind ``Tensor.softmax``, ``nn.functional.softmax``
+and ``nn.Softmax``, and the log-sum-exp inside ``cross_entropy``.
+
+Example:
+    >>> import minitorch
+    >>> x = minitorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    >>> log_softmax(x, dim=0)
+    tensor([-2.4076, -1.4076, -0.4076], grad_fn=<LogSoftmaxBackward0>)
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd.function import Function
+from minitorch.ops._util import normalize_dim
+
+__all__ = ["softmax", "log_softmax"]
+
+
+class Softmax(Function):
+    """``exp(x) / sum(exp(x))`` along ``dim``, computed as ``exp(x - max)`` (no overflow)."""
+
+    node_name = "SoftmaxBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        xd = _acc(x._data)
+        e = np.exp(xd - xd.max(axis=dim, keepdims=True))
+        out = _wrap((e / e.sum(axis=dim, keepdims=True)).astype(x._data.dtype, copy=False))
+        ctx.dim = dim
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (s,) = ctx.saved_tensors
+        # ds_i/dx_j = s_i (delta_ij - s_j)  =>  grad_x = s * (grad - sum(grad * s))
+        return s * (grad - (grad * s).sum(ctx.dim, keepdim=True))
+
+
+class LogSoftmax(Function):
+    """``x - log(sum(exp(x)))`` along ``dim``, with the log-sum-exp trick."""
+
+    node_name = "LogSoftmaxBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        xd = _acc(x._data)
+        shifted = xd - xd.max(axis=dim, keepdims=True)  # the largest entry becomes 0
+        out = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        out = _wrap(out.astype(x._data.dtype, copy=False))
+        ctx.dim = dim
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        # d log_softmax_i / dx_j = delta_ij - softmax_j
+        return grad - out.exp() * grad.sum(ctx.dim, keepdim=True)
+
+
+def _acc(x: np.ndarray) -> np.ndarray:
+    """``x`` in the precision PyTorch computes softmax in: float16 in float32, rounded once
+    at the end (the sum of exponentials would lose digits in float16)."""
+    return x.astype(np.float32) if x.dtype == np.float16 else x
+
+
+def _implicit_dim(name: str, ndim: int) -> int:
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+        "dim=X as an argument.", UserWarning, stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def _softmax_input(input: Tensor, dim, dtype, name: str):  # noqa: A002
+    x = input
+    if dim is None:
+        dim = _implicit_dim(name, x.ndim)
+    elif not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
+                        f"{type(dim).__name__}")
+    if dtype is not None:
+        x = x.to(dtype)
+    if x._data.ndim == 0:
+        x = x.reshape(1)
+    d = normalize_dim(dim, x._data.ndim)
+    if x._data.dtype.kind != "f":  # PyTorch names its kernel: the last dim has its own
+        kernel = f"{name}_lastdim_kernel_impl" if d == x._data.ndim - 1 else f"{name}_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype._legacy[:-6]}\'')
+    return x, d
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
+            dtype=None) -> Tensor:
+    """Turn scores into probabilities along ``dim`` (they are positive and sum to 1).
+
+    >>> import minitorch
+    >>> softmax(minitorch.tensor([0.0, 0.0]), dim=0)
+    tensor([0.5000, 0.5000])
+    """
+    shape = input.shape
+    x, d = _softmax_input(input, dim, dtype, "softmax")
+    out = Softmax.apply(x, d)
+    return out.reshape(shape) if len(shape) == 0 else out
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
+                dtype=None) -> Tensor:
+    """``log(softmax(input))`` in one numerically stable step.
+
+    >>> import minitorch
+    >>> log_softmax(minitorch.tensor([1000.0, 1000.0]), dim=0)
+    tensor([-0.6931, -0.6931])
+    """
+    shape = input.shape
+    x, d = _softmax_input(input, dim, dtype, "log_softmax")
+    out = LogSoftmax.apply(x, d)
+    return out.reshape(shape) if len(shape) == 0 else out
