@@ -28,6 +28,17 @@ def run(check, solution) -> CheckResult:
     return result
 
 
+def checked(check, fn, capsys) -> tuple[bool, str]:
+    """Run a check; return (passed, printed text)."""
+    passed = check(fn)
+    return passed, capsys.readouterr().out
+
+
+def todo(*args, **kwargs):
+    """A learner's exercise as the learner copy has it: not written yet."""
+    raise NotImplementedError("your code here")
+
+
 def wrong_ids(wrong: list) -> list[str]:
     """Readable test ids for a WRONG list."""
     return [f"{name}: {what}" for name, _, what, _ in wrong]
