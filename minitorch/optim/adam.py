@@ -27,12 +27,12 @@ from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
 from minitorch.optim.optimizer import (
     Optimizer,
-    _add,
     _addcmul_,
     _as_dtype,
     _bump,
     _lerp_,
     _params_with_grad,
+    _weight_decay,
 )
 
 __all__ = ["Adam", "AdamW"]
@@ -79,7 +79,7 @@ class Adam(Optimizer):
         loss = self._closure_loss(closure)
         for group in self.param_groups:
             lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
-            weight_decay, amsgrad = group["weight_decay"], group["amsgrad"]
+            amsgrad = group["amsgrad"]
             for p, grad in _params_with_grad(group):
                 data = p._data
                 if group["maximize"]:
@@ -88,11 +88,7 @@ class Adam(Optimizer):
                 step_t = state["step"]
                 step_t._data += 1
                 _bump(step_t)
-                if weight_decay != 0:
-                    if group["decoupled_weight_decay"]:
-                        data *= _as_dtype(1 - lr * weight_decay, data)  # AdamW: shrink p
-                    else:
-                        grad = _add(grad, data, weight_decay)  # g + wd p
+                grad = _weight_decay(group, data, grad, lr)  # AdamW shrinks p; L2: g + wd p
                 m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
                 _lerp_(m, grad, 1 - beta1)                 # m <- beta1 m + (1 - beta1) g
                 v *= _as_dtype(beta2, v)                   # v <- beta2 v + (1 - beta2) g^2

@@ -22,7 +22,14 @@ from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
 from minitorch.optim.adam import _lerp_
-from minitorch.optim.optimizer import Optimizer, _as_dtype, _bump, _params_with_grad
+from minitorch.optim.optimizer import (
+    Optimizer,
+    _addcmul_,
+    _as_dtype,
+    _bump,
+    _params_with_grad,
+    _weight_decay,
+)
 
 __all__ = ["NAdam"]
 
@@ -60,7 +67,7 @@ class NAdam(Optimizer):
         loss = self._closure_loss(closure)
         for group in self.param_groups:
             lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
-            wd, psi = group["weight_decay"], group["momentum_decay"]
+            psi = group["momentum_decay"]
             for p, grad in _params_with_grad(group):
                 data = p._data
                 state = self.state[p]
@@ -76,11 +83,7 @@ class NAdam(Optimizer):
                 _bump(state["step"])
                 step = float(state["step"]._data)
                 bias_correction2 = 1 - beta2**step
-                if wd != 0:
-                    if group["decoupled_weight_decay"]:
-                        data *= _as_dtype(1 - lr * wd, data)
-                    else:
-                        grad = grad + _as_dtype(wd, data) * data
+                grad = _weight_decay(group, data, grad, lr)
                 mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * psi)))       # momentum now
                 mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * psi)))  # and next
                 mu_product = state["mu_product"]._data
@@ -89,7 +92,7 @@ class NAdam(Optimizer):
                 m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
                 _lerp_(m, grad, 1 - beta1)
                 v *= _as_dtype(beta2, v)
-                v += _as_dtype(1 - beta2, v) * grad * grad
+                _addcmul_(v, grad, grad, 1 - beta2)
                 denom = np.sqrt(v / _as_dtype(bias_correction2, v))
                 denom += _as_dtype(eps, v)
                 product = float(mu_product)

@@ -251,6 +251,19 @@ def _lerp_(start, end, weight: float) -> None:
         fused_multiply_add(w - w.dtype.type(1), end - start, end, out=start)
 
 
+def _weight_decay(group: dict, data, grad, lr: float):
+    """The group's weight decay, as PyTorch's Adam family applies it: decoupled (AdamW's), ``p``
+    shrinks in place by ``1 - lr * wd``; else (L2) the gradient becomes ``grad + wd * p``,
+    rounded once. Returns the gradient to use."""
+    wd = group["weight_decay"]
+    if wd == 0:
+        return grad
+    if group["decoupled_weight_decay"]:
+        data *= _as_dtype(1 - lr * wd, data)
+        return grad
+    return _add(grad, data, wd)
+
+
 def _as_dtype(value: float, data):
     """A Python number as a scalar of ``data``'s dtype (PyTorch casts scalars this way)."""
     return data.dtype.type(value)

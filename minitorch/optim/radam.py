@@ -24,7 +24,14 @@ from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
 from minitorch.optim.adam import _lerp_
-from minitorch.optim.optimizer import Optimizer, _as_dtype, _bump, _params_with_grad
+from minitorch.optim.optimizer import (
+    Optimizer,
+    _addcmul_,
+    _as_dtype,
+    _bump,
+    _params_with_grad,
+    _weight_decay,
+)
 
 __all__ = ["RAdam"]
 
@@ -59,7 +66,6 @@ class RAdam(Optimizer):
         loss = self._closure_loss(closure)
         for group in self.param_groups:
             lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
-            wd = group["weight_decay"]
             for p, grad in _params_with_grad(group):
                 data = p._data
                 state = self.state[p]
@@ -73,15 +79,11 @@ class RAdam(Optimizer):
                 state["step"]._data += 1
                 _bump(state["step"])
                 step = float(state["step"]._data)
-                if wd != 0:
-                    if group["decoupled_weight_decay"]:
-                        data *= _as_dtype(1 - lr * wd, data)
-                    else:
-                        grad = grad + _as_dtype(wd, data) * data
+                grad = _weight_decay(group, data, grad, lr)
                 m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
                 _lerp_(m, grad, 1 - beta1)
                 v *= _as_dtype(beta2, v)
-                v += _as_dtype(1 - beta2, v) * grad * grad
+                _addcmul_(v, grad, grad, 1 - beta2)
                 bias_correction1 = 1 - beta1**step
                 bias_correction2 = 1 - beta2**step
                 m_hat = m / _as_dtype(bias_correction1, m)
