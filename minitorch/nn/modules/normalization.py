@@ -27,6 +27,25 @@ from minitorch.nn.parameter import Parameter
 __all__ = ["LayerNorm", "GroupNorm"]
 
 
+def _scale_and_shift(module: Module, shape: tuple, affine: bool, bias: bool, device,
+                     dtype) -> None:
+    """Give ``module`` its learned ``weight`` and ``bias`` of ``shape`` (None for the ones
+    switched off, as PyTorch registers them) and set them to ones and zeros."""
+    def parameter(wanted: bool):
+        return Parameter(_creation.empty(shape, dtype=dtype, device=device)) if wanted else None
+
+    module.register_parameter("weight", parameter(affine))
+    module.register_parameter("bias", parameter(affine and bias))
+    _reset_scale_and_shift(module)
+
+
+def _reset_scale_and_shift(module: Module) -> None:
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 class LayerNorm(Module):
     """Normalise the last dimensions of the input (``normalized_shape``) of each sample to
     mean 0 and variance 1, then scale and shift them per feature."""
@@ -39,24 +58,10 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(int(s) for s in normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_creation.empty(self.normalized_shape, dtype=dtype,
-                                                    device=device))
-            if bias:
-                self.bias = Parameter(_creation.empty(self.normalized_shape, dtype=dtype,
-                                                      device=device))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _scale_and_shift(self, self.normalized_shape, elementwise_affine, bias, device, dtype)
 
     def reset_parameters(self) -> None:
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_scale_and_shift(self)
 
     def forward(self, input):  # noqa: A002
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -80,22 +85,10 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if affine:
-            self.weight = Parameter(_creation.empty(num_channels, dtype=dtype, device=device))
-            if bias:
-                self.bias = Parameter(_creation.empty(num_channels, dtype=dtype, device=device))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _scale_and_shift(self, (num_channels,), affine, bias, device, dtype)
 
     def reset_parameters(self) -> None:
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_scale_and_shift(self)
 
     def forward(self, input):  # noqa: A002
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
