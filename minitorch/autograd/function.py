@@ -32,6 +32,7 @@ Example:
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import sys
 import threading
@@ -369,6 +370,10 @@ class FunctionMeta(type):
                 lambda node, i=i: node.saved_tensors[i],
                 doc=f"The saved tensor ``{saved_name}`` of the forward call, or None.")
         cls._backward_cls = type(node_name, (BackwardCFunction,), node_attrs)
+        # PyTorch 2's second style: ``forward(*args)`` takes no ctx, and ``setup_context(ctx,
+        # inputs, output)`` saves what backward needs (see ``_run_forward``).
+        cls._separate_setup = "setup_context" in attrs and name != "Function" or any(
+            getattr(b, "_separate_setup", False) for b in bases)
         super().__init__(name, bases, attrs)
 
 
@@ -396,6 +401,12 @@ class Function(metaclass=FunctionMeta):
         )
 
     @staticmethod
+    def setup_context(ctx: Any, inputs: tuple, output: Any) -> Any:
+        """The other way to write a Function (PyTorch 2): ``forward(*inputs)`` without ctx,
+        and this, called after it, to save on ``ctx`` what backward needs."""
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
     def backward(ctx: Any, *grad_outputs: Any) -> Any:
         raise NotImplementedError(
             "You must implement either the backward or vjp method for your custom "
@@ -410,7 +421,8 @@ class Function(metaclass=FunctionMeta):
             return _profiler.time_op(cls, args)
         if _backend.devices_in_use:  # some tensor left the CPU: check they are together
             _check_devices(args)
-        ctx = cls._backward_cls()
+        if cls._separate_setup and not cls._builtin:  # setup_context sees the defaults too
+            args = _with_defaults(cls.forward, args)
         # Which inputs need a gradient? Only asked in grad mode: under no_grad, and in a
         # backward pass without create_graph, nothing is recorded and forward is all there is.
         needs = []
@@ -418,19 +430,40 @@ class Function(metaclass=FunctionMeta):
             for a in args:
                 needs.append(isinstance(a, Tensor) and a._requires_grad)
         if True not in needs:
+            if cls._builtin and cls._separate_setup:  # its setup_context only saves for
+                return cls.forward(*args)  # backward: with nothing recorded, no ctx at all
+            ctx = cls._backward_cls()
             ctx._inputs = args  # ``ctx.needs_input_grad`` is worked out if forward asks
-            return cls.forward(ctx, *args) if cls._builtin else _forward_no_grad(ctx, args)
+            return _run_forward(cls, ctx, args)
+        ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(needs)
         ctx._record = True  # ``save_for_backward`` keeps what it is given
-        out = cls.forward(ctx, *args) if cls._builtin else _forward_no_grad(ctx, args)
-        return _record_node(ctx, args, out)
+        return _record_node(ctx, args, _run_forward(cls, ctx, args))
 
 
-def _forward_no_grad(ctx, args):
-    """A learner's ``forward`` runs under ``no_grad``, as in PyTorch: the operations inside it
-    are not recorded (the Function's own node stands for them)."""
-    with grad_mode.no_grad():
-        return ctx._forward_cls.forward(ctx, *args)
+def _with_defaults(forward, args: tuple) -> tuple:
+    """``args`` bound to ``forward``'s signature, with its defaults filled in, as PyTorch does
+    for a Function with ``setup_context`` (a call that does not fit raises its TypeError)."""
+    bound = inspect.signature(forward).bind(*args)
+    bound.apply_defaults()
+    return bound.args
+
+
+def _run_forward(cls, ctx, args, recording_off: bool = False):
+    """``forward(ctx, *args)``; or, for a Function with its own ``setup_context``,
+    ``forward(*args)`` and then ``setup_context(ctx, args, output)``.
+
+    A learner's Function runs under ``no_grad``, as in PyTorch: the operations inside it are
+    not recorded (the Function's own node stands for them). A built-in computes on arrays.
+    """
+    if not (cls._builtin or recording_off):
+        with grad_mode.no_grad():
+            return _run_forward(cls, ctx, args, recording_off=True)
+    if not cls._separate_setup:
+        return cls.forward(ctx, *args)
+    out = cls.forward(*args)
+    cls.setup_context(ctx, args, out)
+    return out
 
 
 def _record_node(ctx, args: tuple, out):

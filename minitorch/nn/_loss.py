@@ -254,7 +254,7 @@ class NllLossGrad(Function):
     _edge_args = (0,)
 
     @staticmethod
-    def forward(ctx, grad, loss_ctx):
+    def forward(grad, loss_ctx):
         kept, targets, w = loss_ctx.picked
         g = grad._data
         xp = array_module(g)
@@ -264,8 +264,12 @@ class NllLossGrad(Function):
         out = xp.zeros((math.prod(loss_ctx.moved_shape[:-1]), loss_ctx.moved_shape[-1]),
                        dtype=g.dtype)
         out[kept, targets] = g if w is None else g * w
-        ctx.loss_ctx = loss_ctx
         return _wrap(_like_logp(out, loss_ctx))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, loss_ctx = inputs
+        ctx.loss_ctx = loss_ctx
 
     @staticmethod
     def backward(ctx, grad):

@@ -198,12 +198,16 @@ class Addmm(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, bias, mat1, mat2):
-        _, need_1, need_2 = ctx.needs_input_grad
-        ctx.save_for_backward(mat1 if need_2 else None, mat2 if need_1 else None)
+    def forward(bias, mat1, mat2):
         out = mat1._data @ mat2._data
         out += bias._data
         return _wrap(out)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, mat1, mat2 = inputs
+        _, need_1, need_2 = ctx.needs_input_grad
+        ctx.save_for_backward(mat1 if need_2 else None, mat2 if need_1 else None)
 
     @staticmethod
     def backward(ctx, grad):

@@ -51,8 +51,12 @@ class Add(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, b):
+    def forward(a, b):
         return _binary(np.add, a, b)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass  # backward needs nothing from the forward pass
 
     @staticmethod
     def backward(ctx, grad):
@@ -71,8 +75,12 @@ class AddNumber(Function):
     _edge_args = (0, 1)
 
     @staticmethod
-    def forward(ctx, a, number):
+    def forward(a, number):
         return _wrap(a._data + number)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass  # backward needs nothing from the forward pass
 
     @staticmethod
     def backward(ctx, grad):
@@ -87,8 +95,12 @@ class SubNumber(Function):
     _edge_args = (0, 1)
 
     @staticmethod
-    def forward(ctx, a, number):
+    def forward(a, number):
         return _wrap(a._data - number)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass  # backward needs nothing from the forward pass
 
     @staticmethod
     def backward(ctx, grad):
@@ -102,9 +114,13 @@ class AddScaled(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, b, alpha):
-        ctx.alpha = alpha
+    def forward(a, b, alpha):
         return _binary(lambda x, y: _add_scaled(x, y, alpha), a, b)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, _, alpha = inputs
+        ctx.alpha = alpha
 
     @staticmethod
     def backward(ctx, grad):
@@ -129,8 +145,12 @@ class Sub(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, b):
+    def forward(a, b):
         return _binary(np.subtract, a, b)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass  # backward needs nothing from the forward pass
 
     @staticmethod
     def backward(ctx, grad):
@@ -165,8 +185,12 @@ class Rsub(Function):
     _edge_args = (0,)
 
     @staticmethod
-    def forward(ctx, a, b):
+    def forward(a, b):
         return _binary(np.subtract, b, a)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass  # backward needs nothing from the forward pass
 
     @staticmethod
     def backward(ctx, grad):
@@ -178,11 +202,14 @@ class Mul(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, b):
-        # Save only what backward will need: b for a's gradient, a for b's.
-        need_a, need_b = ctx.needs_input_grad
-        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+    def forward(a, b):
         return _binary(np.multiply, a, b)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        # Save only what backward will need: b for a's gradient, a for b's.
+        (a, b), (need_a, need_b) = inputs, ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
 
     @staticmethod
     def backward(ctx, grad):
@@ -196,14 +223,14 @@ def _times(x, number):
     """``x * number`` for a Python number as PyTorch's CPU kernel computes it: a float16 array
     in float32, with the number not rounded to float16 first, then rounded once (NumPy would
     round the number first: ``0 * 1e5`` would be ``0 * inf``, NaN, and ``x / 1e5`` zero)."""
-    if x.dtype == np.float16:
+    if x.dtype.char == "e":  # float16
         return quietly(_in_float32, np.multiply, x, number)
     return x * number
 
 
 def _divided(x, number):
     """``x / number`` for a Python number, computed as ``_times`` computes ``x * number``."""
-    if x.dtype == np.float16:
+    if x.dtype.char == "e":  # float16
         return quietly(_in_float32, np.true_divide, x, number)
     return quietly(np.true_divide, x, number)
 
@@ -221,12 +248,15 @@ class MulNumber(Function):
     _edge_args = (0, 1)  # the number's edge is empty, as in PyTorch
 
     @staticmethod
-    def forward(ctx, a, number):
+    def forward(a, number):
+        return _wrap(_times(a._data, number))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
         # PyTorch saves the number for backward, so a second backward without retain_graph
         # fails here as it does there: the number is kept in ctx, the marker in saved_tensors.
         ctx.save_for_backward(None)
-        ctx.number = number
-        return _wrap(_times(a._data, number))
+        ctx.number = inputs[1]
 
     @staticmethod
     def backward(ctx, grad):
@@ -242,10 +272,14 @@ class DivNumber(Function):
     _edge_args = (0, 1)  # the number's edge is empty, as in PyTorch
 
     @staticmethod
-    def forward(ctx, a, number):
+    def forward(a, number):
+        return _wrap(_divided(a._data, number))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, number = inputs
         ctx.save_for_backward(None)  # PyTorch saves the number: see MulNumber
         ctx.number = number
-        return _wrap(_divided(a._data, number))
 
     @staticmethod
     def backward(ctx, grad):
@@ -258,9 +292,7 @@ class Div(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, b):
-        need_a, need_b = ctx.needs_input_grad
-        ctx.save_for_backward(a if need_b else None, b)
+    def forward(a, b):
         x, y = operands(a, b)
         if x.dtype.kind != "f":  # true division of integers gives floats
             x, y = x.astype(_dtype.get_default_dtype().np), y.astype(_dtype.get_default_dtype().np)
@@ -268,6 +300,12 @@ class Div(Function):
             return _wrap(quietly(np.true_divide, x, y))
         except ValueError:
             raise broadcast_error(a.shape, b.shape) from None
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, b = inputs
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -282,13 +320,17 @@ class Neg(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a):
+    def forward(a):
         if a._data.dtype == np.bool_:
             raise RuntimeError(
                 "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
                 "to invert a mask, use the `~` or `logical_not()` operator instead."
             )
         return _wrap(np.negative(a._data))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass  # backward needs nothing from the forward pass
 
     @staticmethod
     def backward(ctx, grad):
@@ -300,10 +342,12 @@ class Reciprocal(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a):
-        out = _wrap(quietly(np.reciprocal, a._data.astype(float_type(a), copy=False)))
-        ctx.save_for_backward(out)
-        return out
+    def forward(a):
+        return _wrap(quietly(np.reciprocal, a._data.astype(float_type(a), copy=False)))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(output)
 
     @staticmethod
     def backward(ctx, grad):
@@ -331,9 +375,7 @@ class PowScalar(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, exponent):
-        ctx.save_for_backward(a)
-        ctx.exponent = exponent
+    def forward(a, exponent):
         x = a._data
         _check_exponent(a, exponent)
         if x.dtype.kind != "f":  # bool ** 2 is int64, int ** 0.5 is float32
@@ -353,6 +395,12 @@ class PowScalar(Function):
             # rounding, up to 100x more slowly.
             return _wrap(quietly(_POWER_SHORTCUTS[exponent], x))
         return _wrap(quietly(np.power, x, x.dtype.type(exponent)))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, exponent = inputs
+        ctx.save_for_backward(a)
+        ctx.exponent = exponent
 
     @staticmethod
     def backward(ctx, grad):
@@ -382,10 +430,13 @@ class PowTensor(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, b):
-        out = _binary(_safe_power, a, b)
-        ctx.save_for_backward(a, b, out)
-        return out
+    def forward(a, b):
+        return _binary(_safe_power, a, b)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, b = inputs
+        ctx.save_for_backward(a, b, output)
 
     @staticmethod
     def backward(ctx, grad):
@@ -605,13 +656,17 @@ class Where(Function):
     _edge_args = (1, 2)
 
     @staticmethod
-    def forward(ctx, cond, a, b):
-        ctx.save_for_backward(cond)
+    def forward(cond, a, b):
         x, y = operands(a, b)
         try:
             return _wrap(np.where(cond._data, x, y))
         except ValueError:
             raise broadcast_error(cond.shape, np.broadcast_shapes(a.shape, b.shape)) from None
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        cond, _, _ = inputs
+        ctx.save_for_backward(cond)
 
     @staticmethod
     def backward(ctx, grad):

@@ -56,10 +56,14 @@ class Mm(Function):
     saved_names = ("self", "mat2")  # the node's _saved_<name> attributes, as in PyTorch
 
     @staticmethod
-    def forward(ctx, a, b):
+    def forward(a, b):
+        return _wrap(a._data @ b._data)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, b = inputs
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return _wrap(a._data @ b._data)
 
     @staticmethod
     def backward(ctx, grad):
@@ -74,10 +78,14 @@ class Mv(Function):
     saved_names = ("self", "vec")  # the node's _saved_<name> attributes, as in PyTorch
 
     @staticmethod
-    def forward(ctx, m, v):
+    def forward(m, v):
+        return _wrap(m._data @ v._data)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        m, v = inputs
         need_m, need_v = ctx.needs_input_grad
         ctx.save_for_backward(m if need_v else None, v if need_m else None)
-        return _wrap(m._data @ v._data)
 
     @staticmethod
     def backward(ctx, grad):
@@ -93,10 +101,14 @@ class Dot(Function):
     saved_names = ("self", "tensor")  # the node's _saved_<name> attributes, as in PyTorch
 
     @staticmethod
-    def forward(ctx, a, b):
+    def forward(a, b):
+        return _wrap(np.dot(a._data, b._data))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, b = inputs
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return _wrap(np.dot(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -109,10 +121,14 @@ class Bmm(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, b):
+    def forward(a, b):
+        return _wrap(np.matmul(a._data, b._data))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, b = inputs
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return _wrap(np.matmul(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):

@@ -50,7 +50,7 @@ def _sum_dtype(a: Tensor, dtype) -> np.dtype | None:
 def _summed(x, axis, keepdims: bool, dtype):
     """``x.sum(axis, dtype=dtype)``; a float16 sum accumulates in float32, as PyTorch's does,
     and is rounded once at the end (so a sum of halves overflows only if the result does)."""
-    if dtype == np.float16 or (dtype is None and x.dtype == np.float16):
+    if dtype == np.float16 or (dtype is None and x.dtype.char == "e"):  # float16
         total = x.sum(axis=axis, keepdims=keepdims, dtype=np.float32)
         return quietly(total.astype, np.float16)
     if type(x) is np.ndarray and axis is None:  # np.add.reduce is what ndarray.sum calls
@@ -63,9 +63,12 @@ class Sum(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, dtype=None):
-        ctx.shape = a._data.shape
+    def forward(a, dtype=None):
         return _wrap(_summed(a._data, None, False, _sum_dtype(a, dtype)))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.shape = inputs[0]._data.shape
 
     @staticmethod
     def backward(ctx, grad):
@@ -77,9 +80,13 @@ class SumDim(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, dims, keepdim, dtype=None):
-        ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
+    def forward(a, dims, keepdim, dtype=None):
         return _wrap(_summed(a._data, dims, keepdim, _sum_dtype(a, dtype)))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, dims, keepdim = inputs[:3]
+        ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
 
     @staticmethod
     def backward(ctx, grad):
@@ -89,7 +96,7 @@ class SumDim(Function):
 def _acc(x):
     """The dtype a reduction of ``x`` accumulates in: float32 for float16 (as PyTorch does, so
     the mean of 70,000 halves of 1 is 1, not inf), else ``x``'s own."""
-    return np.float32 if x.dtype == np.float16 else x.dtype
+    return np.float32 if x.dtype.char == "e" else x.dtype  # float16: in float32
 
 
 class Prod(Function):
@@ -161,10 +168,14 @@ class Mean(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a):
-        ctx.shape = a._data.shape
+    def forward(a):
         x = a._data
         return _wrap(np.mean(x, dtype=_acc(x)).astype(x.dtype))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        (a,) = inputs
+        ctx.shape = a._data.shape
 
     @staticmethod
     def backward(ctx, grad):
@@ -177,10 +188,14 @@ class MeanDim(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, dims, keepdim):
-        ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
+    def forward(a, dims, keepdim):
         x = a._data
         return _wrap(np.mean(x, axis=dims, keepdims=keepdim, dtype=_acc(x)).astype(x.dtype))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, dims, keepdim = inputs
+        ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
 
     @staticmethod
     def backward(ctx, grad):

@@ -86,8 +86,7 @@ class View(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, shape):
-        ctx.shape = a._data.shape
+    def forward(a, shape):
         try:
             data = np.reshape(a._data, shape, copy=False)
         except ValueError:
@@ -96,6 +95,11 @@ class View(Function):
                 "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
             ) from None
         return _view_of(a, data)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, _ = inputs
+        ctx.shape = a._data.shape
 
     @staticmethod
     def backward(ctx, grad):
@@ -145,11 +149,15 @@ class Transpose(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, dim0, dim1):
-        ctx.dims = (dim0, dim1)
+    def forward(a, dim0, dim1):
         if a._data.ndim == 0:  # a 0-dim tensor accepts dims 0 and -1 and stays as it is
             return _view_of(a, a._data.view())
         return _view_of(a, a._data.swapaxes(dim0, dim1))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, dim0, dim1 = inputs
+        ctx.dims = (dim0, dim1)
 
     @staticmethod
     def backward(ctx, grad):
@@ -166,9 +174,13 @@ class Permute(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, dims):
-        ctx.inverse = tuple(np.argsort(dims))
+    def forward(a, dims):
         return _view_of(a, np.transpose(a._data, dims))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, dims = inputs
+        ctx.inverse = tuple(np.argsort(dims))
 
     @staticmethod
     def backward(ctx, grad):
@@ -182,9 +194,13 @@ class Squeeze(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, dims):
-        ctx.shape = a._data.shape
+    def forward(a, dims):
         return _view_of(a, np.squeeze(a._data, axis=dims))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, _ = inputs
+        ctx.shape = a._data.shape
 
     @staticmethod
     def backward(ctx, grad):
@@ -213,9 +229,13 @@ class Unsqueeze(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, dim):
-        ctx.dim = dim
+    def forward(a, dim):
         return _view_of(a, np.expand_dims(a._data, dim))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, dim = inputs
+        ctx.dim = dim
 
     @staticmethod
     def backward(ctx, grad):
@@ -227,9 +247,13 @@ class Expand(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, shape):
-        ctx.shape = a._data.shape
+    def forward(a, shape):
         return _view_of(a, _backend.broadcast_to(a._data, shape))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, _ = inputs
+        ctx.shape = a._data.shape
 
     @staticmethod
     def backward(ctx, grad):
@@ -451,8 +475,12 @@ class Clone(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a):
+    def forward(a):
         return _wrap(a._data.copy())
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass  # backward needs nothing from the forward pass
 
     @staticmethod
     def backward(ctx, grad):
@@ -524,7 +552,7 @@ class Copy(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, src):
+    def forward(a, src):
         try:
             data = np.broadcast_to(src._data, a._data.shape).astype(a._data.dtype)
         except ValueError:
@@ -533,8 +561,12 @@ class Copy(Function):
                 f"the size of tensor b ({src._data.shape[-1] if src._data.ndim else 1}) at "
                 f"non-singleton dimension {a._data.ndim - 1}"
             ) from None
-        ctx.src_dtype = src.dtype
         return _wrap(data)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, src = inputs
+        ctx.src_dtype = src.dtype
 
     @staticmethod
     def backward(ctx, grad):

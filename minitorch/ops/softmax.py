@@ -29,13 +29,16 @@ class Softmax(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, x, dim):
+    def forward(x, dim):
         xd = _acc(x._data)
         e = np.exp(xd - xd.max(axis=dim, keepdims=True))
-        out = _wrap((e / e.sum(axis=dim, keepdims=True)).astype(x._data.dtype, copy=False))
+        return _wrap((e / e.sum(axis=dim, keepdims=True)).astype(x._data.dtype, copy=False))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, dim = inputs
         ctx.dim = dim
-        ctx.save_for_backward(out)
-        return out
+        ctx.save_for_backward(output)
 
     @staticmethod
     def backward(ctx, grad):
@@ -51,14 +54,17 @@ class LogSoftmax(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, x, dim):
+    def forward(x, dim):
         xd = _acc(x._data)
         shifted = xd - xd.max(axis=dim, keepdims=True)  # the largest entry becomes 0
         out = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
-        out = _wrap(out.astype(x._data.dtype, copy=False))
+        return _wrap(out.astype(x._data.dtype, copy=False))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, dim = inputs
         ctx.dim = dim
-        ctx.save_for_backward(out)
-        return out
+        ctx.save_for_backward(output)
 
     @staticmethod
     def backward(ctx, grad):
@@ -70,7 +76,7 @@ class LogSoftmax(Function):
 def _acc(x: np.ndarray) -> np.ndarray:
     """``x`` in the precision PyTorch computes softmax in: float16 in float32, rounded once
     at the end (the sum of exponentials would lose digits in float16)."""
-    return x.astype(np.float32) if x.dtype == np.float16 else x
+    return x.astype(np.float32) if x.dtype.char == "e" else x  # float16
 
 
 def _implicit_dim(name: str, ndim: int) -> int:

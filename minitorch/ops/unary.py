@@ -34,10 +34,12 @@ class Exp(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a):
-        out = _wrap(quietly(np.exp, _float(a)))
-        ctx.save_for_backward(out)
-        return out
+    def forward(a):
+        return _wrap(quietly(np.exp, _float(a)))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(output)
 
     @staticmethod
     def backward(ctx, grad):
@@ -50,9 +52,13 @@ class Log(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
+    def forward(a):
         return _wrap(quietly(np.log, _float(a)))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        (a,) = inputs
+        ctx.save_for_backward(a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -98,9 +104,13 @@ class Sin(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
+    def forward(a):
         return _wrap(np.sin(_float(a)))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        (a,) = inputs
+        ctx.save_for_backward(a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -113,9 +123,13 @@ class Cos(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
+    def forward(a):
         return _wrap(np.cos(_float(a)))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        (a,) = inputs
+        ctx.save_for_backward(a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -128,10 +142,12 @@ class Tanh(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a):
-        out = _wrap(np.tanh(_float(a)))
-        ctx.save_for_backward(out)
-        return out
+    def forward(a):
+        return _wrap(np.tanh(_float(a)))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(output)
 
     @staticmethod
     def backward(ctx, grad):
@@ -144,13 +160,15 @@ class Sigmoid(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a):
+    def forward(a):
         x = _float(a)
         # 1 / (1 + e^-x), written so that neither branch overflows
         e = np.exp(-np.abs(x))
-        out = _wrap(np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False))
-        ctx.save_for_backward(out)
-        return out
+        return _wrap(np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(output)
 
     @staticmethod
     def backward(ctx, grad):
@@ -163,12 +181,14 @@ class Relu(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a):
+    def forward(a):
         if a._data.dtype == np.bool_:
             raise RuntimeError("Boolean inputs not supported for relu")
-        out = _wrap(np.maximum(a._data, 0, dtype=a._data.dtype))
-        ctx.save_for_backward(out)
-        return out
+        return _wrap(np.maximum(a._data, 0, dtype=a._data.dtype))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(output)
 
     @staticmethod
     def backward(ctx, grad):
@@ -192,9 +212,13 @@ class ThresholdBackward(Function):
     _edge_args = (0,)  # only ``grad`` is differentiable
 
     @staticmethod
-    def forward(ctx, grad, out):
-        ctx.out = out
+    def forward(grad, out):
         return _wrap(_select_gradient(grad._data, out._data <= 0))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, out = inputs
+        ctx.out = out
 
     @staticmethod
     def backward(ctx, grad):
