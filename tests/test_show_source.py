@@ -26,3 +26,18 @@ def test_functions_and_classes_name_their_file_and_count_their_code():
     assert _header(engine._run).startswith("# minitorch/autograd/engine.py: _run, ")
     assert _header(minitorch.nn.Linear).startswith("# minitorch/nn/modules/linear.py: Linear, ")
     assert _header(minitorch.cuda.is_available).endswith(" lines of code")
+
+
+def test_the_core_the_chapters_show_fits_one_screen():
+    """Chapters 02 and 04 show these listings; each fits a screen (at most 50 lines of code,
+    comments and docstrings not counted), and the two modules together stay at most 700."""
+    import inspect
+
+    from minitorch.autograd import function
+    from minitorch.exercises.display import lines_of_code
+
+    for fn in (function.Function.apply, function._run_forward, function._record_node,
+               engine._run):
+        assert lines_of_code(inspect.getsource(fn)) <= 50, fn.__name__
+    total = sum(lines_of_code(inspect.getsource(m)) for m in (function, engine))
+    assert total <= 700

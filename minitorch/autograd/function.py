@@ -7,6 +7,11 @@ Every differentiable operation in minitorch, built-in or written by a learner, i
   ``ctx.save_for_backward(...)``;
 * ``backward(ctx, *grad_outputs)`` returns one gradient per input (``None`` where there is none).
 
+PyTorch 2 also takes a second style, which the built-in operations use: ``forward(*inputs)``
+without ctx, and ``setup_context(ctx, inputs, output)`` to save what backward needs. Saving
+matters only when a node is recorded, so when nothing is (under ``no_grad``, and in a backward
+pass), ``apply`` runs a built-in's ``forward`` alone: no ctx, no node.
+
 ``Function.apply`` runs ``forward`` and, when recording is on and an input requires grad, puts
 a node into the graph. That node *is* the ``ctx``: an instance of a class made for each Function
 (``MulBackward0`` for the built-in ``Mul``, ``MyOpBackward`` for a learner's ``MyOp``). Its
