@@ -32,6 +32,7 @@ def _float(a: Tensor) -> np.ndarray:
 class Exp(Function):
     node_name = "ExpBackward0"
     _builtin = True
+    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(a):
@@ -140,6 +141,7 @@ class Cos(Function):
 class Tanh(Function):
     node_name = "TanhBackward0"
     _builtin = True
+    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(a):
@@ -158,6 +160,7 @@ class Tanh(Function):
 class Sigmoid(Function):
     node_name = "SigmoidBackward0"
     _builtin = True
+    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(a):
@@ -179,6 +182,7 @@ class Sigmoid(Function):
 class Relu(Function):
     node_name = "ReluBackward0"
     _builtin = True
+    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(a):
