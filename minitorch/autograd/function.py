@@ -41,7 +41,6 @@ import inspect
 import itertools
 import sys
 import threading
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -221,17 +220,9 @@ def _recorded_copy(t):
 
 
 class SavedTensor:
-    """A tensor saved for backward, with the version it had when saved.
+    """A tensor saved for backward, with the version it had when saved."""
 
-    An output of the very node that saves it is kept without its history, as PyTorch keeps it:
-    holding the output itself would make a reference cycle (node -> saved output -> its
-    ``grad_fn``, the node), and the whole graph would wait for Python's cycle collector instead
-    of being freed as soon as the last tensor goes. ``unpack`` gives back a new tensor with the
-    same memory, version counter and history (so ``y.grad_fn._saved_result is y`` is False,
-    in PyTorch too).
-    """
-
-    __slots__ = ("tensor", "version", "origin", "output_nr")
+    __slots__ = ("tensor", "version", "origin")
 
     def __init__(self, tensor, origin) -> None:
         counter = tensor._version_counter  # None until the tensor first changes: version 0
@@ -244,22 +235,14 @@ class SavedTensor:
         self.tensor = tensor
         self.version = 0 if counter is None else counter.value
         self.origin = origin  # the node that produced it, named in version errors
-        self.output_nr = None  # for an output of the saving node: its number (see keep_output)
-
-    def keep_output(self, node, output_nr: int) -> None:
-        """The saved tensor is output ``output_nr`` of ``node``, which saves it: keep its
-        memory and version counter but not its history, and ``node`` only weakly."""
-        self.tensor = self.tensor.detach()  # shares the version counter
-        self.origin, self.output_nr = weakref.ref(node), output_nr
 
     def unpack(self):
         t = self.tensor
         counter = t._version_counter  # None: never changed since it was made
         now = 0 if counter is None else counter.value
-        origin = self.origin if self.output_nr is None else self.origin()
         if now != self.version:
             shape = ", ".join(str(s) for s in t.shape)
-            which = f", which is output 0 of {_short_name(origin)}," if origin else ""
+            which = f", which is output 0 of {_short_name(self.origin)}," if self.origin else ""
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: [torch.{t.dtype._legacy} [{shape}]]{which} is at version "
@@ -267,9 +250,6 @@ class SavedTensor:
                 "anomaly detection to find the operation that failed to compute its gradient, "
                 "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
             )
-        if self.output_nr is not None and origin is not None:  # the output, with its history
-            t = t.detach()
-            t._set_history(origin, self.output_nr)
         return t
 
 
@@ -557,12 +537,9 @@ def _name_saved_outputs(ctx, outputs) -> None:
         return
     for s in ctx._saved:
         if s is not None and s.origin is None:
-            for i, o in enumerate(outputs):
+            for o in outputs:
                 if s.tensor is o:
-                    if o._base is None:  # (a view keeps its base's memory: kept as it is)
-                        s.keep_output(ctx, i)
-                    else:
-                        s.origin = ctx
+                    s.origin = ctx
 
 
 # minitorch/_tensor.py sets this to the Tensor class (it is defined after this module).

@@ -340,7 +340,6 @@ class Neg(Function):
 class Reciprocal(Function):
     node_name = "ReciprocalBackward0"
     _builtin = True
-    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(a):

@@ -27,7 +27,6 @@ class Softmax(Function):
 
     node_name = "SoftmaxBackward0"
     _builtin = True
-    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(x, dim):
@@ -53,7 +52,6 @@ class LogSoftmax(Function):
 
     node_name = "LogSoftmaxBackward0"
     _builtin = True
-    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(x, dim):

@@ -32,7 +32,6 @@ def _float(a: Tensor) -> np.ndarray:
 class Exp(Function):
     node_name = "ExpBackward0"
     _builtin = True
-    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(a):
@@ -141,7 +140,6 @@ class Cos(Function):
 class Tanh(Function):
     node_name = "TanhBackward0"
     _builtin = True
-    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(a):
@@ -160,7 +158,6 @@ class Tanh(Function):
 class Sigmoid(Function):
     node_name = "SigmoidBackward0"
     _builtin = True
-    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(a):
@@ -182,7 +179,6 @@ class Sigmoid(Function):
 class Relu(Function):
     node_name = "ReluBackward0"
     _builtin = True
-    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(a):
