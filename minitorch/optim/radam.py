@@ -23,12 +23,12 @@ import numpy as np
 from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
-from minitorch.optim.adam import _lerp_
 from minitorch.optim.optimizer import (
     Optimizer,
     _addcmul_,
     _as_dtype,
     _bump,
+    _lerp_,
     _params_with_grad,
     _weight_decay,
 )
