@@ -454,16 +454,20 @@ def _with_defaults(forward, args: tuple) -> tuple:
     return bound.args
 
 
-def _run_forward(cls, ctx, args, recording_off: bool = False):
+def _run_forward(cls, ctx, args):
     """``forward(ctx, *args)``; or, for a Function with its own ``setup_context``,
     ``forward(*args)`` and then ``setup_context(ctx, args, output)``.
 
     A learner's Function runs under ``no_grad``, as in PyTorch: the operations inside it are
     not recorded (the Function's own node stands for them). A built-in computes on arrays.
     """
-    if not (cls._builtin or recording_off):
-        with grad_mode.no_grad():
-            return _run_forward(cls, ctx, args, recording_off=True)
+    if cls._builtin:
+        return _forward_and_setup(cls, ctx, args)
+    with grad_mode.no_grad():
+        return _forward_and_setup(cls, ctx, args)
+
+
+def _forward_and_setup(cls, ctx, args):
     if not cls._separate_setup:
         return cls.forward(ctx, *args)
     out = cls.forward(*args)
