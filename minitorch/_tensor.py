@@ -320,7 +320,8 @@ class Tensor:
     @property
     def grad(self) -> Tensor | None:
         """The accumulated gradient of a leaf (None until a backward reaches it)."""
-        if self.grad_fn is not None and not self._retains_grad:
+        if (self._grad_fn is not None or self._view_stale is not None) and \
+                self.grad_fn is not None and not self._retains_grad:  # (a leaf skips grad_fn)
             warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 

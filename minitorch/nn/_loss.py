@@ -205,33 +205,39 @@ class NllLoss(Function):
         rows_lp = moved.reshape(-1, n_classes)
         t = target.reshape(-1)
         rows = xp.arange(t.shape[0])
-        valid = t != ignore_index
-        all_valid = bool(valid.all())
+        # The common case costs two small reductions: every target a class, none ignored.
+        lo, hi = (t.min(), t.max()) if t.size else (0, -1)
+        all_valid = not lo <= ignore_index <= hi or not (t == ignore_index).any()
+        valid = None if all_valid else t != ignore_index
         t_safe = t if all_valid else xp.where(valid, t, 0)
-        if t_safe.size and (t_safe.min() < 0 or t_safe.max() >= n_classes):
+        if (lo < 0 or hi >= n_classes) and not all_valid:
+            lo, hi = (t_safe.min(), t_safe.max()) if t_safe.size else (0, -1)
+        if lo < 0 or hi >= n_classes:
             bad = t_safe[(t_safe < 0) | (t_safe >= n_classes)]
             raise IndexError(f"Target {int(bad[0])} is out of bounds.")
         picked = rows_lp[rows, t_safe]  # log p(target) of every sample
         if weight is not None:
-            w = weight._data[t_safe].astype(lp.dtype, copy=False) * valid
+            w = weight._data[t_safe].astype(lp.dtype, copy=False)
+            w = w if all_valid else w * valid
         elif not all_valid:
             w = valid.astype(lp.dtype)
         else:
             w = None  # every sample counts once
-        losses = -picked if w is None else -picked * w
         total = None
         if reduction == "none":
-            out = losses.reshape(target.shape)
-        elif reduction == "sum":
-            out = losses.sum(dtype=lp.dtype)
-        else:
-            total = t.shape[0] if w is None else w.sum(dtype=lp.dtype)
-            # every target ignored: the loss is 0 / 0 = NaN (PyTorch's), its gradient 0
-            out = losses.sum(dtype=lp.dtype) / lp.dtype.type(total) if total else \
-                lp.dtype.type(np.nan)
+            out = (-picked if w is None else -picked * w).reshape(target.shape)
+        else:  # -(sum of picked) is the sum of the -picked: negating rounds nothing
+            out = -(picked if w is None else picked * w).sum(dtype=lp.dtype)
+            if reduction == "mean":
+                total = t.shape[0] if w is None else w.sum(dtype=lp.dtype)
+                # every target ignored: the loss is 0 / 0 = NaN (PyTorch's), its gradient 0
+                out = out / lp.dtype.type(total) if total else lp.dtype.type(np.nan)
         # Where the gradient goes: the target of each counted sample, with its class weight.
-        kept = rows if all_valid else rows[valid]
-        ctx.picked = (kept, t_safe[kept], None if w is None else w[kept])
+        if all_valid:
+            ctx.picked = (rows, t_safe, w)
+        else:
+            kept = rows[valid]
+            ctx.picked = (kept, t_safe[kept], None if w is None else w[kept])
         ctx.moved_shape, ctx.reduction, ctx.ndim = moved.shape, reduction, lp.ndim
         ctx.arguments = (target, weight, reduction, ignore_index)  # for double backward
         ctx.total = None if total is None else float(total)

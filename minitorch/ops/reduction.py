@@ -53,8 +53,8 @@ def _summed(x, axis, keepdims: bool, dtype):
     if dtype == np.float16 or (dtype is None and x.dtype.char == "e"):  # float16
         total = x.sum(axis=axis, keepdims=keepdims, dtype=np.float32)
         return quietly(total.astype, np.float16)
-    if type(x) is np.ndarray and axis is None:  # np.add.reduce is what ndarray.sum calls
-        return np.add.reduce(x, None, dtype)
+    if type(x) is np.ndarray:  # np.add.reduce is what ndarray.sum calls
+        return np.add.reduce(x, axis, dtype, None, keepdims)
     return x.sum(axis=axis, keepdims=keepdims, dtype=dtype)
 
 
