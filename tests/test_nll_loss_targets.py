@@ -8,6 +8,8 @@ an empty batch, and targets out of bounds (ignored ones may be out of bounds).
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -64,8 +66,12 @@ def test_an_ignored_target_may_be_out_of_bounds():
     np.testing.assert_allclose(ours_grad, theirs_grad)
 
 
-def test_every_target_ignored_gives_nan_and_a_zero_gradient():
-    (ours, ours_grad), (theirs, theirs_grad) = _both(
-        np.ones((2, 3), np.float32), np.array([1, 1]), None, ignore_index=1)
+@pytest.mark.parametrize("weight, kw", [(None, {"ignore_index": 1}),  # nothing counted
+                                        (np.array([1, 0, 1], np.float32), {})])  # weight 0
+def test_a_zero_total_gives_torchs_nan_without_a_numpy_warning(weight, kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NumPy's divide-by-zero warning would be an error
+        (ours, ours_grad), (theirs, theirs_grad) = _both(
+            np.ones((2, 3), np.float32), np.array([1, 1]), weight, **kw)
     assert np.isnan(ours) and np.isnan(theirs)
-    np.testing.assert_array_equal(ours_grad, theirs_grad)
+    np.testing.assert_array_equal(ours_grad, theirs_grad)  # zeros, or NaN as in torch

@@ -265,11 +265,11 @@ class NllLossGrad(Function):
         g = grad._data
         xp = array_module(g)
         if loss_ctx.total is not None:
-            g = g / g.dtype.type(loss_ctx.total)
+            g = quietly(np.divide, g, g.dtype.type(loss_ctx.total))  # 0 total: inf, as torch
         g = -g.reshape(-1)[kept] if loss_ctx.reduction == "none" else -g
         out = xp.zeros((math.prod(loss_ctx.moved_shape[:-1]), loss_ctx.moved_shape[-1]),
                        dtype=g.dtype)
-        out[kept, targets] = g if w is None else g * w
+        out[kept, targets] = g if w is None else quietly(np.multiply, g, w)  # (0 * inf: NaN)
         return _wrap(_like_logp(out, loss_ctx))
 
     @staticmethod
