@@ -208,10 +208,11 @@ class NllLoss(Function):
         # The common case costs two small reductions: every target a class, none ignored.
         lo, hi = (t.min(), t.max()) if t.size else (0, -1)
         all_valid = not lo <= ignore_index <= hi or not (t == ignore_index).any()
-        valid = None if all_valid else t != ignore_index
-        t_safe = t if all_valid else xp.where(valid, t, 0)
-        if (lo < 0 or hi >= n_classes) and not all_valid:
-            lo, hi = (t_safe.min(), t_safe.max()) if t_safe.size else (0, -1)
+        valid, t_safe = None, t
+        if not all_valid:  # an ignored target may be any number: check the others
+            valid = t != ignore_index
+            t_safe = xp.where(valid, t, 0)
+            lo, hi = t_safe.min(), t_safe.max()
         if lo < 0 or hi >= n_classes:
             bad = t_safe[(t_safe < 0) | (t_safe >= n_classes)]
             raise IndexError(f"Target {int(bad[0])} is out of bounds.")
