@@ -47,9 +47,11 @@ class device:  # noqa: N801  (PyTorch's name)
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other) -> bool:
-        if isinstance(other, str):
-            other = device(other)
-        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+        # As in PyTorch, a device equals only a device: ``t.device == "cpu"`` is False (compare
+        # ``t.device.type == "cpu"``, or ``t.device == torch.device("cpu")``).
+        if not isinstance(other, device):
+            return NotImplemented
+        return (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self) -> int:
         return hash((self.type, self.index))

@@ -75,6 +75,19 @@ def test_default_device():
         assert mt.get_default_device().type == "cpu"
 
 
+def test_device_equality_as_torch():
+    """A device equals only a device: ``t.device == "cpu"`` is False in PyTorch, and here."""
+    def answers(lib):
+        cpu, t = lib.device("cpu"), lib.zeros(2)
+        return [cpu == "cpu", cpu != "cpu", "cpu" == cpu, t.device == "cpu",
+                t.device == lib.device("cpu"), t.device != lib.device("cpu"),
+                t.device.type == "cpu", cpu == lib.device("cpu", 0), cpu == None,  # noqa: E711
+                lib.device("cuda", 0) == "cuda:0", lib.device("cuda:1") == lib.device("cuda", 1),
+                {lib.device("cpu"): 1}.get(t.device), hash(cpu) == hash(lib.device("cpu"))]
+    assert answers(mt) == answers(torch)
+    assert answers(mt)[:4] == [False, True, False, False]  # PyTorch's surprise, kept
+
+
 # ---------------------------------------------------------------- out=
 @pytest.mark.parametrize("name", ["add", "sub", "mul", "div", "matmul"])
 @pytest.mark.parametrize("out_shape", [(2, 3), (0,), (5,)])
