@@ -172,15 +172,12 @@ def fused_multiply_add(x, y: np.ndarray, z: np.ndarray,
     wide = _WIDER.get(z.dtype)
     if wide is None or not isinstance(z, np.ndarray):  # an integer, or a GPU array
         exact = x * y + z
-    else:
-        # The product of two float32 numbers fits a float64 exactly (one pass: the ufunc
-        # converts as it multiplies); the sum is the one rounding (to ``wide``, and the cast to
-        # ``z``'s dtype as it is stored is harmless). This runs in every optimizer step.
+    else:  # in place where the shapes allow (this runs in every optimizer step)
+        # exact: the product of two float32 numbers fits a float64 (one pass: the ufunc
+        # converts as it multiplies)
         exact = np.multiply(y, x, dtype=wide)
-        if out is not None:
-            return np.add(exact, z, out=out)
         if z.shape == exact.shape:
-            exact += z
+            exact += z  # the one rounding (to ``wide``; the cast below is harmless)
         else:
             exact = exact + z
     if out is None:
