@@ -196,6 +196,16 @@ def broadcast_to(array, shape: tuple):
     return view
 
 
+def writeable(array) -> bool:
+    """Whether ``array`` may be written into. NumPy keeps a flag (off for broadcast views);
+    CuPy has none, so there an array is refused only where one memory location stands for
+    several elements (a stride of 0 along a dimension longer than 1), as PyTorch refuses."""
+    flags = array.flags
+    if hasattr(flags, "writeable"):
+        return flags.writeable
+    return all(stride or size <= 1 for stride, size in zip(array.strides, array.shape))
+
+
 def asarray(data, dtype=None):
     """Turn NumPy scalars (which NumPy ops return for 0-d results) into arrays; arrays of
     other libraries pass through unchanged."""

@@ -20,7 +20,7 @@ import warnings
 
 import numpy as np
 
-from minitorch import _device, _dtype, _random
+from minitorch import _backend, _device, _dtype, _random
 from minitorch._tensor import Tensor, _unwrap_nested, _wrap
 
 __all__ = [
@@ -38,11 +38,13 @@ def _finish(data: np.ndarray, dtype, device, requires_grad: bool) -> Tensor:
             )
         if data.dtype != dtype.np:
             data = data.astype(dtype.np)
-    t = _wrap(data)
     if device is None:
         device = _device._default_device  # set_default_device (None: stay on the CPU)
     if device is not None and device is not _device.cpu:  # NumPy arrays are on the CPU already
-        t = t.to(device)
+        device = _device.device(device)
+        if device.type != "cpu":  # made there, as PyTorch's are: no copy op is recorded
+            data = _backend.move(data, device)
+    t = _wrap(data)
     if requires_grad:
         if data.dtype.kind != "f":
             raise RuntimeError(

@@ -623,7 +623,7 @@ class Tensor:
                 f"result type {_dtype.from_numpy_dtype(values.dtype)._legacy[:-6]} can't be "
                 f"cast to the desired output type {self.dtype._legacy[:-6]}"
             )
-        if not data.flags.writeable:
+        if data.size and not _backend.writeable(data):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
@@ -634,7 +634,8 @@ class Tensor:
                 f"output with shape [{', '.join(map(str, data.shape))}] doesn't match the "
                 f"broadcast shape [{', '.join(map(str, values.shape))}]"
             )
-        data[...] = values
+        if data.size:  # an empty view may be read-only to NumPy, and there is nothing to write
+            data[...] = values
         _counter(self).value += 1
 
     def _accumulate_(self, grad: Tensor) -> None:

@@ -88,6 +88,24 @@ def test_device_equality_as_torch():
     assert answers(mt)[:4] == [False, True, False, False]  # PyTorch's surprise, kept
 
 
+@pytest.mark.parametrize("base,sizes", [
+    ((1, 2), (1, 2)), ((2,), (1, 2)), ((2, 1), (2, 1)), ((2,), (1, 1, -1)), ((1, 2), (1, -1)),
+    ((1, 2), (3, 2)), ((2,), (3, 2)), ((2, 1), (2, 4)), ((), (1,)), ((), (3,)), ((0,), (2, 0)),
+])
+def test_writing_into_an_expanded_tensor_as_torch(base, sizes):
+    """An expanded view may be written into unless it repeats memory: ``x.expand(1, 2)`` of a
+    (2,) tensor repeats nothing, and in-place ops on it change ``x`` (as in PyTorch); one that
+    repeats an element is refused with PyTorch's error."""
+    def run(lib):
+        x = lib.arange(float(np.prod(base))).reshape(base)
+        try:
+            x.expand(*sizes).add_(1.0)
+        except RuntimeError as e:
+            return str(e)
+        return x.tolist()
+    assert run(mt) == run(torch)
+
+
 # ---------------------------------------------------------------- out=
 @pytest.mark.parametrize("name", ["add", "sub", "mul", "div", "matmul"])
 @pytest.mark.parametrize("out_shape", [(2, 3), (0,), (5,)])

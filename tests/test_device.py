@@ -166,3 +166,49 @@ def test_numpy_of_requires_grad_tensor_under_no_grad():
         w.numpy()
     with minitorch.no_grad():
         np.testing.assert_array_equal(w.numpy(), [1.0, 1.0])
+
+
+def test_manual_update_on_the_device(gpu):
+    """The tutorials' raw-tensor step, ``w -= lr * w.grad`` under ``no_grad``, on the device.
+    CuPy's arrays have no ``writeable`` flag, and neither have the pretend GPU's: this failed
+    on a real GPU with "'Flags' object has no attribute 'writeable'"."""
+    rng = np.random.default_rng(0)
+    start = rng.standard_normal((3, 2)).astype(np.float32)
+    x = rng.standard_normal((4, 3)).astype(np.float32)
+    ends = []
+    for device in ("cpu", "cuda"):
+        w = minitorch.tensor(start, device=device, requires_grad=True)
+        for _ in range(3):
+            loss = (minitorch.tensor(x, device=device) @ w).relu().sum()
+            loss.backward()
+            with minitorch.no_grad():
+                w -= 0.1 * w.grad
+                w.grad.zero_()
+        assert w.device.type == device and w.is_leaf
+        ends.append(w.detach().cpu().numpy())
+    np.testing.assert_array_equal(ends[1], ends[0])
+
+
+def test_writes_into_shared_memory_refused_on_the_device(gpu):
+    """An expanded tensor repeats one memory location: writing into it is PyTorch's error on
+    every device, found from the strides where the array keeps no flag (CuPy, the pretend GPU)."""
+    for device in ("cpu", "cuda"):
+        row = minitorch.tensor([[1.0, 2.0]], device=device)
+        with pytest.raises(RuntimeError, match="more than one element of the written-to"):
+            row.expand(3, 2).add_(1.0)
+        wide = row.expand(1, 2)  # one row: no element is repeated, so it may be written
+        wide.add_(1.0)
+        np.testing.assert_array_equal(row.cpu().numpy(), [[2.0, 3.0]])
+
+
+def test_factories_make_tensors_on_the_device(gpu):
+    """``ones(..., device="cuda")`` is made there, as in PyTorch: no copy op is recorded, so
+    the profiler shows only the ops the program ran."""
+    a = minitorch.ones(4, 4, device="cuda", requires_grad=True)
+    assert on_gpu(a) and a.is_leaf and a.grad_fn is None
+    with minitorch.autograd.profiler.profile() as prof:
+        b = minitorch.ones(4, 4, device="cuda")
+        (a @ b).sum()
+    assert [e.name for e in prof.function_events] == ["aten::mm", "aten::sum"]
+    assert on_gpu(minitorch.zeros(2, device=minitorch.device("cuda", 0)))
+    assert on_gpu(minitorch.tensor([1, 2], device="cuda"))

@@ -65,6 +65,34 @@ class PretendArray(np.ndarray):
     def __array_function__(self, func, types, args, kwargs):
         return _on_device(super().__array_function__(func, types, args, kwargs))
 
+    @property
+    def flags(self):
+        """CuPy's arrays have no ``writeable`` flag, so neither do these: code that reads it
+        fails on the pretend GPU as it would on a real one, not only on a machine with CuPy.
+
+        Example:
+            >>> a = np.arange(3.0).view(PretendArray)
+            >>> a.flags.c_contiguous, hasattr(a.flags, "writeable")
+            (True, False)
+        """
+        return _CupyLikeFlags(np.ndarray.flags.__get__(self))
+
+
+class _CupyLikeFlags:
+    """A NumPy array's flags without ``writeable`` to read, as CuPy's ``Flags`` has none.
+    Setting it (which NumPy-only code does, to make a NumPy view writeable) still works."""
+
+    def __init__(self, flags) -> None:
+        object.__setattr__(self, "_flags", flags)
+
+    def __getattr__(self, name: str):
+        if name in ("writeable", "writable"):
+            raise AttributeError(f"'Flags' object has no attribute '{name}'")
+        return getattr(self._flags, name)
+
+    def __setattr__(self, name: str, value) -> None:
+        setattr(self._flags, name, value)
+
 
 def _on_device(out: Any) -> Any:
     if type(out) is np.ndarray:
@@ -153,11 +181,12 @@ def backend_for(device_type: str, backend: _backend.Backend) -> Iterator[None]:
 
     Example:
         >>> import minitorch
+        >>> before = _backend.get("cuda")
         >>> with backend_for("cuda", PretendGPU()):
-        ...     print(minitorch.ones(2).to("cuda").device)
-        cuda:0
-        >>> minitorch.cuda.is_available()
-        False
+        ...     print(minitorch.ones(2).to("cuda").device, type(_backend.get("cuda")).__name__)
+        cuda:0 PretendGPU
+        >>> _backend.get("cuda") is before
+        True
     """
     old = _backend._BACKENDS.get(device_type)
     flag = _backend.devices_in_use

@@ -248,7 +248,13 @@ class Expand(Function):
 
     @staticmethod
     def forward(a, shape):
-        return _view_of(a, _backend.broadcast_to(a._data, shape))
+        data = a._data
+        lead = len(shape) - data.ndim
+        if (lead >= 0 and all(want == 1 for want in shape[:lead])
+                and all(want in (have, -1) for want, have in zip(shape[lead:], data.shape))):
+            # nothing is repeated: a view that may be written into, as PyTorch's is
+            return _view_of(a, data[(None,) * lead])
+        return _view_of(a, _backend.broadcast_to(data, shape))  # read-only: repeats memory
 
     @staticmethod
     def setup_context(ctx, inputs, output):
@@ -271,7 +277,7 @@ class Diagonal(Function):
     def forward(ctx, a, offset, dim1, dim2):
         ctx.shape, ctx.args = a._data.shape, (offset, dim1, dim2)
         data = a._data.diagonal(offset, dim1, dim2)
-        if isinstance(data, np.ndarray) and a._data.flags.writeable:
+        if isinstance(data, np.ndarray) and _backend.writeable(a._data):
             data.flags.writeable = True  # NumPy's diagonal view is read-only only by default
         return _view_of(a, data)
 
@@ -511,8 +517,6 @@ class ToDevice(Function):
 
     @staticmethod
     def forward(ctx, a, device: _device_cls):
-        from minitorch import _backend
-
         ctx.device = a._device
         return _wrap(_backend.move(a._data, device))
 
