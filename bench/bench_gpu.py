@@ -15,8 +15,9 @@ laptop finishes in about a minute. What is timed:
 3. an MLP training step (784 -> 1024 -> 1024 -> 10, batch 4096, ReLU, cross-entropy, SGD);
 4. the digits CNN (Conv2d-ReLU-MaxPool x 2, Linear; 8x8 images) forward + backward, batch 512.
 
-Every figure is the best of a few repeats after one warm-up call; GPU timings synchronize
-before reading the clock (GPUs run asynchronously). The JSON also records the machine, the BLAS
+Every figure is the median of a few timed runs after one warm-up call, stored with its spread
+(the fastest and slowest run); GPU timings synchronize before reading the clock (GPUs run
+asynchronously). The JSON also records the machine, the BLAS
 thread count and the load average, because a busy machine gives slower, noisier CPU figures.
 Nothing here is asserted: timings are not tests.
 """
@@ -28,6 +29,7 @@ import datetime
 import json
 import os
 import platform
+import statistics
 import sys
 import time
 
@@ -55,12 +57,8 @@ import minitorch  # noqa: E402
 CPU_MAX_N = 4096  # larger CPU matmuls take minutes
 
 
-def timeit(fn, sync, repeat=5) -> float:
-    """The best (smallest) seconds of ``fn()`` over ``repeat`` runs, after one warm-up run.
-
-    The minimum, not the median: on a shared machine other work only ever adds time, so the
-    best run is the closest to what the hardware can do (the advice of Python's ``timeit``).
-    """
+def timeit(fn, sync, repeat=5) -> list[float]:
+    """The seconds of each of ``repeat`` timed runs of ``fn()``, after one warm-up run."""
     fn()
     sync()
     times = []
@@ -70,7 +68,11 @@ def timeit(fn, sync, repeat=5) -> float:
         fn()
         sync()
         times.append(time.perf_counter() - t0)
-    return min(times)
+    return times
+
+
+def _median(times: list[float]) -> float:
+    return statistics.median(times)
 
 
 def _tensor(lib, array, device, requires_grad=False):
@@ -182,8 +184,8 @@ def main() -> None:
     parser.add_argument("--note", default="", help="a remark stored with the results")
     parser.add_argument("--threads", type=int, help="CPU threads for BLAS and PyTorch (default: "
                         "the libraries' own choice, usually one per core)")
-    parser.add_argument("--repeat", type=int, default=5, help="timed runs per figure (best "
-                        "is kept; more repeats filter more noise on a busy machine)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per figure (the "
+                        "median is kept, with the fastest and slowest as its spread)")
     args = parser.parse_args()
     gpu = minitorch.cuda.is_available()
     try:
@@ -222,8 +224,10 @@ def main() -> None:
         "why_no_gpu": None if gpu else minitorch.cuda.unavailable_reason(),
         "load_average_before": _load(),
         "note": args.note,
-        "units": "seconds, best of repeats after a warm-up; matmul = (A @ B).sum().backward()",
+        "units": "seconds, median of the timed runs after a warm-up (spread: [fastest, slowest]);"
+                 " matmul = (A @ B).sum().backward()",
         "matmul": {}, "transfer": {}, "mlp": {}, "cnn": {},
+        "spread": {"matmul": {}, "transfer": {}, "mlp": {}, "cnn": {}},
     }
     if gpu:
         import cupy
@@ -234,51 +238,66 @@ def main() -> None:
           f"GPU: {results['gpu'] or 'none (' + str(results['why_no_gpu']) + ')'}")
     print(f"load average before: {results['load_average_before']}")
 
-    print("\n## matmul forward + backward (seconds, best of repeats)\n")
+    def record(where, label, sync, repeat, make, *args):
+        """Time the function ``make(*args)`` returns; store the median at ``where[label]``, with
+        the spread at the same place under ``"spread"``. A failure is printed and stored as
+        text, not raised: the other figures still count."""
+        place, spread = results, results["spread"]
+        for key in where:
+            place, spread = place.setdefault(key, {}), spread.setdefault(key, {})
+        try:
+            times = timeit(make(*args), sync, repeat)
+        except Exception as e:  # report, don't hide
+            place[label] = f"failed: {type(e).__name__}: {e}"
+            print(f"- {label}, {' '.join(where)}: {place[label]}")
+            return
+        place[label] = _median(times)
+        spread[label] = [min(times), max(times)]
+
+    def cell(row, k, digits=4):
+        return f"{row[k]:.{digits}f}" if isinstance(row.get(k), float) else "—"
+
+    print("\n## matmul forward + backward (seconds, median of repeats)\n")
     print("| n | " + " | ".join(labels) + " | minitorch cpu / numpy |")
     print("|---|" + "---|" * (len(labels) + 1))
     for n in sizes:
-        row = {}
+        key = str(n)
         for label, lib, dev, sync in runs:
             if dev == "cpu" and n > CPU_MAX_N:
                 continue  # minutes on a CPU
-            row[label] = timeit(matmul_case(lib, n, dev), sync, repeat=args.repeat)
+            record(("matmul", key), label, sync, args.repeat, matmul_case, lib, n, dev)
         if n <= CPU_MAX_N:
-            row["numpy cpu"] = timeit(matmul_numpy(n), no_sync, repeat=args.repeat)
-        results["matmul"][str(n)] = row
-        ratio = (f"{row['minitorch cpu'] / row['numpy cpu']:.2f}" if "numpy cpu" in row
-                 and "minitorch cpu" in row else "—")
-        print(f"| {n} | " + " | ".join(f"{row[k]:.4f}" if k in row else "—" for k in labels)
-              + f" | {ratio} |")
+            record(("matmul", key), "numpy cpu", no_sync, args.repeat, matmul_numpy, n)
+        row = results["matmul"][key]
+        ratio = (f"{row['minitorch cpu'] / row['numpy cpu']:.2f}"
+                 if cell(row, "minitorch cpu") != "—" and cell(row, "numpy cpu") != "—" else "—")
+        print(f"| {n} | " + " | ".join(cell(row, k) for k in labels) + f" | {ratio} |")
 
     if gpu:
-        print("\n## one n x n float32 matrix: copies vs the matmul it feeds (seconds)\n")
+        print("\n## one n x n float32 matrix: copies vs the matmul it feeds (seconds, median)\n")
         print("| n | host -> device | device -> host | minitorch cuda matmul fwd+bwd |")
         print("|---|---|---|---|")
+        sync = minitorch.cuda.synchronize
         for n in sizes:
-            to_gpu, to_host = transfer_cases(n)
-            sync = minitorch.cuda.synchronize
-            row = {"host_to_device": timeit(to_gpu, sync, args.repeat),
-                   "device_to_host": timeit(to_host, sync, args.repeat),
-                   "bytes": 4 * n * n}
-            results["transfer"][str(n)] = row
-            mm = results["matmul"][str(n)].get("minitorch cuda")
-            print(f"| {n} | {row['host_to_device']:.5f} | {row['device_to_host']:.5f} | "
-                  f"{mm:.5f} |")
+            key = str(n)
+            for i, label in enumerate(("host_to_device", "device_to_host")):
+                record(("transfer", key), label, sync, args.repeat,
+                       lambda n, i: transfer_cases(n)[i], n, i)
+            row = results["transfer"][key]
+            row["bytes"] = 4 * n * n
+            print(f"| {n} | {cell(row, 'host_to_device', 5)} | {cell(row, 'device_to_host', 5)}"
+                  f" | {cell(results['matmul'][key], 'minitorch cuda', 5)} |")
     else:
         print("\n(no GPU: host <-> device copies not measured)")
 
     for name, case in (("mlp", mlp_case), ("cnn", cnn_case)):
-        print(f"\n## {name} step (seconds, best of repeats)\n")
+        print(f"\n## {name} step (seconds, median of repeats [fastest, slowest])\n")
         for label, lib, dev, sync in runs:
-            try:
-                t = timeit(case(lib, dev), sync, repeat=max(3, args.repeat // 2))
-            except Exception as e:  # report, don't hide
-                print(f"- {label}: failed: {type(e).__name__}: {e}")
-                results[name][label] = f"failed: {type(e).__name__}: {e}"
-                continue
-            results[name][label] = t
-            print(f"- {label}: {t:.4f}")
+            record((name,), label, sync, max(3, args.repeat // 2), case, lib, dev)
+            t = results[name][label]
+            if isinstance(t, float):
+                lo, hi = results["spread"][name][label]
+                print(f"- {label}: {t:.4f} [{lo:.4f}, {hi:.4f}]")
     results["load_average_after"] = _load()
     print(f"\nload average after: {results['load_average_after']}")
     if args.json:
