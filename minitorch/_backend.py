@@ -206,6 +206,14 @@ def writeable(array) -> bool:
     return all(stride or size <= 1 for stride, size in zip(array.strides, array.shape))
 
 
+def open_grid(xp, shape: tuple) -> tuple:
+    """``xp.indices(shape, sparse=True)``, which CuPy's ``indices`` lacks: one index array per
+    dimension, counting along it and of length 1 along the others."""
+    last = len(shape) - 1
+    return tuple(xp.arange(size).reshape((1,) * i + (size,) + (1,) * (last - i))
+                 for i, size in enumerate(shape))
+
+
 def asarray(data, dtype=None):
     """Turn NumPy scalars (which NumPy ops return for 0-d results) into arrays; arrays of
     other libraries pass through unchanged."""

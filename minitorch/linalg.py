@@ -136,6 +136,12 @@ def inv(A: Tensor) -> Tensor:  # noqa: N803
 
 
 # ---------------------------------------------------------------- determinant
+def _on_device_of(host: np.ndarray, a: Tensor) -> Tensor:
+    """A result computed on the host (NumPy's LAPACK), as a tensor on ``a``'s device and of
+    its dtype."""
+    return _wrap(array_module(a._data).asarray(host.astype(a._data.dtype, copy=False)))
+
+
 def _cofactors(a: np.ndarray) -> np.ndarray:
     """The cofactor matrix ``d det(A) / dA``, from the SVD so that singular matrices work:
     with ``A = U S V^T``, ``cof(A) = det(U) det(V) U diag(prod_{j != i} s_j) V^T``."""
@@ -151,7 +157,7 @@ class Det(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = _wrap(np.asarray(np.linalg.det(a._data)).astype(a._data.dtype))
+        out = _wrap(array_module(a._data).asarray(np.linalg.det(a._data)).astype(a._data.dtype))
         ctx.save_for_backward(a, out)
         return out
 
@@ -161,7 +167,7 @@ class Det(Function):
         g = grad.unsqueeze(-1).unsqueeze(-1)
         if np.all(d._data != 0):  # invertible: det(A) A^-T, differentiable again
             return g * d.unsqueeze(-1).unsqueeze(-1) * _mT(inv(a))
-        return g * _wrap(_cofactors(to_numpy(a._data)).astype(a._data.dtype))
+        return g * _on_device_of(_cofactors(to_numpy(a._data)), a)
 
 
 def det(A: Tensor) -> Tensor:  # noqa: N803
@@ -256,15 +262,15 @@ class Svdvals(Function):
                               "matrix contained non-finite values.")
         if not np.isfinite(data).all():  # PyTorch: NaN singular values for an infinite input
             k = min(data.shape[-2:])
-            nan = np.full(data.shape[:-2] + (k,), np.nan, dtype=data.dtype)
             ctx.a = a
-            ctx.u = _wrap(np.full(data.shape[:-1] + (k,), np.nan, dtype=data.dtype))
-            ctx.vt = _wrap(np.full(data.shape[:-2] + (k, data.shape[-1]), np.nan, data.dtype))
-            return _wrap(nan)
+            ctx.u = _on_device_of(np.full(data.shape[:-1] + (k,), np.nan, data.dtype), a)
+            ctx.vt = _on_device_of(np.full(data.shape[:-2] + (k, data.shape[-1]), np.nan,
+                                           data.dtype), a)
+            return _on_device_of(np.full(data.shape[:-2] + (k,), np.nan, data.dtype), a)
         ctx.a = a
         u, s, vt = np.linalg.svd(data, full_matrices=False)
-        ctx.u, ctx.vt = _wrap(u.astype(a._data.dtype)), _wrap(vt.astype(a._data.dtype))
-        return _wrap(s.astype(a._data.dtype))
+        ctx.u, ctx.vt = _on_device_of(u, a), _on_device_of(vt, a)
+        return _on_device_of(s, a)
 
     @staticmethod
     def backward(ctx, grad):

@@ -1931,7 +1931,7 @@ def _v_reshaped(lib, x):
 
 
 def _v_base_not_recorded(lib, x):  # a view made before its base joined the graph
-    b = lib.zeros(3, 4, dtype=x.dtype)
+    b = lib.zeros(3, 4, dtype=x.dtype, device=x.device)
     v = b[1]
     b[1:].add_(x[1:])
     return b, v * 1, v.requires_grad, b.grad_fn.name()
@@ -2309,6 +2309,7 @@ class Result:
     values: list = field(default_factory=list)  # per output: (kind, payload)
     grads: list | None = None
     grads2: list | None = None
+    devices: list = field(default_factory=list)  # the device type of each tensor output
 
 
 def _exc_class(e: BaseException) -> str:
@@ -2322,7 +2323,7 @@ def _exc_class(e: BaseException) -> str:
     return name
 
 
-def _convert(lib, a, is_torch, leaves):
+def _convert(lib, a, is_torch, leaves, device=None):
     if isinstance(a, A):
         arr = a.arr.copy()
         if a.layout == "T":
@@ -2330,6 +2331,8 @@ def _convert(lib, a, is_torch, leaves):
         elif a.layout == "step":
             arr = np.repeat(arr, 2, axis=0)
         t = lib.from_numpy(arr)
+        if device is not None:
+            t = t.to(device)
         if a.layout == "own":  # memory of its own (PyTorch cannot resize a NumPy array's)
             t = t.clone()
         if a.grad:
@@ -2341,9 +2344,9 @@ def _convert(lib, a, is_torch, leaves):
             t = t[::2]
         return t
     if isinstance(a, list):
-        return [_convert(lib, x, is_torch, leaves) for x in a]
+        return [_convert(lib, x, is_torch, leaves, device) for x in a]
     if isinstance(a, tuple):
-        return tuple(_convert(lib, x, is_torch, leaves) for x in a)
+        return tuple(_convert(lib, x, is_torch, leaves, device) for x in a)
     if isinstance(a, str) and a in ("float64", "float32", "float16", "int64", "int32", "int16",
                                     "int8", "bool", "uint8"):
         return getattr(lib, a)
@@ -2382,7 +2385,7 @@ def _describe(lib, o):
     if isinstance(o, lib.Tensor):
         if getattr(o, "_is_zerotensor", None) and o._is_zerotensor():  # PyTorch's lazy zeros
             o = lib.zeros(o.shape, dtype=o.dtype)
-        return ("tensor", np.array(o.detach().numpy()), str(o.dtype).replace("torch.", ""),
+        return ("tensor", np.array(o.detach().cpu().numpy()), str(o.dtype).replace("torch.", ""),
                 tuple(o.shape), bool(o.requires_grad))
     if isinstance(o, lib.Size):
         return ("value", tuple(o))
@@ -2399,16 +2402,17 @@ def _weights(o) -> np.ndarray:
     return w.reshape(tuple(o.shape))
 
 
-def run(lib, s: Sample) -> Result:
-    """Run sample ``s`` with library ``lib`` (torch or minitorch)."""
+def run(lib, s: Sample, device=None) -> Result:
+    """Run sample ``s`` with library ``lib`` (torch or minitorch); its tensors start on
+    ``device`` if one is given, and ``Result.devices`` records where each output ended up."""
     import warnings
 
     is_torch = lib.__name__ == "torch"
     leaves: list = []
     res = Result()
     try:
-        args = _convert(lib, s.args, is_torch, leaves)
-        kwargs = {k: _convert(lib, v, is_torch, leaves) for k, v in s.kwargs.items()}
+        args = _convert(lib, s.args, is_torch, leaves, device)
+        kwargs = {k: _convert(lib, v, is_torch, leaves, device) for k, v in s.kwargs.items()}
     except Exception as e:
         res.error = ("setup", _exc_class(e), str(e))
         return res
@@ -2421,10 +2425,11 @@ def run(lib, s: Sample) -> Result:
         return res
     outs = _flatten_out(lib, out)
     res.values = [_describe(lib, o) for o in outs]
+    res.devices = [o.device.type for o in outs if isinstance(o, lib.Tensor)]
     diff_outs = [o for o in outs if isinstance(o, lib.Tensor) and o.requires_grad]
     if not leaves or not diff_outs:
         return res
-    gos = [lib.from_numpy(_weights(o)).to(o.dtype) for o in diff_outs]
+    gos = [lib.from_numpy(_weights(o)).to(o.dtype).to(o.device) for o in diff_outs]
     try:
         grads = lib.autograd.grad(diff_outs, leaves, gos, allow_unused=True,
                                 create_graph=s.gradgrad)
@@ -2436,8 +2441,8 @@ def run(lib, s: Sample) -> Result:
         gg_in = [g for g in grads if g is not None and g.requires_grad]
         if gg_in:
             try:
-                total = sum((g * lib.from_numpy(np.asarray(_weights(g) + 0.25)).to(g.dtype)).sum()
-                            for g in gg_in)
+                total = sum((g * lib.from_numpy(np.asarray(_weights(g) + 0.25)).to(g.dtype)
+                             .to(g.device)).sum() for g in gg_in)
                 gg = lib.autograd.grad(total, leaves, allow_unused=True)
                 res.grads2 = [None if g is None else _describe(lib, g) for g in gg]
             except Exception as e:

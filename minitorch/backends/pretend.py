@@ -65,6 +65,11 @@ class PretendArray(np.ndarray):
     def __array_function__(self, func, types, args, kwargs):
         return _on_device(super().__array_function__(func, types, args, kwargs))
 
+    def __getitem__(self, key):
+        """One element is a 0-d array on the device, as CuPy gives, not a NumPy scalar."""
+        out = super().__getitem__(key)
+        return out if isinstance(out, np.ndarray) else np.asarray(out).view(PretendArray)
+
     @property
     def flags(self):
         """CuPy's arrays have no ``writeable`` flag, so neither do these: code that reads it

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minitorch._backend import array_module
+from minitorch._backend import array_module, open_grid
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.nn._util import (
@@ -353,7 +353,7 @@ class AdaptiveMaxPool2DGradInput(Function):
         ctx.idx = idx.reshape(idx.shape[:-2] + (plane,))
         g = grad._data.reshape(grad._data.shape[:-2] + (plane,))
         out = array_module(g).zeros(shape[:-2] + (shape[-2] * shape[-1],), dtype=g.dtype)
-        lead = np.indices(g.shape[:-1], sparse=True) if g.ndim > 1 else ()
+        lead = open_grid(array_module(g), g.shape[:-1]) if g.ndim > 1 else ()
         _add_at(out, (*[i[..., None] for i in lead], ctx.idx), g)
         return _wrap(out.reshape(shape))
 

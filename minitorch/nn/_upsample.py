@@ -24,6 +24,7 @@ import numpy as np
 from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
+from minitorch.ops.indexing import _add_at
 
 
 def _source_index(mode: str, in_size: int, out_size: int, scale_factor, align_corners, dtype):
@@ -78,14 +79,14 @@ def _apply_plan_transposed(g, axis: int, plan, in_size: int):
     moved = xp.moveaxis(out, axis, 0)
     gm = xp.moveaxis(g, axis, 0)
     if plan[0] == "nearest":
-        np.add.at(moved, plan[1], gm)
+        _add_at(moved, xp.asarray(plan[1]), gm)
         return out
-    _, i0, i1, l0, l1 = plan
-    w0 = l0.astype(g.dtype).reshape((-1,) + (1,) * (g.ndim - 1))
-    w1 = l1.astype(g.dtype).reshape((-1,) + (1,) * (g.ndim - 1))
+    _, i0, i1, l0, l1 = plan  # computed on the host: the weights and indices go where g is
+    w0 = xp.asarray(l0.astype(g.dtype).reshape((-1,) + (1,) * (g.ndim - 1)))
+    w1 = xp.asarray(l1.astype(g.dtype).reshape((-1,) + (1,) * (g.ndim - 1)))
     with np.errstate(invalid="ignore", over="ignore"):
-        np.add.at(moved, i0, w0 * gm)
-        np.add.at(moved, i1, w1 * gm)
+        _add_at(moved, xp.asarray(i0), w0 * gm)
+        _add_at(moved, xp.asarray(i1), w1 * gm)
     return out
 
 

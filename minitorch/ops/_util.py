@@ -93,13 +93,12 @@ def as_tensor(value, like: Tensor) -> Tensor:
         d = _dtype.scalar_dtype(value)
         if d.category <= like.dtype.category:
             d = like.dtype
-        if type(data) is np.ndarray:
-            try:
-                t = _wrap(np.array(value, dtype=d.np))
-            except OverflowError:  # -1 next to a uint8 tensor wraps to 255, as in PyTorch
-                t = _wrap(np.array(value).astype(d.np))
-        else:  # a number next to a GPU tensor goes to the GPU too
-            t = _wrap(array_module(data).asarray(value, dtype=d.np))
+        try:
+            host = np.array(value, dtype=d.np)
+        except OverflowError:  # -1 next to a uint8 tensor wraps to 255, as in PyTorch
+            host = np.array(value).astype(d.np)
+        # a number next to a GPU tensor goes to the GPU too
+        t = _wrap(host if type(data) is np.ndarray else array_module(data).asarray(host))
         t._wrapped = True
         return t
     if isinstance(value, np.ndarray):

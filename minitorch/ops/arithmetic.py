@@ -808,7 +808,7 @@ def where(condition: Tensor, input=None, other=None):  # noqa: A002
     if like is None:
         from minitorch._creation import tensor
 
-        like = tensor(input)
+        like = tensor(input, device=condition.device)  # numbers go where the condition is
     a, b = as_tensor(input, like), as_tensor(other, like)
     dt = _dtype.result_type(a, b)
     for value in (input, other):  # a number must fit the result (PyTorch lets float16 pass)

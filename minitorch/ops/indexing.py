@@ -27,7 +27,7 @@ import warnings
 import numpy as np
 
 from minitorch import _dtype
-from minitorch._backend import array_module
+from minitorch._backend import array_module, open_grid
 from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
@@ -135,14 +135,13 @@ def _add_at(out, key, values) -> None:
     """``out[key] += values`` where repeated indices add up (NumPy's ``add.at``)."""
     if type(out) is np.ndarray:
         np.add.at(out, key, values)
-    else:  # CuPy spells it cupyx.scatter_add; arrays of other backends provide add.at
-        xp = array_module(out)
-        scatter = getattr(getattr(xp, "_cupyx", None), "scatter_add", None)
-        if scatter is None and xp.__name__ == "cupy":
+    else:  # CuPy has add.at from version 13 (before, only cupyx.scatter_add, now deprecated)
+        at = getattr(array_module(out).add, "at", None)
+        if at is None:
             import cupyx
 
-            scatter = cupyx.scatter_add
-        (scatter or xp.add.at)(out, key, values)
+            at = cupyx.scatter_add
+        at(out, key, values)
 
 
 class Gather(Function):
@@ -163,8 +162,7 @@ class Gather(Function):
     def backward(ctx, grad):
         xp = array_module(grad._data)
         out = xp.zeros(ctx.shape, dtype=grad._data.dtype)
-        idx = xp.indices(ctx.index._data.shape, sparse=True)
-        idx = list(idx)
+        idx = list(open_grid(xp, ctx.index._data.shape))
         idx[ctx.dim] = ctx.index._data
         _add_at(out, tuple(idx), grad._data)
         return _wrap(out), None

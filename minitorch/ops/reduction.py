@@ -142,7 +142,7 @@ def _product_of_others(a: Tensor, dims: tuple) -> Tensor:
     rest_shape = [a.shape[d] for d in rest]
     k = int(np.prod([a.shape[d] for d in dims]))
     flat = a.permute(perm).reshape(rest_shape + [1, k])
-    diagonal = _wrap(np.eye(k, dtype=np.bool_))
+    diagonal = _wrap(array_module(a._data).eye(k, dtype=np.bool_))
     others = Prod.apply(where(diagonal, 1.0, flat), (len(rest) + 1,), False)
     return others.reshape(rest_shape + [a.shape[d] for d in dims]).permute(
         tuple(np.argsort(perm)))
@@ -556,10 +556,11 @@ def _arg_reduce(find, name: str, input: Tensor, dim, keepdim: bool) -> Tensor:  
     if dim is None:
         _check_nonempty(input, name, IndexError)
         idx = find(x)
-        return _wrap(np.asarray(idx, np.int64).reshape((1,) * x.ndim if keepdim else ()))
+        xp = array_module(x)
+        return _wrap(xp.asarray(idx, np.int64).reshape((1,) * x.ndim if keepdim else ()))
     d = normalize_dim(dim, x.ndim)
     if x.ndim == 0:
-        return _wrap(np.zeros((), np.int64))
+        return _wrap(array_module(x).zeros((), np.int64))
     _check_nonempty_dims(input, name, (d,))
     return _wrap(find(x, axis=d, keepdims=keepdim).astype(np.int64))
 
@@ -617,7 +618,7 @@ def _logical_reduce(np_fn, input: Tensor, dim, keepdim: bool) -> Tensor:  # noqa
             normalize_dims(dim, x.ndim) if len(dim) else ()
     out = np_fn(x != 0, axis=axis if x.ndim else (), keepdims=keepdim)
     # uint8 gives uint8 (PyTorch's old convention), every other dtype bool
-    return _wrap(np.asarray(out, dtype=np.uint8 if x.dtype == np.uint8 else np.bool_))
+    return _wrap(array_module(x).asarray(out, dtype=np.uint8 if x.dtype == np.uint8 else np.bool_))
 
 
 def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001, A002
@@ -682,7 +683,7 @@ class Norm(Function):
         else:
             with np.errstate(divide="ignore", over="ignore"):
                 out = np.sum(x ** p, axis=dims, keepdims=keepdim) ** (1 / p)
-        out = _wrap(np.asarray(out).astype(a._data.dtype))
+        out = _wrap(array_module(x).asarray(out).astype(a._data.dtype))
         ctx.save_for_backward(a, out)
         ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
         return out

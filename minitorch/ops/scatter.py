@@ -23,7 +23,7 @@ import numbers
 
 import numpy as np
 
-from minitorch._backend import array_module
+from minitorch._backend import array_module, open_grid
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import as_tensor, broadcast_error, normalize_dim
@@ -40,7 +40,7 @@ def _corner(shape: tuple, dim: int | None = None) -> tuple:
 def _positions(index: np.ndarray, dim: int) -> tuple:
     """The full NumPy key that ``index`` stands for along ``dim``: the other dims count up."""
     xp = array_module(index)
-    key = list(xp.indices(index.shape, sparse=True))
+    key = list(open_grid(xp, index.shape))
     key[dim] = index
     return tuple(key)
 

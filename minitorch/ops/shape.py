@@ -842,15 +842,21 @@ def copied(a: Tensor, src) -> Tensor:
     return Copy.apply(a, src)
 
 
+def _address(array) -> int:
+    """Where an array's first element is in memory (NumPy's interface, or CuPy's pointer)."""
+    if isinstance(array, np.ndarray):
+        return array.__array_interface__["data"][0]
+    return array.data.ptr
+
+
 def check_partial_overlap(dst, src) -> None:
     """PyTorch's error when ``copy_`` would read memory it writes (``x[1:] = x[:-1]``); like
     PyTorch, it only looks at two contiguous blocks (copying a tensor onto itself is fine)."""
-    if (type(dst) is not np.ndarray or type(src) is not np.ndarray
+    if (type(dst) is not type(src)
             or not (dst.flags.c_contiguous and src.flags.c_contiguous and dst.size and src.size)
-            or not np.may_share_memory(dst, src)):
+            or not array_module(dst).may_share_memory(dst, src)):
         return
-    if dst.__array_interface__["data"][0] == src.__array_interface__["data"][0] \
-            and dst.nbytes == src.nbytes:
+    if _address(dst) == _address(src) and dst.nbytes == src.nbytes:
         return
     raise RuntimeError(
         "unsupported operation: some elements of the input tensor and the written-to tensor "
