@@ -1,4 +1,4 @@
-"""Every op of the OpInfo table on a device, against the same op on the CPU.
+"""Every op of the OpInfo table, every layer and every optimizer on a device, against the CPU.
 
 ``test_opinfo.py`` compares each sample with PyTorch on the CPU. Here each sample runs twice in
 minitorch, once with its tensors on the CPU and once on a device, and the two must agree:
@@ -9,10 +9,12 @@ GPU user's next step failing with "Expected all tensors to be on the same device
 The device is the GPU where minitorch can use one (CuPy), the pretend GPU otherwise (CI). CuPy
 refuses to turn its arrays into NumPy arrays behind the program's back; the pretend GPU's
 arrays are NumPy arrays, so on the pretend GPU minitorch's modules see a NumPy whose
-``asarray``/``array``/``ascontiguousarray`` refuse them the same way. The first run of this
-table on an H100 found ops that crashed on CuPy in just those places (``all``, ``any``, the
-norms, ``argmax``, ``where`` with two numbers, factories with ``out=``, the backward of
-``interpolate``) and backward formulas that made CPU tensors (``prod``, ``det``, ``svdvals``).
+``asarray``/``array``/``ascontiguousarray`` refuse them the same way, and the pretend GPU's
+arrays refuse NumPy arrays inside their computations and as indices, as CuPy's do. The
+first run of this table on an H100 found ops that crashed on CuPy in just those places
+(``all``, ``any``, the norms, ``argmax``, ``where`` with two numbers, factories with ``out=``,
+indexing with a CPU index tensor, the backward of ``interpolate``) and backward formulas that
+made CPU tensors (``prod``, ``det``, ``svdvals``).
 """
 
 from __future__ import annotations
@@ -134,3 +136,148 @@ def test_op_on_a_device_matches_the_cpu(op, device):
                 if elsewhere:
                     problems.append(f"{s.id}: a result on {elsewhere[0]}, not on {device}")
     assert not problems, "\n".join(problems)
+
+
+# ----------------------------------------------------------------------------- layers, optimizers
+_RNG = np.random.default_rng(0)
+
+
+def _floats(*shape):
+    return _RNG.standard_normal(shape).astype(np.float32)
+
+
+def _unit(*shape):
+    return _RNG.random(shape).astype(np.float32)
+
+
+def _classes(high, *shape):
+    return _RNG.integers(0, high, shape)
+
+
+nn = minitorch.nn
+LAYERS = {  # name: (make the layer, its inputs as NumPy arrays; the first gets a gradient)
+    "Linear": (lambda: nn.Linear(4, 3), [_floats(2, 4)]),
+    "Conv2d": (lambda: nn.Conv2d(2, 3, 3, padding=1, stride=2), [_floats(2, 2, 5, 5)]),
+    "Conv1d": (lambda: nn.Conv1d(2, 3, 3, padding=1), [_floats(2, 2, 7)]),
+    "ConvTranspose2d": (lambda: nn.ConvTranspose2d(2, 3, 3, stride=2), [_floats(1, 2, 3, 3)]),
+    "MaxPool2d": (lambda: nn.MaxPool2d(2), [_floats(2, 3, 4, 4)]),
+    "AvgPool2d": (lambda: nn.AvgPool2d(2), [_floats(2, 3, 4, 4)]),
+    "AdaptiveAvgPool2d": (lambda: nn.AdaptiveAvgPool2d((2, 3)), [_floats(2, 3, 5, 7)]),
+    "AdaptiveMaxPool1d": (lambda: nn.AdaptiveMaxPool1d(3), [_floats(2, 3, 7)]),
+    "BatchNorm1d": (lambda: nn.BatchNorm1d(4), [_floats(5, 4)]),
+    "BatchNorm2d": (lambda: nn.BatchNorm2d(3), [_floats(2, 3, 4, 4)]),
+    "BatchNorm2d-eval": (lambda: nn.BatchNorm2d(3).eval(), [_floats(2, 3, 4, 4)]),
+    "LayerNorm": (lambda: nn.LayerNorm(4), [_floats(2, 3, 4)]),
+    "GroupNorm": (lambda: nn.GroupNorm(2, 4), [_floats(2, 4, 3)]),
+    "Embedding": (lambda: nn.Embedding(10, 3, padding_idx=0), [_classes(10, 2, 5)]),
+    "Dropout-eval": (lambda: nn.Dropout(0.5).eval(), [_floats(3, 4)]),
+    "RNN": (lambda: nn.RNN(3, 4, num_layers=2), [_floats(5, 2, 3)]),
+    "LSTM": (lambda: nn.LSTM(3, 4, batch_first=True, bidirectional=True), [_floats(2, 5, 3)]),
+    "GRU": (lambda: nn.GRU(3, 4), [_floats(5, 2, 3)]),
+    "RNNCell": (lambda: nn.RNNCell(3, 4), [_floats(2, 3)]),
+    "LSTMCell": (lambda: nn.LSTMCell(3, 4), [_floats(2, 3)]),
+    "GRUCell": (lambda: nn.GRUCell(3, 4), [_floats(2, 3)]),
+    "Upsample": (lambda: nn.Upsample(scale_factor=2, mode="bilinear"), [_floats(1, 2, 3, 3)]),
+    "Softmax": (lambda: nn.Softmax(dim=1), [_floats(2, 5)]),
+    "LogSoftmax": (lambda: nn.LogSoftmax(dim=1), [_floats(2, 5)]),
+    "GELU": (lambda: nn.GELU(), [_floats(2, 5)]),
+    "SiLU": (lambda: nn.SiLU(), [_floats(2, 5)]),
+    "LeakyReLU": (lambda: nn.LeakyReLU(0.1), [_floats(2, 5)]),
+    "Flatten": (lambda: nn.Flatten(), [_floats(2, 3, 4)]),
+    "CrossEntropyLoss": (lambda: nn.CrossEntropyLoss(label_smoothing=0.1),
+                         [_floats(4, 5), _classes(5, 4)]),
+    "NLLLoss": (lambda: nn.NLLLoss(), [_floats(4, 5), _classes(5, 4)]),
+    "MSELoss": (lambda: nn.MSELoss(), [_floats(4, 5), _floats(4, 5)]),
+    "L1Loss": (lambda: nn.L1Loss(), [_floats(4, 5), _floats(4, 5)]),
+    "SmoothL1Loss": (lambda: nn.SmoothL1Loss(), [_floats(4, 5), _floats(4, 5)]),
+    "HuberLoss": (lambda: nn.HuberLoss(), [_floats(4, 5), _floats(4, 5)]),
+    "BCELoss": (lambda: nn.BCELoss(), [_unit(4, 5), _unit(4, 5)]),
+    "BCEWithLogitsLoss": (lambda: nn.BCEWithLogitsLoss(pos_weight=minitorch.ones(5)),
+                          [_floats(4, 5), _unit(4, 5)]),
+    "KLDivLoss": (lambda: nn.KLDivLoss(reduction="batchmean"), [_floats(4, 5), _unit(4, 5)]),
+}
+
+
+def _tensors(out) -> list:
+    if isinstance(out, minitorch.Tensor):
+        return [out]
+    if isinstance(out, (tuple, list)):
+        return [t for o in out for t in _tensors(o)]
+    return []
+
+
+def _train_layer(key: str, where) -> dict:
+    """Forward and backward of one layer on ``where``: what came out, and where it is."""
+    make, inputs = LAYERS[key]
+    minitorch.manual_seed(0)
+    layer = make().to(where)
+    xs = [minitorch.tensor(a, device=where, requires_grad=i == 0 and a.dtype == np.float32)
+          for i, a in enumerate(inputs)]
+    outs = _tensors(layer(*xs))
+    weights = [1 + minitorch.arange(o.numel(), device=o.device).reshape(o.shape) / 7
+               for o in outs]  # every output element gets a gradient of its own
+    sum((o * w).sum() for o, w in zip(outs, weights) if o.dtype.is_floating_point).backward()
+    found = {f"output {i}": o for i, o in enumerate(outs)}
+    found.update({f"grad of {n}": p.grad for n, p in layer.named_parameters()})
+    found.update({f"buffer {n}": b for n, b in layer.named_buffers()})
+    found["grad of the input"] = xs[0].grad
+    return found
+
+
+@pytest.mark.parametrize("key", sorted(LAYERS))
+def test_layer_on_a_device_matches_the_cpu(key, device):
+    """The layer moved with ``.to(device)``, fed device tensors: outputs, parameter gradients,
+    buffers (BatchNorm's running statistics) and the input's gradient, on the device."""
+    on_cpu, on_device = _train_layer(key, "cpu"), _train_layer(key, device)
+    assert on_device.keys() == on_cpu.keys()
+    for what, t in on_device.items():
+        if on_cpu[what] is None:
+            assert t is None, what
+            continue
+        assert t is not None and t.device == minitorch.device(device.type, 0), (what, t)
+        np.testing.assert_allclose(t.detach().cpu().numpy(), on_cpu[what].detach().numpy(),
+                                   rtol=1e-5, atol=1e-6, err_msg=what)
+
+
+OPTIMIZERS = {
+    "SGD": lambda p: minitorch.optim.SGD(p, lr=0.1, momentum=0.9, nesterov=True,
+                                         weight_decay=0.01),
+    "Adam": lambda p: minitorch.optim.Adam(p, lr=0.01, amsgrad=True, weight_decay=0.01),
+    "AdamW": lambda p: minitorch.optim.AdamW(p, lr=0.01),
+    "NAdam": lambda p: minitorch.optim.NAdam(p, lr=0.01),
+    "RAdam": lambda p: minitorch.optim.RAdam(p, lr=0.01),
+    "RMSprop": lambda p: minitorch.optim.RMSprop(p, lr=0.01, centered=True, momentum=0.5),
+    "Adagrad": lambda p: minitorch.optim.Adagrad(p, lr=0.1),
+    "Adadelta": lambda p: minitorch.optim.Adadelta(p),
+}
+
+
+def _optimize(make, where, clip: str) -> list:
+    minitorch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)).to(where)
+    optimizer = make(model.parameters())
+    schedule = minitorch.optim.lr_scheduler.StepLR(optimizer, 2, 0.5)
+    x = minitorch.tensor(np.arange(15.0, dtype=np.float32).reshape(5, 3) / 10, device=where)
+    for _ in range(4):
+        optimizer.zero_grad()
+        model(x).pow(2).sum().backward()
+        if clip == "norm":
+            nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+        else:
+            nn.utils.clip_grad_value_(model.parameters(), 0.1)
+        optimizer.step()
+        schedule.step()
+    return list(model.parameters())
+
+
+@pytest.mark.parametrize("clip", ["norm", "value"])
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_optimizer_on_a_device_matches_the_cpu(name, clip, device):
+    """Four steps of a small model on the device, with gradient clipping and a schedule:
+    the same parameters as on the CPU, and they stay on the device."""
+    on_cpu = _optimize(OPTIMIZERS[name], "cpu", clip)
+    on_device = _optimize(OPTIMIZERS[name], device, clip)
+    for p, q in zip(on_device, on_cpu):
+        assert p.device == minitorch.device(device.type, 0) and p.is_leaf
+        np.testing.assert_allclose(p.detach().cpu().numpy(), q.detach().numpy(),
+                                   rtol=1e-5, atol=1e-6)

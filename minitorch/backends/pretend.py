@@ -6,8 +6,11 @@ device machinery does not care *what* a device is: a backend registered for a de
 This module is such a backend, for the device type ``"sim"``: its arrays are NumPy arrays of a
 subclass, :class:`PretendArray`, kept apart from the CPU's and copied on every move, as a real
 GPU's would be. Everything that decides where a tensor lives, moves it, or refuses to mix
-devices then runs for real; only the speed is the CPU's. The GPU chapters' checks and the
-package's device tests both use it.
+devices then runs for real; only the speed is the CPU's. Where CuPy behaves differently from
+NumPy in a way that breaks programs, the pretend GPU behaves like CuPy: it refuses NumPy arrays
+inside its computations (move them first), has no ``writeable`` flag, and gives 0-d arrays for
+single elements, so code that would fail on a real GPU fails here too. The GPU chapters'
+checks and the package's device tests both use it.
 
 =====================  ====================================================================
 name                   what it is
@@ -62,13 +65,38 @@ class PretendArray(np.ndarray):
         ('PretendArray', 'PretendArray')
     """
 
+    # Like CuPy, it refuses host (NumPy) arrays in its computations: the data must be moved
+    # first. (A NumPy subclass would take them silently, hiding a program that cannot run on a
+    # real GPU.) Python numbers and NumPy scalars are welcome, as in CuPy.
+    # (Only the outermost call is checked: NumPy's own implementations mix in arrays of theirs.)
     def __array_function__(self, func, types, args, kwargs):
-        return _on_device(super().__array_function__(func, types, args, kwargs))
+        with _checked((args, kwargs)):
+            return _on_device(super().__array_function__(func, types, args, kwargs))
+
+    def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
+        args = [x.view(np.ndarray) if isinstance(x, PretendArray) else x for x in inputs]
+        if out is not None:
+            kwargs["out"] = tuple(o.view(np.ndarray) if isinstance(o, PretendArray) else o
+                                  for o in out)
+        with _checked((inputs, out)):
+            result = super().__array_ufunc__(ufunc, method, *args, **kwargs)
+        if result is NotImplemented or method == "at":
+            return result
+        if out is not None:  # written into the caller's arrays: hand those back
+            return out[0] if len(out) == 1 else out
+        return _on_device(result)
 
     def __getitem__(self, key):
         """One element is a 0-d array on the device, as CuPy gives, not a NumPy scalar."""
-        out = super().__getitem__(key)
+        with _checked(key, IndexError):
+            out = super().__getitem__(key)
         return out if isinstance(out, np.ndarray) else np.asarray(out).view(PretendArray)
+
+    def __setitem__(self, key, value) -> None:
+        if not _depth[0] and type(value) is np.ndarray and value.ndim:
+            raise ValueError("non-scalar numpy.ndarray cannot be used for fill")  # CuPy's words
+        with _checked(key, IndexError):
+            super().__setitem__(key, value)
 
     @property
     def flags(self):
@@ -99,7 +127,40 @@ class _CupyLikeFlags:
         setattr(self._flags, name, value)
 
 
+_depth = [0]  # how deep inside a PretendArray operation NumPy is
+
+
+@contextmanager
+def _checked(args: Any, error: type = TypeError) -> Iterator[None]:
+    """Refuse host arrays in an operation called from outside; then let NumPy work."""
+    if not _depth[0]:
+        _refuse_host_arrays(args, error)
+    _depth[0] += 1
+    try:
+        yield
+    finally:
+        _depth[0] -= 1
+
+
+def _refuse_host_arrays(args: Any, error: type = TypeError) -> None:
+    """CuPy's refusal of a NumPy array (not a number) inside a device computation."""
+    if type(args) is np.ndarray and args.ndim:
+        if error is IndexError:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
+                             "byte Variables are valid indices (got a NumPy array: move it to "
+                             "the device first)")
+        raise TypeError("Unsupported type <class 'numpy.ndarray'>")
+    if isinstance(args, (tuple, list)):
+        for a in args:
+            _refuse_host_arrays(a, error)
+    elif isinstance(args, dict):
+        for a in args.values():
+            _refuse_host_arrays(a, error)
+
+
 def _on_device(out: Any) -> Any:
+    if isinstance(out, np.generic):  # CuPy gives 0-d arrays, not scalars
+        return np.asarray(out).view(PretendArray)
     if type(out) is np.ndarray:
         return out.view(PretendArray)
     if isinstance(out, (tuple, list)):
@@ -119,6 +180,8 @@ class PretendXP:
     """
 
     def __getattr__(self, name: str) -> Any:
+        if name == "lib":  # cupy.lib.stride_tricks.as_strided: a view on the device
+            return _PretendLib
         attr = getattr(np, name)
         if isinstance(attr, np.ufunc) or not callable(attr):
             return attr
@@ -127,6 +190,14 @@ class PretendXP:
             return _on_device(attr(*args, **kwargs))
 
         return on_device
+
+
+class _PretendLib:
+    class stride_tricks:  # noqa: N801 (the module's name in NumPy and CuPy)
+        @staticmethod
+        def as_strided(x, shape=None, strides=None):
+            view = np.lib.stride_tricks.as_strided(x.view(np.ndarray), shape, strides)
+            return view.view(PretendArray)
 
 
 class PretendGPU(_backend.Backend):

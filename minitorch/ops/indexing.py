@@ -38,13 +38,19 @@ from minitorch.ops.shape import Embed, Select, Slice, _view_of  # noqa: F401  (v
 __all__ = ["getitem", "setitem", "gather", "select", "narrow"]
 
 
+def _is_array(k) -> bool:
+    """Whether an index is an array (NumPy's or a device library's), not a number or a
+    tensor."""
+    return hasattr(k, "shape") and not isinstance(k, (np.generic, Tensor))
+
+
 def _index_error(e: IndexError, shape: tuple, key) -> IndexError:
     """NumPy's IndexError for advanced indexing, in PyTorch's words."""
     message = str(e)
     if message.startswith("boolean index did not match"):
         d = 0  # the dimension of x that the next index applies to
         for k in key if isinstance(key, tuple) else (key,):
-            if isinstance(k, np.ndarray) and k.dtype == np.bool_:
+            if _is_array(k) and k.dtype == np.bool_:
                 for i, n in enumerate(k.shape):
                     if shape[d + i] != n:
                         return IndexError(
@@ -236,16 +242,21 @@ def _dims_used(k) -> int:
     return k.ndim if getattr(k, "dtype", None) == np.bool_ else 1
 
 
-def _parse_key(key, shape: tuple) -> tuple:
+def _parse_key(key, data) -> tuple:
     """Split a PyTorch index into the two steps PyTorch takes.
 
     First the *basic* part (ints, slices, None) picks a view; then the index tensors, kept at
     the dimensions where they appeared, index that view. This differs from NumPy when ints and
     index tensors are mixed: ``x[0, :, idx]`` selects in dimension 0 first.
 
-    Returns ``(basic, advanced)``: two NumPy keys (``advanced`` is None without index tensors).
+    Returns ``(basic, advanced)``: two keys for ``data`` (``advanced`` is None without index
+    tensors), its index arrays on ``data``'s device (a CPU index tensor may index a GPU tensor).
     """
+    shape = data.shape
     keys = [_to_numpy_index(k) if _is_advanced(k) else k for k in _as_tuple_key(key)]
+    if type(data) is not np.ndarray:
+        xp = array_module(data)
+        keys = [xp.asarray(k) if type(k) is np.ndarray else k for k in keys]
     if not shape and any(isinstance(k, (numbers.Integral, slice, Tensor)) for k in keys):
         raise IndexError(_ZERO_DIM_MESSAGE)
     used = sum(_dims_used(k) for k in keys)
@@ -256,7 +267,7 @@ def _parse_key(key, shape: tuple) -> tuple:
     dim = 0  # the dimension of x that the next index applies to
     view_dim = 0  # the same dimension in the view that ``basic`` picks
     for k in keys:
-        if k is Ellipsis or isinstance(k, np.ndarray):
+        if k is Ellipsis or _is_array(k):
             n = _dims_used(k)
             if k is Ellipsis:
                 n, ellipsis_dims = ellipsis_dims, 0
@@ -307,7 +318,7 @@ def getitem(x: Tensor, key) -> Tensor:
             raise ValueError("step must be greater than zero")
         start, stop, step = key.indices(x._data.shape[0])
         return Slice.apply(x, 0, start, max(stop, start), step)
-    basic, advanced = _parse_key(key, x._data.shape)
+    basic, advanced = _parse_key(key, x._data)
     out = _basic_view(x, basic)
     if advanced is not None:
         return Index.apply(out, advanced if len(advanced) > 1 else advanced[0])
@@ -380,7 +391,7 @@ def setitem(x: Tensor, key, value) -> None:
         # PyTorch writes a single value through masked_fill_, which takes only bool masks
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
                            "unsigned char")
-    basic, advanced = _parse_key(key, x._data.shape)
+    basic, advanced = _parse_key(key, x._data)
     value = as_tensor(value, x)
     if value._wrapped and value._data.dtype != x._data.dtype:
         value = value.to(x.dtype)
