@@ -71,10 +71,6 @@ def timeit(fn, sync, repeat=5) -> list[float]:
     return times
 
 
-def _median(times: list[float]) -> float:
-    return statistics.median(times)
-
-
 def _tensor(lib, array, device, requires_grad=False):
     return lib.tensor(array, device=device, requires_grad=requires_grad)
 
@@ -251,7 +247,7 @@ def main() -> None:
             place[label] = f"failed: {type(e).__name__}: {e}"
             print(f"- {label}, {' '.join(where)}: {place[label]}")
             return
-        place[label] = _median(times)
+        place[label] = statistics.median(times)
         spread[label] = [min(times), max(times)]
 
     def cell(row, k, digits=4):
