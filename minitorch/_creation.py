@@ -93,16 +93,20 @@ def _has_big_int(data) -> bool:
 def _shape_arg(size) -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
+    shape = []
     for s in size:
-        if not isinstance(s, (numbers.Integral, Tensor)):
-            raise TypeError(
-                f"expected a sequence of integers as the size, but got an element of type "
-                f"{type(s).__name__}"
-            )
-        if int(s) < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {int(s)}: "
+        if type(s) is not int:  # (asking the Integral ABC costs more than the rest together)
+            if not isinstance(s, (numbers.Integral, Tensor)):
+                raise TypeError(
+                    f"expected a sequence of integers as the size, but got an element of type "
+                    f"{type(s).__name__}"
+                )
+            s = int(s)
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
                                f"[{', '.join(str(int(x)) for x in size)}]")
-    return tuple(int(s) for s in size)
+        shape.append(s)
+    return tuple(shape)
 
 
 def _float(dtype) -> np.dtype:
@@ -178,8 +182,9 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor filled with 1 (float32 unless ``dtype`` says otherwise)."""
-    return _finish(np.ones(_shape_arg(size), dtype=_float(dtype) if dtype is None else dtype.np),
-                   None, device, requires_grad)
+    data = np.empty(_shape_arg(size), dtype=_float(dtype) if dtype is None else dtype.np)
+    data.fill(1)  # (np.ones does this in Python, at twice the cost)
+    return _finish(data, None, device, requires_grad)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:

@@ -342,8 +342,9 @@ def _make_root_grads(tensors: tuple, grads: tuple, create_graph: bool) -> list:
         if g is None:
             if t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = t.new_ones(t.shape)
-        elif not isinstance(g, function.Tensor):
+            out.append(t.new_ones(t.shape))  # a new tensor: no history to detach from
+            continue
+        if not isinstance(g, function.Tensor):
             g = t.new_tensor(g)
         elif g.shape != t.shape:
             raise RuntimeError(
