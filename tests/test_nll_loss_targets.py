@@ -1,9 +1,10 @@
 """``nll_loss`` and ``cross_entropy`` against PyTorch over the targets' families.
 
-Its forward takes a short path when every target is a class and none is ignored (two
-reductions tell it); these tests cross that path's borders: ignore_index inside and outside
-the targets' range, present or not, every target ignored, class weights, each reduction,
-an empty batch, and targets out of bounds (ignored ones may be out of bounds).
+Its forward takes a short path when every target is a class and none is ignored (one
+reduction of the targets, read as unsigned, tells it); these tests cross that path's borders:
+ignore_index inside and outside the targets' range, present or not, every target ignored,
+class weights, each reduction, an empty batch, and targets out of bounds (ignored ones may be
+out of bounds), of both target dtypes. Then what nll_loss saves, as PyTorch does.
 """
 
 from __future__ import annotations
@@ -51,12 +52,17 @@ def test_cross_entropy_matches_torch_over_targets(n, c, seed, ignore, weighted, 
     np.testing.assert_allclose(ours_grad, theirs_grad, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("target", [[0, 3], [-1, 0], [0, -5]])
-def test_a_target_out_of_bounds_is_named(target):
+@pytest.mark.parametrize("target, dtype", [([0, 3], "int64"), ([-1, 0], "int64"),
+                                           ([0, -5], "int64"), ([-2**63, 0], "int64"),
+                                           ([2, 3], "uint8"), ([255, 0], "uint8")])
+def test_a_target_out_of_bounds_is_named(target, dtype):
     x = mt.zeros(2, 3, requires_grad=True)
-    with pytest.raises(IndexError, match=f"Target {[t for t in target if not 0 <= t < 3][0]} "
-                                         "is out of bounds."):
-        mt.nn.functional.cross_entropy(x, mt.tensor(target))
+    bad = [t for t in target if not 0 <= t < 3][0]
+    with pytest.raises(IndexError, match=f"Target {bad} is out of bounds."):
+        mt.nn.functional.cross_entropy(x, mt.tensor(target, dtype=getattr(mt, dtype)))
+    with pytest.raises(IndexError, match=f"Target {bad} is out of bounds."):
+        torch.nn.functional.cross_entropy(torch.zeros(2, 3),
+                                          torch.tensor(target, dtype=getattr(torch, dtype)))
 
 
 def test_an_ignored_target_may_be_out_of_bounds():
@@ -75,3 +81,41 @@ def test_a_zero_total_gives_torchs_nan_without_a_numpy_warning(weight, kw):
             np.ones((2, 3), np.float32), np.array([1, 1]), weight, **kw)
     assert np.isnan(ours) and np.isnan(theirs)
     np.testing.assert_array_equal(ours_grad, theirs_grad)  # zeros, or NaN as in torch
+
+
+def _nll_graph(lib):
+    """nll_loss's node and its gradient's node (create_graph=True), in ``lib``."""
+    x = lib.tensor(np.linspace(-1, 1, 12).reshape(3, 4), requires_grad=True)
+    logp = lib.nn.functional.log_softmax(x, 1)
+    seed = lib.ones((), dtype=lib.float64, requires_grad=True)
+    loss = lib.nn.functional.nll_loss(logp, lib.tensor([0, 2, 1]))
+    (g,) = lib.autograd.grad(loss, logp, grad_outputs=seed, create_graph=True)
+    grads = lib.autograd.grad(g.sum(), (seed, x))
+    return (type(loss.grad_fn._saved_self.grad_fn).__name__, type(g.grad_fn).__name__,
+            [type(n).__name__ for n, _ in g.grad_fn.next_functions],
+            [t.detach().numpy() for t in grads])
+
+
+def test_nll_loss_saves_its_input_and_its_gradient_depends_on_it_as_in_torch():
+    """PyTorch's nll_loss saves the log-probabilities (``_saved_self``) and its backward,
+    ``nll_loss_backward``, takes them as an input: the gradient's node has an edge for them
+    (their gradient from it is zero) as well as for the incoming gradient."""
+    ours, theirs = _nll_graph(mt), _nll_graph(torch)
+    assert ours[:3] == theirs[:3] == ("LogSoftmaxBackward0", "NllLossBackwardBackward0",
+                                      ["AccumulateGrad", "LogSoftmaxBackward0"])
+    for a, b in zip(ours[3], theirs[3]):
+        np.testing.assert_allclose(a, b, atol=1e-12)
+
+
+def test_changing_nll_losss_input_in_place_is_an_error_as_in_torch():
+    messages = []
+    for lib in (mt, torch):
+        logp = lib.tensor(np.zeros((2, 3)), requires_grad=True) * 1
+        loss = lib.nn.functional.nll_loss(logp, lib.tensor([0, 2]))
+        with lib.no_grad():
+            logp.add_(1)
+        with pytest.raises(RuntimeError) as info:
+            loss.backward()
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+    assert "modified by an inplace operation" in messages[0]

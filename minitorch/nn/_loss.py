@@ -191,9 +191,13 @@ class NllLoss(Function):
     node_name = "NllLossBackward0"
     _builtin = True
     _edge_args = (0,)  # the target and the class weights get no gradient
+    saved_names = ("self",)  # the node's _saved_self, as in PyTorch
 
     @staticmethod
     def forward(ctx, logp, target, weight, reduction, ignore_index):
+        # Saved although the gradient does not read it, as PyTorch saves it: changing it in
+        # place before backward is an error, and it is an input of the gradient's node.
+        ctx.save_for_backward(logp)
         lp = logp._data
         xp = array_module(lp)
         # One row of class scores per target: (C,) -> (1, C); (N, C, d1, ...) -> (N*d1*..., C)
@@ -205,14 +209,17 @@ class NllLoss(Function):
         rows_lp = moved.reshape(-1, n_classes)
         t = target.reshape(-1)
         rows = xp.arange(t.shape[0])
-        # The common case costs two small reductions: every target a class, none ignored.
-        lo, hi = (t.min(), t.max()) if t.size else (0, -1)
-        all_valid = not lo <= ignore_index <= hi or not (t == ignore_index).any()
-        valid, t_safe = None, t
+        # The common case costs one small reduction: every target a class, none ignored. Read
+        # as unsigned, a negative target is huge, so the largest one checks both bounds.
+        in_range = not t.size or t.view(t.dtype.str.replace("i", "u")).max() < n_classes
+        all_valid = in_range and not (0 <= ignore_index < n_classes
+                                      and (t == ignore_index).any())
+        valid, t_safe, lo, hi = None, t, 0, -1
         if not all_valid:  # an ignored target may be any number: check the others
             valid = t != ignore_index
             t_safe = xp.where(valid, t, 0)
-            lo, hi = t_safe.min(), t_safe.max()
+            if t_safe.size:
+                lo, hi = t_safe.min(), t_safe.max()
         if lo < 0 or hi >= n_classes:
             bad = t_safe[(t_safe < 0) | (t_safe >= n_classes)]
             raise IndexError(f"Target {int(bad[0])} is out of bounds.")
@@ -248,20 +255,24 @@ class NllLoss(Function):
     def backward(ctx, grad):
         # nll_loss_backward is an operation of its own, as in PyTorch (its node, with
         # create_graph=True, is NllLossBackwardBackward0)
-        return NllLossGrad.apply(grad, ctx)
+        (logp,) = ctx.saved_tensors
+        return NllLossGrad.apply(grad, logp, ctx)
 
 
 class NllLossGrad(Function):
     """The gradient of ``nll_loss`` for its log-probabilities, from the gradient of the loss:
     ``-(grad / total) * weight[target]`` at each target (PyTorch's order of rounding), 0
-    elsewhere. It is linear in ``grad``, so its own backward is ``nll_loss`` again."""
+    elsewhere. It is linear in ``grad``, so its own backward is ``nll_loss`` again.
+
+    As in PyTorch, the log-probabilities are an input too, whose values it does not read: the
+    gradient requires grad when they do, and their own gradient from here is zero."""
 
     node_name = "NllLossBackwardBackward0"
     _builtin = True
-    _edge_args = (0,)
+    _edge_args = (0, 1)
 
     @staticmethod
-    def forward(grad, loss_ctx):
+    def forward(grad, logp, loss_ctx):
         kept, targets, w = loss_ctx.picked
         g = grad._data
         xp = array_module(g)
@@ -275,13 +286,13 @@ class NllLossGrad(Function):
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        _, loss_ctx = inputs
+        _, _, loss_ctx = inputs
         ctx.loss_ctx = loss_ctx
 
     @staticmethod
     def backward(ctx, grad):
         loss = ctx.loss_ctx
-        return loss._forward_cls.apply(grad, *loss.arguments), None
+        return loss._forward_cls.apply(grad, *loss.arguments), grad.new_zeros(grad.shape)
 
 
 def _like_logp(rows, ctx):
