@@ -182,9 +182,14 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor filled with 1 (float32 unless ``dtype`` says otherwise)."""
-    data = np.empty(_shape_arg(size), dtype=_float(dtype) if dtype is None else dtype.np)
+    return _finish(_ones_array(_shape_arg(size), _float(dtype) if dtype is None else dtype.np),
+                   None, device, requires_grad)
+
+
+def _ones_array(shape: tuple, np_dtype) -> np.ndarray:
+    data = np.empty(shape, dtype=np_dtype)
     data.fill(1)  # (np.ones does this in Python, at twice the cost)
-    return _finish(data, None, device, requires_grad)
+    return data
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -322,7 +327,7 @@ def _like(fn, t: Tensor, dtype, device, requires_grad, *args) -> Tensor:
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
     data = input._data
     if dtype is None and device is None and not requires_grad and type(data) is np.ndarray:
-        return _wrap(np.ones(data.shape, data.dtype))  # the common case (backward's first grad)
+        return _wrap(_ones_array(data.shape, data.dtype))  # the common case: a backward's seed
     return _like(ones, input, dtype, device, requires_grad)
 
 
