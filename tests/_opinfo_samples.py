@@ -2587,10 +2587,6 @@ KNOWN_DIFFERENCES = [
      "this sample) or returns NaN (e.g. [[inf, 1], [0, 1]]) depending on the matrix; "
      "minitorch always returns NaN"),
     ("linalg:matrix_norm[inf-ord*2]", ACCEPTS, "as norm[inf-nuc]: SVD of an infinite matrix"),
-    ("misc[signed-zero-*relu*-float*]", SILENT,
-     "relu(-0.0) is +0.0 in minitorch, -0.0 in PyTorch (1 / relu(x) shows it; the gradient is "
-     "0 in both): relu's forward is one NumPy maximum, whose answer to a tie of zeros depends "
-     "on NumPy's loop; keeping -0.0 would cost a second pass over every ReLU of every network"),
     ("*log_softmax[dtype-f16]", SILENT,
      "log_softmax(x, dtype=float16) of a float32 x: both compute in float32 and round once to "
      "float16, but their float32 exp differ in the last bit, so one result can differ by a "

@@ -182,9 +182,13 @@ class Relu(Function):
 
     @staticmethod
     def forward(a):
-        if a._data.dtype == np.bool_:
+        x = a._data
+        if x.dtype == np.bool_:
             raise RuntimeError("Boolean inputs not supported for relu")
-        return _wrap(np.maximum(a._data, 0, dtype=a._data.dtype))
+        # relu(-0.0) is -0.0, as in PyTorch: a tie of zeros must answer x. NumPy's maximum
+        # answers a tie with its second operand, but with its first in float16's loop.
+        zero = x.dtype.type(0)
+        return _wrap(np.maximum(x, zero) if x.dtype.char == "e" else np.maximum(zero, x))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
