@@ -74,6 +74,54 @@ def _check_fits(arr: np.ndarray, dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
+def _nested_error(data, dtype) -> Exception | None:
+    """PyTorch's error for data that is not a rectangular nest of numbers, found in its order:
+    the sizes from the first element at each depth, then the type of every element, then the
+    length of every sequence. None where it finds nothing wrong."""
+    if isinstance(data, str):
+        return TypeError("new(): invalid data type 'str'")
+    sizes, first = [], data
+    while isinstance(first, (list, tuple, str)):
+        if isinstance(first, str):  # a string is a sequence of strings, without end
+            return ValueError("too many dimensions 'str'")
+        sizes.append(len(first))
+        if not first:
+            break
+        first = first[0]
+    kinds = set()
+
+    def check_types(x):
+        if isinstance(x, (list, tuple)):
+            return next((e for e in map(check_types, x) if e is not None), None)
+        if isinstance(x, str):
+            return TypeError("new(): invalid data type 'str'")
+        if not isinstance(x, (numbers.Real, np.bool_, np.number)):
+            return RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+        kinds.add("b" if isinstance(x, (bool, np.bool_)) else "f"
+                  if isinstance(x, (float, np.floating)) else "i")
+        return None
+
+    error = check_types(data)
+    if error is not None:
+        return error
+    kind = dtype.np.kind if dtype is not None else "f" if "f" in kinds else "i"
+
+    def check_lengths(x, dim):
+        if dim == len(sizes):
+            if not isinstance(x, (list, tuple)):
+                return None
+            return TypeError(f"must be real number, not {type(x).__name__}" if kind == "f" else
+                             f"'{type(x).__name__}' object cannot be interpreted as an integer")
+        if not isinstance(x, (list, tuple)):
+            return TypeError("not a sequence")
+        if len(x) != sizes[dim]:
+            return ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} "
+                              f"(got {len(x)})")
+        return next((e for e in (check_lengths(y, dim + 1) for y in x) if e is not None), None)
+
+    return check_lengths(data, 0)
+
+
 def _check_int64(data, arr: np.ndarray) -> None:
     """Python ints beyond int64: PyTorch cannot unpack them (NumPy would make uint64 or
     object arrays, or silently floats for mixed lists)."""
@@ -90,7 +138,9 @@ def _has_big_int(data) -> bool:
     return isinstance(data, int) and not -(2 ** 63) <= data < 2 ** 63
 
 
-def _shape_arg(size) -> tuple:
+def _shape_arg(size, negative: str | None = None) -> tuple:
+    """``f(2, 3)``, ``f((2, 3))`` or ``f([2, 3])`` as the shape ``(2, 3)``, checked. A negative
+    size is an error in the words of ``negative`` if given (``zeros`` has its own)."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     shape = []
@@ -103,8 +153,8 @@ def _shape_arg(size) -> tuple:
                 )
             s = int(s)
         if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
-                               f"[{', '.join(str(int(x)) for x in size)}]")
+            raise RuntimeError(negative or f"Trying to create tensor with negative dimension "
+                               f"{s}: [{', '.join(str(int(x)) for x in size)}]")
         shape.append(s)
     return tuple(shape)
 
@@ -137,7 +187,12 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
         try:
             arr = np.array(_unwrap_nested(data))
         except ValueError as e:
-            raise ValueError(f"could not make a tensor from {type(data).__name__}: {e}") from None
+            raise _nested_error(data, dtype) or ValueError(
+                f"could not make a tensor from {type(data).__name__}: {e}") from None
+        if arr.dtype.kind not in "biuf":
+            error = _nested_error(data, dtype)
+            if error is not None:
+                raise error
         _check_int64(data, arr)
         _check_fits(arr, dtype)
         kind = arr.dtype.kind
@@ -194,7 +249,8 @@ def _ones_array(shape: tuple, np_dtype) -> np.ndarray:
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor filled with 0 (float32 unless ``dtype`` says otherwise)."""
-    return _finish(np.zeros(_shape_arg(size), dtype=_float(dtype) if dtype is None else dtype.np),
+    shape = _shape_arg(size, "zeros: Dimension size must be non-negative.")
+    return _finish(np.zeros(shape, dtype=_float(dtype) if dtype is None else dtype.np),
                    None, device, requires_grad)
 
 

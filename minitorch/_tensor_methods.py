@@ -258,7 +258,12 @@ class TensorMethods:
         return self._inplace(_shape.copied, src)
 
     def masked_fill_(self, mask, value) -> Tensor:
+        _arith.check_masked_fill_args("masked_fill_", (mask, value))
         return self._inplace(_arith.masked_fill, mask, value)
+
+    def masked_fill(self, mask, value) -> Tensor:
+        _arith.check_masked_fill_args("masked_fill", (mask, value))
+        return _arith.masked_fill(self, mask, value)
 
     def uniform_(self, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
         """Fill with numbers drawn uniformly from [a, b)."""
@@ -441,14 +446,30 @@ class TensorMethods:
                return_counts: bool = False, dim=None):
         return _sorting.unique(self, sorted, return_inverse, return_counts, dim)
 
+    # A method counts its arguments after ``self``: its errors name other positions.
+    def maximum(self, other):
+        return _arith.maximum(self, _arith.tensor_arg(other, "maximum", 1))
+
+    def minimum(self, other):
+        return _arith.minimum(self, _arith.tensor_arg(other, "minimum", 1))
+
+    def logical_and(self, other):
+        return _arith.logical_and(self, _arith.tensor_arg(other, "logical_and", 1))
+
+    def logical_or(self, other):
+        return _arith.logical_or(self, _arith.tensor_arg(other, "logical_or", 1))
+
     def index_select(self, dim: int, index):
+        _indexing.check_index_tensor(index, "index_select", 2)
         return _indexing.index_select(self, dim, index)
 
     def index_add(self, dim: int, index, source, *, alpha=1):
+        _indexing.check_index_tensor(index, "index_add", 2)
         return _indexing.index_add(self, dim, index, source, alpha=alpha)
 
     def index_add_(self, dim: int, index, source, *, alpha=1):
         """Add ``alpha * source[i]`` into slice ``index[i]`` along ``dim``, in place."""
+        _indexing.check_index_tensor(index, "index_add_", 2)
         return self._inplace(lambda t, s: _indexing.index_add(t, dim, index, s, alpha=alpha),
                              source)
 
@@ -517,6 +538,9 @@ class TensorMethods:
         return _reshape_inplace(self, _shape.squeeze, dim)
 
     def t_(self):
+        if self._data.ndim > 2:
+            raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                               f"{self._data.ndim}D")
         return _reshape_inplace(self, _shape.t)
 
     def transpose_(self, dim0: int, dim1: int):
@@ -648,9 +672,8 @@ METHODS = {
     "multiply": _arith.mul, "div": _arith.div, "divide": _arith.div, "true_divide": _arith.div,
     "pow": _arith.pow, "neg": _arith.neg, "negative": _arith.neg, "reciprocal": _arith.reciprocal,
     "floor_divide": _arith.floor_divide, "remainder": _arith.remainder,
-    "logical_and": _arith.logical_and, "logical_or": _arith.logical_or,
-    "logical_not": _arith.logical_not, "maximum": _arith.maximum, "minimum": _arith.minimum,
-    "clamp": _arith.clamp, "clip": _arith.clamp, "masked_fill": _arith.masked_fill,
+    "logical_not": _arith.logical_not,
+    "clamp": _arith.clamp, "clip": _arith.clamp,
     "eq": _arith.eq, "ne": _arith.ne, "lt": _arith.lt, "le": _arith.le, "gt": _arith.gt,
     "ge": _arith.ge,
     "__abs__": _unary.abs, "sign": _unary.sign, "exp": _unary.exp, "log": _unary.log,

@@ -71,6 +71,7 @@ from minitorch.nn._util import (  # noqa: F401
     _type_name,
 )
 from minitorch.ops import unary as _unary
+from minitorch.ops.linalg import _check_dtypes
 from minitorch.ops.softmax import LogSoftmax, Softmax, log_softmax, softmax  # noqa: F401
 from minitorch.ops.unary import Relu, sigmoid, tanh  # noqa: F401
 
@@ -217,15 +218,19 @@ class Addmm(Function):
                 mat1.t().mm(grad) if mat1 is not None else None)
 
 
-def _check_linear(mat1: Tensor, weight: Tensor) -> None:
+def _check_linear(mat1: Tensor, weight: Tensor, bias: Tensor | None) -> None:
+    """PyTorch's errors for linear's operands. With a bias it runs addmm, which checks the
+    dtypes first (the bias's, then the input's); without, a matrix product, which checks the
+    shapes first and words its dtype error as ``mm`` does."""
+    if bias is not None:
+        for name, t in (("self", bias), ("mat1", mat1)):
+            if t._data.dtype != weight._data.dtype:
+                raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
+                                   f"{_type_name(t)} and {_type_name(weight)}")
     (n, k), (m, k2) = mat1._data.shape, weight._data.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
-    if mat1._data.dtype != weight._data.dtype:
-        raise RuntimeError(
-            f"mat1 and mat2 must have the same dtype, but got {_type_name(mat1)} and "
-            f"{_type_name(weight)}"
-        )
+    _check_dtypes(mat1, weight)
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
@@ -249,20 +254,20 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is None:
         if ndim <= 2:
             if ndim == 2:
-                _check_linear(input, weight)
+                _check_linear(input, weight, None)
             return input.matmul(weight.t())  # MmBackward0 (2-D), SqueezeBackward4 (1-D)
         from minitorch.ops.shape import UnsafeView
 
         flat = input.reshape(-1, input._data.shape[-1])
-        _check_linear(flat, weight)
+        _check_linear(flat, weight, None)
         return UnsafeView.apply(flat.mm(weight.t()),
                                 input._data.shape[:-1] + (weight._data.shape[0],))
     if ndim == 2:
-        _check_linear(input, weight)
+        _check_linear(input, weight, bias)
         return Addmm.apply(bias, input, weight.t())
     # Other shapes go through a 2-D matrix and back, as in PyTorch (ViewBackward0 on top).
     flat = input.reshape(1, -1) if ndim == 1 else input.reshape(-1, input._data.shape[-1])
-    _check_linear(flat, weight)
+    _check_linear(flat, weight, bias)
     out = Addmm.apply(bias, flat, weight.t())
     return out.view(input._data.shape[:-1] + (weight._data.shape[0],))
 

@@ -15,6 +15,8 @@ Example:
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from minitorch import _dtype
@@ -761,19 +763,20 @@ def reciprocal(input: Tensor) -> Tensor:  # noqa: A002
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """Elementwise maximum of two tensors (ties split the gradient)."""
-    return Maximum.apply(input, _tensor_arg(other, input, "maximum"))
+    return Maximum.apply(input, tensor_arg(other, "maximum"))
 
 
 def minimum(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """Elementwise minimum of two tensors."""
-    return Minimum.apply(input, _tensor_arg(other, input, "minimum"))
+    return Minimum.apply(input, tensor_arg(other, "minimum"))
 
 
-def _tensor_arg(value, like, name):
+def tensor_arg(value, name: str, position: int = 2):
+    """``value``, or PyTorch's TypeError when it is not a tensor. ``position`` counts the
+    arguments as called: 2 in ``torch.maximum(x, other)``, 1 in ``x.maximum(other)``."""
     if not isinstance(value, Tensor):
-        raise TypeError(
-            f"{name}(): argument 'other' (position 2) must be Tensor, not {type(value).__name__}"
-        )
+        raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, not "
+                        f"{type(value).__name__}")
     return value
 
 
@@ -817,11 +820,37 @@ def where(condition: Tensor, input=None, other=None):  # noqa: A002
     return Where.apply(condition, a, b)
 
 
+def check_masked_fill_args(name: str, args: tuple) -> None:
+    """PyTorch's TypeError when ``masked_fill``'s mask is not a tensor or its value neither a
+    tensor nor a number: the overloads it tried, with the arguments that did not fit between
+    ``!``. ``args`` are the arguments as called (a method's start at ``mask``)."""
+    *_, mask, value = args
+    if isinstance(mask, Tensor) and isinstance(value, (Tensor, numbers.Number)):
+        return
+    words = ["Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in args]
+    tried = []
+    for kind in ("Tensor", "Number"):
+        params = ["Tensor input", "Tensor mask", f"{kind} value"][-len(args):]
+        # (PyTorch marks the value of the Number overload too, whatever it is)
+        fits = [isinstance(a, Tensor) and p != "Number value" for a, p in zip(args, params)]
+        marked = ", ".join(w if ok else f"!{_described(a)}!" for a, w, ok in zip(args, words, fits))
+        tried.append(f" * ({', '.join(params)})\n      didn't match because some of the "
+                     f"arguments have invalid types: ({marked})\n")
+    raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                    f"({', '.join(words)}), but expected one of:\n" + "".join(tried))
+
+
+def _described(arg) -> str:
+    """An argument as PyTorch's argument parser describes it: ``list of [bool, int]``."""
+    if isinstance(arg, (list, tuple)):
+        inner = ", ".join(type(a).__name__ for a in arg)
+        return f"list of [{inner}]" if isinstance(arg, list) else f"tuple of ({inner})"
+    return "Tensor" if isinstance(arg, Tensor) else type(arg).__name__
+
+
 def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:  # noqa: A002
     """``value`` where ``mask`` is True, ``input`` elsewhere."""
-    if not isinstance(mask, Tensor):
-        raise TypeError(f"masked_fill(): argument 'mask' (position 1) must be Tensor, not "
-                        f"{type(mask).__name__}")
+    check_masked_fill_args("masked_fill", (input, mask, value))
     if mask._data.dtype != np.bool_:
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{mask.dtype.name.replace('int64', 'long')}")
@@ -944,20 +973,16 @@ def _check_broadcast(a, b) -> None:
 def logical_op(np_fn, a, b) -> Tensor:
     """``& | ^`` on bool or integer tensors."""
     _check_broadcast(a, b)
-    for v in (a, b):
-        kind = v._data.dtype.kind if isinstance(v, Tensor) else (
-            "f" if isinstance(v, float) else "i")
-        if kind == "f":
-            name = v.dtype._legacy[:-6] if isinstance(v, Tensor) else "Float"
-            raise NotImplementedError(f"\"{_BITWISE_NAMES[np_fn]}_cpu\" not implemented for "
-                                      f"'{name}'")
+    if isinstance(b, (Tensor, float, int)):
+        _check_bitwise(_BITWISE_NAMES[np_fn], a, as_tensor(b, a))
     return _compare(np_fn, a, b)
 
 
 def bitwise_not(a: Tensor) -> Tensor:
     """``~mask``: logical not for bools, bitwise not for integers."""
     if a._data.dtype.kind == "f":
-        raise TypeError("~ (bitwise_not) is only supported for integer and bool tensors")
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                        "tensors")
     return _wrap(np.invert(a._data))
 
 
@@ -967,7 +992,7 @@ def logical_not(a: Tensor) -> Tensor:
 
 def logical_and(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """Elementwise ``input and other`` of two tensors (non-zero is True)."""
-    x, y = operands(input, _tensor_arg(other, input, "logical_and"))
+    x, y = operands(input, tensor_arg(other, "logical_and"))
     try:
         return _wrap(np.logical_and(x, y))
     except ValueError:
@@ -976,7 +1001,7 @@ def logical_and(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
 
 def logical_or(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """Elementwise ``input or other`` of two tensors (non-zero is True)."""
-    x, y = operands(input, _tensor_arg(other, input, "logical_or"))
+    x, y = operands(input, tensor_arg(other, "logical_or"))
     try:
         return _wrap(np.logical_or(x, y))
     except ValueError:
@@ -985,10 +1010,11 @@ def logical_or(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
 
 # ---------------------------------------------------------------- bitwise operations
 def _check_bitwise(name: str, *tensors) -> None:
-    for t in tensors:
-        if isinstance(t, Tensor) and t._data.dtype.kind not in "biu":
-            raise NotImplementedError(
-                f'"{name}_cpu" not implemented for \'{t.dtype._legacy[:-6]}\'')
+    """Bitwise kernels exist for bools and integers; PyTorch names the dtype the operation
+    would compute in (``float16 & float64`` is 'Double')."""
+    d = tensors[0].dtype if len(tensors) == 1 else _dtype.result_type(*tensors)
+    if d.np.kind not in "biu":
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{d._legacy[:-6]}\'')
 
 
 def _bitwise(np_fn, name: str, input, other) -> Tensor:  # noqa: A002

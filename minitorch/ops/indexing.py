@@ -540,10 +540,16 @@ def gather(x: Tensor, dim: int, index: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- index_select / index_add
+def check_index_tensor(index, name: str, position: int) -> None:
+    """PyTorch's TypeError for an ``index`` that is not a tensor. ``position`` counts the
+    arguments as called: 3 in ``torch.index_select(x, dim, index)``, 2 in the method."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{name}(): argument 'index' (position {position}) must be Tensor, not "
+                        f"{type(index).__name__}")
+
+
 def _index_vector(index: Tensor, name: str, int_message: str) -> np.ndarray:
     """The indices of ``index_select``/``index_add`` as a 1-D integer array, or the error."""
-    if not isinstance(index, Tensor):
-        raise TypeError(f"{name}(): argument 'index' must be Tensor, not {type(index).__name__}")
     if index._data.dtype not in (np.int32, np.int64):
         raise RuntimeError(int_message)
     if index._data.ndim > 1:
@@ -619,6 +625,7 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:  # noqa: A00
     tensor([[2, 0],
             [5, 3]])
     """
+    check_index_tensor(index, "index_select", 3)
     idx = _index_vector(index, "index_select",
                         "index_select(): Expected dtype int32 or int64 for index")
     return IndexSelect.apply(input, normalize_dim(dim, input._data.ndim), idx)
@@ -633,6 +640,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,  # noqa
     >>> minitorch.zeros(3).index_add(0, minitorch.tensor([0, 0, 2]), minitorch.ones(3))
     tensor([2., 0., 1.])
     """
+    check_index_tensor(index, "index_add", 3)
     idx = _index_vector(index, "index_add_",
                         "index_add_(): Expected dtype int32/int64 for index but got: "
                         f"{getattr(index, 'dtype', None) and index.dtype._legacy[:-6]}")
@@ -653,8 +661,9 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,  # noqa
     if ndim and source._data.shape[:dim] + source._data.shape[dim + 1:] != \
             input._data.shape[:dim] + input._data.shape[dim + 1:]:
         raise RuntimeError(
-            f"index_add_(): source has shape [{', '.join(map(str, source.shape))}] but self "
-            f"has shape [{', '.join(map(str, input.shape))}]: they must agree outside dim {dim}")
+            "source tensor shape must match self tensor shape, excluding the specified "
+            f"dimension. Got self.shape = [{', '.join(map(str, input.shape))}] source.shape = "
+            f"[{', '.join(map(str, source.shape))}]")
     return IndexAddDim.apply(input, dim, idx, source, alpha)
 
 

@@ -712,8 +712,8 @@ class Norm(Function):
 
 
 def _not_expandable(shape, have) -> RuntimeError:
-    return RuntimeError(f"size {{{', '.join(map(str, shape))}}} is not expandable to size "
-                        f"{{{', '.join(map(str, have))}}}.")
+    return RuntimeError(f"size {{[{', '.join(map(str, shape))}]}} is not expandable to size "
+                        f"{{[{', '.join(map(str, have))}]}}.")
 
 
 def sum_to_size(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002

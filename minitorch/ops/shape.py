@@ -24,7 +24,7 @@ from minitorch._device import device as _device_cls
 from minitorch._tensor import VIEW_MULTI, VIEW_NO_GRAD, Tensor, _counter, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
-from minitorch.ops._util import check_same_device, normalize_dim
+from minitorch.ops._util import broadcast_error, check_same_device, normalize_dim
 
 __all__ = ["reshape", "view", "flatten", "transpose", "t", "permute", "squeeze", "unsqueeze",
            "expand", "repeat", "cat", "stack", "split", "chunk", "unbind", "diagonal"]
@@ -560,11 +560,12 @@ class Copy(Function):
         try:
             data = np.broadcast_to(src._data, a._data.shape).astype(a._data.dtype)
         except ValueError:
-            raise RuntimeError(
-                f"The size of tensor a ({a._data.shape[-1] if a._data.ndim else 1}) must match "
-                f"the size of tensor b ({src._data.shape[-1] if src._data.ndim else 1}) at "
-                f"non-singleton dimension {a._data.ndim - 1}"
-            ) from None
+            try:  # the shapes broadcast, but to a larger one than the destination's
+                wide = np.broadcast_shapes(a._data.shape, src._data.shape)
+            except ValueError:
+                raise broadcast_error(a._data.shape, src._data.shape) from None
+            raise RuntimeError(f"output with shape {_fmt(a._data.shape)} doesn't match the "
+                               f"broadcast shape {_fmt(wide)}") from None
         return _wrap(data)
 
     @staticmethod
@@ -670,8 +671,10 @@ def expand(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
     """Repeat size-1 dimensions (without copying memory) to reach ``shape``."""
     have = input._data.shape
     if len(shape) < len(have):
+        kind = input.dtype._legacy  # PyTorch's legacy type name: torch.FloatTensor, CPUBoolType
+        kind = "CPUBoolType" if kind == "BoolTensor" else "torch." + kind
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{{_fmt(have)}}}, size={_fmt(shape)}): the number of sizes "
+            f"expand({kind}{{{_fmt(have)}}}, size={_fmt(shape)}): the number of sizes "
             f"provided ({len(shape)}) must be greater or equal to the number of dimensions in "
             f"the tensor ({len(have)})"
         )
