@@ -357,6 +357,7 @@ ERRORS = {
     "bitwise_half_double": lambda m: m.ones(2).half() & m.ones(2).double(),
     "bitwise_float_0d_double": lambda m: m.ones(2) | m.ones(()).double(),
     "bitwise_int_float_number": lambda m: m.bitwise_xor(m.ones(2).long(), 1.5),
+    "bitwise_float_numpy_int": lambda m: m.ones(2) & np.int64(1),
     "invert_float": lambda m: ~m.ones(2),
     # custom Functions
     "function_too_few_gradients": _custom(lambda x, k: x * k, lambda g: g),

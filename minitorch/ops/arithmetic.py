@@ -973,8 +973,8 @@ def _check_broadcast(a, b) -> None:
 def logical_op(np_fn, a, b) -> Tensor:
     """``& | ^`` on bool or integer tensors."""
     _check_broadcast(a, b)
-    if isinstance(b, (Tensor, float, int)):
-        _check_bitwise(_BITWISE_NAMES[np_fn], a, as_tensor(b, a))
+    operands_ = (a, as_tensor(b, a)) if isinstance(b, (Tensor, numbers.Number)) else (a,)
+    _check_bitwise(_BITWISE_NAMES[np_fn], *operands_)
     return _compare(np_fn, a, b)
 
 
