@@ -205,7 +205,7 @@ class TensorMethods:
         return old
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
-        _compare.check_other(other, "allclose", 1)
+        _util.check_tensor(other, "allclose", "other", 1)
         return _compare.allclose(self, other, rtol, atol, equal_nan)
 
 
@@ -448,28 +448,32 @@ class TensorMethods:
 
     # A method counts its arguments after ``self``: its errors name other positions.
     def maximum(self, other):
-        return _arith.maximum(self, _arith.tensor_arg(other, "maximum", 1))
+        _util.check_tensor(other, "maximum", "other", 1)
+        return _arith.maximum(self, other)
 
     def minimum(self, other):
-        return _arith.minimum(self, _arith.tensor_arg(other, "minimum", 1))
+        _util.check_tensor(other, "minimum", "other", 1)
+        return _arith.minimum(self, other)
 
     def logical_and(self, other):
-        return _arith.logical_and(self, _arith.tensor_arg(other, "logical_and", 1))
+        _util.check_tensor(other, "logical_and", "other", 1)
+        return _arith.logical_and(self, other)
 
     def logical_or(self, other):
-        return _arith.logical_or(self, _arith.tensor_arg(other, "logical_or", 1))
+        _util.check_tensor(other, "logical_or", "other", 1)
+        return _arith.logical_or(self, other)
 
     def index_select(self, dim: int, index):
-        _indexing.check_index_tensor(index, "index_select", 2)
+        _util.check_tensor(index, "index_select", "index", 2)
         return _indexing.index_select(self, dim, index)
 
     def index_add(self, dim: int, index, source, *, alpha=1):
-        _indexing.check_index_tensor(index, "index_add", 2)
+        _util.check_tensor(index, "index_add", "index", 2)
         return _indexing.index_add(self, dim, index, source, alpha=alpha)
 
     def index_add_(self, dim: int, index, source, *, alpha=1):
         """Add ``alpha * source[i]`` into slice ``index[i]`` along ``dim``, in place."""
-        _indexing.check_index_tensor(index, "index_add_", 2)
+        _util.check_tensor(index, "index_add_", "index", 2)
         return self._inplace(lambda t, s: _indexing.index_add(t, dim, index, s, alpha=alpha),
                              source)
 
@@ -614,7 +618,7 @@ class TensorMethods:
         return self._inplace(lambda t: _rounding.round(t, decimals=decimals))
 
     def isclose(self, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False):
-        _compare.check_other(other, "isclose", 1)
+        _util.check_tensor(other, "isclose", "other", 1)
         return _compare.isclose(self, other, rtol, atol, equal_nan)
 
     # ------------------------------------------------------------ new tensors like this one

@@ -75,6 +75,15 @@ def normalize_dims(dim, ndim: int) -> tuple:
     return dims if ndim else ()  # a 0-dim tensor accepts dim 0 or -1, and has nothing to reduce
 
 
+def check_tensor(value, func: str, arg: str, position: int) -> None:
+    """PyTorch's TypeError for an argument that must be a tensor. ``position`` counts the
+    arguments as called: 2 for ``other`` in ``torch.maximum(x, other)``, 1 in
+    ``x.maximum(other)`` (a method counts from after ``self``)."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{func}(): argument '{arg}' (position {position}) must be Tensor, not "
+                        f"{type(value).__name__}")
+
+
 def as_tensor(value, like: Tensor) -> Tensor:
     """An operand as a Tensor. Python numbers become 'wrapped numbers', which type promotion
     treats as weaker than any tensor (``float32_tensor * 2.5`` stays float32)."""

@@ -25,6 +25,7 @@ from minitorch.autograd.function import Function
 from minitorch.ops._util import (
     as_tensor,
     broadcast_error,
+    check_tensor,
     float_type,
     fused_multiply_add,
     operands,
@@ -763,21 +764,14 @@ def reciprocal(input: Tensor) -> Tensor:  # noqa: A002
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """Elementwise maximum of two tensors (ties split the gradient)."""
-    return Maximum.apply(input, tensor_arg(other, "maximum"))
+    check_tensor(other, "maximum", "other", 2)
+    return Maximum.apply(input, other)
 
 
 def minimum(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """Elementwise minimum of two tensors."""
-    return Minimum.apply(input, tensor_arg(other, "minimum"))
-
-
-def tensor_arg(value, name: str, position: int = 2):
-    """``value``, or PyTorch's TypeError when it is not a tensor. ``position`` counts the
-    arguments as called: 2 in ``torch.maximum(x, other)``, 1 in ``x.maximum(other)``."""
-    if not isinstance(value, Tensor):
-        raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, not "
-                        f"{type(value).__name__}")
-    return value
+    check_tensor(other, "minimum", "other", 2)
+    return Minimum.apply(input, other)
 
 
 def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
@@ -992,7 +986,8 @@ def logical_not(a: Tensor) -> Tensor:
 
 def logical_and(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """Elementwise ``input and other`` of two tensors (non-zero is True)."""
-    x, y = operands(input, tensor_arg(other, "logical_and"))
+    check_tensor(other, "logical_and", "other", 2)
+    x, y = operands(input, other)
     try:
         return _wrap(np.logical_and(x, y))
     except ValueError:
@@ -1001,7 +996,8 @@ def logical_and(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
 
 def logical_or(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """Elementwise ``input or other`` of two tensors (non-zero is True)."""
-    x, y = operands(input, tensor_arg(other, "logical_or"))
+    check_tensor(other, "logical_or", "other", 2)
+    x, y = operands(input, other)
     try:
         return _wrap(np.logical_or(x, y))
     except ValueError:

@@ -18,7 +18,7 @@ import numpy as np
 from minitorch import _dtype
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
-from minitorch.ops._util import broadcast_error
+from minitorch.ops._util import broadcast_error, check_tensor
 
 __all__ = ["isclose", "allclose"]
 
@@ -27,17 +27,10 @@ def _short(t: Tensor) -> str:
     return t.dtype._legacy[:-6]  # "FloatTensor" -> "Float"
 
 
-def check_other(other, name: str, position: int) -> None:
-    """PyTorch's TypeError for an ``other`` that is not a tensor (a method counts from 1)."""
-    if not isinstance(other, Tensor):
-        raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, "
-                        f"not {type(other).__name__}")
-
-
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002
             equal_nan: bool = False) -> Tensor:
     """Elementwise: whether ``input`` is within ``atol + rtol * |other|`` of ``other``."""
-    check_other(other, "isclose", 2)
+    check_tensor(other, "isclose", "other", 2)
     a, b = input._data, other._data
     if a.dtype != b.dtype:
         raise RuntimeError(f"{_short(input)} did not match {_short(other)}")
@@ -76,5 +69,5 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002
              equal_nan: bool = False) -> bool:
     """Whether every element of ``input`` is close to ``other`` (see :func:`isclose`)."""
-    check_other(other, "allclose", 2)
+    check_tensor(other, "allclose", "other", 2)
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())

@@ -32,7 +32,7 @@ from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops import shape as _shape
-from minitorch.ops._util import as_tensor, normalize_dim
+from minitorch.ops._util import as_tensor, check_tensor, normalize_dim
 from minitorch.ops.shape import Embed, Select, Slice, _view_of  # noqa: F401  (view indexing)
 
 __all__ = ["getitem", "setitem", "gather", "select", "narrow"]
@@ -516,9 +516,7 @@ def gather(x: Tensor, dim: int, index: Tensor) -> Tensor:
     tensor([[2],
             [3]])
     """
-    if not isinstance(index, Tensor):
-        raise TypeError(f"gather(): argument 'index' (position 3) must be Tensor, not "
-                        f"{type(index).__name__}")
+    check_tensor(index, "gather", "index", 3)
     d = normalize_dim(dim, x._data.ndim)
     idx = index._data
     if idx.dtype not in (np.int32, np.int64):
@@ -540,14 +538,6 @@ def gather(x: Tensor, dim: int, index: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- index_select / index_add
-def check_index_tensor(index, name: str, position: int) -> None:
-    """PyTorch's TypeError for an ``index`` that is not a tensor. ``position`` counts the
-    arguments as called: 3 in ``torch.index_select(x, dim, index)``, 2 in the method."""
-    if not isinstance(index, Tensor):
-        raise TypeError(f"{name}(): argument 'index' (position {position}) must be Tensor, not "
-                        f"{type(index).__name__}")
-
-
 def _index_vector(index: Tensor, name: str, int_message: str) -> np.ndarray:
     """The indices of ``index_select``/``index_add`` as a 1-D integer array, or the error."""
     if index._data.dtype not in (np.int32, np.int64):
@@ -625,7 +615,7 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:  # noqa: A00
     tensor([[2, 0],
             [5, 3]])
     """
-    check_index_tensor(index, "index_select", 3)
+    check_tensor(index, "index_select", "index", 3)
     idx = _index_vector(index, "index_select",
                         "index_select(): Expected dtype int32 or int64 for index")
     return IndexSelect.apply(input, normalize_dim(dim, input._data.ndim), idx)
@@ -640,7 +630,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,  # noqa
     >>> minitorch.zeros(3).index_add(0, minitorch.tensor([0, 0, 2]), minitorch.ones(3))
     tensor([2., 0., 1.])
     """
-    check_index_tensor(index, "index_add", 3)
+    check_tensor(index, "index_add", "index", 3)
     idx = _index_vector(index, "index_add_",
                         "index_add_(): Expected dtype int32/int64 for index but got: "
                         f"{getattr(index, 'dtype', None) and index.dtype._legacy[:-6]}")

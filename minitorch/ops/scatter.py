@@ -26,7 +26,7 @@ import numpy as np
 from minitorch._backend import array_module, open_grid
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops._util import as_tensor, broadcast_error, normalize_dim
+from minitorch.ops._util import as_tensor, broadcast_error, check_tensor, normalize_dim
 from minitorch.ops.indexing import Gather, _add_at
 
 __all__ = ["scatter", "scatter_add", "masked_select", "nonzero"]
@@ -47,9 +47,7 @@ def _positions(index: np.ndarray, dim: int) -> tuple:
 
 def _check_index(name: str, self: Tensor, dim: int, index, src: Tensor | None) -> int:
     """PyTorch's checks of ``scatter``'s arguments; returns the normalised ``dim``."""
-    if not isinstance(index, Tensor):
-        raise TypeError(f"{name}(): argument 'index' (position 2) must be Tensor, not "
-                        f"{type(index).__name__}")
+    check_tensor(index, name, "index", 2)
     ndim = self._data.ndim
     d = normalize_dim(dim, ndim)
     idx = index._data
@@ -231,9 +229,7 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor: 
     >>> minitorch.zeros(4).scatter_add(0, minitorch.tensor([0, 0, 3]), minitorch.ones(3))
     tensor([2., 0., 0., 1.])
     """
-    if not isinstance(src, Tensor):
-        raise TypeError(f"scatter_add(): argument 'src' (position 3) must be Tensor, not "
-                        f"{type(src).__name__}")
+    check_tensor(src, "scatter_add", "src", 3)
     d = _check_index("scatter", input, dim, index, src)  # (PyTorch's messages say scatter)
     return ScatterAdd.apply(input, d, index, src)
 
@@ -288,9 +284,7 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:  # noqa: A002
     >>> x.masked_select(x > 0)
     tensor([1., 4.])
     """
-    if not isinstance(mask, Tensor):
-        raise TypeError(f"masked_select(): argument 'mask' (position 2) must be Tensor, not "
-                        f"{type(mask).__name__}")
+    check_tensor(mask, "masked_select", "mask", 2)
     if mask._data.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     try:
