@@ -104,6 +104,8 @@ def _nested_error(data, dtype) -> Exception | None:
     error = check_types(data)
     if error is not None:
         return error
+    if 0 in sizes:  # an empty tensor: PyTorch stores nothing into it, so checks no length
+        return None
     kind = dtype.np.kind if dtype is not None else "f" if "f" in kinds else "i"
 
     def check_lengths(x, dim):
@@ -120,6 +122,20 @@ def _nested_error(data, dtype) -> Exception | None:
         return next((e for e in (check_lengths(y, dim + 1) for y in x) if e is not None), None)
 
     return check_lengths(data, 0)
+
+
+def _empty_nest(data) -> np.ndarray | None:
+    """PyTorch's tensor for a nest whose first elements lead to an empty list, such as
+    ``[[], [1]]``: its shape is read from the first element at each depth, (2, 0), and as
+    nothing is stored into it the other elements are never compared with it (they are
+    checked for their types only). Floating point, as the empty list's. None otherwise."""
+    sizes, first = [], data
+    while isinstance(first, (list, tuple)):
+        sizes.append(len(first))
+        if not first:
+            return np.empty(sizes, np.float64)
+        first = first[0]
+    return None
 
 
 def _check_int64(data, arr: np.ndarray) -> None:
@@ -187,8 +203,13 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
         try:
             arr = np.array(_unwrap_nested(data))
         except ValueError as e:
-            raise _nested_error(data, dtype) or ValueError(
-                f"could not make a tensor from {type(data).__name__}: {e}") from None
+            error = _nested_error(data, dtype)
+            if error is not None:
+                raise error from None
+            arr = _empty_nest(data)  # [[], [1]]: its shape comes from the first elements
+            if arr is None:
+                raise ValueError(
+                    f"could not make a tensor from {type(data).__name__}: {e}") from None
         if arr.dtype.kind not in "biuf":
             error = _nested_error(data, dtype)
             if error is not None:

@@ -719,6 +719,11 @@ def tensor_samples(op):
             ("float-int64", [1.7, -1.7], "int64"), ("ragged", [[1, 2], [3]], None),
             ("empty", [], None), ("str", "abc", None), ("big-float", 1e300, None),
             ("int-to-float", [1, 2], "float64"),
+            # a nest whose first row is empty: PyTorch's shape comes from the first elements,
+            # (2, 0), and nothing else is compared; an empty row after a full one is an error
+            ("empty-first-row", [[], [1]], None), ("empty-first-row-int64", [[], [1]], "int64"),
+            ("empty-deep", [[[]], [1]], None), ("empty-then-str", [[], [1, "a"]], None),
+            ("empty-then-none", [[], [None]], None), ("empty-row-after", [[True], []], None),
         ]:
             yield Sample(op, name, (data,), {} if dt is None else {"dtype": dt}, call=_tensor_call)
     return gen
