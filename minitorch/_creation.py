@@ -142,7 +142,7 @@ def _check_int64(data, arr: np.ndarray) -> None:
     """Python ints beyond int64: PyTorch cannot unpack them (NumPy would make uint64 or
     object arrays, or silently floats for mixed lists)."""
     too_big = arr.dtype == np.uint64 or arr.dtype == object or (
-        arr.dtype.kind == "f" and arr.size and np.nanmax(np.abs(arr)) >= 2.0 ** 63
+        arr.dtype.kind == "f" and arr.size and np.fmax.reduce(np.abs(arr), None) >= 2.0 ** 63
         and _has_big_int(data))
     if too_big:
         raise ValueError("Overflow when unpacking long long")

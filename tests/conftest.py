@@ -16,6 +16,8 @@ from __future__ import annotations
 import os
 import tempfile
 
+import pytest
+
 _progress_folder = tempfile.TemporaryDirectory(prefix="minitorch-test-progress-")
 os.environ["MINITORCH_PROGRESS"] = os.path.join(_progress_folder.name, "progress.json")
 
@@ -28,3 +30,17 @@ if settings is not None:
     settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
     settings.register_profile("dev", deadline=None, print_blob=True)
     settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(autouse=True)
+def _minitorch_warning_filter():
+    """The warnings filter that ``import minitorch`` installs, as a learner's session has it.
+
+    minitorch drops NumPy's floating-point warnings from its own code (PyTorch has none; see
+    ``minitorch/ops/_util.py``). pytest imports the test modules, and so minitorch, inside
+    ``warnings.catch_warnings`` and runs each test inside another made from the filters it
+    saw before: the filter would be gone. It is put back for each test.
+    """
+    from minitorch.ops._util import drop_numpy_fp_warnings
+
+    drop_numpy_fp_warnings()

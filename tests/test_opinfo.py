@@ -10,6 +10,8 @@ The samples and the comparison live in ``tests/_opinfo_samples.py``; here they b
   marked ``gradgrad``) second-order gradients; where both raise, the exception class and the
   first 40 characters of the message. ``_opinfo_samples.KNOWN_DIFFERENCES`` lists the
   deliberate differences, with the reason for each (``NOT_YET_FIXED`` the known, unfixed ones).
+  A RuntimeWarning from NumPy ("overflow encountered in multiply") fails it too: PyTorch
+  computes inf and NaN silently.
 * The enumeration covers ``minitorch.linalg`` and ``minitorch.functional`` too.
 * ``test_gradcheck`` checks each differentiable op's gradient against finite differences in
   float64, so that PyTorch is not the only oracle.
@@ -19,6 +21,8 @@ The samples and the comparison live in ``tests/_opinfo_samples.py``; here they b
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 import pytest
@@ -52,7 +56,13 @@ def test_every_public_op_has_samples():
 def test_op_matches_torch(op):
     problems = []
     for s in OPS[op]():
-        verdict, detail = compare(run(minitorch, s), run(torch, s), s)
+        with warnings.catch_warnings(record=True) as caught:  # the filters a learner has
+            mine = run(minitorch, s)
+        # PyTorch gives inf and NaN without a word; NumPy's "overflow encountered in ..."
+        # must not reach the learner (the samples include infs, NaNs, zeros and empties)
+        problems += [f"{s.id}: {w.category.__name__}: {w.message} ({w.filename}:{w.lineno})"
+                     for w in caught if issubclass(w.category, RuntimeWarning)]
+        verdict, detail = compare(mine, run(torch, s), s)
         if verdict in (AGREE, SAME_EXC):
             continue
         if known_difference(s.id, verdict):  # documented in _opinfo_samples.KNOWN_DIFFERENCES

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -43,6 +44,25 @@ def _make_quietly():
 
 
 quietly = _make_quietly()
+
+
+def drop_numpy_fp_warnings() -> None:
+    """Drop NumPy's floating-point warnings ("overflow encountered in multiply") raised in
+    minitorch's own code: ``inf - inf`` is NaN without a word, as in PyTorch.
+
+    ``quietly`` costs a little on every call, so the rest of the arithmetic (add, mul,
+    matmul, sums, the optimizers' updates) goes without it, and this filter, installed once
+    by ``import minitorch``, drops what NumPy would say. Only warnings that NumPy attributes
+    to a minitorch module are dropped: a learner's own NumPy code still warns. (NumPy
+    functions written in Python, such as ``np.mean`` and ``np.var``, warn from NumPy's own
+    modules: minitorch calls those through ``quietly``.)
+    """
+    warnings.filterwarnings(
+        "ignore", r"(overflow|invalid value|divide by zero|underflow) encountered in ",
+        RuntimeWarning, r"minitorch(\.|$)")
+
+
+drop_numpy_fp_warnings()
 
 
 def normalize_dim(dim: int, ndim: int) -> int:

@@ -16,6 +16,7 @@ Example:
 from __future__ import annotations
 
 import builtins
+import math
 import warnings
 
 import numpy as np
@@ -50,12 +51,13 @@ def _sum_dtype(a: Tensor, dtype) -> np.dtype | None:
 def _summed(x, axis, keepdims: bool, dtype):
     """``x.sum(axis, dtype=dtype)``; a float16 sum accumulates in float32, as PyTorch's does,
     and is rounded once at the end (so a sum of halves overflows only if the result does)."""
-    if dtype == np.float16 or (dtype is None and x.dtype.char == "e"):  # float16
-        total = x.sum(axis=axis, keepdims=keepdims, dtype=np.float32)
-        return quietly(total.astype, np.float16)
-    if type(x) is np.ndarray:  # np.add.reduce is what ndarray.sum calls
-        return np.add.reduce(x, axis, dtype, None, keepdims)
-    return x.sum(axis=axis, keepdims=keepdims, dtype=dtype)
+    half = dtype == np.float16 or (dtype is None and x.dtype.char == "e")  # float16
+    acc = np.float32 if half else dtype
+    if type(x) is np.ndarray:  # what ndarray.sum calls (inf - inf then warns from here,
+        total = np.add.reduce(x, axis, acc, None, keepdims)  # where minitorch drops it)
+    else:
+        total = x.sum(axis=axis, keepdims=keepdims, dtype=acc)
+    return quietly(total.astype, np.float16) if half else total
 
 
 class Sum(Function):
@@ -107,7 +109,7 @@ class Prod(Function):
 
     @staticmethod
     def forward(ctx, a, dims, keepdim, dtype=None):
-        out = _wrap(np.prod(a._data, axis=dims, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
+        out = _wrap(quietly(np.prod, a._data, dims, _sum_dtype(a, dtype), None, keepdim))
         ctx.save_for_backward(a, out)
         ctx.dims, ctx.keepdim = dims, keepdim
         return out
@@ -163,6 +165,16 @@ def _check_mean_dtype(a: Tensor, name: str) -> None:
         )
 
 
+def _mean(x, axis, keepdims: bool):
+    """``np.mean`` accumulated as PyTorch's (float16 in float32) and rounded to ``x``'s dtype.
+    The mean of nothing is NaN, as in PyTorch, without NumPy's "Mean of empty slice"."""
+    dims = range(x.ndim) if axis is None else axis
+    if math.prod([x.shape[d] for d in dims]) == 0:
+        shape = [1 if d in dims else n for d, n in enumerate(x.shape) if keepdims or d not in dims]
+        return array_module(x).full(tuple(shape), np.nan, x.dtype)
+    return quietly(np.mean, x, axis, _acc(x), None, keepdims).astype(x.dtype, copy=False)
+
+
 class Mean(Function):
     node_name = "MeanBackward0"
     _builtin = True
@@ -170,7 +182,7 @@ class Mean(Function):
     @staticmethod
     def forward(a):
         x = a._data
-        return _wrap(np.mean(x, dtype=_acc(x)).astype(x.dtype))
+        return _wrap(_mean(x, None, False))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
@@ -190,7 +202,7 @@ class MeanDim(Function):
     @staticmethod
     def forward(a, dims, keepdim):
         x = a._data
-        return _wrap(np.mean(x, axis=dims, keepdims=keepdim, dtype=_acc(x)).astype(x.dtype))
+        return _wrap(_mean(x, dims, keepdim))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
@@ -358,9 +370,9 @@ def _variance(x, dims: tuple, correction: float, keepdim: bool, root: bool = Fal
     dof = int(np.prod([x.shape[d] for d in dims])) - correction
     out_dtype, x = x.dtype, x.astype(_acc(x), copy=False)
     if dof > 0:
-        out = np.var(x, axis=dims, ddof=correction, keepdims=keepdim)
+        out = quietly(np.var, x, dims, None, None, correction, keepdim)
     else:
-        squares = np.square(x - np.mean(x, axis=dims, keepdims=True))
+        squares = np.square(x - _mean(x, dims, True))
         with np.errstate(divide="ignore", invalid="ignore"):
             out = np.sum(squares, axis=dims, keepdims=keepdim) / x.dtype.type(0)
     return quietly((np.sqrt(out) if root else out).astype, out_dtype)
