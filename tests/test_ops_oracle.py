@@ -775,3 +775,31 @@ def test_one_gradient_reaching_two_leaves_matches_torch():
             seen += [_snap(x.grad), _snap(w.grad), _snap(g)]
             results.append(seen)
         assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("name,dim,shape", [("log_softmax", 1, (3, 4)), ("softmax", 1, (3, 4)),
+                                            ("log_softmax", 0, (2, 3, 2)),
+                                            ("softmax", -1, (2, 3, 2))])
+def test_softmax_gradients_are_operations_of_their_own_as_in_torch(name, dim, shape):
+    """PyTorch's softmax and log_softmax backward are operations (``_softmax_backward_data``,
+    ``_log_softmax_backward_data``): with ``create_graph=True`` the gradient's node is
+    ``SoftmaxBackwardDataBackward0`` with edges for the incoming gradient and the output,
+    and its own gradients (the second and third derivatives) are PyTorch's."""
+    rng = np.random.default_rng(3)
+    xa, ua, va = (rng.standard_normal(shape) * 3 for _ in range(3))
+
+    def derivatives(lib):
+        x, u = lib.tensor(xa, requires_grad=True), lib.tensor(ua, requires_grad=True)
+        y = getattr(lib.nn.functional, name)(x, dim)
+        (g,) = lib.autograd.grad(y, x, u, create_graph=True)
+        gx, gu = lib.autograd.grad((g * lib.tensor(va)).sum(), (x, u), create_graph=True)
+        (third,) = lib.autograd.grad((gx * gx).sum() + (gu * gu).sum(), x)
+        nodes = [type(t.grad_fn).__name__ for t in (g, gx, gu)]
+        edges = [type(n).__name__ for n, _ in g.grad_fn.next_functions]
+        return nodes, edges, [t.detach().numpy() for t in (g, gx, gu, third)]
+
+    (nodes, edges, values), (t_nodes, t_edges, t_values) = derivatives(minitorch), \
+        derivatives(torch)
+    assert (nodes, edges) == (t_nodes, t_edges)
+    for mine, theirs in zip(values, t_values):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-10, atol=1e-12)

@@ -18,6 +18,7 @@ import numpy as np
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import normalize_dim
+from minitorch.ops.reduction import _summed
 
 __all__ = ["softmax", "log_softmax"]
 
@@ -43,8 +44,38 @@ class Softmax(Function):
     @staticmethod
     def backward(ctx, grad):
         (s,) = ctx.saved_tensors
-        # ds_i/dx_j = s_i (delta_ij - s_j)  =>  grad_x = s * (grad - sum(grad * s))
-        return s * (grad - (grad * s).sum(ctx.dim, keepdim=True))
+        return SoftmaxBackwardData.apply(grad, s, ctx.dim)
+
+
+class SoftmaxBackwardData(Function):
+    """The gradient of ``softmax`` for its input, from the gradient of its output ``s``:
+    ``ds_i/dx_j = s_i (delta_ij - s_j)``, so ``grad_x = s * (grad - sum(grad * s))`` along
+    ``dim``. An operation of its own, as PyTorch's ``_softmax_backward_data``: one node, not
+    four, and with ``create_graph=True`` the node PyTorch has, whose backward (the second
+    derivative) is written here in tensor operations."""
+
+    node_name = "SoftmaxBackwardDataBackward0"
+    _builtin = True
+    saved_names = ("grad_output", "output")
+
+    @staticmethod
+    def forward(grad, s, dim):
+        g, sd = grad._data, s._data
+        return _wrap(sd * (g - _summed(g * sd, dim, True, None)))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        grad, s, ctx.dim = inputs
+        ctx.save_for_backward(grad, s)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, s = ctx.saved_tensors
+        need_grad, need_s = ctx.needs_input_grad[:2]
+        # linear in grad, with the same map; in s: gg * (grad - sum(grad s)) - grad sum(gg s)
+        return (SoftmaxBackwardData.apply(gg, s, ctx.dim) if need_grad else None,
+                gg * (grad - (grad * s).sum(ctx.dim, keepdim=True))
+                - grad * (gg * s).sum(ctx.dim, keepdim=True) if need_s else None)
 
 
 class LogSoftmax(Function):
@@ -69,8 +100,39 @@ class LogSoftmax(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        # d log_softmax_i / dx_j = delta_ij - softmax_j
-        return grad - out.exp() * grad.sum(ctx.dim, keepdim=True)
+        return LogSoftmaxBackwardData.apply(grad, out, ctx.dim)
+
+
+class LogSoftmaxBackwardData(Function):
+    """The gradient of ``log_softmax`` for its input, from the gradient of its output
+    ``out``: ``d log_softmax_i / dx_j = delta_ij - softmax_j``, so ``grad_x = grad -
+    exp(out) * sum(grad)`` along ``dim``. An operation of its own, as PyTorch's
+    ``_log_softmax_backward_data``: one node, not four (it runs in every training step
+    through ``cross_entropy``), and with ``create_graph=True`` the node PyTorch has, whose
+    backward (the second derivative) is written here in tensor operations."""
+
+    node_name = "LogSoftmaxBackwardDataBackward0"
+    _builtin = True
+    saved_names = ("grad_output", "output")
+
+    @staticmethod
+    def forward(grad, out, dim):
+        g = grad._data
+        return _wrap(g - np.exp(out._data) * _summed(g, dim, True, None))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        grad, out, ctx.dim = inputs
+        ctx.save_for_backward(grad, out)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        need_grad, need_out = ctx.needs_input_grad[:2]
+        softmax = out.exp()
+        # linear in grad: gg - sum(gg * softmax); in out: -gg * softmax * sum(grad)
+        return (gg - (gg * softmax).sum(ctx.dim, keepdim=True) if need_grad else None,
+                -gg * softmax * grad.sum(ctx.dim, keepdim=True) if need_out else None)
 
 
 def _acc(x: np.ndarray) -> np.ndarray:
