@@ -1769,8 +1769,11 @@ def _add_issue26_samples(t: dict) -> None:
         add(key, overflow_samples(key))
     add("F:one_hot", one_hot_edge_samples("F:one_hot"))
     add("F:binary_cross_entropy", bce_edge_samples("F:binary_cross_entropy"))
-    for key in ("F:softmax", "F:log_softmax", "method:softmax", "method:log_softmax"):
+    for key in ("F:softmax", "F:log_softmax", "method:softmax", "method:log_softmax",
+                "fn:softmax", "fn:log_softmax"):
         add(key, softmax_edge_samples(key))
+    for key in ("fn:softmax", "fn:log_softmax"):  # no implicit dim at the top level
+        add(key, lambda key=key: [Sample(key, "no-dim", (A(rnd(3)),), {})])
     for key in ("op:__getitem__", "op:__setitem__"):
         add(key, list_index_samples(key))
 
@@ -2114,6 +2117,8 @@ def _build_table() -> dict:
     t["F:leaky_relu"] = leaky_samples("F:leaky_relu")
     t["F:softmax"] = softmax_samples("F:softmax")
     t["F:log_softmax"] = softmax_samples("F:log_softmax")
+    t["fn:softmax"] = softmax_samples("fn:softmax")
+    t["fn:log_softmax"] = softmax_samples("fn:log_softmax")
     t["method:log_softmax"] = softmax_samples("method:log_softmax")
     t["F:linear"] = linear_samples("F:linear")
     t["F:conv2d"] = conv_samples("F:conv2d")

@@ -192,3 +192,30 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # 
     x, d = _softmax_input(input, dim, dtype, "log_softmax")
     out = LogSoftmax.apply(x, d)
     return out.reshape(shape) if len(shape) == 0 else out
+
+
+_MISSING = object()
+
+
+def _with_dim_required(fn):
+    """``torch.softmax`` and ``torch.log_softmax``: ``fn``, the ``nn.functional`` one, but
+    with ``dim`` required, as PyTorch's top-level functions choose no dim for you (``dim`` is
+    their argument 2, after ``input``)."""
+    name = fn.__name__
+
+    def with_dim(input: Tensor, dim=_MISSING, dtype=None) -> Tensor:  # noqa: A002
+        if dim is _MISSING:
+            raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+        if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+            raise TypeError(f"{name}(): argument 'dim' (position 2) must be int, not "
+                            f"{type(dim).__name__}")
+        return fn(input, dim, dtype=dtype)
+
+    with_dim.__name__ = with_dim.__qualname__ = name
+    with_dim.__doc__ = (f"``{name}(input, dim, dtype=None)``: ``nn.functional.{name}`` with "
+                        "``dim`` required.")
+    return with_dim
+
+
+dim_required_softmax = _with_dim_required(softmax)
+dim_required_log_softmax = _with_dim_required(log_softmax)
