@@ -175,10 +175,7 @@ def _mean(x, axis, keepdims: bool):
     if count == 0:
         shape = [1 if d in dims else n for d, n in enumerate(x.shape) if keepdims or d not in dims]
         return array_module(x).full(tuple(shape), np.nan, x.dtype)
-    if type(x) is np.ndarray:
-        total = np.add.reduce(x, axis, _acc(x), None, keepdims)
-    else:
-        total = x.sum(axis=axis, dtype=_acc(x), keepdims=keepdims)
+    total = _summed(x, axis, keepdims, _acc(x))  # float16's stays float32 until divided
     return (total / count).astype(x.dtype, copy=False)
 
 
