@@ -32,7 +32,7 @@ class Softmax(Function):
     @staticmethod
     def forward(x, dim):
         xd = _acc(x._data)
-        e = np.exp(xd - xd.max(axis=dim, keepdims=True))
+        e = np.exp(xd - _max_along(xd, dim))
         return _wrap((e / e.sum(axis=dim, keepdims=True)).astype(x._data.dtype, copy=False))
 
     @staticmethod
@@ -87,7 +87,7 @@ class LogSoftmax(Function):
     @staticmethod
     def forward(x, dim):
         xd = _acc(x._data)
-        shifted = xd - xd.max(axis=dim, keepdims=True)  # the largest entry becomes 0
+        shifted = xd - _max_along(xd, dim)  # the largest entry becomes 0
         out = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
         return _wrap(out.astype(x._data.dtype, copy=False))
 
@@ -139,6 +139,17 @@ def _acc(x: np.ndarray) -> np.ndarray:
     """``x`` in the precision PyTorch computes softmax in: float16 in float32, rounded once
     at the end (the sum of exponentials would lose digits in float16)."""
     return x.astype(np.float32) if x.dtype.char == "e" else x  # float16
+
+
+def _max_along(x: np.ndarray, dim: int) -> np.ndarray:
+    """``x.max(axis=dim, keepdims=True)``. NumPy reduces a short last axis (the ten class
+    scores of each sample) one row at a time, and pays for every row: from 32 rows, a
+    transposed copy reduced along its first axis is two to ten times quicker. The maximum is
+    exact, so the order in which it is taken changes nothing."""
+    if type(x) is np.ndarray and x.ndim == 2 and dim == 1 and 0 < x.shape[1] <= 32 \
+            and x.shape[0] >= 32:
+        return np.maximum.reduce(x.T.copy(), 0)[:, None]
+    return x.max(axis=dim, keepdims=True)
 
 
 def _implicit_dim(name: str, ndim: int) -> int:
