@@ -11,11 +11,14 @@ from minitorch.autograd.function import Function
 from minitorch.nn._util import (
     _pair,
 )
+from minitorch.ops.unary import _select_gradient
 
 
 # A pool looks at the same windows as a convolution. The window offsets (i, j) are few, so the
 # loops below run over them (4 for a 2x2 pool), never over pixels: each step is one NumPy
-# operation on a whole (N, C, Ho, Wo) array.
+# operation on a whole (N, C, Ho, Wo) array. The offsets read the input with a stride, in rows
+# as short as the output (NumPy pays for every row), so each is copied out once (``_gathered``)
+# and the steps run on contiguous arrays.
 def _pool_out_size(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
     span = size + 2 * p - d * (k - 1) - 1
     out = (-(-span // s) if ceil_mode else span // s) + 1
@@ -67,6 +70,11 @@ def _taps(kernel, stride, dilation, out_size):
             for i in range(kh) for j in range(kw)]
 
 
+def _gathered(padded: np.ndarray, taps: list) -> np.ndarray:
+    """What each kernel offset reads, as one contiguous (offsets, N, C, Ho, Wo) array."""
+    return array_module(padded).stack([padded[:, :, rows, cols] for rows, cols in taps])
+
+
 def _as4d(a: np.ndarray) -> np.ndarray:
     """An unbatched (C, H, W) array as a batch of one; (N, C, H, W) unchanged."""
     return a[None] if a.ndim == 3 else a
@@ -95,18 +103,20 @@ class MaxPool2DWithIndices(Function):
         xd = _as4d(x._data)
         xp = array_module(xd)
         fill = -np.inf if xd.dtype.kind == "f" else np.iinfo(xd.dtype).min
-        padded = _padded(xd, padding, extent, fill)
-        taps = _taps(kernel, stride, dilation, out_size)
-        out = padded[(Ellipsis, *taps[0])].copy()
+        taps = _gathered(_padded(xd, padding, extent, fill),
+                         _taps(kernel, stride, dilation, out_size))
+        out = taps[0].copy()
         which = xp.zeros(out.shape, dtype=np.uint8)  # the winning offset of each window
-        for k, (rows, cols) in enumerate(taps[1:], 1):
-            candidate = padded[:, :, rows, cols]
+        for k in range(1, len(taps)):
+            candidate = taps[k]
             # strictly greater: the first max wins; but a NaN always wins (the last one, as in
             # PyTorch's kernel), so its gradient goes to the NaN that the output shows
             wins = candidate > out
             if candidate.dtype.kind == "f":
                 wins |= xp.isnan(candidate)
-            xp.copyto(which, k, where=wins)
+            # which = k where it wins: k is larger than every offset before it, so a maximum
+            # sets it (a copy with where= is several times slower)
+            xp.maximum(which, wins.view(np.uint8) * np.uint8(k), out=which)
             xp.maximum(out, candidate, out=out)
         ctx.which, ctx.geometry, ctx.x_shape = which, geometry, x._data.shape
         return _wrap(out if x._data.ndim == 4 else out[0])
@@ -143,10 +153,11 @@ class MaxPool2DBackward(Function):
         gx = xp.zeros((n, c, padding[0] + extent[0], padding[1] + extent[1]), dtype=g.dtype)
         overlap = any(s < d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation))
         for k, (rows, cols) in enumerate(_taps(kernel, stride, dilation, out_size)):
+            won = _select_gradient(g, which != k)  # g where offset k won its window, else 0
             if overlap:  # an element can win several windows: add up their gradients
-                gx[:, :, rows, cols] += xp.where(which == k, g, 0)
+                gx[:, :, rows, cols] += won
             else:  # each element is in one window at most: just write
-                xp.copyto(gx[:, :, rows, cols], g, where=which == k)
+                gx[:, :, rows, cols] = won
         return _wrap(_unpad(gx, padding, _shape4d(x_shape)).reshape(x_shape))
 
     @staticmethod
@@ -166,10 +177,10 @@ class MaxPoolGather(Function):
         kernel, stride, padding, dilation, out_size, extent = geometry
         xd = _as4d(x._data)
         ctx.which, ctx.geometry, ctx.x_shape = which, geometry, x._data.shape
-        padded = _padded(xd, padding, extent, 0)
+        taps = _gathered(_padded(xd, padding, extent, 0), _taps(kernel, stride, dilation, out_size))
         out = array_module(xd).zeros(which.shape, dtype=xd.dtype)
-        for k, (rows, cols) in enumerate(_taps(kernel, stride, dilation, out_size)):
-            out += array_module(xd).where(which == k, padded[:, :, rows, cols], 0)
+        for k in range(len(taps)):
+            out += _select_gradient(taps[k], which != k)
         return _wrap(out if x._data.ndim == 4 else out[0])
 
     @staticmethod
@@ -186,11 +197,11 @@ class AvgPool2D(Function):
     @staticmethod
     def forward(ctx, x, geometry, divisor):
         kernel, stride, padding, dilation, out_size, extent = geometry
-        padded = _padded(_as4d(x._data), padding, extent, 0)
-        taps = _taps(kernel, stride, dilation, out_size)
-        out = padded[(Ellipsis, *taps[0])].copy()
-        for rows, cols in taps[1:]:
-            out += padded[:, :, rows, cols]
+        taps = _gathered(_padded(_as4d(x._data), padding, extent, 0),
+                         _taps(kernel, stride, dilation, out_size))
+        out = taps[0].copy()
+        for tap in taps[1:]:
+            out += tap
         out /= divisor
         ctx.geometry, ctx.divisor, ctx.x_shape = geometry, divisor, x._data.shape
         return _wrap(out if x._data.ndim == 4 else out[0])
