@@ -191,14 +191,14 @@ def test_stride_of_views(view):
 
 
 @pytest.mark.parametrize("op", ["relu", "exp", "neg", "sigmoid", "mul2", "clamp"])
-@pytest.mark.parametrize("view", ["t", "permute", "step", "narrow", "contiguous"])
+@pytest.mark.parametrize("view", ["t", "permute", "step", "narrow", "expand", "contiguous"])
 def test_elementwise_results_keep_the_inputs_layout(op, view):
     """An elementwise op on a transposed or sliced tensor gives PyTorch's strides: a
     transposed result for a transposed input, a dense one for a sliced input."""
     def call(t):
         x = t.arange(-12.0, 12.0).reshape(2, 3, 4)
         v = {"t": x[0].t(), "permute": x.permute(2, 0, 1), "step": x[:, ::2],
-             "narrow": x[:, 1:, 1:3], "contiguous": x}[view]
+             "narrow": x[:, 1:, 1:3], "expand": x[:, :1].expand(2, 5, 4), "contiguous": x}[view]
         out = {"relu": v.relu, "exp": v.exp, "neg": v.neg, "sigmoid": v.sigmoid,
                "mul2": lambda: v * 2, "clamp": lambda: v.clamp(min=0)}[op]()
         return out.stride(), out.is_contiguous()

@@ -214,6 +214,19 @@ def fused_multiply_add(x, y: np.ndarray, z: np.ndarray,
     return out
 
 
+def full_like_result(x, value=None):
+    """An array of ``value`` (zeros when None) shaped like ``x`` and laid out as an elementwise
+    operation on ``x`` lays out its result (PyTorch's rule): like ``x`` when ``x`` is dense in
+    another order (a transposed input gives a transposed result), else in C order (a sliced or
+    expanded input gives a contiguous result)."""
+    xp = array_module(x)
+    if x.flags.c_contiguous or 0 in x.strides:
+        if value is None:  # (fresh zeroed memory is quicker than filling)
+            return xp.zeros(x.shape, x.dtype)
+        return xp.full(x.shape, value, x.dtype)
+    return xp.zeros_like(x) if value is None else xp.full_like(x, value)
+
+
 def float_type(t: Tensor) -> np.dtype:
     """The dtype an op like ``exp`` computes in: the tensor's own if floating, else float32."""
     return t._data.dtype if t._data.dtype.kind == "f" else _dtype.get_default_dtype().np
