@@ -498,6 +498,10 @@ def pool_samples(op):
         yield Sample(op, "too-small", (A(rnd(1, 1, 1, 1)), 2))
         yield Sample(op, "float64", (A(rnd(1, 2, 4, 4, dtype=np.float64)), 2))
         yield Sample(op, "2-d", (A(rnd(4, 4)), 2))
+        yield Sample(op, "overlap", (A(rnd(2, 2, 5, 6)), 3), {"stride": 1}, gradgrad=True)
+        if op == "F:max_pool2d":
+            yield Sample(op, "dilation", (A(rnd(2, 2, 7, 7)), 2), {"dilation": 2, "padding": 1},
+                         gradgrad=True)
     return gen
 
 

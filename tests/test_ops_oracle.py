@@ -803,3 +803,34 @@ def test_softmax_gradients_are_operations_of_their_own_as_in_torch(name, dim, sh
     assert (nodes, edges) == (t_nodes, t_edges)
     for mine, theirs in zip(values, t_values):
         np.testing.assert_allclose(mine, theirs, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("shape", [(32, 10), (33, 1), (100, 32), (64, 7), (40, 33), (31, 10)])
+def test_softmax_of_many_short_rows_matches_torch(name, dtype, shape):
+    """From 32 rows of at most 32 scores, the row maximum is taken from a transposed copy
+    (NumPy's reduction along a short last axis is slow): each row must still get its own
+    maximum, with infinities, NaNs and signed zeros, and the gradient must follow it."""
+    rng = np.random.default_rng(sum(shape))
+    xa = (rng.standard_normal(shape) * 4).astype(dtype)
+    rows = rng.permutation(shape[0])[:6]
+    xa[rows[0]] = -np.inf  # a row of -inf: NaN everywhere, as in PyTorch
+    xa[rows[1], 0] = np.inf
+    xa[rows[2], -1] = np.nan
+    xa[rows[3]] = 0.0
+    xa[rows[3], ::2] = -0.0
+    xa[rows[4], 0] = 1e4  # one score far above the others
+    ga = rng.standard_normal(shape).astype(dtype)
+
+    def run(lib):
+        x = lib.tensor(xa, requires_grad=True)
+        y = getattr(lib.nn.functional, name)(x, 1)
+        y.backward(lib.tensor(ga))
+        return y, x.grad
+
+    tol = {"float16": {"rtol": 2e-3, "atol": 2e-3}, "float32": F32,
+           "float64": {"rtol": 1e-12, "atol": 1e-12}}[dtype]
+    for mine, theirs in zip(run(minitorch), run(torch)):
+        assert_same_values(mine, theirs, **tol)
+        assert np.array_equal(np.isnan(to_numpy(mine)), np.isnan(to_numpy(theirs)))
