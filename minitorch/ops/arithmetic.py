@@ -23,11 +23,11 @@ from minitorch import _dtype
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import (
+    against_number,
     as_tensor,
     broadcast_error,
     check_tensor,
     float_type,
-    full_like_result,
     fused_multiply_add,
     operands,
     quietly,
@@ -511,16 +511,6 @@ def _keeping_first(np_fn):
 _max_keeping_first, _min_keeping_first = _keeping_first(np.maximum), _keeping_first(np.minimum)
 
 
-def _against_number(np_fn, x, number):
-    """``np_fn(x, number)`` (``np.maximum`` or ``np.minimum``) that returns ``x`` on a tie,
-    against an array full of the number: NumPy's loop for an array and a scalar is not
-    vectorised (4x slower from about 10,000 elements). A tie can only be of two zeros, and its
-    answer is the operand that NumPy's loop prefers: the second, but the first in float16's
-    loop (see ``Relu``)."""
-    full = full_like_result(x, number)
-    return np_fn(x, full, out=full) if x.dtype.char == "e" else np_fn(full, x, out=full)
-
-
 class Maximum(Function):
     node_name = "MaximumBackward0"
     _builtin = True
@@ -581,7 +571,7 @@ class Clamp(Function):
         # bound: clamp(-0.0, min=0) is -0.0, as in PyTorch.
         for bound, np_fn in ((lo, np.maximum), (hi, np.minimum)):
             if bound is not None:
-                out = _against_number(np_fn, out, _dtype.number_as(bound, dt))
+                out = against_number(np_fn, out, _dtype.number_as(bound, dt))
         return _wrap(out if out is not x else x.copy())
 
     @staticmethod

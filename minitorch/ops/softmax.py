@@ -23,6 +23,18 @@ from minitorch.ops.reduction import _summed
 __all__ = ["softmax", "log_softmax"]
 
 
+class _GradientOp(Function):
+    """What the gradients of softmax and log_softmax share: they take (incoming gradient,
+    the forward's output, dim) and save the first two, for their own backward."""
+
+    _builtin = True
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        grad, out, ctx.dim = inputs
+        ctx.save_for_backward(grad, out)
+
+
 class Softmax(Function):
     """``exp(x) / sum(exp(x))`` along ``dim``, computed as ``exp(x - max)`` (no overflow)."""
 
@@ -47,7 +59,7 @@ class Softmax(Function):
         return SoftmaxBackwardData.apply(grad, s, ctx.dim)
 
 
-class SoftmaxBackwardData(Function):
+class SoftmaxBackwardData(_GradientOp):
     """The gradient of ``softmax`` for its input, from the gradient of its output ``s``:
     ``ds_i/dx_j = s_i (delta_ij - s_j)``, so ``grad_x = s * (grad - sum(grad * s))`` along
     ``dim``. An operation of its own, as PyTorch's ``_softmax_backward_data``: one node, not
@@ -62,11 +74,6 @@ class SoftmaxBackwardData(Function):
     def forward(grad, s, dim):
         g, sd = grad._data, s._data
         return _wrap(sd * (g - _summed(g * sd, dim, True, None)))
-
-    @staticmethod
-    def setup_context(ctx, inputs, output):
-        grad, s, ctx.dim = inputs
-        ctx.save_for_backward(grad, s)
 
     @staticmethod
     def backward(ctx, gg):
@@ -103,7 +110,7 @@ class LogSoftmax(Function):
         return LogSoftmaxBackwardData.apply(grad, out, ctx.dim)
 
 
-class LogSoftmaxBackwardData(Function):
+class LogSoftmaxBackwardData(_GradientOp):
     """The gradient of ``log_softmax`` for its input, from the gradient of its output
     ``out``: ``d log_softmax_i / dx_j = delta_ij - softmax_j``, so ``grad_x = grad -
     exp(out) * sum(grad)`` along ``dim``. An operation of its own, as PyTorch's
@@ -119,11 +126,6 @@ class LogSoftmaxBackwardData(Function):
     def forward(grad, out, dim):
         g = grad._data
         return _wrap(g - np.exp(out._data) * _summed(g, dim, True, None))
-
-    @staticmethod
-    def setup_context(ctx, inputs, output):
-        grad, out, ctx.dim = inputs
-        ctx.save_for_backward(grad, out)
 
     @staticmethod
     def backward(ctx, gg):
