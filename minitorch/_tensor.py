@@ -188,7 +188,7 @@ class Tensor:
     _retains_grad = False
     _hooks = None
     _post_accumulate_hooks = None
-    _accumulator = None
+    _leaf_edge = None  # (AccumulateGrad node, 0), made when a leaf first joins a graph
     _wrapped = False  # a Python number wrapped for an operation (weakest in type promotion)
     _version_counter = None  # made on first use (see _counter): None means version 0
     __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
@@ -404,13 +404,13 @@ class Tensor:
             return (self._grad_fn, self._output_nr)
         if not self._requires_grad:
             return (None, 0)
-        acc = self._accumulator
-        if acc is None:
+        edge = self._leaf_edge  # made once, and shared by every graph the leaf joins
+        if edge is None:
             base = self._base
             if base is not None and self._view_kind == VIEW_NO_GRAD and base._requires_grad:
                 return (None, 0)  # it requires grad only through its base: none reaches it
-            acc = self._accumulator = AccumulateGrad(self)
-        return (acc, 0)
+            edge = self._leaf_edge = (AccumulateGrad(self), 0)
+        return edge
 
     def _set_history(self, node, output_nr: int) -> None:
         self._grad_fn = node
@@ -559,7 +559,7 @@ class Tensor:
         new.__dict__.update(self.__dict__)
         new._data = self._data.copy()
         new._version_counter = _new_counter()
-        new._accumulator = None
+        new._leaf_edge = None
         new._hooks = None
         new._base = None
         if self._grad is not None:

@@ -201,7 +201,7 @@ class TensorMethods:
         old = _wrap(self._data.copy())
         old._grad_fn, old._output_nr = self._grad_fn, self._output_nr
         old._requires_grad = self._requires_grad
-        old._accumulator = self._accumulator
+        old._leaf_edge = self._leaf_edge
         return old
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:

@@ -192,6 +192,10 @@ def test_leaf_used_several_times_accumulates_every_use():
     w = x.sin()
     assert z.grad_fn.next_functions[0][0] is w.grad_fn.next_functions[0][0]  # one AccumulateGrad
     assert z.grad_fn.next_functions[0][0].variable is x
+    # and one edge object, made once: a kept graph holds no copy of it per use (each copy is
+    # one more object for Python's garbage collector to walk)
+    assert z.grad_fn.next_functions[0] is w.grad_fn.next_functions[0]
+    assert z.grad_fn.next_functions[0] == (z.grad_fn.next_functions[0][0], 0)
 
 
 def test_gradients_accumulate_across_backward_calls_until_zeroed():
