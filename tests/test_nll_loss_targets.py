@@ -83,6 +83,48 @@ def test_a_zero_total_gives_torchs_nan_without_a_numpy_warning(weight, kw):
     np.testing.assert_array_equal(ours_grad, theirs_grad)  # zeros, or NaN as in torch
 
 
+
+_BAD = [np.nan, np.inf, -np.inf]
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("kw", [{}, {"weight": np.array([1.0, 2.0, 0.5], np.float32)},
+                                {"label_smoothing": 0.1}], ids=["plain", "weight", "smoothing"])
+@pytest.mark.parametrize("images", [False, True], ids=["rows", "images"])
+def test_an_ignored_sample_adds_nothing_even_a_nan_or_an_infinite_score(reduction, kw, images):
+    """An ignored sample's scores are not read: NaN, inf or a row of -inf (padding masked
+    with -inf) in it leave the loss finite, as in PyTorch; the zeros it adds are +0."""
+    rows = np.array([[1.0, 2.0, 3.0], [0.0, np.inf, 0.0], [np.nan, 0.0, 0.0],
+                     [-np.inf] * 3, [0.5, -1.0, 2.0]], np.float32)
+    target = np.array([0, -100, -100, -100, 2])
+    if images:  # (N, C, H, W) scores against (N, H, W) targets: NllLoss2D
+        rows, target = rows.T[None, :, :, None].copy(), target[None, :, None]
+    out = []
+    for lib in (mt, torch):
+        x = lib.tensor(rows, requires_grad=True)
+        extra = {k: lib.tensor(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+        loss = lib.nn.functional.cross_entropy(x, lib.tensor(target), reduction=reduction,
+                                               **extra)
+        loss.sum().backward()
+        out.append((loss.detach().numpy(), x.grad.numpy()))
+    (ours, ours_grad), (theirs, theirs_grad) = out
+    assert np.isfinite(theirs).all()
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+    np.testing.assert_array_equal(np.signbit(ours), np.signbit(theirs))
+    np.testing.assert_allclose(ours_grad, theirs_grad, rtol=1e-6, equal_nan=True)
+
+
+@pytest.mark.parametrize("target", [[-100, -100], [-100, 1]])
+def test_a_sum_of_zero_losses_is_plus_zero_as_in_torch(target):
+    """PyTorch adds the losses to a +0: every sample ignored, or one whose probability is 1
+    (a loss of -0), gives +0, not -0."""
+    logp = np.array([[0.0, -np.inf], [-np.inf, 0.0]], np.float32)
+    ours, theirs = (lib.nn.functional.nll_loss(lib.tensor(logp), lib.tensor(target),
+                                               reduction="sum").numpy()
+                    for lib in (mt, torch))
+    assert ours == theirs == 0 and not np.signbit(ours) and not np.signbit(theirs)
+
+
 def _nll_graph(lib):
     """nll_loss's node and its gradient's node (create_graph=True), in ``lib``."""
     x = lib.tensor(np.linspace(-1, 1, 12).reshape(3, 4), requires_grad=True)

@@ -231,11 +231,14 @@ class NllLoss(Function):
             w = valid.astype(lp.dtype)
         else:
             w = None  # every sample counts once
+        loss = -picked if w is None else -picked * w  # each sample's -log p(target) * weight
+        if valid is not None:  # an ignored sample adds nothing, even where its scores are NaN
+            loss = xp.where(valid, loss, 0)  # or inf (padding masked with -inf), as in PyTorch
         total = None
         if reduction == "none":
-            out = (-picked if w is None else -picked * w).reshape(target.shape)
-        else:  # -(sum of picked) is the sum of the -picked: negating rounds nothing
-            out = -(picked if w is None else picked * w).sum(dtype=lp.dtype)
+            out = loss.reshape(target.shape)
+        else:  # PyTorch adds the losses to a +0: so does + 0 here, for a sum of -0s
+            out = loss.sum(dtype=lp.dtype) + 0
             if reduction == "mean":
                 total = t.shape[0] if w is None else w.sum(dtype=lp.dtype)
                 # every target ignored: the loss is 0 / 0 = NaN (PyTorch's), its gradient 0
