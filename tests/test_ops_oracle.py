@@ -834,3 +834,41 @@ def test_softmax_of_many_short_rows_matches_torch(name, dtype, shape):
     for mine, theirs in zip(run(minitorch), run(torch)):
         assert_same_values(mine, theirs, **tol)
         assert np.array_equal(np.isnan(to_numpy(mine)), np.isnan(to_numpy(theirs)))
+
+
+# ---------------------------------------------------------------- edges a fuzz against torch found
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("shape,dim", [((3, 0), 1), ((0, 3), 0), ((0, 3), 1), ((2, 0, 4), 1),
+                                       ((2, 0, 4), -1), ((0,), 0)])
+def test_softmax_along_an_empty_dim_is_empty_as_in_torch(name, shape, dim):
+    """No maximum to shift by, and nothing to sum: NumPy's max would raise, and the log of the
+    empty sum would warn. The result and the gradient are empty, as in PyTorch."""
+    out = []
+    for m in (minitorch, torch):
+        x = m.zeros(*shape, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            y = getattr(m.nn.functional, name)(x, dim)
+            y.sum().backward()
+        out.append((tuple(y.shape), y.dtype == m.float32, tuple(x.grad.shape)))
+    assert out[0] == out[1]
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_gradient_in_float16_is_computed_in_float32_as_in_torch(approximate):
+    """In float16, x * x overflows from |x| = 256: the tanh form's slope was inf * 0 = NaN
+    there. PyTorch computes in float32 and rounds once; so does minitorch now."""
+    rng = np.random.default_rng(0)
+    xs = np.concatenate([np.linspace(-3000, 3000, 401), rng.standard_normal(200) * 3,
+                         [0.0, -0.0, 65504.0, -65504.0]]).astype(np.float16)
+    upstream = rng.standard_normal(xs.size).astype(np.float16)
+    grads = []
+    for m in (minitorch, torch):
+        x = m.tensor(xs, requires_grad=True)
+        m.nn.functional.gelu(x, approximate=approximate).backward(m.tensor(upstream))
+        grads.append(x.grad.numpy())
+    ours, theirs = grads
+    assert ours.dtype == theirs.dtype == np.float16
+    assert not np.isnan(ours).any()
+    np.testing.assert_allclose(ours.astype(np.float32), theirs.astype(np.float32),
+                               rtol=2e-3, atol=1e-5)

@@ -126,6 +126,9 @@ class Gelu(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
+        if a._data.dtype == np.float16:  # in float32, rounded once, as PyTorch computes it:
+            # in float16, x * x overflows from |x| = 256 and the slope became inf * 0 = NaN
+            return (grad.float() * _gelu_slope(a.float(), ctx.approximate)).half()
         return grad * _gelu_slope(a, ctx.approximate)
 
 
