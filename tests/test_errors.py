@@ -359,6 +359,30 @@ ERRORS = {
     "bitwise_int_float_number": lambda m: m.bitwise_xor(m.ones(2).long(), 1.5),
     "bitwise_float_numpy_int": lambda m: m.ones(2) & np.int64(1),
     "invert_float": lambda m: ~m.ones(2),
+    # the losses' dtypes (found by a differential fuzz against torch)
+    "bce_logits_long_target": lambda m: m.nn.functional.binary_cross_entropy_with_logits(
+        m.tensor([0.5, -1.0]), m.tensor([1, 0])),
+    "bce_logits_bool_target": lambda m: m.nn.BCEWithLogitsLoss()(
+        m.tensor([0.5, -1.0]), m.tensor([True, False])),
+    "bce_long_target": lambda m: m.nn.functional.binary_cross_entropy(
+        m.tensor([0.5, 0.2]), m.tensor([1, 0])),
+    "bce_double_target": lambda m: m.nn.BCELoss()(
+        m.tensor([0.5, 0.2]), m.tensor([1.0, 0.0], dtype=m.float64)),
+    "bce_float_target_double_input": lambda m: m.nn.functional.binary_cross_entropy(
+        m.tensor([0.5, 0.2], dtype=m.float64), m.tensor([1.0, 0.0])),
+    "bce_long_input": lambda m: m.nn.functional.binary_cross_entropy(
+        m.tensor([1, 0]), m.tensor([1, 0])),
+    "nll_double_weight": lambda m: m.nn.functional.nll_loss(
+        m.tensor([[-0.5, -1.0]]), m.tensor([0]), m.tensor([1.0, 2.0], dtype=m.float64)),
+    "cross_entropy_double_weight": lambda m: m.nn.CrossEntropyLoss(
+        weight=m.tensor([1.0, 2.0], dtype=m.float64))(m.tensor([[-0.5, -1.0]]), m.tensor([0])),
+    "nll_weight_requires_grad": lambda m: m.nn.functional.nll_loss(
+        m.tensor([[-0.5, -1.0]]), m.tensor([0]), m.tensor([1.0, 2.0], requires_grad=True)),
+    "cross_entropy_weight_requires_grad": lambda m: m.nn.functional.cross_entropy(
+        m.tensor([[-0.5, -1.0]]), m.tensor([0]), m.tensor([1.0, 2.0], requires_grad=True)),
+    "cross_entropy_smoothing_double_weight": lambda m: m.nn.functional.cross_entropy(
+        m.tensor([[-0.5, -1.0]]), m.tensor([0]), m.tensor([1.0, 2.0], dtype=m.float64),
+        label_smoothing=0.1),
     # custom Functions
     "function_too_few_gradients": _custom(lambda x, k: x * k, lambda g: g),
     "function_too_many_gradients": _custom(lambda x, k: x * k, lambda g: (g, None, g)),
@@ -481,3 +505,25 @@ def test_sequence_keys_index_as_in_torch(key):
     got = minitorch.from_numpy(data.copy())[key]
     assert tuple(got.shape) == tuple(expected.shape)
     np.testing.assert_array_equal(got.numpy(), expected.numpy())
+
+
+@pytest.mark.parametrize("x_dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("y_dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_bce_with_logits_has_the_targets_dtype_as_in_torch(x_dtype, y_dtype, reduction):
+    """PyTorch's first step is ``1 - target``: the loss has the target's dtype, and each
+    gradient its own tensor's."""
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal(6) * 3, rng.uniform(0, 1, 6)
+    out = []
+    for m in (minitorch, torch):
+        xt = m.tensor(x, dtype=getattr(m, x_dtype), requires_grad=True)
+        yt = m.tensor(y, dtype=getattr(m, y_dtype), requires_grad=True)
+        loss = m.nn.functional.binary_cross_entropy_with_logits(xt, yt, reduction=reduction)
+        loss.sum().backward()
+        out.append([(str(t.dtype), t.detach().numpy().astype(np.float64))
+                    for t in (loss, xt.grad, yt.grad)])
+    tol = 2e-3 if "float16" in (x_dtype, y_dtype) else 1e-5
+    for (our_dtype, ours), (their_dtype, theirs) in zip(*out):
+        assert our_dtype == their_dtype
+        np.testing.assert_allclose(ours, theirs, rtol=tol, atol=tol)

@@ -40,7 +40,11 @@ class BinaryCrossEntropyWithLogits(Function):
     def forward(ctx, x, y, weight, pos_weight, reduction):
         ctx.save_for_backward(x, y, weight, pos_weight)
         ctx.reduction = reduction
-        xd, yd = x._data, y._data.astype(x._data.dtype, copy=False)
+        # The loss has the target's dtype, as PyTorch's (whose first step is 1 - target),
+        # computed in the wider of the two.
+        out_dtype = y._data.dtype
+        wide = np.promote_types(x._data.dtype, out_dtype)
+        xd, yd = x._data.astype(wide, copy=False), y._data.astype(wide, copy=False)
         log_sig_neg = _softplus_neg_abs(xd) + np.maximum(-xd, 0)  # -log(sigmoid(x))
         if pos_weight is None:
             loss = (1 - yd) * xd + log_sig_neg
@@ -54,7 +58,7 @@ class BinaryCrossEntropyWithLogits(Function):
             loss = loss.sum(dtype=xd.dtype)
         elif reduction != "none":
             raise ValueError(f"{reduction} is not a valid value for reduction")
-        return _wrap(loss.astype(xd.dtype, copy=False) if hasattr(loss, 'astype') else loss)
+        return _wrap(loss.astype(out_dtype, copy=False))
 
     @staticmethod
     def backward(ctx, grad):

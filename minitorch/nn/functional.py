@@ -113,6 +113,13 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
         raise ValueError(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"
         )
+    kind = target._data.dtype.kind
+    if kind == "b":  # PyTorch's first step is 1 - target
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    if kind != "f":  # the loss has the target's dtype, and a float loss is not an integer
+        raise RuntimeError(f"result type {_type_name(input)} can't be cast to the desired "
+                           f"output type {_type_name(target)}")
     if weight is not None and weight.shape != input.shape:
         weight = weight.expand(input.shape)
     if pos_weight is not None and pos_weight.shape != input.shape:
@@ -675,12 +682,27 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}) is deprecated. Please ensure they have the same size."
         )
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(
+            f"\"binary_cross_entropy\" not implemented for '{_type_name(input)}'")
+    if target._data.dtype != input._data.dtype:
+        raise RuntimeError(f"Found dtype {_type_name(target)} but expected {_type_name(input)}")
     if weight is not None and weight.shape != input.shape:
         weight = weight.expand(input.shape)
     return BinaryCrossEntropy.apply(input, target, weight, reduction)
 
 
-def _check_target(input: Tensor, target: Tensor) -> None:  # noqa: A002
+def _check_target(input: Tensor, target: Tensor, weight: Tensor | None) -> None:  # noqa: A002
+    """PyTorch's errors for nll_loss's operands: the target's dtype and batch size, and the
+    class weights (of the input's dtype, and not something to differentiate)."""
+    if weight is not None:
+        if weight.requires_grad and grad_mode._state.enabled:
+            raise RuntimeError(
+                "The function 'nll_loss_forward' is not differentiable with respect to "
+                "argument 'weight'. This input cannot have requires_grad True.")
+        if weight._data.dtype != input._data.dtype:
+            raise RuntimeError(f"expected scalar type {_type_name(input)} but found "
+                               f"{_type_name(weight)}")
     if target._data.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {_type_name(target)}"
@@ -707,7 +729,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
-    _check_target(input, target)
+    _check_target(input, target, weight)
     ndim = input._data.ndim
     if ndim <= 2:
         return NllLoss.apply(input, target._data, weight, reduction, ignore_index)
@@ -740,7 +762,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
     _check_reduction(reduction)
     if label_smoothing == 0.0 and input._data.ndim == 2 and target._data.dtype.kind != "f":
         # The common case, (N, C) logits and class indices, without detours.
-        _check_target(input, target)
+        _check_target(input, target, weight)
         return NllLoss.apply(LogSoftmax.apply(input, 1), target._data, weight, reduction,
                              ignore_index)
     if not 0.0 <= label_smoothing <= 1.0:
@@ -764,7 +786,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
         if reduction == "sum":
             return -prod.sum()
         return _DivScalar.apply(-prod.sum(), input.numel() // n_classes or 1)
-    _check_target(input, target)
+    _check_target(input, target, weight)
     logp = log_softmax(input, class_dim)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing <= 0:
