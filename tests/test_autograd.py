@@ -632,3 +632,22 @@ def test_backward_from_several_roots_on_the_same_node():
     y = x * 2
     minitorch.autograd.backward([y, y], [minitorch.ones(3), minitorch.ones(3)])
     close(x.grad, [5.0, 6.0, 4.0])
+
+
+@pytest.mark.parametrize("switch_off", ["requires_grad_", "detach_"])
+def test_a_leaf_switched_off_after_recording_gets_no_gradient_as_in_torch(switch_off):
+    """PyTorch's AccumulateGrad adds nothing into a leaf that no longer requires grad (frozen
+    after the forward pass, or detached in place); its hooks still run."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
+    seen = []
+    for m in (minitorch, torch):
+        calls = []
+        x = m.ones(2, requires_grad=True)
+        other = m.ones(2, requires_grad=True)
+        x.register_hook(lambda g, calls=calls: calls.append("hook"))
+        x.register_post_accumulate_grad_hook(lambda t, calls=calls: calls.append("post"))
+        loss = (x * 2 + other * 3).sum()
+        x.requires_grad_(False) if switch_off == "requires_grad_" else x.detach_()
+        loss.backward()
+        seen.append((x.grad is None, other.grad.tolist(), calls))
+    assert seen[0] == seen[1]

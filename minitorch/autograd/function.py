@@ -195,7 +195,11 @@ class AccumulateGrad(Node):
                 if new is not None:
                     check_hook_result(hook, grad, new)
                     grad = new
-        if grad_mode._state.enabled:  # create_graph=True: keep the sum differentiable
+        # A leaf switched off since its graph was recorded (requires_grad_(False), detach_())
+        # gets nothing, as in PyTorch; its hooks still run.
+        if not var._requires_grad:
+            pass
+        elif grad_mode._state.enabled:  # create_graph=True: keep the sum differentiable
             # The first gradient is a (recorded) copy, as in PyTorch (CopyBackwards): the
             # incoming tensor may be the caller's, or reach another leaf too.
             var._grad = _recorded_copy(grad) if var._grad is None else var._grad + grad
