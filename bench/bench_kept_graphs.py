@@ -10,10 +10,11 @@ objects, about 22 a step, and Python's garbage collector walks every one of them
 full collection, which it runs whenever the objects that survived have grown by a quarter.
 So the cost rises with the number of steps kept, then levels off (about 1.45x the step's own
 time from 20,000 to 80,000 steps on the machine of ``bench/results/kept_graphs_*.md``), and
-the figure depends on ``--steps``. Each library runs in its own fresh process (a learner's kernel imports one of
-them, and what is already in memory sets how often the collector runs), ``--runs`` times,
-one after the other; the table gives the medians of the CPU time per step and the range of
-the ratios over the runs. Nothing is asserted: timings are not tests.
+the figure depends on ``--steps``. Each library runs in its own fresh process (a learner's
+kernel imports one of them, and what is already in memory sets how often the collector
+runs), ``--runs`` times, one after the other; the table gives the medians of the CPU time
+per step and the range of the ratios over the runs. Nothing is asserted: timings are not
+tests.
 """
 
 from __future__ import annotations
