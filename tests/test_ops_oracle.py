@@ -872,3 +872,15 @@ def test_gelu_gradient_in_float16_is_computed_in_float32_as_in_torch(approximate
     assert not np.isnan(ours).any()
     np.testing.assert_allclose(ours.astype(np.float32), theirs.astype(np.float32),
                                rtol=2e-3, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype,values,divisor", [
+    ("uint8", [4, 100], -3), ("int32", [10, 4], 2**40), ("int8", [7, -7], 300),
+    ("bool", [True, False], 2)])
+def test_integer_true_division_makes_each_operand_a_float_as_in_torch(dtype, values, divisor):
+    """A 0-d integer tensor does not set the promoted integer type, and need not fit in it:
+    true division converts each operand to a float from its own dtype, as PyTorch does."""
+    ours, theirs = ((m.tensor(values, dtype=getattr(m, dtype)) / m.tensor(divisor)).numpy()
+                    for m in (minitorch, torch))
+    assert ours.dtype == theirs.dtype
+    np.testing.assert_array_equal(ours, theirs)

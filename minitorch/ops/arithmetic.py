@@ -20,6 +20,7 @@ import numbers
 import numpy as np
 
 from minitorch import _dtype
+from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import (
@@ -298,8 +299,11 @@ class Div(Function):
     @staticmethod
     def forward(a, b):
         x, y = operands(a, b)
-        if x.dtype.kind != "f":  # true division of integers gives floats
-            x, y = x.astype(_dtype.get_default_dtype().np), y.astype(_dtype.get_default_dtype().np)
+        if x.dtype.kind != "f":  # true division of integers gives floats, each operand made
+            # a float from its own dtype as in PyTorch (through the promoted integer type, a
+            # 0-d -3 would be 253 next to a uint8 tensor, and 2**40 would wrap in int32)
+            xp, f = array_module(x), _dtype.get_default_dtype().np
+            x, y = xp.asarray(a._data).astype(f), xp.asarray(b._data).astype(f)
         try:
             return _wrap(quietly(np.true_divide, x, y))
         except ValueError:
