@@ -383,6 +383,17 @@ ERRORS = {
     "cross_entropy_smoothing_double_weight": lambda m: m.nn.functional.cross_entropy(
         m.tensor([[-0.5, -1.0]]), m.tensor([0]), m.tensor([1.0, 2.0], dtype=m.float64),
         label_smoothing=0.1),
+    "cross_entropy_one_hot_long_target": lambda m: m.nn.functional.cross_entropy(
+        m.ones(2, 3), m.nn.functional.one_hot(m.tensor([0, 2]), 3)),
+    "cross_entropy_1d_long_target": lambda m: m.nn.functional.cross_entropy(
+        m.ones(3), m.zeros(3, dtype=m.int64)),
+    "cross_entropy_bool_target_like_input": lambda m: m.nn.CrossEntropyLoss()(
+        m.ones(2, 3), m.ones(2, 3).bool()),
+    "conv2d_same_strided": lambda m: m.nn.functional.conv2d(
+        m.ones(1, 1, 5, 5), m.ones(1, 1, 3, 3), stride=2, padding="same"),
+    "conv1d_same_strided": lambda m: m.nn.functional.conv1d(
+        m.ones(1, 1, 5), m.ones(1, 1, 3), stride=2, padding="same"),
+    "conv2d_module_same_strided": lambda m: m.nn.Conv2d(1, 1, 3, stride=2, padding="same"),
     # custom Functions
     "function_too_few_gradients": _custom(lambda x, k: x * k, lambda g: g),
     "function_too_many_gradients": _custom(lambda x, k: x * k, lambda g: (g, None, g)),

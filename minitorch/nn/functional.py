@@ -284,8 +284,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 def _same_padding(kernel, dilation, stride) -> tuple:
-    if stride != (1, 1):
-        raise ValueError("padding='same' is not supported for strided convolutions")
+    if stride != (1, 1):  # (a ValueError from the nn.Conv modules, as in PyTorch)
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
     total = [d * (k - 1) for k, d in zip(kernel, dilation)]
     if any(t % 2 for t in total):
         raise NotImplementedError(
@@ -760,6 +760,11 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
+    if target._data.shape == input._data.shape and target._data.dtype.kind != "f":
+        # shaped like the scores, the target holds class probabilities (one-hot labels
+        # included), which must be floats
+        raise RuntimeError("Expected floating point type for target with class probabilities, "
+                           f"got {_type_name(target)}")
     if label_smoothing == 0.0 and input._data.ndim == 2 and target._data.dtype.kind != "f":
         # The common case, (N, C) logits and class indices, without detours.
         _check_target(input, target, weight)
