@@ -145,6 +145,24 @@ def _custom(forward, backward):
     return run
 
 
+
+def _changed_after_saving(how: str):
+    """A tensor saved for backward, then changed in place (backward then fails)."""
+    def run(m):
+        x = m.ones(2, requires_grad=True)
+        y = x.sigmoid() if how == "own_output" else x * 1
+        z = y if how == "own_output" else y * y  # SigmoidBackward0 saves y; MulBackward0 too
+        if how == "view":
+            y[0].mul_(3)
+        elif how == "mul_add":
+            y.mul_(2)
+            y.add_(1)
+        else:
+            y.add_(1)
+        z.sum().backward()
+    return run
+
+
 ERRORS = {
     # backward
     "backward_non_scalar": lambda m: (leaf(m) * 2).backward(),
@@ -394,6 +412,12 @@ ERRORS = {
     "conv1d_same_strided": lambda m: m.nn.functional.conv1d(
         m.ones(1, 1, 5), m.ones(1, 1, 3), stride=2, padding="same"),
     "conv2d_module_same_strided": lambda m: m.nn.Conv2d(1, 1, 3, stride=2, padding="same"),
+    # version errors name the tensor's last in-place operation, or the node that saved its
+    # own output
+    "version_error_names_the_last_inplace_op": _changed_after_saving("add"),
+    "version_error_names_two_inplace_ops": _changed_after_saving("mul_add"),
+    "version_error_names_copyslices": _changed_after_saving("view"),
+    "version_error_names_the_saving_node": _changed_after_saving("own_output"),
     # custom Functions
     "function_too_few_gradients": _custom(lambda x, k: x * k, lambda g: g),
     "function_too_many_gradients": _custom(lambda x, k: x * k, lambda g: (g, None, g)),

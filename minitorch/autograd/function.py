@@ -228,7 +228,7 @@ class SavedTensor:
 
     __slots__ = ("tensor", "version", "origin")
 
-    def __init__(self, tensor, origin) -> None:
+    def __init__(self, tensor) -> None:
         counter = tensor._version_counter  # None until the tensor first changes: version 0
         if counter is not None and tensor.is_inference():
             raise RuntimeError(
@@ -238,7 +238,10 @@ class SavedTensor:
                 "use `torch.no_grad()` instead of `torch.inference_mode()`.")
         self.tensor = tensor
         self.version = 0 if counter is None else counter.value
-        self.origin = origin  # the node that produced it, named in version errors
+        # (node, output_nr) when a node saved its own output (set by _record_node): the
+        # version error names that node; for any other tensor it names the tensor's grad_fn
+        # when the error happens (its last in-place operation), as PyTorch does
+        self.origin = None
 
     def unpack(self):
         t = self.tensor
@@ -246,7 +249,8 @@ class SavedTensor:
         now = 0 if counter is None else counter.value
         if now != self.version:
             shape = ", ".join(str(s) for s in t.shape)
-            which = f", which is output 0 of {_short_name(self.origin)}," if self.origin else ""
+            node, nr = self.origin or (t._grad_fn, t._output_nr)
+            which = f", which is output {nr} of {_short_name(node)}," if node else ""
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: [torch.{t.dtype._legacy} [{shape}]]{which} is at version "
@@ -300,7 +304,7 @@ class FunctionCtx:
             if t is None:
                 saved.append(None)
             elif isinstance(t, Tensor):
-                saved.append(SavedTensor(t, t._grad_fn))
+                saved.append(SavedTensor(t))
             else:
                 raise TypeError(
                     "save_for_backward can only save variables, but argument "
@@ -545,9 +549,9 @@ def _name_saved_outputs(ctx, outputs) -> None:
         return
     for s in ctx._saved:
         if s is not None and s.origin is None:
-            for o in outputs:
+            for i, o in enumerate(outputs):
                 if s.tensor is o:
-                    s.origin = ctx
+                    s.origin = (ctx, i)
 
 
 # minitorch/_tensor.py sets this to the Tensor class (it is defined after this module).
