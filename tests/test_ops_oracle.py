@@ -884,3 +884,24 @@ def test_integer_true_division_makes_each_operand_a_float_as_in_torch(dtype, val
                     for m in (minitorch, torch))
     assert ours.dtype == theirs.dtype
     np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("name", ["relu", "leaky_relu"])
+def test_a_gradient_penalty_reaches_the_input_of_a_relu_network_as_in_torch(name):
+    """relu's and leaky_relu's gradients are operations of their own whose input edge gets a
+    zero gradient, as in PyTorch: the second derivative through them is connected (zeros),
+    so a gradient penalty reaches the network's input, and the graphs are PyTorch's."""
+    seen = []
+    for m in (minitorch, torch):
+        act = m.nn.ReLU() if name == "relu" else m.nn.LeakyReLU(0.2)
+        m.manual_seed(0)
+        net = m.nn.Sequential(m.nn.Linear(3, 4), act, m.nn.Linear(4, 1))
+        x = m.tensor(np.linspace(-2, 2, 15, dtype=np.float32).reshape(5, 3), requires_grad=True)
+        (gx,) = m.autograd.grad(net(x).sum(), x, create_graph=True)
+        penalty = ((gx.norm(dim=1) - 1) ** 2).mean()
+        penalty.backward()
+        seen.append((graph_signature(gx), x.grad is None, to_numpy(net[0].weight.grad)))
+    (ours_graph, ours_none, ours_w), (their_graph, their_none, their_w) = seen
+    assert ours_graph == their_graph
+    assert ours_none is their_none is False
+    np.testing.assert_allclose(ours_w, their_w, rtol=1e-5, atol=1e-6)

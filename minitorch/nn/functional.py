@@ -149,13 +149,37 @@ class LeakyRelu(Function):
     @staticmethod
     def forward(ctx, x, slope):
         xd = x._data
-        positive = xd > 0
-        ctx.factor = _wrap(np.where(positive, 1, slope).astype(xd.dtype))  # the local slope
-        return _wrap(np.where(positive, xd, xd * xd.dtype.type(slope)))
+        ctx.positive, ctx.x, ctx.slope = xd > 0, x, slope  # what the gradient selects by
+        return _wrap(np.where(ctx.positive, xd, xd * xd.dtype.type(slope)))
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * ctx.factor  # d/dx = 1 for x > 0, slope otherwise
+        return LeakyReluGrad.apply(grad, ctx.x, ctx.slope, ctx.positive)
+
+
+class LeakyReluGrad(Function):
+    """leaky_relu's backward as an operation of its own, as PyTorch's
+    ``leaky_relu_backward``: ``grad`` where the input was > 0, else ``slope * grad``. Linear in
+    ``grad``, so its own backward is the same map; the input only chose the slope, so its
+    gradient is zero, but there (a gradient penalty reaches the network's input)."""
+
+    node_name = "LeakyReluBackwardBackward0"
+    _builtin = True
+    _edge_args = (0, 1)  # grad and the input; the slope and the mask are numbers
+
+    @staticmethod
+    def forward(grad, x, slope, positive):
+        g = grad._data
+        return _wrap(np.where(positive, g, g * g.dtype.type(slope)))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, ctx.x, ctx.slope, ctx.positive = inputs
+
+    @staticmethod
+    def backward(ctx, gg):
+        return (LeakyReluGrad.apply(gg, ctx.x, ctx.slope, ctx.positive),
+                gg.new_zeros(gg.shape) if ctx.needs_input_grad[1] else None)
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01,  # noqa: A002

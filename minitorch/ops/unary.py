@@ -205,12 +205,12 @@ class ThresholdBackward(Function):
 
     It is linear in ``grad``, so its own backward (relu's second derivative, needed by
     ``create_graph=True``) is the same selection of the incoming gradient. The output it reads
-    is only a mask: it gets no gradient.
+    is only a mask: its gradient is zero, but, as in PyTorch, it is there, so a gradient
+    penalty reaches the input of a ReLU network (with zeros) instead of missing it.
     """
 
     node_name = "ThresholdBackwardBackward0"
     _builtin = True
-    _edge_args = (0,)  # only ``grad`` is differentiable
 
     @staticmethod
     def forward(grad, out):
@@ -223,7 +223,8 @@ class ThresholdBackward(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return ThresholdBackward.apply(grad, ctx.out)
+        return (ThresholdBackward.apply(grad, ctx.out),
+                grad.new_zeros(grad.shape) if ctx.needs_input_grad[1] else None)
 
 
 _SAME_SIZE_INT = {2: np.int16, 4: np.int32, 8: np.int64}
