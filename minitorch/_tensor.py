@@ -515,10 +515,17 @@ class Tensor:
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar())
+
+    def _scalar(self):
+        """``item()`` for ``float()`` and ``int()``, with their error (a ValueError, where
+        ``item()`` raises a RuntimeError), as in PyTorch."""
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
@@ -545,6 +552,8 @@ class Tensor:
     def __format__(self, spec: str) -> str:
         if self._data.ndim == 0:  # as PyTorch: a 0-d tensor formats like its number
             return self.item().__format__(spec)
+        if spec:  # f"{losses:.4f}" of several numbers: PyTorch refuses it, so as not to guess
+            raise TypeError("unsupported format string passed to Tensor.__format__")
         return repr(self)
 
     def __deepcopy__(self, memo):

@@ -418,6 +418,11 @@ ERRORS = {
     "version_error_names_two_inplace_ops": _changed_after_saving("mul_add"),
     "version_error_names_copyslices": _changed_after_saving("view"),
     "version_error_names_the_saving_node": _changed_after_saving("own_output"),
+    "float_of_two_elements": lambda m: float(m.tensor([1.0, 2.0])),
+    "int_of_two_elements": lambda m: int(m.tensor([1, 2])),
+    "float_of_empty": lambda m: float(m.tensor([])),
+    "format_spec_of_a_vector": lambda m: f"{m.tensor([1.5]):.2f}",
+    "format_spec_of_a_matrix": lambda m: format(m.tensor([[1.0]]), ">10"),
     # custom Functions
     "function_too_few_gradients": _custom(lambda x, k: x * k, lambda g: g),
     "function_too_many_gradients": _custom(lambda x, k: x * k, lambda g: (g, None, g)),
