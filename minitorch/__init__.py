@@ -51,7 +51,6 @@ from minitorch._creation import (
     full,
     full_like,
     linspace,
-    normal,
     ones,
     ones_like,
     rand,
@@ -290,6 +289,7 @@ from minitorch.ops.einsum import einsum
 from minitorch.ops.rounding import round
 from minitorch.ops.scan import cumprod, cumsum, logsumexp
 from minitorch.ops.scatter import masked_select, nonzero, scatter, scatter_add
+from minitorch.ops.sampling import normal
 from minitorch.ops.sorting import argsort, bincount, median, sort, topk
 from minitorch.ops.softmax import dim_required_log_softmax as log_softmax
 from minitorch.ops.softmax import dim_required_softmax as softmax

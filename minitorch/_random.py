@@ -305,10 +305,18 @@ def permutation(n: int, generator=None) -> np.ndarray:
 def normal_array(shape, mean=0.0, std=1.0, dtype=np.float32, generator=None) -> np.ndarray:
     """Numbers from N(mean, std^2), drawn as PyTorch's ``normal_`` draws them."""
     dtype = np.dtype(dtype)
-    if dtype == np.float16:  # PyTorch draws a float32 tensor and rounds it
-        return normal_array(shape, mean, std, np.float32, generator).astype(np.float16)
     n = math.prod(shape)
     gen = _gen(generator)
+    if dtype == np.float16:  # PyTorch computes in float32 and rounds: 16 uniforms at a time,
+        if n < 16:  # 16 fresh ones for a last, partial block (not all n first, then 16 more)
+            return normal_array(shape, mean, std, np.float32, generator).astype(np.float16)
+        full = n - n % 16
+        u = _unit(gen, full + (16 if n % 16 else 0), np.float32)
+        out = np.empty(n, np.float32)
+        out[:full] = _avx_block16(u[:full], np.float32(mean), np.float32(std))
+        if n % 16:
+            out[n - 16:] = _avx_block16(u[full:], np.float32(mean), np.float32(std))
+        return out.astype(np.float16).reshape(shape)
     if n < 16:
         out = np.array([_scalar_normal(gen, mean, std) for _ in range(n)], np.float64)
     elif dtype in (np.float32, np.float16):

@@ -183,8 +183,66 @@ def test_seeds_and_errors_match_pytorch():
 @pytest.mark.parametrize("seed", SEEDS)
 def test_float16_rand_and_small_randn(shape, seed):
     # rand in float16 is a float32 draw, rounded; randn below 16 numbers is the scalar path.
-    # (randn of 16+ float16 numbers and float16 uniform_(a, b) are not bit-exact yet.)
+    # (float16 uniform_(a, b) is not bit-exact yet.)
     def draw(t):
         return t.rand(shape, dtype=t.float16), t.randn(3, dtype=t.float16), t.rand(2)
 
     _both(draw, seed, f"float16 {shape}")
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_float16_normal(shape, seed):
+    """From 16 numbers, float16 normals are computed in float32 16 at a time, and a last,
+    partial block draws 16 fresh uniforms (float32 draws all n first, then 16 more)."""
+    def draw(t):
+        return (t.randn(shape, dtype=t.float16),
+                t.empty(shape, dtype=t.float16).normal_(0.25, 1.7), t.rand(3))
+
+    _both(draw, seed, f"float16 randn/normal_ {shape}")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("shapes", [((5,), (5,)), ((17,), (17,)), ((3, 1), (4,)), ((), (40,)),
+                                    ((20,), ())], ids=str)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_normal_of_tensors(dtype, shapes, seed):
+    """torch.normal(mean, std) with tensors, or a tensor and a number: N(0, 1) in the
+    broadcast shape, times std, plus mean (N(0, std) plus mean for a number std)."""
+    rng = np.random.default_rng(seed % 2**32)
+    mean = rng.standard_normal(shapes[0]).astype(dtype)
+    std = rng.uniform(0, 3, shapes[1]).astype(dtype)
+
+    def draw(t):
+        m, s = t.tensor(mean), t.tensor(std)
+        return t.normal(m, s), t.normal(m, 1.7), t.normal(-2.5, s), t.rand(2)
+
+    _both(draw, seed, f"normal(mean, std) {shapes} {dtype}")
+
+
+def test_normal_of_tensors_records_a_zero_gradient_as_in_torch():
+    seen = []
+    for t in (minitorch, torch):
+        mean = t.tensor([1.0, 2.0], requires_grad=True)
+        std = t.tensor([0.5, 2.0], requires_grad=True)
+        out = (t.normal(mean, std), t.normal(mean, 2.0), t.normal(2.0, std))
+        sum(o.sum() for o in out).backward()
+        seen.append(([o.grad_fn.name() for o in out], mean.grad.tolist(), std.grad.tolist()))
+    assert seen[0] == seen[1]
+    assert seen[0][0] == ["NormalBackward3", "NormalBackward1", "NormalBackward2"]
+
+
+@pytest.mark.parametrize("args", ["negative std", "negative std number", "integer mean",
+                                  "shapes"])
+def test_normal_of_tensors_errors_as_in_torch(args):
+    def call(t):
+        return {"negative std": lambda: t.normal(t.zeros(2), t.tensor([1.0, -1.0])),
+                "negative std number": lambda: t.normal(t.zeros(2), -1.0),
+                "integer mean": lambda: t.normal(t.tensor([1, 2]), t.ones(2)),
+                "shapes": lambda: t.normal(t.zeros(2), t.ones(3))}[args]()
+    errors = []
+    for t in (minitorch, torch):
+        with pytest.raises(Exception) as info:
+            call(t)
+        errors.append((type(info.value).__name__, str(info.value)))
+    assert errors[0] == errors[1]

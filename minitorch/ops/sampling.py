@@ -21,12 +21,13 @@ import warnings
 
 import numpy as np
 
-from minitorch import _random
+from minitorch import _creation, _random
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
+from minitorch.ops._util import broadcast_error
 
-__all__ = ["bernoulli_", "random_"]
+__all__ = ["bernoulli_", "random_", "normal"]
 
 # What a type is called in PyTorch's range errors (its C++ name).
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
@@ -187,3 +188,96 @@ def random_(self: Tensor, *args, generator=None, **kwargs) -> Tensor:
     _check_bounds(uhigh - 1, "to - 1", dtype)
     values = _random.integers_array(low, high, shape, dtype, generator)
     return self._inplace(lambda t: node.apply(t, values))
+
+
+# ------------------------------------------------------------------ normal(mean, std)
+class NormalTensorFloat(Function):
+    """``normal(mean, std)`` with a tensor ``mean``: new numbers, drawn as PyTorch draws them.
+    Their gradient is 0 for ``mean`` and ``std`` alike: PyTorch does not differentiate through
+    a draw (for a gradient through the noise, write ``mean + std * randn(...)``)."""
+
+    node_name = "NormalBackward1"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(mean, std, generator):
+        return _wrap(_normal_of_tensors(mean, std, generator))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """Nothing to save: the gradient is 0."""
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad.new_zeros(grad.shape),) * len(ctx.next_functions)  # a 0 for each edge
+
+
+class NormalFloatTensor(NormalTensorFloat):
+    node_name = "NormalBackward2"
+    _builtin = True
+    _edge_args = (1,)
+
+
+class NormalTensorTensor(NormalTensorFloat):
+    node_name = "NormalBackward3"
+    _builtin = True
+    _edge_args = (0, 1)
+
+
+def _normal_of_tensors(mean, std, generator) -> np.ndarray:
+    """PyTorch's ``normal_out``: draw N(0, 1) (or N(0, std) for a number ``std``) in the
+    broadcast shape, then ``mul_(std)`` and ``add_(mean)``, in the dtype of the tensor
+    ``mean`` (else of ``std``)."""
+    m = mean._data if isinstance(mean, Tensor) else None
+    s = std._data if isinstance(std, Tensor) else None
+    dtype = (m if m is not None else s).dtype
+    if dtype.kind != "f":
+        name = {"i": "Long", "u": "Byte", "b": "Bool"}.get(dtype.kind, str(dtype))
+        if dtype.kind == "i" and dtype.itemsize != 8:
+            name = {1: "Char", 2: "Short", 4: "Int"}[dtype.itemsize]
+        raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{name}'")
+    if s is None:
+        if std < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+    elif (s < 0).any():
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    shapes = [a.shape for a in (m, s) if a is not None]
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise broadcast_error(*shapes) from None
+    xp = array_module(m if m is not None else s)
+    if s is None:  # normal_(0, std), then add_(mean)
+        out = xp.asarray(_random.normal_array(shape, 0.0, std, dtype, generator))
+        return (out + m).astype(dtype, copy=False)
+    out = xp.asarray(_random.normal_array(shape, 0.0, 1.0, dtype, generator))
+    out = (out * s).astype(dtype, copy=False)  # mul_(std): in out's dtype
+    return (out + (mean if m is None else m)).astype(dtype, copy=False)  # add_(mean)
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
+           requires_grad: bool = False) -> Tensor:
+    """Numbers drawn from N(mean, std**2): ``normal(mean, std, size)`` for numbers, or
+    ``normal(mean, std)`` with a tensor ``mean`` and/or ``std`` (one number per element of
+    their broadcast shape), as ``torch.normal``.
+
+    >>> import minitorch
+    >>> _ = minitorch.manual_seed(0)
+    >>> minitorch.normal(minitorch.tensor([0.0, 10.0]), minitorch.tensor([1.0, 2.0]))
+    tensor([1.5410, 9.4131])
+    """
+    if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
+        if size is None:
+            raise TypeError("normal() missing 1 required positional argument: 'size'")
+        return _creation.normal(mean, std, size, generator=generator, dtype=dtype,
+                                device=device, requires_grad=requires_grad)
+    if size is not None:
+        raise TypeError("normal() takes no size with a tensor mean or std: the result has "
+                        "their broadcast shape")
+    if isinstance(mean, Tensor) and isinstance(std, Tensor):
+        return NormalTensorTensor.apply(mean, std, generator)
+    if isinstance(mean, Tensor):
+        return NormalTensorFloat.apply(mean, float(std), generator)
+    return NormalFloatTensor.apply(float(mean), std, generator)
+
