@@ -213,13 +213,29 @@ def uniform_array(shape, low=0.0, high=1.0, dtype=np.float32, generator=None) ->
     if dtype == np.float64:
         lo, hi = float(low), float(high)
         out = _fma64(x, hi - lo, lo) if (lo, hi) != (0.0, 1.0) else x
-    else:  # float32 and float16 compute in float32 (from/to first rounded to the dtype)
-        lo, hi = np.float32(dtype.type(low)), np.float32(dtype.type(high))
+    else:  # float32 and float16 compute in float32, from and to rounded to float32 (not to
+        lo, hi = np.float32(low), np.float32(high)  # float16: PyTorch computes in float32)
         out = _fma32(x, hi - lo, lo)
     out = out.astype(dtype, copy=False)
-    if dtype == np.float16:  # a float32 that rounds up to ``high`` becomes ``low``: [low, high)
-        out[out == dtype.type(high)] = dtype.type(low)
-    return out.reshape(shape)
+    out[out == dtype.type(high)] = dtype.type(low)  # one that rounds up to ``high`` becomes
+    return out.reshape(shape)  # ``low``, as in PyTorch: the numbers are in [low, high)
+
+
+_C_FLOAT_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double"}
+
+
+def check_uniform_range(low, high, dtype) -> None:
+    """PyTorch's errors for ``uniform_(from, to)``: each bound within the dtype, in order."""
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        return
+    limit = float(np.finfo(dtype).max)
+    for name, value in (("from", low), ("to", high)):
+        if not -limit <= value <= limit:
+            raise RuntimeError(f"{name} is out of bounds for {_C_FLOAT_NAMES[dtype.name]}")
+    if low > high:
+        raise RuntimeError("uniform_ expects to return a [from, to) range, but found "
+                           f"from={low:g} > to={high:g}")
 
 
 def bernoulli_mask(shape, p: float, generator=None) -> np.ndarray:

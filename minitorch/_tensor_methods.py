@@ -267,6 +267,7 @@ class TensorMethods:
 
     def uniform_(self, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
         """Fill with numbers drawn uniformly from [a, b)."""
+        _random.check_uniform_range(a, b, self._data.dtype)
         with grad_mode.no_grad():
             return self.copy_(_random.uniform_array(self._data.shape, a, b, self._data.dtype,
                                                     generator))

@@ -246,3 +246,29 @@ def test_normal_of_tensors_errors_as_in_torch(args):
             call(t)
         errors.append((type(info.value).__name__, str(info.value)))
     assert errors[0] == errors[1]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("bounds", [(-0.3, 0.55), (0.9999, 1.0001), (1 - 1e-12, 1 + 1e-12),
+                                    (-2.0, -1.0), (2.0, 7.0)], ids=str)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_uniform_with_bounds(dtype, bounds, seed):
+    """float16 is drawn in float32 with float32 bounds, then rounded; in every dtype a number
+    that rounds up to ``to`` becomes ``from``, so they lie in [from, to) as in PyTorch."""
+    def draw(t):
+        return t.empty(1000, dtype=getattr(t, dtype)).uniform_(*bounds), t.rand(2)
+
+    _both(draw, seed, f"uniform_{bounds} {dtype}")
+
+
+@pytest.mark.parametrize("dtype,bounds", [("float16", (1e8, 1e8 + 8)), ("float16", (0.0, 1e5)),
+                                          ("float32", (2.0, 1.0)), ("float32", (-1e39, 0.0)),
+                                          ("float64", (0.0, float("inf"))),
+                                          ("float64", (0.5, -0.25))])
+def test_uniform_range_errors_as_in_torch(dtype, bounds):
+    errors = []
+    for t in (minitorch, torch):
+        with pytest.raises(RuntimeError) as info:
+            t.empty(3, dtype=getattr(t, dtype)).uniform_(*bounds)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]
