@@ -21,7 +21,7 @@ import warnings
 import numpy as np
 
 from minitorch import _backend, _device, _dtype, _random
-from minitorch._tensor import Tensor, _unwrap_nested, _wrap
+from minitorch._tensor import Tensor, _wrap
 
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty", "randn", "rand",
@@ -179,6 +179,36 @@ def _float(dtype) -> np.dtype:
     return (dtype or _dtype.get_default_dtype()).np
 
 
+_PLAIN = frozenset((float, int, builtins.bool))
+
+
+def _values(data, found: set):
+    """``data``, nested lists, with each tensor replaced by its one number, for ``np.array``.
+    What the elements are goes into ``found``: the Python types of plain numbers, and the
+    dtype of each tensor, NumPy number or array (PyTorch infers a list's dtype from them all).
+    """
+    kinds = set(map(type, data))
+    if kinds <= _PLAIN:  # plain Python numbers (the common case): nothing to replace
+        found |= kinds
+        return data
+    out = []
+    for d in data:
+        if isinstance(d, (list, tuple)):
+            out.append(_values(d, found))
+        elif isinstance(d, Tensor):
+            if d._data.size != 1:
+                raise ValueError("only one element tensors can be converted to Python scalars")
+            found.add(_dtype.from_numpy_dtype(d._data.dtype))
+            out.append(_backend.to_numpy(d._data).reshape(())[()])
+        elif isinstance(d, (np.generic, np.ndarray)) and d.dtype in _dtype._FROM_NP:
+            found.add(_dtype.from_numpy_dtype(d.dtype))
+            out.append(d)
+        else:
+            found.add(type(d))
+            out.append(d)
+    return out
+
+
 def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Copy ``data`` (a number, nested lists, a NumPy array) into a new leaf tensor.
 
@@ -200,8 +230,10 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
         if arr.dtype not in _dtype._FROM_NP:
             _dtype.from_numpy_dtype(arr.dtype)  # raises a TypeError naming the dtype
     else:
+        found: set = set()
+        values = _values(data, found) if isinstance(data, (list, tuple)) else data
         try:
-            arr = np.array(_unwrap_nested(data))
+            arr = np.array(values)
         except ValueError as e:
             error = _nested_error(data, dtype)
             if error is not None:
@@ -217,8 +249,14 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
         _check_int64(data, arr)
         _check_fits(arr, dtype)
         kind = arr.dtype.kind
+        typed = [f for f in found if isinstance(f, _dtype.dtype)]
         if dtype is not None and kind in "biuf":
             pass  # converted once, straight to dtype, below (not through float32 first)
+        elif typed:  # tensors or NumPy numbers inside: PyTorch promotes every element's dtype
+            inferred = typed[0]
+            for f in typed[1:] + [_dtype.scalar_dtype(t(0)) for t in found - set(typed)]:
+                inferred = _dtype.promote_types(inferred, f)
+            arr = arr.astype(inferred.np, copy=False)
         elif kind == "f":
             arr = arr.astype(_float(None), copy=False)
         elif kind in "iu":

@@ -567,3 +567,42 @@ def test_bce_with_logits_has_the_targets_dtype_as_in_torch(x_dtype, y_dtype, red
     for (our_dtype, ours), (their_dtype, theirs) in zip(*out):
         assert our_dtype == their_dtype
         np.testing.assert_allclose(ours, theirs, rtol=tol, atol=tol)
+
+
+_LISTS = {
+    "tensors_of_several_elements": lambda m: m.tensor([m.tensor([1.0, 2]), m.tensor([3.0, 4])]),
+    "one_element_tensors_with_dims": lambda m: m.tensor([m.tensor([1.0]), m.tensor([2.0])]),
+    "0d_tensors": lambda m: m.tensor([m.tensor(1.0), m.tensor(2.0)]),
+    "int_tensor_and_float": lambda m: m.tensor([m.tensor(1), 2.5]),
+    "nested_tensors": lambda m: m.tensor([[m.tensor(1.0)], [m.tensor(2)]]),
+    "double_tensor_and_float": lambda m: m.tensor([m.tensor(1.0, dtype=m.float64), 2.0]),
+    "bool_tensor_and_int": lambda m: m.tensor([m.tensor(True), 1]),
+    "int8_and_uint8_tensors": lambda m: m.tensor([m.tensor(3, dtype=m.int8),
+                                                  m.tensor(200, dtype=m.uint8)]),
+    "numpy_double_and_int32": lambda m: m.tensor([np.float64(1.5), np.int32(2)]),
+    "numpy_int16s": lambda m: m.tensor([np.int16(1), np.int16(2)]),
+    "numpy_int16_and_int": lambda m: m.tensor([np.int16(1), 2]),
+    "numpy_int32_and_float": lambda m: m.tensor([np.int32(1), 2.5]),
+    "numpy_float32_and_bool": lambda m: m.tensor([np.float32(1), True]),
+    "numpy_uint8_and_int8": lambda m: m.tensor([np.uint8(3), np.int8(-1)]),
+    "numpy_half_and_int": lambda m: m.tensor([np.float16(1), 2]),
+    "numpy_arrays_int16": lambda m: m.tensor([np.array([1, 2], dtype=np.int16),
+                                              np.array([3, 4], dtype=np.int16)]),
+    "plain_mixed": lambda m: m.tensor([[1, 2], [3, 4.5]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LISTS))
+def test_a_lists_dtype_comes_from_every_element_as_in_torch(name):
+    """PyTorch infers a list's dtype from each element (a tensor's or a NumPy number's dtype,
+    a Python number's kind) and promotes them; a tensor element must hold one number."""
+    seen = []
+    for m in (minitorch, torch):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # PyTorch: "a list of numpy.ndarrays is slow"
+                t = _LISTS[name](m)
+            seen.append((str(t.dtype), tuple(t.shape), t.tolist()))
+        except Exception as e:  # the exception is what we compare
+            seen.append((type(e).__name__, str(e)))
+    assert seen[0] == seen[1]
