@@ -290,6 +290,11 @@ def from_numpy(array: np.ndarray) -> Tensor:
     """
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    if any(stride < 0 for stride in array.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with "
+            "negative strides are not currently supported. (You can probably work around this "
+            "by making a copy of your array  with array.copy().) ")
     _dtype.from_numpy_dtype(array.dtype)
     return _wrap(array)
 
@@ -322,22 +327,26 @@ def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor filled with ``fill_value``; its dtype follows the value (``full((2,), 7)`` is
     int64)."""
+    if isinstance(size, int):  # PyTorch's full takes a size, not a length
+        raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not int")
     if dtype is None:
         dtype = _dtype.scalar_dtype(fill_value)
     if isinstance(fill_value, numbers.Number):  # PyTorch's checked conversion: 1e40 is no float32
         fill_value = _dtype.number_as(fill_value, dtype)
-    return _finish(np.full(_shape_arg((size,) if isinstance(size, int) else (size,)),
-                           fill_value, dtype=dtype.np), None, device, requires_grad)
+    return _finish(np.full(_shape_arg((size,)), fill_value, dtype=dtype.np), None, device,
+                   requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Numbers drawn from the standard normal distribution N(0, 1)."""
+    _random.check_float_fill(_float(dtype), "normal_kernel_cpu")
     return _finish(_random.normal_array(_shape_arg(size), 0.0, 1.0, _float(dtype), generator),
                    None, device, requires_grad)
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Numbers drawn uniformly from [0, 1)."""
+    _random.check_float_fill(_float(dtype), "check_uniform_bounds")
     return _finish(_random.uniform_array(_shape_arg(size), 0.0, 1.0, _float(dtype), generator),
                    None, device, requires_grad)
 
@@ -345,6 +354,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = F
 def normal(mean: float, std: float, size, *, generator=None, dtype=None, device=None,
            requires_grad: bool = False) -> Tensor:
     """Numbers drawn from N(mean, std**2)."""
+    _random.check_float_fill(_float(dtype), "normal_kernel_cpu")
     return _finish(_random.normal_array(_shape_arg((size,)), mean, std, _float(dtype), generator),
                    None, device, requires_grad)
 

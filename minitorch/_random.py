@@ -224,11 +224,23 @@ def uniform_array(shape, low=0.0, high=1.0, dtype=np.float32, generator=None) ->
 _C_FLOAT_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double"}
 
 
-def check_uniform_range(low, high, dtype) -> None:
-    """PyTorch's errors for ``uniform_(from, to)``: each bound within the dtype, in order."""
+_C_SHORT_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                  "uint8": "Byte", "bool": "Bool"}
+
+
+def check_float_fill(dtype, kernel: str) -> None:
+    """PyTorch's error for drawing floating-point numbers into an integer or bool tensor."""
     dtype = np.dtype(dtype)
     if dtype.kind != "f":
-        return
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_C_SHORT_NAMES.get(dtype.name, dtype.name)}'")
+
+
+def check_uniform_range(low, high, dtype) -> None:
+    """PyTorch's errors for ``uniform_(from, to)``: a floating dtype, each bound within it, in
+    order."""
+    check_float_fill(dtype, "check_uniform_bounds")
+    dtype = np.dtype(dtype)
     limit = float(np.finfo(dtype).max)
     for name, value in (("from", low), ("to", high)):
         if not -limit <= value <= limit:

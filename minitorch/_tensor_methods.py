@@ -274,6 +274,7 @@ class TensorMethods:
 
     def normal_(self, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
         """Fill with numbers drawn from a normal distribution."""
+        _random.check_float_fill(self._data.dtype, "normal_kernel_cpu")
         with grad_mode.no_grad():
             return self.copy_(_random.normal_array(self._data.shape, mean, std,
                                                    self._data.dtype, generator))

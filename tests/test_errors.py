@@ -423,6 +423,23 @@ ERRORS = {
     "float_of_empty": lambda m: float(m.tensor([])),
     "format_spec_of_a_vector": lambda m: f"{m.tensor([1.5]):.2f}",
     "format_spec_of_a_matrix": lambda m: format(m.tensor([[1.0]]), ">10"),
+    # random numbers into integer tensors, and other creation errors
+    "rand_long": lambda m: m.rand(3, dtype=m.int64),
+    "randn_byte": lambda m: m.randn(2, dtype=m.uint8),
+    "rand_like_int": lambda m: m.rand_like(m.ones(2, dtype=m.int32)),
+    "randn_like_long": lambda m: m.randn_like(m.ones(2, dtype=m.int64)),
+    "normal_long": lambda m: m.normal(0.0, 1.0, (2,), dtype=m.int64),
+    "uniform__long": lambda m: m.empty(2, dtype=m.int64).uniform_(),
+    "normal__bool": lambda m: m.empty(2, dtype=m.bool).normal_(),
+    "from_numpy_negative_stride": lambda m: m.from_numpy(np.arange(6).reshape(2, 3)[:, ::-1]),
+    "full_with_a_length": lambda m: m.full(2, 1),
+    # layers given another dtype
+    "layer_norm_double_input": lambda m: m.nn.LayerNorm(5)(m.ones(2, 5, dtype=m.float64)),
+    "lstm_double_input": lambda m: m.nn.LSTM(3, 4)(m.ones(5, 2, 3, dtype=m.float64)),
+    "gru_long_input": lambda m: m.nn.GRU(3, 4)(m.ones(5, 2, 3, dtype=m.int64)),
+    "rnn_double_model": lambda m: m.nn.RNN(3, 4, dtype=m.float64)(m.ones(5, 3)),
+    "lstm_cell_tensor_hx": lambda m: m.nn.LSTMCell(3, 4)(m.ones(2, 3), m.zeros(2, 4)),
+    "lstm_cell_one_state": lambda m: m.nn.LSTMCell(3, 4)(m.ones(2, 3), (m.zeros(2, 4),)),
     # custom Functions
     "function_too_few_gradients": _custom(lambda x, k: x * k, lambda g: g),
     "function_too_many_gradients": _custom(lambda x, k: x * k, lambda g: (g, None, g)),
@@ -605,4 +622,22 @@ def test_a_lists_dtype_comes_from_every_element_as_in_torch(name):
             seen.append((str(t.dtype), tuple(t.shape), t.tolist()))
         except Exception as e:  # the exception is what we compare
             seen.append((type(e).__name__, str(e)))
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("bounds", [("float32", None), (None, "float64"), ("float32", "float64"),
+                                    ("int_tensor", "int0d")], ids=str)
+def test_clamp_of_an_integer_tensor_promotes_with_its_bounds_as_in_torch(bounds):
+    def bound(m, kind, value):
+        if kind is None:
+            return None
+        if kind == "int_tensor":
+            return m.tensor([2, 2, 2])
+        if kind == "int0d":
+            return m.tensor(7)
+        return m.tensor(value, dtype=getattr(m, kind))
+    seen = []
+    for m in (minitorch, torch):
+        out = m.clamp(m.tensor([1, 5, 10]), bound(m, bounds[0], 2.5), bound(m, bounds[1], 7.5))
+        seen.append((str(out.dtype), out.tolist()))
     assert seen[0] == seen[1]

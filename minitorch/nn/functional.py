@@ -970,6 +970,8 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,  #
                                f"got {name} of shape {list(t.shape)} and normalized_shape = "
                                f"{list(shape)}")
     _check_float_input(input, "LayerNormKernelImpl")
+    if any(t is not None and t._data.dtype != input._data.dtype for t in (weight, bias)):
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
     return NativeLayerNorm.apply(input, weight, bias, n, eps)
 
 

@@ -599,11 +599,17 @@ class ClampTensor(Function):
     @staticmethod
     def forward(ctx, a, lo, hi):
         ctx.save_for_backward(a, lo, hi)
-        out = a._data
-        if lo is not None:
-            out = _max_keeping_first(out, operands(a, lo)[1])
-        if hi is not None:
-            out = _min_keeping_first(out, operands(a, hi)[1])
+        # each bound promoted with ``a`` (a float bound makes an integer ``a`` float)
+        lo_arr = None if lo is None else operands(a, lo)[1]
+        hi_arr = None if hi is None else operands(a, hi)[1]
+        kinds = [_dtype.from_numpy_dtype(x.dtype) for x in (lo_arr, hi_arr) if x is not None]
+        if len(kinds) == 2:
+            kinds = [_dtype.promote_types(*kinds)]
+        out = a._data.astype(kinds[0].np, copy=False) if kinds else a._data
+        if lo_arr is not None:
+            out = _max_keeping_first(out, lo_arr.astype(out.dtype, copy=False))
+        if hi_arr is not None:
+            out = _min_keeping_first(out, hi_arr.astype(out.dtype, copy=False))
         return _wrap(out)
 
     @staticmethod

@@ -157,6 +157,11 @@ class RNNBase(Module):
         if input.dim() not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got "
                              f"{input.dim()}D instead")
+        weight = self._layer_weights(0, 0)[0]
+        if input.dtype != weight.dtype:  # float64 from NumPy, say: PyTorch's advice, not F.linear's
+            raise ValueError(f"RNN input dtype ({input.dtype}) does not match weight dtype "
+                             f"({weight.dtype}). Convert input: input.to({weight.dtype}), or "
+                             f"convert model: model.to({input.dtype})")
         if input.shape[-1] != self.input_size:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
                                f"{self.input_size}, got {input.shape[-1]}")
@@ -362,6 +367,12 @@ class RNNCellBase(Module):
                                     device=input.device)
             hx = (zeros,) * n_states
         else:
+            if n_states > 1:  # LSTMCell: (h, c)
+                if isinstance(hx, Tensor):
+                    raise TypeError("lstm_cell(): argument 'hx' (position 2) must be tuple of "
+                                    "Tensors, not Tensor")
+                if len(hx) != n_states:
+                    raise RuntimeError("lstm_cell expects two hidden states")
             hx = tuple(hx) if n_states > 1 else (hx,)
             if not batched:
                 hx = tuple(h.unsqueeze(0) for h in hx)
