@@ -184,27 +184,32 @@ _PLAIN = frozenset((float, int, builtins.bool))
 
 def _values(data, found: set):
     """``data``, nested lists, with each tensor replaced by its one number, for ``np.array``.
-    What the elements are goes into ``found``: the Python types of plain numbers, and the
+    What the elements are goes into ``found``: the Python types of plain numbers, and the NumPy
     dtype of each tensor, NumPy number or array (PyTorch infers a list's dtype from them all).
     """
     kinds = set(map(type, data))
     if kinds <= _PLAIN:  # plain Python numbers (the common case): nothing to replace
         found |= kinds
         return data
+    if not any(issubclass(k, (list, tuple, Tensor)) for k in kinds):
+        for k in kinds:  # Python and NumPy numbers and arrays: np.array reads them as they are
+            if not issubclass(k, np.ndarray):
+                found.add(np.dtype(k) if issubclass(k, np.generic) else k)
+        if any(issubclass(k, np.ndarray) for k in kinds):
+            found |= {d.dtype for d in data if isinstance(d, np.ndarray)}
+        return data
     out = []
     for d in data:
         if isinstance(d, (list, tuple)):
             out.append(_values(d, found))
         elif isinstance(d, Tensor):
-            if d._data.size != 1:
+            a = d._data
+            if a.size != 1:
                 raise ValueError("only one element tensors can be converted to Python scalars")
-            found.add(_dtype.from_numpy_dtype(d._data.dtype))
-            out.append(_backend.to_numpy(d._data).reshape(())[()])
-        elif isinstance(d, (np.generic, np.ndarray)) and d.dtype in _dtype._FROM_NP:
-            found.add(_dtype.from_numpy_dtype(d.dtype))
-            out.append(d)
+            found.add(a.dtype)
+            out.append(a.item())
         else:
-            found.add(type(d))
+            found.add(d.dtype if isinstance(d, (np.generic, np.ndarray)) else type(d))
             out.append(d)
     return out
 
@@ -249,12 +254,13 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
         _check_int64(data, arr)
         _check_fits(arr, dtype)
         kind = arr.dtype.kind
-        typed = [f for f in found if isinstance(f, _dtype.dtype)]
+        typed = [_dtype.from_numpy_dtype(f) for f in found if isinstance(f, np.dtype)]
         if dtype is not None and kind in "biuf":
             pass  # converted once, straight to dtype, below (not through float32 first)
         elif typed:  # tensors or NumPy numbers inside: PyTorch promotes every element's dtype
             inferred = typed[0]
-            for f in typed[1:] + [_dtype.scalar_dtype(t(0)) for t in found - set(typed)]:
+            python = [_dtype.scalar_dtype(f(0)) for f in found if not isinstance(f, np.dtype)]
+            for f in typed[1:] + python:
                 inferred = _dtype.promote_types(inferred, f)
             arr = arr.astype(inferred.np, copy=False)
         elif kind == "f":

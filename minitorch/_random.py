@@ -224,8 +224,9 @@ def uniform_array(shape, low=0.0, high=1.0, dtype=np.float32, generator=None) ->
 _C_FLOAT_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double"}
 
 
-_C_SHORT_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
-                  "uint8": "Byte", "bool": "Bool"}
+_SCALAR_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double",  # PyTorch's
+                      "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                      "uint8": "Byte", "bool": "Bool"}
 
 
 def check_float_fill(dtype, kernel: str) -> None:
@@ -233,7 +234,7 @@ def check_float_fill(dtype, kernel: str) -> None:
     dtype = np.dtype(dtype)
     if dtype.kind != "f":
         raise NotImplementedError(f"\"{kernel}\" not implemented for "
-                                  f"'{_C_SHORT_NAMES.get(dtype.name, dtype.name)}'")
+                                  f"'{_SCALAR_TYPE_NAMES.get(dtype.name, dtype.name)}'")
 
 
 def check_uniform_range(low, high, dtype) -> None:
@@ -248,6 +249,11 @@ def check_uniform_range(low, high, dtype) -> None:
     if low > high:
         raise RuntimeError("uniform_ expects to return a [from, to) range, but found "
                            f"from={low:g} > to={high:g}")
+    if high - low > limit:
+        name = _SCALAR_TYPE_NAMES[dtype.name]
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{name}>::max(), "
+                           f"but found to={high:g} and from={low:g} which result in to-from to "
+                           "exceed the limit")
 
 
 def bernoulli_mask(shape, p: float, generator=None) -> np.ndarray:

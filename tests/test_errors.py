@@ -163,6 +163,20 @@ def _changed_after_saving(how: str):
     return run
 
 
+
+def _view_saved_then_changed(through: str):
+    """A view saved for backward, then changed in place, itself or through its base: its
+    node is made when it is used (AsStridedBackward0), and the error names it."""
+    def run(m):
+        x = m.ones(4, requires_grad=True)
+        y = x * 1
+        v = y[:2]
+        z = v * v
+        (y if through == "base" else v).add_(1)
+        z.sum().backward()
+    return run
+
+
 ERRORS = {
     # backward
     "backward_non_scalar": lambda m: (leaf(m) * 2).backward(),
@@ -418,6 +432,8 @@ ERRORS = {
     "version_error_names_two_inplace_ops": _changed_after_saving("mul_add"),
     "version_error_names_copyslices": _changed_after_saving("view"),
     "version_error_names_the_saving_node": _changed_after_saving("own_output"),
+    "version_error_of_a_view_of_a_changed_base": _view_saved_then_changed("base"),
+    "version_error_of_a_changed_view": _view_saved_then_changed("view"),
     "float_of_two_elements": lambda m: float(m.tensor([1.0, 2.0])),
     "int_of_two_elements": lambda m: int(m.tensor([1, 2])),
     "float_of_empty": lambda m: float(m.tensor([])),
@@ -435,6 +451,12 @@ ERRORS = {
     "full_with_a_length": lambda m: m.full(2, 1),
     # layers given another dtype
     "layer_norm_double_input": lambda m: m.nn.LayerNorm(5)(m.ones(2, 5, dtype=m.float64)),
+    "layer_norm_half_weight": lambda m: m.nn.functional.layer_norm(
+        m.ones(2, 4), (4,), m.ones(4, dtype=m.float16)),
+    "layer_norm_double_bias_of_half": lambda m: m.nn.functional.layer_norm(
+        m.ones(2, 4, dtype=m.float16), (4,), None, m.zeros(4, dtype=m.float64)),
+    "uniform__range_too_wide": lambda m: m.zeros(3).uniform_(-3e38, 3e38),
+    "uniform__half_range_too_wide": lambda m: m.zeros(3, dtype=m.float16).uniform_(-6e4, 6e4),
     "lstm_double_input": lambda m: m.nn.LSTM(3, 4)(m.ones(5, 2, 3, dtype=m.float64)),
     "gru_long_input": lambda m: m.nn.GRU(3, 4)(m.ones(5, 2, 3, dtype=m.int64)),
     "rnn_double_model": lambda m: m.nn.RNN(3, 4, dtype=m.float64)(m.ones(5, 3)),
@@ -641,3 +663,14 @@ def test_clamp_of_an_integer_tensor_promotes_with_its_bounds_as_in_torch(bounds)
         out = m.clamp(m.tensor([1, 5, 10]), bound(m, bounds[0], 2.5), bound(m, bounds[1], 7.5))
         seen.append((str(out.dtype), out.tolist()))
     assert seen[0] == seen[1]
+
+
+def test_layer_norm_of_a_half_input_with_float_weights_runs_as_in_torch():
+    """Mixed precision: PyTorch's CPU LayerNorm takes a float16 input with float32 weights."""
+    outs = []
+    for m in (minitorch, torch):
+        x = m.tensor(np.linspace(-1, 1, 8).reshape(2, 4), dtype=m.float16)
+        outs.append(m.nn.functional.layer_norm(x, (4,), m.ones(4) * 2, m.zeros(4) + 0.5))
+    assert str(outs[0].dtype) == str(outs[1].dtype) == "torch.float16"
+    np.testing.assert_allclose(outs[0].numpy().astype(np.float32),
+                               outs[1].numpy().astype(np.float32), rtol=2e-3, atol=2e-3)

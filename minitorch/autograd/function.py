@@ -197,18 +197,17 @@ class AccumulateGrad(Node):
                     grad = new
         # A leaf switched off since its graph was recorded (requires_grad_(False), detach_())
         # gets nothing, as in PyTorch; its hooks still run.
-        if not var._requires_grad:
-            pass
-        elif grad_mode._state.enabled:  # create_graph=True: keep the sum differentiable
-            # The first gradient is a (recorded) copy, as in PyTorch (CopyBackwards): the
-            # incoming tensor may be the caller's, or reach another leaf too.
-            var._grad = _recorded_copy(grad) if var._grad is None else var._grad + grad
-        elif var._grad is None:  # the first one: this variable and getrefcount's argument
-            unshared = sys.getrefcount(grad) == 2 and grad._grad_fn is None and (
-                getattr(grad._data, "base", 0) is None and sys.getrefcount(grad._data) == 2)
-            var._grad = grad if unshared else grad.clone()  # (an array that owns its memory
-        else:  # and is held by one tensor has no view anywhere)
-            var._grad._accumulate_(grad)
+        if var._requires_grad:
+            if grad_mode._state.enabled:  # create_graph=True: keep the sum differentiable
+                # The first gradient is a (recorded) copy, as in PyTorch (CopyBackwards): the
+                # incoming tensor may be the caller's, or reach another leaf too.
+                var._grad = _recorded_copy(grad) if var._grad is None else var._grad + grad
+            elif var._grad is None:  # the first one: this variable and getrefcount's argument
+                unshared = sys.getrefcount(grad) == 2 and grad._grad_fn is None and (
+                    getattr(grad._data, "base", 0) is None and sys.getrefcount(grad._data) == 2)
+                var._grad = grad if unshared else grad.clone()  # (an array that owns its
+            else:  # memory and is held by one tensor has no view anywhere)
+                var._grad._accumulate_(grad)
         if var._post_accumulate_hooks:
             for hook in tuple(var._post_accumulate_hooks.values()):
                 hook(var)
@@ -249,7 +248,7 @@ class SavedTensor:
         now = 0 if counter is None else counter.value
         if now != self.version:
             shape = ", ".join(str(s) for s in t.shape)
-            node, nr = self.origin or (t._grad_fn, t._output_nr)
+            node, nr = self.origin or (t.grad_fn, t._output_nr)  # (a view's is made on use)
             which = f", which is output {nr} of {_short_name(node)}," if node else ""
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "

@@ -970,8 +970,12 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,  #
                                f"got {name} of shape {list(t.shape)} and normalized_shape = "
                                f"{list(shape)}")
     _check_float_input(input, "LayerNormKernelImpl")
-    if any(t is not None and t._data.dtype != input._data.dtype for t in (weight, bias)):
-        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    params = [t for t in (weight, bias) if t is not None]
+    if any(t._data.dtype != input._data.dtype for t in params):  # PyTorch's CPU rule: only a
+        if any(t._data.dtype != np.float32 for t in params):  # float16 input may have float32
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if input._data.dtype != np.float16:  # weights (mixed precision)
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
     return NativeLayerNorm.apply(input, weight, bias, n, eps)
 
 

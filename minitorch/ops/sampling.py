@@ -232,11 +232,7 @@ def _normal_of_tensors(mean, std, generator) -> np.ndarray:
     m = mean._data if isinstance(mean, Tensor) else None
     s = std._data if isinstance(std, Tensor) else None
     dtype = (m if m is not None else s).dtype
-    if dtype.kind != "f":
-        name = {"i": "Long", "u": "Byte", "b": "Bool"}.get(dtype.kind, str(dtype))
-        if dtype.kind == "i" and dtype.itemsize != 8:
-            name = {1: "Char", 2: "Short", 4: "Int"}[dtype.itemsize]
-        raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{name}'")
+    _random.check_float_fill(dtype, "normal_kernel_cpu")
     if s is None:
         if std < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")

@@ -153,7 +153,7 @@ class RNNBase(Module):
                 get("bias_ih" + suffix), get("bias_hh" + suffix))
 
     def _check_input(self, input: Tensor) -> bool:  # noqa: A002
-        """Check the input's shape; return whether it has a batch dimension."""
+        """Check the input's shape and dtype; return whether it has a batch dimension."""
         if input.dim() not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got "
                              f"{input.dim()}D instead")
