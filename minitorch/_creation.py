@@ -15,6 +15,7 @@ Example:
 from __future__ import annotations
 
 import builtins
+import functools
 import numbers
 import warnings
 
@@ -489,3 +490,20 @@ def randint_like(input: Tensor, low, high=None, *, dtype=None, device=None) -> T
         low, high = 0, low
     return randint(low, high, input.shape, dtype=dtype or input.dtype, device=device or
                    input.device)
+
+
+def _python_types_as_dtypes(fn):
+    """``fn`` taking Python's ``float``, ``int`` and ``bool`` as its ``dtype``, as PyTorch's
+    factories do (``zeros(2, dtype=float)`` is float64)."""
+    @functools.wraps(fn)
+    def with_dtype(*args, dtype=None, **kwargs):
+        return fn(*args, dtype=_dtype.as_dtype(dtype, fn.__name__), **kwargs)
+    return with_dtype
+
+
+for _name in ("tensor", "ones", "zeros", "empty", "full", "randn", "rand", "normal", "randint",
+              "randperm", "arange", "linspace", "eye", "ones_like", "zeros_like", "empty_like",
+              "full_like", "randn_like", "rand_like", "randint_like"):
+    globals()[_name] = _python_types_as_dtypes(globals()[_name])
+del _name
+

@@ -101,6 +101,20 @@ def set_default_dtype(d: dtype) -> None:
     _default_float = d
 
 
+_PYTHON_TYPES = {_builtins.float: float64, _builtins.int: int64, _builtins.bool: bool}
+
+
+def as_dtype(d, function: str):
+    """``d`` as a dtype: PyTorch also takes Python's ``float``, ``int`` and ``bool`` (float64,
+    int64, bool); anything else but None is its TypeError, not a crash further in."""
+    if d is None or isinstance(d, dtype):
+        return d
+    if isinstance(d, type) and d in _PYTHON_TYPES:
+        return _PYTHON_TYPES[d]
+    raise TypeError(f"{function}(): argument 'dtype' must be torch.dtype, not "
+                    f"{type(d).__name__}")
+
+
 def promote_types(a: dtype, b: dtype) -> dtype:
     """The smallest dtype both ``a`` and ``b`` convert to, as ``torch.promote_types``.
 

@@ -110,15 +110,15 @@ class TensorMethods:
 
         Returns ``self`` when nothing changes, as PyTorch does.
         """
-        dtype = kwargs.pop("dtype", None)
+        dtype = _dtype.as_dtype(kwargs.pop("dtype", None), "to")
         dev = kwargs.pop("device", None)
         copy = kwargs.pop("copy", False)
         kwargs.pop("non_blocking", None)
         if kwargs:
             raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
         for a in args:
-            if isinstance(a, _dtype.dtype):
-                dtype = a
+            if isinstance(a, (_dtype.dtype, type)):  # a dtype, or to(float) (float64)
+                dtype = _dtype.as_dtype(a, "to")
             elif isinstance(a, Tensor):
                 dtype, dev = a.dtype, a.device
             elif isinstance(a, (str, _device_cls)):

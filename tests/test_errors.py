@@ -674,3 +674,38 @@ def test_layer_norm_of_a_half_input_with_float_weights_runs_as_in_torch():
     assert str(outs[0].dtype) == str(outs[1].dtype) == "torch.float16"
     np.testing.assert_allclose(outs[0].numpy().astype(np.float32),
                                outs[1].numpy().astype(np.float32), rtol=2e-3, atol=2e-3)
+
+
+_PYTHON_DTYPES = {
+    "zeros_float": lambda m: m.zeros(2, dtype=float),
+    "ones_int": lambda m: m.ones(2, dtype=int),
+    "empty_bool": lambda m: m.empty(0, dtype=bool),
+    "tensor_float": lambda m: m.tensor([1, 2], dtype=float),
+    "full_float": lambda m: m.full((2,), 3, dtype=float),
+    "arange_float": lambda m: m.arange(3, dtype=float),
+    "linspace_float": lambda m: m.linspace(0, 1, 3, dtype=float),
+    "eye_int": lambda m: m.eye(2, dtype=int),
+    "zeros_like_int": lambda m: m.zeros_like(m.ones(2), dtype=int),
+    "randn_float": lambda m: m.randn(2, dtype=float),
+    "to_float": lambda m: m.ones(2).to(float),
+    "to_int": lambda m: m.ones(2).to(int),
+    "to_dtype_bool": lambda m: m.ones(2).to(dtype=bool),
+    "zeros_str": lambda m: m.zeros(2, dtype="float32"),
+    "zeros_numpy_type": lambda m: m.zeros(2, dtype=np.float32),
+    "tensor_numpy_type": lambda m: m.tensor([1.0], dtype=np.float64),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PYTHON_DTYPES))
+def test_python_types_as_dtypes_as_in_torch(name):
+    """PyTorch's factories and ``to`` take Python's float, int and bool as dtypes (float64,
+    int64, bool), and refuse other things with a TypeError naming the argument."""
+    seen = []
+    for m in (minitorch, torch):
+        m.manual_seed(0)
+        try:
+            t = _PYTHON_DTYPES[name](m)
+            seen.append((str(t.dtype), t.tolist()))
+        except TypeError as e:
+            seen.append(("TypeError", str(e)))
+    assert seen[0] == seen[1]
