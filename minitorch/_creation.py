@@ -15,7 +15,6 @@ Example:
 from __future__ import annotations
 
 import builtins
-import functools
 import numbers
 import warnings
 
@@ -225,6 +224,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
     tensor([[1, 2],
             [3, 4]])
     """
+    dtype = _dtype.as_dtype(dtype, "tensor")  # float, int, bool too
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
@@ -308,6 +308,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor filled with 1 (float32 unless ``dtype`` says otherwise)."""
+    dtype = _dtype.as_dtype(dtype, "ones")  # float, int, bool too
     return _finish(_ones_array(_shape_arg(size), _float(dtype) if dtype is None else dtype.np),
                    None, device, requires_grad)
 
@@ -320,6 +321,7 @@ def _ones_array(shape: tuple, np_dtype) -> np.ndarray:
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor filled with 0 (float32 unless ``dtype`` says otherwise)."""
+    dtype = _dtype.as_dtype(dtype, "zeros")  # float, int, bool too
     shape = _shape_arg(size, "zeros: Dimension size must be non-negative.")
     return _finish(np.zeros(shape, dtype=_float(dtype) if dtype is None else dtype.np),
                    None, device, requires_grad)
@@ -327,6 +329,7 @@ def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
 
 def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor whose values are whatever was in memory (fill it before reading it)."""
+    dtype = _dtype.as_dtype(dtype, "empty")  # float, int, bool too
     return _finish(np.empty(_shape_arg(size), dtype=_float(dtype) if dtype is None else dtype.np),
                    None, device, requires_grad)
 
@@ -334,6 +337,7 @@ def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor filled with ``fill_value``; its dtype follows the value (``full((2,), 7)`` is
     int64)."""
+    dtype = _dtype.as_dtype(dtype, "full")  # float, int, bool too
     if isinstance(size, int):  # PyTorch's full takes a size, not a length
         raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not int")
     if dtype is None:
@@ -346,6 +350,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Numbers drawn from the standard normal distribution N(0, 1)."""
+    dtype = _dtype.as_dtype(dtype, "randn")  # float, int, bool too
     _random.check_float_fill(_float(dtype), "normal_kernel_cpu")
     return _finish(_random.normal_array(_shape_arg(size), 0.0, 1.0, _float(dtype), generator),
                    None, device, requires_grad)
@@ -353,6 +358,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Numbers drawn uniformly from [0, 1)."""
+    dtype = _dtype.as_dtype(dtype, "rand")  # float, int, bool too
     _random.check_float_fill(_float(dtype), "check_uniform_bounds")
     return _finish(_random.uniform_array(_shape_arg(size), 0.0, 1.0, _float(dtype), generator),
                    None, device, requires_grad)
@@ -361,6 +367,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = F
 def normal(mean: float, std: float, size, *, generator=None, dtype=None, device=None,
            requires_grad: bool = False) -> Tensor:
     """Numbers drawn from N(mean, std**2)."""
+    dtype = _dtype.as_dtype(dtype, "normal")  # float, int, bool too
     _random.check_float_fill(_float(dtype), "normal_kernel_cpu")
     return _finish(_random.normal_array(_shape_arg((size,)), mean, std, _float(dtype), generator),
                    None, device, requires_grad)
@@ -370,6 +377,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
             requires_grad: bool = False) -> Tensor:
     """Integers drawn uniformly from [low, high): ``randint(10, (3,))`` or
     ``randint(0, 10, (3,))``."""
+    dtype = _dtype.as_dtype(dtype, "randint")  # float, int, bool too
     if size is None:
         low, high, size = 0, low, high
     if size is None:
@@ -381,6 +389,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 
 def randperm(n: int, *, generator=None, dtype=None, device=None) -> Tensor:
     """A random permutation of ``0 .. n-1``."""
+    dtype = _dtype.as_dtype(dtype, "randperm")  # float, int, bool too
     return _finish(_random.permutation(n, generator).astype(np.int64), dtype, device, False)
 
 
@@ -391,6 +400,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
     >>> arange(4)
     tensor([0, 1, 2, 3])
     """
+    dtype = _dtype.as_dtype(dtype, "arange")  # float, int, bool too
     if end is None:
         start, end = 0, start
     values = (start, end, step)
@@ -412,6 +422,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
 def linspace(start, end, steps: int, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced numbers from ``start`` to ``end`` inclusive."""
+    dtype = _dtype.as_dtype(dtype, "linspace")  # float, int, bool too
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dtype = dtype or _dtype.get_default_dtype()
@@ -444,6 +455,7 @@ def _linspace(start, end, steps: int, np_dtype) -> np.ndarray:
 def eye(n: int, m: int | None = None, *, dtype=None, device=None,
         requires_grad: bool = False) -> Tensor:
     """The identity matrix (ones on the diagonal)."""
+    dtype = _dtype.as_dtype(dtype, "eye")  # float, int, bool too
     for name, size in (("n", n), ("m", m)):
         if size is not None and size < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
@@ -457,6 +469,7 @@ def _like(fn, t: Tensor, dtype, device, requires_grad, *args) -> Tensor:
 
 
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    dtype = _dtype.as_dtype(dtype, "ones_like")  # float, int, bool too
     data = input._data
     if dtype is None and device is None and not requires_grad and type(data) is np.ndarray:
         return _wrap(_ones_array(data.shape, data.dtype))  # the common case: a backward's seed
@@ -464,46 +477,35 @@ def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = F
 
 
 def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    dtype = _dtype.as_dtype(dtype, "zeros_like")  # float, int, bool too
     return _like(zeros, input, dtype, device, requires_grad)
 
 
 def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    dtype = _dtype.as_dtype(dtype, "empty_like")  # float, int, bool too
     return _like(empty, input, dtype, device, requires_grad)
 
 
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None,  # noqa: A002
               requires_grad: bool = False) -> Tensor:
+    dtype = _dtype.as_dtype(dtype, "full_like")  # float, int, bool too
     return full(input.shape, fill_value, dtype=dtype or input.dtype, device=device or
                 input.device, requires_grad=requires_grad)
 
 
 def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    dtype = _dtype.as_dtype(dtype, "randn_like")  # float, int, bool too
     return _like(randn, input, dtype, device, requires_grad)
 
 
 def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    dtype = _dtype.as_dtype(dtype, "rand_like")  # float, int, bool too
     return _like(rand, input, dtype, device, requires_grad)
 
 
 def randint_like(input: Tensor, low, high=None, *, dtype=None, device=None) -> Tensor:  # noqa: A002
+    dtype = _dtype.as_dtype(dtype, "randint_like")  # float, int, bool too
     if high is None:
         low, high = 0, low
     return randint(low, high, input.shape, dtype=dtype or input.dtype, device=device or
                    input.device)
-
-
-def _python_types_as_dtypes(fn):
-    """``fn`` taking Python's ``float``, ``int`` and ``bool`` as its ``dtype``, as PyTorch's
-    factories do (``zeros(2, dtype=float)`` is float64)."""
-    @functools.wraps(fn)
-    def with_dtype(*args, dtype=None, **kwargs):
-        return fn(*args, dtype=_dtype.as_dtype(dtype, fn.__name__), **kwargs)
-    return with_dtype
-
-
-for _name in ("tensor", "ones", "zeros", "empty", "full", "randn", "rand", "normal", "randint",
-              "randperm", "arange", "linspace", "eye", "ones_like", "zeros_like", "empty_like",
-              "full_like", "randn_like", "rand_like", "randint_like"):
-    globals()[_name] = _python_types_as_dtypes(globals()[_name])
-del _name
-
