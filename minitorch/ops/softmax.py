@@ -94,10 +94,11 @@ class LogSoftmax(Function):
 
     @staticmethod
     def forward(x, dim):
+        if x._data.shape[dim] == 0:  # an empty dim: an empty result (the log of the empty
+            return _wrap(x._data.copy())  # sum, log(0), would warn)
         xd = _acc(x._data)
         shifted = xd - _max_along(xd, dim)  # the largest entry becomes 0
-        with np.errstate(divide="ignore"):  # the log of 0 comes only from an empty dim
-            out = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        out = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
         return _wrap(out.astype(x._data.dtype, copy=False))
 
     @staticmethod
