@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from minitorch import return_types
+from minitorch import _dtype, return_types
 from minitorch._backend import array_module, to_numpy
 from minitorch._out import with_out
 from minitorch._tensor import Tensor, _wrap
@@ -328,6 +328,7 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *,  #
     if len(dim) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
                            f"{' '.join(map(str, dim))}")
+    dtype = _dtype.as_dtype(dtype, "linalg_matrix_norm")
     if dtype is not None:
         A = A.to(dtype)  # noqa: N806
     d0, d1 = normalize_dim(dim[0], A.dim()), normalize_dim(dim[1], A.dim())

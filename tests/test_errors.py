@@ -693,6 +693,23 @@ _PYTHON_DTYPES = {
     "zeros_str": lambda m: m.zeros(2, dtype="float32"),
     "zeros_numpy_type": lambda m: m.zeros(2, dtype=np.float32),
     "tensor_numpy_type": lambda m: m.tensor([1.0], dtype=np.float64),
+    # the functions with a dtype argument that are not factories
+    "sum_float": lambda m: m.ones(2).sum(dtype=float),
+    "sum_dim_int": lambda m: m.ones(2, 2).sum(0, dtype=int),
+    "mean_float": lambda m: m.ones(2).mean(dtype=float),
+    "prod_float": lambda m: m.ones(2).prod(dtype=float),
+    "prod_dim_bool": lambda m: m.ones(2, 2).prod(1, dtype=bool),
+    "cumsum_float": lambda m: m.ones(2).cumsum(0, dtype=float),
+    "cumprod_int": lambda m: m.cumprod(m.ones(2), 0, dtype=int),
+    "cumsum_str": lambda m: m.ones(2).cumsum(0, dtype="f"),
+    "softmax_float": lambda m: m.ones(2).softmax(0, dtype=float),
+    "softmax_str": lambda m: m.nn.functional.softmax(m.ones(2), 0, dtype="f"),
+    "log_softmax_str": lambda m: m.log_softmax(m.ones(2), 0, dtype="f"),
+    "norm_float": lambda m: m.ones(2).norm(dtype=float),
+    "vector_norm_float": lambda m: m.linalg.vector_norm(m.ones(2), dtype=float),
+    "vector_norm_str": lambda m: m.linalg.vector_norm(m.ones(2), dtype="f"),
+    "matrix_norm_float": lambda m: m.linalg.matrix_norm(m.ones(2, 2), dtype=float),
+    "linalg_norm_float": lambda m: m.linalg.norm(m.ones(2), dtype=float),
 }
 
 
@@ -709,3 +726,12 @@ def test_python_types_as_dtypes_as_in_torch(name):
         except TypeError as e:
             seen.append(("TypeError", str(e)))
     assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("fn", ["sum", "mean", "prod"])
+def test_reduction_dtype_of_another_kind_is_a_type_error(fn):
+    """``x.sum(dtype="f")`` is PyTorch's TypeError (its message lists the overloads; ours names
+    the argument), not an AttributeError from inside the reduction."""
+    for m in (minitorch, torch):
+        with pytest.raises(TypeError, match="dtype"):
+            getattr(m.ones(2), fn)(dtype="f")

@@ -23,6 +23,7 @@ import numpy as np
 
 from minitorch import return_types
 from minitorch._backend import array_module
+from minitorch._dtype import as_dtype
 from minitorch._tensor import NO_DIM, NO_KEEPDIM, Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
@@ -463,6 +464,7 @@ def sum(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A001,
     tensor([3., 3.])
     """
     dim, keepdim = _overload("sum", dim, keepdim, dtype)
+    dtype = as_dtype(dtype, "sum")
     if (dim is NO_DIM or dim is None) and not keepdim:
         return Sum.apply(input, dtype)
     return SumDim.apply(input, normalize_dims(None if dim is NO_DIM else dim, input._data.ndim),
@@ -473,6 +475,7 @@ def mean(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A002
          dtype=None) -> Tensor:
     """Average of all elements, or over ``dim``. Needs a floating-point tensor."""
     dim, keepdim = _overload("mean", dim, keepdim, dtype)
+    dtype = as_dtype(dtype, "mean")
     if dtype is not None:
         input = input.to(dtype)  # noqa: A001
     _check_mean_dtype(input, "mean")
@@ -491,6 +494,7 @@ def prod(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A002
     tensor([ 2., 12.])
     """
     dim, keepdim = _overload("prod", dim, keepdim, dtype)
+    dtype = as_dtype(dtype, "prod")
     if dim is NO_DIM:
         return Prod.apply(input, tuple(range(input._data.ndim)), False, dtype)
     d = normalize_dim(_one_dim(dim, "prod"), input._data.ndim)
@@ -665,6 +669,7 @@ def vector_norm(input: Tensor, p: float = 2.0, dim=None, keepdim: bool = False, 
     if input._data.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {input.dtype._legacy[:-6]}")
+    dtype = as_dtype(dtype, "linalg_vector_norm")
     if dtype is not None:
         if not dtype.is_floating_point:
             raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, "

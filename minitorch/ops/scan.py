@@ -172,7 +172,8 @@ def _cumprod_grad_differentiable(a: Tensor, grad: Tensor, dim: int) -> Tensor:
     return stack(grads, dim)
 
 
-def _scan_dtype(input: Tensor, dtype) -> np.dtype:  # noqa: A002
+def _scan_dtype(input: Tensor, dtype, name: str) -> np.dtype:  # noqa: A002
+    dtype = _dtype.as_dtype(dtype, name)
     if dtype is not None:
         return dtype.np
     return np.int64 if input._data.dtype.kind in "biu" else input._data.dtype
@@ -187,7 +188,7 @@ def cumsum(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002
     tensor([1, 3, 6])
     """
     d = normalize_dim(dim, input._data.ndim)
-    return Cumsum.apply(input, d, _scan_dtype(input, dtype))
+    return Cumsum.apply(input, d, _scan_dtype(input, dtype, "cumsum"))
 
 
 def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002
@@ -198,7 +199,7 @@ def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002
     tensor([1., 2., 6.])
     """
     d = normalize_dim(dim, input._data.ndim)
-    return Cumprod.apply(input, d, _scan_dtype(input, dtype))
+    return Cumprod.apply(input, d, _scan_dtype(input, dtype, "cumprod"))
 
 
 class Logsumexp(Function):

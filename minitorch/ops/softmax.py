@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from minitorch._backend import array_module
+from minitorch._dtype import as_dtype
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import normalize_dim
@@ -173,6 +174,7 @@ def _softmax_input(input: Tensor, dim, dtype, name: str):  # noqa: A002
     elif not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
         raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
                         f"{type(dim).__name__}")
+    dtype = as_dtype(dtype, name)
     if dtype is not None:
         x = x.to(dtype)
     if x._data.ndim == 0:
