@@ -195,6 +195,25 @@ def _gen(generator) -> Generator:
     return default_generator if generator is None else generator
 
 
+# -- the order a tensor is filled in ----------------------------------------------------------
+
+def in_memory_order(target: np.ndarray, draw) -> np.ndarray:
+    """``draw(shape)``'s numbers laid out as ``target`` lies in memory.
+
+    PyTorch's CPU kernels fill a tensor in the order of its memory, innermost (smallest
+    stride) dimension fastest, not in the order of its indices: a transposed tensor gets its
+    numbers in the order of its storage. ``draw`` makes numbers in C order for a shape; for a
+    tensor whose dimensions are not in C order they are drawn for the dimensions sorted by
+    stride and moved back.
+    """
+    shape, strides = target.shape, target.strides
+    moving = [abs(strides[d]) for d in range(target.ndim) if shape[d] > 1]
+    if all(a >= b for a, b in zip(moving, moving[1:])):  # already C order
+        return draw(shape)
+    perm = sorted(range(target.ndim), key=lambda d: -abs(strides[d]))
+    return draw(tuple(shape[d] for d in perm)).transpose(np.argsort(perm))
+
+
 # -- uniform ----------------------------------------------------------------------------------
 
 def _unit(gen: Generator, n: int, dtype) -> np.ndarray:
@@ -336,11 +355,19 @@ def permutation(n: int, generator=None) -> np.ndarray:
 
 # -- normal -----------------------------------------------------------------------------------
 
-def normal_array(shape, mean=0.0, std=1.0, dtype=np.float32, generator=None) -> np.ndarray:
-    """Numbers from N(mean, std^2), drawn as PyTorch's ``normal_`` draws them."""
+def normal_array(shape, mean=0.0, std=1.0, dtype=np.float32, generator=None,
+                 contiguous: bool = True) -> np.ndarray:
+    """Numbers from N(mean, std^2), drawn as PyTorch's ``normal_`` draws them: 16 at a time
+    for a contiguous tensor of 16 or more, else one at a time (``contiguous=False`` is a
+    tensor that is not: a transposed or strided view)."""
     dtype = np.dtype(dtype)
     n = math.prod(shape)
     gen = _gen(generator)
+    if not contiguous and n >= 16:
+        out = np.array([_scalar_normal(gen, mean, std) for _ in range(n)], np.float64)
+        if dtype == np.float16:  # PyTorch's Half is made from a float
+            out = out.astype(np.float32)
+        return out.astype(dtype).reshape(shape)
     if dtype == np.float16:  # PyTorch computes in float32 and rounds: 16 uniforms at a time,
         if n < 16:  # 16 fresh ones for a last, partial block (not all n first, then 16 more)
             return normal_array(shape, mean, std, np.float32, generator).astype(np.float16)

@@ -268,16 +268,20 @@ class TensorMethods:
     def uniform_(self, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
         """Fill with numbers drawn uniformly from [a, b)."""
         _random.check_uniform_range(a, b, self._data.dtype)
+        dtype = self._data.dtype
+        values = _random.in_memory_order(
+            self._data, lambda shape: _random.uniform_array(shape, a, b, dtype, generator))
         with grad_mode.no_grad():
-            return self.copy_(_random.uniform_array(self._data.shape, a, b, self._data.dtype,
-                                                    generator))
+            return self.copy_(values)
 
     def normal_(self, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
         """Fill with numbers drawn from a normal distribution."""
         _random.check_float_fill(self._data.dtype, "normal_kernel_cpu")
+        data = self._data
+        values = _random.in_memory_order(data, lambda shape: _random.normal_array(
+            shape, mean, std, data.dtype, generator, contiguous=data.flags.c_contiguous))
         with grad_mode.no_grad():
-            return self.copy_(_random.normal_array(self._data.shape, mean, std,
-                                                   self._data.dtype, generator))
+            return self.copy_(values)
 
     __iadd__ = add_
     __isub__ = sub_

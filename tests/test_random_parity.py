@@ -272,3 +272,43 @@ def test_uniform_range_errors_as_in_torch(dtype, bounds):
             t.empty(3, dtype=getattr(t, dtype)).uniform_(*bounds)
         errors.append(str(info.value))
     assert errors[0] == errors[1]
+
+
+_VIEWS = {  # views whose dimensions are not in memory order, or that skip memory
+    "transposed": lambda m, d: m.zeros(8, 8, dtype=d).t(),
+    "transposed_small": lambda m, d: m.zeros(3, 4, dtype=d).t(),
+    "strided": lambda m, d: m.zeros(3, 40, dtype=d)[:, ::3],
+    "permuted": lambda m, d: m.zeros(2, 3, 5, dtype=d).permute(1, 2, 0),
+    "transposed_sliced": lambda m, d: m.zeros(5, 7, dtype=d).t()[1:],
+    "column": lambda m, d: m.zeros(33, 2, dtype=d)[:, 0],
+    "size_one_dim": lambda m, d: m.zeros(1, 5, 4, dtype=d).transpose(0, 1),
+}
+_FILLS = {"uniform_": (-2, 3), "normal_": (1.5, 2.0), "bernoulli_": (0.3,), "random_": (0, 7)}
+
+
+@pytest.mark.parametrize("seed", SEEDS[:2])
+@pytest.mark.parametrize("fill", sorted(_FILLS))
+@pytest.mark.parametrize("dtype", ("float16", "float32", "float64"))
+@pytest.mark.parametrize("view", sorted(_VIEWS))
+def test_fills_of_views_go_in_memory_order(view, dtype, fill, seed):
+    """PyTorch fills a tensor in the order of its memory: a transposed tensor gets its numbers
+    in the order of its storage, not of its indices, and ``normal_`` of a tensor that is not
+    contiguous draws one number at a time even from 16 on. The stream goes on alike after."""
+    outs = []
+    for m in (minitorch, torch):
+        m.manual_seed(seed)
+        view_of = _VIEWS[view](m, getattr(m, dtype))
+        getattr(view_of, fill)(*_FILLS[fill])
+        outs.append((view_of, m.rand(3)))
+    _assert_same(outs[0], outs[1], f"{view}.{fill}")
+
+
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_bernoulli_of_tensor_probabilities_on_a_view(seed):
+    outs = []
+    for m in (minitorch, torch):
+        m.manual_seed(seed)
+        view_of = m.zeros(6, 5).t()
+        view_of.bernoulli_(m.linspace(0, 1, 30).reshape(5, 6))
+        outs.append(view_of)
+    _assert_same(outs[0], outs[1], "bernoulli_(p) of a transposed tensor")

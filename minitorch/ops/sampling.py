@@ -94,14 +94,17 @@ def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
                                "an enhancement request to PyTorch.)")
         probs = np.broadcast_to(np.asarray(probs, np.float32), shape)
         # one float32 uniform per element: 1 where it is below p
-        draws = _random._unit(_random._gen(generator), int(np.prod(shape)), np.float32)
-        values = (draws.reshape(shape) < probs).astype(dtype)
+        draws = _random.in_memory_order(self._data, lambda shape: _random._unit(
+            _random._gen(generator), int(np.prod(shape)), np.float32).reshape(shape))
+        values = (draws < probs).astype(dtype)
         return self._inplace(lambda t, prob: BernoulliTensor.apply(t, values, prob), p)
     if not isinstance(p, numbers.Real):
         raise TypeError(f"bernoulli_(): argument 'p' must be float, not {type(p).__name__}")
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
-    values = _random.bernoulli_mask(shape, float(p), generator).astype(dtype)
+    values = _random.in_memory_order(
+        self._data, lambda shape: _random.bernoulli_mask(shape, float(p), generator))
+    values = values.astype(dtype)
     return self._inplace(lambda t: BernoulliScalar.apply(t, values))
 
 
@@ -186,7 +189,8 @@ def random_(self: Tensor, *args, generator=None, **kwargs) -> Tensor:
                                f"casted to dtype, but got from={ulow} >= to={uhigh}")
     _check_bounds(ulow, "from", dtype)
     _check_bounds(uhigh - 1, "to - 1", dtype)
-    values = _random.integers_array(low, high, shape, dtype, generator)
+    values = _random.in_memory_order(
+        self._data, lambda shape: _random.integers_array(low, high, shape, dtype, generator))
     return self._inplace(lambda t: node.apply(t, values))
 
 
