@@ -217,3 +217,47 @@ def test_backward_through_time_draws_an_unrolled_graph():
         names.append(node.name())
         stack.extend(n for n, _ in node.next_functions)
     assert names.count("TanhBackward0") == 3
+
+
+def _rnn_error_cases(lib):
+    nn = lib.nn
+    z = lib.zeros
+    return {
+        "rnn_unbatched_empty": lambda: nn.RNN(2, 3)(z(0, 2)),
+        "rnn_batch_first_empty": lambda: nn.RNN(2, 3, batch_first=True)(z(1, 0, 2)),
+        "rnn_empty_batch": lambda: nn.RNN(2, 3)(z(4, 0, 2)),
+        "gru_empty": lambda: nn.GRU(2, 3)(z(0, 1, 2)),
+        "lstm_empty": lambda: nn.LSTM(2, 3)(z(0, 1, 2)),
+        "cell_hidden_size": lambda: nn.RNNCell(2, 3)(z(4, 2), z(4, 5)),
+        "cell_batch": lambda: nn.RNNCell(2, 3)(z(4, 2), z(3, 5)),
+        "cell_hidden_3d": lambda: nn.RNNCell(2, 3)(z(4, 2), z(4, 3, 1)),
+        "cell_unbatched_size": lambda: nn.RNNCell(2, 3)(z(2), z(4)),
+        "cell_unbatched_2d_hidden": lambda: nn.RNNCell(2, 3)(z(2), z(1, 3)),
+        "lstmcell_c_batch": lambda: nn.LSTMCell(2, 3)(z(4, 2), (z(4, 3), z(3, 3))),
+        "lstmcell_c_size": lambda: nn.LSTMCell(2, 3)(z(4, 2), (z(4, 3), z(4, 4))),
+        "lstmcell_c_3d": lambda: nn.LSTMCell(2, 3)(z(4, 2), (z(4, 3), z(1, 4, 3))),
+        "grucell_batch": lambda: nn.GRUCell(2, 3)(z(4, 2), z(2, 3)),
+        "grucell_3d": lambda: nn.GRUCell(2, 3)(z(4, 2), z(1, 2, 3)),
+        "cell_empty_batch": lambda: nn.RNNCell(2, 3)(z(0, 2)),
+        "cell_ok": lambda: nn.RNNCell(2, 3)(z(4, 2), z(4, 3)),
+        "moduledict_dot": lambda: nn.ModuleDict({"a.b": nn.Linear(1, 1)}),
+        "add_module_dot": lambda: nn.Module().add_module("x.y", nn.Linear(1, 1)),
+        "register_parameter_dot": lambda: nn.Module().register_parameter("x.y", None),
+        "register_buffer_dot": lambda: nn.Module().register_buffer("x.y", None),
+    }
+
+
+def _outcome(call) -> str:
+    try:
+        out = call()
+    except Exception as e:  # the exception is what is compared
+        return f"{type(e).__name__}: {e}"
+    out = out[0] if isinstance(out, tuple) else out
+    return f"ok {tuple(out.shape)}" if hasattr(out, "shape") else "ok"
+
+
+@pytest.mark.parametrize("case", sorted(_rnn_error_cases(mt)))
+def test_recurrent_shape_errors_as_in_torch(case):
+    """An empty sequence, a hidden state of the wrong batch or size, a dotted module name:
+    PyTorch's exception and message, not one from a stack or a broadcast further in."""
+    assert _outcome(_rnn_error_cases(mt)[case]) == _outcome(_rnn_error_cases(torch)[case])

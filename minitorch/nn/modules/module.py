@@ -747,7 +747,8 @@ def _typename(obj) -> str:
 
 def _check_name(name: str, kind: str) -> None:
     if "." in name:
-        raise KeyError(f'{kind} name can\'t contain "."')
+        got = f", got: {name}" if kind == "module" else ""  # as PyTorch: a module's name only
+        raise KeyError(f'{kind} name can\'t contain "."{got}')
     if name == "":
         raise KeyError(f'{kind} name can\'t be empty string ""')
 

@@ -207,6 +207,8 @@ class RNNBase(Module):
             input = input.unsqueeze(1)  # noqa: A001
         elif self.batch_first:
             input = input.transpose(0, 1)  # noqa: A001
+        if input.shape[0] == 0:
+            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         n = input.shape[1]
         directions = 2 if self.bidirectional else 1
         expected = (self.num_layers * directions, n, self.hidden_size)
@@ -374,8 +376,20 @@ class RNNCellBase(Module):
                 if len(hx) != n_states:
                     raise RuntimeError("lstm_cell expects two hidden states")
             hx = tuple(hx) if n_states > 1 else (hx,)
+            for i, h in enumerate(hx):
+                if h.dim() not in (1, 2):
+                    which = f"hx[{i}]" if n_states > 1 else "hidden"
+                    raise ValueError(f"{type(self).__name__}: Expected {which} to be 1D or 2D, "
+                                     f"got {h.dim()}D instead")
             if not batched:
                 hx = tuple(h.unsqueeze(0) for h in hx)
+            for i, h in enumerate(hx):  # the batch, then the hidden size, of each state
+                if h.shape[0] != input.shape[0]:
+                    raise RuntimeError(f"Input batch size {input.shape[0]} doesn't match "
+                                       f"hidden{i} batch size {h.shape[0]}")
+                if h.shape[1] != self.hidden_size:
+                    raise RuntimeError(f"hidden{i} has inconsistent hidden_size: got "
+                                       f"{h.shape[1]}, expected {self.hidden_size}")
         return input, hx, batched
 
     def extra_repr(self) -> str:
