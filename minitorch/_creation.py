@@ -182,6 +182,9 @@ def _float(dtype) -> np.dtype:
 _PLAIN = frozenset((float, int, builtins.bool))
 
 
+_FLOAT_TENSOR = "a floating-point tensor"  # marks one in ``found``: see ``tensor``
+
+
 def _values(data, found: set):
     """``data``, nested lists, with each tensor replaced by its one number, for ``np.array``.
     What the elements are goes into ``found``: the Python types of plain numbers, and the NumPy
@@ -207,6 +210,8 @@ def _values(data, found: set):
             if a.size != 1:
                 raise ValueError("only one element tensors can be converted to Python scalars")
             found.add(a.dtype)
+            if a.dtype.kind == "f":
+                found.add(_FLOAT_TENSOR)
             out.append(a.item())
         else:
             found.add(d.dtype if isinstance(d, (np.generic, np.ndarray)) else type(d))
@@ -238,6 +243,11 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
     else:
         found: set = set()
         values = _values(data, found) if isinstance(data, (list, tuple)) else data
+        if _FLOAT_TENSOR in found:
+            found.discard(_FLOAT_TENSOR)
+            if dtype is not None and not dtype.is_floating_point:  # PyTorch reads each such
+                raise TypeError("only integer tensors of a single element can be converted "
+                                "to an index")  # tensor as an index, a float one refuses
         try:
             arr = np.array(values)
         except ValueError as e:

@@ -628,6 +628,15 @@ _LISTS = {
     "numpy_arrays_int16": lambda m: m.tensor([np.array([1, 2], dtype=np.int16),
                                               np.array([3, 4], dtype=np.int16)]),
     "plain_mixed": lambda m: m.tensor([[1, 2], [3, 4.5]]),
+    # a float tensor inside a list made into integers is read as an index, and refused
+    "float_tensor_to_int64": lambda m: m.tensor([m.tensor(1.5)], dtype=m.int64),
+    "float_tensor_to_bool": lambda m: m.tensor([m.tensor(1.5)], dtype=m.bool),
+    "half_tensor_to_int64": lambda m: m.tensor([m.tensor(1.5, dtype=m.float16)], dtype=m.int64),
+    "nested_float_tensor_to_int64": lambda m: m.tensor([[m.tensor(1.5), 2]], dtype=m.int64),
+    "int_and_float_tensor_to_int64": lambda m: m.tensor([1, m.tensor(2.5)], dtype=m.int64),
+    "float_tensor_to_float16": lambda m: m.tensor([m.tensor(1.5)], dtype=m.float16),
+    "int_tensor_to_float": lambda m: m.tensor([m.tensor(1)], dtype=m.float32),
+    "numpy_double_to_int64": lambda m: m.tensor([np.float64(1.5)], dtype=m.int64),
 }
 
 
