@@ -38,6 +38,7 @@ import os
 import numpy as np
 
 from minitorch._device import device as _device
+from minitorch._dtype import from_numpy_dtype
 from minitorch._tensor import _wrap
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "default_generator",
@@ -243,9 +244,9 @@ def uniform_array(shape, low=0.0, high=1.0, dtype=np.float32, generator=None) ->
 _C_FLOAT_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double"}
 
 
-_SCALAR_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double",  # PyTorch's
-                      "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
-                      "uint8": "Byte", "bool": "Bool"}
+def _scalar_type_name(dtype: np.dtype) -> str:
+    """PyTorch's C type name of a dtype (``Float``, ``Long``), as its kernels' errors say it."""
+    return from_numpy_dtype(dtype)._legacy[:-6]  # FloatTensor -> Float
 
 
 def check_float_fill(dtype, kernel: str) -> None:
@@ -253,7 +254,7 @@ def check_float_fill(dtype, kernel: str) -> None:
     dtype = np.dtype(dtype)
     if dtype.kind != "f":
         raise NotImplementedError(f"\"{kernel}\" not implemented for "
-                                  f"'{_SCALAR_TYPE_NAMES.get(dtype.name, dtype.name)}'")
+                                  f"'{_scalar_type_name(dtype)}'")
 
 
 def check_uniform_range(low, high, dtype) -> None:
@@ -269,7 +270,7 @@ def check_uniform_range(low, high, dtype) -> None:
         raise RuntimeError("uniform_ expects to return a [from, to) range, but found "
                            f"from={low:g} > to={high:g}")
     if high - low > limit:
-        name = _SCALAR_TYPE_NAMES[dtype.name]
+        name = _scalar_type_name(dtype)
         raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{name}>::max(), "
                            f"but found to={high:g} and from={low:g} which result in to-from to "
                            "exceed the limit")

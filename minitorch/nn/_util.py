@@ -27,13 +27,9 @@ def _legacy_reduction(size_average, reduce) -> str:
     return "mean" if size_average else "sum"
 
 
-_C_TYPE = {"float16": "Half", "float32": "Float", "float64": "Double", "int64": "Long",
-           "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
-
-
 def _type_name(t: Tensor) -> str:
     """PyTorch's short C type name of a tensor's dtype (``Float``, ``Double``, ``Long``)."""
-    return _C_TYPE.get(t._data.dtype.name, t._data.dtype.name)
+    return t.dtype._legacy[:-6]  # FloatTensor -> Float
 
 
 def _fmt_shape(shape) -> str:
