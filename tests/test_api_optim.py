@@ -190,6 +190,7 @@ def test_cosine_closed_form_with_epoch_warns_like_torch():
     def run(lib):
         opt = lib.optim.SGD([lib.zeros(1, requires_grad=True)], lr=1.0)
         sched = lib.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=10)
+        opt.step()
         with pytest.warns(UserWarning, match="closed form is used"):
             sched.step(4)
         return sched.get_last_lr()

@@ -50,8 +50,9 @@ class Optimizer:
     """Base class for optimizers (``torch.optim.Optimizer``).
 
     Args:
-        params: an iterable of tensors, or of dicts (parameter groups) such as
-            ``[{"params": model.base.parameters()}, {"params": head, "lr": 1e-3}]``.
+        params: an iterable of tensors, of ``(name, tensor)`` pairs (``model.named_parameters()``:
+            the names are kept in each group's ``param_names``), or of dicts (parameter groups)
+            such as ``[{"params": model.base.parameters()}, {"params": head, "lr": 1e-3}]``.
         defaults: the hyper-parameters a group gets when it does not give its own.
     """
 
@@ -87,12 +88,14 @@ class Optimizer:
             )
         else:
             param_group["params"] = list(params)
+        _split_names(param_group)
         for p in param_group["params"]:
             if not isinstance(p, Tensor):
+                kind = type(p).__qualname__  # named as torch.typename does
+                if type(p).__module__ not in (None, "builtins"):
+                    kind = f"{type(p).__module__}.{kind}"
                 raise TypeError(
-                    f"optimizer can only optimize Tensors, but one of the params is "
-                    f"{type(p).__module__}.{type(p).__name__}"
-                )
+                    f"optimizer can only optimize Tensors, but one of the params is {kind}")
             if not p.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():
@@ -109,6 +112,12 @@ class Optimizer:
                 "this will cause an error; see github.com/pytorch/pytorch/issues/40967 for more "
                 "information", stacklevel=3)
         seen = {id(p) for group in self.param_groups for p in group["params"]}
+        for group in self.param_groups:
+            if ("param_names" in param_group) != ("param_names" in group):
+                raise ValueError(
+                    "all optimizer param groups should be with/without names. cannot add "
+                    "param group " + ("with names" if "param_names" in param_group
+                                      else "without names") + " to the optimizer")
         if seen & set(ids):
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)
@@ -181,7 +190,7 @@ class Optimizer:
                 self.state[p] = {k: self._cast(p, k, v) for k, v in value.items()}
             else:
                 self.state[key] = value
-        self.param_groups = [{**saved, "params": group["params"]}
+        self.param_groups = [_restore_group(group, saved)
                              for group, saved in zip(self.param_groups, saved_groups)]
 
     @staticmethod
@@ -209,6 +218,29 @@ class Optimizer:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+
+
+def _split_names(param_group: dict) -> None:
+    """Named parameters (``model.named_parameters()``, pairs ``(name, tensor)``): keep the
+    tensors in ``params`` and the names in ``param_names`` (saved by ``state_dict``). Either
+    every parameter of the group is named or none is."""
+    params = param_group["params"]
+    names = [p[0] for p in params if isinstance(p, tuple)]
+    param_group["params"] = [p[1] if isinstance(p, tuple) else p for p in params]
+    if names:
+        if len(names) != len(params):
+            raise ValueError("all optimizer params should be with/without names. Some param "
+                             "names are missing")
+        param_group["param_names"] = names
+
+
+def _restore_group(group: dict, saved: dict) -> dict:
+    """A loaded group: the saved settings, this optimizer's tensors, and its names when the
+    saved group has none."""
+    new = {**saved, "params": group["params"]}
+    if "param_names" in group and "param_names" not in new:
+        new["param_names"] = group["param_names"]
+    return new
 
 
 def _params_with_grad(group: dict):
