@@ -275,6 +275,8 @@ from minitorch._legacy import (
     LongTensor,
     ShortTensor,
 )
+import functools as _functools
+
 from minitorch._out import factory_with_out as _factory_out, with_out as _with_out
 from minitorch.ops.arithmetic import (
     bitwise_and,
@@ -295,6 +297,22 @@ from minitorch.ops.softmax import dim_required_log_softmax as log_softmax
 from minitorch.ops.softmax import dim_required_softmax as softmax
 from minitorch.ops.triangular import tril, triu
 from minitorch.ops.unary import acos, arccos, arcsin, arctan, asin, atan, ceil, floor
+from minitorch.ops.linalg import outer
+from minitorch.ops.pointwise import (
+    erf,
+    exp2,
+    expm1,
+    isinf,
+    isneginf,
+    isposinf,
+    lerp,
+    log1p,
+    log2,
+    log10,
+    nan_to_num,
+    rsqrt,
+)
+from minitorch.ops.shape import flip
 
 # ``out=``: the functions tutorials call with it write their result into a given tensor.
 add, sub, mul, div, matmul, mm, bmm = (_with_out(f) for f in (add, sub, mul, div, matmul, mm,
@@ -303,6 +321,16 @@ pow, exp, log, sqrt, sin, cos, tanh, sigmoid, abs, neg = (
     _with_out(f) for f in (pow, exp, log, sqrt, sin, cos, tanh, sigmoid, abs, neg))
 clamp, maximum, minimum, cat, stack = (_with_out(f) for f in (clamp, maximum, minimum, cat,
                                                               stack))
+log1p, expm1, rsqrt, log2, log10, exp2, erf = (
+    _with_out(f) for f in (log1p, expm1, rsqrt, log2, log10, exp2, erf))
+
+
+def _outer_as_mul(input, vec2, *, _outer=outer):  # noqa: A002
+    return _outer(input, vec2)
+
+
+_outer_as_mul.__name__ = "mul"  # PyTorch's outer(out=) is mul(out=): its errors say mul()
+outer = _functools.wraps(outer)(_with_out(_outer_as_mul))
 # the aliases name the wrapped functions too
 subtract, multiply, divide, true_divide, negative, absolute, clip, concat, concatenate = (  # noqa: F811
     sub, mul, div, div, neg, abs, clamp, cat, cat)

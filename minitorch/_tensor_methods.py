@@ -44,6 +44,7 @@ from minitorch.ops import compare as _compare
 from minitorch.ops import einsum as _einsum  # noqa: F401  (loaded with the other ops)
 from minitorch.ops import indexing as _indexing
 from minitorch.ops import linalg as _linalg
+from minitorch.ops import pointwise as _pointwise
 from minitorch.ops import reduction as _reduction
 from minitorch.ops import rounding as _rounding
 from minitorch.ops import sampling as _sampling
@@ -540,6 +541,55 @@ class TensorMethods:
     def clamp_max_(self, max):  # noqa: A002
         return self._inplace(_arith.clamp, None, max)
 
+    def log1p_(self):
+        return self._inplace(_pointwise.log1p)
+
+    def expm1_(self):
+        return self._inplace(_pointwise.expm1)
+
+    def rsqrt_(self):
+        return self._inplace(_pointwise.rsqrt)
+
+    def log2_(self):
+        return self._inplace(_pointwise.log2)
+
+    def log10_(self):
+        return self._inplace(_pointwise.log10)
+
+    def exp2_(self):
+        return self._inplace(_pointwise.exp2)
+
+    def erf_(self):
+        return self._inplace(_pointwise.erf)
+
+    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+        return self._inplace(_pointwise.nan_to_num,
+                             *_pointwise.nan_to_num_args("nan_to_num_", nan, posinf, neginf))
+
+    def lerp(self, end, weight):
+        _pointwise.check_lerp_args((end, weight))  # (the method's errors count from ``end``)
+        return _pointwise.lerp(self, end, weight)
+
+    def lerp_(self, end, weight):
+        _pointwise.check_lerp_args((end, weight), "lerp_")
+        return self._inplace(_pointwise.lerp, end, weight)
+
+    def flip(self, *dims, **kwargs):
+        """``x.flip(0, 1)``, ``x.flip((0, 1))`` or ``x.flip(dims=(0, 1))``."""
+        if "dims" in kwargs:
+            dims = kwargs.pop("dims")
+        elif not dims:
+            raise TypeError('flip() missing 1 required positional arguments: "dims"')
+        elif len(dims) == 1 and not isinstance(dims[0], (int, np.integer)):
+            dims = dims[0]  # a tuple or list (or the wrong type, which flip_dims names)
+        if kwargs:
+            raise TypeError(f"flip() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        return _shape.Flip.apply(self, _shape.flip_dims(self, dims, 1))
+
+    def outer(self, vec2):
+        _util.check_tensor(vec2, "outer", "vec2", 1)
+        return _linalg.outer(self, vec2)
+
     # ------------------------------------------------------------ shape, in place
     def unsqueeze_(self, dim: int):
         return _reshape_inplace(self, _shape.unsqueeze, dim)
@@ -689,6 +739,10 @@ METHODS = {
     "__abs__": _unary.abs, "sign": _unary.sign, "exp": _unary.exp, "log": _unary.log,
     "sqrt": _unary.sqrt, "abs": _unary.abs, "absolute": _unary.abs, "sin": _unary.sin,
     "cos": _unary.cos, "tanh": _unary.tanh, "sigmoid": _unary.sigmoid, "relu": _unary.relu,
+    "log1p": _pointwise.log1p, "expm1": _pointwise.expm1, "rsqrt": _pointwise.rsqrt,
+    "log2": _pointwise.log2, "log10": _pointwise.log10, "exp2": _pointwise.exp2,
+    "erf": _pointwise.erf, "isinf": _pointwise.isinf, "isposinf": _pointwise.isposinf,
+    "isneginf": _pointwise.isneginf, "nan_to_num": _pointwise.nan_to_num,
     "matmul": _linalg.matmul, "mm": _linalg.mm, "dot": _linalg.dot, "mv": _linalg.mv,
     "bmm": _linalg.bmm,
     "sum": _reduction.sum, "mean": _reduction.mean, "prod": _reduction.prod, "max": _reduction.max,

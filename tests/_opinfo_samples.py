@@ -614,6 +614,82 @@ def leaky_samples(op):
     return gen
 
 
+# The activations of nn.functional with a kink, a threshold or a special point: their values
+# there (ties), where PyTorch's gradient takes one side, and keyword variants.
+_ACTIVATION_KINKS = {
+    "softplus": ([-1.0, 0.0, 19.9, 20.0, 20.1, 100.0, -100.0], [
+        ("beta2", {"beta": 2.0}, [9.5, 10.0, 10.5, -0.5]),
+        ("threshold5", {"threshold": 5.0}, [4.0, 5.0, 6.0, 0.0]),
+        ("threshold200", {"threshold": 200.0}, [90.0, 100.0, -100.0]),
+        ("beta-half", {"beta": 0.5, "threshold": 1.0}, [1.0, 2.0, 3.0, -2.0])]),
+    "elu": ([-1.0, -0.0, 0.0, 1.0, -20.0, -100.0], [
+        ("alpha2", {"alpha": 2.0}, [-1.0, 0.0, 1.0]),
+        ("alpha-neg", {"alpha": -0.5}, [-1.0, 0.0, 1.0]),
+        ("alpha0", {"alpha": 0.0}, [-1.0, 0.0, 1.0])]),
+    "selu": ([-1.0, -0.0, 0.0, 1.0, -20.0], []),
+    "celu": ([-1.0, -0.0, 0.0, 1.0, -20.0], [
+        ("alpha2", {"alpha": 2.0}, [-1.0, 0.0, 1.0]),
+        ("alpha-neg", {"alpha": -0.5}, [-1.0, 0.0, 1.0]),
+        ("alpha0", {"alpha": 0.0}, [-1.0, 0.0, 1.0])]),
+    "logsigmoid": ([-1.0, -0.0, 0.0, 1.0, -100.0, 100.0, -1e-8], []),
+    "hardtanh": ([-1.0, 1.0, -1.5, 1.5, -0.0, 0.0, 0.5], [
+        ("limits", {"min_val": -2.0, "max_val": 3.0}, [-2.0, 3.0, -3.0, 4.0, 0.0]),
+        ("equal-limits", {"min_val": 0.5, "max_val": 0.5}, [0.5, 0.0, 1.0]),
+        ("zero-limits", {"min_val": -0.0, "max_val": 0.0}, [-0.0, 0.0, 1.0, -1.0]),
+        ("bad-limits", {"min_val": 1.0, "max_val": -1.0}, [0.0])]),
+    "relu6": ([0.0, -0.0, 6.0, -1.0, 7.0, 3.0], []),
+    "hardsigmoid": ([-3.0, 3.0, -3.5, 3.5, 0.0, -0.0, 2.9], []),
+    "hardswish": ([-3.0, 3.0, -3.5, 3.5, 0.0, -0.0, 2.9, -2.9], []),
+    "mish": ([-1.0, 0.0, -0.0, 19.0, 21.0, -30.0, 90.0], []),
+    "softsign": ([-1.0, 0.0, -0.0, 1.0, 1e30], []),
+    "tanhshrink": ([-1.0, 0.0, -0.0, 1.0, 20.0], []),
+}
+_INPLACE_ACTIVATIONS = ("elu", "selu", "celu", "hardtanh", "relu6", "hardsigmoid",
+                        "hardswish", "mish")
+
+
+def _activation_inplace(name, **kw):
+    """``F.<name>`` (``inplace=True``, or the ``name_`` function) on a non-leaf: the result,
+    whether it is the input itself, and the gradient through it."""
+    def call(lib, x, **more):
+        y = x * 1.0
+        out = getattr(lib.nn.functional, name)(y, **kw, **more)
+        return out, out is y
+    return call
+
+
+def activation_samples(op):
+    """Every family, the kinks (ties), keyword variants, an inf upstream gradient at the kinks
+    (a select gives 0, a product NaN), and the in-place forms. ``F:elu_`` and the like run on
+    a non-leaf copy (on a leaf that requires grad they raise, a sample of its own)."""
+    name = op.split(":")[1]
+    base = name.rstrip("_")
+    kinks, variants = _ACTIVATION_KINKS[base]
+    copy = _activation_inplace(name) if name != base else None
+
+    def gen():
+        for fam, a in all_families():
+            yield Sample(op, fam, (a,), gradgrad=fam in ("ordinary", "float64"), call=copy)
+        for dt in (np.float32, np.float64):
+            yield Sample(op, f"kinks-{np.dtype(dt).name}", (A(np.array(kinks, dt)),),
+                         gradgrad=True, call=copy)
+        yield Sample(op, "kinks-upinf", (A(f32(kinks)),),
+                     call=_times(op, INF, copy and (lambda lib, x: copy(lib, x)[0])))
+        for vname, kw, vals in variants:
+            yield Sample(op, vname, (A(f32(vals)),), kw, gradgrad=True, call=copy)
+            yield Sample(op, vname + "-float64", (A(rnd(3, 4, dtype=np.float64)),), kw,
+                         gradgrad=True, call=copy)
+        if name != base:
+            yield Sample(op, "leaf", (A(f32(kinks)),))
+            yield Sample(op, "no-grad", (A(f32(kinks), grad=False),))
+        elif base in _INPLACE_ACTIVATIONS:
+            yield Sample(op, "inplace", (A(f32(kinks)),), call=_activation_inplace(
+                name, inplace=True))
+            yield Sample(op, "inplace-leaf", (A(f32(kinks)),), {"inplace": True})
+            yield Sample(op, "inplace-no-grad", (A(f32(kinks), grad=False),), {"inplace": True})
+    return gen
+
+
 def prod_samples(op):
     return reduction(op, dims=(None, 0, -1), extra=[
         ("zeros-one", (A(f32([2.0, 0.0, 3.0])),), {}),
@@ -2119,6 +2195,10 @@ def _build_table() -> dict:
     # nn.functional
     t["F:relu"] = unary("F:relu", float_families)
     t["F:leaky_relu"] = leaky_samples("F:leaky_relu")
+    for name in ("softplus", "elu", "elu_", "selu", "selu_", "celu", "celu_", "logsigmoid",
+                 "hardtanh", "hardtanh_", "relu6", "hardsigmoid", "hardswish", "mish",
+                 "softsign", "tanhshrink"):
+        t[f"F:{name}"] = activation_samples(f"F:{name}")
     t["F:softmax"] = softmax_samples("F:softmax")
     t["F:log_softmax"] = softmax_samples("F:log_softmax")
     t["fn:softmax"] = softmax_samples("fn:softmax")
@@ -2230,6 +2310,9 @@ def _build_table() -> dict:
     import _opinfo_samples_api
 
     _opinfo_samples_api.add_samples(t)
+    import _opinfo_samples_pointwise  # log1p, expm1, ..., lerp, flip, outer
+
+    _opinfo_samples_pointwise.add_samples(t)
     _add_issue26_samples(t)
     return t
 

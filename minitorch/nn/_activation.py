@@ -1,14 +1,15 @@
 """GELU and SiLU: the smooth activations of transformers, as the ``Function`` classes behind
-``nn.functional.gelu`` (``GeluBackward0``) and ``nn.functional.silu`` (``SiluBackward0``).
+``nn.functional.gelu`` (``GeluBackward0``) and ``nn.functional.silu`` (``SiluBackward0``);
+then those of softplus, ELU/SELU/CELU, logsigmoid, hardtanh, hardsigmoid, hardswish and mish.
 
 * ``gelu(x) = x * Phi(x)``, where ``Phi`` is the standard normal CDF,
   ``Phi(x) = (1 + erf(x / sqrt(2))) / 2``; ``approximate="tanh"`` uses
   ``(1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2`` instead of ``Phi``.
 * ``silu(x) = x * sigmoid(x)`` (also called swish).
 
-NumPy has no ``erf``, so :func:`erf` evaluates Cephes' rational approximations (accurate to
-the last bit of a float64). The backward formulas are written with tensor operations, so
-second derivatives work.
+``Phi`` needs ``erf``, which NumPy lacks: ``ops/pointwise.py`` evaluates it (``erf_array``,
+and ``Erf``, the Function behind ``torch.erf``). The backward formulas are written with tensor
+operations, so second derivatives work.
 """
 
 from __future__ import annotations
@@ -20,65 +21,9 @@ import numpy as np
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
+from minitorch.ops.arithmetic import where
+from minitorch.ops.pointwise import Erf, erf_array
 from minitorch.ops.unary import sigmoid, tanh
-
-# Cephes (ndtr.c): erf(x) = x T(x^2) / U(x^2) for |x| <= 1, else 1 - erfc(|x|) with
-# erfc(x) = exp(-x^2) P(x) / Q(x) (x < 8) or exp(-x^2) R(x) / S(x).
-_T = (9.60497373987051638749E0, 9.00260197203842689217E1, 2.23200534594684319226E3,
-      7.00332514112805075473E3, 5.55923013010394962768E4)
-_U = (3.35617141647503099647E1, 5.21357949780152679795E2, 4.59432382970980127987E3,
-      2.26290000613890934246E4, 4.92673942608635921086E4)
-_P = (2.46196981473530512524E-10, 5.64189564831068821977E-1, 7.46321056442269912687E0,
-      4.86371970985681366614E1, 1.96520832956077098242E2, 5.26445194995477358631E2,
-      9.34528527171957607540E2, 1.02755188689515710272E3, 5.57535335369399327526E2)
-_Q = (1.32281951154744992508E1, 8.67072140885989742329E1, 3.54937778887819891062E2,
-      9.75708501743205489753E2, 1.82390916687909736289E3, 2.24633760818710981792E3,
-      1.65666309194161350182E3, 5.57535340817727675546E2)
-_R = (5.64189583547755073984E-1, 1.27536670759978104416E0, 5.01905042251180477414E0,
-      6.16021097993053585195E0, 7.40974269950448939160E0, 2.97886665372100240670E0)
-_S = (2.26052863220117276590E0, 9.39603524938001434673E0, 1.20489539808096656605E1,
-      1.70814450747565897222E1, 9.60896809063285878198E0, 3.36907645100081516050E0)
-
-
-def _poly(x, coefs, monic: bool = False):
-    """Horner's rule; ``monic``: the leading coefficient is an implicit 1 (Cephes' p1evl)."""
-    y = x + coefs[0] if monic else x * 0 + coefs[0]
-    for c in coefs[1:]:
-        y = y * x + c
-    return y
-
-
-def erf(x):
-    """The error function of an array, computed in float64 and returned in ``x``'s dtype."""
-    xp = array_module(x)
-    v = x.astype(np.float64)
-    a = xp.abs(v)
-    with np.errstate(all="ignore"):
-        z = v * v
-        inner = v * _poly(z, _T) / _poly(z, _U, monic=True)
-        tail = xp.exp(-z) * xp.where(a < 8.0, _poly(a, _P) / _poly(a, _Q, monic=True),
-                                      _poly(a, _R) / _poly(a, _S, monic=True))
-        tail = xp.where(xp.isinf(a), 0.0, tail)
-        out = xp.where(a <= 1.0, inner, xp.sign(v) * (1.0 - tail))
-    return xp.where(xp.isnan(v), np.nan, out).astype(x.dtype, copy=False)
-
-
-class Erf(Function):
-    """``erf`` as a differentiable operation: ``d erf(x)/dx = 2 / sqrt(pi) exp(-x^2)``."""
-
-    node_name = "ErfBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return _wrap(erf(a._data))
-
-    @staticmethod
-    def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        return grad * ((a * a).neg().exp() * (2.0 / math.sqrt(math.pi)))
-
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _KAPPA = 0.044715
@@ -94,7 +39,7 @@ def _gelu_array(x, approximate: str):
             inner = opmath(_SQRT_2_OVER_PI) * (v + opmath(_KAPPA) * v * v * v)
             out = opmath(0.5) * v * (opmath(1) + xp.tanh(inner))
         else:
-            out = v * opmath(0.5) * (opmath(1) + erf(v * opmath(1 / math.sqrt(2.0))))
+            out = v * opmath(0.5) * (opmath(1) + erf_array(v * opmath(1 / math.sqrt(2.0))))
     return out.astype(x.dtype, copy=False)
 
 
@@ -153,3 +98,397 @@ class Silu(Function):
         (a,) = ctx.saved_tensors
         s = sigmoid(a)
         return grad * (s * (1 + a * (1 - s)))
+
+
+# ---------------------------------------------------------------- softplus, ELU, hard*, mish
+# The rest of ``nn.functional``'s activations. Each is one Function whose forward computes on
+# the arrays (in float32 for float16: PyTorch's opmath) and whose backward is the Function of
+# PyTorch's ``*_backward`` kernel (``SoftplusBackwardBackward0``, ...): the kernel's
+# arithmetic on the arrays forward, so the gradient is PyTorch's to the last bit and takes the
+# same branch at a kink, and tensor operations backward, so second derivatives work.
+def _opmath(x):
+    """``x`` in the dtype PyTorch's CPU kernels compute in: float32 for float16."""
+    return x.astype(np.float32) if x.dtype == np.float16 else x
+
+
+def _mask(cond, like: Tensor) -> Tensor:
+    """A boolean array as a 0/1 tensor of ``like``'s dtype (PyTorch's ``cond.type_as(x)``):
+    multiplying by it zeroes a gradient, and turns an inf one into NaN, as in PyTorch."""
+    return _wrap(cond.astype(like._data.dtype))
+
+
+def _softplus_array(x, beta: float, threshold: float):
+    xp, v = array_module(x), _opmath(x)
+    t = v.dtype.type
+    xb = v * t(beta)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        out = xp.where(xb > t(threshold), v, xp.log1p(xp.exp(xb)) / t(beta))
+    return out.astype(x.dtype, copy=False)
+
+
+class Softplus(Function):
+    """``log(1 + exp(beta x)) / beta``, and ``x`` itself where ``beta x > threshold``."""
+
+    node_name = "SoftplusBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, beta, threshold):
+        ctx.save_for_backward(x)
+        ctx.beta, ctx.threshold = beta, threshold
+        return _wrap(_softplus_array(x._data, beta, threshold))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return SoftplusGrad.apply(grad, x, ctx.beta, ctx.threshold)
+
+
+class SoftplusGrad(Function):
+    """softplus' backward (``softplus_backward``): ``grad * z / (z + 1)`` with
+    ``z = exp(beta x)``, and ``grad`` where ``beta x > threshold``. Its own derivative in ``x``
+    is ``beta sigmoid'(beta x)`` where ``beta x < threshold`` (0 at the threshold itself)."""
+
+    node_name = "SoftplusBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, x, beta, threshold):
+        ctx.save_for_backward(grad, x)
+        ctx.beta, ctx.threshold = beta, threshold
+        g, v = _opmath(grad._data), _opmath(x._data)
+        t = v.dtype.type
+        xb = v * t(beta)
+        with np.errstate(over="ignore", invalid="ignore"):
+            z = array_module(v).exp(xb)
+            out = array_module(v).where(xb > t(threshold), g, g * z / (z + t(1)))
+        return _wrap(out.astype(grad._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x = ctx.saved_tensors
+        beta, threshold = ctx.beta, ctx.threshold
+        d_grad = SoftplusGrad.apply(gg, x, beta, threshold) if ctx.needs_input_grad[0] else None
+        d_x = None
+        if ctx.needs_input_grad[1]:
+            s = sigmoid(x * beta)
+            below = _mask(x._data * x._data.dtype.type(beta) < threshold, x)
+            d_x = gg * grad * (1 - s) * s * below * beta
+        return d_grad, d_x
+
+
+# SELU's constants (Klambauer et al., 2017), as PyTorch writes them
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _elu_coefs(v, alpha: float, scale: float, input_scale: float):
+    t = v.dtype.type
+    return t(alpha * scale), t(scale), t(input_scale)  # negcoef, poscoef, negiptcoef
+
+
+class Elu(Function):
+    """``scale * x`` for ``x > 0``, else ``scale * alpha * (exp(input_scale * x) - 1)``: ELU
+    (scale 1, input_scale 1), SELU (PyTorch's constants) and, as :class:`Celu`, CELU
+    (input_scale ``1 / alpha``)."""
+
+    node_name = "EluBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, alpha, scale, input_scale):
+        ctx.save_for_backward(x)
+        ctx.coefs = (alpha, scale, input_scale)
+        v = _opmath(x._data)
+        neg, pos, ipt = _elu_coefs(v, alpha, scale, input_scale)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = array_module(v).where(v <= 0, array_module(v).expm1(v * ipt) * neg, v * pos)
+        ctx.result = out  # what the in-place version's gradient is computed from
+        return _wrap(out.astype(x._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return EluGrad.apply(grad, x, *ctx.coefs, None)
+
+
+class EluInplace(Elu):
+    """``elu_``/``selu_``: the node PyTorch names for the in-place version. PyTorch computes
+    its gradient from the result, which it cannot do for a negative ``alpha``: it refuses."""
+
+    node_name = "EluBackward1"
+    _builtin = True
+
+    @staticmethod
+    def backward(ctx, grad):
+        if ctx.coefs[0] * ctx.coefs[1] < 0:
+            raise RuntimeError(
+                "In-place elu backward calculation is triggered with a negative slope which is "
+                "not supported. This is caused by calling in-place forward function with a "
+                "negative slope, please call out-of-place version instead.")
+        (x,) = ctx.saved_tensors
+        return EluGrad.apply(grad, x, *ctx.coefs, ctx.result)
+
+
+class Celu(Elu):
+    node_name = "CeluBackward0"
+    _builtin = True
+
+
+class CeluInplace(EluInplace):
+    node_name = "CeluBackward1"
+    _builtin = True
+
+
+class EluGrad(Function):
+    """ELU's backward (``elu_backward``): ``grad * input_scale * alpha * scale *
+    exp(input_scale x)`` where ``x <= 0`` (so ``alpha * scale`` at 0), else ``grad * scale``.
+    Its derivative in ``x`` is taken where ``x < 0`` only, as PyTorch's. Given the ``result``
+    (the in-place version), it computes ``grad * input_scale * (result + alpha * scale)``
+    instead, as PyTorch does there (0 * inf = NaN where the result has rounded to ``-alpha``)."""
+
+    node_name = "EluBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, x, alpha, scale, input_scale, result):
+        ctx.save_for_backward(grad, x)
+        ctx.coefs, ctx.result = (alpha, scale, input_scale), result
+        g, v = _opmath(grad._data), _opmath(x._data)
+        neg, pos, ipt = _elu_coefs(v, alpha, scale, input_scale)
+        xp = array_module(v)
+        with np.errstate(over="ignore", invalid="ignore"):
+            if result is None:
+                out = xp.where(v <= 0, g * ipt * neg * xp.exp(v * ipt), g * pos)
+            else:
+                out = xp.where(result <= 0, g * ipt * (result + neg), g * pos)
+        return _wrap(out.astype(grad._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x = ctx.saved_tensors
+        coefs = ctx.coefs
+        d_grad = EluGrad.apply(gg, x, *coefs, ctx.result) if ctx.needs_input_grad[0] else None
+        d_x = None
+        if ctx.needs_input_grad[1]:
+            d_x = EluGrad.apply(gg * grad * coefs[2], x, *coefs, None) * _mask(x._data < 0, x)
+        return d_grad, d_x
+
+
+def _hardtanh_array(x, lo, hi):
+    """``min(max(x, lo), hi)`` as PyTorch's kernel compares: NaN stays, and a -0.0 too."""
+    xp = array_module(x)
+    y = xp.where(x < lo, lo, x)
+    return xp.where(hi < y, hi, y).astype(x.dtype, copy=False)
+
+
+class Hardtanh(Function):
+    """``x`` clipped to ``[min_val, max_val]``; also ``relu6`` (``[0, 6]``)."""
+
+    node_name = "HardtanhBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, lo, hi):
+        xd = x._data
+        ctx.x, ctx.inside = x, ~((xd <= lo) | (xd >= hi))  # the gradient is 0 at the limits
+        return _wrap(_hardtanh_array(xd, xd.dtype.type(lo), xd.dtype.type(hi)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return HardtanhGrad.apply(grad, ctx.x, ctx.inside)
+
+
+class HardtanhGrad(Function):
+    """hardtanh's backward: ``grad`` strictly inside the limits, else 0 (a select, so an inf
+    gradient outside gives 0). Linear in ``grad``; the input only chose where."""
+
+    node_name = "HardtanhBackwardBackward0"
+    _builtin = True
+    _edge_args = (0, 1)  # grad and the input; the mask is an array
+
+    @staticmethod
+    def forward(grad, x, inside):
+        g = grad._data
+        return _wrap(array_module(g).where(inside, g, g.dtype.type(0)))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, ctx.x, ctx.inside = inputs
+
+    @staticmethod
+    def backward(ctx, gg):
+        return (HardtanhGrad.apply(gg, ctx.x, ctx.inside),
+                gg.new_zeros(gg.shape) if ctx.needs_input_grad[1] else None)
+
+
+class Hardsigmoid(Function):
+    """``min(max(x + 3, 0), 6) / 6``."""
+
+    node_name = "HardsigmoidBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        v = _opmath(x._data)
+        t, xp = v.dtype.type, array_module(v)
+        out = xp.minimum(xp.maximum(v + t(3), t(0)), t(6)) / t(6)
+        return _wrap(out.astype(x._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return HardsigmoidGrad.apply(grad, x)
+
+
+class HardsigmoidGrad(Function):
+    """hardsigmoid's backward: ``grad / 6`` where ``-3 < x < 3``, else 0. PyTorch has no
+    derivative for it: differentiating it again raises, as there."""
+
+    node_name = "NotImplemented"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, x):
+        g, v = _opmath(grad._data), _opmath(x._data)
+        t = v.dtype.type
+        out = array_module(v).where((v > t(-3)) & (v < t(3)), g / t(6), t(0))
+        return _wrap(out.astype(grad._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, gg):
+        raise RuntimeError("derivative for aten::hardsigmoid_backward is not implemented")
+
+
+class Hardswish(Function):
+    """``x * min(max(x + 3, 0), 6) / 6``."""
+
+    node_name = "HardswishBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        v = _opmath(x._data)
+        t, xp = v.dtype.type, array_module(v)
+        with np.errstate(invalid="ignore"):  # -inf * 0
+            out = v * xp.minimum(xp.maximum(v + t(3), t(0)), t(6)) / t(6)
+        return _wrap(out.astype(x._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return HardswishGrad.apply(grad, x)
+
+
+class HardswishGrad(Function):
+    """hardswish's backward: 0 for ``x <= -3``, ``grad * (x / 3 + 1/2)`` for ``x < 3``, else
+    ``grad`` (NaN too); its derivative in ``x`` is ``grad / 3`` strictly inside ``(-3, 3)``."""
+
+    node_name = "HardswishBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, x):
+        ctx.save_for_backward(grad, x)
+        g, v = _opmath(grad._data), _opmath(x._data)
+        t, xp = v.dtype.type, array_module(v)
+        with np.errstate(invalid="ignore"):
+            out = xp.where(v <= t(-3), t(0), xp.where(v < t(3), g * (v / t(3) + t(0.5)), g))
+        return _wrap(out.astype(grad._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x = ctx.saved_tensors
+        d_grad = HardswishGrad.apply(gg, x) if ctx.needs_input_grad[0] else None
+        d_x = None
+        if ctx.needs_input_grad[1]:
+            xd = x._data
+            d_x = where(_wrap((xd > -3) & (xd < 3)), gg * grad / 3.0, 0.0)
+        return d_grad, d_x
+
+
+def _logsigmoid_array(x):
+    xp, v = array_module(x), _opmath(x)
+    out = xp.minimum(v, v.dtype.type(0)) - xp.log1p(xp.exp(-xp.abs(v)))
+    return out.astype(x.dtype, copy=False)
+
+
+class LogSigmoid(Function):
+    """``log(sigmoid(x)) = min(x, 0) - log(1 + exp(-|x|))``, which neither overflows nor
+    rounds to ``log(0)``."""
+
+    node_name = "LogSigmoidBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return _wrap(_logsigmoid_array(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return LogSigmoidGrad.apply(grad, x)
+
+
+class LogSigmoidGrad(Function):
+    """logsigmoid's backward: ``grad * (1 - sigmoid(x))``, computed from ``z = exp(-|x|)`` as
+    PyTorch's kernel; its derivative in ``x`` is ``grad * (s - 1) * s``, ``s = sigmoid(x)``."""
+
+    node_name = "LogSigmoidBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, x):
+        ctx.save_for_backward(grad, x)
+        g, v = _opmath(grad._data), _opmath(x._data)
+        t, xp = v.dtype.type, array_module(v)
+        negative = v < t(0)
+        z = xp.exp(-xp.abs(v))
+        max_deriv, sign = xp.where(negative, t(1), t(0)), xp.where(negative, t(1), t(-1))
+        out = g * (max_deriv - sign * (z / (t(1) + z)))
+        return _wrap(out.astype(grad._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x = ctx.saved_tensors
+        d_grad = LogSigmoidGrad.apply(gg, x) if ctx.needs_input_grad[0] else None
+        d_x = None
+        if ctx.needs_input_grad[1]:
+            s = sigmoid(x)
+            d_x = gg * grad * (s - 1) * s
+        return d_grad, d_x
+
+
+class Mish(Function):
+    """``x * tanh(softplus(x))``; its derivative ``t + x sigmoid(x) (1 - t^2)`` with
+    ``t = tanh(softplus(x))`` is written in tensor operations (PyTorch's
+    ``infinitely_differentiable_mish_backward``)."""
+
+    node_name = "MishBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        v = _opmath(x._data)
+        xp = array_module(v)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = v * xp.tanh(xp.log1p(xp.exp(v)))
+        return _wrap(out.astype(x._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        if x._data.dtype == np.float16:  # in float32, rounded once, as PyTorch computes it
+            return (grad.float() * _mish_slope(x.float())).half()
+        return grad * _mish_slope(x)
+
+
+def _mish_slope(x: Tensor) -> Tensor:
+    # log(1 + exp(x)) without softplus' threshold, as PyTorch's (``x.exp().log1p()``): its
+    # derivative is NaN where exp(x) overflows, there too
+    t = tanh(Softplus.apply(x, 1.0, math.inf))
+    return t + x * sigmoid(x) * (1.0 - t * t)

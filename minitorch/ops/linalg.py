@@ -22,7 +22,7 @@ import numpy as np
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops._util import check_same_device
+from minitorch.ops._util import check_same_device, check_tensor
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm"]
 
@@ -287,3 +287,23 @@ def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
         return UnsafeView.apply(bmm(a3, b3).squeeze(-1), out_shape)
     b3 = b.expand(batch + (k, p)).reshape(size, k, p)
     return UnsafeView.apply(bmm(a3, b3), out_shape)
+
+
+def outer(input: Tensor, vec2: Tensor) -> Tensor:  # noqa: A002
+    """The outer product of two vectors, ``out[i, j] = input[i] * vec2[j]``, computed as
+    PyTorch computes it: ``input`` as a column times ``vec2`` (its node is ``MulBackward0``).
+
+    >>> import minitorch
+    >>> minitorch.outer(minitorch.tensor([1, 2]), minitorch.tensor([3, 4, 5]))
+    tensor([[ 3,  4,  5],
+            [ 6,  8, 10]])
+    """
+    check_tensor(input, "outer", "input", 1)
+    check_tensor(vec2, "outer", "vec2", 2)
+    for t, name in ((input, "self"), (vec2, "vec2")):
+        if t._data.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t._data.ndim}-D")
+    return input.reshape(input._data.shape[0], 1) * vec2
+
+
+__all__ += ["outer"]

@@ -24,7 +24,14 @@ from minitorch._device import device as _device_cls
 from minitorch._tensor import VIEW_MULTI, VIEW_NO_GRAD, Tensor, _counter, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
-from minitorch.ops._util import broadcast_error, check_same_device, normalize_dim
+from minitorch.ops._util import (
+    broadcast_error,
+    check_same_device,
+    check_tensor,
+    full_like_result,
+    normalize_dim,
+    normalize_dims,
+)
 
 __all__ = ["reshape", "view", "flatten", "transpose", "t", "permute", "squeeze", "unsqueeze",
            "expand", "repeat", "cat", "stack", "split", "chunk", "unbind", "diagonal"]
@@ -865,3 +872,55 @@ def check_partial_overlap(dst, src) -> None:
         "unsupported operation: some elements of the input tensor and the written-to tensor "
         "refer to a single memory location. Please clone() the tensor before performing the "
         "operation.")
+
+
+# ---------------------------------------------------------------- flip
+class Flip(Function):
+    """The elements in reverse order along ``dims``: a copy, not a view (as in PyTorch), laid
+    out as an elementwise result. Its backward flips the gradient back."""
+
+    node_name = "FlipBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, dims):
+        x = a._data
+        out = full_like_result(x)
+        out[...] = array_module(x).flip(x, dims) if dims else x
+        return _wrap(out)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.dims = inputs[1]
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Flip.apply(grad, ctx.dims)
+
+
+def flip_dims(input: Tensor, dims, position: int) -> tuple:  # noqa: A002
+    """``flip``'s ``dims`` (a list or tuple of ints) as sorted non-negative dims, with
+    PyTorch's errors; ``position`` is the argument's position as called."""
+    start = f"flip(): argument 'dims' (position {position}) must be tuple of ints"
+    if not isinstance(dims, (tuple, list)):
+        raise TypeError(f"{start}, not {type(dims).__name__}")
+    for i, d in enumerate(dims):
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+            raise TypeError(f"{start}, but found element of type {type(d).__name__} at pos {i}")
+    # (an empty list flips nothing: normalize_dims would read it as every dim)
+    return normalize_dims([int(d) for d in dims], input._data.ndim) if dims else ()
+
+
+def flip(input: Tensor, dims) -> Tensor:  # noqa: A002
+    """Reverse the order of the elements along each dim in ``dims`` (a copy).
+
+    >>> import minitorch
+    >>> minitorch.flip(minitorch.tensor([[1, 2], [3, 4]]), [1])
+    tensor([[2, 1],
+            [4, 3]])
+    """
+    check_tensor(input, "flip", "input", 1)
+    return Flip.apply(input, flip_dims(input, dims, 2))
+
+
+__all__ += ["flip"]
