@@ -1250,3 +1250,169 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None,  # noq
         return loss.mean()
     total = loss.sum()
     return total / input.shape[0] if reduction == "batchmean" and input.dim() else total
+
+
+# ====================================================================== more activations
+# softplus, ELU/SELU/CELU, logsigmoid, hardtanh/relu6, hardsigmoid, hardswish, mish (their
+# Function classes live in _activation), and softsign and tanhshrink, which PyTorch writes
+# with tensor operations.
+from minitorch.nn._activation import (  # noqa: E402
+    SELU_ALPHA,
+    SELU_SCALE,
+    Celu,
+    CeluInplace,
+    Elu,
+    EluInplace,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LogSigmoid,
+    Mish,
+    Softplus,
+)
+
+__all__ += ["softplus", "elu", "elu_", "selu", "selu_", "celu", "celu_", "logsigmoid",
+            "hardtanh", "hardtanh_", "relu6", "hardsigmoid", "hardswish", "mish", "softsign",
+            "tanhshrink"]
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # noqa: A002
+    """``log(1 + exp(beta x)) / beta``, a smooth ReLU; ``x`` itself where
+    ``beta x > threshold`` (where the two agree to float precision).
+
+    >>> import minitorch
+    >>> softplus(minitorch.tensor([-1.0, 0.0, 30.0]))
+    tensor([ 0.3133,  0.6931, 30.0000])
+    """
+    _check_float_input(input, "softplus_cpu")
+    return Softplus.apply(input, beta, threshold)
+
+
+def _elu(input: Tensor, inplace: bool, coefs: tuple, cls, inplace_cls) -> Tensor:  # noqa: A002
+    _check_float_input(input, "elu_cpu")
+    if inplace:
+        return input._inplace(inplace_cls.apply, *coefs)
+    return cls.apply(input, *coefs)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
+    """``x`` for ``x > 0``, else ``alpha * (exp(x) - 1)``: a ReLU whose negative side bends
+    smoothly down to ``-alpha``.
+
+    >>> import minitorch
+    >>> elu(minitorch.tensor([-1.0, 0.0, 2.0]))
+    tensor([-0.6321,  0.0000,  2.0000])
+    """
+    return _elu(input, inplace, (alpha, 1.0, 1.0), Elu, EluInplace)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:  # noqa: A002
+    """In-place :func:`elu`."""
+    return elu(input, alpha, inplace=True)
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """``scale * elu(x, alpha)`` with the constants that keep activations normalised
+    (``alpha = 1.6733``, ``scale = 1.0507``)."""
+    return _elu(input, inplace, (SELU_ALPHA, SELU_SCALE, 1.0), Elu, EluInplace)
+
+
+def selu_(input: Tensor) -> Tensor:  # noqa: A002
+    """In-place :func:`selu`."""
+    return selu(input, inplace=True)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
+    """``x`` for ``x > 0``, else ``alpha * (exp(x / alpha) - 1)`` (continuously
+    differentiable for every ``alpha``)."""
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    return _elu(input, inplace, (alpha, 1.0, 1.0 / alpha), Celu, CeluInplace)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:  # noqa: A002
+    """In-place :func:`celu`."""
+    return celu(input, alpha, inplace=True)
+
+
+def logsigmoid(input: Tensor) -> Tensor:  # noqa: A002
+    """``log(sigmoid(x))``, computed without overflow.
+
+    >>> import minitorch
+    >>> logsigmoid(minitorch.tensor([-100.0, 0.0]))
+    tensor([-100.0000,   -0.6931])
+    """
+    _check_float_input(input, "log_sigmoid_cpu")
+    return LogSigmoid.apply(input)
+
+
+def _hardtanh(input: Tensor, min_val, max_val, inplace: bool) -> Tensor:  # noqa: A002
+    kind = input._data.dtype.kind
+    if kind == "b":
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if kind == "u" and (min_val < 0 or max_val < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+    if inplace:
+        return input._inplace(Hardtanh.apply, min_val, max_val)
+    return Hardtanh.apply(input, min_val, max_val)
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,  # noqa: A002
+             inplace: bool = False) -> Tensor:
+    """``x`` clipped to ``[min_val, max_val]``; the gradient is 0 at the limits and beyond.
+
+    >>> import minitorch
+    >>> hardtanh(minitorch.tensor([-2.0, 0.5, 2.0]))
+    tensor([-1.0000,  0.5000,  1.0000])
+    """
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _hardtanh(input, min_val, max_val, inplace)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:  # noqa: A002
+    """In-place :func:`hardtanh`."""
+    return _hardtanh(input, min_val, max_val, True)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """``min(max(x, 0), 6)``: ``hardtanh`` with limits 0 and 6 (its node is PyTorch's
+    ``HardtanhBackward0``)."""
+    return _hardtanh(input, 0.0, 6.0, inplace)
+
+
+def _unary_activation(input: Tensor, inplace: bool, cls, kernel: str) -> Tensor:  # noqa: A002
+    _check_float_input(input, kernel)
+    if inplace:
+        return input._inplace(cls.apply)
+    return cls.apply(input)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """``min(max(x + 3, 0), 6) / 6``: a piecewise-linear sigmoid."""
+    return _unary_activation(input, inplace, Hardsigmoid, "hardsigmoid_cpu")
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """``x * hardsigmoid(x)``: a piecewise version of ``silu`` (MobileNetV3)."""
+    return _unary_activation(input, inplace, Hardswish, "hardswish_cpu")
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """``x * tanh(softplus(x))``.
+
+    >>> import minitorch
+    >>> mish(minitorch.tensor([-1.0, 0.0, 1.0]))
+    tensor([-0.3034,  0.0000,  0.8651])
+    """
+    return _unary_activation(input, inplace, Mish, "mish_cpu")
+
+
+def softsign(input: Tensor) -> Tensor:  # noqa: A002
+    """``x / (1 + |x|)``, written as PyTorch writes it (so its node is ``DivBackward0``)."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:  # noqa: A002
+    """``x - tanh(x)`` (its node is ``SubBackward0``)."""
+    return input - input.tanh()

@@ -45,12 +45,34 @@ __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
 ]
 
-# issue 26's layers
-from minitorch.nn.modules.activation import GELU, SiLU
+# issue 26's layers; the rest of PyTorch's activations, Unflatten, ParameterList and
+# ParameterDict
+from minitorch.nn.modules.activation import (
+    CELU,
+    ELU,
+    GELU,
+    SELU,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LogSigmoid,
+    Mish,
+    ReLU6,
+    SiLU,
+    Softplus,
+    Softsign,
+    Tanhshrink,
+)
+from minitorch.nn.modules.container import ParameterDict, ParameterList
 from minitorch.nn.modules.conv import Conv1d, ConvTranspose2d
+from minitorch.nn.modules.flatten import Unflatten
 from minitorch.nn.modules.loss import HuberLoss, KLDivLoss, SmoothL1Loss
 from minitorch.nn.modules.normalization import GroupNorm, LayerNorm
 from minitorch.nn.modules.upsampling import Upsample
 
 __all__ += ["GELU", "SiLU", "Conv1d", "ConvTranspose2d", "KLDivLoss", "SmoothL1Loss",
             "HuberLoss", "LayerNorm", "GroupNorm", "Upsample"]
+
+__all__ += ["Softplus", "ELU", "CELU", "SELU", "Mish", "Hardsigmoid", "Hardswish", "Hardtanh",
+            "ReLU6", "LogSigmoid", "Softsign", "Tanhshrink", "Unflatten", "ParameterList",
+            "ParameterDict"]

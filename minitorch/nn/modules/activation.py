@@ -12,6 +12,8 @@ Example:
 
 from __future__ import annotations
 
+import warnings
+
 from minitorch.nn import functional as F
 from minitorch.nn.modules.module import Module
 
@@ -120,3 +122,151 @@ class SiLU(Module):
 
 
 __all__ += ["GELU", "SiLU"]
+
+
+# the rest of PyTorch's elementwise activations, with its constructor arguments and reprs
+class Softplus(Module):
+    """``log(1 + exp(beta x)) / beta``, and ``x`` where ``beta x > threshold``."""
+
+    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, input):  # noqa: A002
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self) -> str:
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
+class _AlphaActivation(Module):
+    """ELU and CELU: ``alpha`` and ``inplace``."""
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class ELU(_AlphaActivation):
+    """``x`` for ``x > 0``, else ``alpha * (exp(x) - 1)``."""
+
+    def forward(self, input):  # noqa: A002
+        return F.elu(input, self.alpha, self.inplace)
+
+
+class CELU(_AlphaActivation):
+    """``x`` for ``x > 0``, else ``alpha * (exp(x / alpha) - 1)``."""
+
+    def forward(self, input):  # noqa: A002
+        return F.celu(input, self.alpha, self.inplace)
+
+
+class _InplaceActivation(Module):
+    """An activation whose only argument is ``inplace`` (printed only when True)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class SELU(_InplaceActivation):
+    """``scale * elu(x, alpha)`` with PyTorch's self-normalising constants."""
+
+    def forward(self, input):  # noqa: A002
+        return F.selu(input, self.inplace)
+
+
+class Mish(_InplaceActivation):
+    """``x * tanh(softplus(x))``."""
+
+    def forward(self, input):  # noqa: A002
+        return F.mish(input, inplace=self.inplace)
+
+
+class Hardsigmoid(_InplaceActivation):
+    """``min(max(x + 3, 0), 6) / 6``. PyTorch prints no ``inplace`` for it."""
+
+    def forward(self, input):  # noqa: A002
+        return F.hardsigmoid(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return ""
+
+
+class Hardswish(_InplaceActivation):
+    """``x * hardsigmoid(x)``. No ``inplace`` in its repr either."""
+
+    def forward(self, input):  # noqa: A002
+        return F.hardswish(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return ""
+
+
+class Hardtanh(Module):
+    """``x`` clipped to ``[min_val, max_val]`` (``min_value``/``max_value``: the old names)."""
+
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False,
+                 min_value: float | None = None, max_value: float | None = None) -> None:
+        super().__init__()
+        for old, new, value in (("min_value", "min_val", min_value),
+                                ("max_value", "max_val", max_value)):
+            if value is not None:
+                warnings.warn(f"keyword argument `{old}` is deprecated and renamed to `{new}`",
+                              FutureWarning, stacklevel=3)
+        self.min_val = min_val if min_value is None else min_value
+        self.max_val = max_val if max_value is None else max_value
+        self.inplace = inplace
+        if self.max_val <= self.min_val:
+            raise AssertionError(
+                f"max_val ({self.max_val}) must be greater than min_val ({self.min_val})")
+
+    def forward(self, input):  # noqa: A002
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self) -> str:
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"min_val={self.min_val}, max_val={self.max_val}{inplace}"
+
+
+class ReLU6(Hardtanh):
+    """``min(max(x, 0), 6)``."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class LogSigmoid(Module):
+    """``log(sigmoid(x))``."""
+
+    def forward(self, input):  # noqa: A002
+        return F.logsigmoid(input)
+
+
+class Softsign(Module):
+    """``x / (1 + |x|)``."""
+
+    def forward(self, input):  # noqa: A002
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    """``x - tanh(x)``."""
+
+    def forward(self, input):  # noqa: A002
+        return F.tanhshrink(input)
+
+
+__all__ += ["Softplus", "ELU", "CELU", "SELU", "Mish", "Hardsigmoid", "Hardswish", "Hardtanh",
+            "ReLU6", "LogSigmoid", "Softsign", "Tanhshrink"]
