@@ -607,7 +607,7 @@ class TensorMethods:
         return _reshape_inplace(self, _shape.transpose, dim0, dim1)
 
     # ------------------------------------------------------------ sorting and selecting
-    def sort(self, dim: int = -1, descending: bool = False, stable: bool = False):
+    def sort(self, dim: int = -1, descending: bool = False, stable: bool = _sorting.NO_STABLE):
         return _sorting.sort(self, dim, descending, stable)
 
     def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False):

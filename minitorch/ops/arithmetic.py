@@ -830,6 +830,9 @@ def check_masked_fill_args(name: str, args: tuple) -> None:
     ``!``. ``args`` are the arguments as called (a method's start at ``mask``)."""
     *_, mask, value = args
     if isinstance(mask, Tensor) and isinstance(value, (Tensor, numbers.Number)):
+        if isinstance(value, Tensor) and value._data.ndim:  # even of one element
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "
+                               f"got tensor with {value._data.ndim} dimension(s).")
         return
     words = ["Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in args]
     tried = []

@@ -118,14 +118,16 @@ class IndexPut(Function):
         out = a._data.copy()
         try:
             out[indices] = value._data
-        except ValueError:
-            got = ", ".join(map(str, out[indices].shape))
-            raise RuntimeError(
-                f"shape mismatch: value tensor of shape [{', '.join(map(str, value.shape))}] "
-                f"cannot be broadcast to indexing result of shape [{got}]"
-            ) from None
-        except IndexError as e:
-            raise _index_error(e, a._data.shape, indices) from None
+        except (ValueError, TypeError, IndexError) as e:  # PyTorch checks the shapes first
+            got = _indexed_shape(out, indices)
+            if got is not None and _broadcasts_to(value._data.shape, got) is False:
+                raise RuntimeError(
+                    f"shape mismatch: value tensor of shape [{', '.join(map(str, value.shape))}] "
+                    f"cannot be broadcast to indexing result of shape [{', '.join(map(str, got))}]"
+                ) from None
+            if isinstance(e, IndexError):
+                raise _index_error(e, a._data.shape, indices) from None
+            raise
         return _wrap(out)
 
     @staticmethod
@@ -135,6 +137,26 @@ class IndexPut(Function):
         written[ctx.indices] = True
         key = ctx.indices if len(ctx.indices) > 1 else ctx.indices[0]
         return grad.masked_fill(_wrap(written), 0.0), Index.apply(grad, key)
+
+
+def _indexed_shape(out, indices) -> tuple | None:
+    """The shape of ``out[indices]`` whatever the index values (out of bounds too), or None
+    where it cannot be told (a GPU array, an index into an empty dimension)."""
+    if type(out) is not np.ndarray:
+        return None
+    safe = tuple(np.zeros_like(k) if isinstance(k, np.ndarray) and k.dtype != np.bool_ else k
+                 for k in indices)
+    try:
+        return np.broadcast_to(np.empty((), np.bool_), out.shape)[safe].shape
+    except IndexError:
+        return None
+
+
+def _broadcasts_to(shape: tuple, target: tuple) -> bool:
+    try:
+        return np.broadcast_shapes(shape, target) == tuple(target)
+    except ValueError:
+        return False
 
 
 def _add_at(out, key, values) -> None:
@@ -160,6 +182,8 @@ class Gather(Function):
         data, idx = a._data, index._data
         if data.ndim == 0:
             return _wrap(data[()] + np.zeros(idx.shape, data.dtype))
+        if idx.ndim == 0:  # a 0-d index into a vector: one number
+            return _wrap(array_module(data).asarray(data.take(idx)))
         # outside ``dim`` the index may be smaller than the input: gather from that corner
         corner = tuple(slice(None) if k == dim else slice(0, n) for k, n in enumerate(idx.shape))
         return _wrap(np.take_along_axis(data[corner], idx, axis=dim))
@@ -168,7 +192,9 @@ class Gather(Function):
     def backward(ctx, grad):
         xp = array_module(grad._data)
         out = xp.zeros(ctx.shape, dtype=grad._data.dtype)
-        idx = list(open_grid(xp, ctx.index._data.shape))
+        if not ctx.shape:  # a 0-d input: every gathered number is it
+            return _wrap(out + grad._data.sum(dtype=out.dtype)), None
+        idx = list(open_grid(xp, ctx.index._data.shape)) or [None]  # a 0-d index: one place
         idx[ctx.dim] = ctx.index._data
         _add_at(out, tuple(idx), grad._data)
         return _wrap(out), None
@@ -181,8 +207,14 @@ def _is_advanced(k) -> bool:
         isinstance(k, Tensor) and k._data.ndim == 0 and k._data.dtype.kind in "iu")
 
 
+_INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.uint8), np.dtype(np.bool_))
+
+
 def _to_numpy_index(k):
     if isinstance(k, Tensor):
+        if k._data.dtype not in _INDEX_DTYPES:  # int8 and int16 too (a NumPy array of them
+            raise IndexError("tensors used as indices must be long, int, byte or bool "
+                             "tensors")  # is read as int64)
         k = k._data
     elif isinstance(k, (list, range)):
         values = [x.item() if isinstance(x, Tensor) else x for x in k]
@@ -383,6 +415,10 @@ def setitem(x: Tensor, key, value) -> None:
     """
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         _check_number(value, x.dtype)  # a number that does not fit x's dtype: PyTorch's error
+    if key is True or key is False:  # not a mask: True adds a dimension (as None does), and
+        if key is False:  # False picks nothing, so nothing is written
+            return
+        key = None
     if (not grad_mode._state.enabled or not (x._requires_grad or (
             isinstance(value, Tensor) and value._requires_grad))) and _plain_write(x, key, value):
         return  # nothing to record, and NumPy could write it
@@ -400,6 +436,8 @@ def setitem(x: Tensor, key, value) -> None:
         shape = shape[1:]
     target = _basic_view(x, basic)
     if advanced is not None:
+        if value._data.size == 1 and _one_mask(advanced):  # PyTorch's index_put_ then runs
+            value = value.to(x.dtype)  # masked_fill_ with the value as a number: converted
         if value._data.dtype != x._data.dtype:
             raise RuntimeError(
                 "Index put requires the source and destination dtypes match, got "
@@ -417,6 +455,12 @@ def setitem(x: Tensor, key, value) -> None:
         if shape != value._data.shape:
             value = value.view(shape)
         target.copy_(value.expand(target._data.shape))
+
+
+def _one_mask(advanced: tuple) -> bool:
+    """Whether the index tensors of a key are one bool mask (slices aside)."""
+    arrays = [k for k in advanced if not isinstance(k, slice)]
+    return len(arrays) == 1 and arrays[0].dtype == np.bool_
 
 
 def _plain_write(x: Tensor, key, value) -> bool:
@@ -507,7 +551,7 @@ class FillFrom(_shape.Copy):
     _builtin = True
 
 
-def gather(x: Tensor, dim: int, index: Tensor) -> Tensor:
+def gather(x: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
     """Pick values along ``dim`` at ``index`` (same number of dims as ``x``):
     ``out[i][j] = x[index[i][j]][j]`` for ``dim=0``.
 
@@ -517,6 +561,9 @@ def gather(x: Tensor, dim: int, index: Tensor) -> Tensor:
             [3]])
     """
     check_tensor(index, "gather", "index", 3)
+    if sparse_grad:
+        raise NotImplementedError("gather(sparse_grad=True): minitorch has no sparse tensors; "
+                                  "its gradient is dense (sparse_grad=False)")
     d = normalize_dim(dim, x._data.ndim)
     idx = index._data
     if idx.dtype not in (np.int32, np.int64):
@@ -564,7 +611,12 @@ class IndexSelect(Function):
     @staticmethod
     def forward(ctx, a, dim, index):
         ctx.shape, ctx.dim, ctx.index = a._data.shape, dim, index
-        if a._data.ndim == 0:
+        if a._data.ndim == 0:  # one number: the index must be exactly [0]
+            if index.size != 1:
+                raise RuntimeError("index_select(): Index to scalar can have only 1 value, got "
+                                   f"{index.size} value(s)")
+            if int(index.reshape(-1)[0]) != 0:
+                raise IndexError("index out of range in self")
             return _wrap(a._data.copy())
         size = a._data.shape[dim]
         if index.size and (index.min() < 0 or index.max() >= size):  # no negative indices
@@ -644,10 +696,12 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,  # noqa
         raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal to "
                            f"source.size(dim): ({n_src}), for dim: {dim}")
     size = input._data.shape[dim] if ndim else 1
-    bad = idx[(idx < -size) | (idx >= size)]
-    if bad.size:
-        raise RuntimeError(f"index {int(bad[0])} is out of bounds for dimension {dim} with "
-                           f"size {size}")
+    bad = idx[(idx < 0) | (idx >= size)]  # no negative indices (PyTorch does not wrap them)
+    if bad.size:  # PyTorch's message depends on its kernel: the first or last dim of a
+        if ndim > 1 and dim in (0, ndim - 1):  # matrix or more, or any other
+            raise RuntimeError(f"index {int(bad[0])} is out of bounds for dimension {dim} "
+                               f"with size {size}")
+        raise IndexError("index out of range in self")
     if ndim and source._data.shape[:dim] + source._data.shape[dim + 1:] != \
             input._data.shape[:dim] + input._data.shape[dim + 1:]:
         raise RuntimeError(

@@ -290,9 +290,14 @@ class MaxDim(Function):
 
     @staticmethod
     def forward(ctx, a, dim, keepdim, find=np.argmax):
+        ctx.shape = a._data.shape
+        if not ctx.shape:  # a 0-d tensor is its own maximum, at index 0
+            indices = _wrap(array_module(a._data).zeros((), np.int64))
+            ctx.mark_non_differentiable(indices)
+            return _wrap(a._data.copy()), indices
         idx = find(a._data, axis=dim, keepdims=True)
         values = np.take_along_axis(a._data, idx, axis=dim)
-        ctx.shape, ctx.dim, ctx.keepdim = a._data.shape, dim, keepdim
+        ctx.dim, ctx.keepdim = dim, keepdim
         ctx.index = idx
         if not keepdim:
             values, idx = values.squeeze(dim), idx.squeeze(dim)
@@ -302,6 +307,8 @@ class MaxDim(Function):
 
     @staticmethod
     def backward(ctx, grad, _grad_indices=None):
+        if not ctx.shape:
+            return grad
         xp = array_module(grad._data)
         mask = xp.zeros(ctx.shape, dtype=np.bool_)
         xp.put_along_axis(mask, ctx.index, True, axis=ctx.dim)
@@ -516,8 +523,6 @@ def max(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A
     d = _one_dim(dim, "max")
     _check_nonempty_dims(input, "max", (normalize_dim(d, input._data.ndim),))
     d = normalize_dim(d, input._data.ndim)
-    if input._data.ndim == 0:
-        return return_types.max(input.clone(), _wrap(array_module(input._data).zeros((), np.int64)))
     return return_types.max(*MaxDim.apply(input, d, keepdim))
 
 
@@ -533,8 +538,6 @@ def min(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A
     d = _one_dim(dim, "min")
     _check_nonempty_dims(input, "min", (normalize_dim(d, input._data.ndim),))
     d = normalize_dim(d, input._data.ndim)
-    if input._data.ndim == 0:
-        return return_types.min(input.clone(), _wrap(array_module(input._data).zeros((), np.int64)))
     return return_types.min(*MinDim.apply(input, d, keepdim))
 
 

@@ -15,6 +15,7 @@ Example:
 from __future__ import annotations
 
 import numbers
+import operator
 
 import numpy as np
 
@@ -726,10 +727,18 @@ def repeat(input: Tensor, repeats: tuple) -> Tensor:  # noqa: A002
             "Number of dimensions of repeat dims can not be smaller than number of dimensions "
             "of tensor"
         )
+    if any(r < 0 for r in repeats):  # PyTorch names the shape it would have made
+        have = (1,) * (len(repeats) - input._data.ndim) + input._data.shape
+        shape = [r * s for r, s in zip(repeats, have)]
+        raise RuntimeError(f"Trying to create tensor with negative dimension "
+                           f"{next(s for s in shape if s < 0)}: {_fmt(shape)}")
     return Repeat.apply(input, tuple(repeats))
 
 
 def _tensor_list(tensors, name: str) -> list:
+    if isinstance(tensors, Tensor):  # iterating it would join its rows
+        raise TypeError(f"{name.removeprefix('torch.')}(): argument 'tensors' (position 1) must "
+                        "be tuple of Tensors, not Tensor")
     tensors = list(tensors)
     if not tensors:
         raise ValueError(f"{name}(): expected a non-empty list of Tensors")
@@ -751,6 +760,11 @@ def cat(tensors, dim: int = 0) -> Tensor:
     torch.Size([3, 2])
     """
     tensors = _tensor_list(tensors, "torch.cat")
+    try:
+        dim = operator.index(dim)  # an int, or what stands for one (a one-element int tensor)
+    except TypeError:
+        raise TypeError(f"cat(): argument 'dim' (position 2) must be int, not "
+                        f"{type(dim).__name__}") from None
     for i, t_ in enumerate(tensors):
         if t_._data.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
@@ -780,7 +794,7 @@ concat = concatenate = cat
 
 def stack(tensors, dim: int = 0) -> Tensor:
     """Join same-shape tensors along a new dimension."""
-    if not len(tensors):
+    if not isinstance(tensors, Tensor) and not len(tensors):
         raise RuntimeError("stack expects a non-empty TensorList")
     tensors = _tensor_list(tensors, "stack")
     ref = tensors[0]._data.shape
@@ -795,6 +809,11 @@ def stack(tensors, dim: int = 0) -> Tensor:
 
 def split(input: Tensor, split_size, dim: int = 0) -> tuple:  # noqa: A002
     """Cut into pieces of ``split_size`` (an int, or a list of sizes) along ``dim``."""
+    if input._data.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    if not isinstance(split_size, (numbers.Integral, list, tuple)):
+        raise TypeError("split_with_sizes(): argument 'split_sizes' (position 2) must be tuple "
+                        f"of ints, not {type(split_size).__name__}")
     d = normalize_dim(dim, input._data.ndim)
     n = input._data.shape[d]
     if isinstance(split_size, numbers.Integral):
@@ -818,14 +837,27 @@ def split(input: Tensor, split_size, dim: int = 0) -> tuple:  # noqa: A002
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:  # noqa: A002
-    """Cut into ``chunks`` nearly equal pieces along ``dim``."""
-    n = input._data.shape[normalize_dim(dim, input._data.ndim)]
-    size = -(-n // chunks)
-    return split(input, max(size, 1), dim)
+    """Cut into ``chunks`` nearly equal pieces along ``dim``: all but the last have
+    ``ceil(n / chunks)`` elements, so there may be fewer than ``chunks`` pieces."""
+    if not isinstance(chunks, numbers.Integral):
+        raise TypeError(f"chunk(): argument 'chunks' (position 1) must be int, not "
+                        f"{type(chunks).__name__}")
+    if input._data.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    d = normalize_dim(dim, input._data.ndim)
+    n = input._data.shape[d]
+    if n == 0:  # any number of empty pieces adds up to 0: PyTorch keeps ``chunks`` of them
+        return SplitWithSizes.apply(input, [0] * chunks, d)
+    return split(input, -(-n // chunks), dim)
 
 
 def unbind(input: Tensor, dim: int = 0) -> tuple:  # noqa: A002
     """All slices along ``dim``, each without that dimension."""
+    if input._data.ndim == 0:  # 0 and -1 name its one place; others are out of range
+        raise IndexError(f"Dimension specified as {normalize_dim(dim, 0)} but tensor has no "
+                         "dimensions")
     return Unbind.apply(input, normalize_dim(dim, input._data.ndim))
 
 

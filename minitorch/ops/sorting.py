@@ -27,7 +27,7 @@ import numpy as np
 
 from minitorch import return_types
 from minitorch._backend import array_module, to_numpy
-from minitorch._tensor import Tensor, _wrap
+from minitorch._tensor import Tensor, _Default, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import normalize_dim
 from minitorch.ops.scatter import scatter
@@ -138,6 +138,17 @@ class Sort(Function):
         return _value_selecting_backward(grad, ctx.dim, ctx.indices, ctx.shape)
 
 
+class SortStable(Sort):
+    """``sort(..., stable=...)``: PyTorch's overload with the ``stable`` keyword records
+    another node (the sorting is the same)."""
+
+    node_name = "SortBackward1"
+    _builtin = True
+
+
+NO_STABLE = _Default(False)  # ``stable`` not given: which of PyTorch's two overloads ran
+
+
 class Topk(Sort):
     node_name = "TopkBackward0"
     _builtin = True
@@ -152,7 +163,8 @@ def _value_selecting_backward(grad: Tensor, dim: int, indices: Tensor, shape: tu
     return scatter(zeros, dim, indices, grad)
 
 
-def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):  # noqa: A002
+def sort(input: Tensor, dim: int = -1, descending: bool = False,  # noqa: A002
+         stable: bool = NO_STABLE):
     """The elements of ``input`` sorted along ``dim``, and where each one was:
     ``torch.return_types.sort(values, indices)``.
 
@@ -171,7 +183,8 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
         order = np.zeros((), np.int64)
     else:
         order = _stable_order(to_numpy(x), d, descending)
-    return return_types.sort(*Sort.apply(input, d, order))
+    node = Sort if stable is NO_STABLE else SortStable
+    return return_types.sort(*node.apply(input, d, order))
 
 
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, *,  # noqa: A002
