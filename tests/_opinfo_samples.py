@@ -2313,6 +2313,9 @@ def _build_table() -> dict:
     import _opinfo_samples_pointwise  # log1p, expm1, ..., lerp, flip, outer
 
     _opinfo_samples_pointwise.add_samples(t)
+    import _opinfo_samples_padding  # F.pad, normalize, cosine_similarity, pairwise_distance
+
+    _opinfo_samples_padding.add_samples(t)
     _add_issue26_samples(t)
     return t
 

@@ -1416,3 +1416,218 @@ def softsign(input: Tensor) -> Tensor:  # noqa: A002
 def tanhshrink(input: Tensor) -> Tensor:  # noqa: A002
     """``x - tanh(x)`` (its node is ``SubBackward0``)."""
     return input - input.tanh()
+
+
+# ====================================================================== padding and distances
+# F.pad (its Function classes live in _padding), normalize, cosine_similarity and
+# pairwise_distance, written with tensor operations as PyTorch writes them.
+from minitorch import _dtype  # noqa: E402
+from minitorch._out import with_out as _with_out  # noqa: E402
+from minitorch.nn._padding import (  # noqa: E402
+    GATHER_PADS,
+    AddScalar,
+    ClampMin,
+    ConstantPadNd,
+    NormDim,
+)
+from minitorch.ops._util import broadcast_error  # noqa: E402
+from minitorch.ops.arithmetic import div as _div  # noqa: E402
+from minitorch.ops.reduction import vector_norm as _vector_norm  # noqa: E402
+
+__all__ += ["pad", "normalize", "cosine_similarity", "pairwise_distance"]
+
+_PAD_MODES = ("constant", "reflect", "replicate", "circular")
+
+
+def _check_pad_args(input, pad, mode, value) -> tuple:  # noqa: A002
+    """PyTorch's argument checks of ``F.pad`` (its TypeErrors); ``pad`` as a tuple."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"pad(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    if not isinstance(pad, (tuple, list)):
+        raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, not "
+                        f"{type(pad).__name__}")
+    for i, p in enumerate(pad):
+        if not isinstance(p, (int, np.integer)) or isinstance(p, bool):
+            raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, but "
+                            f"found element of type {type(p).__name__} at pos {i}")
+    if not isinstance(mode, str):
+        raise TypeError(f"pad(): argument 'mode' (position 3) must be str, not "
+                        f"{type(mode).__name__}")
+    if value is not None and not isinstance(value, (int, float, np.number)):
+        raise TypeError(f"pad(): argument 'value' (position 4) must be float, not "
+                        f"{type(value).__name__}")
+    return tuple(int(p) for p in pad)
+
+
+def _constant_pad(input: Tensor, pad: tuple, value) -> Tensor:  # noqa: A002
+    shape = input._data.shape
+    lead = len(shape) - len(pad) // 2
+    for i, n in enumerate(shape[lead:]):  # a negative pad crops, as narrow() would
+        before, after = pad[2 * (len(shape) - lead - i - 1):][:2]
+        if n + min(before, 0) < 0 or n + min(before, 0) + min(after, 0) < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+    value = float(value or 0.0)
+    if value < 0 and input.dtype == _dtype.uint8:  # a float is not wrapped, unlike an int
+        raise RuntimeError("value cannot be converted to type uint8_t without overflow")
+    fill = _dtype.number_as(value, input.dtype)
+    return ConstantPadNd.apply(input, pad, fill)
+
+
+def _non_constant_pad(input: Tensor, pad: tuple, mode: str) -> Tensor:  # noqa: A002
+    shape, k = list(input._data.shape), len(pad) // 2
+    if k not in (1, 2, 3) or len(shape) not in (k + 1, k + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {len(shape)}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    sizes = [(n, n + pad[2 * i] + pad[2 * i + 1])
+             for i, n in enumerate(reversed(shape[-k:]))]  # (in, out): W first, then H, D
+    if mode == "circular":
+        return _circular_pad(input, pad, sizes)
+    if 0 in shape[len(shape) - k - 1 + (len(shape) == k + 2):]:
+        raise RuntimeError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 "
+                           f"batch size and other non-zero dimensions for input, but got: "
+                           f"{shape}")
+    for i, (n, _) in enumerate(sizes):
+        if mode == "reflect" and not (pad[2 * i] < n and pad[2 * i + 1] < n):
+            raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the "
+                               f"corresponding input dimension, but got: padding "
+                               f"({pad[2 * i]}, {pad[2 * i + 1]}) at dimension "
+                               f"{len(shape) - 1 - i} of input {shape}")
+    if k == 1 and sizes[0][1] < 1:
+        raise RuntimeError(f"input (W: {sizes[0][0]}) is too small. Calculated output W: "
+                           f"{sizes[0][1]}")
+    out_shape = shape[:-k] + [m for _, m in reversed(sizes)]
+    if any(m < 0 for _, m in sizes):
+        if mode == "reflect" and k == 2:
+            raise RuntimeError("numel: integer multiplication overflow")
+        negative = min(m for _, m in sizes)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: "
+                           f"{out_shape}")
+    if input.dtype == _dtype.bool:
+        kernel = ("reflection" if mode == "reflect" else "replication") + f"_pad{k}d"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+    cls = GATHER_PADS[mode, k]
+    return cls.apply(input, pad, cls)
+
+
+def _circular_pad(input: Tensor, pad: tuple, sizes: list) -> Tensor:  # noqa: A002
+    """PyTorch's ``_pad_circular``: the input copied into the middle of a new tensor, then each
+    border copied from the other side (so its node is ``CopySlices``)."""
+    for i, (n, m) in enumerate(sizes):
+        if not (pad[2 * i] <= n and pad[2 * i + 1] <= n):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if m < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    ndim, k = input.dim(), len(sizes)
+    out = input.new_empty(list(input.shape[:ndim - k]) + [m for _, m in reversed(sizes)])
+    out_key, in_key = [slice(None)] * ndim, [slice(None)] * ndim
+    for i, (n, m) in enumerate(sizes):
+        before, after = pad[2 * i], pad[2 * i + 1]
+        out_key[ndim - 1 - i] = slice(max(before, 0), m - max(after, 0))
+        in_key[ndim - 1 - i] = slice(max(-before, 0), n - max(-after, 0))
+    out[tuple(out_key)] = input[tuple(in_key)]
+    for i, (_, m) in enumerate(sizes):
+        dim, before, after = ndim - 1 - i, pad[2 * i], pad[2 * i + 1]
+        key = [slice(None)] * ndim
+        if before > 0:
+            key[dim] = slice(m - before - max(after, 0), m - max(after, 0))
+            source = out[tuple(key)]
+            key[dim] = slice(0, before)
+            out[tuple(key)] = source
+        if after > 0:
+            key[dim] = slice(max(before, 0), max(before, 0) + after)
+            source = out[tuple(key)]
+            key[dim] = slice(m - after, m)
+            out[tuple(key)] = source
+    return out
+
+
+def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) -> Tensor:  # noqa: A002
+    """Pad ``input``: ``pad = (left, right)`` for the last dimension, ``(left, right, top,
+    bottom)`` for the last two, and so on (a negative pad crops). ``mode``: ``"constant"``
+    (a border of ``value``, any number of dimensions), ``"reflect"`` (the mirror image without
+    the edge), ``"replicate"`` (the edge repeated) or ``"circular"`` (the other side); those
+    three pad the last 1, 2 or 3 dimensions of a tensor with one or two more (batch, channels).
+
+    >>> import minitorch
+    >>> pad(minitorch.tensor([[1.0, 2.0, 3.0]]), (2, 1), mode="reflect")
+    tensor([[3., 2., 1., 2., 3., 2.]])
+    """
+    pad = _check_pad_args(input, pad, mode, value)
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * input.dim():
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input "
+                           f"dimension but got padding length {len(pad)} and input of dimension "
+                           f"{input.dim()}")
+    if mode not in _PAD_MODES:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if mode == "constant":
+        return _constant_pad(input, pad, value)
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    return _non_constant_pad(input, pad, mode)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,  # noqa: A002
+              out: Tensor | None = None) -> Tensor:
+    """``input / max(||input||_p, eps)`` along ``dim``: each slice scaled to norm 1.
+
+    >>> import minitorch
+    >>> normalize(minitorch.tensor([[3.0, 4.0]]))
+    tensor([[0.6000, 0.8000]])
+    """
+    norm = input.norm(p, dim, keepdim=True)
+    if out is not None:
+        return _with_out(_div)(input, norm.clamp_min_(eps).expand_as(input), out=out)
+    return input / ClampMin.apply(norm, eps, None).expand_as(input)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """The cosine of the angle between ``x1`` and ``x2`` (broadcast together) along ``dim``:
+    as PyTorch, each divided by its norm first (each norm at least ``eps``; the clamp is not
+    differentiated), then the dot product of the two.
+
+    >>> import minitorch
+    >>> cosine_similarity(minitorch.tensor([[1.0, 0.0]]), minitorch.tensor([[1.0, 1.0]]))
+    tensor([0.7071])
+    """
+    common = _dtype.result_type(x1, x2)
+    if not common.is_floating_point:
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is "
+                           f"{common._legacy[:-6]}")
+    x1 = x1 if x1.is_floating_point() else x1.to(common)
+    x2 = x2 if x2.is_floating_point() else x2.to(common)
+    if x1.shape != x2.shape:
+        try:
+            shape = np.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
+        except ValueError:
+            raise broadcast_error(x1.shape, x2.shape) from None
+        x1 = x1 if x1.shape == shape else x1.expand(shape)
+        x2 = x2 if x2.shape == shape else x2.expand(shape)
+    n1 = _vector_norm(x1, 2, dim, keepdim=True).clone()
+    n2 = _vector_norm(x2, 2, dim, keepdim=True).clone()
+    with grad_mode.no_grad():
+        n1.clamp_min_(eps)
+        n2.clamp_min_(eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
+                      keepdim: bool = False) -> Tensor:
+    """``||x1 - x2 + eps||_p`` over the last dimension (of the two broadcast together).
+
+    >>> import minitorch
+    >>> pairwise_distance(minitorch.tensor([[0.0, 0.0]]), minitorch.tensor([[3.0, 4.0]]), eps=0)
+    tensor([5.])
+    """
+    innermost = max(x1.dim(), x2.dim()) - 1
+    diff = x1 - x2
+    if not diff.is_floating_point():  # an integer difference plus a float: the default dtype
+        diff = diff.to(_dtype.get_default_dtype())
+    diff = AddScalar.apply(diff, eps)
+    return NormDim.apply(diff, float(p), (innermost,) if innermost >= 0 else (), keepdim)

@@ -65,9 +65,20 @@ from minitorch.nn.modules.activation import (
 )
 from minitorch.nn.modules.container import ParameterDict, ParameterList
 from minitorch.nn.modules.conv import Conv1d, ConvTranspose2d
+from minitorch.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from minitorch.nn.modules.flatten import Unflatten
 from minitorch.nn.modules.loss import HuberLoss, KLDivLoss, SmoothL1Loss
 from minitorch.nn.modules.normalization import GroupNorm, LayerNorm
+from minitorch.nn.modules.padding import (
+    ConstantPad1d,
+    ConstantPad2d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ZeroPad1d,
+    ZeroPad2d,
+)
 from minitorch.nn.modules.upsampling import Upsample
 
 __all__ += ["GELU", "SiLU", "Conv1d", "ConvTranspose2d", "KLDivLoss", "SmoothL1Loss",
@@ -76,3 +87,8 @@ __all__ += ["GELU", "SiLU", "Conv1d", "ConvTranspose2d", "KLDivLoss", "SmoothL1L
 __all__ += ["Softplus", "ELU", "CELU", "SELU", "Mish", "Hardsigmoid", "Hardswish", "Hardtanh",
             "ReLU6", "LogSigmoid", "Softsign", "Tanhshrink", "Unflatten", "ParameterList",
             "ParameterDict"]
+
+# padding layers, CosineSimilarity and PairwiseDistance
+__all__ += ["ZeroPad1d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ReflectionPad1d",
+            "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "CosineSimilarity",
+            "PairwiseDistance"]
