@@ -109,6 +109,8 @@ from minitorch.autograd.grad_mode import (
 from minitorch.ops.arithmetic import (
     add,
     clamp,
+    clamp_max,
+    clamp_min,
     clip,
     div,
     eq,

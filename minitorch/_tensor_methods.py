@@ -422,10 +422,10 @@ class TensorMethods:
         return _arith.bitwise_not_(self)
 
     def clamp_min(self, min):  # noqa: A002
-        return _arith.clamp(self, min, None)
+        return _arith.clamp_min(self, min)
 
     def clamp_max(self, max):  # noqa: A002
-        return _arith.clamp(self, None, max)
+        return _arith.clamp_max(self, max)
 
     # ------------------------------------------------------------ views
     def narrow(self, dim: int, start, length: int):
@@ -536,10 +536,10 @@ class TensorMethods:
         return self._inplace(_arith.pow, 2)
 
     def clamp_min_(self, min):  # noqa: A002
-        return self._inplace(_arith.clamp, min, None)
+        return self._inplace(_arith.clamp_min, min)
 
     def clamp_max_(self, max):  # noqa: A002
-        return self._inplace(_arith.clamp, None, max)
+        return self._inplace(_arith.clamp_max, max)
 
     def log1p_(self):
         return self._inplace(_pointwise.log1p)

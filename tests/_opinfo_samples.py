@@ -2253,8 +2253,9 @@ def _build_table() -> dict:
         t[f"{style}:index_add"] = index_add_samples(f"{style}:index_add")
         t[f"{style}:unique"] = unique_samples(f"{style}:unique")
     t["method:index_add_"] = index_add_samples("method:index_add_")
-    t["method:clamp_min"] = clamp_one_samples("method:clamp_min", 0.0)
-    t["method:clamp_max"] = clamp_one_samples("method:clamp_max", 0.5)
+    for style in ("fn", "method"):
+        t[f"{style}:clamp_min"] = clamp_one_samples(f"{style}:clamp_min", 0.0)
+        t[f"{style}:clamp_max"] = clamp_one_samples(f"{style}:clamp_max", 0.5)
     for name in ("sin_", "cos_", "tanh_", "sigmoid_", "relu_", "exp_", "log_", "sqrt_", "abs_",
                  "absolute_", "ceil_", "floor_", "asin_", "acos_", "atan_", "reciprocal_",
                  "square_"):

@@ -905,3 +905,31 @@ def test_a_gradient_penalty_reaches_the_input_of_a_relu_network_as_in_torch(name
     assert ours_graph == their_graph
     assert ours_none is their_none is False
     np.testing.assert_allclose(ours_w, their_w, rtol=1e-5, atol=1e-6)
+
+
+_ONE_SIDED_CLAMPS = {
+    "clamp_min_number": lambda m, x, b: x.clamp_min(0.0),
+    "clamp_max_number": lambda m, x, b: x.clamp_max(0.0),
+    "clamp_min_tensor": lambda m, x, b: x.clamp_min(b),
+    "clamp_max_tensor": lambda m, x, b: m.clamp_max(x, b),
+    "fn_clamp_min": lambda m, x, b: m.clamp_min(x, 0.5),
+    "clamp_min_inplace": lambda m, x, b: (x * 1).clamp_min_(0.0),
+    "clamp_min_keyword": lambda m, x, b: x.clamp(min=0.0),
+    "normalize": lambda m, x, b: m.nn.functional.normalize(x.reshape(1, 4)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_ONE_SIDED_CLAMPS))
+def test_one_sided_clamps_record_pytorchs_nodes(case):
+    """``clamp_min``/``clamp_max`` are ops of their own in PyTorch (ClampMinBackward0, or
+    ClampMinBackward1 with two edges for a tensor bound), not ``clamp`` (ClampBackward1);
+    the gradients, the bound's included, agree."""
+    seen = []
+    for m in (minitorch, torch):
+        x = m.tensor([1.0, -2.0, 0.0, 3.0], requires_grad=True)
+        b = m.tensor(0.5, requires_grad=True)
+        out = _ONE_SIDED_CLAMPS[case](m, x, b)
+        out.sum().backward()
+        seen.append((graph_signature(out), to_numpy(out).tolist(), to_numpy(x.grad).tolist(),
+                     None if b.grad is None else b.grad.item()))
+    assert seen[0] == seen[1]

@@ -17,7 +17,7 @@ import numpy as np
 
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops.arithmetic import AddNumber, Clamp
+from minitorch.ops.arithmetic import AddNumber
 from minitorch.ops.reduction import Norm
 
 
@@ -113,13 +113,6 @@ def _gather_pad_class(name: str, mode: str):
 GATHER_PADS = {(mode, n): _gather_pad_class(f"{kind}Pad{n}D", mode)
                for mode, kind in (("reflect", "Reflection"), ("replicate", "Replication"))
                for n in (1, 2, 3)}
-
-
-class ClampMin(Clamp):
-    """``clamp_min(x, number)``: ``Clamp`` with PyTorch's node name for it (``F.normalize``)."""
-
-    node_name = "ClampMinBackward0"
-    _builtin = True
 
 
 class NormDim(Norm):

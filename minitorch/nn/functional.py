@@ -1426,7 +1426,6 @@ from minitorch._out import with_out as _with_out  # noqa: E402
 from minitorch.nn._padding import (  # noqa: E402
     GATHER_PADS,
     AddScalar,
-    ClampMin,
     ConstantPadNd,
     NormDim,
 )
@@ -1584,7 +1583,7 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,  
     norm = input.norm(p, dim, keepdim=True)
     if out is not None:
         return _with_out(_div)(input, norm.clamp_min_(eps).expand_as(input), out=out)
-    return input / ClampMin.apply(norm, eps, None).expand_as(input)
+    return input / norm.clamp_min(eps).expand_as(input)
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:

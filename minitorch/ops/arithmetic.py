@@ -627,6 +627,49 @@ class ClampTensor(Function):
         return where(inside, grad, 0.0), g_lo, g_hi
 
 
+class ClampMin(Clamp):
+    """``clamp_min(x, number)``: ``clamp(x, min=number)`` under the name PyTorch records."""
+
+    node_name = "ClampMinBackward0"
+    _builtin = True
+
+
+class ClampMax(Clamp):
+    node_name = "ClampMaxBackward0"
+    _builtin = True
+
+
+class ClampMinTensor(Function):
+    """``clamp_min(x, tensor)``: ``ClampTensor`` with a lower bound only, so two edges."""
+
+    node_name = "ClampMinBackward1"
+    _builtin = True
+    _edge_args = (0, 1)
+
+    @staticmethod
+    def forward(ctx, a, lo):
+        return ClampTensor.forward(ctx, a, lo, None)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ClampTensor.backward(ctx, grad)[:2]
+
+
+class ClampMaxTensor(Function):
+    node_name = "ClampMaxBackward1"
+    _builtin = True
+    _edge_args = (0, 1)
+
+    @staticmethod
+    def forward(ctx, a, hi):
+        return ClampTensor.forward(ctx, a, None, hi)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g_a, _, g_hi = ClampTensor.backward(ctx, grad)
+        return g_a, g_hi
+
+
 class MaskedFill(Function):
     """``masked_fill(mask, number)``: only the input has an edge in the graph."""
 
@@ -796,6 +839,20 @@ def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
 
 
 clip = clamp
+
+
+def clamp_min(input: Tensor, min) -> Tensor:  # noqa: A002
+    """``clamp(input, min=min)``, recorded as PyTorch's own op (``ClampMinBackward0``)."""
+    if isinstance(min, Tensor):
+        return ClampMinTensor.apply(input, as_tensor(min, input))
+    return ClampMin.apply(input, min, None)
+
+
+def clamp_max(input: Tensor, max) -> Tensor:  # noqa: A002
+    """``clamp(input, max=max)``, recorded as PyTorch's own op (``ClampMaxBackward0``)."""
+    if isinstance(max, Tensor):
+        return ClampMaxTensor.apply(input, as_tensor(max, input))
+    return ClampMax.apply(input, None, max)
 
 
 def where(condition: Tensor, input=None, other=None):  # noqa: A002
