@@ -342,19 +342,20 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,  # 
 def _lerp_array(start, end, weight):
     """``start + weight (end - start)`` as PyTorch's kernel computes it: from the nearer end,
     ``start + w d`` for ``|w| < 0.5``, else ``end + (w - 1) d``, each a fused multiply-add
-    (one rounding). ``weight`` is a NumPy scalar or array of the arrays' dtype."""
+    (one rounding). ``weight`` is a number or an array (NumPy's or CuPy's) of the arrays' dtype."""
+    is_array = not np.isscalar(weight)
     if start.dtype == np.float16:  # in float32 (PyTorch's opmath), rounded once at the end
         f32 = np.float32
-        return _lerp_array(start.astype(f32), end.astype(f32), np.asarray(weight, f32)
-                           if isinstance(weight, np.ndarray) else f32(weight)).astype(np.float16)
+        weight = weight.astype(f32) if is_array else f32(weight)
+        return _lerp_array(start.astype(f32), end.astype(f32), weight).astype(np.float16)
     diff = end - start
     one = start.dtype.type(1)
-    if not isinstance(weight, np.ndarray):
+    if not is_array:
         if abs(weight) < 0.5:
             return fused_multiply_add(weight, diff, start)
         return fused_multiply_add(weight - one, diff, end)
-    small = np.abs(weight) < 0.5
-    return np.where(small, fused_multiply_add(weight, diff, start),
+    xp = array_module(start)
+    return xp.where(xp.abs(weight) < 0.5, fused_multiply_add(weight, diff, start),
                     fused_multiply_add(weight - one, diff, end))
 
 
