@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops.arithmetic import AddNumber
+from minitorch.ops.indexing import _add_at
 from minitorch.ops.reduction import Norm
 
 
@@ -71,11 +73,12 @@ class _GatherPad(Function):
     @staticmethod
     def forward(ctx, a, pad, cls):
         x = a._data
+        xp = array_module(x)  # the index arrays go where the data is (CuPy takes no others)
         lead = x.ndim - len(pad) // 2
-        index = [_pad_index(n, before, after, cls.mode)
+        index = [xp.asarray(_pad_index(n, before, after, cls.mode))
                  for (before, after), n in zip(_pairs(pad), x.shape[lead:])]
         ctx.pad, ctx.cls, ctx.index, ctx.shape = pad, cls, index, x.shape
-        return _wrap(np.ascontiguousarray(x[(Ellipsis, *np.ix_(*index))]))
+        return _wrap(xp.ascontiguousarray(x[(Ellipsis, *xp.ix_(*index))]))
 
     @staticmethod
     def backward(ctx, grad):
@@ -93,8 +96,9 @@ class _PadGradient(Function):
     def forward(ctx, grad, cls, pad, index, shape):
         ctx.cls, ctx.pad = cls, pad
         g = grad._data
-        out = np.zeros(shape, g.dtype)
-        np.add.at(out, (Ellipsis, *np.ix_(*index)), g)
+        xp = array_module(g)
+        out = xp.zeros(shape, g.dtype)
+        _add_at(out, (Ellipsis, *xp.ix_(*index)), g)
         return _wrap(out)
 
     @staticmethod
