@@ -956,3 +956,486 @@ def flip(input: Tensor, dims) -> Tensor:  # noqa: A002
 
 
 __all__ += ["flip"]
+
+
+# ---------------------------------------------------------------- roll, movedim, the stacks,
+# tensor_split, tile, repeat_interleave, diag, diag_embed, unfold (PyTorch's graphs: most are
+# made of the ops above, as PyTorch makes them)
+class Roll(Function):
+    """``roll``: the elements shifted along ``dims``, those that fall off the end coming back at
+    the start (a copy). Its backward rolls the gradient back."""
+
+    node_name = "RollBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, shifts, dims):
+        ctx.shifts, ctx.dims = shifts, dims
+        x = a._data
+        xp = array_module(x)
+        if not dims:  # no dims: roll the flattened tensor
+            return _wrap(xp.roll(x.reshape(-1), shifts[0]).reshape(x.shape))
+        return _wrap(xp.ascontiguousarray(xp.roll(x, shifts, dims)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Roll.apply(grad, tuple(-s for s in ctx.shifts), ctx.dims)
+
+
+def _ints(value, func: str, arg: str, position: int) -> tuple:
+    """An int or a sequence of ints as a tuple, with PyTorch's TypeError."""
+    values = value if isinstance(value, (tuple, list)) else (value,)
+    try:
+        if any(isinstance(v, (bool, float)) for v in values):
+            raise TypeError
+        return tuple(operator.index(v) for v in values)
+    except TypeError:
+        raise TypeError(f"{func}(): argument '{arg}' (position {position}) must be tuple of "
+                        f"ints, not {type(value).__name__}") from None
+
+
+def _dim_of_0d(dims, ndim: int) -> None:
+    if ndim == 0 and dims:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
+
+
+def roll(input: Tensor, shifts, dims=None) -> Tensor:  # noqa: A002
+    """Shift the elements by ``shifts`` along ``dims`` (of the flattened tensor when ``dims``
+    is None), wrapping around.
+
+    >>> import minitorch
+    >>> minitorch.roll(minitorch.tensor([1, 2, 3, 4]), 1)
+    tensor([4, 1, 2, 3])
+    """
+    shifts = _ints(shifts, "roll", "shifts", 2)
+    dims = () if dims is None else _ints(dims, "roll", "dims", 3)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    if len(shifts) != len(dims) and not (len(shifts) == 1 and not dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
+                           f"dims:{len(dims)}")
+    n = input._data.ndim
+    _dim_of_0d(dims, n)
+    return Roll.apply(input, shifts, tuple(normalize_dim(d, n) for d in dims))
+
+
+def _movedim_error(source, destination, name: str) -> TypeError:
+    def kind(v):
+        if isinstance(v, (tuple, list)):
+            return f"{type(v).__name__} of ({', '.join(type(e).__name__ for e in v)})"
+        return type(v).__name__
+    got = f"(Tensor, {kind(source)}, {kind(destination)})"
+    return TypeError(
+        f"{name}() received an invalid combination of arguments - got {got}, but expected one "
+        "of:\n * (Tensor input, int source, int destination)\n * (Tensor input, tuple of ints "
+        "source, tuple of ints destination)\n")
+
+
+def movedim(input: Tensor, source, destination, *, _name: str = "movedim") -> Tensor:  # noqa: A002
+    """Move the dimensions ``source`` to the places ``destination`` (a view: a permute); the
+    other dimensions keep their order.
+
+    >>> import minitorch
+    >>> minitorch.movedim(minitorch.zeros(2, 3, 4), 0, -1).shape
+    torch.Size([3, 4, 2])
+    """
+    if isinstance(source, (tuple, list)) != isinstance(destination, (tuple, list)):
+        raise _movedim_error(source, destination, _name)
+    try:
+        src, dst = _ints(source, "movedim", "source", 2), _ints(destination, "movedim",
+                                                                 "destination", 3)
+    except TypeError:
+        raise _movedim_error(source, destination, _name) from None
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(src)} "
+                           f"dims) should contain the same number of dims as destination "
+                           f"({list(dst)} dims)")
+    n = input._data.ndim
+    src = tuple(normalize_dim(d, n) for d in src)
+    dst = tuple(normalize_dim(d, n) for d in dst)
+    for name, ds in (("source", src), ("destination", dst)):
+        if len(set(ds)) != len(ds):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(ds)})")
+    if n == 0:
+        return Alias.apply(input)
+    order = [-1] * n
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(n) if d not in src)
+    return Permute.apply(input, tuple(o if o >= 0 else next(rest) for o in order))
+
+
+def moveaxis(input: Tensor, source, destination) -> Tensor:  # noqa: A002
+    """NumPy's name for ``movedim``."""
+    return movedim(input, source, destination, _name="moveaxis")
+
+
+def swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor:  # noqa: A002
+    """NumPy's name for ``transpose`` (a view)."""
+    return transpose(input, axis0, axis1)
+
+
+def swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor:  # noqa: A002
+    """Another name for ``transpose`` (a view)."""
+    return transpose(input, dim0, dim1)
+
+
+def _atleast_nd(t: Tensor, ndim: int) -> Tensor:
+    """``torch.atleast_{1,2,3}d`` of one tensor, with PyTorch's graph (reshape / unsqueeze)."""
+    n = t._data.ndim
+    if n == 0:
+        return reshape(t, (1,) * ndim)
+    if ndim >= 2 and n == 1:
+        t = unsqueeze(t, 0)
+        return unsqueeze(t, -1) if ndim == 3 else t
+    if ndim == 3 and n == 2:
+        return unsqueeze(t, -1)
+    return t
+
+
+def _stack_list(tensors, name: str) -> list:
+    if not isinstance(tensors, Tensor) and not len(tensors):
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return _tensor_list(tensors, name)
+
+
+def hstack(tensors) -> Tensor:
+    """Join tensors column-wise: along dim 1, or dim 0 for 1-d tensors (0-d ones become 1-d).
+
+    >>> import minitorch
+    >>> minitorch.hstack([minitorch.tensor([1, 2]), minitorch.tensor([3])])
+    tensor([1, 2, 3])
+    """
+    parts = [_atleast_nd(t_, 1) for t_ in _stack_list(tensors, "hstack")]
+    return cat(parts, 0 if parts[0]._data.ndim == 1 else 1)
+
+
+def vstack(tensors) -> Tensor:
+    """Join tensors row-wise (along dim 0), after making each at least 2-d (a vector is a row).
+
+    >>> import minitorch
+    >>> minitorch.vstack([minitorch.tensor([1, 2]), minitorch.tensor([3, 4])])
+    tensor([[1, 2],
+            [3, 4]])
+    """
+    return cat([_atleast_nd(t_, 2) for t_ in _stack_list(tensors, "vstack")], 0)
+
+
+def row_stack(tensors) -> Tensor:
+    """Another name for ``vstack`` (whose name PyTorch's error for an empty list gives)."""
+    if not isinstance(tensors, Tensor) and not len(tensors):
+        raise RuntimeError("vstack expects a non-empty TensorList")
+    return cat([_atleast_nd(t_, 2) for t_ in _tensor_list(tensors, "row_stack")], 0)
+
+
+def dstack(tensors) -> Tensor:
+    """Join tensors depth-wise (along dim 2), after making each at least 3-d."""
+    return cat([_atleast_nd(t_, 3) for t_ in _stack_list(tensors, "dstack")], 2)
+
+
+def column_stack(tensors) -> Tensor:
+    """Join tensors as columns: each 0-d or 1-d tensor becomes a column ``(n, 1)``, then they
+    are joined along dim 1."""
+    parts = _stack_list(tensors, "column_stack")
+    return hstack([reshape(t_, (t_._data.size, 1)) if t_._data.ndim <= 1 else t_
+                   for t_ in parts])
+
+
+def _scalar_type(dtype) -> str:
+    """PyTorch's ScalarType name of a dtype (``Float``, ``Long``, ``Bool``...)."""
+    return dtype._legacy.removesuffix("Tensor")
+
+
+def _invalid_combination(func: str, got: str, *signatures) -> TypeError:
+    return TypeError(f"{func}() received an invalid combination of arguments - got ({got}), but "
+                     "expected one of:\n" + "".join(f" * ({s})\n" for s in signatures))
+
+
+_TENSOR_SPLIT = ("tuple of ints indices, int dim = 0",
+                 "Tensor tensor_indices_or_sections, int dim = 0", "int sections, int dim = 0")
+
+
+def tensor_split(input: Tensor, indices_or_sections=None, dim: int = 0, *,  # noqa: A002
+                 sections=None, indices=None, tensor_indices_or_sections=None) -> tuple:
+    """Views of ``input`` cut along ``dim``: into ``sections`` nearly equal pieces (the first
+    ``n % sections`` are one longer), or at the ``indices`` (as Python slices ``[:i0]``,
+    ``[i0:i1]``, ..., ``[ik:]``). A 0-d or 1-d int64 tensor stands for sections or indices.
+
+    >>> import minitorch
+    >>> [p.tolist() for p in minitorch.tensor_split(minitorch.arange(5), 2)]
+    [[0, 1, 2], [3, 4]]
+    """
+    given = [v for v in (indices_or_sections, sections, indices, tensor_indices_or_sections)
+             if v is not None]
+    arg = given[0] if given else None
+    if input._data.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
+                           "tensor with 0 dims")
+    if isinstance(arg, Tensor):
+        if arg.dtype is not _dtype.int64:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype "
+                               f"of long, but got {_scalar_type(arg.dtype)}")
+        if arg._data.ndim > 1:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a "
+                               "zero-dimensional or one-dimensional tensor, but got a tensor "
+                               f"with {arg._data.ndim} dims")
+        arg = int(arg.item()) if arg._data.ndim == 0 else [int(i) for i in arg.tolist()]
+    if isinstance(arg, (list, tuple)):
+        cuts = list(_ints(arg, "tensor_split", "indices", 2))
+    elif isinstance(arg, numbers.Integral) and not isinstance(arg, bool):
+        cuts = None
+    else:
+        raise _invalid_combination("tensor_split", "Tensor, " + type(arg).__name__,
+                                   *("Tensor input, " + s for s in _TENSOR_SPLIT))
+    d = normalize_dim(dim, input._data.ndim)
+    n = input._data.shape[d]
+    if cuts is None:
+        if arg <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {arg}")
+        size, extra = divmod(n, int(arg))
+        cuts = list(np.cumsum([size + 1] * extra + [size] * (int(arg) - extra))[:-1])
+    bounds = [0] + [min(max(c + n if c < 0 else c, 0), n) for c in cuts] + [n]
+    return tuple(Slice.apply(input, d, start, max(start, stop), 1)
+                 for start, stop in zip(bounds, bounds[1:]))
+
+
+def tile(input: Tensor, dims) -> Tensor:  # noqa: A002
+    """``input`` repeated ``dims[i]`` times along each dimension; missing leading ``dims`` are
+    1 (unlike ``repeat``, which wants one per dimension).
+
+    >>> import minitorch
+    >>> minitorch.tile(minitorch.tensor([1, 2]), (2,))
+    tensor([1, 2, 1, 2])
+    """
+    if not isinstance(dims, (tuple, list)):
+        raise TypeError(f"tile(): argument 'dims' (position 2) must be tuple of ints, not "
+                        f"{type(dims).__name__}")
+    dims = _ints(dims, "tile", "dims", 2)
+    dims = (1,) * (input._data.ndim - len(dims)) + dims
+    return repeat(input, dims)
+
+
+_REPEAT_INTERLEAVE = ("Tensor input, Tensor repeats, int dim = None, *, int output_size = None",
+                      "Tensor repeats, *, int output_size = None",
+                      "Tensor input, int repeats, int dim = None, *, int output_size = None")
+
+
+def _repeat_indices(repeats: Tensor, output_size) -> Tensor:
+    """``repeat_interleave(repeats)``: ``i`` written ``repeats[i]`` times."""
+    if repeats._data.ndim != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if repeats.dtype not in (_dtype.int32, _dtype.int64):
+        raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
+                                  f"'{_scalar_type(repeats.dtype)}'")
+    counts = _backend.to_numpy(repeats._data)
+    if (counts < 0).any():
+        raise RuntimeError("repeats can not be negative")
+    out = np.repeat(np.arange(counts.size, dtype=counts.dtype), counts)
+    if output_size is not None and output_size != out.size:
+        raise RuntimeError("allocated size does not match required size")
+    return _wrap(_backend.move(out, repeats._device))
+
+
+def repeat_interleave(input: Tensor, repeats=None, dim=None, *,  # noqa: A002
+                      output_size=None) -> Tensor:
+    """Each element repeated ``repeats`` times (an int, or a tensor of one count per element)
+    along ``dim`` (of the flattened tensor when ``dim`` is None). ``repeat_interleave(counts)``
+    alone gives each index ``i`` written ``counts[i]`` times.
+
+    >>> import minitorch
+    >>> minitorch.tensor([1, 2]).repeat_interleave(2)
+    tensor([1, 1, 2, 2])
+    """
+    if repeats is None:
+        check_tensor(input, "repeat_interleave", "repeats", 1)
+        return _repeat_indices(input, output_size)
+    if isinstance(repeats, Tensor):
+        if dim is not None and input._data.ndim == 0:  # (the size along ``dim`` is asked)
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        x = flatten(input) if dim is None else input
+        d = normalize_dim(0 if dim is None else dim, x._data.ndim)
+        n = x._data.shape[d] if x._data.ndim else 1
+        if repeats._data.ndim == 0 or (repeats._data.ndim == 1 and repeats._data.shape[0] == 1):
+            repeats = expand(reshape(repeats, (1,)), (n,))
+        elif repeats._data.ndim == 1:
+            if repeats._data.shape[0] != n:
+                raise RuntimeError(
+                    "repeats must have the same size as input along dim, but got "
+                    f"repeats.size(0) = {repeats._data.shape[0]} and input.size({d}) = {n}")
+        else:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        return x.index_select(d, _repeat_indices(repeats, output_size))
+    if isinstance(repeats, (bool, float)) or not isinstance(repeats, numbers.Integral):
+        raise _invalid_combination("repeat_interleave", "Tensor, " + type(repeats).__name__,
+                                   *_REPEAT_INTERLEAVE)
+    x = input if dim is not None else flatten(input)
+    d = normalize_dim(0 if dim is None else dim, input._data.ndim)
+    if repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    x = unsqueeze(x, d + 1)
+    shape = list(x._data.shape)
+    shape[d + 1] = int(repeats)
+    if output_size is not None and output_size != shape[d] * repeats:
+        raise RuntimeError(f"repeat_interleave: Invalid output_size, expected "
+                           f"{shape[d] * repeats} but got {output_size}")
+    x = Clone.apply(expand(x, tuple(shape)))
+    return reshape(x, tuple(shape[:d]) + (shape[d] * shape[d + 1],) + tuple(shape[d + 2:]))
+
+
+class DiagEmbed(DiagonalEmbed):
+    """``diag_embed`` (and ``diag`` of a vector): the last dimension of the input on the
+    diagonal of new (dim1, dim2) planes of zeros. Its backward takes that diagonal."""
+
+    node_name = "DiagEmbedBackward0"
+    _builtin = True
+
+
+class DiagonalCopy(Function):
+    """``diag`` of a matrix: its diagonal, copied (PyTorch's ``diagonal_copy``)."""
+
+    node_name = "DiagonalBackward0_copy"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, offset):
+        ctx.shape, ctx.offset = a._data.shape, offset
+        return _wrap(a._data.diagonal(offset).copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return DiagonalEmbed.apply(grad, ctx.shape, ctx.offset, 0, 1)
+
+
+def _embed_shape(shape: tuple, offset: int, dim1: int, dim2: int) -> tuple:
+    """The shape of ``diag_embed``'s result: the last dimension (``n``) becomes two of size
+    ``n + |offset|``, at ``dim1`` and ``dim2``."""
+    out = list(shape[:-1])
+    size = (shape[-1] if shape else 1) + abs(offset)
+    for d in sorted((dim1, dim2)):
+        out.insert(d, size)
+    return tuple(out)
+
+
+def _int_arg(value, func: str, arg: str, position: int) -> int:
+    if isinstance(value, (bool, float)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{func}(): argument '{arg}' (position {position}) must be int, not "
+                        f"{type(value).__name__}")
+    return int(value)
+
+
+def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:  # noqa: A002
+    """Matrices (in dims ``dim1``, ``dim2``) with the last dimension of ``input`` on their
+    diagonal ``offset`` (a copy; ``diagonal`` with the same arguments gives ``input`` back).
+
+    >>> import minitorch
+    >>> minitorch.diag_embed(minitorch.tensor([1, 2]))
+    tensor([[1, 0],
+            [0, 2]])
+    """
+    offset = _int_arg(offset, "diag_embed", "offset", 2)
+    n = input._data.ndim + 1
+    d1, d2 = normalize_dim(dim1, n), normalize_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return DiagEmbed.apply(input, _embed_shape(input._data.shape, offset, d1, d2), offset,
+                           d1, d2)
+
+
+def diag(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
+    """A vector -> the square matrix with it on diagonal ``diagonal``; a matrix -> its
+    diagonal ``diagonal`` as a vector (a copy, unlike ``x.diagonal()``)."""
+    diagonal = _int_arg(diagonal, "diag", "diagonal", 2)
+    n = input._data.ndim
+    if n == 1:
+        return DiagEmbed.apply(input, _embed_shape(input._data.shape, diagonal, 0, 1),
+                               diagonal, 0, 1)
+    if n != 2:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {n}D")
+    return DiagonalCopy.apply(input, diagonal)
+
+
+def _unfold_geometry(shape: tuple, strides: tuple, d: int, size: int, step: int):
+    if not shape:  # a 0-d tensor has one window of its one element (or none)
+        return (size,), (strides[0] if strides else 0,)
+    shape, strides = list(shape), list(strides)
+    n_windows = (shape[d] - size) // step + 1
+    new_shape = shape[:d] + [n_windows] + shape[d + 1:] + [size]
+    new_strides = strides[:d] + [strides[d] * step] + strides[d + 1:] + [strides[d]]
+    return tuple(new_shape), tuple(new_strides)
+
+
+class Unfold(Function):
+    """``x.unfold(dim, size, step)``: the windows of ``size`` elements along ``dim``, ``step``
+    apart, as a new last dimension (a view: windows may share elements). Its backward adds
+    each window's gradient back into place."""
+
+    node_name = "UnfoldBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dim, size, step):
+        ctx.shape, ctx.args = a._data.shape, (dim, size, step)
+        x = a._data
+        shape, strides = _unfold_geometry(x.shape, x.strides if x.ndim else (x.itemsize,),
+                                          dim, size, step)
+        if type(x) is np.ndarray:  # (NumPy's view is writeable where ``x`` is)
+            data = np.lib.stride_tricks.as_strided(x, shape, strides,
+                                                   writeable=_backend.writeable(x))
+        else:
+            data = array_module(x).lib.stride_tricks.as_strided(x, shape, strides)
+        return _view_of(a, data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return UnfoldGrad.apply(grad, ctx.shape, *ctx.args)
+
+
+class UnfoldGrad(Function):
+    """Backward of ``unfold``: each window's gradient added into zeros of the input's shape."""
+
+    node_name = "UnfoldBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, shape, dim, size, step):
+        ctx.args = (dim, size, step)
+        g = grad._data
+        xp = array_module(g)
+        if not shape:
+            return _wrap(g.sum(dtype=g.dtype).reshape(()))
+        out = xp.zeros(shape, dtype=g.dtype)
+        for i in range(g.shape[dim]):
+            key = (slice(None),) * dim + (slice(i * step, i * step + size),)
+            out[key] += xp.moveaxis(g.take(i, axis=dim), -1, dim)
+        return _wrap(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Unfold.apply(grad, *ctx.args)
+
+
+def unfold(input: Tensor, dimension: int, size: int, step: int) -> Tensor:  # noqa: A002
+    """``x.unfold(dimension, size, step)``: the windows of ``size`` elements along
+    ``dimension``, ``step`` apart, as a new last dimension (a view).
+
+    >>> import minitorch
+    >>> minitorch.arange(5).unfold(0, 2, 2)
+    tensor([[0, 1],
+            [2, 3]])
+    """
+    n = input._data.ndim
+    d = normalize_dim(dimension, n)
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    biggest = input._data.shape[d] if n else 1
+    if size > biggest:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {biggest} but size is "
+                           f"{size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    return Unfold.apply(input, d, int(size), int(step))
+
+
+__all__ += ["roll", "movedim", "moveaxis", "swapaxes", "swapdims", "hstack", "vstack",
+            "row_stack", "dstack", "column_stack", "tensor_split", "tile", "repeat_interleave",
+            "diag", "diag_embed", "unfold"]
