@@ -175,6 +175,7 @@ def _add_at(out, key, values) -> None:
 class Gather(Function):
     node_name = "GatherBackward0"
     _builtin = True
+    _edge_args = (0,)
 
     @staticmethod
     def forward(ctx, a, dim, index):
@@ -196,6 +197,8 @@ class Gather(Function):
             return _wrap(out + grad._data.sum(dtype=out.dtype)), None
         idx = list(open_grid(xp, ctx.index._data.shape)) or [None]  # a 0-d index: one place
         idx[ctx.dim] = ctx.index._data
+        if grad._requires_grad and grad_mode._state.enabled:  # double backward: recorded
+            return IndexAdd.apply(grad, ctx.shape, tuple(idx)), None
         _add_at(out, tuple(idx), grad._data)
         return _wrap(out), None
 
@@ -712,3 +715,268 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,  # noqa
 
 
 __all__ += ["index_select", "index_add"]
+
+
+# ---------------------------------------------------------------- take / take_along_dim
+class Take(Function):
+    """``x.take(index)``: the elements of ``x`` read as one flat vector, at ``index`` (any
+    shape; negative indices count from the end). Backward adds the gradient back into those
+    flat positions (``put_`` with ``accumulate=True``)."""
+
+    node_name = "TakeBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, a, index):
+        ctx.shape, ctx.index = a._data.shape, index
+        return _wrap(a._data.reshape(-1)[index])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _PutAdd.apply(grad, ctx.shape, ctx.index)
+
+
+class _PutAdd(Function):
+    """The backward of :class:`Take`: ``grad`` added into flat zeros of ``shape`` at ``index``
+    (its own backward takes again)."""
+
+    node_name = "PutBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, shape, index):
+        ctx.index = index
+        out = array_module(grad._data).zeros(int(np.prod(shape)), dtype=grad._data.dtype)
+        _add_at(out, index, grad._data)
+        return _wrap(out.reshape(shape))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Take.apply(grad, ctx.index)
+
+
+def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002
+    """The elements of ``input``, read as a flat vector, at the long tensor ``index``; the
+    result has ``index``'s shape.
+
+    >>> import minitorch
+    >>> minitorch.tensor([[1, 2], [3, 4]]).take(minitorch.tensor([0, -1]))
+    tensor([1, 4])
+    """
+    check_tensor(index, "take", "index", 2)
+    idx = index._data
+    if idx.dtype != np.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got "
+                           f"{index.dtype._legacy[:-6]}")
+    n = input._data.size
+    if n == 0 and idx.size:
+        raise IndexError("take(): tried to take from an empty tensor")
+    bad = idx[(idx < -n) | (idx >= n)]
+    if bad.size:
+        raise IndexError(f"out of range: tried to access index {int(bad.reshape(-1)[0])} on a "
+                         f"tensor of {n} elements.")
+    return Take.apply(input, idx % max(n, 1))
+
+
+def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:  # noqa: A002
+    """``gather`` along ``dim`` after broadcasting ``input`` and ``indices`` against each
+    other in every other dimension (with ``dim=None``, both flattened first): the values at
+    the indices that ``argsort``, ``argmax(keepdim=True)`` ... return.
+
+    >>> import minitorch
+    >>> x = minitorch.tensor([[3, 1, 2]])
+    >>> x.take_along_dim(x.argsort(dim=1), dim=1)
+    tensor([[1, 2, 3]])
+    """
+    check_tensor(indices, "take_along_dim", "indices", 2)
+    if indices._data.dtype != np.int64:
+        raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{indices.dtype._legacy[:-6]}")
+    if dim is None:
+        return gather(input.reshape(-1), 0, indices.reshape(-1))
+    ndim = input._data.ndim
+    d = normalize_dim(dim, ndim)
+    if indices._data.ndim != ndim:
+        raise RuntimeError("torch.take_along_dim(): input and indices should have the same "
+                           f"number of dimensions, but got {ndim} dimensions for input, and "
+                           f"{indices._data.ndim} dimensions for indices")
+    if not ndim:
+        return gather(input, 0, indices)
+    shape_x, shape_i = list(input._data.shape), list(indices._data.shape)
+    shape_x[d] = shape_i[d] = 1
+    try:
+        common = list(np.broadcast_shapes(tuple(shape_x), tuple(shape_i)))
+    except ValueError:
+        from minitorch.ops._util import broadcast_error
+
+        raise broadcast_error(tuple(shape_x), tuple(shape_i)) from None
+    common[d] = input._data.shape[d]
+    x = input.expand(common)
+    common[d] = indices._data.shape[d]
+    return gather(x, d, indices.expand(common))
+
+
+# ---------------------------------------------------------------- index_copy / index_fill
+def _dim_key(dim: int, index) -> tuple:
+    return (slice(None),) * dim + (index,)
+
+
+class IndexCopy(Function):
+    """``x.index_copy(dim, index, source)``: ``x`` with slice ``i`` of ``source`` written
+    over slice ``index[i]`` along ``dim``. Backward: ``x`` gets the gradient except on the
+    overwritten slices; ``source`` reads those slices of it (``index_select``)."""
+
+    node_name = "IndexCopyBackward0"
+    _builtin = True
+    _edge_args = (0, 3)
+
+    @staticmethod
+    def forward(ctx, a, dim, index, source):
+        ctx.dim, ctx.index, ctx.source_shape = dim, index, source._data.shape
+        out = a._data.copy()
+        if out.ndim == 0:
+            out[()] = source._data.reshape(-1)[-1] if index.size else out
+        else:
+            out[_dim_key(dim, index)] = source._data.reshape(
+                source._data.shape if source._data.ndim else (1,))
+        return _wrap(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g_self = g_source = None
+        if ctx.needs_input_grad[0]:
+            g_self = IndexFill.apply(grad, ctx.dim, ctx.index, 0)
+        if ctx.needs_input_grad[3]:
+            g = grad.reshape(grad._data.shape or (1,))
+            g_source = IndexSelect.apply(g, ctx.dim, ctx.index).reshape(ctx.source_shape)
+        return g_self, g_source
+
+
+class IndexFill(Function):
+    """``x.index_fill(dim, index, value)``: the slices ``index`` along ``dim`` set to the
+    number ``value``; they pass no gradient back."""
+
+    node_name = "IndexFillBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, a, dim, index, value):
+        ctx.dim, ctx.index = dim, index
+        out = a._data.copy()
+        if out.ndim == 0:
+            if index.size:
+                out[()] = value
+        else:
+            out[_dim_key(dim, index)] = value
+        return _wrap(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return IndexFill.apply(grad, ctx.dim, ctx.index, 0)
+
+
+class IndexFillTensor(Function):
+    """``x.index_fill(dim, index, value)`` with a 0-d tensor ``value``: as above, and
+    ``value``'s gradient is the sum of the gradient over the filled slices (each counted
+    once)."""
+
+    node_name = "IndexFillBackward1"
+    _builtin = True
+    _edge_args = (0, 3)
+
+    @staticmethod
+    def forward(ctx, a, dim, index, value):
+        ctx.dim, ctx.index = dim, index
+        return IndexFill.forward(ctx, a, dim, index, value._data.astype(a._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        g_self = IndexFill.apply(grad, ctx.dim, ctx.index, 0) if ctx.needs_input_grad[0] \
+            else None
+        g_value = None
+        if ctx.needs_input_grad[3]:
+            g = grad.reshape(grad._data.shape or (1,))
+            g_value = IndexSelect.apply(g, ctx.dim, np.unique(ctx.index)).sum()
+        return g_self, g_value
+
+
+def _slice_index(name: str, input: Tensor, dim: int, index: Tensor, wrap: bool):  # noqa: A002
+    """The checked indices of ``index_copy``/``index_fill`` along ``dim`` (negative ones
+    counted from the end where ``wrap``), or PyTorch's error."""
+    size = input._data.shape[dim] if input._data.ndim else 1
+    idx = index._data.reshape(-1)
+    lo = -size if wrap else 0
+    bad = idx[(idx < lo) | (idx >= size)]
+    if bad.size:
+        prefix = "index_copy_(): " if name == "index_copy" else ""
+        raise IndexError(f"{prefix}index {int(bad[0])} is out of bounds for dimension {dim} "
+                         f"with size {size}")
+    return idx % size if size else idx
+
+
+def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:  # noqa: A002
+    """``input`` with the slices of ``source`` (along ``dim``) copied over the slices
+    ``index`` of it; with a repeated index the last copy wins.
+
+    >>> import minitorch
+    >>> minitorch.zeros(4).index_copy(0, minitorch.tensor([3, 0]), minitorch.tensor([1., 2.]))
+    tensor([2., 0., 0., 1.])
+    """
+    check_tensor(index, "index_copy", "index", 3)
+    check_tensor(source, "index_copy", "source", 4)
+    ndim = input._data.ndim
+    d = normalize_dim(dim, ndim)
+    if index._data.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got "
+                         f"{index._data.ndim})")
+    if index._data.dtype != np.int64:
+        raise RuntimeError("index_copy_(): Expected a long tensor for index, but got "
+                           f"{index.dtype._legacy[:-6]}")
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError("index_copy_(): self and source expected to have the same dtype, "
+                           f"but got (self) {input.dtype._legacy[:-6]} and (source) "
+                           f"{source.dtype._legacy[:-6]}")
+    n_src = source._data.shape[d] if source._data.ndim else 1
+    if index._data.size != n_src:
+        raise IndexError(f"index_copy_(): Number of indices ({index._data.size}) should be "
+                         f"equal to source.size(dim) ({n_src})")
+    if ndim and source._data.ndim and (source._data.shape[:d] + source._data.shape[d + 1:] !=
+                                       input._data.shape[:d] + input._data.shape[d + 1:]):
+        raise IndexError("index_copy_(): Source/destination tensor must have same slice "
+                         f"shapes. Destination slice shape: "
+                         f"{' '.join(map(str, input.shape[:d] + input.shape[d + 1:]))} at "
+                         f"dimension {d} and source slice shape: "
+                         f"{' '.join(map(str, source.shape[:d] + source.shape[d + 1:]))} at "
+                         f"dimension 0.")
+    idx = _slice_index("index_copy", input, d, index, wrap=False)
+    return IndexCopy.apply(input, d, idx, source)
+
+
+def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:  # noqa: A002
+    """``input`` with the slices ``index`` along ``dim`` set to ``value`` (a number or a 0-d
+    tensor; negative indices count from the end).
+
+    >>> import minitorch
+    >>> minitorch.zeros(2, 3).index_fill(1, minitorch.tensor([0, -1]), 5.0)
+    tensor([[5., 0., 5.],
+            [5., 0., 5.]])
+    """
+    check_tensor(index, "index_fill", "index", 3)
+    d = normalize_dim(dim, input._data.ndim)
+    if index._data.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if index._data.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    idx = _slice_index("index_fill", input, d, index, wrap=True)
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
+                               f"tensor with {value._data.ndim} dimension(s).")
+        return IndexFillTensor.apply(input, d, idx, value)
+    return IndexFill.apply(input, d, idx, as_tensor(value, input)._data.astype(
+        input._data.dtype))
+
+
+__all__ += ["take", "take_along_dim", "index_copy", "index_fill"]

@@ -778,3 +778,110 @@ def _prod_of_others(x: np.ndarray, axis: int) -> np.ndarray:
     after = xp.flip(xp.cumprod(xp.flip(xp.concatenate([x[..., 1:], ones], axis=-1), -1),
                                axis=-1), -1)
     return xp.moveaxis(before * after, -1, axis)
+
+
+# ---------------------------------------------------------------- nansum, nanmean, aminmax
+class Nansum(Function):
+    """``nansum``: the sum with NaNs counted as 0; a NaN gets no gradient."""
+
+    node_name = "NansumBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim, dtype):
+        ctx.save_for_backward(a)
+        ctx.dims, ctx.keepdim = dims, keepdim
+        x = a._data
+        if x.dtype.kind == "f":
+            x = array_module(x).where(array_module(x).isnan(x), x.dtype.type(0), x)
+        return _wrap(_summed(x, dims, keepdim, dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        g = _spread(grad, a.shape, ctx.dims, ctx.keepdim)
+        return g * a.isnan().logical_not()
+
+
+def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
+    """The sum over ``dim`` (all dims when None) with every NaN counted as zero.
+
+    >>> import minitorch
+    >>> minitorch.tensor([1.0, float("nan"), 2.0]).nansum()
+    tensor(3.)
+    """
+    dtype = as_dtype(dtype, "nansum")
+    dims = normalize_dims(dim, input._data.ndim)
+    return Nansum.apply(input, dims, bool(keepdim), _sum_dtype(input, dtype))
+
+
+def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
+    """The mean of the values that are not NaN over ``dim`` (NaN where there are none):
+    ``nansum`` divided by the count of non-NaN values.
+
+    >>> import minitorch
+    >>> minitorch.tensor([1.0, float("nan"), 2.0]).nanmean()
+    tensor(1.5000)
+    """
+    if input._data.dtype.kind != "f":
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {input.dtype._legacy[:-6]}")
+    count = input.isnan().logical_not().sum(dim, keepdim)
+    return nansum(input, dim, keepdim, dtype=dtype) / count
+
+
+class Aminmax(Function):
+    """``aminmax``: ``amin`` and ``amax`` in one node; each shares its gradient evenly among
+    the elements equal to it."""
+
+    node_name = "AminmaxBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim):
+        x = a._data
+        low, high = _wrap(np.amin(x, axis=dims, keepdims=keepdim)), _wrap(
+            np.amax(x, axis=dims, keepdims=keepdim))
+        ctx.save_for_backward(a, low, high)
+        ctx.dims, ctx.keepdim = dims, keepdim
+        return low, high
+
+    @staticmethod
+    def backward(ctx, grad_min, grad_max):
+        a, low, high = ctx.saved_tensors
+        total = None
+        for grad, out in ((grad_min, low), (grad_max, high)):
+            if grad is None:
+                continue
+            winners = a == _spread(out, a.shape, ctx.dims, ctx.keepdim)
+            share = _spread(grad, a.shape, ctx.dims, ctx.keepdim) / winners.sum(ctx.dims, True)
+            part = share * winners
+            total = part if total is None else total + part
+        return total
+
+
+def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):  # noqa: A002
+    """The smallest and the largest values (of all, or along ``dim``):
+    ``torch.return_types.aminmax(min, max)``; a NaN makes both NaN.
+
+    >>> import minitorch
+    >>> minitorch.tensor([3, 1, 2]).aminmax()
+    torch.return_types.aminmax(
+    min=tensor(1),
+    max=tensor(3))
+    """
+    x = input._data
+    if dim is None:
+        if x.size == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                               "operation has no identity.")
+        dims = tuple(range(x.ndim))
+    else:
+        d = normalize_dim(dim, x.ndim)
+        if x.ndim and x.shape[d] == 0:
+            raise IndexError(f"aminmax: Expected reduction dim {d} to have non-zero size.")
+        dims = (d,) if x.ndim else ()
+    return return_types.aminmax(*Aminmax.apply(input, dims, bool(keepdim)))
+
+
+__all__ += ["nansum", "nanmean", "aminmax"]

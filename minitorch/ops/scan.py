@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minitorch import _dtype
+from minitorch import _dtype, return_types
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd import grad_mode
@@ -250,3 +250,85 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:  # noqa: A00
         input = input.to(_dtype.get_default_dtype())  # noqa: A001
     dims = normalize_dims(dim, input._data.ndim)
     return Logsumexp.apply(input, dims, keepdim)
+
+
+# ---------------------------------------------------------------- cummax, cummin
+def _running_pick(x: np.ndarray, dim: int, larger: bool) -> np.ndarray:
+    """The index of the running maximum (``larger``) or minimum along ``dim``, as PyTorch's
+    loop finds it: an element that ties the running value takes over (the later index wins),
+    and so does a NaN, after which only another NaN does."""
+    xp = array_module(x)
+    run = (xp.maximum if larger else xp.minimum).accumulate(x, axis=dim)  # NaN sticks
+    before = xp.concatenate([xp.take(run, [0], axis=dim), xp.take(
+        run, xp.arange(x.shape[dim] - 1), axis=dim)], axis=dim)
+    takes_over = (x >= before) if larger else (x <= before)
+    if x.dtype.kind == "f":
+        takes_over = takes_over | xp.isnan(x)
+    shape = [1] * x.ndim
+    shape[dim] = x.shape[dim]
+    positions = xp.arange(x.shape[dim]).reshape(shape)
+    return xp.maximum.accumulate(xp.where(takes_over, positions, 0), axis=dim).astype(np.int64)
+
+
+class Cummax(Function):
+    """``cummax(dim)``: the running maximum and where it was; the gradient of each output goes
+    to that index (added up, since many outputs can point at one element)."""
+
+    node_name = "CummaxBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dim, larger=True):
+        data = a._data
+        ctx.dim, ctx.shape = dim, data.shape
+        if data.ndim == 0 or data.size == 0:
+            idx = array_module(data).zeros(data.shape, np.int64)
+        else:
+            src = data.astype(np.float32) if data.dtype == np.float16 else data
+            idx = _running_pick(src, dim, larger)
+        values = array_module(data).take_along_axis(data, idx, dim) if data.ndim else data.copy()
+        indices = _wrap(idx)
+        ctx.indices = indices
+        ctx.mark_non_differentiable(indices)
+        return _wrap(values), indices
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices=None):
+        if not ctx.shape:
+            return grad
+        zeros = _wrap(array_module(grad._data).zeros(ctx.shape, dtype=grad._data.dtype))
+        return zeros.scatter_add(ctx.dim, ctx.indices, grad)
+
+
+class Cummin(Cummax):
+    node_name = "CumminBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, dim, larger=False):
+        return Cummax.forward(ctx, a, dim, False)
+
+
+def cummax(input: Tensor, dim: int):  # noqa: A002
+    """The running maximum along ``dim`` and the index of each:
+    ``torch.return_types.cummax(values, indices)``. On a tie the later index is given; a NaN
+    is larger than everything.
+
+    >>> import minitorch
+    >>> minitorch.tensor([1.0, 3.0, 2.0, 3.0]).cummax(0)
+    torch.return_types.cummax(
+    values=tensor([1., 3., 3., 3.]),
+    indices=tensor([0, 1, 1, 3]))
+    """
+    d = normalize_dim(dim, input._data.ndim)
+    return return_types.cummax(*Cummax.apply(input, d))
+
+
+def cummin(input: Tensor, dim: int):  # noqa: A002
+    """The running minimum along ``dim`` and the index of each (the later index on a tie):
+    ``torch.return_types.cummin(values, indices)``."""
+    d = normalize_dim(dim, input._data.ndim)
+    return return_types.cummin(*Cummin.apply(input, d))
+
+
+__all__ += ["cummax", "cummin"]

@@ -23,7 +23,7 @@ import numbers
 
 import numpy as np
 
-from minitorch._backend import array_module, open_grid
+from minitorch._backend import array_module, open_grid, to_numpy
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import as_tensor, broadcast_error, check_tensor, normalize_dim
@@ -313,3 +313,227 @@ def nonzero(input: Tensor, *, as_tuple: bool = False):  # noqa: A002
     if x.ndim == 0:
         return _wrap(xp.zeros((int(x != 0), 0), dtype=np.int64))
     return _wrap(xp.argwhere(x).astype(np.int64).reshape(-1, x.ndim))
+
+
+# ---------------------------------------------------------------- scatter_reduce
+_REDUCES = ("sum", "prod", "mean", "amax", "amin")
+
+
+def _identity(reduce: str, dtype: np.dtype):
+    """The value that ``reduce`` starts from where ``include_self=False``."""
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    if dtype == np.bool_:
+        return reduce == "amin"
+    if dtype.kind == "f":
+        return -np.inf if reduce == "amax" else np.inf
+    info = np.iinfo(dtype)
+    return info.min if reduce == "amax" else info.max
+
+
+_UFUNCS = {"sum": "add", "prod": "multiply", "amax": "maximum", "amin": "minimum"}
+
+
+def _reduce_at(reduce: str, out, key: tuple, values) -> None:
+    """``out[key] = reduce(out[key], values)`` where repeated indices combine (``ufunc.at``).
+    CuPy has ``at`` only where the GPU has an atomic operation (add, maximum, minimum, not
+    multiply; not every dtype): elsewhere the work goes through the host."""
+    name = _UFUNCS[reduce]
+    if type(out) is np.ndarray:
+        getattr(np, name).at(out, key, values)
+        return
+    xp = array_module(out)
+    try:
+        getattr(xp, name).at(out, key, values)
+    except (AttributeError, NotImplementedError, TypeError):  # CuPy: no `at`, or not here
+        host = to_numpy(out)
+        getattr(np, name).at(host, tuple(k if k is None else to_numpy(k) for k in key),
+                             to_numpy(values))
+        out[...] = xp.asarray(host)
+
+
+class ScatterReduce(Function):
+    """``input.scatter_reduce(dim, index, src, reduce, include_self=...)``: ``src[i][j]``
+    combined (``reduce``) into ``[i][index[i][j]]`` (for ``dim=1``), with the old value there
+    too when ``include_self``.
+
+    Backward, PyTorch's rules (``scatter_reduce_backward``): ``sum`` passes the gradient
+    through and gathers it for ``src``; ``mean`` divides by the count; ``prod`` multiplies by
+    the product of the *other* factors (exactly, also where a factor is 0); ``amax``/``amin``
+    share the gradient evenly among all the values equal to the result.
+    """
+
+    node_name = "ScatterReduceBackward0"
+    _builtin = True
+    _edge_args = (0, 3)
+
+    @staticmethod
+    def forward(ctx, a, dim, index, src, reduce, include_self):
+        ctx.dim, ctx.index, ctx.reduce, ctx.include_self = dim, index, reduce, include_self
+        out = _as_nd(a._data.copy())
+        idx = _as_nd(index._data)
+        if idx.size:
+            values = _as_nd(src._data)[_corner(idx.shape)]
+            corner = out[_corner(idx.shape, dim)]
+            key = _positions(idx, dim)
+            if not include_self:
+                corner[key] = _identity(reduce, out.dtype)
+            if reduce == "mean":
+                xp = array_module(out)
+                count = xp.zeros(corner.shape, np.int64)
+                _add_at(count, key, 1)
+                total = corner.astype(np.float64) if out.dtype.kind == "f" else corner.copy()
+                _add_at(total, key, values)
+                count = count + (1 if include_self else 0)
+                n = np.maximum(count, 1)
+                hit = xp.zeros(corner.shape, bool)
+                hit[key] = True
+                mean = total / n if out.dtype.kind == "f" else np.floor_divide(total, n)
+                corner[hit] = mean[hit].astype(out.dtype)
+            else:
+                with np.errstate(all="ignore"):
+                    _reduce_at(reduce, corner, key, values)
+        result = _wrap(out.reshape(a._data.shape))
+        ctx.save_for_backward(a, src, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        self, src, result = ctx.saved_tensors
+        dim, index, reduce = ctx.dim, ctx.index, ctx.reduce
+        if reduce == "sum":
+            g_self, g_src = grad, grad.gather(dim, index)
+        elif reduce == "mean":
+            n = (grad.new_ones(grad.shape) if ctx.include_self else
+                 grad.new_zeros(grad.shape)).scatter_add(dim, index, grad.new_ones(index.shape))
+            n = n.masked_fill(n == 0, 1)
+            g_self, g_src = grad / n, grad.gather(dim, index) / n.gather(dim, index)
+        elif reduce == "prod":
+            masked_self = self.masked_fill(self == 0, 1)
+            others = masked_self.scatter_reduce(dim, index, src, "prod",
+                                                include_self=ctx.include_self)
+            g_self = grad * others / masked_self
+            src_zero = src == 0
+            zeros_at = self.new_zeros(self.shape).scatter_add(dim, index, src_zero.to(
+                self.dtype)).gather(dim, index)
+            single_zero = src_zero & (zeros_at == 1)
+            masked_src = src.masked_fill(single_zero, 1)
+            masked_result = self.scatter_reduce(dim, index, masked_src, "prod",
+                                                include_self=ctx.include_self)
+            from minitorch.ops.arithmetic import where
+
+            g_src = where(single_zero, (grad * masked_result).gather(dim, index),
+                          (grad * result).gather(dim, index) / src.masked_fill(src_zero, 1))
+        else:  # amax, amin
+            value = result.gather(dim, index)
+            self_is = (self == result).to(self.dtype)
+            src_is = (src == value).to(self.dtype)
+            share = grad / self_is.scatter_add(dim, index, src_is)
+            g_self = self_is * share
+            g_src = src_is * share.gather(dim, index)
+        if not ctx.include_self:
+            g_self = g_self.scatter(dim, index, 0.0)
+        return (g_self if ctx.needs_input_grad[0] else None,
+                g_src if ctx.needs_input_grad[3] else None)
+
+
+def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor,  # noqa: A002
+                   reduce: str, *, include_self: bool = True) -> Tensor:
+    """Combine ``src`` into a copy of ``input`` at ``index`` along ``dim`` with ``reduce``
+    (``"sum"``, ``"prod"``, ``"mean"``, ``"amax"`` or ``"amin"``): for ``dim=1``,
+    ``out[i][index[i][j]] = reduce(out[i][index[i][j]], src[i][j])``, the old value of
+    ``input`` left out where ``include_self=False``. (An integer ``mean`` rounds down.)
+
+    >>> import minitorch
+    >>> minitorch.zeros(3).scatter_reduce(0, minitorch.tensor([0, 0, 2]),
+    ...                                   minitorch.tensor([1.0, 5.0, 2.0]), "amax")
+    tensor([5., 0., 2.])
+    """
+    check_tensor(src, "scatter_reduce", "src", 4)
+    if reduce not in _REDUCES:
+        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
+                           f"{reduce}")
+    d = _check_index("scatter", input, dim, index, src)
+    if reduce == "mean" and input._data.dtype == np.bool_:
+        raise NotImplementedError("\"scatter_gather_tensor_cpu_reduce_mean\" not implemented "
+                                  "for 'Bool'")
+    return ScatterReduce.apply(input, d, index, src, reduce, bool(include_self))
+
+
+# ---------------------------------------------------------------- masked_scatter
+class MaskedScatterSource(Function):
+    """``input.masked_scatter(mask, source)``: ``input`` with the first elements of ``source``
+    written, in order, where ``mask`` is True. Backward: ``input`` gets the gradient where the
+    mask is False; ``source`` the selected gradient, padded with zeros to its size."""
+
+    node_name = "MaskedScatterBackward0"
+    _builtin = True
+    _edge_args = (0, 2)
+
+    @staticmethod
+    def forward(ctx, a, mask, source):
+        ctx.mask, ctx.source_shape = mask, source._data.shape
+        out = a._data.copy()
+        n = int(mask.sum())
+        out.reshape(-1)[mask.reshape(-1)] = source._data.reshape(-1)[:n]
+        return _wrap(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        mask = _wrap(ctx.mask)
+        g_self = grad.masked_fill(mask, 0.0) if ctx.needs_input_grad[0] else None
+        g_source = None
+        if ctx.needs_input_grad[2]:
+            from minitorch.ops.shape import cat
+
+            picked = grad.masked_select(mask)
+            size = int(np.prod(ctx.source_shape))
+            if size > picked._data.size:
+                picked = cat([picked, picked.new_zeros(size - picked._data.size)])
+            g_source = picked.reshape(ctx.source_shape)
+        return g_self, g_source
+
+
+def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:  # noqa: A002
+    """Copy the elements of ``source``, in order, into ``input`` where the bool ``mask`` is
+    True (``input`` and ``mask`` broadcast); ``source`` needs at least as many elements as
+    the mask has True values.
+
+    >>> import minitorch
+    >>> minitorch.zeros(4).masked_scatter(minitorch.tensor([True, False, True, False]),
+    ...                                   minitorch.tensor([1.0, 2.0, 3.0]))
+    tensor([1., 0., 2., 0.])
+    """
+    check_tensor(mask, "masked_scatter", "mask", 2)
+    check_tensor(source, "masked_scatter", "source", 3)
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {mask.dtype._legacy[:-6]}")
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but "
+                           f"got{input.dtype._legacy[:-6]} and {source.dtype._legacy[:-6]}")
+    try:
+        shape = np.broadcast_shapes(input._data.shape, mask._data.shape)
+    except ValueError:
+        raise broadcast_error(mask._data.shape, input._data.shape) from None
+    m = array_module(mask._data).broadcast_to(mask._data, shape)
+    if int(m.sum()) > source._data.size:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    target = input.expand(shape) if tuple(shape) != input._data.shape else input
+    return MaskedScatterSource.apply(target, array_module(m).ascontiguousarray(m), source)
+
+
+def argwhere(input: Tensor) -> Tensor:  # noqa: A002
+    """The indices of the non-zero elements, one row each: ``nonzero(input)``.
+
+    >>> import minitorch
+    >>> minitorch.argwhere(minitorch.tensor([0, 5, 0, 7]))
+    tensor([[1],
+            [3]])
+    """
+    return nonzero(input)
+
+
+__all__ += ["scatter_reduce", "masked_scatter", "argwhere"]

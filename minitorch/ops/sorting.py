@@ -359,3 +359,140 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     out_dtype = np.float32 if w.dtype == np.float32 else np.float64
     sums = np.bincount(data, weights=to_numpy(w).astype(np.float64), minlength=minlength)
     return BincountWeighted.apply(weights, xp.asarray(sums.astype(out_dtype)))
+
+
+# ---------------------------------------------------------------- kthvalue, mode
+def _quick_select(values: np.ndarray, k: int) -> int:
+    """The index that PyTorch's CPU ``kthvalue`` picks: its quickselect (median-of-three pivot,
+    NaN larger than every number) run on one slice, swapping indices along; position ``k`` of
+    the result. Among equal values this decides which index comes back."""
+    arr, idx = list(values), list(range(len(values)))
+
+    def gt(x, y):  # x > y, a NaN counting as the largest
+        return (x != x and y == y) or x > y
+
+    def swap(i, j):
+        arr[i], arr[j] = arr[j], arr[i]
+        idx[i], idx[j] = idx[j], idx[i]
+
+    lo, hi = 0, len(arr) - 1
+    while hi > lo:
+        if hi == lo + 1:
+            if gt(arr[lo], arr[hi]):
+                swap(lo, hi)
+            break
+        swap(lo + (hi - lo) // 2, lo + 1)
+        if gt(arr[lo + 1], arr[hi]):
+            swap(lo + 1, hi)
+        if gt(arr[lo], arr[hi]):
+            swap(lo, hi)
+        if gt(arr[lo + 1], arr[lo]):
+            swap(lo + 1, lo)
+        i, j, pivot = lo + 1, hi, arr[lo]
+        while True:
+            i += 1
+            while gt(pivot, arr[i]):
+                i += 1
+            j -= 1
+            while gt(arr[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+    return idx[k]
+
+
+def _pick_per_slice(data: np.ndarray, d: int, pick_one) -> np.ndarray:
+    """``pick_one(slice)`` (an index) for every 1-D slice of ``data`` along ``d``, kept as a
+    dimension of size 1 (what :class:`MedianDim` takes)."""
+    moved = np.moveaxis(data, d, -1)
+    flat = moved.reshape(-1, moved.shape[-1])
+    picks = np.array([pick_one(row) for row in flat], np.int64).reshape(moved.shape[:-1] + (1,))
+    return np.moveaxis(picks, -1, d)
+
+
+class Kthvalue(MedianDim):
+    """``kthvalue(k, dim)``: the ``k``-th smallest value along ``dim`` and its index; the
+    gradient goes to that index."""
+
+    node_name = "KthvalueBackward0"
+    _builtin = True
+
+
+class Mode(MedianDim):
+    """``mode(dim)``: the most frequent value along ``dim`` and its index; the gradient goes
+    to that index."""
+
+    node_name = "ModeBackward0"
+    _builtin = True
+
+
+def _reduced_dim(input: Tensor, dim, name: str) -> int:  # noqa: A002
+    x = input._data
+    d = normalize_dim(int(dim), x.ndim)
+    if x.ndim and x.shape[d] == 0 and all(s for i, s in enumerate(x.shape) if i != d):
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    return d
+
+
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):  # noqa: A002
+    """The ``k``-th smallest element along ``dim`` (``k`` counts from 1) and its index:
+    ``torch.return_types.kthvalue(values, indices)``. NaN counts as the largest value; among
+    equal values the index is the one PyTorch's quickselect lands on.
+
+    >>> import minitorch
+    >>> minitorch.tensor([3.0, 1.0, 2.0]).kthvalue(2)
+    torch.return_types.kthvalue(
+    values=tensor(2.),
+    indices=tensor(2))
+    """
+    x = input._data
+    if x.dtype == np.bool_:
+        raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'")
+    d = _reduced_dim(input, dim, "kthvalue")
+    size = x.shape[d] if x.ndim else 1
+    if not (1 <= k <= size) and x.size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    if x.ndim == 0 or x.size == 0:
+        pick = np.zeros(x.shape and tuple(1 if i == d else s for i, s in enumerate(x.shape)),
+                        np.int64)
+        return return_types.kthvalue(*Kthvalue.apply(input, d, pick, keepdim))
+    data = to_numpy(x)
+    pick = _pick_per_slice(data, d, lambda row: _quick_select(row, k - 1))
+    return return_types.kthvalue(*Kthvalue.apply(input, d, pick, keepdim))
+
+
+def _mode_index(row: np.ndarray) -> int:
+    """The last index of the most frequent value (the smallest such value on a tie)."""
+    values, inverse, counts = np.unique(row, return_inverse=True, return_counts=True)
+    best = int(np.argmax(counts))
+    return int(np.flatnonzero(inverse.reshape(-1) == best)[-1])
+
+
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False):  # noqa: A002
+    """The most frequent value along ``dim`` (the smallest one on a tie) and the index of its
+    last occurrence: ``torch.return_types.mode(values, indices)``. (With NaNs PyTorch's
+    result depends on its C++ sort and is unspecified.)
+
+    >>> import minitorch
+    >>> minitorch.tensor([2, 1, 2, 1, 3]).mode()
+    torch.return_types.mode(
+    values=tensor(1),
+    indices=tensor(3))
+    """
+    x = input._data
+    d = _reduced_dim(input, dim, "mode")
+    if x.ndim == 0 or x.size == 0:
+        pick = np.zeros(x.shape and tuple(1 if i == d else s for i, s in enumerate(x.shape)),
+                        np.int64)
+        return return_types.mode(*Mode.apply(input, d, pick, keepdim))
+    pick = _pick_per_slice(to_numpy(x), d, _mode_index)
+    return return_types.mode(*Mode.apply(input, d, pick, keepdim))
+
+
+__all__ += ["kthvalue", "mode"]
