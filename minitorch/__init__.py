@@ -136,6 +136,7 @@ from minitorch.ops.arithmetic import (
 )
 from minitorch.ops.indexing import gather, narrow, select
 from minitorch.ops.linalg import bmm, dot, matmul, mm, mv
+from minitorch.ops.linalg import addbmm, addmm, baddbmm, cdist
 from minitorch.ops.reduction import (
     all,
     amax,
@@ -287,14 +288,20 @@ from minitorch.ops.arithmetic import (
     bitwise_xor,
 )
 from minitorch.ops.indexing import index_add, index_select
+from minitorch.ops.indexing import index_copy, index_fill, take, take_along_dim
 from minitorch.ops.sorting import unique
 from minitorch.ops.compare import isclose
 from minitorch.ops.einsum import einsum
 from minitorch.ops.rounding import round
 from minitorch.ops.scan import cumprod, cumsum, logsumexp
+from minitorch.ops.scan import cummax, cummin
+from minitorch.ops.reduction import aminmax, nanmean, nansum
 from minitorch.ops.scatter import masked_select, nonzero, scatter, scatter_add
+from minitorch.ops.scatter import argwhere, masked_scatter, scatter_reduce
 from minitorch.ops.sampling import normal
+from minitorch.ops.sampling import bernoulli, multinomial
 from minitorch.ops.sorting import argsort, bincount, median, sort, topk
+from minitorch.ops.sorting import kthvalue, mode
 from minitorch.ops.softmax import dim_required_log_softmax as log_softmax
 from minitorch.ops.softmax import dim_required_softmax as softmax
 from minitorch.ops.triangular import tril, triu
@@ -315,6 +322,24 @@ from minitorch.ops.pointwise import (
     rsqrt,
 )
 from minitorch.ops.shape import flip
+from minitorch.ops.shape import (  # roll, movedim, the stacks, tensor_split, tile, diag...
+    column_stack,
+    diag,
+    diag_embed,
+    dstack,
+    hstack,
+    moveaxis,
+    movedim,
+    repeat_interleave,
+    roll,
+    row_stack,
+    swapaxes,
+    swapdims,
+    tensor_split,
+    tile,
+    vstack,
+)
+from minitorch.functional import meshgrid
 
 # ``out=``: the functions tutorials call with it write their result into a given tensor.
 add, sub, mul, div, matmul, mm, bmm = (_with_out(f) for f in (add, sub, mul, div, matmul, mm,

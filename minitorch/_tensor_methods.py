@@ -434,6 +434,52 @@ class TensorMethods:
     def select(self, dim: int, index: int):
         return _indexing.select(self, dim, index, _position=2)  # (the method's index is 2nd)
 
+    # roll, movedim, tensor_split, tile, repeat_interleave, diag, unfold (ops/shape.py); the
+    # methods count argument positions from after ``self``, as PyTorch's do
+    def roll(self, shifts, dims=None):
+        _shape._ints(shifts, "roll", "shifts", 1)
+        return _shape.roll(self, shifts, dims)
+
+    def movedim(self, source, destination):
+        return _shape.movedim(self, source, destination)
+
+    def moveaxis(self, source, destination):
+        return _shape.moveaxis(self, source, destination)
+
+    def swapaxes(self, axis0: int, axis1: int):
+        return _shape.transpose(self, axis0, axis1)
+
+    def swapdims(self, dim0: int, dim1: int):
+        return _shape.transpose(self, dim0, dim1)
+
+    def tensor_split(self, indices_or_sections=None, dim: int = 0, **kwargs):
+        arg = indices_or_sections
+        if arg is not None and not isinstance(arg, (Tensor, tuple, list, int, np.integer)):
+            raise _shape._invalid_combination("tensor_split", type(arg).__name__,
+                                              *_shape._TENSOR_SPLIT)
+        return _shape.tensor_split(self, indices_or_sections, dim, **kwargs)
+
+    def tile(self, *dims):
+        if not dims:
+            raise TypeError('tile() missing 1 required positional arguments: "dims"')
+        if len(dims) == 1:  # x.tile(2), x.tile((2, 3)) and x.tile(2, 3) are the same
+            dims = dims[0]
+        return _shape.tile(self, list(_shape._ints(dims, "tile", "dims", 1)))
+
+    def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
+        return _shape.repeat_interleave(self, repeats, dim, output_size=output_size)
+
+    def diag(self, diagonal: int = 0):
+        _shape._int_arg(diagonal, "diag", "diagonal", 1)
+        return _shape.diag(self, diagonal)
+
+    def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1):
+        _shape._int_arg(offset, "diag_embed", "offset", 1)
+        return _shape.diag_embed(self, offset, dim1, dim2)
+
+    def unfold(self, dimension: int, size: int, step: int):
+        return _shape.unfold(self, dimension, size, step)
+
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
         return _shape.diagonal(self, offset, dim1, dim2)
 
@@ -644,6 +690,65 @@ class TensorMethods:
         """``scatter_add`` in place: add ``src`` into ``self`` at ``index``."""
         return self._inplace(lambda t, s: _scatter.scatter_add(t, dim, index, s), src)
 
+    def scatter_reduce(self, dim: int, index, src, reduce: str, *, include_self: bool = True):
+        return _scatter.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+
+    def scatter_reduce_(self, dim: int, index, src, reduce: str, *, include_self: bool = True):
+        """``scatter_reduce`` in place."""
+        return self._inplace(lambda t, s: _scatter.scatter_reduce(
+            t, dim, index, s, reduce, include_self=include_self), src)
+
+    def masked_scatter(self, mask, source):
+        return _scatter.masked_scatter(self, mask, source)
+
+    def masked_scatter_(self, mask, source):
+        """``masked_scatter`` in place (the mask broadcasts to ``self``'s shape)."""
+        return self._inplace(lambda t, s: _scatter.masked_scatter(t, mask, s), source)
+
+    def argwhere(self):
+        return _scatter.argwhere(self)
+
+    def take(self, index):
+        return _indexing.take(self, index)
+
+    def take_along_dim(self, indices, dim=None):
+        return _indexing.take_along_dim(self, indices, dim)
+
+    def index_copy(self, dim: int, index, source):
+        return _indexing.index_copy(self, dim, index, source)
+
+    def index_copy_(self, dim: int, index, source):
+        """``index_copy`` in place."""
+        return self._inplace(lambda t, s: _indexing.index_copy(t, dim, index, s), source)
+
+    def index_fill(self, dim: int, index, value):
+        return _indexing.index_fill(self, dim, index, value)
+
+    def index_fill_(self, dim: int, index, value):
+        """``index_fill`` in place."""
+        return self._inplace(lambda t, v: _indexing.index_fill(t, dim, index, v), value)
+
+    def kthvalue(self, k: int, dim: int = -1, keepdim: bool = False):
+        return _sorting.kthvalue(self, k, dim, keepdim)
+
+    def mode(self, dim: int = -1, keepdim: bool = False):
+        return _sorting.mode(self, dim, keepdim)
+
+    def cummax(self, dim: int):
+        return _scan.cummax(self, dim)
+
+    def cummin(self, dim: int):
+        return _scan.cummin(self, dim)
+
+    def nansum(self, dim=None, keepdim: bool = False, *, dtype=None):
+        return _reduction.nansum(self, dim, keepdim, dtype=dtype)
+
+    def nanmean(self, dim=None, keepdim: bool = False, *, dtype=None):
+        return _reduction.nanmean(self, dim, keepdim, dtype=dtype)
+
+    def aminmax(self, *, dim=None, keepdim: bool = False):
+        return _reduction.aminmax(self, dim=dim, keepdim=keepdim)
+
     # ------------------------------------------------------------ running totals, triangles
     def cumsum(self, dim: int, *, dtype=None):
         return _scan.cumsum(self, dim, dtype=dtype)
@@ -721,6 +826,12 @@ class TensorMethods:
     def random_(self, *args, generator=None, **kwargs):
         return _sampling.random_(self, *args, generator=generator, **kwargs)
 
+    def bernoulli(self, p=None, *, generator=None):
+        return _sampling.bernoulli(self, p, generator=generator)
+
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        return _sampling.multinomial(self, num_samples, replacement, generator=generator)
+
 
 # Most operations are methods as they are: ``Tensor.exp is ops.unary.exp``, so ``x.exp()`` calls
 # it with ``x`` first and costs no extra Python call.
@@ -749,7 +860,7 @@ METHODS = {
     "min": _reduction.min, "amax": _reduction.amax, "amin": _reduction.amin,
     "argmax": _reduction.argmax, "argmin": _reduction.argmin, "var": _reduction.var,
     "std": _reduction.std, "all": _reduction.all, "any": _reduction.any,
-    "flatten": _shape.flatten, "transpose": _shape.transpose, "swapaxes": _shape.transpose,
+    "flatten": _shape.flatten, "transpose": _shape.transpose,
     "t": _shape.t, "squeeze": _shape.squeeze, "unsqueeze": _shape.unsqueeze, "split": _shape.split,
     "chunk": _shape.chunk, "unbind": _shape.unbind,
 }

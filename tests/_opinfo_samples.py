@@ -2317,6 +2317,15 @@ def _build_table() -> dict:
     import _opinfo_samples_padding  # F.pad, normalize, cosine_similarity, pairwise_distance
 
     _opinfo_samples_padding.add_samples(t)
+    import _opinfo_samples_sampling_extra  # addmm, baddbmm, addbmm, cdist
+
+    _opinfo_samples_sampling_extra.add_samples(t)
+    import _opinfo_samples_shape_extra  # roll, movedim, the stacks, tile, diag, unfold, ...
+
+    _opinfo_samples_shape_extra.add_samples(t)
+    import _opinfo_samples_index_extra  # take, index_copy, scatter_reduce, kthvalue, cummax...
+
+    _opinfo_samples_index_extra.add_samples(t)
     _add_issue26_samples(t)
     return t
 
@@ -2338,6 +2347,7 @@ SKIP = {
     "fn:rand", "fn:randn", "fn:randint", "fn:randperm", "fn:normal", "fn:rand_like",
     "fn:randn_like", "fn:randint_like", "fn:manual_seed", "fn:seed", "fn:initial_seed",
     "method:uniform_", "method:normal_", "fn:bernoulli", "fn:multinomial", "fn:get_rng_state",
+    "method:bernoulli", "method:multinomial",
     "fn:set_rng_state", "method:random_", "method:bernoulli_", "method:exponential_",
     "F:dropout2d",
     # uninitialised memory: values are undefined in both

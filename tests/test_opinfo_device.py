@@ -249,6 +249,9 @@ OPTIMIZERS = {
     "RMSprop": lambda p: minitorch.optim.RMSprop(p, lr=0.01, centered=True, momentum=0.5),
     "Adagrad": lambda p: minitorch.optim.Adagrad(p, lr=0.1),
     "Adadelta": lambda p: minitorch.optim.Adadelta(p),
+    "Adamax": lambda p: minitorch.optim.Adamax(p, lr=0.01, weight_decay=0.01),
+    "Rprop": lambda p: minitorch.optim.Rprop(p, lr=0.01),
+    "ASGD": lambda p: minitorch.optim.ASGD(p, lr=0.01, t0=2),
 }
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops._util import check_same_device, check_tensor
+from minitorch.ops._util import broadcast_error, check_same_device, check_tensor
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm"]
 
@@ -307,3 +307,321 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:  # noqa: A002
 
 
 __all__ += ["outer"]
+
+
+# ---------------------------------------------------------------- addmm, baddbmm, addbmm
+def _scalars(beta, alpha, dtype: np.dtype) -> tuple:
+    """``beta`` and ``alpha`` as the kernel uses them: whole numbers for an integer dtype."""
+    if dtype.kind in "iub":
+        return int(beta), int(alpha)
+    return beta, alpha
+
+
+def _scaled(grad: Tensor, factor) -> Tensor:
+    """PyTorch's ``maybe_multiply``: ``grad * factor``, or ``grad`` itself for a factor of 1."""
+    return grad if factor == 1 else grad * factor
+
+
+def _add_scaled(x, product, beta, alpha):
+    """``beta * x + alpha * product``; with ``beta == 0`` ``x`` is not read (its NaNs too)."""
+    out = product if alpha == 1 else product * alpha
+    if beta == 0:
+        return out.astype(product.dtype, copy=True)
+    return (out + (x if beta == 1 else x * beta)).astype(product.dtype, copy=False)
+
+
+class Addmm(Function):
+    """``beta * input + alpha * (mat1 @ mat2)``; ``input`` broadcasts to the product's shape."""
+
+    node_name = "AddmmBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, m1, m2, beta, alpha):
+        ctx.save_for_backward(m1, m2)
+        ctx.shape, ctx.beta, ctx.alpha = x.shape, beta, alpha
+        return _wrap(_add_scaled(x._data, m1._data @ m2._data, beta, alpha))
+
+    @staticmethod
+    def backward(ctx, grad):
+        m1, m2 = ctx.saved_tensors
+        need_x, need_1, need_2 = ctx.needs_input_grad[:3]
+        return (_scaled(grad, ctx.beta).sum_to_size(ctx.shape) if need_x else None,
+                _scaled(grad.mm(m2.t()), ctx.alpha) if need_1 else None,
+                _scaled(m1.t().mm(grad), ctx.alpha) if need_2 else None)
+
+
+class Baddbmm(Function):
+    """``beta * input + alpha * (batch1 @ batch2)``, one product per batch."""
+
+    node_name = "BaddbmmBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, b1, b2, beta, alpha):
+        ctx.save_for_backward(b1, b2)
+        ctx.shape, ctx.beta, ctx.alpha = x.shape, beta, alpha
+        return _wrap(_add_scaled(x._data, np.matmul(b1._data, b2._data), beta, alpha))
+
+    @staticmethod
+    def backward(ctx, grad):
+        b1, b2 = ctx.saved_tensors
+        need_x, need_1, need_2 = ctx.needs_input_grad[:3]
+        return (_scaled(grad, ctx.beta).sum_to_size(ctx.shape) if need_x else None,
+                _scaled(grad.bmm(b2.transpose(1, 2)), ctx.alpha) if need_1 else None,
+                _scaled(b1.transpose(1, 2).bmm(grad), ctx.alpha) if need_2 else None)
+
+
+class Addbmm(Function):
+    """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``: the batch's products added."""
+
+    node_name = "AddbmmBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, b1, b2, beta, alpha):
+        ctx.save_for_backward(b1, b2)
+        ctx.shape, ctx.beta, ctx.alpha = x.shape, beta, alpha
+        a, b = b1._data, b2._data
+        product = np.matmul(a, b).sum(0, dtype=a.dtype) if a.shape[0] else \
+            array_module(a).zeros((a.shape[1], b.shape[2]), a.dtype)
+        return _wrap(_add_scaled(x._data, product, beta, alpha))
+
+    @staticmethod
+    def backward(ctx, grad):
+        b1, b2 = ctx.saved_tensors
+        need_x, need_1, need_2 = ctx.needs_input_grad[:3]
+        g = grad.unsqueeze(0).expand(b1.shape[0], *grad.shape)
+        return (_scaled(grad, ctx.beta).sum_to_size(ctx.shape) if need_x else None,
+                _scaled(g.bmm(b2.transpose(1, 2)), ctx.alpha) if need_1 else None,
+                _scaled(b1.transpose(1, 2).bmm(g), ctx.alpha) if need_2 else None)
+
+
+def _check_broadcast(x: Tensor, shape: tuple) -> None:
+    """PyTorch expands ``input`` to the product's shape: its error where it cannot."""
+    if x.shape != shape:
+        x.expand(*shape)
+
+
+def _check_result_dims(batch1: Tensor, batch2: Tensor) -> None:
+    """PyTorch reads the result's sizes (``batch1.size(1)``, ``batch2.size(2)``) before it
+    checks that the batches are 3-D: an IndexError where they have fewer dimensions."""
+    for t, d in ((batch1, 1), (batch2, 2)):
+        ndim = t._data.ndim
+        if ndim <= d:
+            raise IndexError(f"Dimension specified as {d} but tensor has no dimensions"
+                             if ndim == 0 else "Dimension out of range (expected to be in "
+                             f"range of [{-ndim}, {ndim - 1}], but got {d})")
+
+
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:  # noqa: A002
+    """``beta * input + alpha * (mat1 @ mat2)``, as ``torch.addmm``: ``input`` broadcasts to
+    the product's shape, and with ``beta=0`` it is not read at all (NaN in it do not spread).
+
+    >>> import minitorch
+    >>> minitorch.addmm(minitorch.ones(2), minitorch.eye(2), minitorch.ones(2, 2), alpha=3)
+    tensor([[4., 4.],
+            [4., 4.]])
+    """
+    for name, t in (("mat1", mat1), ("mat2", mat2)):
+        if t._data.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {t._data.ndim}-D tensor")
+    (n, k), (k2, m) = mat1.shape, mat2.shape
+    if k != k2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+    for first, name in ((input, "self"), (mat1, "mat1")):
+        if first._data.dtype != mat2._data.dtype:
+            raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
+                               f"{first.dtype._legacy[:-6]} and {mat2.dtype._legacy[:-6]}")
+    _check_broadcast(input, (n, m))
+    _check_not_bool(mat1, "addmm_impl_cpu_")
+    return Addmm.apply(input, mat1, mat2, *_scalars(beta, alpha, mat1._data.dtype))
+
+
+def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1,  # noqa: A002
+            alpha=1) -> Tensor:
+    """``beta * input + alpha * (batch1 @ batch2)``, a product per batch, as
+    ``torch.baddbmm``; ``input`` broadcasts to ``(b, n, p)``."""
+    _check_result_dims(batch1, batch2)
+    _check_broadcast(input, (batch1.shape[0], batch1.shape[1], batch2.shape[2]))
+    for name, t in (("batch1", batch1), ("batch2", batch2)):
+        if t._data.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    dtypes = [t._data.dtype for t in (input, batch1, batch2)]
+    if dtypes[0] != dtypes[1]:
+        raise RuntimeError("Input dtypes must be the same, got: input {}, batch1: {}, batch2: {}"
+                           .format(*(_C_NAMES[d.name] for d in dtypes)))
+    (bs, _, k), (bs2, k2, _) = batch1.shape, batch2.shape
+    if (bs2, k2) != (bs, k):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{bs}, {k}] but got: [{bs2}, {k2}].")
+    _check_dtypes(batch1, batch2, "bmm")
+    _check_not_bool(batch1, "baddbmm")
+    return Baddbmm.apply(input, batch1, batch2, *_scalars(beta, alpha, dtypes[0]))
+
+
+def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1,  # noqa: A002
+           alpha=1) -> Tensor:
+    """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``, as ``torch.addbmm``: the
+    batch's matrix products added into one ``(n, p)`` matrix."""
+    _check_result_dims(batch1, batch2)
+    _check_broadcast(input, (batch1.shape[1], batch2.shape[2]))
+    for name, t in (("batch1", batch1), ("batch2", batch2)):
+        if t._data.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    (bs, n, k), (bs2, k2, p) = batch1.shape, batch2.shape
+    if bs != bs2:
+        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {bs} and "
+                           f"{bs2}")
+    if k != k2:
+        raise RuntimeError(f"Incompatible matrix sizes for bmm ({n}x{k} and {k2}x{p})")
+    if input._data.dtype != batch2._data.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                           f"{input.dtype._legacy[:-6]} and {batch2.dtype._legacy[:-6]}")
+    _check_dtypes(batch1, batch2, "bmm")
+    _check_not_bool(batch1, "addmm_impl_cpu_")
+    return Addbmm.apply(input, batch1, batch2, *_scalars(beta, alpha, input._data.dtype))
+
+
+__all__ += ["addmm", "baddbmm", "addbmm"]
+
+
+# ---------------------------------------------------------------- cdist
+def _cdist_array(a: np.ndarray, b: np.ndarray, p: float) -> np.ndarray:
+    """The p-norm distance of each row of ``a`` to each row of ``b`` (batch dims broadcast)."""
+    diff = np.abs(a[..., :, None, :] - b[..., None, :, :])
+    if p == 0:
+        return (diff != 0).sum(-1).astype(a.dtype)
+    if p == 1:
+        return diff.sum(-1)
+    if p == 2:
+        return np.sqrt((diff * diff).sum(-1))
+    if p == np.inf:
+        return diff.max(-1, initial=0).astype(a.dtype)
+    return (diff ** p).sum(-1) ** (1 / p)
+
+
+class Cdist(Function):
+    """``cdist`` computed pair by pair. Its gradient (PyTorch's ``_cdist_backward``): for each
+    pair, the derivative of the distance times the incoming gradient, added over the other
+    rows; 0 where the distance is 0 (and for p = 0, whose distance is a count)."""
+
+    node_name = "CdistBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x1, x2, p):
+        ctx.p = p
+        out = _wrap(_cdist_array(x1._data, x2._data, p))
+        ctx.save_for_backward(x1, x2, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x1, x2, dist = ctx.saved_tensors
+        p = ctx.p
+        diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)  # (..., r1, r2, c)
+        if p == 0 or diff.numel() == 0:
+            term = diff * 0
+        else:
+            g, d = grad.unsqueeze(-1), dist.detach().unsqueeze(-1)
+            zero = (d == 0).expand(diff.shape).detach()
+            d = d.masked_fill(d == 0, 1)
+            if p == 1:
+                term = g * diff.sign()
+            elif p == 2:
+                term = g * diff / d
+            elif p == np.inf:
+                term = g * diff.sign() * (diff.abs() == d).to(diff.dtype)
+            else:
+                a = diff.abs()
+                if p < 1:  # |diff| ** (p - 1) is infinite at 0: PyTorch gives 0 there
+                    zero = zero | (a == 0)
+                    a = a.masked_fill(a == 0, 1)
+                term = g * diff.sign() * a ** (p - 1) / d ** (p - 1)
+            term = term.masked_fill(zero, 0)
+        return (term.sum(-2).sum_to_size(x1.shape), (-term).sum(-3).sum_to_size(x2.shape))
+
+
+class EuclideanDist(Function):
+    """``_euclidean_dist``: distances through one matrix product, ``sqrt(|a|^2 + |b|^2 -
+    2 a.b)`` (clamped at 1e-30 first), PyTorch's way for p = 2 with more than 25 rows."""
+
+    node_name = "EuclideanDistBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x1, x2):
+        # in float64, rounded at the end: PyTorch sums in the dtype, in an order where a row's
+        # distance to itself cancels to exactly 0; here it comes within rounding of 0
+        a, b = x1._data.astype(np.float64), x2._data.astype(np.float64)
+        a_norm, b_norm = (a * a).sum(-1, keepdims=True), (b * b).sum(-1, keepdims=True)
+        squared = a_norm + np.swapaxes(b_norm, -1, -2) - 2 * (a @ np.swapaxes(b, -1, -2))
+        squared = squared.astype(x1._data.dtype)
+        out = _wrap(np.sqrt(np.maximum(squared, squared.dtype.type(1e-30))))
+        ctx.save_for_backward(x1, x2, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x1, x2, res = ctx.saved_tensors
+        ratio = (grad / res).masked_fill((res == 0).detach(), 0)
+        return (x1 * ratio.sum(-1, keepdim=True) - ratio.matmul(x2),
+                x2 * ratio.sum(-2).unsqueeze(-1) - ratio.transpose(-1, -2).matmul(x1))
+
+
+_CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dist": 1,
+                "donot_use_mm_for_euclid_dist": 2}
+
+
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
+          compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    """The p-norm distance between each row of ``x1`` (``(..., r1, c)``) and each row of
+    ``x2`` (``(..., r2, c)``): a ``(..., r1, r2)`` tensor, as ``torch.cdist``.
+
+    For p = 2 with more than 25 rows on either side (or ``compute_mode=
+    "use_mm_for_euclid_dist"``) PyTorch computes through a matrix product, faster and a little
+    less exact, and records ``EuclideanDistBackward0`` under a view; minitorch does the same.
+
+    >>> import minitorch
+    >>> minitorch.cdist(minitorch.tensor([[0.0, 0.0]]), minitorch.tensor([[3.0, 4.0]]))
+    tensor([[5.]])
+    """
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    for name, t in (("X1", x1), ("X2", x2)):
+        if t._data.ndim < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: "
+                               f"{t._data.ndim}D")
+    c1, c2 = x1.shape[-1], x2.shape[-1]
+    if c1 != c2:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {c1} X2: {c2}")
+    for name, t in (("X1", x1), ("X2", x2)):
+        if t._data.dtype.kind != "f":
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
+                               f"{t.dtype._legacy[:-6]}")
+    p = float(p)
+    if not p >= 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    check_same_device(x1, x2)
+    (r1, r2), mode = (x1.shape[-2], x2.shape[-2]), _CDIST_MODES[compute_mode]
+    try:
+        batch = tuple(np.broadcast_shapes(x1.shape[:-2], x2.shape[:-2]))
+    except ValueError:
+        raise broadcast_error(x1.shape[:-2], x2.shape[:-2]) from None
+    mm_path = p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25)))
+    if mm_path and x1.numel() and x2.numel():
+        _check_dtypes(x1, x2)
+        if not batch:
+            return EuclideanDist.apply(x1, x2).view(r1, r2)
+        n = int(np.prod(batch))
+        a = x1.expand(*batch, r1, c1).contiguous().view(n, r1, c1)
+        b = x2.expand(*batch, r2, c2).contiguous().view(n, r2, c2)
+        return EuclideanDist.apply(a, b).view(*batch, r1, r2)
+    _check_dtypes(x1, x2, "bmm")
+    if x1._data.dtype == np.float16:
+        raise NotImplementedError("\"cdist\" not implemented for 'Half'")
+    return Cdist.apply(x1, x2, p)
+
+
+__all__ += ["cdist"]

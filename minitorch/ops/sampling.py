@@ -1,5 +1,6 @@
 """In-place random fills: ``bernoulli_`` and ``random_``, drawn from PyTorch's random stream
-(``minitorch/_random.py``), so that a seed gives the numbers PyTorch gives.
+(``minitorch/_random.py``), so that a seed gives the numbers PyTorch gives; and the draws that
+make new tensors from tensors: ``normal(mean, std)``, ``bernoulli(probs)``, ``multinomial``.
 
 Overwriting a tensor with random numbers is recorded like any in-place operation (its node is
 ``BernoulliBackward2``, ``RandomBackward0``, ...), and the gradient through it is 0: the new
@@ -16,18 +17,19 @@ Example:
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 
 import numpy as np
 
 from minitorch import _creation, _random
-from minitorch._backend import array_module
+from minitorch._backend import array_module, to_numpy
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import broadcast_error
 
-__all__ = ["bernoulli_", "random_", "normal"]
+__all__ = ["bernoulli_", "random_", "normal", "bernoulli", "multinomial"]
 
 # What a type is called in PyTorch's range errors (its C++ name).
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
@@ -92,10 +94,12 @@ def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
             raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  "
                                "(Could this error message be improved?  If so, please report "
                                "an enhancement request to PyTorch.)")
-        probs = np.broadcast_to(np.asarray(probs, np.float32), shape)
-        # one float32 uniform per element: 1 where it is below p
+        # one uniform per element, 1 where it is below p: a 53-bit double for float64 ``p``,
+        # else a float32 (PyTorch's ``bernoulli_distribution<double>`` or ``<float>``)
+        wide = np.float64 if probs.dtype == np.float64 else np.float32
+        probs = np.broadcast_to(np.asarray(probs, wide), shape)
         draws = _random.in_memory_order(self._data, lambda shape: _random._unit(
-            _random._gen(generator), int(np.prod(shape)), np.float32).reshape(shape))
+            _random._gen(generator), int(np.prod(shape)), wide).reshape(shape))
         values = (draws < probs).astype(dtype)
         return self._inplace(lambda t, prob: BernoulliTensor.apply(t, values, prob), p)
     if not isinstance(p, numbers.Real):
@@ -281,3 +285,336 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
         return NormalTensorFloat.apply(mean, float(std), generator)
     return NormalFloatTensor.apply(float(mean), std, generator)
 
+
+
+# ------------------------------------------------------------------ bernoulli(input)
+class BernoulliNotImplemented(Function):
+    """``bernoulli(input, p)`` with a number ``p``: PyTorch records a node without a derivative,
+    and ``backward`` through it fails."""
+
+    node_name = "torch::autograd::NotImplemented"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, values):
+        return _wrap(array_module(a._data).asarray(values))
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::bernoulli is not implemented")
+
+
+class BernoulliFunctional(BernoulliTensor):
+    """``bernoulli(input)``: 0 or 1 drawn with the probabilities ``input``; gradient 0."""
+
+    node_name = "BernoulliBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, p, values):
+        ctx.p_meta = (p._data.shape, p._data.dtype)
+        return _wrap(array_module(p._data).asarray(values))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _wrap(array_module(grad._data).zeros(*ctx.p_meta))
+
+
+def bernoulli(input: Tensor, p=None, *, generator=None) -> Tensor:  # noqa: A002
+    """0 or 1 for each element: 1 with the probability the element of ``input`` gives, as
+    ``torch.bernoulli(input)``; ``bernoulli(input, p)`` uses the one probability ``p`` and
+    ``input`` only for its shape and dtype. A seed gives PyTorch's numbers.
+
+    >>> import minitorch
+    >>> _ = minitorch.manual_seed(0)
+    >>> minitorch.bernoulli(minitorch.tensor([0.1, 0.5, 0.9]))
+    tensor([0., 0., 1.])
+    """
+    probs, xp = input._data, array_module(input._data)
+    if p is not None:  # PyTorch: a new contiguous tensor, then bernoulli_(p)
+        if isinstance(p, Tensor):
+            raise TypeError("bernoulli() received an invalid combination of arguments - got "
+                            "(Tensor, p=Tensor), but expected one of:\n"
+                            " * (Tensor input, *, torch.Generator generator = None, Tensor out "
+                            "= None)\n"
+                            " * (Tensor input, float p, *, torch.Generator generator = None)\n")
+        if not isinstance(p, numbers.Real):
+            raise TypeError(f"bernoulli(): argument 'p' must be float, not {type(p).__name__}")
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+        values = _random.bernoulli_mask(probs.shape, float(p), generator)  # C order: the
+        return BernoulliNotImplemented.apply(input, xp.asarray(values, probs.dtype))  # new one
+    if probs.dtype.kind != "f":
+        raise NotImplementedError("\"bernoulli_tensor_cpu_p_\" not implemented for "
+                                  f"'{_random._scalar_type_name(probs.dtype)}'")
+    probs = to_numpy(probs)  # drawn on the host, as the seed's stream is
+    if probs.size and not ((probs >= 0) & (probs <= 1)).all():
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  "
+                           "(Could this error message be improved?  If so, please report "
+                           "an enhancement request to PyTorch.)")
+    # a new contiguous tensor, filled in C order: one uniform per element, 1 where it is
+    # below p (a 53-bit double for float64 probabilities, else a float32)
+    wide = np.float64 if probs.dtype == np.float64 else np.float32
+    draws = _random._unit(_random._gen(generator), probs.size, wide).reshape(probs.shape)
+    values = (draws < np.asarray(probs, wide)).astype(probs.dtype)
+    return BernoulliFunctional.apply(input, xp.asarray(values))
+
+
+# ------------------------------------------------------------------ multinomial
+def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,  # noqa: A002
+                generator=None) -> Tensor:
+    """Indices drawn from the categories whose weights are ``input`` (1-d, or one row per
+    distribution), as ``torch.multinomial``: the same numbers as PyTorch for a seed.
+
+    PyTorch's CPU draws them in two ways (``aten/src/ATen/native/Distributions.cpp``):
+
+    * Without replacement, or one sample: an exponential ``q ~ Exp(1)`` per weight (in the
+      order of memory), then the ``num_samples`` largest ``input / q`` (the Gumbel trick:
+      each index comes with the probability its weight gives). The largest are found by its
+      ``argmax`` (one sample: the first of equal ones) or its ``topk``, whose order among
+      equal values is that of the C++ library's ``std::nth_element``/``std::partial_sort``;
+      :func:`_top_indices` repeats them for ties.
+    * With replacement: for each row its cumulative sums (in the weights' precision, float32
+      for float16), divided by the total, then for each sample one 53-bit uniform ``u`` and the
+      first category whose cumulative sum is ``>= u``.
+
+    >>> import minitorch
+    >>> _ = minitorch.manual_seed(0)
+    >>> minitorch.multinomial(minitorch.tensor([0.1, 0.2, 0.7]), 2)
+    tensor([2, 1])
+    """
+    if isinstance(num_samples, bool) or not isinstance(num_samples, (int, np.integer)):
+        raise TypeError("multinomial(): argument 'num_samples' (position 2) must be int, not "
+                        f"{type(num_samples).__name__}")
+    w = to_numpy(input._data)  # drawn on the host, as the seed's stream is
+    if not 1 <= w.ndim <= 2:
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if w.dtype.kind != "f":
+        raise RuntimeError("multinomial only supports floating-point dtypes for input, got: "
+                           f"{_random._scalar_type_name(w.dtype)}")
+    n = int(num_samples)
+    if n <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    categories = w.shape[-1]
+    if not replacement and n > categories:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                           "replacement")
+    if categories > 2**24:
+        raise RuntimeError("number of categories cannot exceed 2^24")
+    shape = (n,) if w.ndim == 1 else (w.shape[0], n)
+    if math.prod(shape) == 0:
+        result = np.zeros(shape, np.int64)
+    elif not replacement or n == 1:
+        result = _multinomial_topk(w, n, generator)
+    else:
+        result = _multinomial_with_replacement(w, n, generator)
+    return _wrap(array_module(input._data).asarray(result))
+
+
+def _multinomial_topk(w: np.ndarray, n: int, generator) -> np.ndarray:
+    if w.size == 0:
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity.")
+    if not (np.all(w < np.inf) and np.all(w >= 0)):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    sums = w.sum(-1, dtype=np.float64)
+    if np.any(sums == 0):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    gen = _random._gen(generator)
+
+    def exponential(shape):  # exponential_(1): -log1p(-u), u a 53-bit double, in w's dtype
+        u = _random._unit(gen, math.prod(shape), np.float64).tolist()
+        return np.array([-math.log1p(-x) for x in u], np.float64).astype(w.dtype).reshape(shape)
+
+    q = _random.in_memory_order(w, exponential)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        if w.dtype == np.float16:  # Half divides in float32 and rounds (overflow: inf)
+            ratio = (w.astype(np.float32) / q.astype(np.float32)).astype(np.float16)
+        else:
+            ratio = w / q
+    if n == 1:  # PyTorch's argmax: the first of equal largest ones (two infs of float16)
+        return np.argmax(ratio, axis=-1)[..., None].astype(np.int64)
+    rows = ratio.reshape(-1, ratio.shape[-1])
+    out = np.stack([_top_indices(row.astype(np.float64), n) for row in rows])
+    return out.reshape(w.shape[:-1] + (n,))
+
+
+def _top_indices(values: np.ndarray, k: int) -> np.ndarray:
+    """The indices of the ``k`` largest ``values``, largest first, as PyTorch's CPU ``topk``
+    orders them: by value, and among equal values as its ``std::partial_sort`` (``k * 64 <=
+    len``) or ``std::nth_element`` then ``std::sort`` of the first ``k - 1`` leave them."""
+    order = np.argsort(-values, kind="stable")
+    top = values[order[:k + 1]]
+    if not np.any(top[1:] == top[:-1]):  # no tie among the k (nor at the k-th): one answer
+        return order[:k]
+    q = [(v, i) for i, v in enumerate(values.tolist())]
+    if k * 64 <= len(q):
+        _partial_sort(q, 0, k, len(q))
+    else:
+        _nth_element(q, k - 1)
+        _introsort(q, 0, k - 1)
+    return np.array([i for _, i in q[:k]], np.int64)
+
+
+# libstdc++'s algorithms, step for step, on lists of (value, index), "less" being "greater
+# value" (PyTorch's comparison for the largest). They only matter for equal values.
+def _before(x, y) -> bool:
+    return x[0] > y[0]
+
+
+def _median_to_first(q, result, a, b, c) -> None:
+    if _before(q[a], q[b]):
+        if _before(q[b], q[c]):
+            q[result], q[b] = q[b], q[result]
+        elif _before(q[a], q[c]):
+            q[result], q[c] = q[c], q[result]
+        else:
+            q[result], q[a] = q[a], q[result]
+    elif _before(q[a], q[c]):
+        q[result], q[a] = q[a], q[result]
+    elif _before(q[b], q[c]):
+        q[result], q[c] = q[c], q[result]
+    else:
+        q[result], q[b] = q[b], q[result]
+
+
+def _partition_pivot(q, first, last) -> int:
+    mid = first + (last - first) // 2
+    _median_to_first(q, first, first + 1, mid, last - 1)
+    pivot, lo, hi = q[first], first + 1, last
+    while True:
+        while _before(q[lo], pivot):
+            lo += 1
+        hi -= 1
+        while _before(pivot, q[hi]):
+            hi -= 1
+        if not lo < hi:
+            return lo
+        q[lo], q[hi] = q[hi], q[lo]
+        lo += 1
+
+
+def _linear_insert(q, last) -> None:
+    val, nxt = q[last], last - 1
+    while _before(val, q[nxt]):
+        q[last] = q[nxt]
+        last, nxt = nxt, nxt - 1
+    q[last] = val
+
+
+def _insertion_sort(q, first, last) -> None:
+    for i in range(first + 1, last):
+        if _before(q[i], q[first]):
+            val = q[i]
+            q[first + 1:i + 1] = q[first:i]
+            q[first] = val
+        else:
+            _linear_insert(q, i)
+
+
+def _adjust_heap(q, first, hole, length, value) -> None:
+    top, child = hole, hole
+    while child < (length - 1) // 2:
+        child = 2 * (child + 1)
+        if _before(q[first + child], q[first + child - 1]):
+            child -= 1
+        q[first + hole] = q[first + child]
+        hole = child
+    if length % 2 == 0 and child == (length - 2) // 2:
+        child = 2 * (child + 1)
+        q[first + hole] = q[first + child - 1]
+        hole = child - 1
+    parent = (hole - 1) // 2
+    while hole > top and _before(q[first + parent], value):
+        q[first + hole] = q[first + parent]
+        hole, parent = parent, (parent - 1) // 2
+    q[first + hole] = value
+
+
+def _heap_select(q, first, middle, last) -> None:
+    length = middle - first
+    if length >= 2:
+        for parent in range((length - 2) // 2, -1, -1):
+            _adjust_heap(q, first, parent, length, q[first + parent])
+    for i in range(middle, last):
+        if _before(q[i], q[first]):
+            value, q[i] = q[i], q[first]
+            _adjust_heap(q, first, 0, length, value)
+
+
+def _partial_sort(q, first, middle, last) -> None:
+    _heap_select(q, first, middle, last)
+    while middle - first > 1:  # sort_heap
+        middle -= 1
+        value, q[middle] = q[middle], q[first]
+        _adjust_heap(q, first, 0, middle - first, value)
+
+
+def _nth_element(q, nth) -> None:
+    first, last = 0, len(q)
+    if nth == last:
+        return
+    depth = 2 * (last.bit_length() - 1)
+    while last - first > 3:
+        if depth == 0:
+            _heap_select(q, first, nth + 1, last)
+            q[first], q[nth] = q[nth], q[first]
+            return
+        depth -= 1
+        cut = _partition_pivot(q, first, last)
+        if cut <= nth:
+            first = cut
+        else:
+            last = cut
+    _insertion_sort(q, first, last)
+
+
+def _introsort(q, first, last) -> None:
+    """``std::sort``: introsort down to runs of 16, then insertion sort."""
+    if last - first < 2:
+        return
+
+    def loop(first, last, depth):
+        while last - first > 16:
+            if depth == 0:
+                _partial_sort(q, first, last, last)
+                return
+            depth -= 1
+            cut = _partition_pivot(q, first, last)
+            loop(cut, last, depth)
+            last = cut
+
+    loop(first, last, 2 * ((last - first).bit_length() - 1))
+    if last - first > 16:
+        _insertion_sort(q, first, first + 16)
+        for i in range(first + 16, last):
+            _linear_insert(q, i)
+    else:
+        _insertion_sort(q, first, last)
+
+
+def _multinomial_with_replacement(w: np.ndarray, n: int, generator) -> np.ndarray:
+    gen = _random._gen(generator)
+    if w.shape[-1] == 0:  # rows of no categories: their sum is 0
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    acc = np.float32 if w.dtype == np.float16 else w.dtype
+    rows = w.reshape(-1, w.shape[-1])
+    out = np.empty((rows.shape[0], n), np.int64)
+    for r, row in enumerate(rows):
+        row = row.astype(acc)
+        bad = ~((row >= 0) & np.isfinite(row))  # checked one by one: the first bad one
+        if bad.any():  # says which error (NaN fails the ``>= 0``)
+            first = row[np.argmax(bad)]
+            what = "infinity or NaN" if first >= 0 else "< 0"
+            what = "= " + what if first >= 0 else what
+            raise RuntimeError(f"invalid multinomial distribution (encountering probability "
+                               f"entry {what})")
+        cum = np.cumsum(row, dtype=acc)  # one after the other, in the weights' precision
+        total = cum[-1]
+        if not total > 0:
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        cum = cum / total
+        cum[-1] = 1
+        u = _random._unit(gen, n, np.float64)
+        out[r] = np.searchsorted(cum.astype(np.float64), u, side="left")
+    return out.reshape(w.shape[:-1] + (n,))

@@ -16,11 +16,14 @@ from minitorch.optim import lr_scheduler
 from minitorch.optim.adadelta import Adadelta
 from minitorch.optim.adagrad import Adagrad
 from minitorch.optim.adam import Adam, AdamW
+from minitorch.optim.adamax import Adamax
+from minitorch.optim.asgd import ASGD
 from minitorch.optim.nadam import NAdam
 from minitorch.optim.optimizer import Optimizer
 from minitorch.optim.radam import RAdam
 from minitorch.optim.rmsprop import RMSprop
+from minitorch.optim.rprop import Rprop
 from minitorch.optim.sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "NAdam",
-           "RAdam", "lr_scheduler"]
+           "RAdam", "Adamax", "Rprop", "ASGD", "lr_scheduler"]

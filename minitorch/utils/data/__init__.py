@@ -11,7 +11,7 @@ Example:
 """
 
 from minitorch.utils.data._collate import default_collate, default_convert
-from minitorch.utils.data.dataloader import DataLoader
+from minitorch.utils.data.dataloader import DataLoader, get_worker_info
 from minitorch.utils.data.dataset import (
     ConcatDataset,
     Dataset,
@@ -26,8 +26,10 @@ from minitorch.utils.data.sampler import (
     Sampler,
     SequentialSampler,
     SubsetRandomSampler,
+    WeightedRandomSampler,
 )
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset",
            "random_split", "DataLoader", "default_collate", "default_convert", "Sampler",
-           "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "BatchSampler"]
+           "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "BatchSampler",
+           "WeightedRandomSampler", "get_worker_info"]

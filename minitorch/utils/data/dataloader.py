@@ -29,7 +29,7 @@ from minitorch.utils.data._collate import default_collate, default_convert
 from minitorch.utils.data.dataset import IterableDataset
 from minitorch.utils.data.sampler import BatchSampler, RandomSampler, SequentialSampler
 
-__all__ = ["DataLoader"]
+__all__ = ["DataLoader", "get_worker_info"]
 
 
 class DataLoader:
@@ -173,3 +173,15 @@ def _batch_fetcher(dataset):
         if getattr(cls, name, None) is not getattr(owner, name, None):
             return None
     return dataset._get_batch
+
+
+def get_worker_info():
+    """Information about the worker process that loads the data (its ``id``, ``num_workers``,
+    ``seed``, ``dataset``), or None in the main process, as ``torch.utils.data``. minitorch
+    always loads in the main process, so it is always None: an ``IterableDataset`` that
+    splits its work by worker then reads the whole data once.
+
+    >>> get_worker_info() is None
+    True
+    """
+    return None

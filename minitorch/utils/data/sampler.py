@@ -3,6 +3,7 @@
 * :class:`SequentialSampler`: 0, 1, 2, ... (``shuffle=False``);
 * :class:`RandomSampler`: a fresh random permutation every epoch (``shuffle=True``);
 * :class:`SubsetRandomSampler`: a random order of given indices;
+* :class:`WeightedRandomSampler`: indices drawn with given weights (``torch.multinomial``);
 * :class:`BatchSampler`: groups another sampler's indices into lists of ``batch_size``.
 
 Example:
@@ -18,9 +19,11 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from minitorch import _random
+from minitorch._tensor import _wrap
+from minitorch.ops.sampling import multinomial
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
-           "BatchSampler"]
+           "BatchSampler", "WeightedRandomSampler"]
 
 
 class Sampler:
@@ -161,3 +164,41 @@ class BatchSampler(Sampler):
         if self.drop_last:
             return len(self.sampler) // self.batch_size
         return -(-len(self.sampler) // self.batch_size)
+
+
+class WeightedRandomSampler(Sampler):
+    """Indices ``0 .. len(weights) - 1`` drawn with probabilities proportional to ``weights``
+    (with replacement by default): ``torch.multinomial`` of the weights, so a seed gives
+    PyTorch's indices. Useful to oversample the rare classes of an unbalanced dataset.
+
+    >>> import minitorch
+    >>> g = minitorch.Generator().manual_seed(0)
+    >>> list(WeightedRandomSampler([0.1, 0.9, 0.4, 0.7, 3.0, 0.6], 5, generator=g))
+    [5, 4, 4, 5, 4]
+    """
+
+    def __init__(self, weights, num_samples: int, replacement: bool = True,
+                 generator=None) -> None:
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or \
+                num_samples <= 0:
+            raise ValueError("num_samples should be a positive integer value, but got "
+                             f"num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError("replacement should be a boolean value, but got "
+                             f"replacement={replacement}")
+        weights = np.asarray(getattr(weights, "_data", weights), dtype=np.float64)
+        if weights.ndim != 1:
+            raise ValueError("weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(weights.shape)}")
+        self.weights = _wrap(weights.copy())
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self) -> Iterator[int]:
+        drawn = multinomial(self.weights, self.num_samples, self.replacement,
+                            generator=self.generator)
+        yield from iter(drawn.tolist())
+
+    def __len__(self) -> int:
+        return self.num_samples
