@@ -74,6 +74,11 @@ def _cases(lib):
                                    ((3,), 0, 2)]},
         "index_add_0d_minus_one": lambda: lib.index_add(lib.tensor(1.0), 0, lib.tensor([-1]),
                                                       lib.tensor(2.0)),
+        **{f"index_add_alpha2_{shape}_{dim}_{idx}": (
+            lambda shape=shape, dim=dim, idx=idx: lib.index_add(
+                lib.zeros(*shape), dim, lib.tensor([idx]),
+                lib.ones(*[1 if k == dim else n for k, n in enumerate(shape)]), alpha=2))
+           for shape, dim, idx in [((3, 2), 0, 3), ((3, 4), 0, -1), ((2, 3), 1, -1)]},
         "index_add_0d": lambda: lib.index_add(lib.tensor(1.0), 0, lib.tensor([0]), lib.tensor(2.0)),
         # index_select of a 0-d tensor: exactly one index, 0
         "index_select_0d_two": lambda: lib.index_select(lib.tensor(3.0), 0, lib.tensor([0, 0])),
@@ -104,7 +109,8 @@ def _cases(lib):
         "repeat_negative": lambda: lib.ones(3).repeat(-1, 2),
         "repeat_negative_middle": lambda: lib.ones(2, 3).repeat(2, -2, 1),
         # index tensors: long, int, byte or bool only
-        **{f"index_{d}": (lambda d=d: lib.arange(5)[lib.tensor([1], dtype=getattr(lib, d))])
+        **{f"index_{d}": (lambda d=d: lib.arange(5)[lib.tensor([1, 0, 1, 1, 0],
+                                                               dtype=getattr(lib, d))])
            for d in ("int8", "int16", "int32", "int64", "uint8", "bool", "float32")},
         "index_0d_int16": lambda: lib.arange(5)[lib.tensor(1, dtype=lib.int16)],
         # gather with a 0-d index, or of a 0-d input, and its gradient
@@ -139,6 +145,14 @@ def _cases(lib):
         "set_mask_after_slice": _set(lib, lambda: lib.zeros(2, 3), (slice(None), m),
                                      lambda lib: lib.tensor([4.0], dtype=lib.float64)),
         "set_mask_value_backward": lambda: _set_backward(lib),
+        "set_0d_mask_other_dtype": _set(lib, lambda: lib.ones(2, 3), lambda lib: lib.tensor(True),
+                                        lambda lib: lib.tensor(3)),
+        "set_0d_false_mask_other_dtype": _set(lib, lambda: lib.ones(2, 3),
+                                              lambda lib: lib.tensor(False),
+                                              lambda lib: lib.tensor(3.0, dtype=lib.float64)),
+        "take_along_dim_flat_transposed": lambda: lib.take_along_dim(lib.ones(2, 3).t(),
+                                                                      lib.tensor([0, 1])),
+        "take_along_dim_flat": lambda: lib.take_along_dim(graph(2, 3), lib.tensor([[0, 4]]).t()),
         "set_true": _set(lib, lambda: graph(2, 3), True, 1.0),
         "set_true_double": _set(lib, lambda: lib.zeros(2, 3), True,
                                 lambda lib: lib.ones(3, dtype=lib.float64)),

@@ -83,6 +83,25 @@ def test_reflection_pad_double_backward_matches_torch():
     np.testing.assert_allclose(res[0][2], res[1][2])
 
 
+@pytest.mark.parametrize("mode", ["reflect", "replicate"])
+def test_a_gathering_pads_gradient_is_recorded_as_in_torch(mode):
+    """PyTorch's reflection/replication pad backward takes the input too: a gradient through
+    the pad is recorded under create_graph even when the upstream gradient is constant, and
+    its own gradient with respect to the input is zero (a gradient penalty through a pad)."""
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    res = []
+    for lib in (minitorch, torch):
+        a = lib.tensor(x, requires_grad=True)
+        out = lib.nn.functional.pad(a[None], (2, 1), mode=mode)
+        w = lib.arange(out.numel(), dtype=lib.float32).reshape(out.shape) + 1
+        (g,) = lib.autograd.grad((out * w).sum(), a, create_graph=True)
+        edges = [None if n is None else n.name() for n, _ in g.grad_fn.next_functions[0][0]
+                 .next_functions]
+        (h,) = lib.autograd.grad((g * g).sum(), a)
+        res.append((g.requires_grad, edges, g.detach().numpy().tolist(), h.numpy().tolist()))
+    assert res[0] == res[1]
+
+
 DISTANCES = [
     ("CosineSimilarity", {}), ("CosineSimilarity", {"dim": 0}),
     ("CosineSimilarity", {"dim": -1, "eps": 0.5}), ("PairwiseDistance", {}),

@@ -77,33 +77,38 @@ class _GatherPad(Function):
         lead = x.ndim - len(pad) // 2
         index = [xp.asarray(_pad_index(n, before, after, cls.mode))
                  for (before, after), n in zip(_pairs(pad), x.shape[lead:])]
-        ctx.pad, ctx.cls, ctx.index, ctx.shape = pad, cls, index, x.shape
+        ctx.pad, ctx.cls, ctx.index = pad, cls, index
+        ctx.save_for_backward(a)  # as PyTorch's backward takes the input (see _PadGradient)
         return _wrap(xp.ascontiguousarray(x[(Ellipsis, *xp.ix_(*index))]))
 
     @staticmethod
     def backward(ctx, grad):
-        cls = ctx.cls
-        return cls.gradient.apply(grad, cls, ctx.pad, ctx.index, ctx.shape), None, None
+        (a,) = ctx.saved_tensors
+        return ctx.cls.gradient.apply(grad, a, ctx.cls, ctx.pad, ctx.index), None, None
 
 
 class _PadGradient(Function):
     """The gradient of a gathering pad: each output's gradient is added to its source. Its
-    own gradient is the pad again."""
+    own gradient is the pad again. Like PyTorch's ``reflection_pad2d_backward(grad, input)``
+    it has an edge to the input, whose gradient is zero (the input only gave the shape), so a
+    gradient penalty through a pad is recorded."""
 
     _builtin = True
+    _edge_args = (0, 1)
 
     @staticmethod
-    def forward(ctx, grad, cls, pad, index, shape):
+    def forward(ctx, grad, a, cls, pad, index):
         ctx.cls, ctx.pad = cls, pad
         g = grad._data
         xp = array_module(g)
-        out = xp.zeros(shape, g.dtype)
+        out = xp.zeros(a._data.shape, g.dtype)
         _add_at(out, (Ellipsis, *xp.ix_(*index)), g)
         return _wrap(out)
 
     @staticmethod
     def backward(ctx, gg):
-        return ctx.cls.apply(gg, ctx.pad, ctx.cls), None, None, None, None
+        zeros = gg.new_zeros(gg.shape) if ctx.needs_input_grad[1] else None
+        return ctx.cls.apply(gg, ctx.pad, ctx.cls), zeros, None, None, None
 
 
 def _gather_pad_class(name: str, mode: str):

@@ -462,8 +462,8 @@ def setitem(x: Tensor, key, value) -> None:
 
 def _one_mask(advanced: tuple) -> bool:
     """Whether the index tensors of a key are one bool mask (slices aside)."""
-    arrays = [k for k in advanced if not isinstance(k, slice)]
-    return len(arrays) == 1 and arrays[0].dtype == np.bool_
+    arrays = [k for k in advanced if not isinstance(k, slice)]  # (a 0-d mask is not one)
+    return len(arrays) == 1 and arrays[0].dtype == np.bool_ and arrays[0].ndim > 0
 
 
 def _plain_write(x: Tensor, key, value) -> bool:
@@ -700,8 +700,8 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,  # noqa
                            f"source.size(dim): ({n_src}), for dim: {dim}")
     size = input._data.shape[dim] if ndim else 1
     bad = idx[(idx < 0) | (idx >= size)]  # no negative indices (PyTorch does not wrap them)
-    if bad.size:  # PyTorch's message depends on its kernel: the first or last dim of a
-        if ndim > 1 and dim in (0, ndim - 1):  # matrix or more, or any other
+    if bad.size:  # the message is that of the PyTorch kernel that would run: one for alpha 1
+        if alpha == 1 and ndim > 1 and dim in (0, ndim - 1):  # into an outer dim, one else
             raise RuntimeError(f"index {int(bad[0])} is out of bounds for dimension {dim} "
                                f"with size {size}")
         raise IndexError("index out of range in self")
@@ -794,7 +794,7 @@ def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:  # noqa:
         raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
                            f"{indices.dtype._legacy[:-6]}")
     if dim is None:
-        return gather(input.reshape(-1), 0, indices.reshape(-1))
+        return gather(input.view(-1), 0, indices.view(-1))  # as PyTorch: views, not copies
     ndim = input._data.ndim
     d = normalize_dim(dim, ndim)
     if indices._data.ndim != ndim:
