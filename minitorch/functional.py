@@ -102,6 +102,9 @@ def broadcast_tensors(*tensors) -> tuple:
     return tuple(t if tuple(t.shape) == shape else _shape.expand(t, shape) for t in tensors)
 
 
+_warned_meshgrid: list = []  # not empty once meshgrid has warned
+
+
 def meshgrid(*tensors, indexing: str | None = None) -> tuple:
     """Coordinate grids from 1-D tensors: with ``indexing="ij"`` the ``k``-th output varies
     along dimension ``k``; ``"xy"`` swaps the first two dimensions (as NumPy's default)."""
@@ -115,8 +118,10 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple:
     if any(t.dtype is not tensors[0].dtype for t in tensors):
         raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     if indexing is None:
-        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
-                      "indexing argument.", UserWarning, stacklevel=2)
+        if not _warned_meshgrid:  # PyTorch warns once a process (TORCH_WARN_ONCE)
+            _warned_meshgrid.append(True)
+            warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass "
+                          "the indexing argument.", UserWarning, stacklevel=2)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "

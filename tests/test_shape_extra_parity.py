@@ -7,7 +7,8 @@ checked with finite differences."""
 
 from __future__ import annotations
 
-import warnings
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -112,19 +113,30 @@ def test_grad_fn_is_printed_as_pytorch_prints_it():
         assert mine.startswith(f"<{name}") and ref.startswith(f"<{name}")
 
 
-def test_meshgrid_warns_without_indexing_as_torch_does():
-    for lib in (minitorch, torch):
-        a = lib.tensor([1.0, 2.0])
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            lib.meshgrid(a, a)
-        assert [w.category for w in caught] == [UserWarning]
-        assert str(caught[0].message).startswith(
-            "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
-            "argument.")
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            lib.meshgrid(a, a, indexing="xy")
+_MESHGRID_TWICE = '''
+import warnings, sys
+import {lib} as lib
+a = lib.tensor([1.0, 2.0])
+for _ in range(2):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lib.meshgrid(a, a)
+    print([str(w.message).split(" (Triggered")[0] for w in caught])  # torch adds where
+with warnings.catch_warnings():
+    warnings.simplefilter("error")
+    lib.meshgrid(a, a, indexing="xy")
+'''
+
+
+def test_meshgrid_warns_once_without_indexing_as_torch_does():
+    """PyTorch warns once a process when ``indexing`` is not given (TORCH_WARN_ONCE), so
+    each library runs in a fresh interpreter: the first call warns, the second does not."""
+    printed = [subprocess.run([sys.executable, "-c", _MESHGRID_TWICE.format(lib=name)],
+                              capture_output=True, text=True, check=True).stdout
+               for name in ("minitorch", "torch")]
+    assert printed[0] == printed[1]
+    assert printed[0].splitlines()[0] == ("['torch.meshgrid: in an upcoming release, it will be "
+                                          "required to pass the indexing argument.']")
     assert minitorch.meshgrid is minitorch.functional.meshgrid
 
 
