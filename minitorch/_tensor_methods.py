@@ -337,11 +337,11 @@ class TensorMethods:
         return _functional.norm(self, p, dim, keepdim, dtype=dtype)
 
     def sum_to_size(self, *size):
-        return _reduction.sum_to_size(self, _shape.as_shape(size))
+        return _reduction.sum_to_size(self, _shape.as_shape(size, "sum_to_size"))
 
     # ------------------------------------------------------------ shape
     def reshape(self, *shape):
-        return _shape.reshape(self, _shape.as_shape(shape))
+        return _shape.reshape(self, _shape.as_shape(shape, "reshape", "shape"))
 
     def view(self, *shape):
         if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
@@ -363,16 +363,16 @@ class TensorMethods:
         return _shape.transpose(self, -2, -1)
 
     def permute(self, *dims):
-        return _shape.permute(self, _shape.as_shape(dims))
+        return _shape.permute(self, _shape.as_shape(dims, "permute", "dims"))
 
     def expand(self, *sizes):
-        return _shape.expand(self, _shape.as_shape(sizes))
+        return _shape.expand(self, _shape.as_shape(sizes, "expand"))
 
     def expand_as(self, other):
         return _shape.expand(self, tuple(other.shape))
 
     def repeat(self, *sizes):
-        return _shape.repeat(self, _shape.as_shape(sizes))
+        return _shape.repeat(self, _shape.as_shape(sizes, "repeat", "repeats"))
 
     # ------------------------------------------------------------ new tensors like this one
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad: bool = False):

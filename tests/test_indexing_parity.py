@@ -9,6 +9,7 @@ writes of a number of another dtype, ``x[True] = v``, and errors that came from 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import minitorch
@@ -180,3 +181,37 @@ def test_gather_sparse_grad_is_refused_clearly():
     """minitorch has no sparse tensors: a sparse gradient is refused, not made dense."""
     with pytest.raises(NotImplementedError, match="sparse"):
         minitorch.gather(minitorch.ones(2), 0, minitorch.tensor([0]), sparse_grad=True)
+
+
+_FLOAT_SIZES = {
+    "view": lambda x: x.view(2.5, -1),  # n / 2 where n is odd: cut down to 2, silently
+    "view_tuple": lambda x: x.view((2.0, 6)),
+    "reshape": lambda x: x.reshape(6, 2.0),
+    "expand": lambda x: x[:, :1].expand(4.0, 3),
+    "repeat": lambda x: x.repeat(2.0, 1),
+    "permute": lambda x: x.permute(1.0, 0),
+    "sum_to_size": lambda x: x.sum_to_size(1.0, 3),
+    "view_float_tensor": lambda x: x.view(type(x)([2.0]).reshape(()), 6),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_FLOAT_SIZES))
+def test_a_float_size_is_a_type_error_as_in_torch(case):
+    """A size given as a float (``x.view(n / 2, -1)``) is PyTorch's TypeError, not truncated
+    to an int (2.5 became 2 and the -1 took the rest). PyTorch's wording comes from its argument
+    parser and differs from function to function; minitorch names the element."""
+    for lib in (minitorch, torch):
+        with pytest.raises(TypeError) as caught:
+            _FLOAT_SIZES[case](lib.zeros(4, 3))
+        if lib is minitorch:
+            assert "must be tuple of ints, but found element of type" in str(caught.value)
+
+
+@pytest.mark.parametrize("size", [(2, 6), ((2, 6),), ([2, 6],), (-1,), (np.int64(2), 6),
+                                  "int tensor"], ids=str)
+def test_integer_sizes_in_every_form_still_work(size):
+    shapes = []
+    for lib in (minitorch, torch):
+        args = (lib.tensor(2), 6) if size == "int tensor" else size
+        shapes.append(tuple(lib.zeros(4, 3).view(*args).shape))
+    assert shapes[0] == shapes[1] != (4, 3)

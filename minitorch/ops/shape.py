@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numbers
 import operator
+from operator import index as _index
 
 import numpy as np
 
@@ -38,11 +39,22 @@ __all__ = ["reshape", "view", "flatten", "transpose", "t", "permute", "squeeze",
            "expand", "repeat", "cat", "stack", "split", "chunk", "unbind", "diagonal"]
 
 
-def as_shape(args) -> tuple:
-    """``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` all mean the shape ``(2, 3)``."""
+def as_shape(args, name: str = "view", what: str = "size") -> tuple:
+    """``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` all mean the shape ``(2, 3)``. Each size
+    must be an integer (or stand for one, as a one-element integer tensor does): a float such
+    as ``n / 2`` is refused, as in PyTorch, not cut down to an int."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = args[0]
-    return tuple([int(a) for a in args])  # (a third of what tuple(map(int, args)) costs)
+    try:
+        return tuple([_index(a) for a in args])  # (a third of what tuple(map(...)) costs)
+    except TypeError:
+        for pos, a in enumerate(args):
+            try:
+                _index(a)
+            except TypeError:
+                raise TypeError(f"{name}(): argument '{what}' must be tuple of ints, but found "
+                                f"element of type {type(a).__name__} at pos {pos}") from None
+        raise
 
 
 def _view_of(base: Tensor, array, kind: int = 0) -> Tensor:
