@@ -524,6 +524,12 @@ def narrow(input: Tensor, dim: int, start, length: int) -> Tensor:  # noqa: A002
     shape = input._data.shape
     if not shape:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if isinstance(start, Tensor) and (start._data.ndim or start._data.dtype.kind not in "iu"):
+        raise RuntimeError("start must be an 0-dim integral Tensor.")
+    for name, value in (("dim", dim), ("start", start), ("length", length)):
+        if not hasattr(value, "__index__") or isinstance(value, bool):
+            raise TypeError(f"narrow(): argument '{name}' must be int, not "
+                            f"{type(value).__name__}")  # 1.0 is not cut down to 1
     d = normalize_dim(dim, len(shape))
     size, start = shape[d], int(start)  # start may be a 0-d integer tensor
     if not -size <= start <= size:
