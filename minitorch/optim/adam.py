@@ -30,6 +30,7 @@ from minitorch.optim.optimizer import (
     _addcmul_,
     _as_dtype,
     _bump,
+    _check_adam_hyperparameters,
     _lerp_,
     _params_with_grad,
     _weight_decay,
@@ -46,16 +47,7 @@ class Adam(Optimizer):
                  foreach=None, maximize: bool = False, capturable: bool = False,
                  differentiable: bool = False, fused=None,
                  decoupled_weight_decay: bool = False) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_adam_hyperparameters(lr, eps, betas, weight_decay)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                     "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,
                     "capturable": capturable, "differentiable": differentiable,

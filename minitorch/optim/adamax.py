@@ -21,7 +21,15 @@ import numpy as np
 from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd import grad_mode
-from minitorch.optim.optimizer import Optimizer, _add, _as_dtype, _bump, _lerp_, _params_with_grad
+from minitorch.optim.optimizer import (
+    Optimizer,
+    _add,
+    _as_dtype,
+    _bump,
+    _check_adam_hyperparameters,
+    _lerp_,
+    _params_with_grad,
+)
 
 __all__ = ["Adamax"]
 
@@ -33,16 +41,7 @@ class Adamax(Optimizer):
                  eps: float = 1e-8, weight_decay: float = 0, foreach=None, *,
                  maximize: bool = False, differentiable: bool = False,
                  capturable: bool = False) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_adam_hyperparameters(lr, eps, betas, weight_decay)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                     "foreach": foreach, "maximize": maximize,
                     "differentiable": differentiable, "capturable": capturable}

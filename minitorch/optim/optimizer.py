@@ -243,6 +243,20 @@ def _restore_group(group: dict, saved: dict) -> dict:
     return new
 
 
+def _check_adam_hyperparameters(lr, eps, betas, weight_decay) -> None:
+    """PyTorch's ValueErrors, in its order, for the hyperparameters the Adam family shares
+    (Adam, AdamW, Adamax, NAdam, RAdam)."""
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    for i in (0, 1):
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
 def _params_with_grad(group: dict):
     """The parameters of a group that have a gradient, with the NumPy arrays of both."""
     for p in group["params"]:
