@@ -210,7 +210,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
     if p == 1.0:  # everything dropped: PyTorch multiplies by zero and draws nothing
         mask = _wrap(np.zeros((), data.dtype))
     else:  # PyTorch's mask: bernoulli(1 - p), then divided by (1 - p), in the input's dtype
-        keep = _random.bernoulli_mask(data.shape, 1.0 - p)
+        keep = _random.in_memory_order(  # drawn in the order of memory (a transposed input)
+            data, lambda shape: _random.bernoulli_mask(shape, 1.0 - p))
         mask = _wrap(keep.astype(data.dtype) / data.dtype.type(1.0 - p))
     if array_module(data) is not np:
         mask = mask.to(input.device)
