@@ -402,6 +402,32 @@ def test_encoder_matches_torch(kw):
     _run_modules(mine, ref, [_src(kw, n)], src_key_padding_mask=_padding())
 
 
+@pytest.mark.parametrize("mask_check", [True, False])
+@pytest.mark.parametrize("aligned", [True, False])
+@pytest.mark.parametrize("float_mask", [False, True])
+def test_encoder_nested_tensor_path_matches_torch(mask_check, aligned, float_mask):
+    """PyTorch's inference fast path (no_grad, eval, batch_first, a padding mask) runs on
+    nested tensors: the padded positions come out as zeros (then the final norm), and without
+    mask_check a padding that is not at the end is taken to be."""
+    pad = _padding() if aligned else np.array([[0, 0, 1, 0, 1], [0, 0, 0, 0, 1]], bool)
+    if float_mask:
+        pad = np.where(pad, -np.inf, 0.0).astype(np.float32)
+    x = _arr(2, 5, 8)
+
+    def make(lib):
+        layer = lib.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)
+        return lib.nn.TransformerEncoder(layer, 2, norm=lib.nn.LayerNorm(8),
+                                         mask_check=mask_check).eval()
+    outs = []
+    for lib, module in zip(LIBS, _built(make)):
+        for mode in (lib.no_grad, lib.inference_mode):
+            with mode():
+                outs.append(module(lib.tensor(x), src_key_padding_mask=lib.tensor(pad)))
+        outs.append(module(lib.tensor(x), src_key_padding_mask=lib.tensor(pad)))  # with grad
+    for mine, ref in zip(outs[:3], outs[3:]):
+        _close(mine, ref)
+
+
 @pytest.mark.parametrize("kw", LAYER_CASES, ids=str)
 def test_decoder_matches_torch(kw):
     def make(lib):
@@ -493,3 +519,16 @@ def test_transformer_errors_match_torch(case):
         return model(lib.tensor(_src({})), lib.tensor(tgt))
     mine, ref = _error(lambda: call(minitorch)), _error(lambda: call(torch))
     assert ref is not None and mine == ref
+
+
+@pytest.mark.parametrize("module", ["nn.modules.attention", "nn.modules.transformer"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the examples give no warning
+        result = doctest.testmod(importlib.import_module(f"minitorch.{module}"),
+                                 optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0
+    assert result.failed == 0

@@ -9,9 +9,8 @@ A decoder layer has a second attention between them, from the target to the enco
 (``memory``).
 
 PyTorch also has fast paths for inference (fused kernels, nested tensors for padded batches);
-they compute the same numbers, so minitorch has only the ordinary path. One visible
-difference: in evaluation under ``no_grad``, PyTorch's encoder with ``src_key_padding_mask``
-returns zeros at the padded positions, minitorch what the layers compute there.
+they compute the same numbers, so minitorch has only the ordinary path, and sets the padded
+positions to zero where PyTorch's nested tensors leave them out (``TransformerEncoder``).
 
 Example:
     >>> import minitorch
@@ -32,6 +31,7 @@ import copy
 import warnings
 
 from minitorch import _creation
+from minitorch.autograd import grad_mode
 from minitorch.nn import functional as F
 from minitorch.nn import init
 from minitorch.nn.modules.activation import GELU, ReLU
@@ -206,8 +206,14 @@ def _why_no_nested_tensor(layer) -> str:
 
 class TransformerEncoder(Module):
     """``num_layers`` copies of ``encoder_layer``, one after the other, then ``norm`` (if
-    given). ``enable_nested_tensor`` and ``mask_check`` concern PyTorch's fast path and change
-    nothing here; PyTorch's warning when the layer cannot use nested tensors is kept."""
+    given).
+
+    ``enable_nested_tensor`` is PyTorch's inference fast path for padded batches: under
+    ``no_grad``, in evaluation, with a ``src_key_padding_mask`` whose padding is at the end of
+    each sequence, PyTorch drops the padded positions (a nested tensor) and returns zeros
+    there. minitorch computes them as usual and then sets them to zero, so the output is the
+    same; the warning when the layer does not allow nested tensors is PyTorch's.
+    """
 
     def __init__(self, encoder_layer, num_layers: int, norm=None,
                  enable_nested_tensor: bool = True, mask_check: bool = True) -> None:
@@ -230,11 +236,34 @@ class TransformerEncoder(Module):
         mask = F._canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
         seq_len = _get_seq_len(src, self.layers[0].self_attn.batch_first)
         is_causal = _detect_is_causal_mask(mask, is_causal, seq_len)
+        dropped = self._nested_tensor_padding(src, mask, src_key_padding_mask)
+        if dropped is not None:  # the padding PyTorch's nested tensor leaves out
+            src_key_padding_mask = F._canonical_mask(dropped, "", None, "", src.dtype)
         output = src
         for mod in self.layers:
             output = mod(output, src_mask=mask, is_causal=is_causal,
                          src_key_padding_mask=src_key_padding_mask)
+        if dropped is not None:
+            output = output.masked_fill(dropped.unsqueeze(-1), 0.0)
         return output if self.norm is None else self.norm(output)
+
+    def _nested_tensor_padding(self, src, mask, padding):
+        """Where PyTorch runs this call on nested tensors, the positions they leave out (True):
+        the last ones of each sequence, as many as ``padding`` marks. Otherwise None."""
+        layer = self.layers[0]
+        if (not self.use_nested_tensor or layer.training or src.dim() != 3 or padding is None
+                or mask is not None):
+            return None
+        kept = padding.isneginf().logical_not().long()
+        if self.mask_check and not bool((kept[:, 1:] <= kept[:, :-1]).all()):
+            return None  # some padding is not at the end of its sequence
+        tensors = (src, *(p for module in (layer.self_attn, layer.norm1, layer.norm2,
+                                           layer.linear1, layer.linear2)
+                          for p in module.parameters()))
+        if grad_mode.is_grad_enabled() and any(t.requires_grad for t in tensors):
+            return None
+        positions = _creation.arange(padding.shape[1], device=padding.device)
+        return positions >= kept.sum(1, keepdim=True)
 
 
 class TransformerDecoder(Module):
