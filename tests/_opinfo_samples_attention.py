@@ -84,6 +84,9 @@ def sdpa_samples(op):
         yield Sample(op, "mask-needs-grad", (A(rnd(2, 2, 3, 4)), A(rnd(2, 2, 5, 4)),
                                              A(rnd(2, 2, 5, 4))), {"attn_mask": A(rnd(3, 5))})
         yield Sample(op, "bad-dropout", (q, q, q), {"dropout_p": 1.5})
+        yield Sample(op, "query-not-a-tensor", ([1.0], q, q))
+        yield Sample(op, "value-not-a-tensor", (q, q, [1.0]))
+        yield Sample(op, "mask-not-a-tensor", (q, q, q), {"attn_mask": [1.0]})
     return gen
 
 
@@ -105,7 +108,10 @@ def rms_norm_samples(op):
                 ("float64-float32-weight", (A(rnd(3, 4, dtype=np.float64)), (4,), A(rnd(4))), {}),
                 ("no-dims", (x, ()), {}), ("bad-shape", (x, (3,)), {}),
                 ("too-many-dims", (A(rnd(4)), (2, 4)), {}), ("int-shape", (x, 4), {}),
-                ("bad-weight", (x, (4,), A(rnd(3))), {}), ("nan", (A(f32([[NAN, 1.0]])), (2,)), {}),
+                ("bad-weight", (x, (4,), A(rnd(3))), {}),
+                ("input-not-a-tensor", ([1.0], (1,)), {}),
+                ("weight-not-a-tensor", (x, (4,), [1.0] * 4), {}),
+                ("nan", (A(f32([[NAN, 1.0]])), (2,)), {}),
                 ("node", (x, (4,), A(rnd(4))), {"call": _node(op)}),
                 ("node-float16", (A(rnd(3, 4, dtype=np.float16)), (4,)), {"call": _node(op)})):
             call = kw.pop("call", None)

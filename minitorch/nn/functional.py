@@ -1641,6 +1641,7 @@ import math  # noqa: E402
 
 from minitorch import _creation  # noqa: E402
 from minitorch.nn import _attention  # noqa: E402
+from minitorch.ops._util import check_tensor  # noqa: E402
 from minitorch.ops.linalg import _C_NAMES  # noqa: E402
 from minitorch.ops.linalg import baddbmm as _baddbmm  # noqa: E402
 from minitorch.ops.shape import cat  # noqa: E402
@@ -1651,6 +1652,11 @@ __all__ += ["scaled_dot_product_attention", "rms_norm", "multi_head_attention_fo
 def _check_attention_inputs(query: Tensor, key: Tensor, value: Tensor,
                             attn_mask: Tensor | None) -> None:
     """PyTorch's checks of scaled_dot_product_attention's arguments, in its order."""
+    for position, (arg, t) in enumerate((("query", query), ("key", key), ("value", value)), 1):
+        check_tensor(t, "scaled_dot_product_attention", arg, position)
+    if attn_mask is not None and not isinstance(attn_mask, Tensor):  # passed by keyword
+        raise TypeError("scaled_dot_product_attention(): argument 'attn_mask' must be Tensor, "
+                        f"not {type(attn_mask).__name__}")
     names = [_C_NAMES[t.dtype.name] for t in (query, key, value)]
     if len(set(names)) > 1:
         raise RuntimeError("Expected query, key, and value to have the same dtype, but got "
@@ -1757,6 +1763,9 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,  # n
     >>> rms_norm(minitorch.tensor([[3.0, -3.0]]), (2,))
     tensor([[ 1., -1.]])
     """
+    check_tensor(input, "rms_norm", "input", 1)
+    if weight is not None:
+        check_tensor(weight, "rms_norm", "weight", 3)
     if not isinstance(normalized_shape, (tuple, list)):
         raise TypeError("rms_norm(): argument 'normalized_shape' (position 2) must be tuple of "
                         f"ints, not {type(normalized_shape).__name__}")

@@ -95,7 +95,6 @@ __all__ += ["ZeroPad1d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "Reflect
 
 # attention and the Transformer, RMSNorm
 from minitorch.nn.modules.attention import MultiheadAttention  # noqa: E402
-from minitorch.nn.modules.linear import NonDynamicallyQuantizableLinear  # noqa: E402
 from minitorch.nn.modules.normalization import RMSNorm  # noqa: E402
 from minitorch.nn.modules.transformer import (  # noqa: E402
     Transformer,
@@ -105,6 +104,5 @@ from minitorch.nn.modules.transformer import (  # noqa: E402
     TransformerEncoderLayer,
 )
 
-__all__ += ["MultiheadAttention", "NonDynamicallyQuantizableLinear", "RMSNorm", "Transformer",
-            "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
-            "TransformerDecoderLayer"]
+__all__ += ["MultiheadAttention", "RMSNorm", "Transformer", "TransformerEncoder",
+            "TransformerDecoder", "TransformerEncoderLayer", "TransformerDecoderLayer"]

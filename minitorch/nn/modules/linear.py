@@ -20,7 +20,7 @@ from minitorch.nn import init
 from minitorch.nn.modules.module import Module
 from minitorch.nn.parameter import Parameter
 
-__all__ = ["Linear", "Identity", "NonDynamicallyQuantizableLinear"]
+__all__ = ["Linear", "Identity"]  # and NonDynamicallyQuantizableLinear, not exported (PyTorch)
 
 
 class Identity(Module):
