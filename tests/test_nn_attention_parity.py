@@ -8,6 +8,8 @@ compared in test_opinfo.py through ``_opinfo_samples_attention``."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -175,6 +177,29 @@ def test_rmsnorm_module_matches_torch(kw, shape):
     _close(out, out_t)
     _close(grad, grad_t)
     _same_gradients(mine, ref)
+
+
+_RMS_NORM_MIXED_TWICE = '''
+import warnings
+import {lib} as lib
+x = lib.ones(2, 3, dtype=lib.float16)
+for weight in (lib.ones(3), lib.ones(3, dtype=lib.float64)):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = lib.nn.functional.rms_norm(x, (3,), weight)
+    print(out.dtype, [str(w.message).split(" (Triggered")[0] for w in caught])  # torch adds where
+'''
+
+
+def test_rms_norm_mixed_dtypes_warn_once_as_torch_does():
+    """A weight of another dtype than the input: the result has the input's dtype, and
+    PyTorch warns once a process (TORCH_WARN_ONCE), so each library runs in a fresh
+    interpreter."""
+    printed = [subprocess.run([sys.executable, "-c", _RMS_NORM_MIXED_TWICE.format(lib=name)],
+                              capture_output=True, text=True, check=True).stdout
+               for name in ("minitorch", "torch")]
+    assert printed[0] == printed[1]
+    assert "Mismatch dtype between input and weight" in printed[0].splitlines()[0]
 
 
 # ---------------------------------------------------------------- MultiheadAttention

@@ -1798,7 +1798,7 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,  # n
     return out.to(input.dtype) if out.dtype != input.dtype else out  # the input's dtype
 
 
-_rms_norm_warned = []
+_rms_norm_warned: list = []  # not empty once rms_norm has warned
 
 
 def _warn_rms_norm_dtypes(input: Tensor, weight: Tensor) -> None:  # noqa: A002
@@ -1822,7 +1822,7 @@ def _canonical_mask(mask: Tensor | None, mask_name: str, other_type, other_name:
         raise AssertionError(f"only bool and floating types of {mask_name} are supported")
     if check_other and other_type is not None and mask.dtype != other_type:
         warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. "
-                      "Use same type for both instead.", stacklevel=3)
+                      "Use same type for both instead.", stacklevel=2)
     if not mask.is_floating_point():
         mask = _creation.zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
     return mask
