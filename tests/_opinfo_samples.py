@@ -2326,6 +2326,9 @@ def _build_table() -> dict:
     import _opinfo_samples_index_extra  # take, index_copy, scatter_reduce, kthvalue, cummax...
 
     _opinfo_samples_index_extra.add_samples(t)
+    import _opinfo_samples_attention  # scaled_dot_product_attention, rms_norm, MHA forward
+
+    _opinfo_samples_attention.add_samples(t)
     _add_issue26_samples(t)
     return t
 
@@ -2710,6 +2713,23 @@ KNOWN_DIFFERENCES = [
     ("F:gelu[big]", SILENT,
      "as gelu[inf]: on the same machine PyTorch's kernel overflows to inf for gelu(3e38), "
      "which is 3e38 (minitorch, and PyTorch on the other machines)"),
+    ("F:scaled_dot_product_attention[4d-ordinary]", ACCEPTS,
+     "second derivative through the fused CPU attention (4-d inputs, no dropout; also "
+     "multi_head_attention_forward with need_weights=False): PyTorch 2.13 raises 'derivative "
+     "for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not implemented'; "
+     "minitorch's backward is written in tensor operations, so it has one, which "
+     "gradgradcheck confirms (tests/test_nn_attention_parity.py)"),
+    *[(f"F:scaled_dot_product_attention[{family}]", ACCEPTS, "as 4d-ordinary")
+      for family in ("4d-float64", "4d-float-mask", "4d-float64-bool-mask", "4d-causal", "gqa")],
+    ("F:multi_head_attention_forward[float64-False]", ACCEPTS,
+     "as scaled_dot_product_attention[4d-ordinary]: second derivative through the fused "
+     "attention"),
+    ("F:scaled_dot_product_attention[4d-inf]", SILENT,
+     "inf or NaN in the query of PyTorch's fused CPU kernel: a query whose scores are all NaN "
+     "comes out as zeros or as NaN depending on the values of the keys (its online softmax "
+     "keeps a running maximum, block by block); minitorch gives NaN, as PyTorch's math path "
+     "(3-d input) does"),
+    ("F:scaled_dot_product_attention[4d-nan]", SILENT, "as 4d-inf"),
 ]
 
 

@@ -210,7 +210,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
     if p == 1.0:  # everything dropped: PyTorch multiplies by zero and draws nothing
         mask = _wrap(np.zeros((), data.dtype))
     else:  # PyTorch's mask: bernoulli(1 - p), then divided by (1 - p), in the input's dtype
-        keep = _random.bernoulli_mask(data.shape, 1.0 - p)
+        keep = _random.in_memory_order(  # drawn in the order of memory (a transposed input)
+            data, lambda shape: _random.bernoulli_mask(shape, 1.0 - p))
         mask = _wrap(keep.astype(data.dtype) / data.dtype.type(1.0 - p))
     if array_module(data) is not np:
         mask = mask.to(input.device)
@@ -1630,3 +1631,431 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
         diff = diff.to(_dtype.get_default_dtype())
     diff = AddScalar.apply(diff, eps)
     return NormDim.apply(diff, float(p), (innermost,) if innermost >= 0 else (), keepdim)
+
+
+# ====================================================================== attention
+# scaled_dot_product_attention (its arithmetic and fused Function live in _attention), rms_norm,
+# and multi_head_attention_forward, the whole of nn.MultiheadAttention's computation, written as
+# PyTorch writes it in Python, step by step, so that the same seed gives the same numbers.
+import math  # noqa: E402
+
+from minitorch import _creation  # noqa: E402
+from minitorch.nn import _attention  # noqa: E402
+from minitorch.ops._util import check_tensor  # noqa: E402
+from minitorch.ops.linalg import _C_NAMES  # noqa: E402
+from minitorch.ops.linalg import baddbmm as _baddbmm  # noqa: E402
+from minitorch.ops.shape import cat  # noqa: E402
+
+__all__ += ["scaled_dot_product_attention", "rms_norm", "multi_head_attention_forward"]
+
+
+def _check_attention_inputs(query: Tensor, key: Tensor, value: Tensor,
+                            attn_mask: Tensor | None) -> None:
+    """PyTorch's checks of scaled_dot_product_attention's arguments, in its order."""
+    for position, (arg, t) in enumerate((("query", query), ("key", key), ("value", value)), 1):
+        check_tensor(t, "scaled_dot_product_attention", arg, position)
+    if attn_mask is not None and not isinstance(attn_mask, Tensor):  # passed by keyword
+        raise TypeError("scaled_dot_product_attention(): argument 'attn_mask' must be Tensor, "
+                        f"not {type(attn_mask).__name__}")
+    names = [_C_NAMES[t.dtype.name] for t in (query, key, value)]
+    if len(set(names)) > 1:
+        raise RuntimeError("Expected query, key, and value to have the same dtype, but got "
+                           f"query.dtype: {names[0]} key.dtype: {names[1]} and value.dtype: "
+                           f"{names[2]} instead.")
+    if min(query.dim(), key.dim(), value.dim()) < 2:
+        raise RuntimeError("Expected query, key, and value to all be  at least 2 dimensional, "
+                           f"but got query.dim: {query.dim()} key.dim: {key.dim()} and "
+                           f"value.dim: {value.dim()} instead.")
+    if attn_mask is not None and attn_mask.dtype not in (_dtype.bool, _dtype.float32,
+                                                         query.dtype):
+        raise RuntimeError("Expected attn_mask dtype to be bool or float or to match query "
+                           f"dtype, but got attn_mask.dtype: {_C_NAMES[attn_mask.dtype.name]} "
+                           f"and  query.dtype: {names[0]} instead.")
+    if not query.is_floating_point():
+        raise RuntimeError(f"expected scalar type Float but found {_type_name(query)}")
+
+
+def _fused_attention_fits(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None,
+                          dropout_p: float) -> bool:
+    """Whether PyTorch's CPU takes its fused kernel: 4-d inputs of one batch and head count,
+    one head size, no dropout, keys and queries to attend, a 2-d or 4-d mask needing no
+    gradient."""
+    if dropout_p > 0.0 or not q.dim() == k.dim() == v.dim() == 4:
+        return False
+    if not q.shape[:2] == k.shape[:2] == v.shape[:2]:
+        return False
+    if not q.shape[-1] == k.shape[-1] == v.shape[-1]:
+        return False
+    if mask is not None and (mask.dim() not in (2, 4) or mask.requires_grad):
+        return False
+    return q.shape[-2] > 0 and k.shape[-2] > 0
+
+
+def _additive_mask(mask: Tensor | None, query: Tensor) -> Tensor | None:
+    """A bool mask (True: may attend) as the float one added to the scores: 0 or -inf."""
+    if mask is None or mask.dtype != _dtype.bool:
+        return mask
+    return _creation.zeros(mask.shape, dtype=query.dtype, device=query.device).masked_fill(
+        mask.logical_not(), float("-inf"))
+
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
+                                 attn_mask: Tensor | None = None, dropout_p: float = 0.0,
+                                 is_causal: bool = False, scale: float | None = None,
+                                 enable_gqa: bool = False) -> Tensor:
+    """``softmax(query key^T * scale + mask) value`` over the last two dimensions: each
+    query's weighted mean of the values, weighted by how well it matches each key.
+
+    Args:
+        query: ``(..., L, E)``; key: ``(..., S, E)``; value: ``(..., S, Ev)``.
+        attn_mask: broadcast to ``(..., L, S)``; bool (True: may attend) or float (added to
+            the scores, ``-inf`` to forbid).
+        dropout_p: dropout on the attention weights (always applied: pass 0.0 in evaluation).
+        is_causal: each query attends to the keys up to its own position only (with a mask
+            too only where PyTorch takes its fused kernel, which applies both).
+        scale: defaults to ``1 / sqrt(E)``.
+        enable_gqa: ``key`` and ``value`` may have fewer heads (dimension -3) than ``query``;
+            each serves a group of query heads.
+
+    >>> import minitorch
+    >>> q = minitorch.ones(1, 2, 4)
+    >>> scaled_dot_product_attention(q, q, minitorch.tensor([[[1.0], [3.0]]]))
+    tensor([[[2.],
+             [2.]]])
+    """
+    _check_attention_inputs(query, key, value, attn_mask)
+    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    if enable_gqa and key.dim() >= 3 and key.shape[-3] != query.shape[-3]:
+        key = key.repeat_interleave(query.shape[-3] // key.shape[-3], -3)
+        value = value.repeat_interleave(query.shape[-3] // value.shape[-3], -3)
+    fused = _fused_attention_fits(query, key, value, attn_mask, dropout_p)
+    if is_causal and attn_mask is not None and not fused:  # the fused kernel applies both
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
+                           "when is_causal=True")
+    attn_mask = _additive_mask(attn_mask, query)
+    if is_causal:
+        causal = _creation.ones(query.shape[-2], key.shape[-2], dtype=_dtype.bool,
+                                device=query.device).tril()
+        causal = _additive_mask(causal, query)
+        attn_mask = causal if attn_mask is None else attn_mask + causal
+    if fused:
+        return _attention.ScaledDotProductFlashAttentionForCpu.apply(query, key, value,
+                                                                      attn_mask, scale)
+    upcast = _attention.upcast
+    weights = _attention.attention_weights(upcast(query), upcast(key), upcast(attn_mask), scale)
+    if dropout_p > 0.0:
+        if dropout_p > 1.0:  # PyTorch's ATen dropout: a RuntimeError (F.dropout's is a ValueError)
+            raise RuntimeError(f"dropout probability has to be between 0 and 1, but got "
+                               f"{dropout_p}")
+        weights = dropout(weights, dropout_p)
+    out = weights.matmul(upcast(value))
+    return out.to(query.dtype) if out.dtype != query.dtype else out
+
+
+def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,  # noqa: A002
+             eps: float | None = None) -> Tensor:
+    """Divide the last ``len(normalized_shape)`` dimensions of each sample by their root mean
+    square, ``x / sqrt(mean(x^2) + eps)``, then scale by ``weight``. Unlike ``layer_norm`` it
+    does not subtract the mean. ``eps=None``: the machine epsilon of the computation's dtype
+    (float32 for float16 input, which is computed in float32).
+
+    >>> import minitorch
+    >>> rms_norm(minitorch.tensor([[3.0, -3.0]]), (2,))
+    tensor([[ 1., -1.]])
+    """
+    check_tensor(input, "rms_norm", "input", 1)
+    if weight is not None:
+        check_tensor(weight, "rms_norm", "weight", 3)
+    if not isinstance(normalized_shape, (tuple, list)):
+        raise TypeError("rms_norm(): argument 'normalized_shape' (position 2) must be tuple of "
+                        f"ints, not {type(normalized_shape).__name__}")
+    shape = tuple(int(s) for s in normalized_shape)
+    have = tuple(input.shape)
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
+    if len(have) < len(shape):
+        raise ValueError(f"Input tensor must have at least {len(shape)} dimensions, but got "
+                         f"{len(have)}")
+    if have[len(have) - len(shape):] != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*{', '.join(map(str, shape))}], but got input of size{list(have)}")
+    if weight is not None and tuple(weight.shape) != shape:
+        raise RuntimeError("Expected weight to be of same shape as normalized_shape, but got "
+                           f"weight of shape {list(weight.shape)} and normalized_shape = "
+                           f"{list(shape)}")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"rms_norm\" not implemented for '{_type_name(input)}'")
+    x = _attention.upcast(input)
+    if eps is None:
+        eps = float(np.finfo(x._data.dtype).eps)
+    dims = tuple(range(x.dim() - len(shape), x.dim()))
+    out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    if weight is not None:
+        if weight.dtype != input.dtype:
+            _warn_rms_norm_dtypes(input, weight)
+        out = out * weight
+    return out.to(input.dtype) if out.dtype != input.dtype else out  # the input's dtype
+
+
+_rms_norm_warned: list = []  # not empty once rms_norm has warned
+
+
+def _warn_rms_norm_dtypes(input: Tensor, weight: Tensor) -> None:  # noqa: A002
+    """PyTorch's warning for an input and a weight of different dtypes, once a process
+    (``TORCH_WARN_ONCE``)."""
+    if not _rms_norm_warned:
+        _rms_norm_warned.append(True)
+        warnings.warn(f"Mismatch dtype between input and weight: input dtype = "
+                      f"{_C_NAMES[input.dtype.name]}, weight dtype = "
+                      f"{_C_NAMES[weight.dtype.name]}, Cannot dispatch to fused implementation.",
+                      stacklevel=3)
+
+
+def _canonical_mask(mask: Tensor | None, mask_name: str, other_type, other_name: str,
+                    target_type, check_other: bool = True) -> Tensor | None:
+    """A bool mask as an additive float one (True: ``-inf``, masked out); a float mask as it
+    is. Warns, as PyTorch, when the two masks of a call differ in dtype."""
+    if mask is None:
+        return None
+    if mask.dtype != _dtype.bool and not mask.is_floating_point():
+        raise AssertionError(f"only bool and floating types of {mask_name} are supported")
+    if check_other and other_type is not None and mask.dtype != other_type:
+        warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. "
+                      "Use same type for both instead.", stacklevel=2)
+    if not mask.is_floating_point():
+        mask = _creation.zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
+    return mask
+
+
+def _none_or_dtype(input: Tensor | None):  # noqa: A002
+    if input is None:
+        return None
+    if isinstance(input, Tensor):
+        return input.dtype
+    raise RuntimeError("input to _none_or_dtype() must be None or torch.Tensor")
+
+
+def _mha_shape_check(query: Tensor, key: Tensor, value: Tensor,
+                     key_padding_mask: Tensor | None, attn_mask: Tensor | None,
+                     num_heads: int) -> bool:
+    """PyTorch's checks of the inputs' dimensions; True for batched (3-d) input."""
+    if query.dim() not in (2, 3):
+        raise AssertionError("query should be unbatched 2D or batched 3D tensor but received "
+                             f"{query.dim()}-D query tensor")
+    batched = query.dim() == 3
+    kind = "batched (3-D)" if batched else "unbatched (2-D)"
+    if key.dim() != query.dim() or value.dim() != query.dim():
+        raise AssertionError(f"For {kind} `query`, expected `key` and `value` to be "
+                             f"{query.dim()}-D but found {key.dim()}-D and {value.dim()}-D "
+                             "tensors respectively")
+    if key_padding_mask is not None and key_padding_mask.dim() != query.dim() - 1:
+        raise AssertionError(f"For {kind} `query`, expected `key_padding_mask` to be `None` or "
+                             f"{query.dim() - 1}-D but found {key_padding_mask.dim()}-D tensor "
+                             "instead")
+    if attn_mask is not None:
+        if attn_mask.dim() not in (2, 3):
+            raise AssertionError(f"For {kind} `query`, expected `attn_mask` to be `None`, 2-D or "
+                                 f"3-D but found {attn_mask.dim()}-D tensor instead")
+        expected = (num_heads, query.shape[0], key.shape[0])
+        if not batched and attn_mask.dim() == 3 and attn_mask.shape != expected:
+            raise AssertionError(f"Expected `attn_mask` shape to be {expected} but got "
+                                 f"{attn_mask.shape}")
+    return batched
+
+
+def _in_projection_packed(q: Tensor, k: Tensor, v: Tensor, w: Tensor,
+                          b: Tensor | None = None) -> list:
+    """The query, key and value projections with the packed ``(3E, E)`` weight: one matrix
+    product for self-attention (q, k, v the same tensor), two when k and v are."""
+    e = q.shape[-1]
+    if k is v and q is k:
+        proj = linear(q, w, b)
+        proj = proj.reshape(proj.shape[:-1] + (3, e)).unsqueeze(0).transpose(0, -2)
+        proj = proj.squeeze(-2).contiguous()
+        return [proj[0], proj[1], proj[2]]
+    if k is v:
+        w_q, w_kv = w.split([e, e * 2])
+        b_q, b_kv = (None, None) if b is None else b.split([e, e * 2])
+        kv = linear(k, w_kv, b_kv)
+        kv = kv.reshape(kv.shape[:-1] + (2, e)).unsqueeze(0).transpose(0, -2)
+        kv = kv.squeeze(-2).contiguous()
+        return [linear(q, w_q, b_q), kv[0], kv[1]]
+    w_q, w_k, w_v = w.chunk(3)
+    b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
+    return [linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)]
+
+
+def _in_projection(q: Tensor, k: Tensor, v: Tensor, w_q: Tensor, w_k: Tensor, w_v: Tensor,
+                   b_q=None, b_k=None, b_v=None) -> tuple:
+    """The three projections with separate weights (``kdim`` or ``vdim`` differ from E)."""
+    eq, ek, ev = q.shape[-1], k.shape[-1], v.shape[-1]
+    for name, t, want in (("query weights", w_q, (eq, eq)), ("key weights", w_k, (eq, ek)),
+                          ("value weights", w_v, (eq, ev)), ("query bias", b_q, (eq,)),
+                          ("key bias", b_k, (eq,)), ("value bias", b_v, (eq,))):
+        if t is not None and tuple(t.shape) != want:
+            raise AssertionError(f"expecting {name} shape of {want}, but got {t.shape}")
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
+def multi_head_attention_forward(
+        query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int, num_heads: int,
+        in_proj_weight: Tensor | None, in_proj_bias: Tensor | None, bias_k: Tensor | None,
+        bias_v: Tensor | None, add_zero_attn: bool, dropout_p: float, out_proj_weight: Tensor,
+        out_proj_bias: Tensor | None, training: bool = True,
+        key_padding_mask: Tensor | None = None, need_weights: bool = True,
+        attn_mask: Tensor | None = None, use_separate_proj_weight: bool = False,
+        q_proj_weight: Tensor | None = None, k_proj_weight: Tensor | None = None,
+        v_proj_weight: Tensor | None = None, static_k: Tensor | None = None,
+        static_v: Tensor | None = None, average_attn_weights: bool = True,
+        is_causal: bool = False) -> tuple:
+    """Multi-head attention, as ``nn.MultiheadAttention`` runs it, on sequence-first input
+    ``(L, N, E)`` (or unbatched ``(L, E)``): project the query, key and value, split ``E`` into
+    ``num_heads`` heads, attend in each head, join the heads and project the result. Returns
+    ``(output, weights)``, the weights (averaged over the heads unless
+    ``average_attn_weights=False``) only when ``need_weights``."""
+    batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if not batched:  # computed as a batch of one
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask",
+                                       _none_or_dtype(attn_mask), "attn_mask", query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
+                           "Transformer module method `generate_square_subsequent_mask` to "
+                           "create this mask.")
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None  # scaled_dot_product_attention makes the causal mask itself
+    else:
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype,
+                                    check_other=False)
+        if key_padding_mask is not None:
+            is_causal = False  # the merged mask is no longer causal
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but "
+                             f"got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        if key.shape[:2] != value.shape[:2]:
+            raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match "
+                                 f"value's {value.shape[:2]}")
+    elif key.shape != value.shape:
+        raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
+
+    # the in-projection
+    if not use_separate_proj_weight:
+        if in_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    else:
+        for name, w in (("q", q_proj_weight), ("k", k_proj_weight), ("v", v_proj_weight)):
+            if w is None:
+                raise AssertionError(f"use_separate_proj_weight is True but {name}_proj_weight "
+                                     "is None")
+        biases = (None, None, None) if in_proj_bias is None else in_proj_bias.chunk(3)
+        q, k, v = _in_projection(query, key, value, q_proj_weight, k_proj_weight,
+                                 v_proj_weight, *biases)
+
+    # the attention mask, made 3-d
+    if attn_mask is not None:
+        if attn_mask.dim() == 2:
+            if attn_mask.shape != (tgt_len, src_len):
+                raise RuntimeError(f"The shape of the 2D attn_mask is {attn_mask.shape}, but "
+                                   f"should be {(tgt_len, src_len)}.")
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.dim() == 3:
+            if attn_mask.shape != (bsz * num_heads, tgt_len, src_len):
+                raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but "
+                                   f"should be {(bsz * num_heads, tgt_len, src_len)}.")
+        else:
+            raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+
+    # a learned extra key and value (add_bias_kv), one more column of each mask for it
+    if bias_k is not None and bias_v is not None:
+        if static_k is not None:
+            raise AssertionError("bias cannot be added to static key.")
+        if static_v is not None:
+            raise AssertionError("bias cannot be added to static value.")
+        k = cat([k, bias_k.repeat(1, bsz, 1)])
+        v = cat([v, bias_v.repeat(1, bsz, 1)])
+        attn_mask, key_padding_mask = _one_more_key(attn_mask, key_padding_mask)
+    elif bias_k is not None or bias_v is not None:
+        raise AssertionError("bias_k is set but bias_v is None" if bias_k is not None
+                             else "bias_v is set but bias_k is None")
+
+    # heads become part of the batch: (N * num_heads, length, head_dim)
+    q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    k = _heads(k, static_k, "static_k", bsz * num_heads, head_dim)
+    v = _heads(v, static_v, "static_v", bsz * num_heads, head_dim)
+    if add_zero_attn:  # an extra key and value of zeros
+        zeros = _creation.zeros((bsz * num_heads, 1, head_dim), dtype=k.dtype, device=k.device)
+        k = cat([k, zeros], dim=1)
+        v = cat([v, zeros], dim=1)
+        attn_mask, key_padding_mask = _one_more_key(attn_mask, key_padding_mask)
+    src_len = k.shape[1]
+
+    # the padding mask merged into the attention mask
+    if key_padding_mask is not None:
+        for d, want in ((0, bsz), (1, src_len)):
+            if key_padding_mask.shape[d] != want:
+                raise AssertionError(f"Expected key_padded_mask.shape[{d}] to be {want}, but "
+                                     f"got {key_padding_mask.shape[d]}")
+        key_padding_mask = (key_padding_mask.view(bsz, 1, 1, src_len)
+                            .expand(-1, num_heads, -1, -1).reshape(bsz * num_heads, 1, src_len))
+        attn_mask = key_padding_mask if attn_mask is None else attn_mask + key_padding_mask
+    if not training:
+        dropout_p = 0.0
+
+    if need_weights:  # the weights are wanted: compute them in the open
+        q_scaled = q * math.sqrt(1.0 / float(q.shape[-1]))
+        if is_causal and attn_mask is None:
+            raise AssertionError("FIXME: is_causal not implemented for need_weights")
+        scores_k = k.transpose(-2, -1)
+        weights = (_baddbmm(attn_mask, q_scaled, scores_k) if attn_mask is not None
+                   else q_scaled.bmm(scores_k))
+        weights = softmax(weights, dim=-1)
+        if dropout_p > 0.0:
+            weights = dropout(weights, p=dropout_p)
+        out = weights.bmm(v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+        out = linear(out, out_proj_weight, out_proj_bias).view(tgt_len, bsz, -1)
+        weights = weights.view(bsz, num_heads, tgt_len, src_len)
+        if average_attn_weights:
+            weights = weights.mean(dim=1)
+        if not batched:
+            return out.squeeze(1), weights.squeeze(0)
+        return out, weights
+    if attn_mask is not None:  # for scaled_dot_product_attention: (N, num_heads, L, S)
+        if attn_mask.shape[0] == 1 and attn_mask.dim() == 3:
+            attn_mask = attn_mask.unsqueeze(0)
+        else:
+            attn_mask = attn_mask.view(bsz, num_heads, -1, src_len)
+    q = q.view(bsz, num_heads, tgt_len, head_dim)
+    k = k.view(bsz, num_heads, src_len, head_dim)
+    v = v.view(bsz, num_heads, src_len, head_dim)
+    out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+    out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias).view(tgt_len, bsz, -1)
+    return (out if batched else out.squeeze(1)), None
+
+
+def _one_more_key(attn_mask: Tensor | None, key_padding_mask: Tensor | None) -> tuple:
+    """Both masks with a column of zeros appended, for the key that was added."""
+    return tuple(None if m is None else pad(m, (0, 1)) for m in (attn_mask, key_padding_mask))
+
+
+def _heads(t: Tensor, static: Tensor | None, name: str, batch_heads: int,
+           head_dim: int) -> Tensor:
+    """Keys or values ``(S, N, E)`` as ``(N * num_heads, S, head_dim)``; or the given
+    ``static_k``/``static_v``, already in that form."""
+    if static is None:
+        return t.view(t.shape[0], batch_heads, head_dim).transpose(0, 1)
+    for d, want in ((0, batch_heads), (2, head_dim)):
+        if static.shape[d] != want:
+            raise AssertionError(f"expecting {name}.size({d}) of {want}, but got "
+                                 f"{static.shape[d]}")
+    return static

@@ -92,3 +92,17 @@ __all__ += ["Softplus", "ELU", "CELU", "SELU", "Mish", "Hardsigmoid", "Hardswish
 __all__ += ["ZeroPad1d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ReflectionPad1d",
             "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "CosineSimilarity",
             "PairwiseDistance"]
+
+# attention and the Transformer, RMSNorm
+from minitorch.nn.modules.attention import MultiheadAttention  # noqa: E402
+from minitorch.nn.modules.normalization import RMSNorm  # noqa: E402
+from minitorch.nn.modules.transformer import (  # noqa: E402
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
+
+__all__ += ["MultiheadAttention", "RMSNorm", "Transformer", "TransformerEncoder",
+            "TransformerDecoder", "TransformerEncoderLayer", "TransformerDecoderLayer"]

@@ -20,7 +20,7 @@ from minitorch.nn import init
 from minitorch.nn.modules.module import Module
 from minitorch.nn.parameter import Parameter
 
-__all__ = ["Linear", "Identity"]
+__all__ = ["Linear", "Identity"]  # and NonDynamicallyQuantizableLinear, not exported (PyTorch)
 
 
 class Identity(Module):
@@ -72,3 +72,8 @@ class Linear(Module):
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A ``Linear`` under another name: ``nn.MultiheadAttention``'s ``out_proj``, which PyTorch
+    names so that its quantization tools leave it alone."""

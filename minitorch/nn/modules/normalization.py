@@ -1,4 +1,5 @@
-"""Per-sample normalisation: ``nn.LayerNorm`` (transformers) and ``nn.GroupNorm``.
+"""Per-sample normalisation: ``nn.LayerNorm`` (transformers), ``nn.GroupNorm`` and
+``nn.RMSNorm``.
 
 Unlike batch norm they use no batch statistics, so they behave the same in training and
 evaluation and keep no running estimates: only the learned per-feature ``weight`` (ones at
@@ -24,7 +25,7 @@ from minitorch.nn import init
 from minitorch.nn.modules.module import Module
 from minitorch.nn.parameter import Parameter
 
-__all__ = ["LayerNorm", "GroupNorm"]
+__all__ = ["LayerNorm", "GroupNorm", "RMSNorm"]
 
 
 def _scale_and_shift(module: Module, shape: tuple, affine: bool, bias: bool, device,
@@ -96,3 +97,32 @@ class GroupNorm(Module):
     def extra_repr(self) -> str:
         return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, "
                 f"affine={self.affine}, bias={self.bias is not None}")
+
+
+class RMSNorm(Module):
+    """Divide the last dimensions of the input (``normalized_shape``) of each sample by their
+    root mean square, then scale them per feature (``elementwise_affine``). ``eps=None``: the
+    machine epsilon of the input's dtype."""
+
+    def __init__(self, normalized_shape, eps: float | None = None,
+                 elementwise_affine: bool = True, device=None, dtype=None) -> None:
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        weight = _creation.empty(self.normalized_shape, dtype=dtype, device=device)
+        self.register_parameter("weight", Parameter(weight) if elementwise_affine else None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.weight is not None:
+            init.ones_(self.weight)
+
+    def forward(self, x):
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}")
