@@ -83,7 +83,8 @@ def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
 # How each operation treats an ``out`` of another dtype than its result, as PyTorch does:
 # most cast the result when that is safe (float32 into float64); these insist on their own dtype.
 _SAME_DTYPE = {"abs", "neg", "clamp"}
-_MATMUL = {"mm", "bmm", "matmul"}
+_MATMUL = {"mm", "bmm", "matmul", "linalg_inv_ex", "linalg_det", "linalg_cross",
+           "linalg_cholesky_ex"}
 _CAT = {"cat", "stack"}
 # the C++ type names PyTorch's matmul error uses
 _C10_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
@@ -106,17 +107,19 @@ def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
                         f"{_dtype_name(out.dtype)}")
 
 
-def with_out(fn):
-    """Give an operation ``fn(*args, **kwargs)`` PyTorch's ``out=`` keyword."""
+def with_out(fn, name: str | None = None):
+    """Give an operation ``fn(*args, **kwargs)`` PyTorch's ``out=`` keyword (``name``: the
+    name PyTorch's errors give it, when not ``fn``'s own)."""
+    name = name or fn.__name__
 
     @functools.wraps(fn)
     def wrapper(*args, out=None, **kwargs):
         if out is None:
             return fn(*args, **kwargs)
-        _check_grad(fn.__name__, out, args, kwargs)
+        _check_grad(name, out, args, kwargs)
         with grad_mode.no_grad():
             result = fn(*args, **kwargs)
-        _check_out_dtype(fn.__name__, out, result)
+        _check_out_dtype(name, out, result)
         return copy_into_out(out, result, warn_resize=True)
 
     return wrapper

@@ -554,3 +554,243 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None):  # noqa: N803
         raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on "
                            "CUDA inputs with cuSOLVER backend.")
     return return_types.linalg_svd(*Svd.apply(A, bool(full_matrices)))
+
+
+# ---------------------------------------------------------------- log-determinant
+class Slogdet(Function):
+    """``(sign, log|det A|)``, which stays finite where ``det`` itself overflows. The sign is
+    piecewise constant, so only ``log|det A|`` has a gradient: ``grad_A = g A^-T``."""
+
+    node_name = "LinalgSlogdetBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a):
+        data = to_numpy(a._data)
+        sign, logabsdet = np.linalg.slogdet(data)
+        nan = np.isnan(data).any(axis=(-2, -1))  # PyTorch: sign 0 and a NaN logarithm
+        sign, logabsdet = np.where(nan, 0, sign), np.where(nan, np.nan, logabsdet)
+        return _on_device_of(sign, a), _on_device_of(logabsdet, a)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+
+    @staticmethod
+    def backward(ctx, grad_sign, grad_logabsdet):
+        (a,) = ctx.saved_tensors
+        return grad_logabsdet.unsqueeze(-1).unsqueeze(-1) * _mT(inv(a))
+
+
+def _checked_slogdet(A: Tensor, name: str) -> tuple:  # noqa: N803
+    _check_square(A, name)
+    _check_float(A, name)
+    _check_low_precision(A, name)
+    return Slogdet.apply(A)
+
+
+def slogdet(A: Tensor):  # noqa: N803
+    """The sign and the logarithm of the absolute value of the determinant, as
+    ``torch.return_types.linalg_slogdet(sign, logabsdet)``: ``det(A) = sign *
+    exp(logabsdet)``, without the overflow of ``det`` for a large matrix.
+
+    >>> import minitorch
+    >>> minitorch.linalg.slogdet(minitorch.tensor([[-2.0, 0.0], [0.0, 3.0]]))
+    torch.return_types.linalg_slogdet(
+    sign=tensor(-1.),
+    logabsdet=tensor(1.7918))
+    """
+    return return_types.linalg_slogdet(*_checked_slogdet(A, "linalg.slogdet"))
+
+
+# ---------------------------------------------------------------- products of several matrices
+def _chain_order(dims: list) -> list:
+    """PyTorch's ``matrix_chain_order``: ``split[i][j]`` is where the cheapest product of
+    matrices ``i..j`` (matrix ``k`` is ``dims[k] x dims[k + 1]``) is split in two."""
+    n = len(dims) - 1
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = math.inf
+            for k in range(i, j):
+                q = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if q < cost[i][j]:
+                    cost[i][j], split[i][j] = q, k
+    return split
+
+
+def _chain_product(tensors: list, split: list, i: int, j: int) -> Tensor:
+    if i == j:
+        return tensors[i]
+    k = split[i][j]
+    return _linalg_ops.mm(_chain_product(tensors, split, i, k),
+                          _chain_product(tensors, split, k + 1, j))
+
+
+def multi_dot(tensors) -> Tensor:
+    """The product of two or more matrices, in the order of multiplications that costs the
+    fewest scalar products (the result is the same, the rounding may differ). The first may
+    be a vector (a row) and the last a vector (a column), as in ``matmul``.
+
+    >>> import minitorch
+    >>> minitorch.linalg.multi_dot([minitorch.ones(2), minitorch.ones(2, 3), minitorch.ones(3)])
+    tensor(6.)
+    """
+    tensors = list(tensors)
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    mats, out_shape = list(tensors), []
+    for pos, end, axis in (("first", 0, 0), ("last", n - 1, 1)):
+        t = tensors[end]
+        if t.dim() == 1:
+            mats[end] = t.unsqueeze(axis)
+        elif t.dim() == 2:
+            out_shape.append(t.shape[axis])
+        else:
+            raise RuntimeError(f"multi_dot(): the {pos} tensor must be 1D or 2D but got "
+                               f"{t.dim()}D")
+    for i in range(1, n - 1):
+        if tensors[i].dim() != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {tensors[i].dim()}D")
+    for i in range(1, n):
+        if mats[i].dtype is not mats[0].dtype:
+            names = _linalg_ops._C_NAMES
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor "
+                               f"0 is {names[mats[0].dtype.name]} and tensor {i} "
+                               f"{names[mats[i].dtype.name]}")
+        if mats[i - 1].shape[-1] != mats[i].shape[0]:
+            shapes = [list(tensors[i - 1].shape), list(tensors[i].shape)]
+            raise RuntimeError(f"multi_dot(): tensors {i - 1} and {i} with shapes {shapes[0]} "
+                               f"and {shapes[1]} cannot be multiplied")
+    if n == 3:  # PyTorch compares the two orders directly
+        a, b, c, d = mats[0].shape[0], mats[1].shape[0], mats[2].shape[0], mats[2].shape[1]
+        if a * c * (b + d) > b * d * (a + c):
+            product = _linalg_ops.mm(mats[0], _linalg_ops.mm(mats[1], mats[2]))
+        else:
+            product = _linalg_ops.mm(_linalg_ops.mm(mats[0], mats[1]), mats[2])
+    else:
+        dims = [mats[0].shape[0]] + [m.shape[1] for m in mats]
+        product = _chain_product(mats, _chain_order(dims), 0, n - 1)
+    return product.view(*out_shape)
+
+
+# ---------------------------------------------------------------- matrix power
+def matrix_power(A: Tensor, n: int) -> Tensor:  # noqa: N803
+    """``A`` multiplied by itself ``n`` times (``n < 0``: its inverse, ``n = 0``: the
+    identity), by repeated squaring, with PyTorch's sequence of products.
+
+    >>> import minitorch
+    >>> minitorch.linalg.matrix_power(minitorch.tensor([[1, 1], [0, 1]]), 5)
+    tensor([[1, 5],
+            [0, 1]])
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"matrix_power(): argument 'n' (position 2) must be int, not "
+                        f"{type(n).__name__}")
+    _check_square(A, "linalg.matrix_power")
+    if n == 0:  # the identity, recorded through a copy so that the graph knows A
+        eye = array_module(A._data).eye(A.shape[-1], dtype=A._data.dtype)
+        return A.clone().copy_(_wrap(eye))
+    if n == 1:
+        return A.clone()
+    if n == -1:
+        return inv(A)
+    a = inv(A) if n < 0 else A
+    n = abs(n)
+    if n == 2:
+        return a @ a
+    if n == 3:
+        return (a @ a) @ a
+    z = result = None
+    while n > 0:  # the bits of n, lowest first: z runs through a, a^2, a^4, ...
+        bit, n = n % 2, n // 2
+        z = a if z is None else z @ z
+        if bit:
+            result = z if result is None else result @ z
+    return result
+
+
+# ---------------------------------------------------------------- Cholesky factorisation
+def _not_positive_definite(a: np.ndarray, name: str) -> LinAlgError:
+    """PyTorch's error for the first matrix of the batch that is not positive-definite: it
+    names the order of the first leading minor that is not (LAPACK's ``potrf`` reads only the
+    lower triangle; a NaN fails the test too)."""
+    mats = a.reshape(-1, *a.shape[-2:])
+    for index, m in enumerate(mats):
+        for k in range(1, m.shape[-1] + 1):
+            minor = np.tril(m[:k, :k]) + np.tril(m[:k, :k], -1).T
+            try:
+                ok = not np.isnan(np.linalg.cholesky(minor)).any()
+            except np.linalg.LinAlgError:
+                ok = False
+            if not ok:
+                batch = f"(Batch element {index}): " if a.ndim > 2 else ""
+                return LinAlgError(f"{name}: {batch}The factorization could not be completed "
+                                   "because the input is not positive-definite (the leading "
+                                   f"minor of order {k} is not positive-definite).")
+    raise AssertionError("every matrix is positive-definite")
+
+
+class Cholesky(Function):
+    """``A = L L^T`` with ``L`` lower triangular (``upper``: the factor ``L^T`` instead).
+
+    Backward is PyTorch's ``cholesky_backward`` (Murray, 2016): with ``P = tril(L^T gL)``
+    and ``S = (P + tril(P, -1)^T) / 2``, ``grad_A = L^-T S L^-1``, a symmetric matrix."""
+
+    node_name = "LinalgCholeskyExBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, upper, name):
+        data = to_numpy(a._data)
+        lower = np.tril(data) + np.swapaxes(np.tril(data, -1), -1, -2)  # as LAPACK reads it
+        try:
+            factor = np.linalg.cholesky(lower)
+        except np.linalg.LinAlgError:
+            factor = None
+        if factor is None or np.isnan(factor).any():
+            raise _not_positive_definite(data, name)
+        factor = np.tril(factor)
+        out = _on_device_of(np.swapaxes(factor, -1, -2).copy() if upper else factor, a)
+        return out
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.upper = inputs[1]
+        ctx.save_for_backward(output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (factor,) = ctx.saved_tensors
+        low, g = (_mT(factor), _mT(grad)) if ctx.upper else (factor, grad)
+        p = (_mT(low) @ g).tril()
+        s = 0.5 * (p + _mT(p.tril(-1)))
+        return solve(low, solve(_mT(low), s), left=False), None, None
+
+
+def _cholesky(A: Tensor, upper: bool, name: str) -> Tensor:  # noqa: N803
+    _check_square(A, name)
+    _check_float(A, name)
+    _check_low_precision(A, "cholesky_cpu", NotImplementedError)
+    return Cholesky.apply(A, bool(upper), name)
+
+
+def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:  # noqa: N803
+    """The Cholesky factor ``L`` of a symmetric positive-definite matrix, ``A = L L^T``
+    (``upper=True``: ``U = L^T``, ``A = U^T U``). Only the lower triangle of ``A`` is read.
+
+    >>> import minitorch
+    >>> minitorch.linalg.cholesky(minitorch.tensor([[4.0, 2.0], [2.0, 5.0]]))
+    tensor([[2., 0.],
+            [1., 2.]])
+    """
+    return _cholesky(A, upper, "linalg.cholesky")
+
+
+inv, det, cross, cholesky = (with_out(f, name) for f, name in (
+    (inv, "linalg_inv_ex"), (det, "linalg_det"), (cross, "linalg_cross"),
+    (cholesky, "linalg_cholesky_ex")))
+__all__ += ["slogdet", "multi_dot", "matrix_power", "cholesky"]

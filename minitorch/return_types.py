@@ -38,3 +38,6 @@ cummax = _make("cummax")
 cummin = _make("cummin")
 aminmax = _make("aminmax", ("min", "max"))
 __all__ += ["kthvalue", "mode", "cummax", "cummin", "aminmax"]
+slogdet = _make("slogdet", ("sign", "logabsdet"))
+linalg_slogdet = _make("linalg_slogdet", ("sign", "logabsdet"))
+__all__ += ["slogdet", "linalg_slogdet"]
