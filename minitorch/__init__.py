@@ -341,7 +341,7 @@ from minitorch.ops.shape import (  # roll, movedim, the stacks, tensor_split, ti
 )
 from minitorch.functional import meshgrid
 from minitorch.functional import chain_matmul
-from minitorch.ops.linalg import inner, kron, tensordot, trace, vdot
+from minitorch.ops.linalg import dist, inner, kron, renorm, tensordot, trace, vdot
 from minitorch._linalg_torch import (  # torch.* names of torch.linalg functions
     cholesky,
     cross,
@@ -362,6 +362,7 @@ clamp, maximum, minimum, cat, stack = (_with_out(f) for f in (clamp, maximum, mi
 log1p, expm1, rsqrt, log2, log10, exp2, erf = (
     _with_out(f) for f in (log1p, expm1, rsqrt, log2, log10, exp2, erf))
 kron = _with_out(kron, "mul")  # PyTorch's kron(out=) is mul(out=)
+renorm = _with_out(renorm)
 
 
 def _outer_as_mul(input, vec2, *, _outer=outer):  # noqa: A002

@@ -84,7 +84,7 @@ def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
 # most cast the result when that is safe (float32 into float64); these insist on their own dtype.
 _SAME_DTYPE = {"abs", "neg", "clamp"}
 _MATMUL = {"mm", "bmm", "matmul", "linalg_inv_ex", "linalg_det", "linalg_cross",
-           "linalg_cholesky_ex"}
+           "linalg_cholesky_ex", "renorm"}
 _CAT = {"cat", "stack"}
 # the C++ type names PyTorch's matmul error uses
 _C10_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",

@@ -1,6 +1,7 @@
 """OpInfo samples of ``trace``, ``vdot``, ``inner``, ``kron``, ``tensordot``, ``chain_matmul``,
-``cross``, ``det``, ``logdet``, ``slogdet``, ``inverse``, ``matrix_power`` and ``cholesky``
-(the functions, the Tensor methods and the ``linalg.*`` forms, with ``linalg.multi_dot``).
+``cross``, ``det``, ``logdet``, ``slogdet``, ``inverse``, ``matrix_power``, ``cholesky``,
+``dist`` and ``renorm`` (the functions, the Tensor methods and the ``linalg.*`` forms, with
+``linalg.multi_dot``).
 
 ``_opinfo_samples._build_table`` calls :func:`add_samples`; the samples use the same input
 families and the same comparison as every other op (see ``tests/_opinfo_samples.py``). The
@@ -275,11 +276,61 @@ def cholesky_samples(op):
     return gen
 
 
+# --------------------------------------------------------------------------- dist, renorm
+def dist_samples(op):
+    def gen():
+        for fam, a in all_families():
+            b = A(np.ones_like(a.arr))
+            for p in (2, 1, 3, 0.5, INF, -INF, 0, -1):
+                yield Sample(op, f"{fam}-p{p}", (a, b, p), gradgrad=fam == "ordinary")
+        yield Sample(op, "default-p", (A(rnd(3, 4)), A(rnd(3, 4))), gradgrad=True)
+        yield Sample(op, "broadcast", (A(rnd(3, 1)), A(rnd(4))), {"p": 3})
+        yield Sample(op, "0-d-other", (A(rnd(3)), A(np.array(1.0))))
+        yield Sample(op, "promotion", (A(rnd(3, dtype=np.float16)), A(rnd(3))))
+        yield Sample(op, "int-float", (A(np.array([1, 2, 3])), A(rnd(3))))
+        yield Sample(op, "equal", (A(f32([1.0, 2.0])), A(f32([1.0, 2.0]))), {"p": 3})
+        yield Sample(op, "mismatch", (A(rnd(3)), A(rnd(4))))
+        yield Sample(op, "other-number", (A(rnd(3)), 1.0), msg=0)
+        yield Sample(op, "p-str", (A(rnd(3)), A(rnd(3)), "fro"), msg=0)
+        yield Sample(op, "empty-inf", (A(np.zeros(0, np.float32)), A(np.zeros(0, np.float32)),
+                                       INF))
+        yield _node_sample(op, A(rnd(3)), A(rnd(3)))
+    return gen
+
+
+def _renorm_(lib, x, *args):
+    return x.clone().renorm_(*args)
+
+
+def renorm_samples(op):
+    call = _renorm_ if op == "method:renorm_" else None
+
+    def gen():
+        for fam, a in all_families():
+            for p, dim, maxnorm in ((2, 0, 1.0), (1, -1, 0.5), (3, 1, 2.0), (INF, 0, 0.7)):
+                yield Sample(op, f"{fam}-p{p}-dim{dim}", (a, p, dim, maxnorm),
+                             gradgrad=fam == "ordinary", call=call)
+        yield Sample(op, "3-d", (A(rnd(2, 3, 4)), 2, 1, 1.5), gradgrad=True, call=call)
+        yield Sample(op, "p-half", (A(rnd(3, 4)), 0.5, 0, 3.0), call=call)
+        yield Sample(op, "maxnorm-0", (A(rnd(3, 4)), 2, 0, 0.0), call=call)
+        yield Sample(op, "big-maxnorm", (A(rnd(3, 4)), 2, 0, 100.0), call=call)
+        yield Sample(op, "int-args", (A(rnd(3, 4)), 2, 0, 1), call=call)
+        yield Sample(op, "p-0", (A(rnd(3, 4)), 0, 0, 1.0), call=call)
+        yield Sample(op, "p-negative", (A(rnd(3, 4)), -1, 0, 1.0), call=call)
+        yield Sample(op, "maxnorm-negative", (A(rnd(3, 4)), 2, 0, -1.0), call=call)
+        yield Sample(op, "1-d", (A(rnd(3)), 2, 0, 1.0), call=call)
+        yield Sample(op, "bad-dim", (A(rnd(3, 4)), 2, 2, 1.0), call=call)
+        if call is None:
+            yield _node_sample(op, A(rnd(3, 4)), 2, 0, 1.0)
+    return gen
+
+
 # --------------------------------------------------------------------------- the table
 _OUT_ARGS.update({
     "kron": lambda: ((A(rnd(2), grad=False), A(rnd(2, 2), grad=False)), (2, 4)),
     "inverse": lambda: ((A(_spd(3, 3), grad=False),), (3, 3)),
     "cross": lambda: ((A(rnd(2, 3), grad=False), A(rnd(2, 3), grad=False), 1), (2, 3)),
+    "renorm": lambda: ((A(rnd(2, 3), grad=False), 2, 0, 1.0), (2, 3)),
 })
 
 
@@ -312,10 +363,12 @@ def add_samples(t: dict) -> None:
                           ("logdet", slogdet_samples), ("slogdet", slogdet_samples),
                           ("inverse", linalg_square_samples),
                           ("matrix_power", matrix_power_samples),
-                          ("cholesky", cholesky_samples)):
+                          ("cholesky", cholesky_samples), ("dist", dist_samples),
+                          ("renorm", renorm_samples)):
             t[f"{style}:{name}"] = gen(f"{style}:{name}")
     t["fn:tensordot"] = tensordot_samples("fn:tensordot")
     t["fn:chain_matmul"] = chain_matmul_samples("fn:chain_matmul")
+    t["method:renorm_"] = renorm_samples("method:renorm_")
     t["linalg:multi_dot"] = multi_dot_samples("linalg:multi_dot")
     for name in ("slogdet", "matrix_power", "cholesky"):
         gen = {"slogdet": slogdet_samples, "matrix_power": matrix_power_samples,
@@ -325,4 +378,4 @@ def add_samples(t: dict) -> None:
         t[f"fn:{name}"] = _chain(t[f"fn:{name}"], out_samples(name))
 
 
-_OUT_ARGS_LINALG = ("kron", "inverse", "cross")
+_OUT_ARGS_LINALG = ("kron", "inverse", "cross", "renorm")

@@ -1,7 +1,8 @@
 """``trace``, ``vdot``, ``inner``, ``kron``, ``tensordot``, ``linalg.multi_dot``, ``cross``,
-``slogdet``, ``logdet``, ``matrix_power`` and ``cholesky``: gradients and second derivatives
-against finite differences (``gradcheck``/``gradgradcheck``, float64), shapes drawn by
-Hypothesis against PyTorch, and the deprecation warnings PyTorch gives once a process.
+``slogdet``, ``logdet``, ``matrix_power``, ``cholesky``, ``dist`` and ``renorm``: gradients
+and second derivatives against finite differences (``gradcheck``/``gradgradcheck``,
+float64), shapes drawn by Hypothesis against PyTorch, and the deprecation warnings PyTorch
+gives once a process.
 
 Their values, dtypes, gradients, node names and errors on the input families are compared
 with PyTorch's in ``tests/test_opinfo.py`` (samples in ``tests/_opinfo_samples_linalg_more.py``).
@@ -60,6 +61,11 @@ CASES = {  # name -> (function, its inputs)
     "matrix_power-0": (lambda a: minitorch.linalg.matrix_power(a, 0) * a, (_t(3, 3),)),
     "cholesky": (lambda a: minitorch.linalg.cholesky(_spd(a)), (_t(2, 4, 4),)),
     "cholesky-upper": (lambda a: minitorch.linalg.cholesky(_spd(a), upper=True), (_t(3, 3),)),
+    "dist": (lambda a, b: minitorch.dist(a, b * b), (_t(3, 4), _t(4))),
+    "dist-p3": (lambda a, b: a.dist(b, 3), (_t(2, 3), _t(2, 1))),
+    "dist-p0.5": (lambda a, b: minitorch.dist(a, b, 0.5), (_t(5), _t(5))),
+    "renorm": (lambda a: minitorch.renorm(a * a, 2, 0, 1.0), (_t(3, 4),)),
+    "renorm-p1-dim1": (lambda a: a.renorm(1, 1, 0.7), (_t(2, 3, 4),)),
 }
 
 

@@ -19,10 +19,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from minitorch import _dtype
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops._util import broadcast_error, check_same_device, check_tensor
+from minitorch.ops._util import (
+    broadcast_error,
+    check_same_device,
+    check_tensor,
+    normalize_dim,
+    operands,
+)
+from minitorch.ops.arithmetic import _check_sub
+from minitorch.ops.reduction import check_norm_identity, norm_array, norm_backward
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm"]
 
@@ -769,3 +778,129 @@ def kron(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
 
 
 __all__ += ["trace", "vdot", "tensordot", "inner", "kron"]
+
+
+# ---------------------------------------------------------------- dist
+class Dist(Function):
+    """``||input - other||_p`` over all elements (the two broadcast). Its gradient is the
+    norm's (``reduction.norm_backward``) at ``input - other``, and its negative for
+    ``other``."""
+
+    node_name = "DistBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, b, p):
+        x, y = operands(a, b)
+        diff = x - y
+        return _wrap(norm_array(diff, p, tuple(range(diff.ndim)), False))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, b, ctx.p = inputs
+        ctx.save_for_backward(a, b, output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, out = ctx.saved_tensors
+        diff = a - b
+        g = norm_backward(grad, diff, out, ctx.p, tuple(range(diff.dim())), False)
+        if g is None:  # p = 0 counts, and has no gradient: PyTorch's backward fails so
+            raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor "
+                               "in C++) for argument #0 'self'")
+        return g.to(a.dtype), (-g).to(b.dtype)
+
+
+def dist(input: Tensor, other: Tensor, p=2) -> Tensor:  # noqa: A002
+    """The ``p``-norm of ``input - other`` (which broadcast against each other), as
+    ``torch.dist``: ``p`` is any number, ``inf`` (the largest difference) or ``0`` (how many
+    elements differ).
+
+    >>> import minitorch
+    >>> minitorch.dist(minitorch.tensor([0.0, 0.0]), minitorch.tensor([3.0, 4.0]))
+    tensor(5.)
+    """
+    check_tensor(input, "dist", "input", 1)
+    check_tensor(other, "dist", "other", 2)
+    if isinstance(p, bool) or not isinstance(p, (int, float, np.number)):
+        raise TypeError(f"dist(): argument 'p' (position 3) must be Number, not "
+                        f"{type(p).__name__}")
+    try:
+        shape = np.broadcast_shapes(input._data.shape, other._data.shape)
+    except ValueError:
+        raise broadcast_error(input._data.shape, other._data.shape) from None
+    _check_sub(input, other)  # PyTorch subtracts first: its error for bools
+    dtype = _dtype.result_type(input, other)
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
+                           f"Got {dtype._legacy[:-6]} instead.")
+    check_norm_identity(shape, float(p), tuple(range(len(shape))))
+    return Dist.apply(input, other, float(p))
+
+
+__all__ += ["dist"]
+
+
+# ---------------------------------------------------------------- renorm
+class Renorm(Function):
+    """Each slice along ``dim`` whose p-norm exceeds ``maxnorm`` scaled down to it: times
+    ``maxnorm / (norm + 1e-7)``. Backward is PyTorch's ``renorm_backward``: for a scaled
+    slice, ``factor * grad`` minus the part that moves its norm (through ``norm_backward``)."""
+
+    node_name = "RenormBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, p, dim, maxnorm):
+        x = a._data
+        others = tuple(d for d in range(x.ndim) if d != dim)
+        norm = norm_array(x.astype(np.float32) if x.dtype == np.float16 else x, p, others, True)
+        xp = array_module(x)
+        factor = xp.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0).astype(x.dtype)
+        return _wrap(x * factor)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, ctx.p, ctx.dim, ctx.maxnorm = inputs
+        ctx.save_for_backward(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        from minitorch.ops.arithmetic import where
+        from minitorch.ops.reduction import vector_norm
+
+        (a,) = ctx.saved_tensors
+        others = tuple(d for d in range(a.dim()) if d != ctx.dim)
+        norm = vector_norm(a, ctx.p, others, True)
+        along = norm_backward((a * grad).sum(others, True), a, norm, ctx.p, others, True)
+        inv_norm = (norm + 1e-7).reciprocal()
+        factor = inv_norm * ctx.maxnorm
+        return where(norm > ctx.maxnorm, factor * grad - (factor * inv_norm) * along, grad), \
+            None, None, None
+
+
+def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:  # noqa: A002
+    """``input`` with each slice along ``dim`` (each ``input.select(dim, i)``) whose
+    ``p``-norm is above ``maxnorm`` scaled down to norm ``maxnorm`` (the others unchanged).
+
+    >>> import minitorch
+    >>> minitorch.renorm(minitorch.tensor([[3.0, 4.0], [0.3, 0.4]]), 2, 0, 1.0)
+    tensor([[0.6000, 0.8000],
+            [0.3000, 0.4000]])
+    """
+    check_tensor(input, "renorm", "input", 1)
+    if not p > 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if not maxnorm >= 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {float(maxnorm)}")
+    ndim = input._data.ndim
+    if ndim < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {ndim} dimensions")
+    dim = normalize_dim(dim, ndim)
+    if input._data.dtype.kind != "f":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {input.dtype._legacy[:-6]}")
+    return Renorm.apply(input, float(p), dim, float(maxnorm))
+
+
+__all__ += ["renorm"]
