@@ -35,6 +35,7 @@ from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops import linalg as _linalg_ops
 from minitorch.ops import reduction as _reduction
+from minitorch.ops import shape as _shape_ops
 from minitorch.ops._util import broadcast_error, normalize_dim
 
 __all__ = ["LinAlgError", "norm", "vector_norm", "matrix_norm", "inv", "det", "solve",
@@ -794,3 +795,164 @@ inv, det, cross, cholesky = (with_out(f, name) for f, name in (
     (inv, "linalg_inv_ex"), (det, "linalg_det"), (cross, "linalg_cross"),
     (cholesky, "linalg_cholesky_ex")))
 __all__ += ["slogdet", "multi_dot", "matrix_power", "cholesky"]
+
+
+# ---------------------------------------------------------------- symmetric eigendecomposition
+class Eigh(Function):
+    """``A = V diag(L) V^T`` for a symmetric ``A`` (read from one triangle): eigenvalues in
+    ascending order, orthonormal eigenvectors as the columns of ``V``.
+
+    Backward is PyTorch's ``linalg_eig_backward`` for a Hermitian matrix: with ``K`` the
+    skew-symmetric part of ``V^T gV`` divided by ``E_ij = L_j - L_i`` off the diagonal and
+    ``gL`` on it, ``grad_A = V K V^T`` (symmetric; infinite where eigenvalues repeat)."""
+
+    node_name = "LinalgEighBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, uplo):
+        data = to_numpy(a._data)
+        if np.isfinite(data).all():
+            values, vectors = np.linalg.eigh(data, UPLO=uplo)
+        else:  # LAPACK's answer is undefined: NaN
+            values = np.full(data.shape[:-1], np.nan, data.dtype)
+            vectors = np.full(data.shape, np.nan, data.dtype)
+        return _on_device_of(values, a), _on_device_of(vectors, a)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(*output)
+        ctx.set_materialize_grads(False)  # an unused output's gradient stays None
+
+    @staticmethod
+    def backward(ctx, g_values, g_vectors):
+        values, vectors = ctx.saved_tensors
+        if g_vectors is None:  # only the eigenvalues are used: V diag(gL) V^T
+            return (vectors * g_values.unsqueeze(-2)) @ _mT(vectors), None
+        vhgv = _mT(vectors) @ g_vectors
+        skew = 0.5 * (vhgv - _mT(vhgv))
+        gaps = values.unsqueeze(-2) - values.unsqueeze(-1)  # E_ij = L_j - L_i
+        eye = _wrap(array_module(gaps._data).eye(gaps.shape[-1], dtype=np.bool_))
+        inner = skew / gaps.masked_fill(eye, 1.0)
+        if g_values is not None:
+            inner = inner + g_values.unsqueeze(-1) * eye.to(inner.dtype)
+        return vectors @ inner @ _mT(vectors), None
+
+
+def _eigh(A: Tensor, UPLO: str, name: str) -> tuple:  # noqa: N803
+    _check_square(A, name)
+    if A._data.dtype.kind != "f" or A._data.dtype == np.float16:
+        raise NotImplementedError(f"\"linalg_eigh_cpu\" not implemented for "
+                                  f"'{A.dtype._legacy[:-6]}'")
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    return Eigh.apply(A, UPLO)
+
+
+def eigh(A: Tensor, UPLO: str = "L"):  # noqa: N803
+    """The eigenvalues (ascending) and eigenvectors (columns) of a symmetric matrix, read
+    from its lower (``UPLO="L"``) or upper triangle: ``torch.return_types.linalg_eigh(
+    eigenvalues, eigenvectors)``. Each eigenvector is unique only up to its sign.
+
+    >>> import minitorch
+    >>> minitorch.linalg.eigh(minitorch.tensor([[2.0, 0.0], [0.0, 1.0]])).eigenvalues
+    tensor([1., 2.])
+    """
+    return return_types.linalg_eigh(*_eigh(A, UPLO, "linalg.eigh"))
+
+
+def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:  # noqa: N803
+    """The eigenvalues of a symmetric matrix, in ascending order (``linalg.eigh``'s first
+    result)."""
+    return _eigh(A, UPLO, "linalg.eigh")[0]
+
+
+__all__ += ["eigh", "eigvalsh"]
+
+
+# ---------------------------------------------------------------- QR decomposition
+class Qr(Function):
+    """``A = Q R``: ``Q`` with orthonormal columns, ``R`` upper triangular (LAPACK's
+    Householder ``geqrf``, as PyTorch's; a column of ``Q`` and the row of ``R`` can differ
+    in sign between the two libraries only where LAPACK's do).
+
+    Backward, for ``m >= n``: with ``M = R gR^T - gQ^T Q``, ``grad_A = (gQ + Q
+    copyltu(M)) R^-T``, ``copyltu`` making ``M`` symmetric from its lower triangle. For
+    ``m < n``, ``A = [X | Y]`` and ``R = [U | V]``: ``Y = Q V`` gives ``grad_Y = Q gV``
+    and adds ``Y gV^T`` to ``gQ``, and ``X = Q U`` is the square case."""
+
+    node_name = "LinalgQrBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, mode):
+        data = to_numpy(a._data)
+        if mode == "r":
+            r = np.linalg.qr(data, mode="r")
+            return _on_device_of(np.zeros((0,), data.dtype), a), _on_device_of(r, a)
+        q, r = np.linalg.qr(data, mode=mode)
+        return _on_device_of(q, a), _on_device_of(r, a)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.mode = inputs[1]
+        ctx.save_for_backward(*output)
+        ctx.set_materialize_grads(False)
+
+    @staticmethod
+    def backward(ctx, g_q, g_r):
+        q, r = ctx.saved_tensors
+        if ctx.mode == "r":
+            raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
+                               "when mode='r'. Please use linalg.qr(A, mode='reduced') if you "
+                               "are going to differentiate through linalg.qr.")
+        m, n = q.shape[-2], r.shape[-1]
+        if ctx.mode == "complete" and m > n:
+            raise RuntimeError("The QR decomposition is not differentiable when mode='complete' "
+                               "and nrows > ncols.")
+        if m >= n:
+            return _qr_backward_tall(g_q, g_r, q, r), None
+        if g_r is None:  # R's gradient is zero: V = Q^T Y still passes gQ on to Y
+            g_r = _wrap(array_module(r._data).zeros(r.shape, r._data.dtype))
+        u, g_u, g_v = r[..., :m], g_r[..., :m], g_r[..., m:]
+        y = q @ r[..., m:]
+        g_q = y @ _mT(g_v) if g_q is None else g_q + y @ _mT(g_v)
+        return _shape_ops.cat([_qr_backward_tall(g_q, g_u, q, u), q @ g_v], -1), None
+
+
+def _qr_backward_tall(g_q, g_r, q, r):
+    """``(gQ + Q copyltu(M)) R^-T`` with ``M = R gR^T - gQ^T Q`` (``m >= n``)."""
+    if g_r is None:
+        m_ = -(_mT(g_q) @ q)
+    else:
+        m_ = r @ _mT(g_r) if g_q is None else r @ _mT(g_r) - _mT(g_q) @ q
+    sym = m_.tril() + _mT(m_.tril(-1))
+    b = q @ sym if g_q is None else g_q + q @ sym
+    return _mT(solve(r, _mT(b)))
+
+
+_QR_MODES = ("reduced", "complete", "r")
+
+
+def qr(A: Tensor, mode: str = "reduced"):  # noqa: N803
+    """The QR decomposition ``A = Q R`` of a matrix (of each matrix of a batch):
+    ``torch.return_types.linalg_qr(Q, R)``. ``mode="reduced"``: ``Q`` is m x k and ``R`` k x n
+    for ``k = min(m, n)``; ``"complete"``: ``Q`` is m x m; ``"r"``: ``R`` alone (``Q`` is
+    empty, and nothing can be differentiated).
+
+    >>> import minitorch
+    >>> minitorch.linalg.qr(minitorch.tensor([[3.0, 0.0], [4.0, 5.0]])).R.abs()
+    tensor([[5., 4.],
+            [0., 3.]])
+    """
+    if A.dim() < 2:
+        raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
+    if mode not in _QR_MODES:
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                           "'reduced' (default), 'r', or 'complete'")
+    _check_float(A, "linalg.qr")
+    _check_low_precision(A, "geqrf_cpu", NotImplementedError)
+    return return_types.linalg_qr(*Qr.apply(A, mode))
+
+
+__all__ += ["qr"]

@@ -40,4 +40,6 @@ aminmax = _make("aminmax", ("min", "max"))
 __all__ += ["kthvalue", "mode", "cummax", "cummin", "aminmax"]
 slogdet = _make("slogdet", ("sign", "logabsdet"))
 linalg_slogdet = _make("linalg_slogdet", ("sign", "logabsdet"))
-__all__ += ["slogdet", "linalg_slogdet"]
+linalg_eigh = _make("linalg_eigh", ("eigenvalues", "eigenvectors"))
+linalg_qr = _make("linalg_qr", ("Q", "R"))
+__all__ += ["slogdet", "linalg_slogdet", "linalg_eigh", "linalg_qr"]

@@ -325,6 +325,80 @@ def renorm_samples(op):
     return gen
 
 
+# --------------------------------------------------------------------------- eigh, eigvalsh, qr
+def _sym(*shape, dtype=np.float32):
+    m = rnd(*shape, dtype=np.float64)
+    return ((m + np.swapaxes(m, -1, -2)) / 2).astype(dtype)
+
+
+def _eigh_invariants(lib, a, **kw):
+    """What does not depend on the eigenvectors' signs: the eigenvalues, ``V diag(L) V^T``
+    (it is ``A``'s chosen triangle made symmetric), ``V V^T`` and each ``V_ij^2`` weighted
+    by ``L_j`` (which feed every part of the backward)."""
+    values, vectors = lib.linalg.eigh(a, **kw)
+    return (values, vectors @ lib.diag_embed(values) @ vectors.mT, vectors @ vectors.mT,
+            vectors * vectors * values.unsqueeze(-2))
+
+
+def _symmetrized(call):
+    """``call`` of ``(A + A^T) / 2``: finite differences of the triangle that ``eigh`` does
+    not read are 0, and its gradient is symmetric, so gradcheck needs a symmetric function."""
+    return lambda lib, a, **kw: call(lib, (a + a.mT) / 2, **kw)
+
+
+def eigh_samples(op):
+    call = _eigh_invariants if op == "linalg:eigh" else _call(op)
+
+    def gen():
+        yield Sample(op, "ordinary", (A(rnd(4, 4)),), gradgrad=True, call=_symmetrized(call))
+        yield Sample(op, "float64", (A(rnd(4, 4, dtype=np.float64)),), gradgrad=True,
+                     call=_symmetrized(call))
+        yield Sample(op, "batch", (A(_sym(2, 3, 3)),), call=call)
+        yield Sample(op, "upper", (A(rnd(3, 3)),), {"UPLO": "U"}, call=call)
+        yield Sample(op, "lower-read", (A(rnd(3, 3)),), call=call)
+        yield Sample(op, "1x1", (A(f32([[2.0]])),), call=call)
+        yield Sample(op, "empty", (A(np.zeros((0, 0), np.float32)),), call=call)
+        yield Sample(op, "empty-batch", (A(np.zeros((0, 2, 2), np.float32)),), call=call)
+        yield Sample(op, "diagonal", (A(f32([[3.0, 0.0], [0.0, -1.0]])),), call=call)
+        yield Sample(op, "noncontig", (A(_sym(3, 3), layout="T"),), call=call)
+        yield Sample(op, "bad-uplo", (A(_sym(2, 2)),), {"UPLO": "X"}, call=call)
+        yield Sample(op, "not-square", (A(rnd(2, 3)),), call=call)
+        yield Sample(op, "1-d", (A(rnd(3)),), call=call)
+        yield Sample(op, "int", (A(np.eye(2, dtype=np.int64)),), call=call)
+        yield Sample(op, "float16", (A(np.eye(2, dtype=np.float16)),), call=call)
+        if op == "linalg:eigvalsh":
+            yield _node_sample(op, A(_sym(3, 3)))
+    return gen
+
+
+def _qr_invariants(lib, a, **kw):
+    """``Q R``, ``Q^T Q`` and ``|R|``: the same whatever the signs LAPACK picks."""
+    q, r = lib.linalg.qr(a, **kw)
+    return q @ r, q.mT @ q, r.abs()
+
+
+def qr_samples(op):
+    def gen():
+        for fam, shape in (("square", (3, 3)), ("tall", (5, 3)), ("wide", (3, 5)),
+                           ("batch", (2, 4, 3)), ("batch-wide", (2, 2, 4))):
+            yield Sample(op, fam, (A(rnd(*shape)),), gradgrad=fam in ("tall", "wide"))
+            yield Sample(op, f"{fam}-invariants", (A(rnd(*shape)),), call=_qr_invariants)
+        yield Sample(op, "ordinary", (A(rnd(4, 3, dtype=np.float64)),), gradgrad=True)
+        yield Sample(op, "complete-square", (A(rnd(3, 3)),), {"mode": "complete"})
+        yield Sample(op, "complete-wide", (A(rnd(2, 4)),), {"mode": "complete"})
+        yield Sample(op, "complete-tall", (A(rnd(4, 2)),), {"mode": "complete"})
+        yield Sample(op, "r", (A(rnd(4, 3)),), {"mode": "r"})
+        yield Sample(op, "noncontig", (A(rnd(3, 3), layout="T"),))
+        yield Sample(op, "zeros", (A(np.zeros((3, 2), np.float32)),), call=_qr_invariants)
+        yield Sample(op, "empty", (A(np.zeros((0, 3), np.float32)),))
+        yield Sample(op, "bad-mode", (A(rnd(2, 2)),), {"mode": "x"})
+        yield Sample(op, "1-d", (A(rnd(3)),))
+        yield Sample(op, "int", (A(np.eye(2, dtype=np.int64)),))
+        yield Sample(op, "float16", (A(np.eye(2, dtype=np.float16)),))
+        yield Sample(op, "node", (A(rnd(3, 3)),), call=_graph(lambda lib, a: lib.linalg.qr(a).Q))
+    return gen
+
+
 # --------------------------------------------------------------------------- the table
 _OUT_ARGS.update({
     "kron": lambda: ((A(rnd(2), grad=False), A(rnd(2, 2), grad=False)), (2, 4)),
@@ -347,6 +421,10 @@ def known_differences() -> list:
          "singular matrix (minitorch: the cofactor matrix, which finite differences confirm)"),
         ("*:*logdet[singular]", REJECTS, singular),
         ("*:*logdet[zeros]", REJECTS, singular),
+        ("linalg:qr[zeros]", REJECTS,
+         "the gradient of QR at a rank-deficient matrix (R has a zero on its diagonal), which "
+         "is not defined: PyTorch's triangular solve divides by that zero and returns inf and "
+         "NaN; minitorch's backward (a solve with R) raises linalg.solve's LinAlgError"),
         ("*:kron[noncontig]", ACCEPTS,
          "PyTorch 2.13's kron of a transposed operand raises 'view size is not compatible': "
          "its broadcast product keeps the operand's memory order and the final _unsafe_view "
@@ -370,6 +448,9 @@ def add_samples(t: dict) -> None:
     t["fn:chain_matmul"] = chain_matmul_samples("fn:chain_matmul")
     t["method:renorm_"] = renorm_samples("method:renorm_")
     t["linalg:multi_dot"] = multi_dot_samples("linalg:multi_dot")
+    for name in ("eigh", "eigvalsh"):
+        t[f"linalg:{name}"] = eigh_samples(f"linalg:{name}")
+    t["linalg:qr"] = qr_samples("linalg:qr")
     for name in ("slogdet", "matrix_power", "cholesky"):
         gen = {"slogdet": slogdet_samples, "matrix_power": matrix_power_samples,
                "cholesky": cholesky_samples}[name]

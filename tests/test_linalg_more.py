@@ -1,8 +1,8 @@
 """``trace``, ``vdot``, ``inner``, ``kron``, ``tensordot``, ``linalg.multi_dot``, ``cross``,
-``slogdet``, ``logdet``, ``matrix_power``, ``cholesky``, ``dist`` and ``renorm``: gradients
-and second derivatives against finite differences (``gradcheck``/``gradgradcheck``,
-float64), shapes drawn by Hypothesis against PyTorch, and the deprecation warnings PyTorch
-gives once a process.
+``slogdet``, ``logdet``, ``matrix_power``, ``cholesky``, ``dist``, ``renorm``, ``eigh`` and
+``qr``: gradients and second derivatives against finite differences (``gradcheck``/
+``gradgradcheck``, float64; a symmetric input where only one triangle is read), shapes drawn
+by Hypothesis against PyTorch, and the deprecation warnings PyTorch gives once a process.
 
 Their values, dtypes, gradients, node names and errors on the input families are compared
 with PyTorch's in ``tests/test_opinfo.py`` (samples in ``tests/_opinfo_samples_linalg_more.py``).
@@ -39,6 +39,11 @@ def _spd(a):
     return a @ a.mT + minitorch.eye(a.shape[-1], dtype=a.dtype)
 
 
+def _sign_free_eigh(a):
+    values, vectors = minitorch.linalg.eigh(a)
+    return vectors @ minitorch.diag_embed(values.exp()) @ vectors.mT, vectors * vectors
+
+
 CASES = {  # name -> (function, its inputs)
     "trace": (lambda a: minitorch.trace(a * a), (_t(3, 4),)),
     "vdot": (lambda a, b: minitorch.vdot(a * b, b), (_t(4), _t(4))),
@@ -66,6 +71,13 @@ CASES = {  # name -> (function, its inputs)
     "dist-p0.5": (lambda a, b: minitorch.dist(a, b, 0.5), (_t(5), _t(5))),
     "renorm": (lambda a: minitorch.renorm(a * a, 2, 0, 1.0), (_t(3, 4),)),
     "renorm-p1-dim1": (lambda a: a.renorm(1, 1, 0.7), (_t(2, 3, 4),)),
+    # eigenvectors are unique up to sign: functions that do not depend on it
+    "eigh": (lambda a: _sign_free_eigh(a + a.mT), (_t(2, 4, 4),)),
+    "eigvalsh": (lambda a: minitorch.linalg.eigvalsh(a * a.mT, UPLO="U"), (_t(3, 3),)),
+    "qr-tall": (lambda a: minitorch.linalg.qr(a), (_t(5, 3),)),
+    "qr-wide": (lambda a: minitorch.linalg.qr(a), (_t(2, 3, 5),)),
+    "qr-R-only": (lambda a: minitorch.linalg.qr(a).R, (_t(3, 4),)),
+    "qr-complete-square": (lambda a: minitorch.linalg.qr(a, mode="complete").Q, (_t(3, 3),)),
 }
 
 
