@@ -812,12 +812,10 @@ class Eigh(Function):
     @staticmethod
     def forward(a, uplo):
         data = to_numpy(a._data)
-        if np.isfinite(data).all():
-            values, vectors = np.linalg.eigh(data, UPLO=uplo)
-        else:  # LAPACK's answer is undefined: NaN
-            values = np.full(data.shape[:-1], np.nan, data.dtype)
-            vectors = np.full(data.shape, np.nan, data.dtype)
-        return _on_device_of(values, a), _on_device_of(vectors, a)
+        if not np.isfinite(data).all():  # LAPACK's answer is undefined: NaN
+            return (_on_device_of(np.full(data.shape[:-1], np.nan, data.dtype), a),
+                    _on_device_of(np.full(data.shape, np.nan, data.dtype), a))
+        return tuple(_on_device_of(x, a) for x in np.linalg.eigh(data, UPLO=uplo))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
