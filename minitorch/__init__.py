@@ -349,7 +349,9 @@ from minitorch._linalg_torch import (  # torch.* names of torch.linalg functions
     inverse,
     logdet,
     matrix_power,
+    pinverse,
     slogdet,
+    svd,
 )
 
 # ``out=``: the functions tutorials call with it write their result into a given tensor.

@@ -1,11 +1,13 @@
 """The ``torch.*`` forms of linear-algebra functions whose home is ``torch.linalg``:
-``det``, ``logdet``, ``slogdet``, ``inverse``, ``matrix_power``, ``cholesky`` and ``cross``.
+``det``, ``logdet``, ``slogdet``, ``inverse``, ``matrix_power``, ``cholesky``, ``cross``,
+``pinverse`` and ``svd``.
 
 Most are the ``minitorch.linalg`` function under an older name. Three differ as PyTorch's do:
 ``slogdet`` returns ``torch.return_types.slogdet``; ``cholesky`` is deprecated (it warns
 once), records ``CholeskyBackward0`` and names itself ``cholesky`` in its errors; ``cross``
 without ``dim`` takes the first dimension of size 3 (``linalg.cross`` takes the last) and
 warns once that this default is deprecated. ``logdet`` is NaN for a negative determinant.
+``svd`` returns ``V`` (not ``Vh``), and zeros for ``U`` and ``V`` with ``compute_uv=False``.
 
 Example:
     >>> import minitorch
@@ -19,11 +21,13 @@ import math
 import warnings
 
 from minitorch import linalg, return_types
+from minitorch._backend import array_module
 from minitorch._out import with_out
-from minitorch._tensor import Tensor
+from minitorch._tensor import Tensor, _wrap
 from minitorch.ops import arithmetic as _arith
 
-__all__ = ["det", "logdet", "slogdet", "inverse", "matrix_power", "cholesky", "cross"]
+__all__ = ["det", "logdet", "slogdet", "inverse", "matrix_power", "cholesky", "cross",
+           "pinverse", "svd"]
 
 det = linalg.det.__wrapped__  # torch.det has no out=
 matrix_power = linalg.matrix_power
@@ -83,6 +87,28 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:  # no
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
     return linalg.cross(input, other, dim=dim)
+
+
+def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:  # noqa: A002
+    """``linalg.pinv`` with ``rcond`` (singular values up to ``rcond`` times the largest
+    count as zero)."""
+    return linalg.pinv(input, rcond)
+
+
+def svd(input: Tensor, some: bool = True, compute_uv: bool = True):  # noqa: A002
+    """The older ``torch.svd``: ``torch.return_types.svd(U, S, V)`` with ``A = U diag(S)
+    V^T`` (``linalg.svd`` returns ``V^T``); ``some=False`` gives square ``U`` and ``V``."""
+    if input.dim() < 2:
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has "
+                           f"{input.dim()} dimensions instead")
+    if compute_uv:
+        u, s, vh = linalg.svd(input, full_matrices=not some)
+        return return_types.svd(u, s, vh.mT)
+    s = linalg.svdvals(input)
+    *batch, m, n = input.shape
+    zeros = array_module(input._data).zeros
+    return return_types.svd(_wrap(zeros((*batch, m, m), input._data.dtype)), s,
+                            _wrap(zeros((*batch, n, n), input._data.dtype)))
 
 
 _CHOLESKY_DEPRECATED = (

@@ -864,6 +864,7 @@ METHODS = {
     "det": _linalg_torch.det, "logdet": _linalg_torch.logdet, "slogdet": _linalg_torch.slogdet,
     "inverse": _linalg_torch.inverse, "matrix_power": _linalg_torch.matrix_power,
     "cholesky": _linalg_torch.cholesky, "cross": _linalg_torch.cross,
+    "pinverse": _linalg_torch.pinverse, "svd": _linalg_torch.svd,
     "sum": _reduction.sum, "mean": _reduction.mean, "prod": _reduction.prod, "max": _reduction.max,
     "min": _reduction.min, "amax": _reduction.amax, "amin": _reduction.amin,
     "argmax": _reduction.argmax, "argmin": _reduction.argmin, "var": _reduction.var,

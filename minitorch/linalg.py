@@ -954,3 +954,112 @@ def qr(A: Tensor, mode: str = "reduced"):  # noqa: N803
 
 
 __all__ += ["qr"]
+
+
+# ---------------------------------------------------------------- pseudo-inverse and rank
+def _tolerance(a: np.ndarray, s_max: np.ndarray, atol, rtol) -> np.ndarray:
+    """PyTorch's cut-off for singular values: ``max(atol, rtol * s_max)``; without either,
+    ``rtol`` is ``eps * max(m, n)``, and with ``atol > 0`` alone, 0."""
+    def value(t):
+        return np.asarray(to_numpy(t._data) if isinstance(t, Tensor) else t, np.float64)
+    default = np.finfo(a.dtype).eps * max(a.shape[-2:])
+    if rtol is None:
+        rtol = default if atol is None else np.where(value(atol) > 0, 0.0, default)
+    atol = 0.0 if atol is None else atol
+    return np.maximum(value(atol)[..., None], value(rtol)[..., None] * s_max)
+
+
+def _pinv_array(a: np.ndarray, atol, rtol, hermitian: bool) -> np.ndarray:
+    """``V diag(1/S) U^T`` over the singular values above the tolerance (for a symmetric
+    matrix from its eigenvalues, ``U diag(1/L) U^T``)."""
+    if a.size == 0:
+        return np.zeros(a.shape[:-2] + (a.shape[-1], a.shape[-2]), a.dtype)
+    if hermitian:
+        values, u = np.linalg.eigh(a)
+        kept = np.abs(values) > _tolerance(a, np.abs(values).max(-1, keepdims=True), atol, rtol)
+        with np.errstate(divide="ignore"):
+            inverse = np.where(kept, 1 / values, 0).astype(a.dtype)
+        return (u * inverse[..., None, :]) @ np.swapaxes(u, -1, -2)
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    kept = s > _tolerance(a, s[..., :1], atol, rtol)
+    with np.errstate(divide="ignore"):
+        inverse = np.where(kept, 1 / s, 0).astype(a.dtype)
+    return (np.swapaxes(vh, -1, -2) * inverse[..., None, :]) @ np.swapaxes(u, -1, -2)
+
+
+class Pinv(Function):
+    """The Moore-Penrose pseudo-inverse ``A+``. Backward is PyTorch's ``pinv_backward``: the
+    derivative of ``A+`` where its rank does not change, arranged so that the products are
+    of the smaller of ``m`` and ``n``."""
+
+    node_name = "LinalgPinvBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, atol, rtol, hermitian):
+        return _on_device_of(_pinv_array(to_numpy(a._data), atol, rtol, hermitian), a)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0], output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, p = ctx.saved_tensors
+        p_t, g_t = _mT(p), _mT(grad)
+        if a.shape[-2] <= a.shape[-1]:
+            k = g_t @ p
+            k_p_t = k @ p_t
+            out = -_mT(p @ k) + k_p_t - (a @ p) @ k_p_t + (p_t @ p) @ (g_t - k @ a)
+        else:
+            k = p @ g_t
+            p_t_k = p_t @ k
+            out = -_mT(k @ p) + (g_t - a @ k) @ p @ p_t + p_t_k - p_t_k @ p @ a
+        return out, None, None, None
+
+
+def pinv(A: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:  # noqa: N803
+    """The pseudo-inverse of a matrix (of each of a batch), from its SVD (``hermitian``: from
+    its eigenvalues, for a symmetric ``A``): singular values up to ``max(atol, rtol *
+    largest)`` count as zero. ``rcond`` is PyTorch's older name for ``rtol``.
+
+    >>> import minitorch
+    >>> minitorch.linalg.pinv(minitorch.tensor([[1.0, 0.0], [0.0, 0.0]]))
+    tensor([[1., 0.],
+            [0., 0.]])
+    """
+    if A.dim() < 2 or A._data.dtype not in (np.float32, np.float64):
+        shape = ", ".join(map(str, A.shape))
+        raise RuntimeError(f"linalg.pinv({A.dtype._legacy[:-6]}{{[{shape}]}}): expected a tensor "
+                           "with 2 or more dimensions of float, double, cfloat or cdouble types")
+    if rcond is not None:
+        atol, rtol = 0.0, rcond
+    return Pinv.apply(A, atol, rtol, bool(hermitian))
+
+
+def matrix_rank(A: Tensor, tol=None, hermitian: bool = False, *, atol=None,  # noqa: N803
+                rtol=None) -> Tensor:
+    """The number of singular values of ``A`` (of each matrix of a batch) above ``max(atol,
+    rtol * largest)``, an int64 tensor; ``tol`` is PyTorch's older name for ``atol``.
+
+    >>> import minitorch
+    >>> minitorch.linalg.matrix_rank(minitorch.ones(3, 3))
+    tensor(1)
+    """
+    if A.dim() < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least "
+                           "2 dimensions.")
+    if A._data.dtype not in (np.float32, np.float64):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    data = to_numpy(A._data)
+    if data.size == 0:
+        return _wrap(array_module(A._data).zeros(data.shape[:-2], np.int64))
+    s = np.abs(np.linalg.eigvalsh(data)) if hermitian else np.linalg.svd(data, compute_uv=False)
+    rank = (s > _tolerance(data, s.max(-1, keepdims=True), atol, rtol)).sum(-1)
+    return _wrap(array_module(A._data).asarray(rank.astype(np.int64)))
+
+
+pinv = with_out(pinv, "linalg_pinv")
+__all__ += ["pinv", "matrix_rank"]

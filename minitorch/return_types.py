@@ -42,4 +42,5 @@ slogdet = _make("slogdet", ("sign", "logabsdet"))
 linalg_slogdet = _make("linalg_slogdet", ("sign", "logabsdet"))
 linalg_eigh = _make("linalg_eigh", ("eigenvalues", "eigenvectors"))
 linalg_qr = _make("linalg_qr", ("Q", "R"))
-__all__ += ["slogdet", "linalg_slogdet", "linalg_eigh", "linalg_qr"]
+svd = _make("svd", ("U", "S", "V"))
+__all__ += ["slogdet", "linalg_slogdet", "linalg_eigh", "linalg_qr", "svd"]

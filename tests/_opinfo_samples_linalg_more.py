@@ -399,6 +399,85 @@ def qr_samples(op):
     return gen
 
 
+# --------------------------------------------------------------------------- pinv, matrix_rank, svd
+def _rank_deficient(dtype=np.float32):
+    """A 4 x 3 matrix of rank 2: a column of zeros, whose singular value is exactly 0 (a
+    column that is a sum of the others would leave one of rounding size, which the
+    pseudo-inverse magnifies differently in each library)."""
+    return np.concatenate([rnd(4, 2), np.zeros((4, 1))], 1).astype(dtype)
+
+
+def pinv_samples(op):
+    def gen():
+        for fam, shape in (("square", (3, 3)), ("tall", (5, 3)), ("wide", (3, 5)),
+                           ("batch", (2, 4, 3))):
+            yield Sample(op, fam, (A(rnd(*shape)),), gradgrad=fam in ("tall", "wide"))
+        yield Sample(op, "ordinary", (A(rnd(4, 3, dtype=np.float64)),), gradgrad=True)
+        yield Sample(op, "rank-deficient", (A(_rank_deficient()),))
+        yield Sample(op, "rank-deficient-float64", (A(_rank_deficient(np.float64)),))
+        yield Sample(op, "zeros", (A(np.zeros((3, 2), np.float32)),))
+        yield Sample(op, "empty", (A(np.zeros((0, 3), np.float32)),))
+        yield Sample(op, "noncontig", (A(rnd(3, 3), layout="T"),))
+        if op == "fn:pinverse" or op == "method:pinverse":
+            yield Sample(op, "rcond", (A(rnd(3, 3)), 0.3))
+        else:
+            yield Sample(op, "hermitian", (A(_sym(3, 3) + 3 * np.eye(3, dtype=np.float32)),),
+                         {"hermitian": True})
+            yield Sample(op, "rtol", (A(rnd(3, 3)),), {"rtol": 0.3})
+            yield Sample(op, "atol", (A(rnd(3, 3)),), {"atol": 0.5})
+            yield Sample(op, "atol-rtol", (A(rnd(3, 3)),), {"atol": 0.1, "rtol": 0.4})
+            yield Sample(op, "rcond", (A(rnd(3, 3)),), {"rcond": 0.3})
+        yield Sample(op, "1-d", (A(rnd(3)),))
+        yield Sample(op, "int", (A(np.eye(2, dtype=np.int64)),))
+        yield Sample(op, "float16", (A(np.eye(2, dtype=np.float16)),))
+        yield _node_sample(op, A(rnd(3, 2)))
+    return gen
+
+
+def matrix_rank_samples(op):
+    def gen():
+        yield Sample(op, "full", (A(rnd(3, 3)),))
+        yield Sample(op, "rank-deficient", (A(_rank_deficient()),))
+        yield Sample(op, "rank-deficient-float64", (A(_rank_deficient(np.float64)),))
+        yield Sample(op, "ones", (A(np.ones((3, 4), np.float32)),))
+        yield Sample(op, "zeros", (A(np.zeros((3, 2), np.float32)),))
+        yield Sample(op, "batch", (A(np.stack([np.eye(3), np.ones((3, 3))]).astype(np.float32)),))
+        yield Sample(op, "empty", (A(np.zeros((0, 3), np.float32)),))
+        yield Sample(op, "hermitian", (A(_sym(3, 3)),), {"hermitian": True})
+        yield Sample(op, "tol", (A(np.diag(f32([3.0, 0.4, 0.1]))), 0.5))
+        yield Sample(op, "atol", (A(np.diag(f32([3.0, 0.4, 0.1]))),), {"atol": 0.2})
+        yield Sample(op, "rtol", (A(np.diag(f32([3.0, 0.4, 0.1]))),), {"rtol": 0.1})
+        yield Sample(op, "atol-rtol", (A(np.diag(f32([3.0, 0.4, 0.1]))),),
+                     {"atol": 0.05, "rtol": 0.1})
+        yield Sample(op, "1-d", (A(rnd(3)),))
+        yield Sample(op, "int", (A(np.eye(2, dtype=np.int64)),))
+    return gen
+
+
+def torch_svd_samples(op):
+    method = op == "method:svd"
+
+    def call(lib, a, *args):
+        u, s, v = a.svd(*args) if method else lib.svd(a, *args)
+        k = s.shape[-1]
+        u_k, v_k = u[..., :k], v[..., :k]
+        return s, (u_k * s.unsqueeze(-2)) @ v_k.mT, u_k @ u_k.mT, v_k @ v_k.mT, u.shape, v.shape
+
+    def gen():
+        for fam, shape in (("square", (3, 3)), ("tall", (4, 2)), ("wide", (2, 4)),
+                           ("batch", (2, 3, 2))):
+            yield Sample(op, fam, (A(rnd(*shape)),), call=call)
+            yield Sample(op, f"{fam}-not-some", (A(rnd(*shape)), False), call=call)
+        yield Sample(op, "ordinary", (A(rnd(3, 3, dtype=np.float64)),), call=call)
+        yield Sample(op, "values-only", (A(rnd(3, 2)), True, False))
+        yield Sample(op, "values-only-not-some", (A(rnd(3, 2)), False, False))
+        yield Sample(op, "1-d", (A(rnd(3)),))
+        yield Sample(op, "int", (A(np.eye(2, dtype=np.int64)),))
+        yield Sample(op, "node-V", (A(rnd(3, 2)),), call=_graph(
+            lambda lib, a: a.svd().V if method else lib.svd(a).V))
+    return gen
+
+
 # --------------------------------------------------------------------------- the table
 _OUT_ARGS.update({
     "kron": lambda: ((A(rnd(2), grad=False), A(rnd(2, 2), grad=False)), (2, 4)),
@@ -451,6 +530,11 @@ def add_samples(t: dict) -> None:
     for name in ("eigh", "eigvalsh"):
         t[f"linalg:{name}"] = eigh_samples(f"linalg:{name}")
     t["linalg:qr"] = qr_samples("linalg:qr")
+    t["linalg:pinv"] = pinv_samples("linalg:pinv")
+    t["linalg:matrix_rank"] = matrix_rank_samples("linalg:matrix_rank")
+    for style in ("fn", "method"):
+        t[f"{style}:pinverse"] = pinv_samples(f"{style}:pinverse")
+        t[f"{style}:svd"] = torch_svd_samples(f"{style}:svd")
     for name in ("slogdet", "matrix_power", "cholesky"):
         gen = {"slogdet": slogdet_samples, "matrix_power": matrix_power_samples,
                "cholesky": cholesky_samples}[name]

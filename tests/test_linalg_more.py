@@ -1,8 +1,9 @@
 """``trace``, ``vdot``, ``inner``, ``kron``, ``tensordot``, ``linalg.multi_dot``, ``cross``,
-``slogdet``, ``logdet``, ``matrix_power``, ``cholesky``, ``dist``, ``renorm``, ``eigh`` and
-``qr``: gradients and second derivatives against finite differences (``gradcheck``/
-``gradgradcheck``, float64; a symmetric input where only one triangle is read), shapes drawn
-by Hypothesis against PyTorch, and the deprecation warnings PyTorch gives once a process.
+``slogdet``, ``logdet``, ``matrix_power``, ``cholesky``, ``dist``, ``renorm``, ``eigh``,
+``qr``, ``pinv`` and ``svd``: gradients and second derivatives against finite differences
+(``gradcheck``/``gradgradcheck``, float64; a symmetric input where only one triangle is
+read), shapes drawn by Hypothesis against PyTorch, and the deprecation warnings PyTorch
+gives once a process.
 
 Their values, dtypes, gradients, node names and errors on the input families are compared
 with PyTorch's in ``tests/test_opinfo.py`` (samples in ``tests/_opinfo_samples_linalg_more.py``).
@@ -78,6 +79,11 @@ CASES = {  # name -> (function, its inputs)
     "qr-wide": (lambda a: minitorch.linalg.qr(a), (_t(2, 3, 5),)),
     "qr-R-only": (lambda a: minitorch.linalg.qr(a).R, (_t(3, 4),)),
     "qr-complete-square": (lambda a: minitorch.linalg.qr(a, mode="complete").Q, (_t(3, 3),)),
+    "pinv-tall": (lambda a: minitorch.linalg.pinv(a), (_t(2, 5, 3),)),
+    "pinv-wide": (lambda a: a.pinverse(), (_t(3, 5),)),
+    "pinv-hermitian": (lambda a: minitorch.linalg.pinv(_spd(a), hermitian=True), (_t(3, 3),)),
+    "svd-V": (lambda a: (lambda u, s, v: (u * s.unsqueeze(-2)) @ v.mT)(*minitorch.svd(a)),
+              (_t(4, 3),)),
 }
 
 
