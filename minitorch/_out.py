@@ -83,8 +83,10 @@ def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
 # How each operation treats an ``out`` of another dtype than its result, as PyTorch does:
 # most cast the result when that is safe (float32 into float64); these insist on their own dtype.
 _SAME_DTYPE = {"abs", "neg", "clamp"}
-_MATMUL = {"mm", "bmm", "matmul", "linalg_inv_ex", "linalg_det", "linalg_cross",
+# matmul and the linalg kernels: "Expected out tensor to have dtype float, but got double"
+_MATMUL = {"mm", "bmm", "matmul", "linalg_inv_ex", "_linalg_det", "linalg_cross",
            "linalg_cholesky_ex", "renorm"}
+_SAFE_CAST = {"linalg_pinv": "linalg.pinv"}  # their own words for an unsafe cast
 _CAT = {"cat", "stack"}
 # the C++ type names PyTorch's matmul error uses
 _C10_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
@@ -102,6 +104,10 @@ def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
     if name in _MATMUL:
         raise RuntimeError(f"Expected out tensor to have dtype {_C10_NAMES[result.dtype.name]}, "
                            f"but got {_C10_NAMES[out.dtype.name]} instead")
+    if name in _SAFE_CAST and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
+        raise RuntimeError(f"{_SAFE_CAST[name]}: Expected result to be safely castable from "
+                           f"{_dtype_name(result.dtype)} dtype, but got result with dtype "
+                           f"{_dtype_name(out.dtype)}")
     if name in _CAT and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
         raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
                         f"{_dtype_name(out.dtype)}")

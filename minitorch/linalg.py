@@ -792,7 +792,7 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:  # noqa: N803
 
 
 inv, det, cross, cholesky = (with_out(f, name) for f, name in (
-    (inv, "linalg_inv_ex"), (det, "linalg_det"), (cross, "linalg_cross"),
+    (inv, "linalg_inv_ex"), (det, "_linalg_det"), (cross, "linalg_cross"),
     (cholesky, "linalg_cholesky_ex")))
 __all__ += ["slogdet", "multi_dot", "matrix_power", "cholesky"]
 

@@ -512,6 +512,32 @@ def known_differences() -> list:
     ]
 
 
+_OUT_ARGS.update({  # the linalg functions' out=, under names of their own
+    "linalg.inv": _OUT_ARGS["inverse"],
+    "linalg.det": lambda: ((A(_spd(3, 3), grad=False),), ()),
+    "linalg.cross": lambda: ((A(rnd(2, 3), grad=False), A(rnd(2, 3), grad=False)), (2, 3)),
+    "linalg.cholesky": lambda: ((A(_gram(_spd(3, 3)), grad=False),), (3, 3)),
+    "linalg.pinv": lambda: ((A(rnd(3, 2), grad=False),), (2, 3)),
+})
+
+
+def _gram(m):
+    return m @ m.T
+
+
+def _linalg_out_samples(name):
+    """``out_samples`` of ``linalg.<name>``, called as ``lib.linalg.<name>(..., out=t)``."""
+    def call(lib, *args, out, **kw):
+        result = getattr(lib.linalg, name)(*args, out=out, **kw)
+        values = result.float() if result.dtype == lib.float64 else result
+        return result.dtype, values, result is out
+
+    def gen():
+        for s in out_samples(f"linalg.{name}")():
+            yield Sample(f"linalg:{name}", s.family, s.args, s.kwargs, call=call, msg=s.msg)
+    return gen
+
+
 def add_samples(t: dict) -> None:
     for style in ("fn", "method"):
         for name, gen in (("trace", trace_samples), ("vdot", vdot_samples),
@@ -541,6 +567,8 @@ def add_samples(t: dict) -> None:
         t[f"linalg:{name}"] = gen(f"linalg:{name}")
     for name in _OUT_ARGS_LINALG:
         t[f"fn:{name}"] = _chain(t[f"fn:{name}"], out_samples(name))
+    for name in ("inv", "det", "cross", "cholesky", "pinv"):
+        t[f"linalg:{name}"] = _chain(t[f"linalg:{name}"], _linalg_out_samples(name))
 
 
 _OUT_ARGS_LINALG = ("kron", "inverse", "cross", "renorm")
