@@ -85,7 +85,7 @@ def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
 _SAME_DTYPE = {"abs", "neg", "clamp"}
 # matmul and the linalg kernels: "Expected out tensor to have dtype float, but got double"
 _MATMUL = {"mm", "bmm", "matmul", "linalg_inv_ex", "_linalg_det", "linalg_cross",
-           "linalg_cholesky_ex", "renorm"}
+           "linalg_cholesky_ex", "_linalg_solve_ex", "renorm"}
 _SAFE_CAST = {"linalg_pinv": "linalg.pinv"}  # their own words for an unsafe cast
 _CAT = {"cat", "stack"}
 # the C++ type names PyTorch's matmul error uses

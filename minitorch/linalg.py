@@ -791,9 +791,9 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:  # noqa: N803
     return _cholesky(A, upper, "linalg.cholesky")
 
 
-inv, det, cross, cholesky = (with_out(f, name) for f, name in (
+inv, det, cross, cholesky, solve = (with_out(f, name) for f, name in (
     (inv, "linalg_inv_ex"), (det, "_linalg_det"), (cross, "linalg_cross"),
-    (cholesky, "linalg_cholesky_ex")))
+    (cholesky, "linalg_cholesky_ex"), (solve, "_linalg_solve_ex")))
 __all__ += ["slogdet", "multi_dot", "matrix_power", "cholesky"]
 
 

@@ -518,6 +518,7 @@ _OUT_ARGS.update({  # the linalg functions' out=, under names of their own
     "linalg.cross": lambda: ((A(rnd(2, 3), grad=False), A(rnd(2, 3), grad=False)), (2, 3)),
     "linalg.cholesky": lambda: ((A(_gram(_spd(3, 3)), grad=False),), (3, 3)),
     "linalg.pinv": lambda: ((A(rnd(3, 2), grad=False),), (2, 3)),
+    "linalg.solve": lambda: ((A(_spd(3, 3), grad=False), A(rnd(3, 2), grad=False)), (3, 2)),
 })
 
 
@@ -567,7 +568,7 @@ def add_samples(t: dict) -> None:
         t[f"linalg:{name}"] = gen(f"linalg:{name}")
     for name in _OUT_ARGS_LINALG:
         t[f"fn:{name}"] = _chain(t[f"fn:{name}"], out_samples(name))
-    for name in ("inv", "det", "cross", "cholesky", "pinv"):
+    for name in ("inv", "det", "cross", "cholesky", "pinv", "solve"):
         t[f"linalg:{name}"] = _chain(t[f"linalg:{name}"], _linalg_out_samples(name))
 
 
