@@ -1,4 +1,4 @@
-"""``minitorch.linalg``: norms, inverse, determinant and solving linear systems.
+"""``minitorch.linalg``: norms, inverse, determinants, linear systems and decompositions.
 
 Each operation is a :class:`~minitorch.autograd.Function` whose backward is the textbook
 matrix-calculus rule, written with minitorch operations (so it can itself be differentiated
@@ -11,7 +11,13 @@ where that is noted):
 * ``cross``: ``d(a x b)``: ``grad_a = b x G`` and ``grad_b = G x a``;
 * ``svd``: ``A = U diag(S) Vh``; the gradient of ``A`` from those of ``U``, ``S`` and ``Vh``
   (PyTorch's ``svd_backward``), written with tensor operations so that it is differentiable
-  again.
+  again;
+* ``slogdet``: ``d log|det A| / dA = A^-T`` (the sign has no gradient);
+* ``cholesky``, ``eigh``, ``qr`` and ``pinv``: PyTorch's backward formulas, each in its
+  class's docstring; ``matrix_power`` and ``multi_dot`` are products of ``matmul``/``mm``.
+
+Decompositions are unique only up to signs (a column of ``Q`` or of ``V`` may be negated):
+minitorch's come from NumPy's LAPACK, and the tests compare what does not depend on them.
 
 Example:
     >>> import minitorch

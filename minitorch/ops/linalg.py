@@ -7,6 +7,10 @@ the gradient flows back through the same kind of product.
 same nodes: a vector times a matrix is ``unsqueeze``, ``mm``, ``squeeze``; batched operands are
 broadcast, flattened to a ``bmm``, and viewed back.
 
+Further down: ``outer``, ``addmm`` and its batched forms, ``cdist``, and ``trace``, ``vdot``,
+``tensordot``, ``inner`` and ``kron`` (built from these products as PyTorch builds them),
+``dist`` and ``renorm``.
+
 Example:
     >>> import minitorch
     >>> x = minitorch.ones(5)
