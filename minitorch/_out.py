@@ -104,6 +104,9 @@ def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
     if name in _MATMUL:
         raise RuntimeError(f"Expected out tensor to have dtype {_C10_NAMES[result.dtype.name]}, "
                            f"but got {_C10_NAMES[out.dtype.name]} instead")
+    if name == "linalg_multi_dot":
+        raise RuntimeError(f"multi_dot(): expected out tensor to have dtype "
+                           f"{_C10_NAMES[result.dtype.name]} but got {_C10_NAMES[out.dtype.name]}")
     if name in _SAFE_CAST and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
         raise RuntimeError(f"{_SAFE_CAST[name]}: Expected result to be safely castable from "
                            f"{_dtype_name(result.dtype)} dtype, but got result with dtype "
@@ -113,16 +116,18 @@ def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
                         f"{_dtype_name(out.dtype)}")
 
 
-def with_out(fn, name: str | None = None):
+def with_out(fn, name: str | None = None, writer: str | None = None):
     """Give an operation ``fn(*args, **kwargs)`` PyTorch's ``out=`` keyword (``name``: the
-    name PyTorch's errors give it, when not ``fn``'s own)."""
+    name PyTorch's errors give it, when not ``fn``'s own; ``writer``: the kernel named by the
+    error for arguments that require grad, when not ``name``)."""
     name = name or fn.__name__
+    writer = writer or name
 
     @functools.wraps(fn)
     def wrapper(*args, out=None, **kwargs):
         if out is None:
             return fn(*args, **kwargs)
-        _check_grad(name, out, args, kwargs)
+        _check_grad(writer, out, args, kwargs)
         with grad_mode.no_grad():
             result = fn(*args, **kwargs)
         _check_out_dtype(name, out, result)

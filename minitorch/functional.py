@@ -24,6 +24,7 @@ import warnings
 import numpy as np
 
 from minitorch import linalg as _linalg_api
+from minitorch._out import copy_into_out
 from minitorch._size import Size
 from minitorch._tensor import Tensor
 from minitorch.ops import shape as _shape
@@ -184,7 +185,7 @@ def cartesian_prod(*tensors) -> Tensor:
     return _shape.stack([g.reshape(-1) for g in grids], 1)
 
 
-def chain_matmul(*matrices) -> Tensor:
+def chain_matmul(*matrices, out=None) -> Tensor:
     """The product of several matrices: PyTorch's deprecated form of ``linalg.multi_dot``
     (it warns once); one matrix is returned as a copy."""
     if not _warned_chain_matmul:  # PyTorch warns once a process (TORCH_WARN_ONCE)
@@ -200,8 +201,9 @@ def chain_matmul(*matrices) -> Tensor:
     if not matrices:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")
     if len(matrices) == 1:
-        return matrices[0].clone()
-    return _linalg_api.multi_dot(matrices)
+        return matrices[0].clone() if out is None else copy_into_out(out, matrices[0],
+                                                                     warn_resize=True)
+    return _linalg_api.multi_dot(matrices, out=out)
 
 
 _warned_chain_matmul: list = []  # not empty once chain_matmul has warned

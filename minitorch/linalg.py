@@ -800,6 +800,7 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:  # noqa: N803
 inv, det, cross, cholesky, solve = (with_out(f, name) for f, name in (
     (inv, "linalg_inv_ex"), (det, "_linalg_det"), (cross, "linalg_cross"),
     (cholesky, "linalg_cholesky_ex"), (solve, "_linalg_solve_ex")))
+multi_dot = with_out(multi_dot, "linalg_multi_dot", writer="mm")  # out= goes to mm
 __all__ += ["slogdet", "multi_dot", "matrix_power", "cholesky"]
 
 

@@ -21,6 +21,7 @@ from _opinfo_samples import (
     A,
     Sample,
     _chain,
+    _out_call,
     _spd,
     all_families,
     chain_matmul_samples,
@@ -484,6 +485,8 @@ _OUT_ARGS.update({
     "inverse": lambda: ((A(_spd(3, 3), grad=False),), (3, 3)),
     "cross": lambda: ((A(rnd(2, 3), grad=False), A(rnd(2, 3), grad=False), 1), (2, 3)),
     "renorm": lambda: ((A(rnd(2, 3), grad=False), 2, 0, 1.0), (2, 3)),
+    "chain_matmul": lambda: ((A(rnd(2, 3), grad=False), A(rnd(3, 4), grad=False),
+                              A(rnd(4, 2), grad=False)), (2, 2)),
 })
 
 
@@ -518,6 +521,8 @@ _OUT_ARGS.update({  # the linalg functions' out=, under names of their own
     "linalg.cross": lambda: ((A(rnd(2, 3), grad=False), A(rnd(2, 3), grad=False)), (2, 3)),
     "linalg.cholesky": lambda: ((A(_gram(_spd(3, 3)), grad=False),), (3, 3)),
     "linalg.pinv": lambda: ((A(rnd(3, 2), grad=False),), (2, 3)),
+    "linalg.multi_dot": lambda: (([A(rnd(2, 3), grad=False), A(rnd(3, 4), grad=False),
+                                   A(rnd(4, 2), grad=False)],), (2, 2)),
     "linalg.solve": lambda: ((A(_spd(3, 3), grad=False), A(rnd(3, 2), grad=False)), (3, 2)),
 })
 
@@ -551,7 +556,12 @@ def add_samples(t: dict) -> None:
                           ("renorm", renorm_samples)):
             t[f"{style}:{name}"] = gen(f"{style}:{name}")
     t["fn:tensordot"] = tensordot_samples("fn:tensordot")
-    t["fn:chain_matmul"] = chain_matmul_samples("fn:chain_matmul")
+    t["fn:chain_matmul"] = _chain(chain_matmul_samples("fn:chain_matmul"), lambda: (
+        Sample("fn:chain_matmul", f"one-{fam}", (A(rnd(2, 3), grad=False),),
+               {"out": A(np.zeros(shape, np.float32), False, "own")},
+               call=_out_call("chain_matmul")) for fam, shape in (("out", (2, 3)),
+                                                                  ("out-empty", (0,)),
+                                                                  ("out-resize", (5,)))))
     t["method:renorm_"] = renorm_samples("method:renorm_")
     t["linalg:multi_dot"] = multi_dot_samples("linalg:multi_dot")
     for name in ("eigh", "eigvalsh"):
@@ -568,8 +578,8 @@ def add_samples(t: dict) -> None:
         t[f"linalg:{name}"] = gen(f"linalg:{name}")
     for name in _OUT_ARGS_LINALG:
         t[f"fn:{name}"] = _chain(t[f"fn:{name}"], out_samples(name))
-    for name in ("inv", "det", "cross", "cholesky", "pinv", "solve"):
+    for name in ("inv", "det", "cross", "cholesky", "pinv", "solve", "multi_dot"):
         t[f"linalg:{name}"] = _chain(t[f"linalg:{name}"], _linalg_out_samples(name))
 
 
-_OUT_ARGS_LINALG = ("kron", "inverse", "cross", "renorm")
+_OUT_ARGS_LINALG = ("kron", "inverse", "cross", "renorm", "chain_matmul")
