@@ -364,6 +364,7 @@ clamp, maximum, minimum, cat, stack = (_with_out(f) for f in (clamp, maximum, mi
 log1p, expm1, rsqrt, log2, log10, exp2, erf = (
     _with_out(f) for f in (log1p, expm1, rsqrt, log2, log10, exp2, erf))
 kron = _with_out(kron, "mul")  # PyTorch's kron(out=) is mul(out=)
+vdot = _with_out(vdot)
 renorm = _with_out(renorm)
 
 

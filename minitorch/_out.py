@@ -87,6 +87,11 @@ _SAME_DTYPE = {"abs", "neg", "clamp"}
 _MATMUL = {"mm", "bmm", "matmul", "linalg_inv_ex", "_linalg_det", "linalg_cross",
            "linalg_cholesky_ex", "_linalg_solve_ex", "renorm"}
 _SAFE_CAST = {"linalg_pinv": "linalg.pinv"}  # their own words for an unsafe cast
+_OWN_MESSAGE = {  # these insist on their own dtype, each in its own words
+    "linalg_multi_dot": "multi_dot(): expected out tensor to have dtype {result_c10} but got "
+                        "{out_c10}",
+    "vdot": "result dtype {out} does not match input dtype {result}",
+}
 _CAT = {"cat", "stack"}
 # the C++ type names PyTorch's matmul error uses
 _C10_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
@@ -104,9 +109,10 @@ def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
     if name in _MATMUL:
         raise RuntimeError(f"Expected out tensor to have dtype {_C10_NAMES[result.dtype.name]}, "
                            f"but got {_C10_NAMES[out.dtype.name]} instead")
-    if name == "linalg_multi_dot":
-        raise RuntimeError(f"multi_dot(): expected out tensor to have dtype "
-                           f"{_C10_NAMES[result.dtype.name]} but got {_C10_NAMES[out.dtype.name]}")
+    if name in _OWN_MESSAGE:
+        raise RuntimeError(_OWN_MESSAGE[name].format(
+            result=_dtype_name(result.dtype), out=_dtype_name(out.dtype),
+            result_c10=_C10_NAMES[result.dtype.name], out_c10=_C10_NAMES[out.dtype.name]))
     if name in _SAFE_CAST and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
         raise RuntimeError(f"{_SAFE_CAST[name]}: Expected result to be safely castable from "
                            f"{_dtype_name(result.dtype)} dtype, but got result with dtype "

@@ -485,6 +485,7 @@ _OUT_ARGS.update({
     "inverse": lambda: ((A(_spd(3, 3), grad=False),), (3, 3)),
     "cross": lambda: ((A(rnd(2, 3), grad=False), A(rnd(2, 3), grad=False), 1), (2, 3)),
     "renorm": lambda: ((A(rnd(2, 3), grad=False), 2, 0, 1.0), (2, 3)),
+    "vdot": lambda: ((A(rnd(3), grad=False), A(rnd(3), grad=False)), ()),
     "chain_matmul": lambda: ((A(rnd(2, 3), grad=False), A(rnd(3, 4), grad=False),
                               A(rnd(4, 2), grad=False)), (2, 2)),
 })
@@ -582,4 +583,4 @@ def add_samples(t: dict) -> None:
         t[f"linalg:{name}"] = _chain(t[f"linalg:{name}"], _linalg_out_samples(name))
 
 
-_OUT_ARGS_LINALG = ("kron", "inverse", "cross", "renorm", "chain_matmul")
+_OUT_ARGS_LINALG = ("kron", "inverse", "cross", "renorm", "chain_matmul", "vdot")
