@@ -30,10 +30,10 @@ checks it. ``name.*`` is a package and everything in it; every module must be on
    becomes a Tensor.
 4. ``ops.*``, ``_creation``, ``_random``, ``_legacy``: one ``Function`` per operation, and the
    functions that make tensors.
-5. ``_tensor_methods``, ``_out``, ``functional``, ``linalg``, ``autograd.functional``,
-   ``autograd.gradcheck``, ``cuda``, ``accelerator``, ``backends.*``, ``profiler``: the
-   operations become Tensor methods (``Tensor.__mul__ is ops.arithmetic.mul``), and the rest of
-   ``torch.*`` is built from them.
+5. ``_tensor_methods``, ``_out``, ``functional``, ``linalg``, ``_linalg_torch``,
+   ``autograd.functional``, ``autograd.gradcheck``, ``cuda``, ``accelerator``, ``backends.*``,
+   ``profiler``: the operations become Tensor methods (``Tensor.__mul__ is
+   ops.arithmetic.mul``), and the rest of ``torch.*`` is built from them.
 6. ``nn.*``: layers, losses and their functional forms.
 7. ``optim.*``, ``utils``, ``utils.data.*``, ``datasets.*``, ``serialization``: training.
 8. ``minitorch``: this file, the public API.
@@ -340,6 +340,19 @@ from minitorch.ops.shape import (  # roll, movedim, the stacks, tensor_split, ti
     vstack,
 )
 from minitorch.functional import meshgrid
+from minitorch.functional import chain_matmul
+from minitorch.ops.linalg import dist, inner, kron, renorm, tensordot, trace, vdot
+from minitorch._linalg_torch import (  # torch.* names of torch.linalg functions
+    cholesky,
+    cross,
+    det,
+    inverse,
+    logdet,
+    matrix_power,
+    pinverse,
+    slogdet,
+    svd,
+)
 
 # ``out=``: the functions tutorials call with it write their result into a given tensor.
 add, sub, mul, div, matmul, mm, bmm = (_with_out(f) for f in (add, sub, mul, div, matmul, mm,
@@ -350,6 +363,9 @@ clamp, maximum, minimum, cat, stack = (_with_out(f) for f in (clamp, maximum, mi
                                                               stack))
 log1p, expm1, rsqrt, log2, log10, exp2, erf = (
     _with_out(f) for f in (log1p, expm1, rsqrt, log2, log10, exp2, erf))
+kron = _with_out(kron, "mul")  # PyTorch's kron(out=) is mul(out=)
+vdot = _with_out(vdot)
+renorm = _with_out(renorm)
 
 
 def _outer_as_mul(input, vec2, *, _outer=outer):  # noqa: A002

@@ -83,7 +83,15 @@ def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
 # How each operation treats an ``out`` of another dtype than its result, as PyTorch does:
 # most cast the result when that is safe (float32 into float64); these insist on their own dtype.
 _SAME_DTYPE = {"abs", "neg", "clamp"}
-_MATMUL = {"mm", "bmm", "matmul"}
+# matmul and the linalg kernels: "Expected out tensor to have dtype float, but got double"
+_MATMUL = {"mm", "bmm", "matmul", "linalg_inv_ex", "_linalg_det", "linalg_cross",
+           "linalg_cholesky_ex", "_linalg_solve_ex", "renorm"}
+_SAFE_CAST = {"linalg_pinv": "linalg.pinv"}  # their own words for an unsafe cast
+_OWN_MESSAGE = {  # these insist on their own dtype, each in its own words
+    "linalg_multi_dot": "multi_dot(): expected out tensor to have dtype {result_c10} but got "
+                        "{out_c10}",
+    "vdot": "result dtype {out} does not match input dtype {result}",
+}
 _CAT = {"cat", "stack"}
 # the C++ type names PyTorch's matmul error uses
 _C10_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
@@ -101,22 +109,34 @@ def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
     if name in _MATMUL:
         raise RuntimeError(f"Expected out tensor to have dtype {_C10_NAMES[result.dtype.name]}, "
                            f"but got {_C10_NAMES[out.dtype.name]} instead")
+    if name in _OWN_MESSAGE:
+        raise RuntimeError(_OWN_MESSAGE[name].format(
+            result=_dtype_name(result.dtype), out=_dtype_name(out.dtype),
+            result_c10=_C10_NAMES[result.dtype.name], out_c10=_C10_NAMES[out.dtype.name]))
+    if name in _SAFE_CAST and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
+        raise RuntimeError(f"{_SAFE_CAST[name]}: Expected result to be safely castable from "
+                           f"{_dtype_name(result.dtype)} dtype, but got result with dtype "
+                           f"{_dtype_name(out.dtype)}")
     if name in _CAT and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
         raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
                         f"{_dtype_name(out.dtype)}")
 
 
-def with_out(fn):
-    """Give an operation ``fn(*args, **kwargs)`` PyTorch's ``out=`` keyword."""
+def with_out(fn, name: str | None = None, writer: str | None = None):
+    """Give an operation ``fn(*args, **kwargs)`` PyTorch's ``out=`` keyword (``name``: the
+    name PyTorch's errors give it, when not ``fn``'s own; ``writer``: the kernel named by the
+    error for arguments that require grad, when not ``name``)."""
+    name = name or fn.__name__
+    writer = writer or name
 
     @functools.wraps(fn)
     def wrapper(*args, out=None, **kwargs):
         if out is None:
             return fn(*args, **kwargs)
-        _check_grad(fn.__name__, out, args, kwargs)
+        _check_grad(writer, out, args, kwargs)
         with grad_mode.no_grad():
             result = fn(*args, **kwargs)
-        _check_out_dtype(fn.__name__, out, result)
+        _check_out_dtype(name, out, result)
         return copy_into_out(out, result, warn_resize=True)
 
     return wrapper

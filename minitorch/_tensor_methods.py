@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minitorch import _creation, _dtype, _legacy, _random
+from minitorch import _creation, _dtype, _legacy, _linalg_torch, _random
 from minitorch import functional as _functional
 from minitorch._device import device as _device_cls
 from minitorch._size import Size
@@ -632,6 +632,9 @@ class TensorMethods:
             raise TypeError(f"flip() got an unexpected keyword argument '{next(iter(kwargs))}'")
         return _shape.Flip.apply(self, _shape.flip_dims(self, dims, 1))
 
+    def renorm_(self, p, dim: int, maxnorm):
+        return self._inplace(_linalg.renorm, p, dim, maxnorm)
+
     def outer(self, vec2):
         _util.check_tensor(vec2, "outer", "vec2", 1)
         return _linalg.outer(self, vec2)
@@ -856,6 +859,12 @@ METHODS = {
     "isneginf": _pointwise.isneginf, "nan_to_num": _pointwise.nan_to_num,
     "matmul": _linalg.matmul, "mm": _linalg.mm, "dot": _linalg.dot, "mv": _linalg.mv,
     "bmm": _linalg.bmm,
+    "trace": _linalg.trace, "vdot": _linalg.vdot, "inner": _linalg.inner, "kron": _linalg.kron,
+    "dist": _linalg.dist, "renorm": _linalg.renorm,
+    "det": _linalg_torch.det, "logdet": _linalg_torch.logdet, "slogdet": _linalg_torch.slogdet,
+    "inverse": _linalg_torch.inverse, "matrix_power": _linalg_torch.matrix_power,
+    "cholesky": _linalg_torch.cholesky, "cross": _linalg_torch.cross,
+    "pinverse": _linalg_torch.pinverse, "svd": _linalg_torch.svd,
     "sum": _reduction.sum, "mean": _reduction.mean, "prod": _reduction.prod, "max": _reduction.max,
     "min": _reduction.min, "amax": _reduction.amax, "amin": _reduction.amin,
     "argmax": _reduction.argmax, "argmin": _reduction.argmin, "var": _reduction.var,

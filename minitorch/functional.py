@@ -20,16 +20,16 @@ Example:
 from __future__ import annotations
 
 import warnings
-from functools import reduce
 
 import numpy as np
 
 from minitorch import linalg as _linalg_api
+from minitorch._out import copy_into_out
 from minitorch._size import Size
 from minitorch._tensor import Tensor
-from minitorch.ops import linalg as _linalg
 from minitorch.ops import shape as _shape
 from minitorch.ops._util import broadcast_error
+from minitorch.ops.linalg import tensordot
 from minitorch.ops.reduction import vector_norm
 from minitorch.ops.shape import split
 from minitorch.ops.sorting import unique
@@ -172,45 +172,6 @@ def atleast_3d(*tensors):
     return _atleast(3, tensors)
 
 
-def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
-    """Sum the products over the last ``dims`` dimensions of ``a`` and the first ``dims`` of
-    ``b`` (or over the listed pairs ``([a_dims], [b_dims])``), as one matrix product."""
-    if isinstance(dims, int):
-        if dims < 0:
-            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
-        if dims > min(a.dim(), b.dim()):
-            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
-        dims_a = list(range(a.dim() - dims, a.dim()))
-        dims_b = list(range(dims))
-    elif isinstance(dims, (list, tuple)) and len(dims) == 2:
-        if isinstance(dims[0], int) or isinstance(dims[1], int):
-            raise TypeError("tensordot(): argument 'dims_self' (position 3) must be tuple of "
-                            f"ints, not {type(dims[0]).__name__}")
-        dims_a, dims_b = list(dims[0]), list(dims[1])
-        if len(dims_a) != len(dims_b):
-            raise RuntimeError("both dimension lists should have same length")
-    else:
-        raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or "
-                           f"list[list[int]] containing two lists, but got dims={dims}")
-    if a.dtype is not b.dtype:
-        raise RuntimeError("both inputs should have same dtype")
-    dims_a = [d % a.dim() for d in dims_a]
-    dims_b = [d % b.dim() for d in dims_b]
-    free_a = [d for d in range(a.dim()) if d not in dims_a]
-    free_b = [d for d in range(b.dim()) if d not in dims_b]
-    k = 1
-    for da, db in zip(dims_a, dims_b):
-        if a.shape[da] != b.shape[db]:
-            raise RuntimeError(f"contracted dimensions need to match, but first has size "
-                               f"{a.shape[da]} in dim {da} and second has size {b.shape[db]} "
-                               f"in dim {db}")
-        k *= a.shape[da]
-    left = a.permute(*free_a, *dims_a).reshape(-1, k)
-    right = b.permute(*dims_b, *free_b).reshape(k, -1)
-    out_shape = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
-    return _linalg.mm(left, right).reshape(*out_shape)
-
-
 def cartesian_prod(*tensors) -> Tensor:
     """Every combination of one element from each 1-D tensor, one per row."""
     tensors = _tensors(tensors)
@@ -224,15 +185,25 @@ def cartesian_prod(*tensors) -> Tensor:
     return _shape.stack([g.reshape(-1) for g in grids], 1)
 
 
-def chain_matmul(*matrices) -> Tensor:
-    """The product of several matrices (deprecated in PyTorch for ``linalg.multi_dot``)."""
+def chain_matmul(*matrices, out=None) -> Tensor:
+    """The product of several matrices: PyTorch's deprecated form of ``linalg.multi_dot``
+    (it warns once); one matrix is returned as a copy."""
+    if not _warned_chain_matmul:  # PyTorch warns once a process (TORCH_WARN_ONCE)
+        _warned_chain_matmul.append(True)
+        warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
+                      "release. Use torch.linalg.multi_dot instead, which accepts a list of two "
+                      "or more tensors rather than multiple parameters.", UserWarning,
+                      stacklevel=2)
     matrices = _tensors(matrices)
     for m in matrices:
         if m.dim() != 2:
             raise RuntimeError(f"Tensor dimension is {m.dim()}, expected 2 instead.")
-    for i in range(len(matrices) - 1):
-        a, b = matrices[i].shape, matrices[i + 1].shape
-        if a[1] != b[0]:
-            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes [{a[0]}, {a[1]}] "
-                               f"and [{b[0]}, {b[1]}] cannot be multiplied")
-    return reduce(_linalg.mm, matrices)
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    if len(matrices) == 1:
+        return matrices[0].clone() if out is None else copy_into_out(out, matrices[0],
+                                                                     warn_resize=True)
+    return _linalg_api.multi_dot(matrices, out=out)
+
+
+_warned_chain_matmul: list = []  # not empty once chain_matmul has warned

@@ -1,4 +1,4 @@
-"""``minitorch.linalg``: norms, inverse, determinant and solving linear systems.
+"""``minitorch.linalg``: norms, inverse, determinants, linear systems and decompositions.
 
 Each operation is a :class:`~minitorch.autograd.Function` whose backward is the textbook
 matrix-calculus rule, written with minitorch operations (so it can itself be differentiated
@@ -11,7 +11,13 @@ where that is noted):
 * ``cross``: ``d(a x b)``: ``grad_a = b x G`` and ``grad_b = G x a``;
 * ``svd``: ``A = U diag(S) Vh``; the gradient of ``A`` from those of ``U``, ``S`` and ``Vh``
   (PyTorch's ``svd_backward``), written with tensor operations so that it is differentiable
-  again.
+  again;
+* ``slogdet``: ``d log|det A| / dA = A^-T`` (the sign has no gradient);
+* ``cholesky``, ``eigh``, ``qr`` and ``pinv``: PyTorch's backward formulas, each in its
+  class's docstring; ``matrix_power`` and ``multi_dot`` are products of ``matmul``/``mm``.
+
+Decompositions are unique only up to signs (a column of ``Q`` or of ``V`` may be negated):
+minitorch's come from NumPy's LAPACK, and the tests compare what does not depend on them.
 
 Example:
     >>> import minitorch
@@ -35,6 +41,7 @@ from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops import linalg as _linalg_ops
 from minitorch.ops import reduction as _reduction
+from minitorch.ops import shape as _shape_ops
 from minitorch.ops._util import broadcast_error, normalize_dim
 
 __all__ = ["LinAlgError", "norm", "vector_norm", "matrix_norm", "inv", "det", "solve",
@@ -554,3 +561,512 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None):  # noqa: N803
         raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on "
                            "CUDA inputs with cuSOLVER backend.")
     return return_types.linalg_svd(*Svd.apply(A, bool(full_matrices)))
+
+
+# ---------------------------------------------------------------- log-determinant
+class Slogdet(Function):
+    """``(sign, log|det A|)``, which stays finite where ``det`` itself overflows. The sign is
+    piecewise constant, so only ``log|det A|`` has a gradient: ``grad_A = g A^-T``."""
+
+    node_name = "LinalgSlogdetBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a):
+        data = to_numpy(a._data)
+        sign, logabsdet = np.linalg.slogdet(data)
+        nan = np.isnan(data).any(axis=(-2, -1))  # PyTorch: sign 0 and a NaN logarithm
+        sign, logabsdet = np.where(nan, 0, sign), np.where(nan, np.nan, logabsdet)
+        return _on_device_of(sign, a), _on_device_of(logabsdet, a)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+
+    @staticmethod
+    def backward(ctx, grad_sign, grad_logabsdet):
+        (a,) = ctx.saved_tensors
+        return grad_logabsdet.unsqueeze(-1).unsqueeze(-1) * _mT(inv(a))
+
+
+def _checked_slogdet(A: Tensor, name: str) -> tuple:  # noqa: N803
+    _check_square(A, name)
+    _check_float(A, name)
+    _check_low_precision(A, name)
+    return Slogdet.apply(A)
+
+
+def slogdet(A: Tensor):  # noqa: N803
+    """The sign and the logarithm of the absolute value of the determinant, as
+    ``torch.return_types.linalg_slogdet(sign, logabsdet)``: ``det(A) = sign *
+    exp(logabsdet)``, without the overflow of ``det`` for a large matrix.
+
+    >>> import minitorch
+    >>> minitorch.linalg.slogdet(minitorch.tensor([[-2.0, 0.0], [0.0, 3.0]]))
+    torch.return_types.linalg_slogdet(
+    sign=tensor(-1.),
+    logabsdet=tensor(1.7918))
+    """
+    return return_types.linalg_slogdet(*_checked_slogdet(A, "linalg.slogdet"))
+
+
+# ---------------------------------------------------------------- products of several matrices
+def _chain_order(dims: list) -> list:
+    """PyTorch's ``matrix_chain_order``: ``split[i][j]`` is where the cheapest product of
+    matrices ``i..j`` (matrix ``k`` is ``dims[k] x dims[k + 1]``) is split in two."""
+    n = len(dims) - 1
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = math.inf
+            for k in range(i, j):
+                q = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if q < cost[i][j]:
+                    cost[i][j], split[i][j] = q, k
+    return split
+
+
+def _chain_product(tensors: list, split: list, i: int, j: int) -> Tensor:
+    if i == j:
+        return tensors[i]
+    k = split[i][j]
+    return _linalg_ops.mm(_chain_product(tensors, split, i, k),
+                          _chain_product(tensors, split, k + 1, j))
+
+
+def multi_dot(tensors) -> Tensor:
+    """The product of two or more matrices, in the order of multiplications that costs the
+    fewest scalar products (the result is the same, the rounding may differ). The first may
+    be a vector (a row) and the last a vector (a column), as in ``matmul``.
+
+    >>> import minitorch
+    >>> minitorch.linalg.multi_dot([minitorch.ones(2), minitorch.ones(2, 3), minitorch.ones(3)])
+    tensor(6.)
+    """
+    tensors = list(tensors)
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    mats, out_shape = list(tensors), []
+    for pos, end, axis in (("first", 0, 0), ("last", n - 1, 1)):
+        t = tensors[end]
+        if t.dim() == 1:
+            mats[end] = t.unsqueeze(axis)
+        elif t.dim() == 2:
+            out_shape.append(t.shape[axis])
+        else:
+            raise RuntimeError(f"multi_dot(): the {pos} tensor must be 1D or 2D but got "
+                               f"{t.dim()}D")
+    for i in range(1, n - 1):
+        if tensors[i].dim() != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {tensors[i].dim()}D")
+    for i in range(1, n):
+        if mats[i].dtype is not mats[0].dtype:
+            names = _linalg_ops._C_NAMES
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor "
+                               f"0 is {names[mats[0].dtype.name]} and tensor {i} "
+                               f"{names[mats[i].dtype.name]}")
+        if mats[i - 1].shape[-1] != mats[i].shape[0]:
+            shapes = [list(tensors[i - 1].shape), list(tensors[i].shape)]
+            raise RuntimeError(f"multi_dot(): tensors {i - 1} and {i} with shapes {shapes[0]} "
+                               f"and {shapes[1]} cannot be multiplied")
+    if n == 3:  # PyTorch compares the two orders directly
+        a, b, c, d = mats[0].shape[0], mats[1].shape[0], mats[2].shape[0], mats[2].shape[1]
+        if a * c * (b + d) > b * d * (a + c):
+            product = _linalg_ops.mm(mats[0], _linalg_ops.mm(mats[1], mats[2]))
+        else:
+            product = _linalg_ops.mm(_linalg_ops.mm(mats[0], mats[1]), mats[2])
+    else:
+        dims = [mats[0].shape[0]] + [m.shape[1] for m in mats]
+        product = _chain_product(mats, _chain_order(dims), 0, n - 1)
+    return product.view(*out_shape)
+
+
+# ---------------------------------------------------------------- matrix power
+def matrix_power(A: Tensor, n: int) -> Tensor:  # noqa: N803
+    """``A`` multiplied by itself ``n`` times (``n < 0``: its inverse, ``n = 0``: the
+    identity), by repeated squaring, with PyTorch's sequence of products.
+
+    >>> import minitorch
+    >>> minitorch.linalg.matrix_power(minitorch.tensor([[1, 1], [0, 1]]), 5)
+    tensor([[1, 5],
+            [0, 1]])
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"matrix_power(): argument 'n' (position 2) must be int, not "
+                        f"{type(n).__name__}")
+    _check_square(A, "linalg.matrix_power")
+    if n == 0:  # the identity, recorded through a copy so that the graph knows A
+        eye = array_module(A._data).eye(A.shape[-1], dtype=A._data.dtype)
+        return A.clone().copy_(_wrap(eye))
+    if n == 1:
+        return A.clone()
+    if n == -1:
+        return inv(A)
+    a = inv(A) if n < 0 else A
+    n = abs(n)
+    if n == 2:
+        return a @ a
+    if n == 3:
+        return (a @ a) @ a
+    z = result = None
+    while n > 0:  # the bits of n, lowest first: z runs through a, a^2, a^4, ...
+        bit, n = n % 2, n // 2
+        z = a if z is None else z @ z
+        if bit:
+            result = z if result is None else result @ z
+    return result
+
+
+# ---------------------------------------------------------------- Cholesky factorisation
+def _not_positive_definite(a: np.ndarray, name: str) -> LinAlgError:
+    """PyTorch's error for the first matrix of the batch that is not positive-definite: it
+    names the order of the first leading minor that is not (LAPACK's ``potrf`` reads only the
+    lower triangle; a NaN fails the test too)."""
+    mats = a.reshape(-1, *a.shape[-2:])
+    for index, m in enumerate(mats):
+        for k in range(1, m.shape[-1] + 1):
+            minor = np.tril(m[:k, :k]) + np.tril(m[:k, :k], -1).T
+            try:
+                ok = not np.isnan(np.linalg.cholesky(minor)).any()
+            except np.linalg.LinAlgError:
+                ok = False
+            if not ok:
+                batch = f"(Batch element {index}): " if a.ndim > 2 else ""
+                return LinAlgError(f"{name}: {batch}The factorization could not be completed "
+                                   "because the input is not positive-definite (the leading "
+                                   f"minor of order {k} is not positive-definite).")
+    raise AssertionError("every matrix is positive-definite")
+
+
+class Cholesky(Function):
+    """``A = L L^T`` with ``L`` lower triangular (``upper``: the factor ``L^T`` instead).
+
+    Backward is PyTorch's ``cholesky_backward`` (Murray, 2016): with ``P = tril(L^T gL)``
+    and ``S = (P + tril(P, -1)^T) / 2``, ``grad_A = L^-T S L^-1``, a symmetric matrix."""
+
+    node_name = "LinalgCholeskyExBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, upper, name):
+        data = to_numpy(a._data)
+        lower = np.tril(data) + np.swapaxes(np.tril(data, -1), -1, -2)  # as LAPACK reads it
+        try:
+            factor = np.linalg.cholesky(lower)
+        except np.linalg.LinAlgError:
+            factor = None
+        if factor is None or np.isnan(factor).any():
+            raise _not_positive_definite(data, name)
+        factor = np.tril(factor)
+        out = _on_device_of(np.swapaxes(factor, -1, -2).copy() if upper else factor, a)
+        return out
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.upper = inputs[1]
+        ctx.save_for_backward(output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (factor,) = ctx.saved_tensors
+        low, g = (_mT(factor), _mT(grad)) if ctx.upper else (factor, grad)
+        p = (_mT(low) @ g).tril()
+        s = 0.5 * (p + _mT(p.tril(-1)))
+        return solve(low, solve(_mT(low), s), left=False), None, None
+
+
+def _cholesky(A: Tensor, upper: bool, name: str) -> Tensor:  # noqa: N803
+    _check_square(A, name)
+    _check_float(A, name)
+    _check_low_precision(A, "cholesky_cpu", NotImplementedError)
+    return Cholesky.apply(A, bool(upper), name)
+
+
+def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:  # noqa: N803
+    """The Cholesky factor ``L`` of a symmetric positive-definite matrix, ``A = L L^T``
+    (``upper=True``: ``U = L^T``, ``A = U^T U``). Only the lower triangle of ``A`` is read.
+
+    >>> import minitorch
+    >>> minitorch.linalg.cholesky(minitorch.tensor([[4.0, 2.0], [2.0, 5.0]]))
+    tensor([[2., 0.],
+            [1., 2.]])
+    """
+    return _cholesky(A, upper, "linalg.cholesky")
+
+
+inv, det, cross, cholesky, solve = (with_out(f, name) for f, name in (
+    (inv, "linalg_inv_ex"), (det, "_linalg_det"), (cross, "linalg_cross"),
+    (cholesky, "linalg_cholesky_ex"), (solve, "_linalg_solve_ex")))
+multi_dot = with_out(multi_dot, "linalg_multi_dot", writer="mm")  # out= goes to mm
+__all__ += ["slogdet", "multi_dot", "matrix_power", "cholesky"]
+
+
+# ---------------------------------------------------------------- symmetric eigendecomposition
+class Eigh(Function):
+    """``A = V diag(L) V^T`` for a symmetric ``A`` (read from one triangle): eigenvalues in
+    ascending order, orthonormal eigenvectors as the columns of ``V``.
+
+    Backward is PyTorch's ``linalg_eig_backward`` for a Hermitian matrix: with ``K`` the
+    skew-symmetric part of ``V^T gV`` divided by ``E_ij = L_j - L_i`` off the diagonal and
+    ``gL`` on it, ``grad_A = V K V^T`` (symmetric; infinite where eigenvalues repeat)."""
+
+    node_name = "LinalgEighBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, uplo):
+        data = to_numpy(a._data)
+        if not np.isfinite(data).all():  # LAPACK's answer is undefined: NaN
+            return (_on_device_of(np.full(data.shape[:-1], np.nan, data.dtype), a),
+                    _on_device_of(np.full(data.shape, np.nan, data.dtype), a))
+        return tuple(_on_device_of(x, a) for x in np.linalg.eigh(data, UPLO=uplo))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(*output)
+        ctx.set_materialize_grads(False)  # an unused output's gradient stays None
+
+    @staticmethod
+    def backward(ctx, g_values, g_vectors):
+        values, vectors = ctx.saved_tensors
+        if g_vectors is None:  # only the eigenvalues are used: V diag(gL) V^T
+            return (vectors * g_values.unsqueeze(-2)) @ _mT(vectors), None
+        vhgv = _mT(vectors) @ g_vectors
+        skew = 0.5 * (vhgv - _mT(vhgv))
+        gaps = values.unsqueeze(-2) - values.unsqueeze(-1)  # E_ij = L_j - L_i
+        eye = _wrap(array_module(gaps._data).eye(gaps.shape[-1], dtype=np.bool_))
+        inner = skew / gaps.masked_fill(eye, 1.0)
+        if g_values is not None:
+            inner = inner + g_values.unsqueeze(-1) * eye.to(inner.dtype)
+        return vectors @ inner @ _mT(vectors), None
+
+
+def _eigh(A: Tensor, UPLO: str, name: str) -> tuple:  # noqa: N803
+    _check_square(A, name)
+    if A._data.dtype.kind != "f" or A._data.dtype == np.float16:
+        raise NotImplementedError(f"\"linalg_eigh_cpu\" not implemented for "
+                                  f"'{A.dtype._legacy[:-6]}'")
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    return Eigh.apply(A, UPLO)
+
+
+def eigh(A: Tensor, UPLO: str = "L"):  # noqa: N803
+    """The eigenvalues (ascending) and eigenvectors (columns) of a symmetric matrix, read
+    from its lower (``UPLO="L"``) or upper triangle: ``torch.return_types.linalg_eigh(
+    eigenvalues, eigenvectors)``. Each eigenvector is unique only up to its sign.
+
+    >>> import minitorch
+    >>> minitorch.linalg.eigh(minitorch.tensor([[2.0, 0.0], [0.0, 1.0]])).eigenvalues
+    tensor([1., 2.])
+    """
+    return return_types.linalg_eigh(*_eigh(A, UPLO, "linalg.eigh"))
+
+
+def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:  # noqa: N803
+    """The eigenvalues of a symmetric matrix, in ascending order (``linalg.eigh``'s first
+    result)."""
+    return _eigh(A, UPLO, "linalg.eigh")[0]
+
+
+__all__ += ["eigh", "eigvalsh"]
+
+
+# ---------------------------------------------------------------- QR decomposition
+class Qr(Function):
+    """``A = Q R``: ``Q`` with orthonormal columns, ``R`` upper triangular (LAPACK's
+    Householder ``geqrf``, as PyTorch's; a column of ``Q`` and the row of ``R`` can differ
+    in sign between the two libraries only where LAPACK's do).
+
+    Backward, for ``m >= n``: with ``M = R gR^T - gQ^T Q``, ``grad_A = (gQ + Q
+    copyltu(M)) R^-T``, ``copyltu`` making ``M`` symmetric from its lower triangle. For
+    ``m < n``, ``A = [X | Y]`` and ``R = [U | V]``: ``Y = Q V`` gives ``grad_Y = Q gV``
+    and adds ``Y gV^T`` to ``gQ``, and ``X = Q U`` is the square case."""
+
+    node_name = "LinalgQrBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, mode):
+        data = to_numpy(a._data)
+        if mode == "r":
+            r = np.linalg.qr(data, mode="r")
+            return _on_device_of(np.zeros((0,), data.dtype), a), _on_device_of(r, a)
+        q, r = np.linalg.qr(data, mode=mode)
+        return _on_device_of(q, a), _on_device_of(r, a)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.mode = inputs[1]
+        ctx.save_for_backward(*output)
+        ctx.set_materialize_grads(False)
+
+    @staticmethod
+    def backward(ctx, g_q, g_r):
+        q, r = ctx.saved_tensors
+        if ctx.mode == "r":
+            raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
+                               "when mode='r'. Please use linalg.qr(A, mode='reduced') if you "
+                               "are going to differentiate through linalg.qr.")
+        m, n = q.shape[-2], r.shape[-1]
+        if ctx.mode == "complete" and m > n:
+            raise RuntimeError("The QR decomposition is not differentiable when mode='complete' "
+                               "and nrows > ncols.")
+        if m >= n:
+            return _qr_backward_tall(g_q, g_r, q, r), None
+        if g_r is None:  # R's gradient is zero: V = Q^T Y still passes gQ on to Y
+            g_r = _wrap(array_module(r._data).zeros(r.shape, r._data.dtype))
+        u, g_u, g_v = r[..., :m], g_r[..., :m], g_r[..., m:]
+        y = q @ r[..., m:]
+        g_q = y @ _mT(g_v) if g_q is None else g_q + y @ _mT(g_v)
+        return _shape_ops.cat([_qr_backward_tall(g_q, g_u, q, u), q @ g_v], -1), None
+
+
+def _qr_backward_tall(g_q, g_r, q, r):
+    """``(gQ + Q copyltu(M)) R^-T`` with ``M = R gR^T - gQ^T Q`` (``m >= n``)."""
+    if g_r is None:
+        m_ = -(_mT(g_q) @ q)
+    else:
+        m_ = r @ _mT(g_r) if g_q is None else r @ _mT(g_r) - _mT(g_q) @ q
+    sym = m_.tril() + _mT(m_.tril(-1))
+    b = q @ sym if g_q is None else g_q + q @ sym
+    return _mT(solve(r, _mT(b)))
+
+
+_QR_MODES = ("reduced", "complete", "r")
+
+
+def qr(A: Tensor, mode: str = "reduced"):  # noqa: N803
+    """The QR decomposition ``A = Q R`` of a matrix (of each matrix of a batch):
+    ``torch.return_types.linalg_qr(Q, R)``. ``mode="reduced"``: ``Q`` is m x k and ``R`` k x n
+    for ``k = min(m, n)``; ``"complete"``: ``Q`` is m x m; ``"r"``: ``R`` alone (``Q`` is
+    empty, and nothing can be differentiated).
+
+    >>> import minitorch
+    >>> minitorch.linalg.qr(minitorch.tensor([[3.0, 0.0], [4.0, 5.0]])).R.abs()
+    tensor([[5., 4.],
+            [0., 3.]])
+    """
+    if A.dim() < 2:
+        raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
+    if mode not in _QR_MODES:
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                           "'reduced' (default), 'r', or 'complete'")
+    _check_float(A, "linalg.qr")
+    _check_low_precision(A, "geqrf_cpu", NotImplementedError)
+    return return_types.linalg_qr(*Qr.apply(A, mode))
+
+
+__all__ += ["qr"]
+
+
+# ---------------------------------------------------------------- pseudo-inverse and rank
+def _tolerance(a: np.ndarray, s_max: np.ndarray, atol, rtol) -> np.ndarray:
+    """PyTorch's cut-off for singular values: ``max(atol, rtol * s_max)``; without either,
+    ``rtol`` is ``eps * max(m, n)``, and with ``atol > 0`` alone, 0."""
+    def value(t):
+        return np.asarray(to_numpy(t._data) if isinstance(t, Tensor) else t, np.float64)
+    default = np.finfo(a.dtype).eps * max(a.shape[-2:])
+    if rtol is None:
+        rtol = default if atol is None else np.where(value(atol) > 0, 0.0, default)
+    atol = 0.0 if atol is None else atol
+    return np.maximum(value(atol)[..., None], value(rtol)[..., None] * s_max)
+
+
+def _pinv_array(a: np.ndarray, atol, rtol, hermitian: bool) -> np.ndarray:
+    """``V diag(1/S) U^T`` over the singular values above the tolerance (for a symmetric
+    matrix from its eigenvalues, ``U diag(1/L) U^T``)."""
+    if a.size == 0:
+        return np.zeros(a.shape[:-2] + (a.shape[-1], a.shape[-2]), a.dtype)
+    if hermitian:
+        values, u = np.linalg.eigh(a)
+        kept = np.abs(values) > _tolerance(a, np.abs(values).max(-1, keepdims=True), atol, rtol)
+        with np.errstate(divide="ignore"):
+            inverse = np.where(kept, 1 / values, 0).astype(a.dtype)
+        return (u * inverse[..., None, :]) @ np.swapaxes(u, -1, -2)
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    kept = s > _tolerance(a, s[..., :1], atol, rtol)
+    with np.errstate(divide="ignore"):
+        inverse = np.where(kept, 1 / s, 0).astype(a.dtype)
+    return (np.swapaxes(vh, -1, -2) * inverse[..., None, :]) @ np.swapaxes(u, -1, -2)
+
+
+class Pinv(Function):
+    """The Moore-Penrose pseudo-inverse ``A+``. Backward is PyTorch's ``pinv_backward``: the
+    derivative of ``A+`` where its rank does not change, arranged so that the products are
+    of the smaller of ``m`` and ``n``."""
+
+    node_name = "LinalgPinvBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, atol, rtol, hermitian):
+        return _on_device_of(_pinv_array(to_numpy(a._data), atol, rtol, hermitian), a)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0], output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, p = ctx.saved_tensors
+        p_t, g_t = _mT(p), _mT(grad)
+        if a.shape[-2] <= a.shape[-1]:
+            k = g_t @ p
+            k_p_t = k @ p_t
+            out = -_mT(p @ k) + k_p_t - (a @ p) @ k_p_t + (p_t @ p) @ (g_t - k @ a)
+        else:
+            k = p @ g_t
+            p_t_k = p_t @ k
+            out = -_mT(k @ p) + (g_t - a @ k) @ p @ p_t + p_t_k - p_t_k @ p @ a
+        return out, None, None, None
+
+
+def pinv(A: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:  # noqa: N803
+    """The pseudo-inverse of a matrix (of each of a batch), from its SVD (``hermitian``: from
+    its eigenvalues, for a symmetric ``A``): singular values up to ``max(atol, rtol *
+    largest)`` count as zero. ``rcond`` is PyTorch's older name for ``rtol``.
+
+    >>> import minitorch
+    >>> minitorch.linalg.pinv(minitorch.tensor([[1.0, 0.0], [0.0, 0.0]]))
+    tensor([[1., 0.],
+            [0., 0.]])
+    """
+    if A.dim() < 2 or A._data.dtype not in (np.float32, np.float64):
+        shape = ", ".join(map(str, A.shape))
+        raise RuntimeError(f"linalg.pinv({A.dtype._legacy[:-6]}{{[{shape}]}}): expected a tensor "
+                           "with 2 or more dimensions of float, double, cfloat or cdouble types")
+    if rcond is not None:
+        atol, rtol = 0.0, rcond
+    return Pinv.apply(A, atol, rtol, bool(hermitian))
+
+
+def matrix_rank(A: Tensor, tol=None, hermitian: bool = False, *, atol=None,  # noqa: N803
+                rtol=None) -> Tensor:
+    """The number of singular values of ``A`` (of each matrix of a batch) above ``max(atol,
+    rtol * largest)``, an int64 tensor; ``tol`` is PyTorch's older name for ``atol``.
+
+    >>> import minitorch
+    >>> minitorch.linalg.matrix_rank(minitorch.ones(3, 3))
+    tensor(1)
+    """
+    if A.dim() < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least "
+                           "2 dimensions.")
+    if A._data.dtype not in (np.float32, np.float64):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    data = to_numpy(A._data)
+    if data.size == 0:
+        return _wrap(array_module(A._data).zeros(data.shape[:-2], np.int64))
+    s = np.abs(np.linalg.eigvalsh(data)) if hermitian else np.linalg.svd(data, compute_uv=False)
+    rank = (s > _tolerance(data, s.max(-1, keepdims=True), atol, rtol)).sum(-1)
+    return _wrap(array_module(A._data).asarray(rank.astype(np.int64)))
+
+
+pinv = with_out(pinv, "linalg_pinv")
+__all__ += ["pinv", "matrix_rank"]

@@ -2329,6 +2329,9 @@ def _build_table() -> dict:
     import _opinfo_samples_attention  # scaled_dot_product_attention, rms_norm, MHA forward
 
     _opinfo_samples_attention.add_samples(t)
+    import _opinfo_samples_linalg_more  # trace, kron, cross, slogdet, matrix_power, cholesky...
+
+    _opinfo_samples_linalg_more.add_samples(t)
     _add_issue26_samples(t)
     return t
 
@@ -2750,6 +2753,9 @@ def _add_api_entries() -> None:
 
     KNOWN_DIFFERENCES.extend(_opinfo_samples_api.known_differences())
     SKIP.update(_opinfo_samples_api.SKIP)
+    import _opinfo_samples_linalg_more
+
+    KNOWN_DIFFERENCES.extend(_opinfo_samples_linalg_more.known_differences())
 
 
 _add_api_entries()

@@ -7,6 +7,10 @@ the gradient flows back through the same kind of product.
 same nodes: a vector times a matrix is ``unsqueeze``, ``mm``, ``squeeze``; batched operands are
 broadcast, flattened to a ``bmm``, and viewed back.
 
+Further down: ``outer``, ``addmm`` and its batched forms, ``cdist``, and ``trace``, ``vdot``,
+``tensordot``, ``inner`` and ``kron`` (built from these products as PyTorch builds them),
+``dist`` and ``renorm``.
+
 Example:
     >>> import minitorch
     >>> x = minitorch.ones(5)
@@ -19,10 +23,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from minitorch import _dtype
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops._util import broadcast_error, check_same_device, check_tensor
+from minitorch.ops._util import (
+    broadcast_error,
+    check_same_device,
+    check_tensor,
+    normalize_dim,
+    operands,
+)
+from minitorch.ops.arithmetic import _check_sub
+from minitorch.ops.reduction import check_norm_identity, norm_array, norm_backward
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm"]
 
@@ -168,6 +181,12 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:  # noqa: A002
 
 def dot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """Dot product of two 1-D tensors."""
+    _check_vectors(input, other)
+    return Dot.apply(input, other)
+
+
+def _check_vectors(input: Tensor, other: Tensor) -> None:  # noqa: A002
+    """PyTorch's errors of ``dot`` and ``vdot``: two 1-D tensors of one dtype and length."""
     if input._data.ndim != 1 or other._data.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {input._data.ndim}D and {other._data.ndim}D tensors"
@@ -180,7 +199,6 @@ def dot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
             f"number of elements, but got {n} and {m} elements respectively"
         )
     _check_not_bool(input, "dot")
-    return Dot.apply(input, other)
 
 
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
@@ -625,3 +643,268 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
 
 
 __all__ += ["cdist"]
+
+
+# ---------------------------------------------------------------- trace, vdot, inner, kron
+class Trace(Function):
+    """The sum of the diagonal. Its gradient is ``grad`` on the diagonal and 0 elsewhere."""
+
+    node_name = "TraceBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a):
+        x = a._data
+        acc = np.int64 if x.dtype.kind in "biu" else np.float32 if x.dtype == np.float16 \
+            else x.dtype  # integers add up in int64, float16 in float32
+        out = x.trace(dtype=acc).astype(np.int64 if acc == np.int64 else x.dtype)
+        return _wrap(array_module(x).asarray(out))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.shape = inputs[0].shape
+
+    @staticmethod
+    def backward(ctx, grad):
+        off_diagonal = _wrap(~array_module(grad._data).eye(*ctx.shape, dtype=np.bool_))
+        return grad.expand(ctx.shape).masked_fill(off_diagonal, 0)
+
+
+def trace(input: Tensor) -> Tensor:  # noqa: A002
+    """The sum of the diagonal of a matrix (integers give int64, as in PyTorch).
+
+    >>> import minitorch
+    >>> minitorch.trace(minitorch.tensor([[1, 2], [3, 4]]))
+    tensor(5)
+    """
+    check_tensor(input, "trace", "input", 1)
+    if input._data.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
+                           f"{input._data.ndim}")
+    _check_not_bool(input, "trace")
+    return Trace.apply(input)
+
+
+class Vdot(Dot):
+    """``vdot``: for real vectors the same product as ``dot``, recorded as its own node."""
+
+    node_name = "VdotBackward0"
+    _builtin = True
+
+
+def vdot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """The dot product of two 1-D tensors (PyTorch conjugates ``input`` first, which changes
+    nothing for real numbers)."""
+    _check_vectors(input, other)
+    return Vdot.apply(input, other)
+
+
+def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
+    """Sum the products over the last ``dims`` dimensions of ``a`` and the first ``dims`` of
+    ``b`` (or over the listed pairs ``([a_dims], [b_dims])``), as one matrix product."""
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a.dim(), b.dim()):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        dims_a = list(range(a.dim() - dims, a.dim()))
+        dims_b = list(range(dims))
+    elif isinstance(dims, (list, tuple)) and len(dims) == 2:
+        if isinstance(dims[0], int) or isinstance(dims[1], int):
+            raise TypeError("tensordot(): argument 'dims_self' (position 3) must be tuple of "
+                            f"ints, not {type(dims[0]).__name__}")
+        dims_a, dims_b = list(dims[0]), list(dims[1])
+        if len(dims_a) != len(dims_b):
+            raise RuntimeError("both dimension lists should have same length")
+    else:
+        raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or "
+                           f"list[list[int]] containing two lists, but got dims={dims}")
+    if a.dtype is not b.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    dims_a = [d % a.dim() for d in dims_a]
+    dims_b = [d % b.dim() for d in dims_b]
+    free_a = [d for d in range(a.dim()) if d not in dims_a]
+    free_b = [d for d in range(b.dim()) if d not in dims_b]
+    k = 1
+    for da, db in zip(dims_a, dims_b):
+        if a.shape[da] != b.shape[db]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size "
+                               f"{a.shape[da]} in dim {da} and second has size {b.shape[db]} "
+                               f"in dim {db}")
+        k *= a.shape[da]
+    rows, cols = (int(np.prod([t.shape[d] for d in free], dtype=np.int64))
+                  for t, free in ((a, free_a), (b, free_b)))
+    out_shape = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
+    if not out_shape:  # everything contracted: one dot product, as PyTorch does
+        return dot(a.permute(*dims_a).reshape(k), b.permute(*dims_b).reshape(k)).view(())
+    left = a.permute(*free_a, *dims_a).reshape(rows, k)
+    right = b.permute(*dims_b, *free_b).reshape(k, cols)
+    return mm(left, right).view(*out_shape)
+
+
+def inner(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """The products along the last dimension of both, summed: ``out[i..., j...] =
+    sum_k input[i..., k] * other[j..., k]`` (a 0-d operand multiplies instead).
+
+    >>> import minitorch
+    >>> minitorch.inner(minitorch.tensor([1.0, 2.0]), minitorch.tensor([[3.0, 4.0]]))
+    tensor([11.])
+    """
+    if input._data.ndim == 0 or other._data.ndim == 0:
+        return input * other
+    n, m = input._data.shape[-1], other._data.shape[-1]
+    if n != m:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
+                           f"got shapes {list(input.shape)} and {list(other.shape)}")
+    return tensordot(input, other, ([-1], [-1]))
+
+
+def kron(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """The Kronecker product: every element of ``input`` times the whole of ``other``, the
+    blocks laid out as ``input``'s elements are. Computed as PyTorch does, by one broadcast
+    product of ``input`` viewed as ``(a0, 1, a1, 1, ...)`` and ``other`` as ``(1, b0, 1, b1,
+    ...)``, then seen as ``(a0 * b0, a1 * b1, ...)`` (its node is ``UnsafeViewBackward0``).
+
+    >>> import minitorch
+    >>> minitorch.kron(minitorch.tensor([1, 10]), minitorch.tensor([1, 2, 3]))
+    tensor([ 1,  2,  3, 10, 20, 30])
+    """
+    from minitorch.ops.shape import UnsafeView
+
+    check_tensor(input, "kron", "input", 1)
+    check_tensor(other, "kron", "other", 2)
+    ndim = max(input._data.ndim, other._data.ndim)
+    a_shape = (1,) * (ndim - input._data.ndim) + input._data.shape
+    b_shape = (1,) * (ndim - other._data.ndim) + other._data.shape
+    a = input.reshape(*[n for s in a_shape for n in (s, 1)])
+    b = other.reshape(*[n for s in b_shape for n in (1, s)])
+    return UnsafeView.apply(a * b, tuple(x * y for x, y in zip(a_shape, b_shape)))
+
+
+__all__ += ["trace", "vdot", "tensordot", "inner", "kron"]
+
+
+# ---------------------------------------------------------------- dist
+class Dist(Function):
+    """``||input - other||_p`` over all elements (the two broadcast). Its gradient is the
+    norm's (``reduction.norm_backward``) at ``input - other``, and its negative for
+    ``other``."""
+
+    node_name = "DistBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, b, p):
+        x, y = operands(a, b)
+        diff = x - y
+        return _wrap(norm_array(diff, p, tuple(range(diff.ndim)), False))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, b, ctx.p = inputs
+        ctx.save_for_backward(a, b, output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, out = ctx.saved_tensors
+        diff = a - b
+        g = norm_backward(grad, diff, out, ctx.p, tuple(range(diff.dim())), False)
+        if g is None:  # p = 0 counts, and has no gradient: PyTorch's backward fails so
+            raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor "
+                               "in C++) for argument #0 'self'")
+        return g.to(a.dtype), (-g).to(b.dtype)
+
+
+def dist(input: Tensor, other: Tensor, p=2) -> Tensor:  # noqa: A002
+    """The ``p``-norm of ``input - other`` (which broadcast against each other), as
+    ``torch.dist``: ``p`` is any number, ``inf`` (the largest difference) or ``0`` (how many
+    elements differ).
+
+    >>> import minitorch
+    >>> minitorch.dist(minitorch.tensor([0.0, 0.0]), minitorch.tensor([3.0, 4.0]))
+    tensor(5.)
+    """
+    check_tensor(input, "dist", "input", 1)
+    check_tensor(other, "dist", "other", 2)
+    if isinstance(p, bool) or not isinstance(p, (int, float, np.number)):
+        raise TypeError(f"dist(): argument 'p' (position 3) must be Number, not "
+                        f"{type(p).__name__}")
+    try:
+        shape = np.broadcast_shapes(input._data.shape, other._data.shape)
+    except ValueError:
+        raise broadcast_error(input._data.shape, other._data.shape) from None
+    _check_sub(input, other)  # PyTorch subtracts first: its error for bools
+    dtype = _dtype.result_type(input, other)
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
+                           f"Got {dtype._legacy[:-6]} instead.")
+    check_norm_identity(shape, float(p), tuple(range(len(shape))))
+    return Dist.apply(input, other, float(p))
+
+
+__all__ += ["dist"]
+
+
+# ---------------------------------------------------------------- renorm
+class Renorm(Function):
+    """Each slice along ``dim`` whose p-norm exceeds ``maxnorm`` scaled down to it: times
+    ``maxnorm / (norm + 1e-7)``. Backward is PyTorch's ``renorm_backward``: for a scaled
+    slice, ``factor * grad`` minus the part that moves its norm (through ``norm_backward``)."""
+
+    node_name = "RenormBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, p, dim, maxnorm):
+        x = a._data
+        others = tuple(d for d in range(x.ndim) if d != dim)
+        norm = norm_array(x.astype(np.float32) if x.dtype == np.float16 else x, p, others, True)
+        xp = array_module(x)
+        factor = xp.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0).astype(x.dtype)
+        return _wrap(x * factor)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, ctx.p, ctx.dim, ctx.maxnorm = inputs
+        ctx.save_for_backward(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        from minitorch.ops.arithmetic import where
+        from minitorch.ops.reduction import vector_norm
+
+        (a,) = ctx.saved_tensors
+        others = tuple(d for d in range(a.dim()) if d != ctx.dim)
+        norm = vector_norm(a, ctx.p, others, True)
+        along = norm_backward((a * grad).sum(others, True), a, norm, ctx.p, others, True)
+        inv_norm = (norm + 1e-7).reciprocal()
+        factor = inv_norm * ctx.maxnorm
+        return where(norm > ctx.maxnorm, factor * grad - (factor * inv_norm) * along, grad), \
+            None, None, None
+
+
+def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:  # noqa: A002
+    """``input`` with each slice along ``dim`` (each ``input.select(dim, i)``) whose
+    ``p``-norm is above ``maxnorm`` scaled down to norm ``maxnorm`` (the others unchanged).
+
+    >>> import minitorch
+    >>> minitorch.renorm(minitorch.tensor([[3.0, 4.0], [0.3, 0.4]]), 2, 0, 1.0)
+    tensor([[0.6000, 0.8000],
+            [0.3000, 0.4000]])
+    """
+    check_tensor(input, "renorm", "input", 1)
+    if not p > 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if not maxnorm >= 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {float(maxnorm)}")
+    ndim = input._data.ndim
+    if ndim < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {ndim} dimensions")
+    dim = normalize_dim(dim, ndim)
+    if input._data.dtype.kind != "f":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {input.dtype._legacy[:-6]}")
+    return Renorm.apply(input, float(p), dim, float(maxnorm))
+
+
+__all__ += ["renorm"]

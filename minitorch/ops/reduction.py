@@ -679,10 +679,15 @@ def vector_norm(input: Tensor, p: float = 2.0, dim=None, keepdim: bool = False, 
                                f"but got {dtype._legacy[:-6]}")
         input = input.to(dtype)  # noqa: A001
     dims = normalize_dims(dim, input._data.ndim)
-    if (np.isinf(p) or p < 0) and builtins.any(input._data.shape[d] == 0 for d in dims):
+    check_norm_identity(input._data.shape, p, dims)
+    return Norm.apply(input, float(p), dims, keepdim)
+
+
+def check_norm_identity(shape: tuple, p: float, dims: tuple) -> None:
+    """PyTorch's error for a norm with no value on an empty reduction (inf, -inf, p < 0)."""
+    if (np.isinf(p) or p < 0) and builtins.any(shape[d] == 0 for d in dims):
         raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on an empty tensor "
                            "because the operation does not have an identity")
-    return Norm.apply(input, float(p), dims, keepdim)
 
 
 class Norm(Function):
@@ -693,21 +698,7 @@ class Norm(Function):
 
     @staticmethod
     def forward(ctx, a, p, dims, keepdim):
-        x = np.abs(a._data.astype(_acc(a._data), copy=False))  # float16 sums in float32
-        if p == np.inf:
-            out = np.max(x, axis=dims, keepdims=keepdim)
-        elif p == -np.inf:
-            out = np.min(x, axis=dims, keepdims=keepdim)
-        elif p == 0:
-            out = np.sum(x != 0, axis=dims, keepdims=keepdim, dtype=x.dtype)
-        elif p == 1:
-            out = np.sum(x, axis=dims, keepdims=keepdim)
-        elif p == 2:
-            out = np.sqrt(np.sum(x * x, axis=dims, keepdims=keepdim))
-        else:
-            with np.errstate(divide="ignore", over="ignore"):
-                out = np.sum(x ** p, axis=dims, keepdims=keepdim) ** (1 / p)
-        out = _wrap(array_module(x).asarray(out).astype(a._data.dtype))
+        out = _wrap(norm_array(a._data, p, dims, keepdim))
         ctx.save_for_backward(a, out)
         ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
         return out
@@ -715,24 +706,50 @@ class Norm(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        p = ctx.p
-        g = _spread(grad, a.shape, ctx.dims, ctx.keepdim)
-        n = _spread(out, a.shape, ctx.dims, ctx.keepdim)
-        if p == 0:  # a count: PyTorch leaves its gradient undefined (``x.grad`` stays None)
-            return None
-        if p == 1:  # d|a|/da = sign(a)
-            return a.sign() * g
-        if p == 2:  # a / ||a||, taken as 0 where the norm is 0 (then times the gradient,
-            return g * (a / n).masked_fill(n == 0, 0.0)  # so an inf gradient gives NaN there)
-        if np.isinf(p):  # the largest (smallest) |a| wins; ties (or NaNs) share the gradient
-            winners = (a.abs() == n) | a.isnan()
-            return a.sign() * ((g / winners.sum(ctx.dims, True)) * winners)
-        # d/da (sum |a|^p)^(1/p) = sign(a) |a|^(p-1) / ||a||^(p-1)
-        if p < 1:
-            scaled = a.sign() * a.abs().pow(p - 1).masked_fill(a == 0, 0.0)
-            return scaled * g * n.pow(1 - p)
-        scaled = a.sign() * a.abs().pow(p - 1) if p < 2 else a * a.abs().pow(p - 2)
-        return scaled * (g / n.pow(p - 1)).masked_fill(n == 0, 0.0)
+        return norm_backward(grad, a, out, ctx.p, ctx.dims, ctx.keepdim)
+
+
+def norm_array(a, p: float, dims: tuple, keepdim: bool):
+    """The p-norm of the array ``a`` over ``dims``, in ``a``'s dtype (float16 adds up in
+    float32)."""
+    x = np.abs(a.astype(_acc(a), copy=False))
+    if p == np.inf:
+        out = np.max(x, axis=dims, keepdims=keepdim)
+    elif p == -np.inf:
+        out = np.min(x, axis=dims, keepdims=keepdim)
+    elif p == 0:
+        out = np.sum(x != 0, axis=dims, keepdims=keepdim, dtype=x.dtype)
+    elif p == 1:
+        out = np.sum(x, axis=dims, keepdims=keepdim)
+    elif p == 2:
+        out = np.sqrt(np.sum(x * x, axis=dims, keepdims=keepdim))
+    else:
+        with np.errstate(divide="ignore", over="ignore"):
+            out = np.sum(x ** p, axis=dims, keepdims=keepdim) ** (1 / p)
+    return array_module(x).asarray(out).astype(a.dtype)
+
+
+def norm_backward(grad: Tensor, a: Tensor, out: Tensor, p: float, dims: tuple,
+                  keepdim: bool) -> Tensor:
+    """The gradient of ``out``, the p-norm of ``a`` over ``dims``, with PyTorch's values at
+    the edges, in tensor operations (so that it can be differentiated again)."""
+    g = _spread(grad, a.shape, dims, keepdim)
+    n = _spread(out, a.shape, dims, keepdim)
+    if p == 0:  # a count: PyTorch leaves its gradient undefined (``x.grad`` stays None)
+        return None
+    if p == 1:  # d|a|/da = sign(a)
+        return a.sign() * g
+    if p == 2:  # a / ||a||, taken as 0 where the norm is 0 (then times the gradient,
+        return g * (a / n).masked_fill(n == 0, 0.0)  # so an inf gradient gives NaN there)
+    if np.isinf(p):  # the largest (smallest) |a| wins; ties (or NaNs) share the gradient
+        winners = (a.abs() == n) | a.isnan()
+        return a.sign() * ((g / winners.sum(dims, True)) * winners)
+    # d/da (sum |a|^p)^(1/p) = sign(a) |a|^(p-1) / ||a||^(p-1)
+    if p < 1:
+        scaled = a.sign() * a.abs().pow(p - 1).masked_fill(a == 0, 0.0)
+        return scaled * g * n.pow(1 - p)
+    scaled = a.sign() * a.abs().pow(p - 1) if p < 2 else a * a.abs().pow(p - 2)
+    return scaled * (g / n.pow(p - 1)).masked_fill(n == 0, 0.0)
 
 
 def _not_expandable(shape, have) -> RuntimeError:
