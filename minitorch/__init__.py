@@ -31,7 +31,8 @@ checks it. ``name.*`` is a package and everything in it; every module must be on
 4. ``ops.*``, ``_creation``, ``_random``, ``_legacy``: one ``Function`` per operation, and the
    functions that make tensors.
 5. ``_tensor_methods``, ``_out``, ``functional``, ``linalg``, ``autograd.functional``,
-   ``autograd.gradcheck``, ``cuda``, ``accelerator``, ``backends.*``, ``profiler``: the
+   ``autograd.gradcheck``, ``cuda``, ``accelerator``, ``backends.*``, ``profiler``,
+   ``testing``: the
    operations become Tensor methods (``Tensor.__mul__ is ops.arithmetic.mul``), and the rest of
    ``torch.*`` is built from them.
 6. ``nn.*``: layers, losses and their functional forms.
@@ -340,6 +341,9 @@ from minitorch.ops.shape import (  # roll, movedim, the stacks, tensor_split, ti
     vstack,
 )
 from minitorch.functional import meshgrid
+from minitorch._dtype import can_cast, finfo, iinfo  # dtype questions, as torch.finfo...
+from minitorch.ops.type_queries import is_complex, is_floating_point, is_nonzero, result_type
+from minitorch.ops.indexing import index_put, put
 
 # ``out=``: the functions tutorials call with it write their result into a given tensor.
 add, sub, mul, div, matmul, mm, bmm = (_with_out(f) for f in (add, sub, mul, div, matmul, mm,

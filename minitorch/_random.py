@@ -529,3 +529,56 @@ def _fma64_scalar(a: float, b: float, c: float) -> float:
     if b == 1.0 and c == 0.0:
         return a
     return float(_fma64(np.float64(a), b, c))
+
+
+# -- exponential, Cauchy, log-normal, geometric ------------------------------------------------
+# PyTorch's CPU kernels draw these one element at a time in double precision (``cpu_serial_kernel``
+# with ``at::*_distribution<double>``, also for 16 elements or more): a 53-bit uniform ``u`` (or a
+# scalar Box-Muller normal), the C library's ``log1p``/``tan``/``log``/``exp`` (the functions
+# Python's ``math`` calls), and the double cast to the tensor's dtype.
+
+def _one_at_a_time(shape, dtype, draw) -> np.ndarray:
+    values = np.array([draw() for _ in range(math.prod(shape))], np.float64)
+    if np.dtype(dtype) == np.float16:  # PyTorch's Half is made from a float
+        values = values.astype(np.float32)
+    return values.astype(dtype).reshape(shape)
+
+
+def _of_uniforms(shape, dtype, generator, transform) -> np.ndarray:
+    uniforms = iter(_unit(_gen(generator), math.prod(shape), np.float64).tolist())
+    return _one_at_a_time(shape, dtype, lambda: transform(next(uniforms)))
+
+
+def exponential_array(shape, lambd: float, dtype, generator=None) -> np.ndarray:
+    """``exponential_(lambd)``: ``-1/lambd * log1p(-u)``."""
+    scale = -1.0 / lambd
+    return _of_uniforms(shape, dtype, generator, lambda u: scale * math.log1p(-u))
+
+
+def cauchy_array(shape, median: float, sigma: float, dtype, generator=None) -> np.ndarray:
+    """``cauchy_(median, sigma)``: ``median + sigma * tan(pi * (u - 1/2))``."""
+    return _of_uniforms(shape, dtype, generator,
+                        lambda u: median + sigma * math.tan(math.pi * (u - 0.5)))
+
+
+def geometric_array(shape, p: float, dtype, generator=None) -> np.ndarray:
+    """``geometric_(p)``: the number of trials to the first success, ``ceil(log u /
+    log(1 - p))``."""
+    log_q = math.log1p(-p)
+    return _of_uniforms(shape, dtype, generator,
+                        lambda u: math.ceil(math.log(u) / log_q) if u else math.inf)
+
+
+def log_normal_array(shape, mean: float, std: float, dtype, generator=None) -> np.ndarray:
+    """``log_normal_(mean, std)``: ``exp`` of a scalar normal draw (which keeps Box-Muller's
+    second number for the next one, as ``normal_`` does for fewer than 16)."""
+    gen = _gen(generator)
+    return _one_at_a_time(shape, dtype, lambda: _c_exp(_scalar_normal(gen, mean, std)))
+
+
+def _c_exp(x: float) -> float:
+    """``exp`` as C has it: inf where Python's ``math.exp`` raises OverflowError."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf

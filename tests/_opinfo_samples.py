@@ -2326,6 +2326,9 @@ def _build_table() -> dict:
     import _opinfo_samples_index_extra  # take, index_copy, scatter_reduce, kthvalue, cummax...
 
     _opinfo_samples_index_extra.add_samples(t)
+    import _opinfo_samples_testing_api  # byte, result_type, fill_diagonal_, index_put, put...
+
+    _opinfo_samples_testing_api.add_samples(t)
     _add_issue26_samples(t)
     return t
 
@@ -2730,6 +2733,9 @@ def _add_api_entries() -> None:
 
     KNOWN_DIFFERENCES.extend(_opinfo_samples_api.known_differences())
     SKIP.update(_opinfo_samples_api.SKIP)
+    import _opinfo_samples_testing_api
+
+    SKIP.update(_opinfo_samples_testing_api.SKIP)
 
 
 _add_api_entries()
