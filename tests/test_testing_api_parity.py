@@ -18,6 +18,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import minitorch
 
@@ -146,6 +148,32 @@ ASSERT_CLOSE = {
 @pytest.mark.parametrize("case", sorted(ASSERT_CLOSE))
 def test_assert_close(case):
     _same(ASSERT_CLOSE[case])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 4), max_size=3), st.sampled_from(
+    ["float16", "float32", "float64", "int64", "uint8", "bool"]), st.integers(0, 2**31),
+       st.sampled_from([None, (0.0, 0.0), (1e-2, 1e-3)]), st.booleans())
+def test_assert_close_any_shape(shape, dtype, seed, tolerances, check_dtype):
+    """Random shapes and dtypes, a few elements changed (by a little or a lot, to NaN or inf):
+    the same verdict and report, indices included."""
+    rng = np.random.default_rng(seed)
+    a = np.asarray(rng.standard_normal(shape) * 3).astype(dtype)
+    b = a.copy()
+    if b.size:
+        flat = b.reshape(-1)
+        for i in rng.choice(b.size, size=rng.integers(0, b.size + 1), replace=False):
+            change = rng.choice(["tiny", "big", "nan", "inf"] if b.dtype.kind == "f"
+                                else ["big"])
+            if change == "big":  # (uint8 wraps around 255)
+                flat[i] = not flat[i] if b.dtype == np.bool_ else (int(flat[i]) + 2) % 256
+            else:
+                flat[i] = {"tiny": flat[i] * (1 + 1e-6), "nan": np.nan, "inf": np.inf}[change]
+    other = np.float64 if check_dtype is False else dtype
+    kw = {} if tolerances is None else dict(zip(("rtol", "atol"), tolerances))
+    _same(lambda lib: lib.testing.assert_close(lib.from_numpy(a.copy()),
+                                               lib.from_numpy(b.astype(other)),
+                                               check_dtype=check_dtype, **kw))
 
 
 def test_assert_close_device():
@@ -311,6 +339,12 @@ def test_is_nonzero(values, how):
     _same(lambda lib: lib.is_nonzero(values))
 
 
+@pytest.mark.parametrize("value", [np.float16(1.0), np.int64(2), 1.5, [1.0], (1,), "a", None])
+def test_from_numpy_names_what_it_got(value):
+    """A NumPy scalar is named with its module, as PyTorch names it (it was "float16")."""
+    _same(lambda lib: lib.from_numpy(value))
+
+
 @pytest.mark.parametrize("values", [[], [1.0, 2.0], [0.0], [[3]]])
 def test_bool_of_a_tensor(values):
     """``bool(t)`` has ``is_nonzero``'s errors (an empty tensor was "more than one value")."""
@@ -372,6 +406,11 @@ APPLY = {
     "int-truncates": lambda lib: lib.tensor([1, 2]).apply_(lambda v: v + 1.5),
     "2d": lambda lib: lib.arange(6.0).reshape(2, 3).apply_(lambda v: v ** 2),
     "bool": lambda lib: lib.tensor([True, False]).apply_(lambda v: not v),
+    "float16-rounding": lambda lib: lib.tensor([0.0, 1.0], dtype=lib.float16).apply_(
+        lambda v: v + 1.00048828125 + 2 ** -30),  # rounds differently straight to half
+    "int8": lambda lib: lib.tensor([1, -2], dtype=lib.int8).apply_(lambda v: v * 3),
+    "transposed": lambda lib: lib.arange(6).reshape(2, 3).t().apply_(
+        lambda v, seen=[]: seen.append(v) or len(seen)),  # index order, not memory order
     "empty": lambda lib: lib.tensor([]).apply_(lambda v: v + 1),
     "requires-grad": lambda lib: lib.ones(2, requires_grad=True).apply_(lambda v: v),
     "map": lambda lib: lib.tensor([1.0, 2.0]).map_(lib.tensor([10.0, 20.0]), lambda a, b: a * b),
@@ -387,6 +426,20 @@ APPLY = {
 @pytest.mark.parametrize("case", sorted(APPLY))
 def test_apply_map(case):
     _same(APPLY[case])
+
+
+def test_apply_map_on_a_device():
+    """CPU only, as in PyTorch (its TypeErrors); ``map_`` first checks ``other``'s type and
+    device (the GPU, or the pretend one)."""
+    from minitorch.backends.pretend import second_device
+
+    x = minitorch.ones(2).to(second_device())
+    with pytest.raises(TypeError, match="^apply_ is only implemented on CPU tensors$"):
+        x.apply_(lambda v: v)
+    with pytest.raises(TypeError, match="^map_ is only implemented on CPU tensors$"):
+        x.map_(x, lambda v, w: v)
+    with pytest.raises(TypeError, match=r"^map_: expected torch.FloatTensor for 'other'"):
+        minitorch.ones(2).map_(x, lambda v, w: v)
 
 
 def test_apply_returns_self_and_counts_the_change():

@@ -58,8 +58,4 @@ def is_complex(input: Tensor) -> bool:  # noqa: A002
 def is_nonzero(input: Tensor) -> bool:  # noqa: A002
     """Whether the single element of ``input`` is not zero (NaN is not zero)."""
     check_tensor(input, "is_nonzero", "input", 1)
-    if input.numel() == 0:
-        raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
-    if input.numel() > 1:
-        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-    return bool(input.item())
+    return bool(input)  # with its errors for no values, or more than one
