@@ -82,7 +82,6 @@ from minitorch._dtype import (
     int32,
     int64,
     long,
-    promote_types,
     set_default_dtype,
     short,
     uint8,
@@ -342,7 +341,13 @@ from minitorch.ops.shape import (  # roll, movedim, the stacks, tensor_split, ti
 )
 from minitorch.functional import meshgrid
 from minitorch._dtype import can_cast, finfo, iinfo  # dtype questions, as torch.finfo...
-from minitorch.ops.type_queries import is_complex, is_floating_point, is_nonzero, result_type
+from minitorch.ops.type_queries import (
+    is_complex,
+    is_floating_point,
+    is_nonzero,
+    promote_types,
+    result_type,
+)
 from minitorch.ops.indexing import index_put, put
 
 # ``out=``: the functions tutorials call with it write their result into a given tensor.

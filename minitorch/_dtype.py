@@ -283,10 +283,15 @@ class iinfo:  # noqa: N801  (PyTorch's name)
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
-def _check_dtype_argument(value, function: str, name: str, position: int) -> None:
+def dtype_argument(value, function: str, name: str, position: int) -> dtype:
+    """A dtype argument as PyTorch's argument parser reads it: a dtype, or Python's
+    ``float``, ``int`` or ``bool``; anything else is its TypeError."""
+    if isinstance(value, type) and value in _PYTHON_TYPES:
+        return _PYTHON_TYPES[value]
     if not isinstance(value, dtype):
         raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
                         f"torch.dtype, not {type(value).__name__}")
+    return value
 
 
 def can_cast(from_: dtype, to: dtype) -> _builtins.bool:
@@ -296,6 +301,5 @@ def can_cast(from_: dtype, to: dtype) -> _builtins.bool:
     >>> can_cast(int64, float16), can_cast(float32, int64)
     (True, False)
     """
-    _check_dtype_argument(from_, "can_cast", "from_", 1)
-    _check_dtype_argument(to, "can_cast", "to", 2)
-    return from_.category <= to.category
+    from_ = dtype_argument(from_, "can_cast", "from_", 1)
+    return from_.category <= dtype_argument(to, "can_cast", "to", 2).category

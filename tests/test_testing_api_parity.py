@@ -286,10 +286,15 @@ def test_can_cast(from_, to):
     _same(lambda lib: lib.can_cast(getattr(lib, from_), getattr(lib, to)))
 
 
-@pytest.mark.parametrize("args", [(1, "float32"), ("float32", 1.0)])
-def test_can_cast_errors(args):
-    _same(lambda lib: lib.can_cast(*(getattr(lib, a) if isinstance(a, str) else a
-                                     for a in args)))
+@pytest.mark.parametrize("args", [(1, "float32"), ("float32", 1.0), (float, "int8"),
+                                  ("int8", float), (bool, int), (int, float), ("str", "int8"),
+                                  ("int8", None), (float, "float16")])
+@pytest.mark.parametrize("fn", ["can_cast", "promote_types"])
+def test_can_cast_promote_types_arguments(fn, args):
+    """Python's float, int and bool stand for float64, int64 and bool; anything else that is
+    not a dtype is PyTorch's TypeError (promote_types crashed with an AttributeError)."""
+    _same(lambda lib: getattr(lib, fn)(*(getattr(lib, a) if a in ("float32", "int8", "float16")
+                                         else a for a in args)))
 
 
 def _operands(lib):

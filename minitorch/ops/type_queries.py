@@ -1,5 +1,5 @@
-"""Questions about dtypes and values: ``torch.result_type``, ``is_floating_point``,
-``is_complex`` and ``is_nonzero``, with PyTorch's answers and errors.
+"""Questions about dtypes and values: ``torch.result_type``, ``promote_types``,
+``is_floating_point``, ``is_complex`` and ``is_nonzero``, with PyTorch's answers and errors.
 
 Example:
     >>> import minitorch
@@ -15,7 +15,7 @@ from minitorch import _dtype
 from minitorch._tensor import Tensor
 from minitorch.ops._util import check_tensor
 
-__all__ = ["result_type", "is_floating_point", "is_complex", "is_nonzero"]
+__all__ = ["result_type", "promote_types", "is_floating_point", "is_complex", "is_nonzero"]
 
 
 def _operand(value, position: int) -> tuple[_dtype.dtype, int]:
@@ -42,6 +42,13 @@ def result_type(tensor, other) -> _dtype.dtype:
     if rlo == 0:  # a number of a higher kind: the default dtype of its kind
         return _dtype.get_default_dtype() if dlo.is_floating_point else _dtype.int64
     return dlo
+
+
+def promote_types(type1, type2) -> _dtype.dtype:
+    """The smallest dtype both convert to (``torch.promote_types``), with PyTorch's errors
+    for what is not a dtype. (The ops call ``_dtype.promote_types``, which checks nothing.)"""
+    return _dtype.promote_types(_dtype.dtype_argument(type1, "promote_types", "type1", 1),
+                                _dtype.dtype_argument(type2, "promote_types", "type2", 2))
 
 
 def is_floating_point(input: Tensor) -> bool:  # noqa: A002
