@@ -103,6 +103,9 @@ def fill_diagonal_samples(op):
             name = "x".join(map(str, shape))
             yield Sample(op, name, (A(rnd(*shape)), -1.5), call=call)
             yield Sample(op, f"{name}-wrap", (A(rnd(*shape)), 7.0), {"wrap": True}, call=call)
+        for shape in ((7, 3), (3, 5)):  # the diagonal of a transposed tensor, wrapped too
+            yield Sample(op, f"transposed-{shape}", (A(rnd(*shape), layout="T"), 3.0),
+                         {"wrap": True}, call=call)
         yield Sample(op, "int-float-value", (A(np.zeros((3, 3), np.int64)), 1.5), call=call)
         yield Sample(op, "bool-value", (A(np.zeros((2, 2), np.bool_)), True), call=call)
         yield Sample(op, "nan-value", (A(rnd(3, 3)), NAN), call=call)
