@@ -348,7 +348,7 @@ from minitorch.ops.type_queries import (
     promote_types,
     result_type,
 )
-from minitorch.ops.indexing import index_put, put
+from minitorch.ops.indexing import index_put, index_put_, put
 
 # ``out=``: the functions tutorials call with it write their result into a given tensor.
 add, sub, mul, div, matmul, mm, bmm = (_with_out(f) for f in (add, sub, mul, div, matmul, mm,

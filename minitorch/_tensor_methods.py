@@ -866,7 +866,7 @@ class TensorMethods:
 
     def index_put_(self, indices, values, accumulate=False):
         return self._inplace(lambda t, v: _indexing.index_put_checked(
-            t, indices, v, accumulate, "index_put_", 2), values)
+            t, indices, v, accumulate, "index_put_", 2), values)  # (argument positions 1, 2)
 
     def put(self, index, source, accumulate=False):
         return _indexing.put(self, index, source, accumulate, _first=1)

@@ -1,6 +1,7 @@
 """OpInfo samples of ``byte``, ``char``, ``short``, the dtype questions (``result_type``,
 ``can_cast``, ``is_floating_point``, ``is_complex``, ``is_nonzero``), ``fill_diagonal_``,
-``index_put``/``index_put_`` and ``put``/``put_`` (functions, methods, in-place methods).
+``index_put``/``index_put_`` and ``put``/``put_`` (the functions, ``torch.index_put_`` too,
+the methods and the in-place methods).
 
 ``_opinfo_samples._build_table`` calls :func:`add_samples`. The in-place samples run on a
 clone of a leaf that requires grad, so that the gradient through the write is compared too;
@@ -120,12 +121,10 @@ def fill_diagonal_samples(op):
 # ------------------------------------------------------------------ index_put, index_put_
 def index_put_samples(op):
     style, name = op.split(":")
-    if style == "fn":
-        call = None
-    elif name.endswith("_"):
-        call = _on_clone(name)
-    else:
-        call = None
+    call = None
+    if name.endswith("_"):  # on a clone of the leaf, so that gradients flow
+        call = (lambda lib, x, *a, **k: lib.index_put_(x.clone(), *a, **k)) if style == "fn" \
+            else _on_clone(name)
     rows = A(np.array([0, 2, 0]))  # a repeat: the last write wins, or both add up
     cols = A(np.array([1, 1, 3]))
     distinct = A(np.array([2, 0]))  # for gradcheck: a repeated write has no derivative
@@ -214,7 +213,7 @@ def add_samples(t: dict) -> None:
     t["fn:result_type"] = result_type_samples("fn:result_type")
     t["fn:can_cast"] = can_cast_samples("fn:can_cast")
     t["method:fill_diagonal_"] = fill_diagonal_samples("method:fill_diagonal_")
-    for op in ("fn:index_put", "method:index_put", "method:index_put_"):
+    for op in ("fn:index_put", "fn:index_put_", "method:index_put", "method:index_put_"):
         t[op] = index_put_samples(op)
     for op in ("fn:put", "method:put", "method:put_"):
         t[op] = put_samples(op)

@@ -1025,6 +1025,13 @@ def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) 
     return index_put_checked(input, indices, values, accumulate, "index_put", 3)
 
 
+def index_put_(input: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:  # noqa: A002
+    """``input.index_put_(indices, values, accumulate)``: :func:`index_put` written into
+    ``input``."""
+    return input._inplace(lambda t, v: index_put_checked(t, indices, v, accumulate,
+                                                         "index_put_", 3), values)
+
+
 def index_put_checked(input: Tensor, indices, values: Tensor, accumulate: bool,  # noqa: A002
                       _name: str, _first: int) -> Tensor:
     """:func:`index_put` whose errors name the function ``_name`` and count the argument
