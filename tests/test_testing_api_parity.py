@@ -466,7 +466,7 @@ FILLS = {
     "geometric": lambda t: t.geometric_(0.3),
     "geometric-small-p": lambda t: t.geometric_(1e-3),
 }
-FILL_SHAPES = [(), (0,), (5,), (15,), (16,), (17,), (33,), (3, 7), (40, 3)]
+FILL_SHAPES = [(), (0,), (5,), (15,), (16,), (17,), (33,), (3, 7), (40, 3), (1000, 37)]
 FILL_DTYPES = ["float32", "float64", "float16"]
 
 
