@@ -32,9 +32,8 @@ checks it. ``name.*`` is a package and everything in it; every module must be on
    functions that make tensors.
 5. ``_tensor_methods``, ``_out``, ``functional``, ``linalg``, ``autograd.functional``,
    ``autograd.gradcheck``, ``cuda``, ``accelerator``, ``backends.*``, ``profiler``,
-   ``testing``: the
-   operations become Tensor methods (``Tensor.__mul__ is ops.arithmetic.mul``), and the rest of
-   ``torch.*`` is built from them.
+   ``testing``: the operations become Tensor methods (``Tensor.__mul__ is
+   ops.arithmetic.mul``), and the rest of ``torch.*`` is built from them.
 6. ``nn.*``: layers, losses and their functional forms.
 7. ``optim.*``, ``utils``, ``utils.data.*``, ``datasets.*``, ``serialization``: training.
 8. ``minitorch``: this file, the public API.
@@ -340,7 +339,7 @@ from minitorch.ops.shape import (  # roll, movedim, the stacks, tensor_split, ti
     vstack,
 )
 from minitorch.functional import meshgrid
-from minitorch._dtype import can_cast, finfo, iinfo  # dtype questions, as torch.finfo...
+from minitorch._dtype import can_cast, finfo, iinfo
 from minitorch.ops.type_queries import (
     is_complex,
     is_floating_point,
