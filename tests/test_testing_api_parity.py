@@ -139,6 +139,8 @@ ASSERT_CLOSE = {
     "parameter-no-subclasses": _ac(lambda lib: lib.nn.Parameter(lib.ones(2)),
                                    lambda lib: lib.ones(2), allow_subclasses=False),
     "requires-grad": _ac(lambda lib: lib.ones(2, requires_grad=True), lambda lib: lib.ones(2)),
+    "requires-grad-off": _ac(lambda lib: lib.ones(2, requires_grad=True), lambda lib: lib.zeros(2)),
+    "non-leaf-off": _ac(lambda lib: lib.ones(2, requires_grad=True) * 2, lambda lib: lib.ones(2)),
     "big-index": _ac(lambda lib: lib.arange(24.0).reshape(2, 3, 4),
                      lambda lib: lib.arange(24.0).reshape(2, 3, 4) * 1.01),
     "int-vs-float-mixed": _ac(_t([1, 2]), _t([1.0, 2.0])),
