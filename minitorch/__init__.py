@@ -32,7 +32,7 @@ checks it. ``name.*`` is a package and everything in it; every module must be on
    functions that make tensors.
 5. ``_tensor_methods``, ``_out``, ``functional``, ``linalg``, ``_linalg_torch``,
    ``autograd.functional``, ``autograd.gradcheck``, ``cuda``, ``accelerator``, ``backends.*``,
-   ``profiler``: the operations become Tensor methods (``Tensor.__mul__ is
+   ``profiler``, ``testing``: the operations become Tensor methods (``Tensor.__mul__ is
    ops.arithmetic.mul``), and the rest of ``torch.*`` is built from them.
 6. ``nn.*``: layers, losses and their functional forms.
 7. ``optim.*``, ``utils``, ``utils.data.*``, ``datasets.*``, ``serialization``: training.
@@ -81,7 +81,6 @@ from minitorch._dtype import (
     int32,
     int64,
     long,
-    promote_types,
     set_default_dtype,
     short,
     uint8,
@@ -353,6 +352,15 @@ from minitorch._linalg_torch import (  # torch.* names of torch.linalg functions
     slogdet,
     svd,
 )
+from minitorch._dtype import can_cast, finfo, iinfo
+from minitorch.ops.type_queries import (
+    is_complex,
+    is_floating_point,
+    is_nonzero,
+    promote_types,
+    result_type,
+)
+from minitorch.ops.indexing import index_put, index_put_, put
 
 # ``out=``: the functions tutorials call with it write their result into a given tensor.
 add, sub, mul, div, matmul, mm, bmm = (_with_out(f) for f in (add, sub, mul, div, matmul, mm,

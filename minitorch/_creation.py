@@ -306,7 +306,9 @@ def from_numpy(array: np.ndarray) -> Tensor:
     array([1., 1.])
     """
     if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+        kind = type(array)  # PyTorch names a type with its module, unless a builtin
+        module = "" if kind.__module__ == "builtins" else f"{kind.__module__}."
+        raise TypeError(f"expected np.ndarray (got {module}{kind.__name__})")
     if any(stride < 0 for stride in array.strides):
         raise ValueError(
             "At least one stride in the given numpy array is negative, and tensors with "

@@ -205,3 +205,101 @@ def number_as(value, d: dtype):
     if kind == "u" and value < 0:
         return d.np.type(_builtins.int(value) % (info.max + 1))
     return d.np.type(value)
+
+
+# ---------------------------------------------------------------- finfo, iinfo, can_cast
+_MISSING = object()  # an argument not given (None is a wrong one)
+
+
+def _info_dtype(d, kind: str) -> dtype:
+    """The dtype ``finfo``/``iinfo`` is asked about: a minitorch dtype, or Python's ``float``
+    and ``int`` (float64 and int64), as PyTorch takes them."""
+    if d is _MISSING:  # PyTorch's argument parser says it so
+        raise TypeError(f'{kind}() missing 1 required positional arguments: "type"')
+    if isinstance(d, type) and d in _PYTHON_TYPES:
+        return _PYTHON_TYPES[d]
+    if not isinstance(d, dtype):
+        raise TypeError(f"{kind}(): argument 'type' (position 1) must be torch.dtype, not "
+                        f"{type(d).__name__}")
+    return d
+
+
+class finfo:  # noqa: N801  (PyTorch's name)
+    """The limits of a floating dtype, as ``torch.finfo``: ``bits``, ``eps`` (the gap between
+    1 and the next number), ``max``, ``min``, ``tiny`` (= ``smallest_normal``), ``resolution``
+    (``10 ** -digits``) and ``dtype`` (its name). ``finfo()`` is the default dtype's.
+
+    >>> finfo(float16).max
+    65504.0
+    """
+
+    def __init__(self, type=_MISSING) -> None:  # noqa: A002  (PyTorch's argument name)
+        d = _default_float if type is _MISSING else _info_dtype(type, "finfo")
+        if not d.is_floating_point:
+            raise TypeError("torch.finfo() requires a floating point input type. Use "
+                            "torch.iinfo to handle 'torch.finfo'")
+        info = np.finfo(d.np)
+        self.bits, self.dtype = info.bits, d.name
+        self.eps, self.max, self.min = (_builtins.float(v) for v in (info.eps, info.max, info.min))
+        self.tiny = self.smallest_normal = _builtins.float(info.smallest_normal)
+        self.resolution = 10.0 ** -info.precision  # as a double (NumPy's is in the dtype)
+
+    def __eq__(self, other) -> _builtins.bool:
+        return isinstance(other, finfo) and other.dtype == self.dtype
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.smallest_normal:g}, "
+                f"tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:  # noqa: N801  (PyTorch's name)
+    """The limits of an integer dtype, as ``torch.iinfo``: ``bits``, ``max``, ``min`` and
+    ``dtype`` (its name).
+
+    >>> iinfo(uint8).max
+    255
+    """
+
+    def __init__(self, type=_MISSING) -> None:  # noqa: A002  (PyTorch's argument name)
+        d = _info_dtype(type, "iinfo")
+        if d is bool:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        if d.is_floating_point:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo "
+                            "to handle 'torch.iinfo'")
+        info = np.iinfo(d.np)
+        self.bits, self.dtype = info.bits, d.name
+        self.max, self.min = _builtins.int(info.max), _builtins.int(info.min)
+
+    def __eq__(self, other) -> _builtins.bool:
+        return isinstance(other, iinfo) and other.dtype == self.dtype
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
+
+
+def dtype_argument(value, function: str, name: str, position: int) -> dtype:
+    """A dtype argument as PyTorch's argument parser reads it: a dtype, or Python's
+    ``float``, ``int`` or ``bool``; anything else is its TypeError."""
+    if isinstance(value, type) and value in _PYTHON_TYPES:
+        return _PYTHON_TYPES[value]
+    if not isinstance(value, dtype):
+        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
+                        f"torch.dtype, not {type(value).__name__}")
+    return value
+
+
+def can_cast(from_: dtype, to: dtype) -> _builtins.bool:
+    """Whether PyTorch's type promotion may cast ``from_`` to ``to``: never a float to an
+    integer, nor anything but bool to bool (``torch.can_cast``).
+
+    >>> can_cast(int64, float16), can_cast(float32, int64)
+    (True, False)
+    """
+    from_ = dtype_argument(from_, "can_cast", "from_", 1)
+    return from_.category <= dtype_argument(to, "can_cast", "to", 2).category

@@ -365,7 +365,7 @@ def normal_array(shape, mean=0.0, std=1.0, dtype=np.float32, generator=None,
     n = math.prod(shape)
     gen = _gen(generator)
     if not contiguous and n >= 16:
-        out = np.array([_scalar_normal(gen, mean, std) for _ in range(n)], np.float64)
+        out = _scalar_normals(gen, n, mean, std)
         if dtype == np.float16:  # PyTorch's Half is made from a float
             out = out.astype(np.float32)
         return out.astype(dtype).reshape(shape)
@@ -380,7 +380,7 @@ def normal_array(shape, mean=0.0, std=1.0, dtype=np.float32, generator=None,
             out[n - 16:] = _avx_block16(u[full:], np.float32(mean), np.float32(std))
         return out.astype(np.float16).reshape(shape)
     if n < 16:
-        out = np.array([_scalar_normal(gen, mean, std) for _ in range(n)], np.float64)
+        out = _scalar_normals(gen, n, mean, std)
     elif dtype in (np.float32, np.float16):
         out = _blocks(gen, n, dtype, lambda u: _avx_block16(u, np.float32(mean), np.float32(std)))
     else:
@@ -400,17 +400,22 @@ def _blocks(gen: Generator, n: int, dtype, block16) -> np.ndarray:
     return out
 
 
-def _scalar_normal(gen: Generator, mean: float, std: float) -> float:
-    """One normal in double precision; Box-Muller makes two, the second is cached."""
-    if gen._next_double_normal is not None:
-        z, gen._next_double_normal = gen._next_double_normal, None
-    else:
-        u1, u2 = _unit(gen, 2, np.float64).tolist()
+def _scalar_normals(gen: Generator, n: int, mean: float, std: float) -> np.ndarray:
+    """``n`` normals in double precision, one at a time as PyTorch's scalar path draws them:
+    Box-Muller makes two from two uniforms, the cosine one first; the sine one is kept for the
+    next call (first a value kept from before is used)."""
+    z = []
+    if n and gen._next_double_normal is not None:
+        z.append(gen._next_double_normal)
+        gen._next_double_normal = None
+    u = _unit(gen, 2 * ((n - len(z) + 1) // 2), np.float64).tolist()
+    for u1, u2 in zip(u[0::2], u[1::2]):
         r = math.sqrt(-2.0 * math.log1p(-u2))
         theta = 2.0 * math.pi * u1
-        gen._next_double_normal = r * math.sin(theta)
-        z = r * math.cos(theta)
-    return _fma64_scalar(z, float(std), float(mean))
+        z += [r * math.cos(theta), r * math.sin(theta)]
+    if len(z) > n:  # an odd count: the last sine waits for the next draw
+        gen._next_double_normal = z.pop()
+    return _fma64(np.array(z, np.float64), float(std), float(mean))
 
 
 def _scalar_block16(u: np.ndarray, mean: float, std: float, dtype) -> np.ndarray:
@@ -529,3 +534,56 @@ def _fma64_scalar(a: float, b: float, c: float) -> float:
     if b == 1.0 and c == 0.0:
         return a
     return float(_fma64(np.float64(a), b, c))
+
+
+# -- exponential, Cauchy, log-normal, geometric ------------------------------------------------
+# PyTorch's CPU kernels draw these one element at a time in double precision (``cpu_serial_kernel``
+# with ``at::*_distribution<double>``, also for 16 elements or more): a 53-bit uniform ``u`` (or a
+# scalar Box-Muller normal), the C library's ``log1p``/``tan``/``log``/``exp`` (the functions
+# Python's ``math`` calls), and the double cast to the tensor's dtype.
+
+def _one_at_a_time(shape, dtype, draw) -> np.ndarray:
+    values = np.array([draw() for _ in range(math.prod(shape))], np.float64)
+    if np.dtype(dtype) == np.float16:  # PyTorch's Half is made from a float
+        values = values.astype(np.float32)
+    return values.astype(dtype).reshape(shape)
+
+
+def _of_uniforms(shape, dtype, generator, transform) -> np.ndarray:
+    uniforms = iter(_unit(_gen(generator), math.prod(shape), np.float64).tolist())
+    return _one_at_a_time(shape, dtype, lambda: transform(next(uniforms)))
+
+
+def exponential_array(shape, lambd: float, dtype, generator=None) -> np.ndarray:
+    """``exponential_(lambd)``: ``-1/lambd * log1p(-u)``."""
+    scale = -1.0 / lambd
+    return _of_uniforms(shape, dtype, generator, lambda u: scale * math.log1p(-u))
+
+
+def cauchy_array(shape, median: float, sigma: float, dtype, generator=None) -> np.ndarray:
+    """``cauchy_(median, sigma)``: ``median + sigma * tan(pi * (u - 1/2))``."""
+    return _of_uniforms(shape, dtype, generator,
+                        lambda u: median + sigma * math.tan(math.pi * (u - 0.5)))
+
+
+def geometric_array(shape, p: float, dtype, generator=None) -> np.ndarray:
+    """``geometric_(p)``: the number of trials to the first success, ``ceil(log u /
+    log(1 - p))``."""
+    log_q = math.log1p(-p)
+    return _of_uniforms(shape, dtype, generator,
+                        lambda u: math.ceil(math.log(u) / log_q) if u else math.inf)
+
+
+def log_normal_array(shape, mean: float, std: float, dtype, generator=None) -> np.ndarray:
+    """``log_normal_(mean, std)``: ``exp`` of a scalar normal draw (which keeps Box-Muller's
+    second number for the next one, as ``normal_`` does for fewer than 16)."""
+    normals = iter(_scalar_normals(_gen(generator), math.prod(shape), mean, std).tolist())
+    return _one_at_a_time(shape, dtype, lambda: _c_exp(next(normals)))
+
+
+def _c_exp(x: float) -> float:
+    """``exp`` as C has it: inf where Python's ``math.exp`` raises OverflowError."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf

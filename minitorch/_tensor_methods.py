@@ -42,6 +42,7 @@ from minitorch.ops import _util
 from minitorch.ops import arithmetic as _arith
 from minitorch.ops import compare as _compare
 from minitorch.ops import einsum as _einsum  # noqa: F401  (loaded with the other ops)
+from minitorch.ops import elementwise as _elementwise
 from minitorch.ops import indexing as _indexing
 from minitorch.ops import linalg as _linalg
 from minitorch.ops import pointwise as _pointwise
@@ -54,6 +55,7 @@ from minitorch.ops import shape as _shape
 from minitorch.ops import softmax as _softmax
 from minitorch.ops import sorting as _sorting
 from minitorch.ops import triangular as _triangular
+from minitorch.ops import type_queries as _type_queries
 from minitorch.ops import unary as _unary
 from minitorch.ops import views as _views
 from minitorch.ops._util import normalize_dim
@@ -834,6 +836,59 @@ class TensorMethods:
 
     def multinomial(self, num_samples, replacement=False, *, generator=None):
         return _sampling.multinomial(self, num_samples, replacement, generator=generator)
+
+    # ------------------------------------------------------------ conversions, predicates,
+    # Python callables and the other random fills
+    def byte(self):
+        return self.to(_dtype.uint8)
+
+    def char(self):
+        return self.to(_dtype.int8)
+
+    def short(self):
+        return self.to(_dtype.int16)
+
+    def is_complex(self) -> bool:
+        """Always False: minitorch has no complex dtypes."""
+        return False
+
+    def is_nonzero(self) -> bool:
+        return _type_queries.is_nonzero(self)
+
+    def apply_(self, callable):  # noqa: A002  (PyTorch's argument name)
+        return _elementwise.apply_(self, callable)
+
+    def map_(self, other, callable):  # noqa: A002
+        return _elementwise.map_(self, other, callable)
+
+    def fill_diagonal_(self, fill_value, wrap=False):
+        return _indexing.fill_diagonal_(self, fill_value, wrap)
+
+    def index_put(self, indices, values, accumulate=False):
+        return _indexing.index_put_checked(self, indices, values, accumulate, "index_put", 2)
+
+    def index_put_(self, indices, values, accumulate=False):
+        return self._inplace(lambda t, v: _indexing.index_put_checked(
+            t, indices, v, accumulate, "index_put_", 2), values)  # (argument positions 1, 2)
+
+    def put(self, index, source, accumulate=False):
+        return _indexing.put(self, index, source, accumulate, _first=1)
+
+    def put_(self, index, source, accumulate=False):
+        return self._inplace(lambda t, s: _indexing.put(t, index, s, accumulate, _first=1,
+                                                        _name="put_"), source)
+
+    def exponential_(self, lambd=1.0, *, generator=None):
+        return _sampling.exponential_(self, lambd, generator=generator)
+
+    def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+        return _sampling.cauchy_(self, median, sigma, generator=generator)
+
+    def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+        return _sampling.log_normal_(self, mean, std, generator=generator)
+
+    def geometric_(self, *args, generator=None):
+        return _sampling.geometric_(self, *args, generator=generator)
 
 
 # Most operations are methods as they are: ``Tensor.exp is ops.unary.exp``, so ``x.exp()`` calls

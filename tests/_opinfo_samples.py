@@ -2332,6 +2332,9 @@ def _build_table() -> dict:
     import _opinfo_samples_linalg_more  # trace, kron, cross, slogdet, matrix_power, cholesky...
 
     _opinfo_samples_linalg_more.add_samples(t)
+    import _opinfo_samples_testing_api  # byte, result_type, fill_diagonal_, index_put, put...
+
+    _opinfo_samples_testing_api.add_samples(t)
     _add_issue26_samples(t)
     return t
 
@@ -2756,6 +2759,9 @@ def _add_api_entries() -> None:
     import _opinfo_samples_linalg_more
 
     KNOWN_DIFFERENCES.extend(_opinfo_samples_linalg_more.known_differences())
+    import _opinfo_samples_testing_api
+
+    SKIP.update(_opinfo_samples_testing_api.SKIP)
 
 
 _add_api_entries()

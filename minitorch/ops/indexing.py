@@ -27,7 +27,7 @@ import warnings
 import numpy as np
 
 from minitorch import _dtype
-from minitorch._backend import array_module, open_grid
+from minitorch._backend import array_module, open_grid, to_numpy
 from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
@@ -65,6 +65,8 @@ def _index_error(e: IndexError, shape: tuple, key) -> IndexError:
                   for s in re.findall(r"\(([^)]*)\)", message)]
         return IndexError("shape mismatch: indexing tensors could not be broadcast together "
                           f"with shapes {', '.join(f'[{s}]' for s in shapes)}")
+    if re.fullmatch(r"index -?\d+ is out of bounds for axis \d+ with size 0", message):
+        return IndexError("index is out of bounds for dimension with size 0")  # PyTorch's words
     return IndexError(message.replace("axis", "dimension"))
 
 
@@ -107,24 +109,31 @@ class IndexAdd(Function):
 
 class IndexPut(Function):
     """The value of ``x.index_put_(indices, v)``, which ``x[key] = v`` runs when the key has
-    index tensors (``indices`` is the NumPy key): ``x`` with ``v`` written at ``indices``."""
+    index tensors (``indices`` is the NumPy key): ``x`` with ``v`` written at ``indices``, or
+    added there with ``accumulate=True`` (repeated indices add up)."""
 
     node_name = "IndexPutBackward0"
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, value, indices):
-        ctx.indices = indices
+    def forward(ctx, a, value, indices, accumulate=False):
+        ctx.indices, ctx.accumulate = indices, accumulate
         out = a._data.copy()
+        if accumulate:
+            got = _indexed_shape(out, indices)
+            if got is not None and not _broadcasts_to(value._data.shape, got):
+                raise _shape_mismatch(value._data.shape, got)
+            try:
+                _add_at(out, indices, value._data)
+            except IndexError as e:
+                raise _index_error(e, a._data.shape, indices) from None
+            return _wrap(out)
         try:
             out[indices] = value._data
         except (ValueError, TypeError, IndexError) as e:  # PyTorch checks the shapes first
             got = _indexed_shape(out, indices)
             if got is not None and _broadcasts_to(value._data.shape, got) is False:
-                raise RuntimeError(
-                    f"shape mismatch: value tensor of shape [{', '.join(map(str, value.shape))}] "
-                    f"cannot be broadcast to indexing result of shape [{', '.join(map(str, got))}]"
-                ) from None
+                raise _shape_mismatch(value._data.shape, got) from None
             if isinstance(e, IndexError):
                 raise _index_error(e, a._data.shape, indices) from None
             raise
@@ -132,24 +141,32 @@ class IndexPut(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        key = ctx.indices if len(ctx.indices) > 1 else ctx.indices[0]
+        if ctx.accumulate:  # the old values were added to: all of the gradient reaches them
+            return grad, Index.apply(grad, key)
         # The old values at ``indices`` were overwritten: no gradient reaches them.
         written = array_module(grad._data).zeros(grad._data.shape, dtype=np.bool_)
         written[ctx.indices] = True
-        key = ctx.indices if len(ctx.indices) > 1 else ctx.indices[0]
         return grad.masked_fill(_wrap(written), 0.0), Index.apply(grad, key)
 
 
 def _indexed_shape(out, indices) -> tuple | None:
     """The shape of ``out[indices]`` whatever the index values (out of bounds too), or None
-    where it cannot be told (a GPU array, an index into an empty dimension)."""
-    if type(out) is not np.ndarray:
-        return None
-    safe = tuple(np.zeros_like(k) if isinstance(k, np.ndarray) and k.dtype != np.bool_ else k
-                 for k in indices)
+    where it cannot be told (an index into an empty dimension). A GPU array's masks are read
+    on the host."""
+    safe = tuple((np.zeros(k.shape, np.int64) if k.dtype != np.bool_ else to_numpy(k))
+                 if _is_array(k) else k for k in indices)
     try:
         return np.broadcast_to(np.empty((), np.bool_), out.shape)[safe].shape
     except IndexError:
         return None
+
+
+def _shape_mismatch(shape: tuple, got: tuple) -> RuntimeError:
+    """PyTorch's error for a value that does not broadcast to what the index picks."""
+    return RuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, shape))}] "
+                        f"cannot be broadcast to indexing result of shape "
+                        f"[{', '.join(map(str, got))}]")
 
 
 def _broadcasts_to(shape: tuple, target: tuple) -> bool:
@@ -775,14 +792,20 @@ def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002
     if idx.dtype != np.int64:
         raise RuntimeError(f"take(): Expected a long tensor for index, but got "
                            f"{index.dtype._legacy[:-6]}")
-    n = input._data.size
+    return Take.apply(input, _flat_positions(idx, input._data.size,
+                                             "take(): tried to take from an empty tensor"))
+
+
+def _flat_positions(idx, n: int, empty_message: str):
+    """Flat indices into ``n`` elements (negative ones count from the end), with PyTorch's
+    errors for one out of range (``empty_message`` where there are no elements)."""
     if n == 0 and idx.size:
-        raise IndexError("take(): tried to take from an empty tensor")
+        raise IndexError(empty_message)
     bad = idx[(idx < -n) | (idx >= n)]
     if bad.size:
         raise IndexError(f"out of range: tried to access index {int(bad.reshape(-1)[0])} on a "
                          f"tensor of {n} elements.")
-    return Take.apply(input, idx % max(n, 1))
+    return idx % max(n, 1)
 
 
 def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:  # noqa: A002
@@ -986,3 +1009,122 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:  # noqa
 
 
 __all__ += ["take", "take_along_dim", "index_copy", "index_fill"]
+
+
+# ---------------------------------------------------------------- index_put, put, fill_diagonal_
+def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:  # noqa: A002
+    """``input`` with ``values`` written (or, with ``accumulate=True``, added) at
+    ``input[indices]``, ``indices`` a tuple of index tensors, one per leading dimension:
+    ``x.index_put((rows, cols), v)`` is ``x[rows, cols] = v`` on a copy.
+
+    >>> import minitorch
+    >>> minitorch.zeros(3).index_put((minitorch.tensor([0, 0]),), minitorch.tensor(1.0),
+    ...                              accumulate=True)
+    tensor([2., 0., 0.])
+    """
+    return index_put_checked(input, indices, values, accumulate, "index_put", 3)
+
+
+def index_put_(input: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:  # noqa: A002
+    """``input.index_put_(indices, values, accumulate)``: :func:`index_put` written into
+    ``input``."""
+    return input._inplace(lambda t, v: index_put_checked(t, indices, v, accumulate,
+                                                         "index_put_", 3), values)
+
+
+def index_put_checked(input: Tensor, indices, values: Tensor, accumulate: bool,  # noqa: A002
+                      _name: str, _first: int) -> Tensor:
+    """:func:`index_put` whose errors name the function ``_name`` and count the argument
+    ``values`` as at position ``_first`` (2 for a method, 3 for the function)."""
+    if not isinstance(indices, (tuple, list)) or not all(isinstance(k, Tensor) for k in indices):
+        raise TypeError(f"{_name}(): argument 'indices' (position {_first - 1}) must be tuple "
+                        f"of Tensors, not {type(indices).__name__}")
+    check_tensor(values, _name, "values", _first)
+    if values.dtype is not input.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{input.dtype._legacy[:-6]} for the destination and "
+                           f"{values.dtype._legacy[:-6]} for the source.")
+    if len(indices) > input.dim():
+        raise IndexError(f"too many indices for tensor of dimension {input.dim()} (got "
+                         f"{len(indices)})")
+    if any(k._data.dtype not in _INDEX_DTYPES for k in indices):
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    _, advanced = _parse_key(tuple(indices), input._data)
+    return IndexPut.apply(input, values, advanced, bool(accumulate))
+
+
+class Put(Function):
+    """``x.put(index, source, accumulate)``: ``x`` read as one flat vector, with the elements
+    of ``source`` written (or added) at ``index``. The gradient reaches ``source`` read back
+    at ``index`` (``take``), and ``x`` where nothing was written over it."""
+
+    node_name = "PutBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, source, index, accumulate):
+        ctx.index, ctx.accumulate, ctx.source_shape = index, accumulate, source._data.shape
+        out = a._data.copy()
+        flat = out.reshape(-1)  # a view: the copy is contiguous
+        if accumulate:
+            _add_at(flat, index, source._data.reshape(-1))
+        else:
+            flat[index] = source._data.reshape(-1)
+        return _wrap(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        keep = grad if ctx.accumulate else Put.apply(grad, grad.new_zeros(ctx.source_shape),
+                                                     ctx.index, False)
+        return keep, Take.apply(grad, ctx.index).reshape(ctx.source_shape)
+
+
+def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False,  # noqa: A002
+        *, _first: int = 2, _name: str = "put") -> Tensor:
+    """``input`` with ``source``'s elements put at the flat positions ``index`` (negative ones
+    count from the end), or added there with ``accumulate=True``.
+
+    >>> import minitorch
+    >>> minitorch.zeros(2, 2).put(minitorch.tensor([0, -1]), minitorch.tensor([1.0, 2.0]))
+    tensor([[1., 0.],
+            [0., 2.]])
+    """
+    check_tensor(index, _name, "index", _first)  # ``_first``: 1 for the methods
+    check_tensor(source, _name, "source", _first + 1)
+    if index._data.dtype != np.int64:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
+                           f"{index.dtype._legacy[:-6]}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {input.dtype._legacy[:-6]} and source.dtype = "
+                           f"{source.dtype._legacy[:-6]}")
+    if source.numel() != index.numel():
+        raise IndexError(f"put_(): Expected source and index to have the same number of "
+                         f"elements, but got source.numel() = {source.numel()}, index.numel() "
+                         f"= {index.numel()}")
+    idx = _flat_positions(index._data.reshape(-1), input.numel(),
+                          "put_(): Tried to put elements into an empty tensor")
+    return Put.apply(input, source, idx, bool(accumulate))
+
+
+def fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:
+    """Fill the main diagonal of ``self`` (every dimension the same index) with
+    ``fill_value``, in place. With ``wrap=True`` a tall matrix's diagonal starts again every
+    ``columns + 1`` rows, as NumPy's ``fill_diagonal`` does.
+
+    Written as PyTorch writes it, into a view of the diagonal, so the graph records it as a
+    change to a view (``CopySlices``).
+    """
+    if self.dim() < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    height, width = self.shape[0], self.shape[1]
+    if self.dim() > 2 and any(size != height for size in self.shape[1:]):
+        raise RuntimeError("all dimensions of input must be of equal length")
+    diagonal = self
+    for _ in range(self.dim() - 1):
+        diagonal = diagonal.diagonal(0, 0, 1)
+    diagonal.fill_(fill_value)
+    if wrap and self.dim() == 2 and height > width + 1:
+        for start in range(width + 1, height, width + 1):
+            self[start:].diagonal().fill_(fill_value)
+    return self

@@ -618,3 +618,98 @@ def _multinomial_with_replacement(w: np.ndarray, n: int, generator) -> np.ndarra
         u = _random._unit(gen, n, np.float64)
         out[r] = np.searchsorted(cum.astype(np.float64), u, side="left")
     return out.reshape(w.shape[:-1] + (n,))
+
+
+# ------------------------------------------------------------------ exponential_, cauchy_, ...
+class ExponentialFill(RandomFill):
+    node_name = "ExponentialBackward0"
+    _builtin = True
+
+
+class CauchyFill(RandomFill):
+    node_name = "CauchyBackward0"
+    _builtin = True
+
+
+class LogNormalFill(RandomFill):
+    node_name = "LogNormalBackward0"
+    _builtin = True
+
+
+class GeometricFill(RandomFill):
+    node_name = "GeometricBackward0"
+    _builtin = True
+
+
+_MISSING = object()  # an argument not given
+
+
+def _check_number(value, function: str, name: str, position: int) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be float, "
+                        f"not {type(value).__name__}")
+    return float(value)
+
+
+def _continuous(self: Tensor, distribution: str, type_name: str) -> None:
+    """PyTorch's error for an integer ``self`` (which names its type as ``type_name``)."""
+    if self._data.dtype.kind != "f":
+        raise RuntimeError(f"{distribution} distribution is a continuous probability "
+                           f"distribution. dtype must be a floating point but you specified "
+                           f"{type_name}")
+
+
+def _fill(self: Tensor, node, draw) -> Tensor:
+    """Write ``draw(shape)``'s numbers into ``self`` in its memory order, recorded as ``node``."""
+    values = _random.in_memory_order(self._data, draw)
+    return self._inplace(lambda t: node.apply(t, values))
+
+
+def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
+    """Fill ``self`` with draws from the exponential distribution of rate ``lambd``."""
+    lambd = _check_number(lambd, "exponential_", "lambd", 1)
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+    _continuous(self, "Exponential", self.dtype._legacy[:-6])  # Long
+    dtype = self._data.dtype
+    return _fill(self, ExponentialFill,
+                 lambda shape: _random.exponential_array(shape, lambd, dtype, generator))
+
+
+def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator=None) -> Tensor:
+    """Fill ``self`` with draws from the Cauchy distribution around ``median``."""
+    median = _check_number(median, "cauchy_", "median", 1)
+    sigma = _check_number(sigma, "cauchy_", "sigma", 2)
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
+    _continuous(self, "Cauchy", _C_NAMES[self.dtype.name])  # long int
+    dtype = self._data.dtype
+    return _fill(self, CauchyFill,
+                 lambda shape: _random.cauchy_array(shape, median, sigma, dtype, generator))
+
+
+def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator=None) -> Tensor:
+    """Fill ``self`` with ``exp`` of draws from N(mean, std^2)."""
+    mean = _check_number(mean, "log_normal_", "mean", 1)
+    std = _check_number(std, "log_normal_", "std", 2)
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
+    _random.check_float_fill(self._data.dtype, "log_normal_cpu")
+    dtype = self._data.dtype
+    return _fill(self, LogNormalFill,
+                 lambda shape: _random.log_normal_array(shape, mean, std, dtype, generator))
+
+
+def geometric_(self: Tensor, p: float = _MISSING, *, generator=None) -> Tensor:
+    """Fill ``self`` with the number of trials up to the first success, each with chance
+    ``p``."""
+    if p is _MISSING:  # PyTorch's argument parser says it so
+        raise TypeError('geometric_() missing 1 required positional arguments: "p"')
+    p = _check_number(p, "geometric_", "p", 1)
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    if self._data.dtype == np.bool_:
+        raise NotImplementedError("\"geometric_cpu\" not implemented for 'Bool'")
+    dtype = self._data.dtype
+    return _fill(self, GeometricFill,
+                 lambda shape: _random.geometric_array(shape, p, dtype, generator))
