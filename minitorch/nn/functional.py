@@ -120,11 +120,25 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     if kind != "f":  # the loss has the target's dtype, and a float loss is not an integer
         raise RuntimeError(f"result type {_type_name(input)} can't be cast to the desired "
                            f"output type {_type_name(target)}")
-    if weight is not None and weight.shape != input.shape:
-        weight = weight.expand(input.shape)
-    if pos_weight is not None and pos_weight.shape != input.shape:
-        pos_weight = pos_weight.expand(input.shape)
+    # PyTorch's errors: pos_weight meets the target first, the weight multiplies the loss
+    weight = _expand_weight(input, weight, (input, weight))
+    pos_weight = _expand_weight(input, pos_weight, (pos_weight, target))
     return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
+
+
+def _expand_weight(input: Tensor, weight: Tensor | None, pair: tuple) -> Tensor | None:  # noqa: A002
+    """``weight`` expanded to ``input``'s shape, with PyTorch's error for a shape that does
+    not broadcast (``pair``: the operands as PyTorch meets them) or broadcasts larger."""
+    if weight is None or weight.shape == input.shape:
+        return weight
+    try:
+        shape = np.broadcast_shapes(*(tuple(t.shape) for t in pair))
+    except ValueError:
+        raise broadcast_error(*(t.shape for t in pair)) from None
+    if shape != tuple(input.shape):
+        raise RuntimeError(f"output with shape {_fmt_shape(input.shape)} doesn't match the "
+                           f"broadcast shape {_fmt_shape(shape)}")
+    return weight.expand(input.shape)
 
 
 # ====================================================================== activations
@@ -721,8 +735,9 @@ def _check_target(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
     class weights (of the input's dtype, and not something to differentiate)."""
     if weight is not None:
         if weight.requires_grad and grad_mode._state.enabled:
+            kernel = "nll_loss2d_forward" if input.dim() > 2 else "nll_loss_forward"
             raise RuntimeError(
-                "The function 'nll_loss_forward' is not differentiable with respect to "
+                f"The function '{kernel}' is not differentiable with respect to "
                 "argument 'weight'. This input cannot have requires_grad True.")
         if weight._data.dtype != input._data.dtype:
             raise RuntimeError(f"expected scalar type {_type_name(input)} but found "
@@ -1198,7 +1213,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
-    if beta < 0:
+    if not beta >= 0:  # NaN too, as in PyTorch
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
         return l1_loss(input, target, reduction=reduction)
@@ -1217,7 +1232,7 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: 
     if weight is not None:
         raise NotImplementedError("huber_loss(weight=...) is not supported by minitorch")
     _check_reduction(reduction)
-    if delta <= 0:
+    if not delta > 0:  # NaN too, as in PyTorch
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     x, y = _check_loss_inputs(input, target, "huber_cpu")
     return HuberLoss.apply(x, y, reduction, float(delta))
@@ -1630,3 +1645,29 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
         diff = diff.to(_dtype.get_default_dtype())
     diff = AddScalar.apply(diff, eps)
     return NormDim.apply(diff, float(p), (innermost,) if innermost >= 0 else (), keepdim)
+
+
+# ====================================================================== the other losses
+# The margin losses, cosine_embedding_loss, triplet losses, Gaussian and Poisson NLL: the
+# functions and their Function classes live in _margin_loss.
+from minitorch.nn._margin_loss import (  # noqa: E402, F401
+    MultilabelMarginLoss,
+    MultiMarginLoss,
+    SoftMarginLoss,
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
+    poisson_nll_loss,
+    soft_margin_loss,
+    triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+)
+
+__all__ += ["cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss",
+            "soft_margin_loss", "multilabel_soft_margin_loss", "multi_margin_loss",
+            "multilabel_margin_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss",
+            "gaussian_nll_loss", "poisson_nll_loss"]
