@@ -2,7 +2,8 @@
 and multi-label margins, multi-label soft margin, cosine embedding, margin ranking, hinge
 embedding, the two triplet losses, Gaussian and Poisson NLL), and more samples of the older
 losses' options (``label_smoothing`` with probabilities and weights, ``pos_weight``,
-``log_target``, ``delta``, ``beta=0``, ``nll_loss`` with weights and ``ignore_index`` on images).
+``log_target``, ``delta``, ``beta=0``, ``nll_loss`` with weights and ``ignore_index`` on images,
+``weight=`` of mse_loss, l1_loss and huber_loss).
 
 ``_opinfo_samples._build_table`` calls :func:`add_samples`. Each loss runs over the float input
 families (special values, layouts, float16 and float64), its reductions (and the deprecated
@@ -473,6 +474,26 @@ def robust_more_samples(op, param):
     return gen
 
 
+def weighted_samples(op):
+    """``weight=`` of mse_loss, l1_loss and huber_loss (PyTorch composes them in Python)."""
+    def gen():
+        x, y, w = A(rnd(3, 4)), A(rnd(3, 4)), A(rnd(3, 4, low=0.1))
+        for red in ("mean", "sum", "none"):
+            yield Sample(op, f"weight-{red}", (x, y), {"weight": w, "reduction": red},
+                         gradgrad=True)
+            yield Sample(op, f"weight-node-{red}", (x, y), {"weight": w, "reduction": red},
+                         call=_graph(op))
+        yield Sample(op, "weight-broadcast-target", (x, A(rnd(4))), {"weight": w})
+        yield Sample(op, "weight-zeros", (x, y), {"weight": A(np.zeros((3, 4), np.float32))})
+        yield Sample(op, "weight-float64", (x, y), {"weight": A(rnd(3, 4, dtype=np.float64))})
+        yield Sample(op, "weight-shape", (x, y), {"weight": A(rnd(4, low=0.1))})
+        yield Sample(op, "weight-bad-reduction", (x, y), {"weight": w, "reduction": "bad"})
+        yield Sample(op, "weight-bad-shapes", (x, A(rnd(5))), {"weight": w})
+        if op != "F:huber_loss":
+            yield Sample(op, "weight-legacy", (x, y), {"weight": w, "size_average": False})
+    return gen
+
+
 def add_samples(t: dict) -> None:
     for name, samples in (("soft_margin_loss", soft_margin_samples),
                           ("multi_margin_loss", multi_margin_samples),
@@ -493,4 +514,7 @@ def add_samples(t: dict) -> None:
         t[key] = _chain(t[key], more(key))
     t["F:smooth_l1_loss"] = _chain(t["F:smooth_l1_loss"],
                                    robust_more_samples("F:smooth_l1_loss", "beta"))
-    t["F:huber_loss"] = _chain(t["F:huber_loss"], robust_more_samples("F:huber_loss", "delta"))
+    t["F:huber_loss"] = _chain(t["F:huber_loss"], robust_more_samples("F:huber_loss", "delta"),
+                               weighted_samples("F:huber_loss"))
+    for key in ("F:mse_loss", "F:l1_loss"):
+        t[key] = _chain(t[key], weighted_samples(key))

@@ -687,25 +687,49 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,  # n
     """
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
+    if weight is not None:
+        _warn_size(input, target)
+        return _weighted_loss(input, target, weight, reduction, lambda x, y: (x - y).pow(2))
     _check_reduction(reduction)
     _warn_size(input, target)
-    out = MseLoss.apply(input, target, reduction)
-    if weight is not None:
-        raise NotImplementedError("mse_loss(weight=...) is not supported by minitorch")
-    return out
+    return MseLoss.apply(input, target, reduction)
 
 
 def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,  # noqa: A002
-            reduction: str = "mean") -> Tensor:
+            reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
     """The mean absolute error ``mean(|input - target|)`` (``nn.L1Loss``).
 
     Built from ``sub``, ``abs`` and ``mean``, as PyTorch does, so its graph shows those nodes.
     """
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
+    if weight is not None:
+        _warn_size(input, target)
+        return _weighted_loss(input, target, weight, reduction, lambda x, y: (x - y).abs())
     _check_reduction(reduction)
     _warn_size(input, target)
     return _reduce((input - target).abs(), reduction)
+
+
+def _weighted_loss(input: Tensor, target: Tensor, weight: Tensor, reduction: str,  # noqa: A002
+                   error, by_weights: bool = True) -> Tensor:
+    """``weight * error(input, target)``, the two broadcast together, as PyTorch's weighted
+    losses compute it; ``"mean"`` divides the sum by the sum of the weights (mse_loss,
+    l1_loss) or by their number (``by_weights=False``: huber_loss)."""
+    from minitorch.functional import broadcast_tensors
+
+    x, y = broadcast_tensors(input, target)
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    loss = error(x, y) * weight
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.sum() / weight.sum() if by_weights else loss.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', "
+                     "'sum'.")
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
@@ -1228,9 +1252,12 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
                delta: float = 1.0, weight=None) -> Tensor:
     """``0.5 d^2`` where ``|d| < delta``, else ``delta (|d| - delta / 2)`` (``nn.HuberLoss``):
-    smooth L1 scaled by ``delta``. The loss has ``input``'s dtype."""
+    smooth L1 scaled by ``delta``. The loss has ``input``'s dtype; with ``weight`` (of its
+    shape), each element's loss is weighted first."""
     if weight is not None:
-        raise NotImplementedError("huber_loss(weight=...) is not supported by minitorch")
+        _warn_size(input, target)
+        return _weighted_loss(input, target, weight, reduction,
+                              lambda x, y: huber_loss(x, y, "none", delta), by_weights=False)
     _check_reduction(reduction)
     if not delta > 0:  # NaN too, as in PyTorch
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
