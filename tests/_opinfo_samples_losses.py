@@ -1,9 +1,9 @@
 """OpInfo samples of the losses added with ``nn/_margin_loss.py`` (soft margin, multi-class
 and multi-label margins, multi-label soft margin, cosine embedding, margin ranking, hinge
-embedding, the two triplet losses, Gaussian and Poisson NLL), and more samples of the older
-losses' options (``label_smoothing`` with probabilities and weights, ``pos_weight``,
-``log_target``, ``delta``, ``beta=0``, ``nll_loss`` with weights and ``ignore_index`` on images,
-``weight=`` of mse_loss, l1_loss and huber_loss).
+embedding, the two triplet losses, Gaussian and Poisson NLL) and ``nn/_ctc_loss.py``, and
+more samples of the older losses' options (``label_smoothing`` with probabilities and weights,
+``pos_weight``, ``log_target``, ``delta``, ``beta=0``, ``nll_loss`` with weights and
+``ignore_index`` on images, ``weight=`` of mse_loss, l1_loss and huber_loss).
 
 ``_opinfo_samples._build_table`` calls :func:`add_samples`. Each loss runs over the float input
 families (special values, layouts, float16 and float64), its reductions (and the deprecated
@@ -29,7 +29,8 @@ def _reductions(op, args, kwargs=None, gradgrad=False):
     for red in ("sum", "none"):
         yield Sample(op, red, args, {**kwargs, "reduction": red}, gradgrad=gradgrad)
     yield Sample(op, "bad-reduction", args, {**kwargs, "reduction": "bad"})
-    if op not in ("F:gaussian_nll_loss", "F:triplet_margin_with_distance_loss"):
+    if op not in ("F:gaussian_nll_loss", "F:triplet_margin_with_distance_loss",
+                  "F:ctc_loss"):
         yield Sample(op, "size_average-False", args, {**kwargs, "size_average": False})
         yield Sample(op, "reduce-False", args, {**kwargs, "reduce": False})
     yield Sample(op, "node", args, {**kwargs, "reduction": "none"}, call=_graph(op))
@@ -371,6 +372,75 @@ def poisson_nll_samples(op):
     return gen
 
 
+def _log_softmax(x: np.ndarray) -> np.ndarray:
+    return x - np.log(np.exp(x).sum(-1, keepdims=True))
+
+
+def ctc_samples(op):
+    def gen():
+        lp = A(_log_softmax(rnd(6, 2, 4)))
+        tg, il, tl = A(np.array([[1, 2, 2], [3, 1, 0]])), A(np.array([6, 5])), A(np.array([3, 2]))
+        yield Sample(op, "ordinary", (lp, tg, il, tl), gradgrad=True)
+        yield from _reductions(op, (lp, tg, il, tl))
+        yield Sample(op, "float64", (A(_log_softmax(rnd(6, 2, 4, dtype=np.float64))), tg, il,
+                                     tl))
+        yield Sample(op, "noncontig", (A(_log_softmax(rnd(6, 2, 4)), layout="T"), tg, il, tl))
+        yield Sample(op, "concatenated", (lp, A(np.array([1, 2, 2, 3, 1])), il, tl))
+        yield Sample(op, "lists", (lp, tg, [6, 5], [3, 2]), {"reduction": "none"})
+        yield Sample(op, "tuples", (lp, tg, (6, 5), (3, 2)))
+        yield Sample(op, "int32", (lp, A(tg.arr.astype(np.int32)), A(il.arr.astype(np.int32)),
+                                   A(tl.arr.astype(np.int32))))
+        yield Sample(op, "float-targets", (lp, A(tg.arr.astype(np.float32), grad=False), il, tl))
+        yield Sample(op, "blank-3", (lp, A(np.array([[1, 2, 2], [0, 1, 0]])), il, tl),
+                     {"blank": 3, "reduction": "none"})
+        yield Sample(op, "empty-target", (lp, tg, il, A(np.array([0, 2]))), {"reduction": "none"})
+        yield Sample(op, "empty-targets-mean", (lp, A(np.zeros((2, 0), np.int64)), il,
+                                                A(np.array([0, 0]))))
+        yield Sample(op, "one-step", (lp, tg, A(np.array([1, 1])), A(np.array([1, 0]))),
+                     {"reduction": "none"})
+        yield Sample(op, "impossible", (lp, tg, A(np.array([2, 5])), tl), {"reduction": "none"})
+        yield Sample(op, "repeats-need-blanks", (lp, tg, A(np.array([3, 5])), tl),
+                     {"reduction": "none"})
+        for red in ("mean", "none"):
+            yield Sample(op, f"zero-infinity-{red}", (lp, tg, A(np.array([2, 5])), tl),
+                         {"zero_infinity": True, "reduction": red})
+        yield Sample(op, "zero-infinity-node", (lp, tg, A(np.array([2, 5])), tl),
+                     {"zero_infinity": True}, call=_graph(op))
+        masked = _log_softmax(rnd(6, 2, 4))
+        masked[:, :, 3] = -INF
+        yield Sample(op, "masked-class", (A(masked), A(np.array([[1, 2, 2], [2, 1, 0]])), il,
+                                          tl))
+        yield Sample(op, "nan", (A(np.where(rnd(6, 2, 4) > 1, NAN, masked)), tg, il, tl))
+        one = A(_log_softmax(rnd(5, 3)))
+        for fam, lengths in (("tensors", (A(np.array(5)), A(np.array(2)))),
+                             ("lists", ([4], [2])), ("ints", (5, 2))):
+            for red in ("mean", "none"):
+                yield Sample(op, f"unbatched-{fam}-{red}", (one, A(np.array([2, 1])), *lengths),
+                             {"reduction": red})
+        yield Sample(op, "unbatched-node", (one, A(np.array([2, 1])), [5], [2]),
+                     {"reduction": "none"}, call=_graph(op))
+        for fam, args in (
+                ("float-lengths", (lp, tg, A(f32([6, 5]), grad=False), tl)),
+                ("float-target-lengths", (lp, tg, il, A(f32([3, 2]), grad=False))),
+                ("mixed-lengths", (lp, tg, il, [3, 2])),
+                ("blank-4", (lp, tg, il, tl)), ("blank-negative", (lp, tg, il, tl)),
+                ("input-lengths-size", (lp, tg, A(np.array([6])), tl)),
+                ("target-lengths-size", (lp, tg, il, A(np.array([3])))),
+                ("input-too-long", (lp, tg, A(np.array([7, 5])), tl)),
+                ("input-negative", (lp, tg, A(np.array([-1, 5])), tl)),
+                ("target-too-long", (lp, tg, il, A(np.array([4, 2])))),
+                ("target-negative", (lp, tg, il, A(np.array([-1, 2])))),
+                ("targets-batch", (lp, A(tg.arr[:1]), il, tl)),
+                ("concatenated-size", (lp, A(np.array([1, 2, 2, 3])), il, tl)),
+                ("4-d", (A(_log_softmax(rnd(1, 6, 2, 4))), tg, il, tl)),
+                ("targets-3-d", (lp, A(tg.arr[None]), il, tl)),
+                ("float16", (A(lp.arr.astype(np.float16)), tg, il, tl)),
+                ("int", (A(np.zeros((6, 2, 4), np.int64)), tg, il, tl))):
+            kw = {"blank": 4} if fam == "blank-4" else {"blank": -1} if "blank" in fam else {}
+            yield Sample(op, fam, args, kw)
+    return gen
+
+
 # ------------------------------------------------------------------ the older losses' options
 
 
@@ -505,7 +575,8 @@ def add_samples(t: dict) -> None:
                           ("triplet_margin_loss", triplet_samples),
                           ("triplet_margin_with_distance_loss", triplet_samples),
                           ("gaussian_nll_loss", gaussian_nll_samples),
-                          ("poisson_nll_loss", poisson_nll_samples)):
+                          ("poisson_nll_loss", poisson_nll_samples),
+                          ("ctc_loss", ctc_samples)):
         t[f"F:{name}"] = samples(f"F:{name}")
     for key, more in (("F:cross_entropy", cross_entropy_more_samples),
                       ("F:nll_loss", nll_more_samples),

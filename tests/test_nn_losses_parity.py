@@ -274,3 +274,96 @@ def test_deprecated_reduction_arguments_warn_like_torch(name, kw):
         messages.append([str(w.message) for w in caught])
         messages.append(module.reduction)
     assert messages[0] == messages[2] and messages[1] == messages[3]
+
+
+@pytest.mark.parametrize("kw", [{}, {"blank": 3, "reduction": "sum"},
+                                {"zero_infinity": True, "reduction": "none"}])
+def test_ctc_loss_module_matches_torch(kw):
+    lp = _rng.standard_normal((7, 3, 5)).astype(np.float32)
+    targets = np.array([[1, 2, 2, 0], [2, 1, 4, 2], [0, 0, 0, 0]]) % (3 if kw.get("blank") else 5)
+    results = []
+    for lib in (minitorch, torch):
+        module = lib.nn.CTCLoss(**kw)
+        x = lib.tensor(lp, requires_grad=True)
+        loss = module(x.log_softmax(2), lib.tensor(targets), lib.tensor([7, 6, 1]),
+                      lib.tensor([3, 4, 2]))
+        loss.backward(lib.ones_like(loss))
+        results.append((repr(module), loss.detach().numpy(), x.grad.numpy(), loss.grad_fn.name(),
+                        module.blank, module.zero_infinity, module.reduction))
+    (rep, out, grad, *rest), (rep_t, out_t, grad_t, *rest_t) = results
+    assert rep == rep_t and rest == rest_t
+    np.testing.assert_allclose(out, out_t, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(grad, grad_t, rtol=1e-5, atol=1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(steps=st.integers(1, 8), batch=st.integers(1, 3), classes=st.integers(2, 5),
+       seed=st.integers(0, 2**16), concatenated=st.booleans())
+def test_ctc_loss_on_drawn_alignments(steps, batch, classes, seed, concatenated):
+    """Random lengths and labels (repeats, impossible targets, empty ones, any blank):
+    each sample's loss and the gradient, in float64, against torch."""
+    rng = np.random.default_rng(seed)
+    blank = int(rng.integers(0, classes))
+    lp = rng.standard_normal((steps, batch, classes))
+    input_lengths = rng.integers(1, steps + 1, batch)
+    target_lengths = rng.integers(0, steps + 1, batch)
+    others = [c for c in range(classes) if c != blank]
+    labels = [rng.choice(others, n) for n in target_lengths]
+    if concatenated:
+        targets = np.concatenate(labels).astype(np.int64)
+    else:
+        targets = np.zeros((batch, max(target_lengths)), np.int64)
+        for row, lab in zip(targets, labels):
+            row[:len(lab)] = lab
+    results = []
+    for lib in (minitorch, torch):
+        x = lib.tensor(lp, requires_grad=True)
+        loss = lib.nn.functional.ctc_loss(x.log_softmax(2), lib.tensor(targets),
+                                          lib.tensor(input_lengths), lib.tensor(target_lengths),
+                                          blank=blank, reduction="none", zero_infinity=True)
+        (g,) = lib.autograd.grad((loss * lib.arange(1.0, batch + 1)).sum(), x)
+        results.append((loss.detach().numpy(), g.numpy()))
+    for mine, ref in zip(*results):
+        np.testing.assert_allclose(mine, ref, rtol=1e-9, atol=1e-12)
+
+
+def test_nll_loss_2d_is_deprecated_like_torch():
+    caught = []
+    for lib in (minitorch, torch):
+        with pytest.warns(FutureWarning) as record:
+            module = lib.nn.NLLLoss2d(ignore_index=1, reduction="sum")
+        caught.append(([str(w.message) for w in record], repr(module), module.ignore_index,
+                       module.reduction, isinstance(module, lib.nn.NLLLoss)))
+    assert caught[0] == caught[1]
+
+
+def test_gradients_without_a_derivative_are_recorded_as_in_torch():
+    """multi_margin_loss, multilabel_margin_loss and ctc_loss: with create_graph=True the
+    gradient is recorded under PyTorch's NotImplemented node, whose backward raises
+    PyTorch's error; soft_margin_loss's gradient is an operation of its own."""
+    calls = {
+        "multi_margin_loss": lambda lib, x: lib.nn.functional.multi_margin_loss(
+            x, lib.tensor(CLASSES)),
+        "multilabel_margin_loss": lambda lib, x: lib.nn.functional.multilabel_margin_loss(
+            x, lib.tensor(LABELS)),
+        "soft_margin_loss": lambda lib, x: lib.nn.functional.soft_margin_loss(
+            x, lib.tensor(SIGNS)),
+        "ctc_loss": lambda lib, x: lib.nn.functional.ctc_loss(
+            x[:, None].log_softmax(2), lib.tensor([[1, 2]]), [3], [2]),
+    }
+    for name, call in calls.items():
+        found = []
+        for lib in (minitorch, torch):
+            x = lib.tensor(X.astype(np.float64), requires_grad=True)
+            (g,) = lib.autograd.grad(call(lib, x), x, create_graph=True)
+            try:
+                (gg,) = lib.autograd.grad(g.sum(), x)
+                error = gg.numpy()
+            except RuntimeError as e:
+                error = str(e)
+            found.append((g.grad_fn.name(), error))
+        assert found[0][0] == found[1][0], name
+        if isinstance(found[1][1], str):
+            assert found[0][1] == found[1][1], name
+        else:
+            np.testing.assert_allclose(found[0][1], found[1][1], rtol=1e-10, atol=1e-12)

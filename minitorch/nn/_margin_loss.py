@@ -178,6 +178,35 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
 # ============================================================== multi-class margins: one node
 
 
+def cpp_node(cls):
+    """Class decorator: the node of ``cls`` has PyTorch's C++ name, ``name()`` giving
+    ``torch::autograd::NotImplemented`` where its class (and ``repr``) says ``NotImplemented``,
+    as ``copy_``'s node does for ``CopyBackwards``."""
+    def name(node) -> str:
+        return "torch::autograd::" + type(node).__name__
+    cls._backward_cls = type(cls.node_name, (cls._backward_cls,), {"name": name})
+    return cls
+
+
+class NotDifferentiated(Function):
+    """A gradient that PyTorch does not differentiate again (``multi_margin_loss_backward``,
+    ...): its node is ``NotImplemented``, and differentiating it raises, as there.
+    Subclasses name the ATen operation, compute the gradient in ``forward`` and are decorated
+    with :func:`cpp_node`."""
+
+    node_name = "NotImplemented"
+    _builtin = True
+    _aten_name = ""
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass  # its backward only raises
+
+    @classmethod
+    def backward(cls, ctx, gg):
+        raise RuntimeError(f"derivative for aten::{cls._aten_name} is not implemented")
+
+
 class MultiMarginLoss(Function):
     """Multi-class hinge loss: per sample, ``sum_{j != y} w[y] max(0, z_j)^p / C`` with
     ``z_j = margin - x[y] + x[j]``. Its gradient is computed by :class:`MultiMarginLossGrad`,
@@ -225,13 +254,14 @@ def _multi_margin_pairs(x: Tensor, target: Tensor, margin: float) -> tuple:
     return rows, t, z, active
 
 
-class MultiMarginLossGrad(Function):
+@cpp_node
+class MultiMarginLossGrad(NotDifferentiated):
     """``multi_margin_loss_backward``: ``w[y] (1 or 2 z_j) / C`` at each class ``j`` that
-    counts, minus their sum at the target class, times the incoming gradient. PyTorch has no
-    derivative for it: differentiating it raises, as there."""
+    counts, minus their sum at the target class, times the incoming gradient."""
 
-    node_name = "NotImplemented"
+    node_name = "NotImplemented"  # (the metaclass reads it from each class's own body)
     _builtin = True
+    _aten_name = "multi_margin_loss_backward"
 
     @staticmethod
     def forward(grad, x, loss):
@@ -244,14 +274,6 @@ class MultiMarginLossGrad(Function):
         g[xp.arange(rows.shape[0]), t] = -g.sum(1)
         go = grad._data.reshape(-1, 1) if loss.reduction == "none" else grad._data
         return _wrap((g * go).reshape(x.shape))
-
-    @staticmethod
-    def setup_context(ctx, inputs, output):
-        pass  # its backward only raises
-
-    @staticmethod
-    def backward(ctx, gg):
-        raise RuntimeError("derivative for aten::multi_margin_loss_backward is not implemented")
 
 
 def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0,  # noqa: A002
@@ -352,13 +374,14 @@ def _multilabel_pairs(x: Tensor, target: Tensor) -> tuple:
     return rows, t, z, active
 
 
-class MultilabelMarginLossGrad(Function):
+@cpp_node
+class MultilabelMarginLossGrad(NotDifferentiated):
     """``multilabel_margin_loss_backward``: ``+1/C`` at the unlisted class and ``-1/C`` at the
-    listed one of every pair that counts, times the incoming gradient. PyTorch has no
-    derivative for it: differentiating it raises, as there."""
+    listed one of every pair that counts, times the incoming gradient."""
 
-    node_name = "NotImplemented"
+    node_name = "NotImplemented"  # (the metaclass reads it from each class's own body)
     _builtin = True
+    _aten_name = "multilabel_margin_loss_backward"
 
     @staticmethod
     def forward(grad, x, loss):
@@ -370,15 +393,6 @@ class MultilabelMarginLossGrad(Function):
         _add_at(g, (n, t), -active.sum(2).astype(rows.dtype))  # each listed one
         go = grad._data.reshape(-1, 1) if loss.reduction == "none" else grad._data
         return _wrap((g / dt(scale) * go).reshape(x.shape))
-
-    @staticmethod
-    def setup_context(ctx, inputs, output):
-        pass  # its backward only raises
-
-    @staticmethod
-    def backward(ctx, gg):
-        raise RuntimeError(
-            "derivative for aten::multilabel_margin_loss_backward is not implemented")
 
 
 def multilabel_margin_loss(input: Tensor, target: Tensor, size_average=None,  # noqa: A002

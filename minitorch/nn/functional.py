@@ -1675,8 +1675,9 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
 
 
 # ====================================================================== the other losses
-# The margin losses, cosine_embedding_loss, triplet losses, Gaussian and Poisson NLL: the
-# functions and their Function classes live in _margin_loss.
+# The margin losses, cosine_embedding_loss, triplet losses, Gaussian and Poisson NLL, and CTC:
+# the functions and their Function classes live in _margin_loss and _ctc_loss.
+from minitorch.nn._ctc_loss import CtcLoss, ctc_loss  # noqa: E402, F401
 from minitorch.nn._margin_loss import (  # noqa: E402, F401
     MultilabelMarginLoss,
     MultiMarginLoss,
@@ -1697,4 +1698,4 @@ from minitorch.nn._margin_loss import (  # noqa: E402, F401
 __all__ += ["cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss",
             "soft_margin_loss", "multilabel_soft_margin_loss", "multi_margin_loss",
             "multilabel_margin_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss",
-            "gaussian_nll_loss", "poisson_nll_loss"]
+            "gaussian_nll_loss", "poisson_nll_loss", "ctc_loss"]

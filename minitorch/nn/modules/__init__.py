@@ -93,15 +93,17 @@ __all__ += ["ZeroPad1d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "Reflect
             "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "CosineSimilarity",
             "PairwiseDistance"]
 
-# the other losses: margins, embeddings, triplets, Gaussian and Poisson NLL
+# the other losses: margins, embeddings, triplets, Gaussian and Poisson NLL, CTC
 from minitorch.nn.modules.loss import (  # noqa: E402
     CosineEmbeddingLoss,
+    CTCLoss,
     GaussianNLLLoss,
     HingeEmbeddingLoss,
     MarginRankingLoss,
     MultiLabelMarginLoss,
     MultiLabelSoftMarginLoss,
     MultiMarginLoss,
+    NLLLoss2d,
     PoissonNLLLoss,
     SoftMarginLoss,
     TripletMarginLoss,
@@ -111,4 +113,4 @@ from minitorch.nn.modules.loss import (  # noqa: E402
 __all__ += ["CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
             "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss",
             "TripletMarginLoss", "TripletMarginWithDistanceLoss", "GaussianNLLLoss",
-            "PoissonNLLLoss"]
+            "PoissonNLLLoss", "CTCLoss", "NLLLoss2d"]

@@ -151,7 +151,10 @@ __all__ += ["KLDivLoss", "SmoothL1Loss", "HuberLoss"]
 
 
 # The margin losses, CosineEmbeddingLoss, the triplet losses, GaussianNLLLoss and
-# PoissonNLLLoss (their functions live in nn/_margin_loss.py).
+# PoissonNLLLoss, CTCLoss (their functions live in nn/_margin_loss.py and nn/_ctc_loss.py),
+# and the deprecated NLLLoss2d.
+import warnings  # noqa: E402
+
 from minitorch.nn.modules.distance import PairwiseDistance  # noqa: E402
 
 
@@ -298,7 +301,32 @@ class PoissonNLLLoss(_Loss):
                                   eps=self.eps, reduction=self.reduction)
 
 
+class CTCLoss(_Loss):
+    """The Connectionist Temporal Classification loss: a label sequence against per-step
+    class log-probabilities, summed over its alignments (``blank`` is the blank class)."""
+
+    def __init__(self, blank: int = 0, reduction: str = "mean",
+                 zero_infinity: bool = False) -> None:
+        super().__init__(reduction=reduction)
+        self.blank, self.zero_infinity = blank, zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                          self.reduction, self.zero_infinity)
+
+
+class NLLLoss2d(NLLLoss):
+    """Deprecated: :class:`NLLLoss` takes images (N, C, H, W) too."""
+
+    def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+                 reduction: str = "mean") -> None:
+        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a "
+                      "drop-in replacement and see https://pytorch.org/docs/main/nn.html"
+                      "#torch.nn.NLLLoss for more details.", FutureWarning, stacklevel=2)
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
+
+
 __all__ += ["CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
             "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss",
             "TripletMarginLoss", "TripletMarginWithDistanceLoss", "GaussianNLLLoss",
-            "PoissonNLLLoss"]
+            "PoissonNLLLoss", "CTCLoss", "NLLLoss2d"]
