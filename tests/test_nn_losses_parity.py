@@ -102,22 +102,32 @@ def test_loss_module_matches_torch(case):
         {k: v for k, v in attrs_t.items() if k != "training"}
 
 
-NAMES = sorted({c[0] for c in CASES})
+# every loss module of torch.nn that minitorch has (all but AdaptiveLogSoftmaxWithLoss and
+# LinearCrossEntropyLoss, layers with weights of their own), and their functions
+NAMES = sorted(n for n in dir(torch.nn) if n.endswith("Loss") and hasattr(nn, n))
+FUNCTIONS = sorted(n for n in dir(torch.nn.functional) if n.endswith("loss")
+                   or n in ("cross_entropy", "binary_cross_entropy", "kl_div",
+                            "binary_cross_entropy_with_logits"))
+
+
+def test_every_loss_is_there():
+    missing = {n for n in dir(torch.nn) if n.endswith("Loss")} - set(NAMES)
+    assert missing == {"AdaptiveLogSoftmaxWithLoss", "LinearCrossEntropyLoss"}
+    assert set(FUNCTIONS) <= set(dir(nn.functional)), set(FUNCTIONS) - set(dir(nn.functional))
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_loss_signatures_match_torch(name):
-    """The constructor's and the functional form's parameters, defaults and kinds."""
+def test_loss_signatures_and_reprs_match_torch(name):
+    """The constructor's and forward's parameters, defaults and kinds; the default repr and
+    attributes."""
     def params(fn):
         return [(p.name, p.kind, p.default) for p in inspect.signature(fn).parameters.values()]
     assert params(getattr(nn, name).__init__) == params(getattr(torch.nn, name).__init__)
     assert params(getattr(nn, name).forward) == params(getattr(torch.nn, name).forward)
-
-
-FUNCTIONS = ["cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss",
-             "soft_margin_loss", "multilabel_soft_margin_loss", "multi_margin_loss",
-             "multilabel_margin_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss",
-             "gaussian_nll_loss", "poisson_nll_loss"]
+    mine, ref = getattr(nn, name)(), getattr(torch.nn, name)()
+    assert repr(mine) == repr(ref)
+    assert {k: v for k, v in vars(mine).items() if not k.startswith("_")}.keys() == \
+        {k: v for k, v in vars(ref).items() if not k.startswith("_")}.keys()
 
 
 @pytest.mark.parametrize("name", FUNCTIONS)
