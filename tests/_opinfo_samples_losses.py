@@ -163,6 +163,7 @@ def multilabel_soft_margin_samples(op):
         yield Sample(op, "soft-target-grad", (x, A(rnd(3, 4, low=0.0) / 2)), gradgrad=True)
         yield Sample(op, "broadcast-target", (x, A(f32([1, 0, 0, 1]), grad=False)))
         yield Sample(op, "1-d", (A(rnd(4)), A(f32([1, 0, 0, 1]), grad=False)))
+        yield Sample(op, "0-d", (A(f32(0.3)), A(f32(1.0), grad=False)))
         yield Sample(op, "3-d", (A(rnd(2, 3, 4)), A((rnd(2, 3, 4) > 0).astype(np.float32))),
                      {"reduction": "none"})
         yield Sample(op, "int-target", (x, A(y.arr.astype(np.int64))))
@@ -583,6 +584,9 @@ def add_samples(t: dict) -> None:
                       ("F:binary_cross_entropy_with_logits", bce_logits_more_samples),
                       ("F:kl_div", kl_div_more_samples)):
         t[key] = _chain(t[key], more(key))
+    # a 0-d tensor's size(dim), which multilabel_soft_margin_loss asks for
+    t["method:size"] = _chain(t["method:size"], lambda: (
+        Sample("method:size", f"0-d-dim{d}", (A(f32(0.3)), d)) for d in (0, -1, 1)))
     t["F:smooth_l1_loss"] = _chain(t["F:smooth_l1_loss"],
                                    robust_more_samples("F:smooth_l1_loss", "beta"))
     t["F:huber_loss"] = _chain(t["F:huber_loss"], robust_more_samples("F:huber_loss", "delta"),

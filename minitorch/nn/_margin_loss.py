@@ -434,7 +434,7 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor,  # noqa: A002
     if weight is not None:
         loss = loss * weight
     class_dim = input.dim() - 1
-    loss = loss.sum(dim=class_dim) / input.shape[class_dim]  # one loss per sample
+    loss = loss.sum(dim=class_dim) / input.size(class_dim)  # one loss per sample
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not valid")
     return _reduce(loss, reduction)
