@@ -106,6 +106,8 @@ class TensorMethods:
         """``size()`` is ``shape``; ``size(d)`` is the length of dimension ``d``."""
         if dim is None:
             return Size(self._data.shape)
+        if self._data.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._data.shape[_util.normalize_dim(dim, self._data.ndim)]
 
     def to(self, *args, **kwargs) -> Tensor:

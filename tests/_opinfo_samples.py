@@ -2335,6 +2335,9 @@ def _build_table() -> dict:
     import _opinfo_samples_testing_api  # byte, result_type, fill_diagonal_, index_put, put...
 
     _opinfo_samples_testing_api.add_samples(t)
+    import _opinfo_samples_losses  # the margin, triplet, Gaussian and Poisson losses
+
+    _opinfo_samples_losses.add_samples(t)
     _add_issue26_samples(t)
     return t
 

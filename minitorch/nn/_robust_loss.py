@@ -9,7 +9,8 @@ With ``z = |input - target|``:
 
 Both are quadratic near 0 and linear far out, so one wild target cannot dominate the gradient:
 ``d/dinput`` is ``clamp(input - target, -beta, beta) / beta`` (Huber:
-``clamp(input - target, -delta, delta)``), written with tensor operations so that it is
+``clamp(input - target, -delta, delta)``; its own derivative is 0 outside ``|d| < beta``,
+the edges included, as in PyTorch), written with tensor operations so that it is
 differentiable again.
 """
 
@@ -21,6 +22,7 @@ from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
 from minitorch.nn._util import _reduce_array, _scale_grad
+from minitorch.ops.arithmetic import where
 
 
 class SmoothL1Loss(Function):
@@ -50,7 +52,9 @@ class SmoothL1Loss(Function):
     def backward(cls, ctx, grad):
         x, y = ctx.saved_tensors
         d = x - (y if y.dtype is x.dtype else y.to(x.dtype))
-        slope = d.clamp(-ctx.beta, ctx.beta)
+        # clamp(d, -beta, beta), whose own derivative is 0 from |d| = beta on, as PyTorch's
+        # second derivative (clamp's is 1 at the edges): outside, the slope is a constant
+        slope = where(d.abs() < ctx.beta, d, d.detach().clamp(-ctx.beta, ctx.beta))
         if not cls._huber:
             slope = slope / ctx.beta
         g = slope * _scale_grad(grad, ctx.reduction, ctx.n)

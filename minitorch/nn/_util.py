@@ -3,6 +3,8 @@ and argument checks."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from minitorch._backend import array_module
@@ -20,11 +22,17 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
 
 
 def _legacy_reduction(size_average, reduce) -> str:
+    """The ``reduction`` that the deprecated ``size_average`` and ``reduce`` stand for, with
+    PyTorch's warning."""
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     if not reduce:
-        return "none"
-    return "mean" if size_average else "sum"
+        reduction = "none"
+    else:
+        reduction = "mean" if size_average else "sum"
+    warnings.warn("size_average and reduce args will be deprecated, please use "
+                  f"reduction='{reduction}' instead.", stacklevel=2)
+    return reduction
 
 
 def _type_name(t: Tensor) -> str:

@@ -120,11 +120,25 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     if kind != "f":  # the loss has the target's dtype, and a float loss is not an integer
         raise RuntimeError(f"result type {_type_name(input)} can't be cast to the desired "
                            f"output type {_type_name(target)}")
-    if weight is not None and weight.shape != input.shape:
-        weight = weight.expand(input.shape)
-    if pos_weight is not None and pos_weight.shape != input.shape:
-        pos_weight = pos_weight.expand(input.shape)
+    # PyTorch's errors: pos_weight meets the target first, the weight multiplies the loss
+    weight = _expand_weight(input, weight, (input, weight))
+    pos_weight = _expand_weight(input, pos_weight, (pos_weight, target))
     return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
+
+
+def _expand_weight(input: Tensor, weight: Tensor | None, pair: tuple) -> Tensor | None:  # noqa: A002
+    """``weight`` expanded to ``input``'s shape, with PyTorch's error for a shape that does
+    not broadcast (``pair``: the operands as PyTorch meets them) or broadcasts larger."""
+    if weight is None or weight.shape == input.shape:
+        return weight
+    try:
+        shape = np.broadcast_shapes(*(tuple(t.shape) for t in pair))
+    except ValueError:
+        raise broadcast_error(*(t.shape for t in pair)) from None
+    if shape != tuple(input.shape):
+        raise RuntimeError(f"output with shape {_fmt_shape(input.shape)} doesn't match the "
+                           f"broadcast shape {_fmt_shape(shape)}")
+    return weight.expand(input.shape)
 
 
 # ====================================================================== activations
@@ -674,25 +688,49 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,  # n
     """
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
+    if weight is not None:
+        _warn_size(input, target)
+        return _weighted_loss(input, target, weight, reduction, lambda x, y: (x - y).pow(2))
     _check_reduction(reduction)
     _warn_size(input, target)
-    out = MseLoss.apply(input, target, reduction)
-    if weight is not None:
-        raise NotImplementedError("mse_loss(weight=...) is not supported by minitorch")
-    return out
+    return MseLoss.apply(input, target, reduction)
 
 
 def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,  # noqa: A002
-            reduction: str = "mean") -> Tensor:
+            reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
     """The mean absolute error ``mean(|input - target|)`` (``nn.L1Loss``).
 
     Built from ``sub``, ``abs`` and ``mean``, as PyTorch does, so its graph shows those nodes.
     """
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
+    if weight is not None:
+        _warn_size(input, target)
+        return _weighted_loss(input, target, weight, reduction, lambda x, y: (x - y).abs())
     _check_reduction(reduction)
     _warn_size(input, target)
     return _reduce((input - target).abs(), reduction)
+
+
+def _weighted_loss(input: Tensor, target: Tensor, weight: Tensor, reduction: str,  # noqa: A002
+                   error, by_weights: bool = True) -> Tensor:
+    """``weight * error(input, target)``, the two broadcast together, as PyTorch's weighted
+    losses compute it; ``"mean"`` divides the sum by the sum of the weights (mse_loss,
+    l1_loss) or by their number (``by_weights=False``: huber_loss)."""
+    from minitorch.functional import broadcast_tensors
+
+    x, y = broadcast_tensors(input, target)
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    loss = error(x, y) * weight
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.sum() / weight.sum() if by_weights else loss.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', "
+                     "'sum'.")
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
@@ -722,8 +760,9 @@ def _check_target(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
     class weights (of the input's dtype, and not something to differentiate)."""
     if weight is not None:
         if weight.requires_grad and grad_mode._state.enabled:
+            kernel = "nll_loss2d_forward" if input.dim() > 2 else "nll_loss_forward"
             raise RuntimeError(
-                "The function 'nll_loss_forward' is not differentiable with respect to "
+                f"The function '{kernel}' is not differentiable with respect to "
                 "argument 'weight'. This input cannot have requires_grad True.")
         if weight._data.dtype != input._data.dtype:
             raise RuntimeError(f"expected scalar type {_type_name(input)} but found "
@@ -1199,7 +1238,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
-    if beta < 0:
+    if not beta >= 0:  # NaN too, as in PyTorch
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
         return l1_loss(input, target, reduction=reduction)
@@ -1214,11 +1253,14 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
                delta: float = 1.0, weight=None) -> Tensor:
     """``0.5 d^2`` where ``|d| < delta``, else ``delta (|d| - delta / 2)`` (``nn.HuberLoss``):
-    smooth L1 scaled by ``delta``. The loss has ``input``'s dtype."""
+    smooth L1 scaled by ``delta``. The loss has ``input``'s dtype; with ``weight`` (of its
+    shape), each element's loss is weighted first."""
     if weight is not None:
-        raise NotImplementedError("huber_loss(weight=...) is not supported by minitorch")
+        _warn_size(input, target)
+        return _weighted_loss(input, target, weight, reduction,
+                              lambda x, y: huber_loss(x, y, "none", delta), by_weights=False)
     _check_reduction(reduction)
-    if delta <= 0:
+    if not delta > 0:  # NaN too, as in PyTorch
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     x, y = _check_loss_inputs(input, target, "huber_cpu")
     return HuberLoss.apply(x, y, reduction, float(delta))
@@ -2059,3 +2101,30 @@ def _heads(t: Tensor, static: Tensor | None, name: str, batch_heads: int,
             raise AssertionError(f"expecting {name}.size({d}) of {want}, but got "
                                  f"{static.shape[d]}")
     return static
+
+
+# ====================================================================== the other losses
+# The margin losses, cosine_embedding_loss, triplet losses, Gaussian and Poisson NLL, and CTC:
+# the functions and their Function classes live in _margin_loss and _ctc_loss.
+from minitorch.nn._ctc_loss import CtcLoss, ctc_loss  # noqa: E402, F401
+from minitorch.nn._margin_loss import (  # noqa: E402, F401
+    MultilabelMarginLoss,
+    MultiMarginLoss,
+    SoftMarginLoss,
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
+    poisson_nll_loss,
+    soft_margin_loss,
+    triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+)
+
+__all__ += ["cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss",
+            "soft_margin_loss", "multilabel_soft_margin_loss", "multi_margin_loss",
+            "multilabel_margin_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss",
+            "gaussian_nll_loss", "poisson_nll_loss", "ctc_loss"]

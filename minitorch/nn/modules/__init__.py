@@ -106,3 +106,26 @@ from minitorch.nn.modules.transformer import (  # noqa: E402
 
 __all__ += ["MultiheadAttention", "RMSNorm", "Transformer", "TransformerEncoder",
             "TransformerDecoder", "TransformerEncoderLayer", "TransformerDecoderLayer"]
+
+
+# the other losses: margins, embeddings, triplets, Gaussian and Poisson NLL, CTC
+from minitorch.nn.modules.loss import (  # noqa: E402
+    CosineEmbeddingLoss,
+    CTCLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    MarginRankingLoss,
+    MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    NLLLoss2d,
+    PoissonNLLLoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
+)
+
+__all__ += ["CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
+            "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss",
+            "TripletMarginLoss", "TripletMarginWithDistanceLoss", "GaussianNLLLoss",
+            "PoissonNLLLoss", "CTCLoss", "NLLLoss2d"]
