@@ -322,6 +322,41 @@ from minitorch.ops.pointwise import (
     rsqrt,
 )
 from minitorch.ops.shape import flip
+from minitorch.ops.elementwise import (  # tan, the hyperbolic functions, atan2, addcmul...
+    acosh,
+    addcdiv,
+    addcmul,
+    arccosh,
+    arcsinh,
+    arctan2,
+    arctanh,
+    asinh,
+    atan2,
+    atanh,
+    copysign,
+    cosh,
+    count_nonzero,
+    deg2rad,
+    erfc,
+    fix,
+    fmax,
+    fmin,
+    fmod,
+    frac,
+    hypot,
+    logaddexp,
+    logaddexp2,
+    logit,
+    positive,
+    rad2deg,
+    sgn,
+    signbit,
+    sinc,
+    sinh,
+    tan,
+    trunc,
+    xlogy,
+)
 from minitorch.ops.shape import (  # roll, movedim, the stacks, tensor_split, tile, diag...
     column_stack,
     diag,
@@ -350,6 +385,13 @@ clamp, maximum, minimum, cat, stack = (_with_out(f) for f in (clamp, maximum, mi
                                                               stack))
 log1p, expm1, rsqrt, log2, log10, exp2, erf = (
     _with_out(f) for f in (log1p, expm1, rsqrt, log2, log10, exp2, erf))
+(tan, sinh, cosh, asinh, acosh, atanh, arcsinh, arccosh, arctanh, deg2rad, rad2deg, sinc, erfc,
+ logit, trunc, fix, frac, sgn, signbit, atan2, arctan2, hypot, copysign, logaddexp, logaddexp2,
+ xlogy, fmax, fmin, fmod, addcmul, addcdiv) = (_with_out(f) for f in (
+    tan, sinh, cosh, asinh, acosh, atanh, arcsinh, arccosh, arctanh, deg2rad, rad2deg, sinc,
+    erfc, logit, trunc, fix, frac, sgn, signbit, atan2, arctan2, hypot, copysign, logaddexp,
+    logaddexp2, xlogy, fmax, fmin, fmod, addcmul, addcdiv))
+not_equal, greater, greater_equal, less, less_equal = ne, gt, ge, lt, le
 
 
 def _outer_as_mul(input, vec2, *, _outer=outer):  # noqa: A002

@@ -82,13 +82,19 @@ def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
 
 # How each operation treats an ``out`` of another dtype than its result, as PyTorch does:
 # most cast the result when that is safe (float32 into float64); these insist on their own dtype.
-_SAME_DTYPE = {"abs", "neg", "clamp"}
+_SAME_DTYPE = {"abs", "neg", "clamp", "trunc", "fix", "frac", "sgn"}
 _MATMUL = {"mm", "bmm", "matmul"}
 _CAT = {"cat", "stack"}
 # the C++ type names PyTorch's matmul error uses
 _C10_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
               "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
               "bool": "bool"}
+
+
+def _check_out_kind(name: str, out: Tensor) -> None:
+    """What PyTorch checks of ``out`` before anything else."""
+    if name == "signbit" and isinstance(out, Tensor) and out.dtype is not _dtype.bool:
+        raise RuntimeError("signbit does not support non-boolean outputs.")
 
 
 def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
@@ -109,14 +115,17 @@ def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
 def with_out(fn):
     """Give an operation ``fn(*args, **kwargs)`` PyTorch's ``out=`` keyword."""
 
+    name = getattr(fn, "out_name", fn.__name__)  # an alias's out= errors name the original
+
     @functools.wraps(fn)
     def wrapper(*args, out=None, **kwargs):
         if out is None:
             return fn(*args, **kwargs)
-        _check_grad(fn.__name__, out, args, kwargs)
+        _check_out_kind(name, out)
+        _check_grad(name, out, args, kwargs)
         with grad_mode.no_grad():
             result = fn(*args, **kwargs)
-        _check_out_dtype(fn.__name__, out, result)
+        _check_out_dtype(name, out, result)
         return copy_into_out(out, result, warn_resize=True)
 
     return wrapper

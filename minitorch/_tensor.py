@@ -171,6 +171,18 @@ def _counter(t) -> _VersionCounter:
     return counter
 
 
+
+def check_cast(dtype: np.dtype, out: Tensor) -> None:
+    """PyTorch's error when a result of ``dtype`` cannot be written into ``out``: a float into
+    an integer or bool tensor, or a number into a bool one (integers of another sign or size
+    are cast, as ``canCast`` allows)."""
+    into = out._data.dtype
+    if (dtype.kind == "f" and into.kind != "f") or (dtype.kind != "b" and into.kind == "b"):
+        raise RuntimeError(
+            f"result type {_dtype.from_numpy_dtype(dtype)._legacy[:-6]} can't be cast to the "
+            f"desired output type {out.dtype._legacy[:-6]}"
+        )
+
 class Tensor:
     """A multi-dimensional array with autograd support. See the module docstring.
 
@@ -626,12 +638,8 @@ class Tensor:
         if self._version_counter is _INFERENCE and not grad_mode._state.inference:
             raise RuntimeError(_INFERENCE_INPLACE_MESSAGE)
         data = self._data
-        if (values.dtype is not data.dtype and values.dtype != data.dtype
-                and not np.can_cast(values.dtype, data.dtype, "same_kind")):
-            raise RuntimeError(
-                f"result type {_dtype.from_numpy_dtype(values.dtype)._legacy[:-6]} can't be "
-                f"cast to the desired output type {self.dtype._legacy[:-6]}"
-            )
+        if values.dtype is not data.dtype and values.dtype != data.dtype:
+            check_cast(values.dtype, self)
         if data.size and not _backend.writeable(data):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "

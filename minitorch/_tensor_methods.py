@@ -42,6 +42,7 @@ from minitorch.ops import _util
 from minitorch.ops import arithmetic as _arith
 from minitorch.ops import compare as _compare
 from minitorch.ops import einsum as _einsum  # noqa: F401  (loaded with the other ops)
+from minitorch.ops import elementwise as _elementwise
 from minitorch.ops import indexing as _indexing
 from minitorch.ops import linalg as _linalg
 from minitorch.ops import pointwise as _pointwise
@@ -870,6 +871,18 @@ for _name, _method in [*vars(TensorMethods).items(), *METHODS.items()]:
     if _name not in _CLASS_MACHINERY and _name not in vars(Tensor):
         setattr(Tensor, _name, _method)
 del _name, _method
+
+# ``tan``, ``atan2``, ``addcmul``... (ops/elementwise.py) and their in-place forms; PyTorch's
+# other names of comparisons, and the in-place forms of its aliases
+for _name, _method in _elementwise.tensor_methods().items():
+    setattr(Tensor, _name, _method)
+for _alias, _name in (("not_equal", "ne"), ("greater", "gt"), ("greater_equal", "ge"),
+                      ("less", "lt"), ("less_equal", "le"), ("arcsin_", "asin_"),
+                      ("arccos_", "acos_"), ("arctan_", "atan_"), ("multiply_", "mul_"),
+                      ("divide_", "div_"), ("true_divide_", "div_"), ("subtract_", "sub_"),
+                      ("negative_", "neg_")):
+    setattr(Tensor, _alias, getattr(Tensor, _name))
+del _alias, _name, _method
 
 # The operators run in every step of every program, so they *are* the operations:
 # ``Tensor.__mul__ is ops.arithmetic.mul``. A method that called ``mul`` would cost one more
