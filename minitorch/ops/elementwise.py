@@ -40,7 +40,14 @@ from minitorch.ops._util import (
     operands,
     quietly,
 )
-from minitorch.ops.arithmetic import FloorDivide, _check_int_zero, _times, remainder, where
+from minitorch.ops.arithmetic import (
+    FloorDivide,
+    _check_int_zero,
+    _keeping_first,
+    _times,
+    remainder,
+    where,
+)
 from minitorch.ops.pointwise import _P, _Q, _R, _S, _poly, erf_array
 from minitorch.ops.unary import Ceil, Sign, _check_not_bool, sign
 
@@ -597,22 +604,12 @@ class XlogyNumberSelf(Xlogy):
         return grad * a / b
 
 
-def _keeping_tie(np_fn, first_wins):
-    """``np.fmax``/``np.fmin`` that returns ``x`` on a tie (``-0.0`` against ``0.0``), as
-    PyTorch does; NaN loses to a number."""
-    def fn(x, y):
-        out = np.asarray(np_fn(x, y))
-        array_module(out).copyto(out, x, where=first_wins(x, y))
-        return out
-    return fn
-
-
 class Fmax(_OfTwoFloats):
     """The larger of two numbers, ignoring NaN. A tie's gradient goes to ``a``."""
 
     node_name = "FmaxBackward0"
     _builtin = True
-    _compute = staticmethod(_keeping_tie(np.fmax, lambda x, y: x == y))
+    _compute = staticmethod(_keeping_first(np.fmax))  # a tie gives a (-0.0 against 0.0)
 
     @classmethod
     def forward(cls, a, b):
@@ -628,7 +625,7 @@ class Fmax(_OfTwoFloats):
 class Fmin(Fmax):
     node_name = "FminBackward0"
     _builtin = True
-    _compute = staticmethod(_keeping_tie(np.fmin, lambda x, y: x == y))
+    _compute = staticmethod(_keeping_first(np.fmin))
 
     @staticmethod
     def backward(ctx, grad):
