@@ -339,14 +339,20 @@ from minitorch.ops.elementwise import (  # tan, the hyperbolic functions, atan2,
     deg2rad,
     erfc,
     fix,
+    float_power,
     fmax,
     fmin,
     fmod,
     frac,
+    gcd,
+    heaviside,
     hypot,
+    lcm,
+    ldexp,
     logaddexp,
     logaddexp2,
     logit,
+    nextafter,
     positive,
     rad2deg,
     sgn,
@@ -387,10 +393,12 @@ log1p, expm1, rsqrt, log2, log10, exp2, erf = (
     _with_out(f) for f in (log1p, expm1, rsqrt, log2, log10, exp2, erf))
 (tan, sinh, cosh, asinh, acosh, atanh, arcsinh, arccosh, arctanh, deg2rad, rad2deg, sinc, erfc,
  logit, trunc, fix, frac, sgn, signbit, atan2, arctan2, hypot, copysign, logaddexp, logaddexp2,
- xlogy, fmax, fmin, fmod, addcmul, addcdiv) = (_with_out(f) for f in (
-    tan, sinh, cosh, asinh, acosh, atanh, arcsinh, arccosh, arctanh, deg2rad, rad2deg, sinc,
-    erfc, logit, trunc, fix, frac, sgn, signbit, atan2, arctan2, hypot, copysign, logaddexp,
-    logaddexp2, xlogy, fmax, fmin, fmod, addcmul, addcdiv))
+ xlogy, fmax, fmin, fmod, addcmul, addcdiv, float_power, ldexp, nextafter, heaviside, gcd, lcm) = (
+    _with_out(f) for f in (
+        tan, sinh, cosh, asinh, acosh, atanh, arcsinh, arccosh, arctanh, deg2rad, rad2deg, sinc,
+        erfc, logit, trunc, fix, frac, sgn, signbit, atan2, arctan2, hypot, copysign, logaddexp,
+        logaddexp2, xlogy, fmax, fmin, fmod, addcmul, addcdiv, float_power, ldexp, nextafter,
+        heaviside, gcd, lcm))
 not_equal, greater, greater_equal, less, less_equal = ne, gt, ge, lt, le
 
 

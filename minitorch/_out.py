@@ -74,6 +74,9 @@ def _tensors_in(values):
 def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
     if not grad_mode._state.enabled:
         return
+    if name.startswith("aten::") and any(t._requires_grad for t in _tensors_in(
+            [*args, *kwargs.values()])):  # an op without a derivative (its ATen name)
+        raise RuntimeError(f"derivative for {name} is not implemented")
     if any(t._requires_grad for t in _tensors_in([out, *args, *kwargs.values()])):
         raise RuntimeError(
             f"{name}(): functions with out=... arguments don't support automatic "
@@ -93,14 +96,24 @@ _C10_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "
 
 def _check_out_kind(name: str, out: Tensor) -> None:
     """What PyTorch checks of ``out`` before anything else."""
-    if name == "signbit" and isinstance(out, Tensor) and out.dtype is not _dtype.bool:
+    if not isinstance(out, Tensor):
+        return
+    if name == "signbit" and out.dtype is not _dtype.bool:
         raise RuntimeError("signbit does not support non-boolean outputs.")
+    if name == "float_power" and out.dtype is not _dtype.float64:
+        raise RuntimeError(f"the output given to float_power has dtype {out.dtype._legacy[:-6]} "
+                           "but the operation's result requires dtype Double")
 
 
 def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
     """PyTorch's error when ``out``'s dtype cannot hold ``result`` for this operation."""
     if not isinstance(out, Tensor) or out.dtype is result.dtype:
         return
+    if name == "aten::heaviside":
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    if name == "ldexp" and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
+        raise RuntimeError(f"ldexp can't be cast to the desired output type "
+                           f"{out.dtype._legacy[:-6]}")
     if name in _SAME_DTYPE:
         raise RuntimeError(f"Found dtype {_dtype_name(out.dtype)} but expected "
                            f"{_dtype_name(result.dtype)}")

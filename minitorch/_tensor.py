@@ -183,6 +183,16 @@ def check_cast(dtype: np.dtype, out: Tensor) -> None:
             f"desired output type {out.dtype._legacy[:-6]}"
         )
 
+def check_shape(shape: tuple, out: Tensor) -> None:
+    """PyTorch's error when a result of ``shape`` cannot be written into ``out`` (an in-place
+    operation cannot grow its tensor)."""
+    if tuple(shape) != out._data.shape:
+        raise RuntimeError(
+            f"output with shape [{', '.join(map(str, out._data.shape))}] doesn't match the "
+            f"broadcast shape [{', '.join(map(str, shape))}]"
+        )
+
+
 class Tensor:
     """A multi-dimensional array with autograd support. See the module docstring.
 
@@ -647,10 +657,7 @@ class Tensor:
                 "operation."
             )
         if values.shape != data.shape:  # NumPy would let [1] into [], PyTorch does not
-            raise RuntimeError(
-                f"output with shape [{', '.join(map(str, data.shape))}] doesn't match the "
-                f"broadcast shape [{', '.join(map(str, values.shape))}]"
-            )
+            check_shape(values.shape, self)
         if data.size:  # an empty view may be read-only to NumPy, and there is nothing to write
             data[...] = values
         _counter(self).value += 1

@@ -2714,6 +2714,8 @@ KNOWN_DIFFERENCES = [
      "x.hypot_(y) on a float16 x with a float64 y: PyTorch's backward divides by the result "
      "as written into x, rounded to float16; minitorch's by the float64 result it computed "
      "before writing it. The values agree; y's gradient differs in float16's last digits"),
+    ("method:ldexp_[f16-f64]", SILENT, "as hypot_[f16-f64]: y's gradient is the result times "
+     "ln 2, the float16 result in PyTorch, the float64 one in minitorch"),
     ("*:addcdiv[int-float]", ACCEPTS,
      "addcdiv(int input, float tensor1, int tensor2): PyTorch computes the value, but its "
      "backward fails with 'result type Float can't be cast to the desired output type Long' "

@@ -1,7 +1,8 @@
 """OpInfo samples of ``ops/elementwise.py``: ``tan``, the hyperbolic functions and their
 inverses, ``deg2rad``, ``rad2deg``, ``sinc``, ``erfc``, ``logit``, ``trunc``/``fix``, ``frac``,
 ``sgn``, ``signbit``, ``positive``, ``atan2``, ``hypot``, ``copysign``, ``logaddexp(2)``,
-``xlogy``, ``fmax``, ``fmin``, ``fmod``, ``addcmul``, ``addcdiv``, ``count_nonzero``, the
+``xlogy``, ``fmax``, ``fmin``, ``fmod``, ``float_power``, ``ldexp``, ``nextafter``, ``heaviside``,
+``gcd``, ``lcm``, ``addcmul``, ``addcdiv``, ``count_nonzero``, the
 comparison aliases (``not_equal``, ``greater``, ...) and the in-place forms of PyTorch's aliases
 (``arcsin_``, ``multiply_``, ...): the functions, the Tensor methods and the in-place methods.
 
@@ -42,8 +43,8 @@ _DOMAIN = {
     "logit": lambda x: 0.05 + 0.9 / (1 + np.exp(-x)),
 }
 BINARY = ("atan2", "arctan2", "hypot", "logaddexp", "logaddexp2", "fmax", "fmin", "copysign",
-          "xlogy", "fmod")
-_NUMBER_OTHER = ("copysign", "xlogy", "fmod")  # the others take only tensors
+          "xlogy", "fmod", "float_power", "ldexp", "nextafter", "heaviside", "gcd", "lcm")
+_NUMBER_OTHER = ("copysign", "xlogy", "fmod", "float_power")  # the others take only tensors
 _NO_INPLACE = ("logaddexp", "logaddexp2", "fmax", "fmin")
 
 
@@ -104,6 +105,8 @@ def binary_samples(op):
         for fam, a, b in (*_pairs(), *_edge_pairs()):
             if base == "xlogy" and fam in ("ordinary", "float64"):  # log needs b > 0
                 b = A(np.abs(b.arr) + 0.5)
+            if base == "float_power" and fam in ("ordinary", "float64"):  # a real power: a > 0
+                a = A(np.abs(a.arr) + 0.5)
             yield Sample(op, fam, (a, b), gradgrad=fam == "ordinary", call=call)
         for fam, a, s in _scalars():
             yield Sample(op, fam, (a, s), call=call)
@@ -112,6 +115,10 @@ def binary_samples(op):
         yield Sample(op, "broadcast-grow", (A(rnd(4)), A(rnd(3, 4))), call=call)
         yield Sample(op, "int-zero", (A(np.array([5, -5, 0])), A(np.array([0, 2, 0]))),
                      call=call)
+        yield Sample(op, "int-signs", (A(np.array([-4, 0, 6, -9, 12, 7], np.int32)),
+                                       A(np.array([6, 0, -4, 0, -18, 7], np.int32))), call=call)
+        yield Sample(op, "float64-pair", (A(rnd(3, dtype=np.float64)),
+                                          A(rnd(3, low=0.5, dtype=np.float64))), call=call)
         if not inplace:
             yield Sample(op, "node", (A(rnd(3)), A(rnd(3, low=0.5))), call=_graph(
                 lambda lib, a, b: getattr(a, name)(b) if style == "method"
@@ -222,7 +229,10 @@ def add_samples(t: dict) -> None:
                                                    [f"method:{name}_"])
         for op in ops:
             t[op] = binary_samples(op)
-        _OUT_ARGS[name] = lambda: ((A(rnd(3), grad=False), A(rnd(3, low=0.5), grad=False)), (3,))
+        _OUT_ARGS[name] = (
+            (lambda: ((A(np.array([4, 6, -9]), grad=False), A(np.array([6, 4, 3]), grad=False)),
+                      (3,))) if name in ("gcd", "lcm") else
+            (lambda: ((A(rnd(3), grad=False), A(rnd(3, low=0.5), grad=False)), (3,))))
         t[f"fn:{name}"] = _chain(t[f"fn:{name}"], out_samples(name))
     for name in ("addcmul", "addcdiv"):
         for op in (f"fn:{name}", f"method:{name}", f"method:{name}_"):

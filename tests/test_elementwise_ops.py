@@ -55,6 +55,10 @@ BINARY = {
     "addcmul": lambda x, y: minitorch.addcmul(x, y, x * y, value=-0.5),
     "addcdiv": lambda x, y: x.addcdiv(x * x, y, value=2),
     "addcdiv-broadcast": lambda x, y: minitorch.addcdiv(x[0], y[:, :1], x, value=0.3),
+    "float_power": lambda x, y: minitorch.float_power(x, y) + x.float_power(2.5),
+    "float_power-number-base": lambda x, y: minitorch.float_power(1.5, x * y),
+    "ldexp": lambda x, y: minitorch.ldexp(x, y * 2),
+    "nextafter": lambda x, y: minitorch.nextafter(x * y, y) * x,
 }
 
 
@@ -161,3 +165,28 @@ def test_in_place_forms_record_pytorch_nodes():
     assert y.asinh_().grad_fn.name() == "AsinhBackward1"
     with pytest.raises(NotImplementedError, match="inplace version of asinh"):
         y.sum().backward()
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_ldexp_and_nextafter_at_the_ends_of_the_range(dtype):
+    """``ldexp`` down to subnormals and up to inf, ``nextafter`` by one step of the dtype itself
+    (float16's next number, not float32's rounded back)."""
+    torch = _torch()
+    x = np.array([3.0, -1.5, 1.0, 0.0, 1.0, -0.0, 65504.0, 1e-7], dtype)
+    exps = np.array([-149, -1074, 200, 5000, -30, 3, 1, -20])
+    toward = np.array([np.inf, -np.inf, 0.0, -1.0, 1.0, 1.0, np.nan, 0.0], dtype)
+    for name, other in (("ldexp", exps), ("nextafter", toward)):
+        mine = getattr(minitorch, name)(minitorch.from_numpy(x), minitorch.from_numpy(other))
+        ref = getattr(torch, name)(torch.from_numpy(x), torch.from_numpy(other))
+        assert mine.dtype.name == str(ref.dtype).split(".")[1]
+        np.testing.assert_array_equal(mine.numpy(), ref.numpy())
+
+
+def test_gcd_and_lcm_of_signed_and_large_integers():
+    torch = _torch()
+    a = np.array([-4, 0, 6, -9, 2**40, 2**62, -(2**63), 7, 0], np.int64)
+    b = np.array([6, 0, -4, 0, 2**20 * 3, 2**31, 6, -7, -5], np.int64)
+    for name in ("gcd", "lcm"):
+        mine = getattr(minitorch, name)(minitorch.from_numpy(a), minitorch.from_numpy(b))
+        ref = getattr(torch, name)(torch.from_numpy(a), torch.from_numpy(b))
+        np.testing.assert_array_equal(mine.numpy(), ref.numpy())

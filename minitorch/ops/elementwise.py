@@ -1,7 +1,8 @@
 """More elementwise math, as PyTorch has it: the hyperbolic functions and their inverses, ``tan``,
 ``sinc``, ``erfc``, ``logit``, ``deg2rad``/``rad2deg``, ``trunc``/``fix``, ``frac``, ``sgn``,
 ``signbit``, ``positive``; of two tensors ``atan2``, ``hypot``, ``copysign``, ``logaddexp``,
-``logaddexp2``, ``xlogy``, ``fmax``, ``fmin``, ``fmod``; and ``addcmul``, ``addcdiv`` and
+``logaddexp2``, ``xlogy``, ``fmax``, ``fmin``, ``fmod``, ``float_power``, ``ldexp``,
+``nextafter``, ``heaviside``, ``gcd``, ``lcm``; and ``addcmul``, ``addcdiv`` and
 ``count_nonzero``.
 
 They follow ``ops/unary.py`` and ``ops/pointwise.py``: an integer or bool input of a function
@@ -28,8 +29,9 @@ import numpy as np
 
 from minitorch import _dtype
 from minitorch._backend import array_module
-from minitorch._tensor import Tensor, _wrap, check_cast
+from minitorch._tensor import Tensor, _wrap, check_cast, check_shape
 from minitorch.autograd.function import Function
+from minitorch.ops import arithmetic
 from minitorch.ops._util import (
     as_tensor,
     broadcast_error,
@@ -55,7 +57,8 @@ __all__ = [
     "tan", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh",
     "deg2rad", "rad2deg", "sinc", "erfc", "logit", "trunc", "fix", "frac", "sgn", "signbit",
     "positive", "atan2", "arctan2", "hypot", "copysign", "logaddexp", "logaddexp2", "xlogy",
-    "fmax", "fmin", "fmod", "addcmul", "addcdiv", "count_nonzero",
+    "fmax", "fmin", "fmod", "addcmul", "addcdiv", "count_nonzero", "float_power", "ldexp",
+    "nextafter", "heaviside", "gcd", "lcm",
 ]
 
 
@@ -68,7 +71,8 @@ def _in_float32(np_fn, *arrays):
     compute float16 (other dtypes as they are)."""
     if arrays[0].dtype.char != "e":
         return np_fn(*arrays)
-    return np_fn(*(x.astype(np.float32) for x in arrays)).astype(np.float16)
+    return np_fn(*(x.astype(np.float32) if x.dtype.char == "e" else x for x in arrays)
+                 ).astype(np.float16)
 
 
 # ---------------------------------------------------------------- functions of one tensor
@@ -351,11 +355,16 @@ arctanh = _unary(Atanh, "arctanh", "``atanh``, under NumPy's name.", "atanh")
 fix = _unary(Trunc, "fix", "``trunc``, under NumPy's name.", "trunc")
 
 
-def _no_inplace_derivative(name: str):
+def _raising(error: type, message: str):
+    """A backward that raises PyTorch's error, for an operation PyTorch has no derivative of."""
     def backward(ctx, grad):
-        raise NotImplementedError(f"the derivative for 'inplace version of {name}' is not "
-                                  "implemented.")
+        raise error(message)
     return staticmethod(backward)
+
+
+def _no_inplace_derivative(name: str):
+    return _raising(NotImplementedError,
+                    f"the derivative for 'inplace version of {name}' is not implemented.")
 
 
 # PyTorch records ``asinh_``, ``acosh_`` and ``atanh_`` under nodes of their own, whose
@@ -429,10 +438,13 @@ def _float_operands(a: Tensor, b: Tensor, kernel: str | None = None):
     return x.astype(d.np, copy=False), y.astype(d.np, copy=False)
 
 
-def _broadcasting(np_fn, a: Tensor, b: Tensor, x, y) -> Tensor:
-    """``np_fn(x, y)``, with PyTorch's error when ``a`` and ``b`` do not broadcast."""
+def _broadcasting(np_fn, a: Tensor, b: Tensor, x, y, float16_in_float32=True) -> Tensor:
+    """``np_fn(x, y)`` (float16 in float32, unless told not to), with PyTorch's error when ``a``
+    and ``b`` do not broadcast."""
     try:
-        return _wrap(quietly(_in_float32, np_fn, x, y))
+        if float16_in_float32:
+            return _wrap(quietly(_in_float32, np_fn, x, y))
+        return _wrap(quietly(np_fn, x, y))
     except ValueError:
         raise broadcast_error(a.shape, b.shape) from None
 
@@ -443,10 +455,12 @@ class _OfTwoFloats(Function):
 
     _builtin = True
     _kernel = None
+    _float16_in_float32 = True
 
     @classmethod
     def forward(cls, a, b):
-        return _broadcasting(cls._compute, a, b, *_float_operands(a, b, cls._kernel))
+        return _broadcasting(cls._compute, a, b, *_float_operands(a, b, cls._kernel),
+                             cls._float16_in_float32)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
@@ -677,9 +691,9 @@ class FmodNumber(Fmod):
         return grad
 
 
-def _tensor_args(name: str, a, b, first: str = "input") -> None:
+def _tensor_args(name: str, a, b) -> None:
     """PyTorch's TypeError for a function of two tensors given something else."""
-    check_tensor(a, name, first, 1)
+    check_tensor(a, name, "input", 1)
     check_tensor(b, name, "other", 2)
 
 
@@ -698,50 +712,31 @@ def _numbers_allowed(name: str, a, b, number_self: bool = False) -> None:
                     + "".join(f" * ({t}, *, Tensor out = None)\n" for t in tried))
 
 
-def atan2(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """The angle of the point ``(other, input)``: ``atan(input / other)`` in the right quadrant,
-    in ``[-pi, pi]``."""
-    _tensor_args("atan2", input, other)
-    return Atan2.apply(input, other)
+
+def _of_two_tensors(cls, name: str, doc: str, alias_of: str | None = None):
+    """The public function of a Function ``cls`` of two tensors, with PyTorch's TypeError for an
+    argument that is not a tensor (``alias_of``: the name PyTorch's ``out=`` errors use)."""
+    def fn(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+        _tensor_args(name, input, other)
+        return cls.apply(input, other)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    fn.out_name = alias_of or name
+    return fn
 
 
-def arctan2(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """``atan2``, under NumPy's name."""
-    _tensor_args("arctan2", input, other)
-    return Atan2.apply(input, other)
-
-
-arctan2.out_name = "atan2"  # (PyTorch's out= errors name the original)
-
-
-def hypot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """``sqrt(input^2 + other^2)`` without overflow in the squares."""
-    _tensor_args("hypot", input, other)
-    return Hypot.apply(input, other)
-
-
-def logaddexp(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """``log(exp(input) + exp(other))`` without overflow."""
-    _tensor_args("logaddexp", input, other)
-    return Logaddexp.apply(input, other)
-
-
-def logaddexp2(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """``log2(2^input + 2^other)`` without overflow."""
-    _tensor_args("logaddexp2", input, other)
-    return Logaddexp2.apply(input, other)
-
-
-def fmax(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """The elementwise maximum, where a NaN loses to a number (``maximum`` propagates it)."""
-    _tensor_args("fmax", input, other)
-    return Fmax.apply(input, other)
-
-
-def fmin(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """The elementwise minimum, where a NaN loses to a number."""
-    _tensor_args("fmin", input, other)
-    return Fmin.apply(input, other)
+atan2 = _of_two_tensors(Atan2, "atan2", "The angle of the point ``(other, input)``: "
+                        "``atan(input / other)`` in the right quadrant, in ``[-pi, pi]``.")
+arctan2 = _of_two_tensors(Atan2, "arctan2", "``atan2``, under NumPy's name.", "atan2")
+hypot = _of_two_tensors(Hypot, "hypot", "``sqrt(input^2 + other^2)`` without overflow in the "
+                        "squares.")
+logaddexp = _of_two_tensors(Logaddexp, "logaddexp", "``log(exp(input) + exp(other))`` without "
+                            "overflow.")
+logaddexp2 = _of_two_tensors(Logaddexp2, "logaddexp2", "``log2(2^input + 2^other)`` without "
+                             "overflow.")
+fmax = _of_two_tensors(Fmax, "fmax", "The elementwise maximum, where a NaN loses to a number "
+                       "(``maximum`` propagates it).")
+fmin = _of_two_tensors(Fmin, "fmin", "The elementwise minimum, where a NaN loses to a number.")
 
 
 def copysign(input: Tensor, other) -> Tensor:  # noqa: A002
@@ -891,10 +886,175 @@ def count_nonzero(input: Tensor, dim=None) -> Tensor:  # noqa: A002
     return _wrap(xp.asarray(xp.count_nonzero(x, axis=dims), dtype=np.int64))
 
 
+# ---------------------------------------------------------------- powers of two, neighbours
+def float_power(input, exponent) -> Tensor:  # noqa: A002
+    """``input ** exponent`` computed in float64 (the result is float64 whatever the inputs):
+    both are converted first, as PyTorch does (``ToCopyBackward0`` nodes, then ``pow``'s)."""
+    if not all(isinstance(v, (Tensor, numbers.Number)) for v in (input, exponent)) or not (
+            isinstance(input, Tensor) or isinstance(exponent, Tensor)):
+        raise TypeError(
+            f"float_power() received an invalid combination of arguments - got "
+            f"({type(input).__name__}, {type(exponent).__name__}), but expected one of:\n"
+            " * (Tensor input, Tensor exponent, *, Tensor out = None)\n"
+            " * (Number self, Tensor exponent, *, Tensor out = None)\n"
+            " * (Tensor input, Number exponent, *, Tensor out = None)\n")
+    return arithmetic.pow(*(v.to(_dtype.float64) if isinstance(v, Tensor) else float(v)
+                 for v in (input, exponent)))
+
+
+def _float_power_(self: Tensor, exponent) -> Tensor:
+    """``x.float_power_(e)``: only a float64 ``x`` can hold the float64 result."""
+    if self.dtype is not _dtype.float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype._legacy[:-6]} "
+                           "but the operation's result requires dtype Double")
+    return self._inplace(float_power, exponent)
+
+
+def _ldexp_array(x, e):
+    """``x * 2 ** e``; for an integer ``e``, C's ``ldexp``, as PyTorch: exact, and ``0 * 2**5000``
+    is 0 (past +-2**16 the result is 0 or inf anyway)."""
+    if e.dtype.kind in "iub":
+        return np.ldexp(x, array_module(e).clip(e, -2**16, 2**16).astype(np.int32))
+    return x * np.exp2(e)
+
+
+class Ldexp(_OfTwoFloats):
+    """``a * 2 ** b``: ``d/da = 2 ** b``, ``d/db = a 2 ** b ln 2`` (the result times ln 2)."""
+
+    node_name = "LdexpBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, b):
+        x, y = _float_operands(a, b)
+        if b._data.dtype.kind in "iub":  # the integer exponent itself
+            y = b._data if type(b._data) is type(x) else array_module(x).asarray(b._data)
+        return _broadcasting(_ldexp_array, a, b, x, y)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[1], output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        b, out = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (grad * b.exp2() if need_a else None,
+                grad * out * math.log(2.0) if need_b else None)
+
+
+class Nextafter(_OfTwoFloats):
+    """The next float after ``a`` toward ``b``. PyTorch passes the gradient to ``a`` as if it
+    were the identity, but where ``a == b`` (the result is ``b``), and gives ``b`` zeros."""
+
+    node_name = "NextafterBackward0"
+    _builtin = True
+    _compute = staticmethod(np.nextafter)
+    _kernel = "nextafter"
+    _float16_in_float32 = False  # the next float16, not the next float32 rounded back
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (where(a == b, 0.0, grad),
+                grad.new_zeros(grad.shape) if ctx.needs_input_grad[1] else None)
+
+
+class Heaviside(Function):
+    """The step function: 0 below 0, ``values`` at 0, 1 above (NaN counts as below, as in
+    PyTorch's kernel). PyTorch has no derivative for it."""
+
+    node_name = "torch::autograd::NotImplemented"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, values):
+        x, v = a._data, values._data
+        if x.dtype != v.dtype:
+            raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                               "dtypes.")
+        xp = array_module(x)
+        try:
+            return _wrap(xp.where(x == 0, v, (x > 0).astype(x.dtype)))
+        except ValueError:
+            raise broadcast_error(a.shape, values.shape) from None
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+
+    backward = _raising(RuntimeError, "derivative for aten::heaviside is not implemented")
+
+
+class HeavisideInplace(Heaviside):
+    """``heaviside_``: PyTorch's error names the in-place operation."""
+
+    node_name = "torch::autograd::NotImplemented"
+    _builtin = True
+    backward = _raising(RuntimeError, "derivative for aten::heaviside_ is not implemented")
+
+
+def _integer_operands(a: Tensor, b: Tensor, kernel: str):
+    """The arrays of two integer tensors in their promoted dtype (PyTorch's error for others)."""
+    try:  # PyTorch checks the shapes first
+        np.broadcast_shapes(a._data.shape, b._data.shape)
+    except ValueError:
+        raise broadcast_error(a.shape, b.shape) from None
+    d = _dtype.result_type(a, b)
+    if d.np.kind not in "iu":
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{d._legacy[:-6]}'")
+    return operands(a, b)
+
+
+ldexp = _of_two_tensors(Ldexp, "ldexp", "``input * 2 ** other`` (exact, but for overflow and "
+                        "underflow).")
+nextafter = _of_two_tensors(Nextafter, "nextafter", "The next floating-point number after "
+                            "``input`` in the direction of ``other``.")
+
+
+def heaviside(input: Tensor, values: Tensor) -> Tensor:  # noqa: A002
+    """The Heaviside step: 0 where ``input < 0``, 1 where ``input > 0``, and ``values`` where it
+    is 0 (both of one dtype)."""
+    check_tensor(input, "heaviside", "input", 1)
+    check_tensor(values, "heaviside", "values", 2)
+    return Heaviside.apply(input, values)
+
+
+# PyTorch's out= errors name these by their ATen names (they have no derivative formula)
+heaviside.out_name = "aten::heaviside"
+
+
+def gcd(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """The greatest common divisor of integers (never negative; ``gcd(0, 0)`` is 0)."""
+    _tensor_args("gcd", input, other)
+    return _broadcasting(_gcd_array, input, other, *_integer_operands(input, other, "gcd"))
+
+
+def _gcd_array(x, y):
+    """Euclid's algorithm on ``|x|`` and ``|y|`` with C's remainder, as PyTorch's kernel (so that
+    ``gcd(-2**63, 6)``, where ``|x|`` overflows, is PyTorch's -2)."""
+    xp = array_module(x)
+    a, b = xp.broadcast_arrays(xp.abs(x), xp.abs(y))
+    while xp.any(a != 0):
+        nonzero = a != 0
+        a, b = xp.where(nonzero, np.fmod(b, xp.where(nonzero, a, 1)), 0), xp.where(nonzero, a, b)
+    return b
+
+
+def lcm(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """The least common multiple of integers (never negative; 0 if either is 0)."""
+    _tensor_args("lcm", input, other)
+    return _broadcasting(np.lcm, input, other, *_integer_operands(input, other, "lcm"))
+
+
+gcd.out_name, lcm.out_name = "aten::gcd", "aten::lcm"
+
+
 # ---------------------------------------------------------------- as Tensor methods
 # (``_tensor_methods`` attaches them.) A method counts its arguments from after ``self``, so
 # ``x.atan2(2.0)`` names ``other`` as argument 1; PyTorch has no in-place form of the others.
-_OTHER_MUST_BE_TENSOR = ("atan2", "arctan2", "hypot", "logaddexp", "logaddexp2", "fmax", "fmin")
+_OTHER_MUST_BE_TENSOR = ("atan2", "arctan2", "hypot", "logaddexp", "logaddexp2", "fmax", "fmin",
+                         "ldexp", "nextafter", "gcd", "lcm", "heaviside")
 _WITHOUT_INPLACE = ("logaddexp", "logaddexp2", "fmax", "fmin", "signbit", "positive",
                     "count_nonzero")
 
@@ -912,17 +1072,37 @@ def _checking_other(fn, name: str):
     """``fn`` as a method whose ``other`` must be a tensor (PyTorch's TypeError names it
     argument 1); ``name`` ends in ``_`` for the in-place form."""
     body = inplace_method(fn, name) if name.endswith("_") else fn
+    arg = "values" if name.startswith("heaviside") else "other"
 
     def method(self, other):
-        check_tensor(other, name, "other", 1)
-        if name.endswith("_"):  # PyTorch checks that the result fits before it computes
-            d = _dtype.result_type(self, other)
-            if d.np.kind != "f" and name.startswith(("atan2", "arctan2")):  # ints give floats
-                d = _dtype.get_default_dtype()
-            check_cast(d.np, self)
+        check_tensor(other, name, arg, 1)
+        if name.endswith("_"):
+            _check_inplace_result(name[:-1], self, other)
         return body(self, other)
     method.__name__ = method.__qualname__ = name
     return method
+
+
+def _check_inplace_result(name: str, self: Tensor, other: Tensor) -> None:
+    """What PyTorch checks before it computes ``self.name_(other)``: that the shapes broadcast
+    to ``self``'s, and that the result's dtype can be written into ``self``."""
+    try:
+        shape = np.broadcast_shapes(self._data.shape, other._data.shape)
+    except ValueError:
+        raise broadcast_error(self.shape, other.shape) from None
+    check_shape(shape, self)
+    if name == "heaviside":  # its own dtype check comes first
+        return
+    d = _dtype.result_type(self, other)
+    if d.np.kind != "f" and name in ("atan2", "arctan2", "ldexp"):  # integers give floats
+        d = _dtype.get_default_dtype()
+    try:
+        check_cast(d.np, self)
+    except RuntimeError:
+        if name != "ldexp":
+            raise
+        raise RuntimeError(f"ldexp can't be cast to the desired output type "
+                           f"{self.dtype._legacy[:-6]}") from None
 
 
 _INPLACE_FUNCTIONS = {name: _unary(cls, name, "") for name, cls in (
@@ -944,6 +1124,8 @@ def tensor_methods() -> dict:
         if name not in _WITHOUT_INPLACE:
             methods[name + "_"] = inplace_method(_INPLACE_FUNCTIONS.get(name, fn), name + "_")
     methods["logit_"] = _logit_
+    methods["float_power_"] = _float_power_
+    methods["heaviside_"] = _checking_other(HeavisideInplace.apply, "heaviside_")
     # the in-place forms of three older operations
     methods["remainder_"] = inplace_method(remainder, "remainder_")
     methods["sign_"] = inplace_method(sign, "sign_")
@@ -957,7 +1139,4 @@ class FloorDivideInplace(FloorDivide):
 
     node_name = "FloorDivideBackward0"
     _builtin = True
-
-    @staticmethod
-    def backward(ctx, grad):
-        raise RuntimeError("derivative for aten::floor_divide_ is not implemented")
+    backward = _raising(RuntimeError, "derivative for aten::floor_divide_ is not implemented")
