@@ -347,6 +347,7 @@ from minitorch.ops.elementwise import (  # tan, the hyperbolic functions, atan2,
     gcd,
     heaviside,
     hypot,
+    i0,
     lcm,
     ldexp,
     logaddexp,
@@ -393,12 +394,13 @@ log1p, expm1, rsqrt, log2, log10, exp2, erf = (
     _with_out(f) for f in (log1p, expm1, rsqrt, log2, log10, exp2, erf))
 (tan, sinh, cosh, asinh, acosh, atanh, arcsinh, arccosh, arctanh, deg2rad, rad2deg, sinc, erfc,
  logit, trunc, fix, frac, sgn, signbit, atan2, arctan2, hypot, copysign, logaddexp, logaddexp2,
- xlogy, fmax, fmin, fmod, addcmul, addcdiv, float_power, ldexp, nextafter, heaviside, gcd, lcm) = (
+ xlogy, fmax, fmin, fmod, addcmul, addcdiv, float_power, ldexp, nextafter, heaviside, gcd, lcm,
+ i0) = (
     _with_out(f) for f in (
         tan, sinh, cosh, asinh, acosh, atanh, arcsinh, arccosh, arctanh, deg2rad, rad2deg, sinc,
         erfc, logit, trunc, fix, frac, sgn, signbit, atan2, arctan2, hypot, copysign, logaddexp,
         logaddexp2, xlogy, fmax, fmin, fmod, addcmul, addcdiv, float_power, ldexp, nextafter,
-        heaviside, gcd, lcm))
+        heaviside, gcd, lcm, i0))
 not_equal, greater, greater_equal, less, less_equal = ne, gt, ge, lt, le
 
 

@@ -35,7 +35,7 @@ from _opinfo_samples import (
 from _opinfo_samples_pointwise import _chain, _graph, _inplace, edge_families, unary_samples
 
 UNARY = ("tan", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh",
-         "deg2rad", "rad2deg", "sinc", "erfc", "trunc", "fix", "frac", "sgn")
+         "deg2rad", "rad2deg", "sinc", "erfc", "trunc", "fix", "frac", "sgn", "i0")
 # where the ordinary values are moved into the domain (for finite differences)
 _DOMAIN = {
     "acosh": lambda x: 1.1 + np.abs(x), "arccosh": lambda x: 1.1 + np.abs(x),

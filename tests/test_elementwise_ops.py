@@ -40,6 +40,8 @@ UNARY = {
     "frac": lambda x: minitorch.frac(x * 5) * x,
     "trunc": lambda x: minitorch.trunc(x * 5) * x,
     "sgn": lambda x: x.sgn() * x,
+    "i0": lambda x: minitorch.i0(x * 4 - 2),
+    "i0-large": lambda x: (x * 30).i0(),
 }
 BINARY = {
     "atan2": lambda x, y: minitorch.atan2(x - 0.5, y),
@@ -93,6 +95,7 @@ _RTOL = {"float16": 1e-3, "float32": 2e-6, "float64": 1e-14}
     ("tan", [1e-30, 1e-8, 0.5, 1.5, 1.5707, -3.0]),
     ("asinh", [1e-30, -1e-10, 1e-4, 2.0, 1e10, -1e30]),
     ("atanh", [1e-30, -1e-10, 1e-4, 0.5, 0.99999]),
+    ("i0", [0.0, 1e-5, 0.5, 3.0, 7.99, 8.0, 8.5, 30.0, 80.0, -2.5, 700.0]),
 ])
 def test_values_keep_their_relative_precision(name, values, dtype):
     """Compared with PyTorch relative to their size: erfc(26) is 6e-296 in float64, where an
@@ -153,6 +156,22 @@ def test_binary_broadcasting_and_gradients_match_torch(shapes, name):
     for mine, ref in zip(*results):
         assert mine.shape == ref.shape
         np.testing.assert_allclose(mine, ref, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_i0_first_and_second_derivatives_match_torch(dtype):
+    """``i0``'s derivative is ``I1``, which NumPy lacks (a power series here, Cephes' Chebyshev
+    series in PyTorch), and ``I1``'s is ``I0 - I1 / x``, taken as 1/2 at 0."""
+    torch = _torch()
+    x = np.array([0.0, 1e-9, -0.3, 1.0, 2.5, -7.9, 8.1, 20.0, 100.0, 600.0], dtype)
+    results = []
+    for lib in (minitorch, torch):
+        t = lib.from_numpy(x.copy()).requires_grad_()
+        (g,) = lib.autograd.grad(lib.i0(t).sum(), t, create_graph=True)
+        (gg,) = lib.autograd.grad(g.sum(), t)
+        results.append((g.detach().numpy(), gg.numpy()))
+    for mine, ref in zip(*results):
+        np.testing.assert_allclose(mine, ref, rtol=_RTOL[dtype] * 10)
 
 
 def test_in_place_forms_record_pytorch_nodes():

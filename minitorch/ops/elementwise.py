@@ -2,7 +2,7 @@
 ``sinc``, ``erfc``, ``logit``, ``deg2rad``/``rad2deg``, ``trunc``/``fix``, ``frac``, ``sgn``,
 ``signbit``, ``positive``; of two tensors ``atan2``, ``hypot``, ``copysign``, ``logaddexp``,
 ``logaddexp2``, ``xlogy``, ``fmax``, ``fmin``, ``fmod``, ``float_power``, ``ldexp``,
-``nextafter``, ``heaviside``, ``gcd``, ``lcm``; and ``addcmul``, ``addcdiv`` and
+``nextafter``, ``heaviside``, ``gcd``, ``lcm``; ``i0``; and ``addcmul``, ``addcdiv`` and
 ``count_nonzero``.
 
 They follow ``ops/unary.py`` and ``ops/pointwise.py``: an integer or bool input of a function
@@ -58,7 +58,7 @@ __all__ = [
     "deg2rad", "rad2deg", "sinc", "erfc", "logit", "trunc", "fix", "frac", "sgn", "signbit",
     "positive", "atan2", "arctan2", "hypot", "copysign", "logaddexp", "logaddexp2", "xlogy",
     "fmax", "fmin", "fmod", "addcmul", "addcdiv", "count_nonzero", "float_power", "ldexp",
-    "nextafter", "heaviside", "gcd", "lcm",
+    "nextafter", "heaviside", "gcd", "lcm", "i0",
 ]
 
 
@@ -89,6 +89,11 @@ class _OfInput(Function):
     @staticmethod
     def setup_context(ctx, inputs, output):
         ctx.save_for_backward(inputs[0])
+
+
+def _save_input_and_output(ctx, inputs, output):
+    """A ``setup_context`` that saves the (first) input and the output for backward."""
+    ctx.save_for_backward(inputs[0], output)
 
 
 class _OfOutput(_OfInput):
@@ -545,10 +550,7 @@ class Copysign(_OfTwoFloats):
     node_name = "CopysignBackward0"
     _builtin = True
     _compute = staticmethod(np.copysign)
-
-    @staticmethod
-    def setup_context(ctx, inputs, output):
-        ctx.save_for_backward(inputs[0], output)
+    setup_context = staticmethod(_save_input_and_output)
 
     @staticmethod
     def backward(ctx, grad):
@@ -1048,6 +1050,63 @@ def lcm(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
 
 
 gcd.out_name, lcm.out_name = "aten::gcd", "aten::lcm"
+
+
+# ---------------------------------------------------------------- the Bessel function I0
+def _i1_array(x):
+    """The modified Bessel function ``I1`` (``i0``'s derivative), in float64, by its power
+    series ``sum_k (x/2)^(2k+1) / (k! (k+1)!)``: its terms all have the sign of ``x``, so the
+    sum does not cancel, and it is summed until the terms no longer change it (about ``|x|/2 +
+    40`` terms; NumPy has no ``i1``). NaN at +-inf, as PyTorch's."""
+    xp = array_module(x)
+    half = x.astype(np.float64) / 2
+    quarter_squared = half * half
+    term, total, k = half, half, 0
+    with np.errstate(all="ignore"):
+        while True:
+            term = term * quarter_squared / ((k + 1) * (k + 2))
+            k += 1
+            grows = xp.abs(term) > xp.abs(total) * 2.0**-60
+            total = total + term
+            if not xp.any(grows):
+                break
+    return xp.where(xp.isinf(half), np.nan, total).astype(x.dtype, copy=False)
+
+
+class I0(_OfInput):
+    """``I0``, the modified Bessel function of the first kind of order 0 (NumPy's ``i0``:
+    Cephes' Chebyshev series, as PyTorch's)."""
+
+    node_name = "I0Backward0"
+    _builtin = True
+    _compute = staticmethod(lambda x: np.i0(x).astype(x.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * I1.apply(a)  # d I0(a)/da = I1(a)
+
+
+class I1(_OfInput):
+    """``I1``, recorded as PyTorch's ``special_i1``, so that ``i0``'s second derivative works."""
+
+    node_name = "SpecialI1Backward0"
+    _builtin = True
+    _compute = staticmethod(_i1_array)
+    setup_context = staticmethod(_save_input_and_output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        # d I1(a)/da = I0(a) - I1(a) / a, which is 1/2 at a = 0 (PyTorch's i1_backward: a
+        # tiny a is replaced by eps in the formula, and its gradient by 1/2)
+        eps = float(np.finfo(a._data.dtype).eps)
+        not_tiny = a.abs() > eps
+        safe = where(not_tiny, a, eps)
+        return grad * where(not_tiny, I0.apply(safe) - out * safe.reciprocal(), 0.5)
+
+
+i0 = _unary(I0, "i0", "The modified Bessel function of the first kind of order 0.")
 
 
 # ---------------------------------------------------------------- as Tensor methods
