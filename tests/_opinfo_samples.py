@@ -2727,6 +2727,14 @@ KNOWN_DIFFERENCES = [
 ]
 
 
+KNOWN_DIFFERENCES += [  # (the in-place comparisons)
+    (f"method:{name}_[{fam}]", ACCEPTS, "x.lt_(y) on an integer or bool x with a float y that "
+     "requires grad: PyTorch's backward fails an internal assert (isDifferentiableType); "
+     "minitorch records nothing for the integer result, as for any integer output")
+    for name in ("eq", "ne", "lt", "le", "gt", "ge", "not_equal", "greater", "greater_equal",
+                 "less", "less_equal") for fam in ("int-float", "bool-float")]
+
+
 # Differences the suite found that are not fixed yet (NOT deliberate): listed so that the suite
 # passes while they stay visible; each one should be fixed and removed from here. All that is
 # left is one error message whose first 40 characters differ (the class is PyTorch's).

@@ -141,6 +141,19 @@ def binary_samples(op):
     return gen
 
 
+def comparison_inplace_samples(op):
+    """``x.lt_(other)``...: the families of ``binary_samples``, and the nodes PyTorch records
+    (``LtBackward0`` for a number, ``LtBackward1`` for a tensor) with their zero gradients."""
+    name = op.split(":")[1]
+
+    def gen():
+        yield from binary_samples(op)()
+        for fam, other in (("node", A(rnd(3))), ("node-number", 0.5)):
+            yield Sample(op, fam, (A(rnd(3)), other), call=_graph(
+                lambda lib, a, b: getattr(a * 1, name)(b)))
+    return gen
+
+
 # --------------------------------------------------------------------------- addcmul, addcdiv
 def addc_samples(op):
     style, name = op.split(":")
@@ -246,6 +259,9 @@ def add_samples(t: dict) -> None:
         for style in ("fn", "method"):
             t[f"{style}:{name}"] = lambda op=f"{style}:{name}": (
                 Sample(op, fam, (a, b)) for fam, a, b in (*_pairs(), *_edge_pairs()))
+    for name in ("eq", "ne", "lt", "le", "gt", "ge", "not_equal", "greater", "greater_equal",
+                 "less", "less_equal"):
+        t[f"method:{name}_"] = comparison_inplace_samples(f"method:{name}_")
     for name in ("arcsin_", "arccos_", "arctan_", "sign_"):
         families = unit_families if name in ("arcsin_", "arccos_") else all_families
         t[f"method:{name}"] = unary_samples(

@@ -1109,6 +1109,53 @@ class I1(_OfInput):
 i0 = _unary(I0, "i0", "The modified Bessel function of the first kind of order 0.")
 
 
+# ---------------------------------------------------------------- comparisons in place
+class _ComparisonInPlace(Function):
+    """``x.lt_(other)`` and the other comparisons in place: 1 where it holds, else 0, in ``x``'s
+    own dtype. Flat: the gradients are zeros. PyTorch names the node ``LtBackward0`` for a
+    number ``other``, ``LtBackward1`` for a tensor (the subclasses made by ``_comparison``)."""
+
+    _builtin = True
+
+    @classmethod
+    def forward(cls, a, other):
+        return _wrap(cls._compare(a, other)._data.astype(a._data.dtype))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+
+    @staticmethod
+    def backward(ctx, grad):
+        zeros = grad.new_zeros(grad.shape)
+        return zeros if ctx._forward_cls._edge_args == (0,) else (zeros, zeros)
+
+
+def _comparison(compare, node: str) -> type:
+    """The ``_ComparisonInPlace`` of ``compare`` (``arithmetic.lt``...) recorded as ``node``."""
+    edges = (0,) if node.endswith("0") else (0, 1)
+    return type(node.replace("Backward", "InPlace"), (_ComparisonInPlace,), {
+        "node_name": node, "_builtin": True, "_edge_args": edges,
+        "_compare": staticmethod(compare)})
+
+
+def _comparison_method(compare, name: str, node: str):
+    """``x.<name>_(other)``, recorded as ``<node>Backward0`` (a number) or ``...1`` (a tensor)."""
+    with_number, with_tensor = _comparison(compare, node + "Backward0"), _comparison(
+        compare, node + "Backward1")
+
+    def method(self, other):
+        cls = with_tensor if isinstance(other, Tensor) else with_number
+        return self._inplace(cls.apply, other)
+    method.__name__ = method.__qualname__ = name + "_"
+    return method
+
+
+_COMPARISONS = {"eq": "Eq", "ne": "Ne", "lt": "Lt", "le": "Le", "gt": "Gt", "ge": "Ge",
+                "not_equal": "Ne", "greater": "Gt", "greater_equal": "Ge", "less": "Lt",
+                "less_equal": "Le"}
+
+
 # ---------------------------------------------------------------- as Tensor methods
 # (``_tensor_methods`` attaches them.) A method counts its arguments from after ``self``, so
 # ``x.atan2(2.0)`` names ``other`` as argument 1; PyTorch has no in-place form of the others.
@@ -1185,6 +1232,9 @@ def tensor_methods() -> dict:
     methods["logit_"] = _logit_
     methods["float_power_"] = _float_power_
     methods["heaviside_"] = _checking_other(HeavisideInplace.apply, "heaviside_")
+    for name, node in _COMPARISONS.items():  # eq_, lt_, ..., greater_
+        compare = getattr(arithmetic, node.lower())
+        methods[name + "_"] = _comparison_method(compare, name, node)
     # the in-place forms of three older operations
     methods["remainder_"] = inplace_method(remainder, "remainder_")
     methods["sign_"] = inplace_method(sign, "sign_")
