@@ -209,3 +209,13 @@ def test_gcd_and_lcm_of_signed_and_large_integers():
         mine = getattr(minitorch, name)(minitorch.from_numpy(a), minitorch.from_numpy(b))
         ref = getattr(torch, name)(torch.from_numpy(a), torch.from_numpy(b))
         np.testing.assert_array_equal(mine.numpy(), ref.numpy())
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from minitorch.ops import elementwise
+
+    result = doctest.testmod(elementwise, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0

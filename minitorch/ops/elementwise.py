@@ -17,7 +17,7 @@ Example:
     >>> minitorch.atan2(minitorch.tensor([1.0, -1.0]), minitorch.tensor([-1.0, -1.0]))
     tensor([ 2.3562, -2.3562])
     >>> minitorch.logaddexp(minitorch.tensor([1000.0]), minitorch.tensor([1000.0]))
-    tensor([1000.6931])
+    tensor([1000.6932])
 """
 
 from __future__ import annotations
