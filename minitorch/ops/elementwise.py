@@ -77,8 +77,9 @@ def _in_float32(np_fn, *arrays):
 
 # ---------------------------------------------------------------- functions of one tensor
 class _OfInput(Function):
-    """A float function of one tensor, ``_compute`` on its array (float32 for an integer or
-    bool tensor); backward gets the input (``_OfOutput``: the output)."""
+    """A float function of one tensor: ``_compute`` on its array (float32 for an integer or bool
+    tensor), and ``derivative`` of its input (``_OfOutput``: of its output), which backward
+    multiplies the gradient by. Both are written next to each other in each subclass."""
 
     _builtin = True
 
@@ -89,6 +90,11 @@ class _OfInput(Function):
     @staticmethod
     def setup_context(ctx, inputs, output):
         ctx.save_for_backward(inputs[0])
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        (saved,) = ctx.saved_tensors
+        return grad * cls.derivative(saved)
 
 
 def _save_input_and_output(ctx, inputs, output):
@@ -106,66 +112,43 @@ class Tan(_OfOutput):
     node_name = "TanBackward0"
     _builtin = True
     _compute = staticmethod(np.tan)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (out,) = ctx.saved_tensors
-        return grad * (1 + out.pow(2))  # d tan(a)/da = 1 + tan(a)^2
+    derivative = staticmethod(lambda out: 1 + out.pow(2))  # 1 + tan(a)^2
 
 
 class Sinh(_OfInput):
     node_name = "SinhBackward0"
     _builtin = True
     _compute = staticmethod(np.sinh)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        return grad * cosh(a)
+    derivative = staticmethod(lambda a: cosh(a))
 
 
 class Cosh(_OfInput):
     node_name = "CoshBackward0"
     _builtin = True
     _compute = staticmethod(np.cosh)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        return grad * sinh(a)
+    derivative = staticmethod(lambda a: sinh(a))
 
 
 class Asinh(_OfInput):
     node_name = "AsinhBackward0"
     _builtin = True
     _compute = staticmethod(np.arcsinh)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        return grad * (a.pow(2) + 1).rsqrt()  # 1 / sqrt(a^2 + 1)
+    derivative = staticmethod(lambda a: (a.pow(2) + 1).rsqrt())  # 1 / sqrt(a^2 + 1)
 
 
 class Acosh(_OfInput):
     node_name = "AcoshBackward0"
     _builtin = True
     _compute = staticmethod(np.arccosh)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        return grad * (a.pow(2) - 1).rsqrt()  # 1 / sqrt(a^2 - 1): inf at 1, NaN below
+    # 1 / sqrt(a^2 - 1): inf at 1, NaN below
+    derivative = staticmethod(lambda a: (a.pow(2) - 1).rsqrt())
 
 
 class Atanh(_OfInput):
     node_name = "AtanhBackward0"
     _builtin = True
     _compute = staticmethod(np.arctanh)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        return grad * 1 / (1 - a.pow(2))  # in PyTorch's order: (grad * 1) / (1 - a^2)
+    derivative = staticmethod(lambda a: 1 / (1 - a.pow(2)))  # +-inf at +-1
 
 
 _DEG = math.pi / 180
@@ -243,11 +226,7 @@ class Erfc(_OfInput):
     node_name = "ErfcBackward0"
     _builtin = True
     _compute = staticmethod(erfc_array)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        return -2.0 / math.sqrt(math.pi) * (-a.pow(2)).exp() * grad
+    derivative = staticmethod(lambda a: -2.0 / math.sqrt(math.pi) * (-a.pow(2)).exp())
 
 
 class Logit(Function):
@@ -471,6 +450,15 @@ class _OfTwoFloats(Function):
     def setup_context(ctx, inputs, output):
         ctx.save_for_backward(*inputs)
 
+    @classmethod
+    def _of_edges(cls, grads: tuple):
+        """The gradients of the arguments that have edges: both, or (for a subclass that takes
+        a Python number, listed in ``_edge_args``) the tensor's alone."""
+        if cls._edge_args is None:
+            return grads
+        (i,) = cls._edge_args
+        return grads[i]
+
 
 class Atan2(_OfTwoFloats):
     node_name = "Atan2Backward0"
@@ -521,27 +509,24 @@ class Logaddexp(_OfTwoFloats):
     _builtin = True
     _compute = staticmethod(_logaddexp_array)
     _kernel = "logaddexp"
+    _exp = staticmethod(lambda t: t.exp())
 
-    @staticmethod
-    def backward(ctx, grad):
+    @classmethod
+    def backward(cls, ctx, grad):
         a, b = ctx.saved_tensors  # d/da = 1 / (1 + exp(b - a)): a softmax weight
         need_a, need_b = ctx.needs_input_grad
-        return (grad / (1 + (b - a).exp()) if need_a else None,
-                grad / (1 + (a - b).exp()) if need_b else None)
+        return (grad / (1 + cls._exp(b - a)) if need_a else None,
+                grad / (1 + cls._exp(a - b)) if need_b else None)
 
 
-class Logaddexp2(_OfTwoFloats):
+class Logaddexp2(Logaddexp):
+    """``logaddexp`` in base 2: ``d/da = 1 / (1 + 2^(b - a))``."""
+
     node_name = "Logaddexp2Backward0"
     _builtin = True
     _compute = staticmethod(lambda x, y: _logaddexp_array(x, y, np.exp2, 1 / math.log(2)))
     _kernel = "logaddexp2"
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        need_a, need_b = ctx.needs_input_grad
-        return (grad / (1 + (b - a).exp2()) if need_a else None,
-                grad / (1 + (a - b).exp2()) if need_b else None)
+    _exp = staticmethod(lambda t: t.exp2())
 
 
 class Copysign(_OfTwoFloats):
@@ -552,24 +537,21 @@ class Copysign(_OfTwoFloats):
     _compute = staticmethod(np.copysign)
     setup_context = staticmethod(_save_input_and_output)
 
-    @staticmethod
-    def backward(ctx, grad):
+    @classmethod
+    def backward(cls, ctx, grad):
         a, out = ctx.saved_tensors
         ratio = where(a == 0, 0.0, out / a)  # +-1, taken as 0 at a = 0
         need_a, need_b = ctx.needs_input_grad
-        return (grad * ratio if need_a else None, grad.new_zeros(grad.shape) if need_b else None)
+        return cls._of_edges((grad * ratio if need_a else None,
+                              grad.new_zeros(grad.shape) if need_b else None))
 
 
 class CopysignNumber(Copysign):
-    """``copysign(a, number)``: the number gets an empty edge."""
+    """``copysign(a, number)``: only the tensor has an edge."""
 
     node_name = "CopysignBackward1"
     _builtin = True
     _edge_args = (0,)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return Copysign.backward(ctx, grad)[0]
 
 
 def _xlogy_array(x, y):
@@ -584,13 +566,13 @@ class Xlogy(_OfTwoFloats):
     _builtin = True
     _compute = staticmethod(_xlogy_array)
 
-    @staticmethod
-    def backward(ctx, grad):
+    @classmethod
+    def backward(cls, ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         # d/da = log(b), taken as 0 at a == 0, b <= 0 (the derivative along a = 0)
         ga = xlogy(grad, b).masked_fill((a == 0.0) & (b <= 0.0), 0.0) if need_a else None
-        return ga, (grad * a / b if need_b else None)
+        return cls._of_edges((ga, grad * a / b if need_b else None))
 
 
 class XlogyNumberOther(Xlogy):
@@ -600,12 +582,6 @@ class XlogyNumberOther(Xlogy):
     _builtin = True
     _edge_args = (0,)
 
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        ga = xlogy(grad, b)
-        return ga if b.item() > 0 else ga.masked_fill(a == 0.0, 0.0)
-
 
 class XlogyNumberSelf(Xlogy):
     """``xlogy(number, tensor)``: only the tensor has an edge."""
@@ -613,11 +589,6 @@ class XlogyNumberSelf(Xlogy):
     node_name = "XlogyBackward1"
     _builtin = True
     _edge_args = (1,)
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        return grad * a / b
 
 
 class Fmax(_OfTwoFloats):
@@ -1080,11 +1051,7 @@ class I0(_OfInput):
     node_name = "I0Backward0"
     _builtin = True
     _compute = staticmethod(lambda x: np.i0(x).astype(x.dtype, copy=False))
-
-    @staticmethod
-    def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        return grad * I1.apply(a)  # d I0(a)/da = I1(a)
+    derivative = staticmethod(lambda a: I1.apply(a))
 
 
 class I1(_OfInput):
