@@ -321,6 +321,48 @@ from minitorch.ops.pointwise import (
     rsqrt,
 )
 from minitorch.ops.shape import flip
+from minitorch.ops.elementwise import (  # tan, the hyperbolic functions, atan2, addcmul...
+    acosh,
+    addcdiv,
+    addcmul,
+    arccosh,
+    arcsinh,
+    arctan2,
+    arctanh,
+    asinh,
+    atan2,
+    atanh,
+    copysign,
+    cosh,
+    count_nonzero,
+    deg2rad,
+    erfc,
+    fix,
+    float_power,
+    fmax,
+    fmin,
+    fmod,
+    frac,
+    gcd,
+    heaviside,
+    hypot,
+    i0,
+    lcm,
+    ldexp,
+    logaddexp,
+    logaddexp2,
+    logit,
+    nextafter,
+    positive,
+    rad2deg,
+    sgn,
+    signbit,
+    sinc,
+    sinh,
+    tan,
+    trunc,
+    xlogy,
+)
 from minitorch.ops.shape import (  # roll, movedim, the stacks, tensor_split, tile, diag...
     column_stack,
     diag,
@@ -374,6 +416,16 @@ log1p, expm1, rsqrt, log2, log10, exp2, erf = (
 kron = _with_out(kron, "mul")  # PyTorch's kron(out=) is mul(out=)
 vdot = _with_out(vdot)
 renorm = _with_out(renorm)
+(tan, sinh, cosh, asinh, acosh, atanh, arcsinh, arccosh, arctanh, deg2rad, rad2deg, sinc, erfc,
+ logit, trunc, fix, frac, sgn, signbit, atan2, arctan2, hypot, copysign, logaddexp, logaddexp2,
+ xlogy, fmax, fmin, fmod, addcmul, addcdiv, float_power, ldexp, nextafter, heaviside, gcd, lcm,
+ i0) = (
+    _with_out(f) for f in (
+        tan, sinh, cosh, asinh, acosh, atanh, arcsinh, arccosh, arctanh, deg2rad, rad2deg, sinc,
+        erfc, logit, trunc, fix, frac, sgn, signbit, atan2, arctan2, hypot, copysign, logaddexp,
+        logaddexp2, xlogy, fmax, fmin, fmod, addcmul, addcdiv, float_power, ldexp, nextafter,
+        heaviside, gcd, lcm, i0))
+not_equal, greater, greater_equal, less, less_equal = ne, gt, ge, lt, le
 
 
 def _outer_as_mul(input, vec2, *, _outer=outer):  # noqa: A002

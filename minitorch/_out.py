@@ -74,6 +74,9 @@ def _tensors_in(values):
 def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
     if not grad_mode._state.enabled:
         return
+    if name.startswith("aten::") and any(t._requires_grad for t in _tensors_in(
+            [*args, *kwargs.values()])):  # an op without a derivative (its ATen name)
+        raise RuntimeError(f"derivative for {name} is not implemented")
     if any(t._requires_grad for t in _tensors_in([out, *args, *kwargs.values()])):
         raise RuntimeError(
             f"{name}(): functions with out=... arguments don't support automatic "
@@ -82,7 +85,7 @@ def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
 
 # How each operation treats an ``out`` of another dtype than its result, as PyTorch does:
 # most cast the result when that is safe (float32 into float64); these insist on their own dtype.
-_SAME_DTYPE = {"abs", "neg", "clamp"}
+_SAME_DTYPE = {"abs", "neg", "clamp", "trunc", "fix", "frac", "sgn"}
 # matmul and the linalg kernels: "Expected out tensor to have dtype float, but got double"
 _MATMUL = {"mm", "bmm", "matmul", "linalg_inv_ex", "_linalg_det", "linalg_cross",
            "linalg_cholesky_ex", "_linalg_solve_ex", "renorm"}
@@ -99,10 +102,26 @@ _C10_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "
               "bool": "bool"}
 
 
+def _check_out_kind(name: str, out: Tensor) -> None:
+    """What PyTorch checks of ``out`` before anything else."""
+    if not isinstance(out, Tensor):
+        return
+    if name == "signbit" and out.dtype is not _dtype.bool:
+        raise RuntimeError("signbit does not support non-boolean outputs.")
+    if name == "float_power" and out.dtype is not _dtype.float64:
+        raise RuntimeError(f"the output given to float_power has dtype {out.dtype._legacy[:-6]} "
+                           "but the operation's result requires dtype Double")
+
+
 def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
     """PyTorch's error when ``out``'s dtype cannot hold ``result`` for this operation."""
     if not isinstance(out, Tensor) or out.dtype is result.dtype:
         return
+    if name == "aten::heaviside":
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    if name == "ldexp" and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
+        raise RuntimeError(f"ldexp can't be cast to the desired output type "
+                           f"{out.dtype._legacy[:-6]}")
     if name in _SAME_DTYPE:
         raise RuntimeError(f"Found dtype {_dtype_name(out.dtype)} but expected "
                            f"{_dtype_name(result.dtype)}")
@@ -126,13 +145,14 @@ def with_out(fn, name: str | None = None, writer: str | None = None):
     """Give an operation ``fn(*args, **kwargs)`` PyTorch's ``out=`` keyword (``name``: the
     name PyTorch's errors give it, when not ``fn``'s own; ``writer``: the kernel named by the
     error for arguments that require grad, when not ``name``)."""
-    name = name or fn.__name__
+    name = name or getattr(fn, "out_name", fn.__name__)  # an alias's errors name the original
     writer = writer or name
 
     @functools.wraps(fn)
     def wrapper(*args, out=None, **kwargs):
         if out is None:
             return fn(*args, **kwargs)
+        _check_out_kind(name, out)
         _check_grad(writer, out, args, kwargs)
         with grad_mode.no_grad():
             result = fn(*args, **kwargs)

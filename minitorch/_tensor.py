@@ -171,6 +171,28 @@ def _counter(t) -> _VersionCounter:
     return counter
 
 
+
+def check_cast(dtype: np.dtype, out: Tensor) -> None:
+    """PyTorch's error when a result of ``dtype`` cannot be written into ``out``: a float into
+    an integer or bool tensor, or a number into a bool one (integers of another sign or size
+    are cast, as ``canCast`` allows)."""
+    into = out._data.dtype
+    if (dtype.kind == "f" and into.kind != "f") or (dtype.kind != "b" and into.kind == "b"):
+        raise RuntimeError(
+            f"result type {_dtype.from_numpy_dtype(dtype)._legacy[:-6]} can't be cast to the "
+            f"desired output type {out.dtype._legacy[:-6]}"
+        )
+
+def check_shape(shape: tuple, out: Tensor) -> None:
+    """PyTorch's error when a result of ``shape`` cannot be written into ``out`` (an in-place
+    operation cannot grow its tensor)."""
+    if tuple(shape) != out._data.shape:
+        raise RuntimeError(
+            f"output with shape [{', '.join(map(str, out._data.shape))}] doesn't match the "
+            f"broadcast shape [{', '.join(map(str, shape))}]"
+        )
+
+
 class Tensor:
     """A multi-dimensional array with autograd support. See the module docstring.
 
@@ -627,12 +649,8 @@ class Tensor:
         if self._version_counter is _INFERENCE and not grad_mode._state.inference:
             raise RuntimeError(_INFERENCE_INPLACE_MESSAGE)
         data = self._data
-        if (values.dtype is not data.dtype and values.dtype != data.dtype
-                and not np.can_cast(values.dtype, data.dtype, "same_kind")):
-            raise RuntimeError(
-                f"result type {_dtype.from_numpy_dtype(values.dtype)._legacy[:-6]} can't be "
-                f"cast to the desired output type {self.dtype._legacy[:-6]}"
-            )
+        if values.dtype is not data.dtype and values.dtype != data.dtype:
+            check_cast(values.dtype, self)
         if data.size and not _backend.writeable(data):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
@@ -640,10 +658,7 @@ class Tensor:
                 "operation."
             )
         if values.shape != data.shape:  # NumPy would let [1] into [], PyTorch does not
-            raise RuntimeError(
-                f"output with shape [{', '.join(map(str, data.shape))}] doesn't match the "
-                f"broadcast shape [{', '.join(map(str, values.shape))}]"
-            )
+            check_shape(values.shape, self)
         if data.size:  # an empty view may be read-only to NumPy, and there is nothing to write
             data[...] = values
         _counter(self).value += 1

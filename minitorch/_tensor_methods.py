@@ -54,6 +54,7 @@ from minitorch.ops import scatter as _scatter
 from minitorch.ops import shape as _shape
 from minitorch.ops import softmax as _softmax
 from minitorch.ops import sorting as _sorting
+from minitorch.ops import tensor_apply as _tensor_apply
 from minitorch.ops import triangular as _triangular
 from minitorch.ops import type_queries as _type_queries
 from minitorch.ops import unary as _unary
@@ -858,10 +859,10 @@ class TensorMethods:
         return _type_queries.is_nonzero(self)
 
     def apply_(self, callable):  # noqa: A002  (PyTorch's argument name)
-        return _elementwise.apply_(self, callable)
+        return _tensor_apply.apply_(self, callable)
 
     def map_(self, other, callable):  # noqa: A002
-        return _elementwise.map_(self, other, callable)
+        return _tensor_apply.map_(self, other, callable)
 
     def fill_diagonal_(self, fill_value, wrap=False):
         return _indexing.fill_diagonal_(self, fill_value, wrap)
@@ -936,6 +937,18 @@ for _name, _method in [*vars(TensorMethods).items(), *METHODS.items()]:
     if _name not in _CLASS_MACHINERY and _name not in vars(Tensor):
         setattr(Tensor, _name, _method)
 del _name, _method
+
+# ``tan``, ``atan2``, ``addcmul``... (ops/elementwise.py) and their in-place forms; PyTorch's
+# other names of comparisons, and the in-place forms of its aliases
+for _name, _method in _elementwise.tensor_methods().items():
+    setattr(Tensor, _name, _method)
+for _alias, _name in (("not_equal", "ne"), ("greater", "gt"), ("greater_equal", "ge"),
+                      ("less", "lt"), ("less_equal", "le"), ("arcsin_", "asin_"),
+                      ("arccos_", "acos_"), ("arctan_", "atan_"), ("multiply_", "mul_"),
+                      ("divide_", "div_"), ("true_divide_", "div_"), ("subtract_", "sub_"),
+                      ("negative_", "neg_")):
+    setattr(Tensor, _alias, getattr(Tensor, _name))
+del _alias, _name, _method
 
 # The operators run in every step of every program, so they *are* the operations:
 # ``Tensor.__mul__ is ops.arithmetic.mul``. A method that called ``mul`` would cost one more

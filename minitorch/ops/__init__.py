@@ -8,6 +8,8 @@ with tensor operations, so they are differentiable too (``create_graph=True``).
 * ``unary``: ``exp``, ``log``, ``sqrt``, ``abs``, ``sin``, ``cos``, ``tanh``, ``sigmoid``, ``relu``
 * ``pointwise``: ``log1p``, ``expm1``, ``rsqrt``, ``log2``, ``log10``, ``exp2``, ``erf``,
   ``isinf``, ``nan_to_num``, ``lerp``
+* ``elementwise``: ``tan``, the hyperbolic functions, ``atan2``, ``hypot``, ``logaddexp``,
+  ``xlogy``, ``fmax``, ``fmod``, ``addcmul``, ``addcdiv``, ... and their Tensor methods
 * ``reduction``: ``sum``, ``mean``, ``max``, ``min``, ``var``, ``std``, ...
 * ``shape``: ``reshape``/``view``, ``transpose``, ``permute``, ``squeeze``, ``expand``, ``cat``, ...
 * ``indexing``: ``x[...]`` reads and writes
