@@ -39,7 +39,7 @@ def zero_grads(params):
 
 def test_zero_grads_right(capsys):
     passed, out = _result(check_zero_grads, zero_grads, capsys)
-    assert passed and "all 5 cases passed" in out
+    assert passed and "all 6 cases passed" in out
 
 
 def test_zero_grads_set_to_none_is_right_too(capsys):
@@ -217,6 +217,13 @@ def _zero_first_only(params):
             return
 
 
+def _zero_until_a_none(params):
+    for p in params:
+        if p.grad is None:
+            return  # the rest are not cleared
+        p.grad.zero_()
+
+
 def _zero_with_an_optimizer(params):
     minitorch.optim.SGD(params, lr=0.0).zero_grad()
 
@@ -317,6 +324,8 @@ WRONG = [
      ["overflowed", "0 * inf and 0 * NaN are NaN"]),
     ("check_zero_grads", _zero_first_only, "returns inside the loop",
      ["w.grad was cleared but b.grad was not", "`return`"]),
+    ("check_zero_grads", _zero_until_a_none, "stops at the first .grad that is None",
+     ["the parameter between them has no gradient", "`continue`"]),
     ("check_zero_grads", _zero_with_an_optimizer, "optimizer.zero_grad()",
      ["called `optimizer.zero_grad`", "answer key"]),
     ("check_no_grad_context", _NoGradForgetsPrevious, "restores True, not the previous mode",

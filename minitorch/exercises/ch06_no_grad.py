@@ -141,6 +141,22 @@ def check_zero_grads(zero_grads: Callable[[list], Any]) -> bool:
         zero_grads([w, b])
         return cleared_state(w, b, before)
 
+    def one_never_used():
+        w, b, loss = _model()
+        unused = minitorch.zeros(2, requires_grad=True)  # a parameter the loss leaves out
+        loss().backward()
+        before = (to_numpy(w).copy(), to_numpy(b).copy())
+        zero_grads([w, unused, b])
+        return cleared_state(w, b, before)
+
+    def compare_past_none(got: Any, expected: Any) -> bool:
+        assert not (got["_w"] and not got["_b"]), (
+            "w.grad was cleared but b.grad was not: the parameter between them has no "
+            "gradient (its `.grad` is None, as for a layer the loss did not use), and your "
+            "loop stopped there. Skip such a parameter (`continue`) instead of ending the loop "
+            "(`return` or `break`).")
+        return compare_cleared(got, expected)
+
     def fresh_next_time():
         w, b, loss = _model()
         loss().backward()
@@ -195,6 +211,10 @@ def check_zero_grads(zero_grads: Callable[[list], Any]) -> bool:
         Case("parameters whose .grad is still None (no backward yet)",
              keep_grad_mode(grad_none), None, compare=compare_cleared,
              expected_repr="no error; .grad stays None"),
+        Case("params = [w, a parameter the loss does not use (.grad None), b]",
+             keep_grad_mode(one_never_used), None, compare=compare_past_none,
+             expected_repr="w.grad and b.grad all zeros (or None), past the one without a "
+             "gradient"),
         Case("zero_grads twice in a row", keep_grad_mode(twice), None,
              compare=compare_cleared, expected_repr=cleared),
         Case("gradients that overflowed to inf and NaN are cleared too",
