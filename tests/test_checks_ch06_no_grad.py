@@ -233,6 +233,17 @@ class _NoGradForgetsPrevious(my_no_grad):
         minitorch.set_grad_enabled(True)
 
 
+class _NoGradSavesAtInit:
+    def __init__(self):
+        self.prev = grad_mode._state.enabled  # the mode when made, not when entered
+
+    def __enter__(self):
+        grad_mode._state.enabled = False
+
+    def __exit__(self, *exc):
+        grad_mode._state.enabled = self.prev
+
+
 class _NoGradAlwaysOn:
     def __enter__(self):
         grad_mode._state.enabled = False
@@ -329,7 +340,9 @@ WRONG = [
     ("check_zero_grads", _zero_with_an_optimizer, "optimizer.zero_grad()",
      ["called `optimizer.zero_grad`", "answer key"]),
     ("check_no_grad_context", _NoGradForgetsPrevious, "restores True, not the previous mode",
-     ["restore the *previous* mode"]),
+     ["restore the *previous* mode", "not always turn recording on"]),
+    ("check_no_grad_context", _NoGradSavesAtInit, "saves the mode in __init__, not __enter__",
+     ["when the block was *entered*", "the mode of when the object was made"]),
     ("check_no_grad_context", _NoGradAlwaysOn, "always turns recording on",
      ["restore the *previous* mode"]),
     ("check_no_grad_context", _NoGradNeverRestores, "never restores",

@@ -279,8 +279,9 @@ def check_no_grad_context(my_no_grad: type) -> bool:
         return {"recording after": grad_mode._state.enabled, "y.requires_grad": y.requires_grad}
 
     def restores_previous():
+        block = my_no_grad()  # made while recording is on, entered while it is off
         with minitorch.no_grad():
-            with my_no_grad():
+            with block:
                 inside = grad_mode._state.enabled
             return {"recording inside, entered while off": inside,
                     "recording after, inside minitorch.no_grad()": grad_mode._state.enabled}
@@ -335,8 +336,10 @@ def check_no_grad_context(my_no_grad: type) -> bool:
         "recording after": "Recording is not back on after the block: `__exit__` must put back "
         "the mode that `__enter__` found.",
         "recording after, inside minitorch.no_grad()": "After your block, recording came back "
-        "on inside `minitorch.no_grad()`: `__exit__` must restore the *previous* mode (save "
-        "it in `__enter__`), not always turn recording on.",
+        "on inside `minitorch.no_grad()`: `__exit__` must restore the *previous* mode, the one "
+        "that was on when the block was *entered* (save it in `__enter__`); not always turn "
+        "recording on, nor restore the mode of when the object was made (this block was made "
+        "while recording was on).",
         "exception propagated": "The exception raised inside the block disappeared: `__exit__` "
         "returned something true, which tells Python to swallow it. Return None.",
         "recording between the two exits": "When two blocks are nested, leaving the inner one "
@@ -382,7 +385,8 @@ def check_no_grad_context(my_no_grad: type) -> bool:
              {"recording inside": False, "y.requires_grad": False, "y.grad_fn is None": True}),
         case("after the block recording is back on", after,
              {"recording after": True, "y.requires_grad": True}),
-        case("entered while recording is already off (inside minitorch.no_grad())",
+        case("made while recording is on, entered while it is off (inside "
+             "minitorch.no_grad())",
              restores_previous, {"recording inside, entered while off": False,
                                  "recording after, inside minitorch.no_grad()": False}),
         case("the block raises an exception", on_exception,
