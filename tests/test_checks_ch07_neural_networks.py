@@ -565,7 +565,7 @@ WRONG = [
     ("check_line", _LineClassAttributes, "Parameters in the class body",
      ["is a class attribute"]),
     ("check_line", _LineSharedParameters, "Parameters made once, outside the class",
-     ["two Lines have parameters of their own", "share their parameters"]),
+     ["share their parameters", "not one made once, outside the class or in its body"]),
     ("check_line", _LineFrozen, "w with requires_grad=False", ["`w` does not require grad"]),
     ("check_line", _LineDetached, "forward with .item()", ["no `grad_fn`"]),
     ("check_my_linear", _linear(transposed=True), "transposed weight",

@@ -482,8 +482,9 @@ def check_line(line_class: type) -> bool:
 
     def shapes_and_values():
         params = _named(Line())
+        shared = any(p is q for p in Line().parameters() for q in Line().parameters())
         return Seen({name: (tuple(params[name].shape), float(_array(params[name]).sum()))
-                     for name in sorted(params)})
+                     for name in sorted(params)} | {"_shared": shared})
 
     def compare_shapes(got: Any, expected: Any) -> bool:
         for name in ("w", "b"):
@@ -491,6 +492,12 @@ def check_line(line_class: type) -> bool:
             assert shape == (), (
                 f"`{name}` has shape {shape}; a scalar has shape `()`, a 0-d tensor made from "
                 "a number (`torch.zeros(1)` or a one-element list gives shape (1,)).")
+            assert value == 0.0 or not got["_shared"], (
+                f"`{name}` should start at 0.0, not {value}: every Line you make gets the same "
+                "parameters, so a Line trained earlier (by an earlier run of this check, say) "
+                "left its values in them. Two Lines must not share their parameters: make new "
+                "`nn.Parameter`s in `__init__`, for each instance (not one made once, outside "
+                "the class or in its body).")
             assert value == 0.0, f"`{name}` should start at 0.0, not {value}."
         return True
 
