@@ -185,7 +185,7 @@ class MyTensorRight:
 
 def test_my_tensor_right_answer_passes(capsys):
     assert check_my_tensor(MyTensorRight)
-    assert _output(capsys) == "✓ MyTensor: all 11 cases passed.\n"
+    assert _output(capsys) == "✓ MyTensor: all 12 cases passed.\n"
 
 
 def test_my_tensor_not_done_yet(capsys):
@@ -295,6 +295,14 @@ class _GradStartsAtZero(MyTensorRight):
         self.grad = np.zeros_like(self.data)
 
 
+class _NumberDropsRequiresGrad(MyTensorRight):
+    def __add__(self, other):
+        if not isinstance(other, MyTensorRight):  # a number: add it to the array directly
+            return type(self)(self.data + other)
+        return type(self)(self.data + other.data,
+                          requires_grad=self.requires_grad or other.requires_grad)
+
+
 # ------------------------------------------------------------------ the meta-test's lists
 RIGHT = {
     "check_broadcast_shape": (check_broadcast_shape, broadcast_shape_right),
@@ -335,6 +343,8 @@ WRONG = [
      ["is a ndarray, not a MyTensor"]),
     ("check_my_tensor", _AddsInPlaceIntoLeft, "the result shares the left operand's array",
      ["changed an operand's `.data`"]),
+    ("check_my_tensor", _NumberDropsRequiresGrad, "t + 1 loses t's requires_grad",
+     ["`t + 1` does not require grad, though `t` does"]),
     ("check_my_tensor", _GradStartsAtZero, ".grad starts as zeros, not None",
      ["MyTensor([1.0]).grad (no gradient yet)"]),
 ]

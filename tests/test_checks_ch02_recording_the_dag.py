@@ -201,7 +201,7 @@ def find_leaves_right(t):
 
 def test_find_leaves_right_answer_passes(capsys):
     assert check_find_leaves(find_leaves_right)
-    assert _output(capsys) == "✓ find_leaves: all 8 cases passed.\n"
+    assert _output(capsys) == "✓ find_leaves: all 9 cases passed.\n"
 
 
 def test_find_leaves_not_done_yet(capsys):
@@ -251,7 +251,7 @@ def test_find_leaves_recursive_fails_on_the_deep_chain(capsys):
     out = _output(capsys)
     assert "a chain of 3,000 multiplications" in out
     assert "RecursionError" in out
-    assert "7 of 8 cases passed" in out
+    assert "7 of 9 cases passed" in out  # the 2**40 paths stop it too
 
 
 def test_find_leaves_returning_non_leaves_is_explained(capsys):
@@ -456,6 +456,18 @@ def _leaves_without_seen(t):
     return leaves
 
 
+def _leaves_without_seen_nodes(t):  # no duplicate leaves, but every path walked
+    if t.grad_fn is None:
+        return [t] if t.requires_grad else []
+    leaves, stack = [], [t.grad_fn]
+    while stack:
+        node = stack.pop()
+        if hasattr(node, "variable") and not any(v is node.variable for v in leaves):
+            leaves.append(node.variable)
+        stack.extend(n for n, _ in node.next_functions if n is not None)
+    return leaves
+
+
 def _leaves_compared_with_in(t):
     if t.grad_fn is None:
         return [t] if t.requires_grad else []
@@ -614,6 +626,8 @@ WRONG = [
     ("check_mul", _MulNotAFunction, "not an autograd.Function",
      ["must subclass `autograd.Function`"]),
     ("check_find_leaves", _leaves_without_seen, "no seen set", ["appears more than once"]),
+    ("check_find_leaves", _leaves_without_seen_nodes, "dedups the leaves, walks every path",
+     ["came back to the same node", "keep a `seen` set"]),
     ("check_find_leaves", _leaves_compared_with_in, "`in` on tensors",
      ["compared tensors", "element by element"]),
     ("check_find_leaves", _leaves_compared_with_equal, "skips a leaf equal to one found",

@@ -258,7 +258,7 @@ def graph_of(loss):
 
 
 def make_backward(overwrite=False, no_grad=True, order_fn=None, leaf_overwrite=False,
-                  alias=False):
+                  alias=False, in_place=False):
     """The right my_backward, or one with a typical mistake switched on."""
 
     def my_backward(loss):
@@ -287,14 +287,17 @@ def make_backward(overwrite=False, no_grad=True, order_fn=None, leaf_overwrite=F
                 for (nxt, _), g in zip(node.next_functions, outs):
                     if nxt is None or g is None:
                         continue
-                    grads[nxt] = g if (overwrite or nxt not in grads) else grads[nxt] + g
+                    if in_place and nxt in grads:  # adds into the tensor it was handed
+                        grads[nxt] += g
+                    else:
+                        grads[nxt] = g if (overwrite or nxt not in grads) else grads[nxt] + g
 
     return my_backward
 
 
 def test_my_backward_right(capsys):
     passed, out = _result(check_my_backward, make_backward(), capsys)
-    assert passed and "all 8 cases passed" in out
+    assert passed and "all 9 cases passed" in out
 
 
 def test_my_backward_todo(capsys):
@@ -588,6 +591,8 @@ WRONG = [
      ["no_grad"]),
     ("check_my_backward", make_backward(order_fn=_breadth_first), "breadth-first order",
      ["logistic regression", "w.grad should be", "not topological"]),
+    ("check_my_backward", make_backward(in_place=True), "+= into a gradient handed on",
+     ["x.grad should be tensor(7.); got tensor(10.)", "changed after it was handed on"]),
     ("check_my_backward", make_backward(alias=True), "stores the shared gradient tensor",
      ["two leaves added", "one and the same tensor"]),
     ("check_my_backward", lambda loss: loss.backward(retain_graph=True), "the real engine",

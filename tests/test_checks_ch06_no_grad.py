@@ -39,7 +39,7 @@ def zero_grads(params):
 
 def test_zero_grads_right(capsys):
     passed, out = _result(check_zero_grads, zero_grads, capsys)
-    assert passed and "all 5 cases passed" in out
+    assert passed and "all 6 cases passed" in out
 
 
 def test_zero_grads_set_to_none_is_right_too(capsys):
@@ -217,6 +217,13 @@ def _zero_first_only(params):
             return
 
 
+def _zero_until_a_none(params):
+    for p in params:
+        if p.grad is None:
+            return  # the rest are not cleared
+        p.grad.zero_()
+
+
 def _zero_with_an_optimizer(params):
     minitorch.optim.SGD(params, lr=0.0).zero_grad()
 
@@ -224,6 +231,17 @@ def _zero_with_an_optimizer(params):
 class _NoGradForgetsPrevious(my_no_grad):
     def __exit__(self, *exc):
         minitorch.set_grad_enabled(True)
+
+
+class _NoGradSavesAtInit:
+    def __init__(self):
+        self.prev = grad_mode._state.enabled  # the mode when made, not when entered
+
+    def __enter__(self):
+        grad_mode._state.enabled = False
+
+    def __exit__(self, *exc):
+        grad_mode._state.enabled = self.prev
 
 
 class _NoGradAlwaysOn:
@@ -317,10 +335,14 @@ WRONG = [
      ["overflowed", "0 * inf and 0 * NaN are NaN"]),
     ("check_zero_grads", _zero_first_only, "returns inside the loop",
      ["w.grad was cleared but b.grad was not", "`return`"]),
+    ("check_zero_grads", _zero_until_a_none, "stops at the first .grad that is None",
+     ["the parameter between them has no gradient", "`continue`"]),
     ("check_zero_grads", _zero_with_an_optimizer, "optimizer.zero_grad()",
      ["called `optimizer.zero_grad`", "answer key"]),
     ("check_no_grad_context", _NoGradForgetsPrevious, "restores True, not the previous mode",
-     ["restore the *previous* mode"]),
+     ["restore the *previous* mode", "not always turn recording on"]),
+    ("check_no_grad_context", _NoGradSavesAtInit, "saves the mode in __init__, not __enter__",
+     ["when the block was *entered*", "the mode of when the object was made"]),
     ("check_no_grad_context", _NoGradAlwaysOn, "always turns recording on",
      ["restore the *previous* mode"]),
     ("check_no_grad_context", _NoGradNeverRestores, "never restores",

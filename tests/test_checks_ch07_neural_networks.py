@@ -339,6 +339,15 @@ def _sgd_no_skip(params, lr):
             p.grad.zero_()
 
 
+def _sgd_stops_at_a_none(params, lr):
+    with minitorch.no_grad():
+        for p in params:
+            if p.grad is None:
+                break  # the parameters after it are never updated
+            p -= lr * p.grad
+            p.grad.zero_()
+
+
 def _sgd_clears_first(params, lr):
     with minitorch.no_grad():
         for p in params:
@@ -536,6 +545,8 @@ WRONG = [
      ["still holds the gradient"]),
     ("check_sgd_step", _sgd_no_skip, "a None .grad not skipped",
      ["is None (it got no gradient", "Skip it"]),
+    ("check_sgd_step", _sgd_stops_at_a_none, "stops at the first .grad that is None",
+     ["`w` was updated but `b` was not", "`continue`"]),
     ("check_sgd_step", _sgd_clears_first, "clears the gradient before using it",
      ["cleared *before* the update used it"]),
     ("check_sgd_step", _sgd_fixed_lr, "0.1 instead of the lr argument",
@@ -554,7 +565,7 @@ WRONG = [
     ("check_line", _LineClassAttributes, "Parameters in the class body",
      ["is a class attribute"]),
     ("check_line", _LineSharedParameters, "Parameters made once, outside the class",
-     ["two Lines have parameters of their own", "share their parameters"]),
+     ["share their parameters", "not one made once, outside the class or in its body"]),
     ("check_line", _LineFrozen, "w with requires_grad=False", ["`w` does not require grad"]),
     ("check_line", _LineDetached, "forward with .item()", ["no `grad_fn`"]),
     ("check_my_linear", _linear(transposed=True), "transposed weight",

@@ -29,7 +29,7 @@ def make_conv2d(fault="right"):
         if fault == "first channel":
             x, weight = x[:1], weight[:, :1]
         oh, ow = (H - kh, W - kw) if fault == "off by one" else (H - kh + 1, W - kw + 1)
-        out = minitorch.zeros(K, oh, ow, dtype=x.dtype)
+        out = minitorch.zeros(K, oh, ow, dtype=None if fault == "float32" else x.dtype)
         for k in range(K):
             for i in range(oh):
                 for j in range(ow):
@@ -199,6 +199,8 @@ WRONG = [
      ["H - kh + 1"]),
     ("check_conv2d_by_hand", make_conv2d("transposed"), "rows and columns swapped",
      ["olumns are swapped"]),
+    ("check_conv2d_by_hand", make_conv2d("float32"), "the output made float32 (no dtype)",
+     ["Your output is float32, though x, weight and bias are float64"]),
     ("check_conv2d_by_hand", _conv_filter_zero, "filter 0 for every output channel",
      ["Every output channel used filter 0"]),
     ("check_conv2d_by_hand", _conv_numpy, "a NumPy array", ["Return a minitorch tensor"]),

@@ -245,6 +245,14 @@ MUTATIONS = [
     ("check_backward", [("t.grad = grad if t.grad is None else t.grad + grad",
                          "t.grad = grad")],
      ".grad overwritten by a second backward()", ["*adds* to .grad", "zero_grad"]),
+    ("check_backward", [("grads[x] = g if x not in grads else grads[x] + g",
+                         "if x in grads:\n                    grads[x] += g\n"
+                         "                else:\n                    grads[x] = g")],
+     "+= into a gradient in the dict", ["read-only", "Add gradients out of place"]),
+    ("check_backward", [("t.grad = grad if t.grad is None else t.grad + grad",
+                         "if t.grad is None:\n                t.grad = grad\n"
+                         "            else:\n                t.grad += grad")],
+     "+= into .grad, which two leaves share", ["one and the same array", "in place"]),
     ("check_backward", [(_function_source("topo_sort"), _RECURSIVE_TOPO_SORT)],
      "a recursive topological sort", ["RecursionError", "explicit stack", "5,000"]),
     ("check_backward", [("        for x, g in zip(",

@@ -62,16 +62,29 @@ def test_the_chapters_random_draws_are_pytorchs():
 def _variant_names(lib) -> list[str]:
     a = lib.ones(1, 3, 1, requires_grad=True)
     results = [a.squeeze(), a.squeeze(0), a.squeeze((0, 2)), a.clone().squeeze_(),
-               a.clone().squeeze_(0), a.sum(), a.sum(0), a.sum((0, 1)),
+               a.clone().squeeze_(0), a.clone().squeeze_((0, 2)), a.sum(), a.sum(0), a.sum((0, 1)),
                a.sum(1, keepdim=True), a.mean(), a.mean(0), a + 1, a * 2, 2 * a, a - a]
     return [r.grad_fn.name() for r in results]
 
 
 def test_numbered_node_names_are_pytorchs():
     assert _variant_names(minitorch) == _variant_names(torch)
-    assert _variant_names(minitorch)[:7] == [
+    assert _variant_names(minitorch)[:8] == [
         "SqueezeBackward0", "SqueezeBackward1", "SqueezeBackward2", "SqueezeBackward3",
-        "SqueezeBackward4", "SumBackward0", "SumBackward1"]
+        "SqueezeBackward4", "SqueezeBackward5", "SumBackward0", "SumBackward1"]
+
+
+def _first_derivative_node_and_linear_nodes(lib) -> list[str]:
+    x = lib.tensor(2.0, requires_grad=True)
+    (dy,) = lib.autograd.grad(x ** 3, x, create_graph=True)   # 05: recorded as grad * 3 x**2
+    layer = lib.nn.Linear(4, 3)                                # 07: F.linear on a batch
+    return [dy.grad_fn.name(), layer(lib.ones(2, 4)).grad_fn.name()]
+
+
+def test_create_graph_records_mul_and_linear_records_addmm():
+    assert (_first_derivative_node_and_linear_nodes(minitorch)
+            == _first_derivative_node_and_linear_nodes(torch)
+            == ["MulBackward0", "AddmmBackward0"])
 
 
 def _worked_example_names(lib) -> list[str]:

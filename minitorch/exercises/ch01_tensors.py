@@ -214,12 +214,17 @@ def _float32_array(got: Any, expected: Any) -> bool:
 
 
 def _data_of(t: Any, my_tensor: type) -> Any:
+    return _result_of(t, my_tensor).data
+
+
+def _result_of(t: Any, my_tensor: type) -> Any:
+    """``t``, the result of ``a + b``, once it is known to be a MyTensor."""
     if t is None:
         raise WrongAnswer("`__add__` returned None: did you forget a `return`?")
     if not isinstance(t, my_tensor):
         raise WrongAnswer(f"`a + b` is a {type(t).__name__}, not a MyTensor: `__add__` must "
                           "return a new MyTensor.")
-    return t.data
+    return t
 
 
 def _shape_of_tensor(t: Any) -> Any:
@@ -231,18 +236,26 @@ def _shape_of_tensor(t: Any) -> Any:
     return tuple(shape)
 
 
-def _explain_number(my_tensor: type) -> Callable[[], Any]:
-    """``MyTensor([1, 2]) + 1``, with the usual error explained."""
+def _explain_number(my_tensor: type, requires_grad: bool = False) -> Callable[[], Any]:
+    """``MyTensor([1, 2], requires_grad=...) + 1``, with the usual error explained: its
+    ``.data``, or its ``.requires_grad`` when the left operand requires grad."""
 
     def run() -> Any:
         try:
-            return _data_of(my_tensor([1, 2]) + 1, my_tensor)
+            result = _result_of(my_tensor([1, 2], requires_grad=requires_grad) + 1, my_tensor)
         except AttributeError as error:
             if "'int' object has no attribute" in str(error):
                 raise WrongAnswer(
                     "`a + 1` fails: your `__add__` reads `other.data`, but a plain number has "
                     "no `.data`. Wrap a number in a MyTensor first.") from None
             raise
+        if requires_grad and result.requires_grad is not True:
+            raise WrongAnswer(
+                "`t + 1` does not require grad, though `t` does: with a number on the right, "
+                "the result lost `t`'s `requires_grad`. A number needs no gradient, but `t` "
+                "still does, so the result requires grad when either operand does, numbers "
+                "included.")
+        return result.requires_grad if requires_grad else result.data
 
     return run
 
@@ -318,7 +331,7 @@ def check_my_tensor(my_tensor: type) -> bool:
         ...         return MyTensor(self.data + other.data,
         ...                         requires_grad=self.requires_grad or other.requires_grad)
         >>> check_my_tensor(MyTensor)
-        ✓ MyTensor: all 11 cases passed.
+        ✓ MyTensor: all 12 cases passed.
         True
     """
     T = my_tensor  # noqa: N806  (a class)
@@ -356,6 +369,9 @@ def check_my_tensor(my_tensor: type) -> bool:
         Case("a number on the right: (MyTensor([1, 2]) + 1).data", _explain_number(T),
              np.array([2.0, 3.0], dtype=np.float32),
              compare=_float32_array, expected_repr="array([2., 3.], dtype=float32)"),
+        Case("a number on the right keeps requires_grad: "
+             "(MyTensor([1, 2], requires_grad=True) + 1).requires_grad",
+             _explain_number(T, requires_grad=True), True),
     ]
     return run_check(
         "MyTensor", cases,

@@ -436,13 +436,64 @@ def _deep_chain(n: int) -> tuple[minitorch.Tensor, dict[int, str]]:
     return h, {id(x): "x"}
 
 
+class _Revisited(WrongAnswer):
+    """Raised from inside the learner's walk when it reads one node's ``next_functions``
+    again and again: the walk follows every path instead of visiting each node once."""
+
+
+def _squarings(n: int) -> tuple[minitorch.Tensor, dict[int, str]]:
+    """``x`` squared ``n`` times: every node is reached along two edges, so a walk without a
+    ``seen`` set follows 2**n paths. The nodes count how often their ``next_functions`` are
+    read, and stop such a walk long before it would end."""
+    x = minitorch.tensor(1.0, requires_grad=True)
+    h = x
+    for _ in range(n):
+        h = h * h
+    counting: dict[type, type] = {}
+    stack, seen = [h.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(nxt for nxt, _ in node.next_functions if nxt is not None)
+        cls = type(node)
+        if hasattr(node, "variable"):  # AccumulateGrad stays itself, for `type(node) is ...`
+            continue
+        if cls not in counting:
+            counting[cls] = type(cls.__name__, (cls,), {
+                "next_functions": property(_counted_next_functions(cls)),
+                "__module__": cls.__module__})
+        node.__class__ = counting[cls]
+    return h, {id(x): "x"}
+
+
+_READS_ALLOWED = 8  # a walk with a `seen` set reads a node's next_functions a few times at most
+
+
+def _counted_next_functions(cls: type) -> Callable[[Any], tuple]:
+    def next_functions(node: Any) -> tuple:
+        node._reads = getattr(node, "_reads", 0) + 1
+        if node._reads > _READS_ALLOWED:
+            raise _Revisited(
+                f"Your walk came back to the same node ({node.name()}) {node._reads} times and "
+                "was still going: here every node is reached along two paths, so a walk that "
+                "follows every path visits the nodes near the leaf 2, 4, 8, ... times. Visit "
+                "each node once: keep a `seen` set of the nodes you have handled, and skip a "
+                "node that is already in it.")
+        return cls.next_functions.fget(node)
+
+    return next_functions
+
+
 def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
     """Check ``find_leaves(t)``: the leaf tensors that ``t.backward()`` would give a ``.grad``.
 
     Start at ``t.grad_fn`` and follow ``next_functions`` (skipping ``None`` entries); an
     ``AccumulateGrad`` node's ``.variable`` is a leaf. Each leaf once, in any order. A tensor
     with no ``grad_fn`` is its own leaf if it requires grad, else there are none. One case is a
-    chain 3,000 ops deep, too deep for recursion: use a loop with a stack.
+    chain 3,000 ops deep, too deep for recursion: use a loop with a stack; another reaches ``x``
+    along 2**40 paths, too many to follow one by one: visit each node once.
 
     Example:
         >>> def find_leaves(t):
@@ -459,7 +510,7 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
         ...         stack.extend(n for n, _ in node.next_functions if n is not None)
         ...     return leaves
         >>> check_find_leaves(find_leaves)
-        ✓ find_leaves: all 8 cases passed.
+        ✓ find_leaves: all 9 cases passed.
         True
     """
 
@@ -514,6 +565,8 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
         case("ones(3) * 2 (nothing requires grad, no grad_fn)", no_grad_anywhere, []),
         case("w itself, a leaf with requires_grad=True", a_leaf, ["w"]),
         case("a chain of 3,000 multiplications", lambda: _deep_chain(3000), ["x"]),
+        case("x squared 40 times (h = h * h): 2**40 paths from the root to x",
+             lambda: _squarings(40), ["x"]),
     ]
     return run_check(
         "find_leaves", cases,

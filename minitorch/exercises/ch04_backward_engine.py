@@ -355,6 +355,11 @@ def _problems() -> list[tuple[str, Callable[[], tuple[Any, dict]]]]:
             h = h * 1.0005
         return h, {"x": x}
 
+    def shared_gradient():
+        x = minitorch.tensor(1.0, requires_grad=True)
+        p, q = 2 * x, 3 * x
+        return (p + q) + p, {"x": x}
+
     def two_leaves_added():
         a = minitorch.tensor([1.0, 2.0], requires_grad=True)
         b = minitorch.tensor([3.0, 4.0], requires_grad=True)
@@ -369,6 +374,8 @@ def _problems() -> list[tuple[str, Callable[[], tuple[Any, dict]]]]:
         ("a chain 2,000 ops deep", deep_chain),
         ("two leaves added: L = ((a + b) * [1, -1]).sum(), AddBackward0 hands both the same "
          "gradient", two_leaves_added),
+        ("p = 2 * x, q = 3 * x, L = (p + q) + p at x = 1: each AddBackward0 hands one gradient "
+         "tensor to both its inputs", shared_gradient),
     ]
 
 
@@ -398,7 +405,8 @@ def _expected(build: Callable, times: int) -> dict:
 def _slip_sweep(build: Callable, slip: str) -> dict:
     """What a backward with one slip leaves in the leaves' ``.grad`` (to name a wrong answer):
     ``"breadth first"`` visits the nodes in the order a breadth-first walk reaches them,
-    ``"overwrite"`` keeps only the last gradient that arrives at a node."""
+    ``"overwrite"`` keeps only the last gradient that arrives at a node, ``"in place"`` adds
+    a gradient into the one a node already has with ``+=``."""
     import minitorch
     from minitorch.autograd.function import AccumulateGrad
 
@@ -438,7 +446,10 @@ def _slip_sweep(build: Callable, slip: str) -> dict:
             for (nxt, _), g in zip(node.next_functions, outs):
                 if nxt is not None and g is not None:
                     add = nxt in grads and slip != "overwrite"
-                    grads[nxt] = grads[nxt] + g if add else g
+                    if add and slip == "in place":
+                        grads[nxt] += g
+                    else:
+                        grads[nxt] = grads[nxt] + g if add else g
     return {name: (None if t.grad is None else t.grad.numpy()) for name, t in leaves.items()}
 
 
@@ -447,6 +458,10 @@ _BACKWARD_SLIPS = {
     "the gradients arriving at a node from its several uses must be *added*.",
     "second call replaced": "The second call replaced `.grad` instead of adding to it: "
     "`.grad` accumulates across backward calls.",
+    "in place": "A gradient changed after it was handed on: `+=` adds in place, into the "
+    "very tensor a node received, and a node can hand that one tensor to several inputs "
+    "(AddBackward0 hands its gradient to both), so the others change with it. Add out of "
+    "place: `grads[node] = grads[node] + g`.",
     "breadth first": "A node passed its gradient on before all of it had arrived: your order "
     "is not topological. The order in which a breadth-first walk reaches the nodes is not "
     "enough; each node must come after every node that uses it.",
@@ -517,7 +532,8 @@ def check_my_backward(my_backward: Callable[[Any], Any]) -> bool:
     the gradients arriving at a node from several uses, skip ``(None, 0)`` entries, and at an
     ``AccumulateGrad`` node add the gradient into ``node.variable.grad``. The cases include a
     diamond, a tensor used three times, the chapter's worked example, a chain 2,000 ops deep,
-    two leaves added (whose ``.grad`` must be two tensors, not one shared), and two calls in a
+    two leaves added (whose ``.grad`` must be two tensors, not one shared), a gradient tensor
+    handed to two inputs (so adding into it in place changes both), and two calls in a
     row (the second must add to ``.grad``). The real engine must not run.
 
     The graphs have no broadcasting: the real engine also sums a gradient back down to its

@@ -141,6 +141,22 @@ def check_zero_grads(zero_grads: Callable[[list], Any]) -> bool:
         zero_grads([w, b])
         return cleared_state(w, b, before)
 
+    def one_never_used():
+        w, b, loss = _model()
+        unused = minitorch.zeros(2, requires_grad=True)  # a parameter the loss leaves out
+        loss().backward()
+        before = (to_numpy(w).copy(), to_numpy(b).copy())
+        zero_grads([w, unused, b])
+        return cleared_state(w, b, before)
+
+    def compare_past_none(got: Any, expected: Any) -> bool:
+        assert not (got["_w"] and not got["_b"]), (
+            "w.grad was cleared but b.grad was not: the parameter between them has no "
+            "gradient (its `.grad` is None, as for a layer the loss did not use), and your "
+            "loop stopped there. Skip such a parameter (`continue`) instead of ending the loop "
+            "(`return` or `break`).")
+        return compare_cleared(got, expected)
+
     def fresh_next_time():
         w, b, loss = _model()
         loss().backward()
@@ -195,6 +211,10 @@ def check_zero_grads(zero_grads: Callable[[list], Any]) -> bool:
         Case("parameters whose .grad is still None (no backward yet)",
              keep_grad_mode(grad_none), None, compare=compare_cleared,
              expected_repr="no error; .grad stays None"),
+        Case("params = [w, a parameter the loss does not use (.grad None), b]",
+             keep_grad_mode(one_never_used), None, compare=compare_past_none,
+             expected_repr="w.grad and b.grad all zeros (or None), past the one without a "
+             "gradient"),
         Case("zero_grads twice in a row", keep_grad_mode(twice), None,
              compare=compare_cleared, expected_repr=cleared),
         Case("gradients that overflowed to inf and NaN are cleared too",
@@ -259,8 +279,9 @@ def check_no_grad_context(my_no_grad: type) -> bool:
         return {"recording after": grad_mode._state.enabled, "y.requires_grad": y.requires_grad}
 
     def restores_previous():
+        block = my_no_grad()  # made while recording is on, entered while it is off
         with minitorch.no_grad():
-            with my_no_grad():
+            with block:
                 inside = grad_mode._state.enabled
             return {"recording inside, entered while off": inside,
                     "recording after, inside minitorch.no_grad()": grad_mode._state.enabled}
@@ -315,8 +336,10 @@ def check_no_grad_context(my_no_grad: type) -> bool:
         "recording after": "Recording is not back on after the block: `__exit__` must put back "
         "the mode that `__enter__` found.",
         "recording after, inside minitorch.no_grad()": "After your block, recording came back "
-        "on inside `minitorch.no_grad()`: `__exit__` must restore the *previous* mode (save "
-        "it in `__enter__`), not always turn recording on.",
+        "on inside `minitorch.no_grad()`: `__exit__` must restore the *previous* mode, the one "
+        "that was on when the block was *entered* (save it in `__enter__`); not always turn "
+        "recording on, nor restore the mode of when the object was made (this block was made "
+        "while recording was on).",
         "exception propagated": "The exception raised inside the block disappeared: `__exit__` "
         "returned something true, which tells Python to swallow it. Return None.",
         "recording between the two exits": "When two blocks are nested, leaving the inner one "
@@ -362,7 +385,8 @@ def check_no_grad_context(my_no_grad: type) -> bool:
              {"recording inside": False, "y.requires_grad": False, "y.grad_fn is None": True}),
         case("after the block recording is back on", after,
              {"recording after": True, "y.requires_grad": True}),
-        case("entered while recording is already off (inside minitorch.no_grad())",
+        case("made while recording is on, entered while it is off (inside "
+             "minitorch.no_grad())",
              restores_previous, {"recording inside, entered while off": False,
                                  "recording after, inside minitorch.no_grad()": False}),
         case("the block raises an exception", on_exception,

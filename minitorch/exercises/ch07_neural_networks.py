@@ -288,13 +288,21 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
     def skips_unused():
         w, b, unused, loss = _problem()
         loss().backward()  # `unused` is not in the loss: its .grad stays None
-        _call_sgd(sgd_step, [w, b, unused], 0.1)
-        return _array(unused).tolist()
+        w_before, b_before = _array(w).copy(), _array(b).copy()
+        _call_sgd(sgd_step, [w, unused, b], 0.1)  # the one without a gradient in the middle
+        return Seen({"unused": _array(unused).tolist(),
+                     "w and b": "updated" if not np.array_equal(_array(b), b_before)
+                     else "w updated, b not" if not np.array_equal(_array(w), w_before)
+                     else "neither updated"})
 
     def compare_unused(got: Any, expected: Any) -> bool:
-        assert got == expected, (
-            f"A parameter without a gradient changed: {got}. Leave it alone.")
-        return True
+        assert got["unused"] == expected["unused"], (
+            f"A parameter without a gradient changed: {got['unused']}. Leave it alone.")
+        assert got["w and b"] != "w updated, b not", (
+            "`w` was updated but `b` was not: in `[w, unused, b]` the parameter before `b` "
+            "has no gradient (`.grad` is None), and your loop stopped there. Skip such a "
+            "parameter (`continue`) and go on with the rest.")
+        return got["w and b"] == expected["w and b"]
 
     def second_step():
         w, b, _, loss = _problem()
@@ -352,8 +360,10 @@ def check_sgd_step(sgd_step: Callable[[list, float], Any]) -> bool:
         Case("after the step, w and b are still leaves that require grad, and recording is on",
              _run(still_trainable, known), None, compare=_explaining(compare_trainable),
              expected_repr="requires_grad=True, is_leaf=True; grad mode on"),
-        Case("a parameter whose .grad is None (not used in the loss) is skipped",
-             _run(skips_unused, known), [4.0, 5.0], compare=_explaining(compare_unused)),
+        Case("params = [w, unused, b]: unused (not in the loss, .grad None) is skipped",
+             _run(skips_unused, known), {"unused": [4.0, 5.0], "w and b": "updated"},
+             compare=_explaining(compare_unused),
+             expected_repr="unused: [4.0, 5.0] (unchanged), w and b: updated"),
         step_case(0.5),
         Case("a second forward, backward and step", _run(second_step, known),
              expected_second(), compare=_explaining(compare_second),
@@ -472,8 +482,9 @@ def check_line(line_class: type) -> bool:
 
     def shapes_and_values():
         params = _named(Line())
+        shared = any(p is q for p in Line().parameters() for q in Line().parameters())
         return Seen({name: (tuple(params[name].shape), float(_array(params[name]).sum()))
-                     for name in sorted(params)})
+                     for name in sorted(params)} | {"_shared": shared})
 
     def compare_shapes(got: Any, expected: Any) -> bool:
         for name in ("w", "b"):
@@ -481,6 +492,12 @@ def check_line(line_class: type) -> bool:
             assert shape == (), (
                 f"`{name}` has shape {shape}; a scalar has shape `()`, a 0-d tensor made from "
                 "a number (`torch.zeros(1)` or a one-element list gives shape (1,)).")
+            assert value == 0.0 or not got["_shared"], (
+                f"`{name}` should start at 0.0, not {value}: every Line you make gets the same "
+                "parameters, so a Line trained earlier (by an earlier run of this check, say) "
+                "left its values in them. Two Lines must not share their parameters: make new "
+                "`nn.Parameter`s in `__init__`, for each instance (not one made once, outside "
+                "the class or in its body).")
             assert value == 0.0, f"`{name}` should start at 0.0, not {value}."
         return True
 

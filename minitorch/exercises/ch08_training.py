@@ -186,6 +186,11 @@ def check_conv2d_by_hand(conv2d_by_hand: Callable[[Any, Any, Any], Any]) -> bool
                 raise AssertionError(
                     f"The output should have shape (K, H - kh + 1, W - kw + 1) = "
                     f"{expected.shape}; got {array.shape}.")
+            assert not (array.dtype == np.float32 and expected.dtype == np.float64), (
+                "Your output is float32, though x, weight and bias are float64: a tensor made "
+                "without a dtype is float32 (the default), and every value stored in it is "
+                "rounded to float32's 7 digits. Make the output in the inputs' dtype, the dtype "
+                "`conv2d` returns.")
             if np.allclose(array, expected, rtol=1e-6, atol=1e-8):
                 return True
             slips = [

@@ -990,6 +990,14 @@ def _engine_problems() -> list[tuple[str, Callable, Callable, int]]:
         h = leaves["x (requires no grad)"] @ leaves["w"].T + leaves["b"]
         return h.relu().mean(), {**leaves, "h (not a leaf)": h}
 
+    def two_leaves(make):
+        return {"a": make(np.array([1.0, 2.0]), True), "b": make(np.array([3.0, 4.0]), True),
+                "c (requires no grad)": make(np.array([5.0, -6.0]), False)}
+
+    def added(leaves):
+        a, b = leaves["a"], leaves["b"]
+        return ((a + b) * leaves["c (requires no grad)"]).sum(), {"a": a, "b": b}
+
     def chain(leaves):
         h = leaves["x"]
         for _ in range(5000):
@@ -1005,6 +1013,8 @@ def _engine_problems() -> list[tuple[str, Callable, Callable, int]]:
          layer, 1),
         ("backward() twice, on two graphs over the same x: .grad adds up",
          one([3.0, -1.0, 0.5]), diamond, 2),
+        ("backward() twice on ((a + b) * c).sum(): Add hands a and b the same gradient array",
+         two_leaves, added, 2),
         ("a chain 5,000 operations deep", one([1.0, 2.0]), chain, 1),
     ]
 
@@ -1034,6 +1044,14 @@ def _engine_reference(leaves: Callable, graph: Callable, times: int) -> dict:
                    t.grad.numpy().copy()) for name, t in named.items()}
 
 
+def _is_array_of(value: Any, other: Any) -> bool:
+    """Whether two gradients are one NumPy array (or share its memory)."""
+    try:
+        return value is other or bool(np.shares_memory(np.asarray(value), np.asarray(other)))
+    except Exception:
+        return False
+
+
 def _engine_compare(name: str, times: int):
     def compare(got: Any, expected: dict) -> bool:
         if isinstance(got, _Raised):
@@ -1041,6 +1059,11 @@ def _engine_compare(name: str, times: int):
             if isinstance(error, RecursionError):
                 why = ("Python stops recursing about 1,000 calls deep, and this graph is 5,000 "
                        "deep: use chapter 04's `topo_sort`, with an explicit stack.")
+            elif isinstance(error, ValueError) and "read-only" in safe_str(error):
+                why = ("`+=` added in place into a gradient array that NumPy made read-only "
+                       "(`np.broadcast_to` returns a read-only view, and an operation may hand "
+                       "one array to several inputs). Add gradients out of place, with `+`, "
+                       "which makes a new array.")
             elif isinstance(error, KeyError):
                 why = ("A tensor's gradient was looked up before any arrived. Walk the tensors "
                        "in topological order (each before its inputs), so that all of a "
@@ -1066,6 +1089,15 @@ def _engine_compare(name: str, times: int):
             array = _as_array(have, f"{key}.grad")
             if _close(array, want):
                 continue
+            shared = [other for other, value in got.raw.items()
+                      if other != key and value is not None and _is_array_of(value, have)]
+            if shared:
+                raise AssertionError(
+                    f"{key}.grad should be {_show(want)}; got {_show(array)}, and {key}.grad "
+                    f"and {shared[0]}.grad are one and the same array. Add's backward hands the "
+                    "very same gradient array to both its inputs; stored as both leaves' .grad, "
+                    "it is then added into in place (`+=`) once for each leaf. Add into .grad "
+                    "out of place, with `+`, which makes a new array.")
             if times == 2 and _close(array, want / 2):
                 raise AssertionError(
                     f"{key}.grad holds the gradient of one call only: a second backward() "
@@ -1093,8 +1125,9 @@ def check_backward(tensor_class: type) -> bool:
     PyTorch (or minitorch) puts there; tensors made by operations, and leaves that do not
     require grad, keep ``.grad = None``. The cases include a diamond (a tensor used twice), a
     tensor used three times, a layer with broadcasting and ReLU inputs exactly at 0, two
-    ``backward()`` calls (``.grad`` adds up), and a chain 5,000 operations deep, which a
-    recursive topological sort cannot handle.
+    ``backward()`` calls (``.grad`` adds up; once with two leaves that ``Add`` hands one
+    gradient array, so adding into ``.grad`` in place counts it twice), and a chain 5,000
+    operations deep, which a recursive topological sort cannot handle.
 
     Example:
         >>> import numpy as np
