@@ -2326,6 +2326,9 @@ def _build_table() -> dict:
     import _opinfo_samples_index_extra  # take, index_copy, scatter_reduce, kthvalue, cummax...
 
     _opinfo_samples_index_extra.add_samples(t)
+    import _opinfo_samples_nn_more  # threshold, the shrinks, softmin, glu, prelu, relu_, ...
+
+    _opinfo_samples_nn_more.add_samples(t)
     _add_issue26_samples(t)
     return t
 

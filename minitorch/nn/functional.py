@@ -188,8 +188,8 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01,  # noqa: A002
     if input._data.dtype.kind != "f":
         raise NotImplementedError(
             f"\"leaky_relu_cpu\" not implemented for '{input.dtype._legacy[:-6]}'")
-    if inplace:
-        return input._inplace(LeakyRelu.apply, negative_slope)
+    if inplace:  # LeakyReluBackward1 (its class is defined further down)
+        return input._inplace(LeakyReluInplace.apply, negative_slope)
     return LeakyRelu.apply(input, negative_slope)
 
 
@@ -1630,3 +1630,164 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
         diff = diff.to(_dtype.get_default_dtype())
     diff = AddScalar.apply(diff, eps)
     return NormDim.apply(diff, float(p), (innermost,) if innermost >= 0 else (), keepdim)
+
+
+# ====================================================================== threshold, shrinks, GLU
+# relu_, leaky_relu_, threshold(_), hardshrink, softshrink, softmin, glu and prelu (their
+# Function classes live in _activation_extra).
+from minitorch.nn import _activation_extra as _extra  # noqa: E402
+from minitorch.ops._util import check_tensor as _check_tensor  # noqa: E402
+from minitorch.ops._util import normalize_dim as _normalize_dim  # noqa: E402
+from minitorch.ops.softmax import _implicit_dim  # noqa: E402
+
+__all__ += ["relu_", "leaky_relu_", "threshold", "threshold_", "hardshrink", "softshrink",
+            "softmin", "glu", "prelu"]
+
+
+class LeakyReluInplace(LeakyRelu):
+    """``leaky_relu_``: PyTorch's node for the in-place version, whose gradient it computes
+    from the result, which it cannot do for a negative slope: it refuses."""
+
+    node_name = "LeakyReluBackward1"
+    _builtin = True
+
+    @staticmethod
+    def backward(ctx, grad):
+        if ctx.slope < 0:
+            raise RuntimeError(
+                "In-place leakyReLu backward calculation is triggered with a negative slope "
+                "which is not supported. This is caused by calling in-place forward function "
+                "with a negative slope, please call out-of-place version instead. File an issue "
+                "at https://github.com/pytorch/pytorch if you do require supporting in-place "
+                "leakRelu backward calculation with negative slope")
+        return LeakyRelu.backward(ctx, grad)
+
+
+def relu_(input: Tensor) -> Tensor:  # noqa: A002
+    """In-place :func:`relu`."""
+    return relu(input, inplace=True)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:  # noqa: A002
+    """In-place :func:`leaky_relu`."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def _threshold(input: Tensor, threshold: float, value: float,  # noqa: A002
+               inplace: bool = False) -> Tensor:
+    """``x`` where ``x > threshold``, else ``value``: a ReLU whose cut and replacement are
+    free (``threshold(x, 0, 0)`` is ``relu(x)``). PyTorch's is named ``_threshold`` too (its
+    errors say so).
+
+    >>> import minitorch
+    >>> threshold(minitorch.tensor([-1.0, 0.5, 2.0]), 1.0, 9.0)
+    tensor([9., 9., 2.])
+    """
+    _check_tensor(input, "threshold", "input", 1)
+    if input._data.dtype.kind == "b":
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    t, v = _dtype.number_as(threshold, input.dtype), _dtype.number_as(value, input.dtype)
+    if inplace:
+        return input._inplace(_extra.ThresholdInplace.apply, t, v)
+    return _extra.Threshold.apply(input, t, v)
+
+
+threshold = _threshold
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:  # noqa: A002
+    """In-place :func:`threshold`."""
+    _check_tensor(input, "threshold_", "input", 1)
+    return _threshold(input, threshold, value, True)
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    """0 where ``-lambd <= x <= lambd``, else ``x``.
+
+    >>> import minitorch
+    >>> hardshrink(minitorch.tensor([-1.0, 0.2, 0.7]))
+    tensor([-1.0000,  0.0000,  0.7000])
+    """
+    return _shrink(input, lambd, "hardshrink", "hardshrink_cpu")
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    """``x`` moved ``lambd`` towards 0, and 0 where ``|x| <= lambd`` (``lambd >= 0``).
+
+    >>> import minitorch
+    >>> softshrink(minitorch.tensor([-1.0, 0.2, 0.7]))
+    tensor([-0.5000,  0.0000,  0.2000])
+    """
+    return _shrink(input, lambd, "softshrink", "softshrink_check")
+
+
+def _shrink(input: Tensor, lambd, name: str, kernel: str) -> Tensor:  # noqa: A002
+    _check_tensor(input, name, "input", 1)
+    _check_float_input(input, kernel)
+    top = float(np.finfo(input._data.dtype).max)
+    if name == "softshrink" and not 0 <= lambd <= top:
+        raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype "
+                           f"{_type_name(input)}, but found {float(lambd):g}")
+    cls = _extra.Softshrink if name == "softshrink" else _extra.Hardshrink
+    return cls.apply(input, _dtype.number_as(lambd, input.dtype))
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
+            dtype=None) -> Tensor:
+    """``softmax(-x)`` along ``dim``: the smallest score gets the largest probability.
+
+    >>> import minitorch
+    >>> softmin(minitorch.tensor([0.0, 0.0]), dim=0)
+    tensor([0.5000, 0.5000])
+    """
+    if dim is None:
+        dim = _implicit_dim("softmin", input.ndim)
+    return softmax(-input, dim, dtype=dtype)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:  # noqa: A002
+    """The gated linear unit: ``a * sigmoid(b)``, where ``a`` and ``b`` are the two halves of
+    ``input`` along ``dim`` (whose size must be even).
+
+    >>> import minitorch
+    >>> glu(minitorch.tensor([2.0, 0.0]))
+    tensor([1.])
+    """
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = _normalize_dim(dim, input.ndim)
+    if input.shape[d] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size "
+                           f"{input.shape[d]}")
+    _check_float_input(input, "glu_cpu")
+    return _extra.Glu.apply(input, d)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
+    """``x`` where ``x > 0``, else ``weight * x``: a leaky ReLU whose slope is learned, one
+    for all channels or one per channel (dimension 1).
+
+    >>> import minitorch
+    >>> prelu(minitorch.tensor([[-2.0, 3.0]]), minitorch.tensor([0.25]))
+    tensor([[-0.5000,  3.0000]])
+    """
+    _check_tensor(input, "prelu", "input", 1)
+    _check_tensor(weight, "prelu", "weight", 2)
+    if input.dtype != weight.dtype:
+        raise RuntimeError("prelu: Type promoting not supported. Got "
+                           f"{_type_name(input)} and {_type_name(weight)}")
+    n = weight.numel()
+    if n != 1:
+        if input.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.ndim > 1 else 1
+        if channels != n:
+            raise RuntimeError("Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {n} and channel size = {channels}.")
+    if weight.ndim > 1:
+        raise RuntimeError("prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.ndim}")
+    _check_float_input(input, "prelu_cpu")
+    if input.ndim != weight.ndim:  # one weight per channel, along dimension 1
+        weight = weight.reshape([n if i == 1 else 1 for i in range(input.ndim)])
+    return _extra.Prelu.apply(input, weight)

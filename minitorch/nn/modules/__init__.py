@@ -51,17 +51,24 @@ from minitorch.nn.modules.activation import (
     CELU,
     ELU,
     GELU,
+    GLU,
     SELU,
+    Hardshrink,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
     LogSigmoid,
     Mish,
+    PReLU,
     ReLU6,
     SiLU,
+    Softmax2d,
+    Softmin,
     Softplus,
+    Softshrink,
     Softsign,
     Tanhshrink,
+    Threshold,
 )
 from minitorch.nn.modules.container import ParameterDict, ParameterList
 from minitorch.nn.modules.conv import Conv1d, ConvTranspose2d
@@ -92,3 +99,6 @@ __all__ += ["Softplus", "ELU", "CELU", "SELU", "Mish", "Hardsigmoid", "Hardswish
 __all__ += ["ZeroPad1d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ReflectionPad1d",
             "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "CosineSimilarity",
             "PairwiseDistance"]
+
+# threshold, the shrinks, Softmin, Softmax2d, GLU and PReLU
+__all__ += ["Threshold", "Hardshrink", "Softshrink", "Softmin", "Softmax2d", "GLU", "PReLU"]

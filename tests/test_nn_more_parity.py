@@ -1,0 +1,146 @@
+"""Threshold, Hardshrink, Softshrink, Softmin, Softmax2d, GLU and PReLU against PyTorch: reprs,
+outputs, gradients, graph-node names, in-place behaviour, parameters, state_dicts and errors.
+The functions themselves (every family of inputs, the kinks, second derivatives, errors) are
+compared in test_opinfo.py through ``_opinfo_samples_nn_more``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minitorch
+
+torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
+
+X = np.array([[[-4.0, -0.5, -0.0, 0.0], [0.25, 0.5, 3.0, 6.0]],
+              [[1.0, -1.0, 0.75, -0.3], [2.0, -2.0, 0.1, 9.0]]], np.float32)  # (2, 2, 4)
+
+# (name, constructor arguments)
+MODULES = [
+    ("Threshold", (0.1, 20.0), {}), ("Threshold", (0.5, -1.0), {"inplace": True}),
+    ("Threshold", (0, 7), {}),
+    ("Hardshrink", (), {}), ("Hardshrink", (0.3,), {}),
+    ("Softshrink", (), {}), ("Softshrink", (), {"lambd": 1.0}),
+    ("Softmin", (), {"dim": 1}), ("Softmin", (-1,), {}),
+    ("Softmax2d", (), {}),
+    ("GLU", (), {}), ("GLU", (1,), {}),
+    ("PReLU", (), {}), ("PReLU", (2,), {}), ("PReLU", (), {"num_parameters": 2, "init": -0.1}),
+]
+
+
+def _ids(case):
+    name, args, kw = case
+    return name + "".join(f"-{a}" for a in args) + "".join(f"-{k}{v}" for k, v in kw.items())
+
+
+def _run(lib, module, inplace):
+    x = lib.tensor(X, requires_grad=True)
+    h = x * 1.0  # in place needs a non-leaf
+    y = module(h)
+    assert (y is h) == inplace
+    y.backward(lib.tensor(np.linspace(0.5, 1.5, y.numel(), dtype=np.float32).reshape(y.shape)))
+    params = [p.grad.numpy() for p in module.parameters()]
+    node = type(y.grad_fn).__name__ if lib is minitorch else y.grad_fn.name()
+    return y.detach().numpy(), x.grad.numpy(), node, params
+
+
+@pytest.mark.parametrize("case", MODULES, ids=[_ids(c) for c in MODULES])
+def test_module_matches_torch(case):
+    name, args, kw = case
+    mine, ref = getattr(minitorch.nn, name)(*args, **kw), getattr(torch.nn, name)(*args, **kw)
+    assert repr(mine) == repr(ref)
+    assert [(n, tuple(p.shape)) for n, p in mine.named_parameters()] == \
+        [(n, tuple(p.shape)) for n, p in ref.named_parameters()]
+    out, grad, node, params = _run(minitorch, mine, bool(kw.get("inplace")))
+    out_t, grad_t, node_t, params_t = _run(torch, ref, bool(kw.get("inplace")))
+    np.testing.assert_allclose(out, out_t, rtol=1e-6, atol=1e-7)
+    np.testing.assert_array_equal(np.signbit(out), np.signbit(out_t))
+    np.testing.assert_allclose(grad, grad_t, rtol=1e-6, atol=1e-7)
+    for p, q in zip(params, params_t, strict=True):
+        np.testing.assert_allclose(p, q, rtol=1e-6)
+    assert node == node_t
+
+
+def test_prelu_parameters_like_torch():
+    for kw in ({}, {"num_parameters": 3, "init": 0.1}, {"dtype": "float64"}):
+        mods = []
+        for lib in (minitorch, torch):
+            args = {k: getattr(lib, v) if k == "dtype" else v for k, v in kw.items()}
+            lib.manual_seed(3)
+            mods.append(lib.nn.PReLU(**args))
+        mine, ref = mods
+        assert list(mine.state_dict()) == list(ref.state_dict()) == ["weight"]
+        assert str(mine.weight.dtype) == str(ref.weight.dtype)
+        assert mine.num_parameters == ref.num_parameters and mine.init == ref.init
+        np.testing.assert_array_equal(mine.weight.detach().numpy(), ref.weight.detach().numpy())
+        assert repr(mine.weight) == repr(ref.weight)
+        mine.weight.data.fill_(0.5)
+        mine.reset_parameters()  # back to init, as PyTorch's
+        np.testing.assert_array_equal(mine.weight.detach().numpy(), ref.weight.detach().numpy())
+
+
+def test_models_print_and_train_like_torch():
+    def build(lib):
+        lib.manual_seed(0)
+        return lib.nn.Sequential(
+            lib.nn.Conv2d(2, 4, 3, padding=1), lib.nn.PReLU(4), lib.nn.Softmax2d(),
+            lib.nn.Flatten(), lib.nn.Linear(16, 8), lib.nn.GLU(), lib.nn.Threshold(0.05, 0.0),
+            lib.nn.Hardshrink(0.01), lib.nn.Softshrink(0.001), lib.nn.Linear(4, 3),
+            lib.nn.Softmin(dim=1))
+    mine, ref = build(minitorch), build(torch)
+    assert repr(mine) == repr(ref)
+    assert list(mine.state_dict()) == list(ref.state_dict())
+    x = np.linspace(-2, 2, 2 * 2 * 2 * 2, dtype=np.float32).reshape(2, 2, 2, 2)
+    for lib, net in ((minitorch, mine), (torch, ref)):
+        opt = lib.optim.SGD(net.parameters(), lr=0.5)
+        for _ in range(3):
+            opt.zero_grad()
+            loss = (net(lib.tensor(x)) * lib.arange(3.0)).sum()
+            loss.backward()
+            opt.step()
+    for (n, p), (_, q) in zip(mine.named_parameters(), ref.named_parameters(), strict=True):
+        np.testing.assert_allclose(p.detach().numpy(), q.detach().numpy(), rtol=1e-4,
+                                   atol=1e-6, err_msg=n)
+
+
+@pytest.mark.parametrize("make, x, exc", [
+    (lambda lib: lib.nn.Softmax2d(), np.zeros((2, 3), np.float32), ValueError),
+    (lambda lib: lib.nn.Softmax2d(), np.zeros((1, 2, 3, 4, 5), np.float32), ValueError),
+    (lambda lib: lib.nn.PReLU(3), np.zeros((2, 4), np.float32), RuntimeError),
+    (lambda lib: lib.nn.PReLU(), np.zeros((2, 4), np.float64), RuntimeError),
+    (lambda lib: lib.nn.GLU(), np.zeros((2, 3), np.float32), RuntimeError),
+    (lambda lib: lib.nn.Softshrink(-1.0), np.zeros(2, np.float32), RuntimeError),
+    (lambda lib: lib.nn.Threshold(0.0, 1e40), np.zeros(2, np.float32), RuntimeError),
+])
+def test_module_errors_like_torch(make, x, exc):
+    messages = []
+    for lib in (minitorch, torch):
+        with pytest.raises(exc) as info:
+            make(lib)(lib.tensor(x))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+def test_threshold_needs_its_arguments_like_torch():
+    for lib in (minitorch, torch):
+        with pytest.raises(TypeError, match="missing 2 required positional arguments"):
+            lib.nn.Threshold()
+
+
+def test_softmin_implicit_dim_warns_like_torch():
+    for lib in (minitorch, torch):
+        with pytest.warns(UserWarning, match="Implicit dimension choice for softmin"):
+            lib.nn.Softmin()(lib.ones(2, 3))
+
+
+@pytest.mark.parametrize("value", [-2.5, -0.5, -1, -255, -256, 2.5, 255.5])
+def test_uint8_fill_values_like_torch(value):
+    """A negative integer wraps into uint8, a negative float does not fit (the scalar check
+    that threshold's value goes through; full() used to wrap -2.5 to 254)."""
+    outcomes = []
+    for lib in (minitorch, torch):
+        try:
+            outcomes.append(lib.full((2,), value, dtype=lib.uint8).tolist())
+        except RuntimeError as e:
+            outcomes.append(str(e))
+    assert outcomes[0] == outcomes[1]
