@@ -1,5 +1,7 @@
 """OpInfo samples of ``F.relu_``, ``F.leaky_relu_``, ``F.threshold``, ``F.threshold_``,
-``F.hardshrink``, ``F.softshrink``, ``F.softmin``, ``F.glu`` and ``F.prelu``.
+``F.hardshrink``, ``F.softshrink``, ``F.softmin``, ``F.glu``, ``F.prelu``,
+``F.pixel_shuffle``, ``F.pixel_unshuffle``, ``F.dropout1d``/``2d``/``3d``, ``F.alpha_dropout``
+and ``F.feature_alpha_dropout`` (their masks bit for bit: each call seeds both libraries).
 
 ``_opinfo_samples._build_table`` calls :func:`add_samples`; the samples use the same input
 families and comparison as every other op (see ``tests/_opinfo_samples.py``): every family,
@@ -240,6 +242,85 @@ def inplace_relu_samples(op):
     return gen
 
 
+# ------------------------------------------------------------------ pixel shuffle
+def pixel_samples(op):
+    name = op.split(":")[1]
+    shuffle = name == "pixel_shuffle"
+    shape = (2, 8, 2, 3) if shuffle else (2, 2, 4, 6)
+
+    def gen():
+        # an empty input is compared without its gradient: PyTorch's backward fails there
+        # (pixel_shuffle's hands back a gradient of the wrong shape, pixel_unshuffle's
+        # rejects its own result), a bug of PyTorch's; minitorch gives the empty gradient
+        for fam, a in all_families(shape):
+            if fam == "empty":
+                a = A(a.arr, grad=False)
+            yield Sample(op, fam, (a, 2), gradgrad=fam in ("ordinary", "float64"))
+        yield Sample(op, "factor1", (A(rnd(*shape)), 1))
+        yield Sample(op, "3-d", (A(rnd(*shape[1:])), 2), gradgrad=True)
+        yield Sample(op, "5-d", (A(rnd(2, *shape)), 2))
+        yield Sample(op, "empty-batch", (A(np.zeros((0, *shape[1:]), np.float32), grad=False),
+                                         2))
+        yield Sample(op, "factor0", (A(rnd(*shape)), 0))
+        yield Sample(op, "factor-negative", (A(rnd(*shape)), -2))
+        yield Sample(op, "factor-float", (A(rnd(*shape)), 2.0))
+        yield Sample(op, "2-d", (A(rnd(4, 4)), 2))
+        yield Sample(op, "not-divisible", (A(rnd(*shape)), 3))
+        if not shuffle:
+            yield Sample(op, "width-not-divisible", (A(rnd(1, 2, 4, 3)), 2))
+        yield Sample(op, "node", (A(rnd(*shape)), 2), call=_fn(name, graph=True))
+        yield Sample(op, "not-a-tensor", (1.5, 2))
+    return gen
+
+
+# ------------------------------------------------------------------ channel and alpha dropout
+# Random masks are compared bit for bit: each call seeds both libraries the same way first.
+_DROPOUT_SHAPES = {"dropout1d": (2, 3, 4), "dropout2d": (2, 3, 2, 2),
+                   "dropout3d": (2, 2, 2, 2, 2), "alpha_dropout": (3, 4),
+                   "feature_alpha_dropout": (2, 3, 2, 2)}
+
+
+def _seeded_call(name, inplace=False):
+    def call(lib, x, *args, **kw):
+        lib.manual_seed(7)
+        if inplace:
+            x = x * 1.0 if x.requires_grad else x.clone()
+        out = getattr(lib.nn.functional, name)(x, *args, **kw)
+        after = lib.rand(2).tolist()  # the same numbers drawn: the same state after
+        return (out, out is x, after) if inplace else (out, after)
+    return call
+
+
+def dropout_nd_samples(op):
+    name = op.split(":")[1]
+    shape = _DROPOUT_SHAPES[name]
+    call = _seeded_call(name)
+
+    def gen():
+        for fam, a in all_families(shape):
+            yield Sample(op, fam, (a, 0.5, True), gradgrad=fam in ("ordinary", "float64"),
+                         call=call)
+        x = A(rnd(*shape))
+        for p in (0.1, 0.7, 0.0, 1.0):
+            yield Sample(op, f"p{p}", (x, p, True), call=call)
+            yield Sample(op, f"p{p}-float16", (A(rnd(*shape, dtype=np.float16)), p, True),
+                         call=call)
+        yield Sample(op, "eval", (x, 0.5, False), call=lambda lib, x, *a: (
+            getattr(lib.nn.functional, name)(x, *a) is x))
+        yield Sample(op, "default-training", (x,), call=call)
+        yield Sample(op, "bad-p", (x, 1.5, True), call=call)
+        yield Sample(op, "negative-p", (x, -0.1, True), call=call)
+        yield Sample(op, "inplace", (x, 0.5, True, True), call=_seeded_call(name, True))
+        yield Sample(op, "inplace-p1", (x, 1.0, True, True), call=_seeded_call(name, True))
+        yield Sample(op, "inplace-leaf", (x, 0.5, True, True), call=call)
+        for k in range(1, 6):  # inputs of every rank: errors, warnings, batch dims added
+            yield Sample(op, f"{k}-d", (A(rnd(*(2, 3, 2, 2, 2)[:k])), 0.5, True), call=call)
+        yield Sample(op, "1-d-p1", (A(rnd(3)), 1.0, True), call=call)
+        yield Sample(op, "node", (x, 0.5, True),
+                     call=lambda lib, *a: _names(call(lib, *a)[0]))
+    return gen
+
+
 def add_samples(t: dict) -> None:
     # the shrinks' kinks join those of the other activations (activation_samples reads them)
     _opinfo_samples._ACTIVATION_KINKS.update(_SHRINK_KINKS)
@@ -252,3 +333,7 @@ def add_samples(t: dict) -> None:
     t["F:prelu"] = prelu_samples("F:prelu")
     for name in ("relu_", "leaky_relu_"):
         t[f"F:{name}"] = inplace_relu_samples(f"F:{name}")
+    for name in ("pixel_shuffle", "pixel_unshuffle"):
+        t[f"F:{name}"] = pixel_samples(f"F:{name}")
+    for name in _DROPOUT_SHAPES:
+        t[f"F:{name}"] = dropout_nd_samples(f"F:{name}")

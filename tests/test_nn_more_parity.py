@@ -5,6 +5,8 @@ compared in test_opinfo.py through ``_opinfo_samples_nn_more``."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -144,3 +146,87 @@ def test_uint8_fill_values_like_torch(value):
         except RuntimeError as e:
             outcomes.append(str(e))
     assert outcomes[0] == outcomes[1]
+
+
+# ------------------------------------------------------------------ channel and alpha dropout
+DROPOUTS = [("Dropout1d", (2, 3, 4)), ("Dropout1d", (3, 4)), ("Dropout2d", (2, 3, 2, 2)),
+            ("Dropout3d", (2, 2, 2, 2, 2)), ("Dropout3d", (2, 2, 2, 2)),
+            ("AlphaDropout", (3, 4)), ("FeatureAlphaDropout", (2, 3, 2, 2)),
+            ("Dropout", (3, 4))]
+
+
+@pytest.mark.parametrize("name, shape", DROPOUTS, ids=[f"{n}-{len(s)}d" for n, s in DROPOUTS])
+@pytest.mark.parametrize("p, dtype", [(0.5, "float32"), (0.3, "float16"), (0.7, "float64")])
+def test_dropout_modules_draw_torchs_masks(name, shape, p, dtype):
+    """Training mode: the same masks, bit for bit, after the same seed (and the same state
+    after); evaluation mode: the input itself."""
+    results = []
+    for lib in (minitorch, torch):
+        module = getattr(lib.nn, name)(p)
+        lib.manual_seed(11)
+        x = (lib.arange(1.0, math.prod(shape) + 1, dtype=getattr(lib, dtype))
+             .reshape(shape) / 7).requires_grad_()
+        y = module(x)
+        y.backward(lib.ones_like(y))
+        after = lib.rand(3)
+        module.eval()
+        results.append((repr(module), y.detach().numpy(), x.grad.numpy(), after.numpy(),
+                        module(x) is x))
+    for mine, ref in zip(*results, strict=True):
+        np.testing.assert_array_equal(mine, ref)
+
+
+@pytest.mark.parametrize("perm", [(1, 0), (0, 2, 1), (2, 1, 0), (1, 2, 0)])
+def test_dropout_of_a_permuted_tensor_draws_in_memory_order(perm):
+    """PyTorch draws the mask into ``empty_like(x)``, which keeps a transposed layout, walking
+    memory in order: the mask of ``x.t()`` is not that of ``x.t().contiguous()``. minitorch
+    drew it in the logical order before."""
+    shape = (3, 4) if len(perm) == 2 else (2, 3, 4)
+    a = np.arange(1, math.prod(shape) + 1, dtype=np.float32).reshape(shape)
+    outs = []
+    for lib in (minitorch, torch):
+        lib.manual_seed(0)
+        outs.append(lib.nn.functional.dropout(lib.tensor(a).permute(*perm), 0.5).numpy())
+    np.testing.assert_array_equal(*outs)
+
+
+def test_dropout_float16_scale_like_torch():
+    """PyTorch divides the float16 mask by 1 - p in float32 and rounds once: 1 / (1 - 0.3) is
+    1.429 in float16, where dividing by float16(0.7) gave 1.428."""
+    outs = []
+    for lib in (minitorch, torch):
+        lib.manual_seed(0)
+        outs.append(lib.nn.functional.dropout(lib.ones(64, dtype=lib.float16), 0.3).numpy())
+    np.testing.assert_array_equal(*outs)
+
+
+def test_dropout_module_errors_like_torch():
+    for name in ("Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"):
+        for lib in (minitorch, torch):
+            with pytest.raises(ValueError, match="dropout probability has to be between 0 and 1, "
+                                                 "but got 1.5"):
+                getattr(lib.nn, name)(1.5)
+
+
+# ------------------------------------------------------------------ pixel shuffle
+@pytest.mark.parametrize("name, arg, shape", [("PixelShuffle", 2, (2, 8, 2, 3)),
+                                              ("PixelShuffle", 3, (9, 1, 2)),
+                                              ("PixelUnshuffle", 2, (2, 2, 4, 6)),
+                                              ("PixelUnshuffle", 3, (1, 1, 3, 6))])
+def test_pixel_shuffle_modules_like_torch(name, arg, shape):
+    results = []
+    for lib in (minitorch, torch):
+        module = getattr(lib.nn, name)(arg)
+        x = lib.arange(float(math.prod(shape))).reshape(shape).requires_grad_()
+        y = module(x)
+        (y * lib.arange(float(y.numel())).reshape(y.shape)).sum().backward()
+        node = type(y.grad_fn).__name__ if lib is minitorch else y.grad_fn.name()
+        results.append((repr(module), y.detach().numpy(), x.grad.numpy(), node))
+    for mine, ref in zip(*results, strict=True):
+        np.testing.assert_array_equal(mine, ref)
+
+
+def test_pixel_shuffle_round_trip():
+    x = minitorch.randn(2, 12, 3, 5)
+    back = minitorch.nn.PixelUnshuffle(2)(minitorch.nn.PixelShuffle(2)(x))
+    assert minitorch.equal(back, x)

@@ -202,21 +202,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
     >>> dropout(minitorch.ones(4), p=0.5, training=False)
     tensor([1., 1., 1., 1.])
     """
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0.0:
-        return input
-    data = input._data
-    if p == 1.0:  # everything dropped: PyTorch multiplies by zero and draws nothing
-        mask = _wrap(np.zeros((), data.dtype))
-    else:  # PyTorch's mask: bernoulli(1 - p), then divided by (1 - p), in the input's dtype
-        keep = _random.bernoulli_mask(data.shape, 1.0 - p)
-        mask = _wrap(keep.astype(data.dtype) / data.dtype.type(1.0 - p))
-    if array_module(data) is not np:
-        mask = mask.to(input.device)
-    if inplace:
-        return input.mul_(mask)
-    return input * mask  # MulBackward0: the gradient is masked and scaled the same way
+    return _dropout(input, p, training, inplace)
 
 
 # ====================================================================== linear
@@ -1791,3 +1777,214 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
     if input.ndim != weight.ndim:  # one weight per channel, along dimension 1
         weight = weight.reshape([n if i == 1 else 1 for i in range(input.ndim)])
     return _extra.Prelu.apply(input, weight)
+
+
+# ====================================================================== channel and alpha dropout
+# dropout1d/2d/3d, alpha_dropout and feature_alpha_dropout; dropout itself is _dropout too.
+_SELU_ALPHA_TIMES_SCALE = 1.7580993408473766  # minus SELU's limit at -inf
+__all__ += ["dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"]
+
+
+def _with_number(op, arr, number):
+    """``op(arr, number)`` as PyTorch computes a tensor and a Python number: in float32 for
+    float16 (its opmath), rounded once to ``arr``'s dtype."""
+    math_t = np.float32 if arr.dtype == np.float16 else arr.dtype.type
+    return op(arr.astype(math_t, copy=False), math_t(number)).astype(arr.dtype, copy=False)
+
+
+def _memory_order(data) -> list:
+    """The axes of ``data`` from the slowest to the fastest in memory, where ``data`` is a
+    dense permuted layout (a transpose, a permute); its own order otherwise."""
+    order = sorted(range(data.ndim), key=lambda i: -data.strides[i])
+    step = data.itemsize
+    for i in reversed(order):
+        if data.shape[i] != 1 and data.strides[i] != step:
+            return list(range(data.ndim))
+        step *= data.shape[i]
+    return order
+
+
+def _mask_like(data, keep: float):
+    """``bernoulli_mask`` drawn as PyTorch draws ``empty_like(x).bernoulli_(keep)``: its
+    ``empty_like`` keeps a dense layout and the sampler walks memory in order, so the mask of
+    a transposed ``x`` is drawn along ``x``'s rows in memory, not its logical ones."""
+    order = _memory_order(data)
+    mask = _random.bernoulli_mask(tuple(data.shape[i] for i in order), keep)
+    return mask.transpose(np.argsort(order))
+
+
+def _dropout(input: Tensor, p: float, training: bool, inplace: bool,  # noqa: A002
+             feature: bool = False, alpha: bool = False) -> Tensor:
+    """PyTorch's ``_dropout_impl``: one Bernoulli(1 - p) draw per element (``feature``: per
+    channel, the mask shaped ``(N, C, 1, ...)``), kept elements scaled by ``1 / (1 - p)``.
+    ``alpha``: kept elements become ``a (x + alpha' p)`` and dropped ones ``a alpha' (p - 1)``
+    (``alpha'`` is SELU's negative limit), which keeps SELU's mean 0 and variance 1. The mask
+    is PyTorch's, bit for bit, after the same seed."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0 or input.numel() == 0:
+        return input
+    data = input._data
+    if p == 1.0:  # everything dropped: PyTorch multiplies by zero and draws nothing
+        noise, shift = np.zeros((), data.dtype), None
+    else:
+        if feature and data.ndim < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        if feature:
+            keep = _random.bernoulli_mask(data.shape[:2] + (1,) * (data.ndim - 2), 1.0 - p)
+        else:
+            keep = _mask_like(data, 1.0 - p)
+        if data.dtype.kind != "f":  # the mask is divided in place: a float in an int tensor
+            raise RuntimeError("result type Float can't be cast to the desired output type "
+                               f"{_type_name(input)}")
+        keep = keep.astype(data.dtype)
+        if alpha:  # PyTorch's steps, each rounded to the dtype
+            a = 1.0 / float(np.sqrt((_SELU_ALPHA_TIMES_SCALE ** 2 * p + 1) * (1 - p)))
+            shift = _with_number(np.add, keep, -1.0)
+            shift = _with_number(np.multiply, shift, _SELU_ALPHA_TIMES_SCALE * a)
+            # (PyTorch's add of a number rounds the number to float16 first; mul does not)
+            shift = _with_number(np.add, shift, keep.dtype.type(_SELU_ALPHA_TIMES_SCALE * a * p))
+            noise = _with_number(np.multiply, keep, a)
+        else:
+            noise, shift = _with_number(np.divide, keep, 1.0 - p), None
+    noise = _wrap(noise)
+    if array_module(data) is not np:
+        noise = noise.to(input.device)
+    out = input.mul_(noise) if inplace else input * noise  # MulBackward0
+    if shift is not None:
+        shift = _wrap(shift).to(input.device)
+        out = out.add_(shift)  # AddBackward0
+    return out
+
+
+def _no_batch_dim(input: Tensor, p, training, inplace, batched: bool) -> Tensor:  # noqa: A002
+    """Channel dropout of an input with or without its batch dimension (then one is added
+    for the draw and taken away after, as PyTorch does)."""
+    if batched:
+        return _dropout(input, p, training, inplace, feature=True)
+    x = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    out = _dropout(x, p, training, inplace, feature=True)
+    return out.squeeze_(0) if inplace else out.squeeze(0)
+
+
+def _check_p(p) -> None:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of a ``(N, C, L)`` or ``(C, L)`` input, each with probability
+    ``p``, and scale the rest by ``1 / (1 - p)``."""
+    _check_p(p)
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that "
+            "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
+            "inputs).")
+    return _no_batch_dim(input, p, training, inplace, input.ndim == 3)
+
+
+def _warn_spatial(name: str, ndim: int, spatial: int) -> None:
+    """PyTorch's warning for an input of dropout2d/dropout3d without the dims it expects."""
+    warnings.warn(
+        f"{name}: Received a {ndim}-D input to {name}, which is deprecated and will result "
+        "in an error in a future release. To retain the behavior and silence this warning, "
+        f"please use dropout instead. Note that {name} exists to provide channel-wise dropout "
+        f"on inputs with {spatial} spatial dimensions, a channel dimension, and an optional "
+        f"batch dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).", stacklevel=3)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of a ``(N, C, H, W)`` input, each with probability ``p``, and
+    scale the rest by ``1 / (1 - p)``. A 3-d input is taken as ``(N, C, L)``, as PyTorch
+    still does (with its warning)."""
+    _check_p(p)
+    if input.ndim not in (3, 4):
+        _warn_spatial("dropout2d", input.ndim, 2)
+    if input.ndim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+            "the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            stacklevel=2)
+    return _dropout(input, p, training, inplace, feature=True)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of a ``(N, C, D, H, W)`` or ``(C, D, H, W)`` input, each with
+    probability ``p``, and scale the rest by ``1 / (1 - p)``."""
+    _check_p(p)
+    if input.ndim not in (4, 5):
+        _warn_spatial("dropout3d", input.ndim, 3)
+    return _no_batch_dim(input, p, training, inplace, input.ndim == 5)
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa: A002
+                  inplace: bool = False) -> Tensor:
+    """Dropout for SELU networks: dropped elements take SELU's negative limit and everything
+    is moved and scaled so that a mean of 0 and a variance of 1 stay so. Off by default
+    (``training=False``)."""
+    _check_p(p)
+    return _dropout(input, p, training, inplace, alpha=True)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa: A002
+                          inplace: bool = False) -> Tensor:
+    """:func:`alpha_dropout` of whole channels (dimension 1)."""
+    _check_p(p)
+    return _dropout(input, p, training, inplace, feature=True, alpha=True)
+
+
+# ====================================================================== pixel shuffle
+from minitorch.nn._pixel import PixelShuffle, PixelUnshuffle  # noqa: E402
+
+__all__ += ["pixel_shuffle", "pixel_unshuffle"]
+
+
+def _check_pixel_args(input: Tensor, factor, name: str, arg: str) -> None:  # noqa: A002
+    _check_tensor(input, name, "input", 1)
+    if not isinstance(factor, (int, np.integer)) or isinstance(factor, bool):
+        raise TypeError(f"{name}(): argument '{arg}' (position 2) must be int, not "
+                        f"{type(factor).__name__}")
+    if input.ndim < 3:
+        raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input "
+                           f"with {input.ndim} dimension(s)")
+    if factor <= 0:
+        raise RuntimeError(f"{name} expects a positive {arg}, but got {factor}")
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:  # noqa: A002
+    """``(*, C r^2, H, W) -> (*, C, H r, W r)`` with ``r = upscale_factor``: each group of
+    ``r^2`` channels becomes an ``r x r`` block of pixels.
+
+    >>> import minitorch
+    >>> pixel_shuffle(minitorch.arange(4.0).reshape(4, 1, 1), 2)
+    tensor([[[0., 1.],
+             [2., 3.]]])
+    """
+    _check_pixel_args(input, upscale_factor, "pixel_shuffle", "upscale_factor")
+    c = input.shape[-3]
+    if c % (upscale_factor * upscale_factor):
+        raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be "
+                           "divisible by the square of upscale_factor, but input.size(-3)="
+                           f"{c} is not divisible by {upscale_factor * upscale_factor}")
+    return PixelShuffle.apply(input, int(upscale_factor))
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:  # noqa: A002
+    """``(*, C, H r, W r) -> (*, C r^2, H, W)`` with ``r = downscale_factor``: the inverse of
+    :func:`pixel_shuffle`."""
+    _check_pixel_args(input, downscale_factor, "pixel_unshuffle", "downscale_factor")
+    for side, size in (("height", input.shape[-2]), ("width", input.shape[-1])):
+        if size % downscale_factor:
+            dim = -2 if side == "height" else -1
+            raise RuntimeError(f"pixel_unshuffle expects {side} to be divisible by "
+                               f"downscale_factor, but input.size({dim})={size} is not "
+                               f"divisible by {downscale_factor}")
+    return PixelUnshuffle.apply(input, int(downscale_factor))

@@ -73,6 +73,13 @@ from minitorch.nn.modules.activation import (
 from minitorch.nn.modules.container import ParameterDict, ParameterList
 from minitorch.nn.modules.conv import Conv1d, ConvTranspose2d
 from minitorch.nn.modules.distance import CosineSimilarity, PairwiseDistance
+from minitorch.nn.modules.dropout import (
+    AlphaDropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
+)
 from minitorch.nn.modules.flatten import Unflatten
 from minitorch.nn.modules.loss import HuberLoss, KLDivLoss, SmoothL1Loss
 from minitorch.nn.modules.normalization import GroupNorm, LayerNorm
@@ -86,6 +93,7 @@ from minitorch.nn.modules.padding import (
     ZeroPad1d,
     ZeroPad2d,
 )
+from minitorch.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from minitorch.nn.modules.upsampling import Upsample
 
 __all__ += ["GELU", "SiLU", "Conv1d", "ConvTranspose2d", "KLDivLoss", "SmoothL1Loss",
@@ -100,5 +108,7 @@ __all__ += ["ZeroPad1d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "Reflect
             "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "CosineSimilarity",
             "PairwiseDistance"]
 
-# threshold, the shrinks, Softmin, Softmax2d, GLU and PReLU
-__all__ += ["Threshold", "Hardshrink", "Softshrink", "Softmin", "Softmax2d", "GLU", "PReLU"]
+# threshold, the shrinks, Softmin, Softmax2d, GLU, PReLU, channel dropout, pixel shuffle
+__all__ += ["Threshold", "Hardshrink", "Softshrink", "Softmin", "Softmax2d", "GLU", "PReLU",
+            "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
+            "PixelShuffle", "PixelUnshuffle"]
