@@ -84,14 +84,21 @@ from minitorch.nn.modules.flatten import Unflatten
 from minitorch.nn.modules.loss import HuberLoss, KLDivLoss, SmoothL1Loss
 from minitorch.nn.modules.normalization import GroupNorm, LayerNorm
 from minitorch.nn.modules.padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
     ConstantPad1d,
     ConstantPad2d,
+    ConstantPad3d,
     ReflectionPad1d,
     ReflectionPad2d,
+    ReflectionPad3d,
     ReplicationPad1d,
     ReplicationPad2d,
+    ReplicationPad3d,
     ZeroPad1d,
     ZeroPad2d,
+    ZeroPad3d,
 )
 from minitorch.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from minitorch.nn.modules.upsampling import Upsample
@@ -108,7 +115,9 @@ __all__ += ["ZeroPad1d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "Reflect
             "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "CosineSimilarity",
             "PairwiseDistance"]
 
-# threshold, the shrinks, Softmin, Softmax2d, GLU, PReLU, channel dropout, pixel shuffle
+# threshold, the shrinks, Softmin, Softmax2d, GLU, PReLU, channel dropout, pixel shuffle,
+# the 3d and circular pads
 __all__ += ["Threshold", "Hardshrink", "Softshrink", "Softmin", "Softmax2d", "GLU", "PReLU",
             "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
-            "PixelShuffle", "PixelUnshuffle"]
+            "PixelShuffle", "PixelUnshuffle", "ConstantPad3d", "ZeroPad3d", "ReflectionPad3d",
+            "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d"]
