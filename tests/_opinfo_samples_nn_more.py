@@ -1,7 +1,8 @@
 """OpInfo samples of ``F.relu_``, ``F.leaky_relu_``, ``F.threshold``, ``F.threshold_``,
 ``F.hardshrink``, ``F.softshrink``, ``F.softmin``, ``F.glu``, ``F.prelu``,
 ``F.pixel_shuffle``, ``F.pixel_unshuffle``, ``F.dropout1d``/``2d``/``3d``, ``F.alpha_dropout``
-and ``F.feature_alpha_dropout`` (their masks bit for bit: each call seeds both libraries).
+and ``F.feature_alpha_dropout`` (their masks bit for bit: each call seeds both libraries),
+``F.max_pool1d``, ``F.avg_pool1d`` and ``F.max_pool1d/2d_with_indices``.
 
 ``_opinfo_samples._build_table`` calls :func:`add_samples`; the samples use the same input
 families and comparison as every other op (see ``tests/_opinfo_samples.py``): every family,
@@ -321,6 +322,96 @@ def dropout_nd_samples(op):
     return gen
 
 
+# ------------------------------------------------------------------ 1-d pooling
+def pool1d_samples(op):
+    name = op.split(":")[1]
+    is_max = name.startswith("max")
+
+    def gen():
+        for fam, a in all_families((2, 3, 6)):
+            yield Sample(op, fam, (a, 2), gradgrad=fam in ("ordinary", "float64"))
+        x = A(rnd(2, 3, 7))
+        cases = {
+            "stride-pad": ((x, 3), {"stride": 2, "padding": 1}),
+            "ceil": ((x, 2), {"ceil_mode": True}),
+            "ceil-pad": ((A(rnd(1, 2, 6)), 3), {"stride": 2, "padding": 1, "ceil_mode": True}),
+            "overlap": ((x, 3), {"stride": 1}),
+            "2-d": ((A(rnd(3, 8)), 2), {}),
+            "1-tuples": ((x, (3,)), {"stride": [2], "padding": (1,)}),
+            "stride-empty": ((x, 2), {"stride": []}),
+            "ties": ((A(np.ones((1, 2, 6), np.float32)), 3), {"stride": 1}),
+            "nan-inf": ((A(f32([[[NAN, 1.0, -INF, 2.0, INF, NAN]]])), 2), {}),
+            "too-small": ((A(rnd(1, 2, 1)), 3), {}),
+            "kernel0": ((x, 0), {}), "stride0": ((x, 2), {"stride": 0}),
+            "pad-negative": ((x, 2), {"padding": -1}), "pad-too-big": ((x, 2), {"padding": 2}),
+            "kernel-pair": ((x, (2, 2)), {}), "stride-pair": ((x, 2), {"stride": (1, 1)}),
+            "pad-pair": ((x, 2), {"padding": (1, 1)}), "kernel-float": ((x, 2.0), {}),
+            "1-d": ((A(rnd(8)), 2), {}), "4-d": ((A(rnd(1, 2, 3, 8)), 2), {}),
+            "empty-channels": ((A(np.zeros((2, 0, 6), np.float32)), 2), {}),
+            "empty-batch": ((A(np.zeros((0, 2, 6), np.float32)), 2), {}),
+            "empty-2-d": ((A(np.zeros((0, 6), np.float32)), 2), {}),
+            "int64": ((A(np.arange(12).reshape(2, 6)), 2), {}),
+            "int32": ((A(np.arange(12, dtype=np.int32).reshape(2, 6)), 2), {}),
+        }
+        if is_max:
+            cases.update({
+                "dilation": ((A(rnd(2, 2, 9)), 2), {"dilation": 2, "padding": 1}),
+                "dilation0": ((x, 2), {"dilation": 0}),
+                "dilation-pair": ((x, 2), {"dilation": (1, 1)}),
+                "indices": ((x, 3), {"stride": 2, "padding": 1, "return_indices": True}),
+            })
+        else:
+            cases.update({
+                "no-count-pad": ((x, 3), {"stride": 2, "padding": 1,
+                                          "count_include_pad": False}),
+                "ceil-no-count-pad": ((x, 2), {"padding": 1, "ceil_mode": True,
+                                               "count_include_pad": False}),
+            })
+        for fam, (args, kw) in cases.items():
+            yield Sample(op, fam, args, kw, gradgrad=fam in ("stride-pad", "overlap", "ties",
+                                                             "dilation", "no-count-pad"))
+        yield Sample(op, "node", (x, 2), call=_fn(name, graph=True) if "indices" not in name
+                     else lambda lib, *a: _names(getattr(lib.nn.functional, name)(*a)[0]))
+    return gen
+
+
+def pool2d_indices_samples(op):
+    def gen():
+        x = A(rnd(2, 3, 6, 6))
+        yield Sample(op, "ordinary", (x, 2), gradgrad=True)
+        yield Sample(op, "stride-pad", (x, 3), {"stride": 2, "padding": 1})
+        yield Sample(op, "ceil-dilation", (x, 2), {"ceil_mode": True, "dilation": 2})
+        yield Sample(op, "3-d", (A(rnd(3, 5, 5)), 2))
+        yield Sample(op, "return-indices-false", (x, 2), {"return_indices": False})
+        yield Sample(op, "bad-pad", (x, 2), {"padding": 2})
+    return gen
+
+
+def pool2d_checks_samples(op):
+    """The 2-d pools' argument checks, in PyTorch's order, and the dtypes they take."""
+    def gen():
+        x = A(rnd(1, 2, 4, 4))
+        cases = {"kernel0": ((x, 0), {}), "stride0": ((x, 2, 0), {}),
+                 "kernel-negative": ((x, (2, -1)), {"stride": 1}),
+                 "pad-negative": ((x, 2), {"padding": -1}),
+                 "empty-batch": ((A(np.zeros((0, 2, 4, 4), np.float32)), 2), {}),
+                 "empty-channels": ((A(np.zeros((2, 0, 4, 4), np.float32)), 2), {}),
+                 "empty-3-d": ((A(np.zeros((0, 4, 4), np.float32)), 2), {}),
+                 "bool": ((A(np.ones((1, 2, 4, 4), bool)), 2), {}),
+                 "int64": ((A(np.arange(-8, 24).reshape(1, 2, 4, 4)), 3),
+                           {"stride": 2, "padding": 1}),
+                 "int32": ((A(np.arange(32, dtype=np.int32).reshape(1, 2, 4, 4)), 2), {})}
+        if op == "F:max_pool2d":
+            cases["dilation0"] = ((x, 2), {"dilation": (1, 0)})
+        else:
+            cases["int64-no-count-pad"] = ((A(np.arange(-8, 24).reshape(1, 2, 4, 4)), 3),
+                                           {"stride": 2, "padding": 1,
+                                            "count_include_pad": False})
+        for fam, (args, kw) in cases.items():
+            yield Sample(op, fam, args, kw)
+    return gen
+
+
 def add_samples(t: dict) -> None:
     # the shrinks' kinks join those of the other activations (activation_samples reads them)
     _opinfo_samples._ACTIVATION_KINKS.update(_SHRINK_KINKS)
@@ -337,3 +428,8 @@ def add_samples(t: dict) -> None:
         t[f"F:{name}"] = pixel_samples(f"F:{name}")
     for name in _DROPOUT_SHAPES:
         t[f"F:{name}"] = dropout_nd_samples(f"F:{name}")
+    for name in ("max_pool1d", "avg_pool1d", "max_pool1d_with_indices"):
+        t[f"F:{name}"] = pool1d_samples(f"F:{name}")
+    t["F:max_pool2d_with_indices"] = pool2d_indices_samples("F:max_pool2d_with_indices")
+    for name in ("max_pool2d", "avg_pool2d"):  # the checks this change fixed
+        t[f"F:{name}"] = _opinfo_samples._chain(t[f"F:{name}"], pool2d_checks_samples(f"F:{name}"))

@@ -230,3 +230,32 @@ def test_pixel_shuffle_round_trip():
     x = minitorch.randn(2, 12, 3, 5)
     back = minitorch.nn.PixelUnshuffle(2)(minitorch.nn.PixelShuffle(2)(x))
     assert minitorch.equal(back, x)
+
+
+# ------------------------------------------------------------------ 1-d pooling
+POOLS = [("MaxPool1d", (3,), {}), ("MaxPool1d", (3, 2, 1, 2, True, True), {}),
+         ("MaxPool1d", (2,), {"return_indices": True}), ("AvgPool1d", (3,), {}),
+         ("AvgPool1d", (3, 2, 1, True, False), {}), ("AvgPool1d", ((2,),), {"stride": [1]})]
+
+
+@pytest.mark.parametrize("name, args, kw", POOLS, ids=[_ids(c) for c in POOLS])
+def test_pool1d_modules_like_torch(name, args, kw):
+    results = []
+    a = np.random.default_rng(1).standard_normal((2, 3, 9)).astype(np.float32)
+    for lib in (minitorch, torch):
+        module = getattr(lib.nn, name)(*args, **kw)
+        x = lib.tensor(a, requires_grad=True)
+        out = module(x)
+        y, idx = out if isinstance(out, tuple) else (out, None)
+        y.backward(lib.tensor(np.linspace(0.5, 1.5, y.numel(), dtype=np.float32)
+                              .reshape(y.shape)))
+        node = type(y.grad_fn).__name__ if lib is minitorch else y.grad_fn.name()
+        attrs = [getattr(module, k) for k in ("kernel_size", "stride", "padding", "ceil_mode")]
+        results.append((repr(module), attrs, y.detach().numpy(), x.grad.numpy(), node,
+                        None if idx is None else idx.numpy()))
+    (r, attrs, out, grad, node, idx), (r_t, attrs_t, out_t, grad_t, node_t, idx_t) = results
+    assert (r, attrs, node) == (r_t, attrs_t, node_t)
+    np.testing.assert_array_equal(out, out_t)
+    np.testing.assert_array_equal(idx, idx_t)
+    # an element that wins three windows sums three gradients, in another order than PyTorch
+    np.testing.assert_allclose(grad, grad_t, rtol=1e-6)

@@ -27,17 +27,31 @@ def _pool_out_size(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -
     return out
 
 
-def _pool_geometry(x_shape, kernel, stride, padding, dilation, ceil_mode, name):
+def _pool_geometry(x_shape, kernel, stride, padding, dilation, ceil_mode, name, sizes=()):
+    """The windows of a 2-d pool over ``x_shape`` (N, C, H, W), after PyTorch's checks in its
+    order (``sizes``: the input's own shape, for the message about empty dimensions)."""
     kernel = _pair(kernel)
     stride = kernel if (stride is None or stride == []) else _pair(stride, "stride")
     padding, dilation = _pair(padding, "padding"), _pair(dilation, "dilation")
-    for k, p, d in zip(kernel, padding, dilation):
-        if p > (d * (k - 1) + 1) // 2:
+    for k, s, p, d in zip(kernel, stride, padding, dilation):  # pooling_output_shape's checks
+        if s == 0:
+            raise RuntimeError("stride should not be zero")
+        if p < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+        if p > int((d * (k - 1) + 1) / 2):  # C's division, towards 0
             raise RuntimeError(
                 f"pad should be at most half of effective kernel size, but got pad={p}, "
                 f"kernel_size={k} and dilation={d}"
             )
+    for what, (a, b), (na, nb) in (("kernel size", kernel, ("kH", "kW")),
+                                   ("stride", stride, ("dH", "dW")),
+                                   ("dilation", dilation, ("dilationH", "dilationW"))):
+        if a <= 0 or b <= 0:
+            raise RuntimeError(f"{what} should be greater than zero, but got {na}: {a} {nb}: {b}")
     n, c, h, w = x_shape
+    if 0 in x_shape[1:]:  # only the batch may be empty
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:{list(sizes or x_shape)}")
     ho = _pool_out_size(h, kernel[0], stride[0], padding[0], dilation[0], ceil_mode)
     wo = _pool_out_size(w, kernel[1], stride[1], padding[1], dilation[1], ceil_mode)
     if ho < 1 or wo < 1:
@@ -199,10 +213,14 @@ class AvgPool2D(Function):
         kernel, stride, padding, dilation, out_size, extent = geometry
         taps = _gathered(_padded(_as4d(x._data), padding, extent, 0),
                          _taps(kernel, stride, dilation, out_size))
-        out = taps[0].copy()
+        out = taps[0].astype(np.int64) if taps[0].dtype.kind in "iu" else taps[0].copy()
         for tap in taps[1:]:
             out += tap
-        out /= divisor
+        if out.dtype.kind == "i":  # integers: summed in int64, divided as C divides (towards 0)
+            whole = array_module(out).abs(out) // array_module(out).asarray(divisor, np.int64)
+            out = (array_module(out).sign(out) * whole).astype(x._data.dtype)
+        else:
+            out /= divisor
         ctx.geometry, ctx.divisor, ctx.x_shape = geometry, divisor, x._data.shape
         return _wrap(out if x._data.ndim == 4 else out[0])
 

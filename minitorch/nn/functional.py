@@ -363,7 +363,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 
 def _pool_input(input: Tensor, name: str) -> tuple:  # noqa: A002
     """Check the input; return it with its shape as a batch, (N, C, H, W)."""
-    if input._data.ndim not in (3, 4) or input._data.size == 0:
+    if input._data.ndim not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     return input, _shape4d(input._data.shape)
 
@@ -381,7 +381,9 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  
     x, shape = _pool_input(input, "max_pool2d")
     unbatched = len(shape) != x._data.ndim
     geometry = _pool_geometry(shape, kernel_size, stride, padding, dilation, ceil_mode,
-                              "max_pool2d")
+                              "max_pool2d", input.shape)
+    if x._data.dtype == np.bool_:
+        raise NotImplementedError("\"max_pool2d\" not implemented for 'Bool'")
     out = MaxPool2DWithIndices.apply(x, geometry)
     if return_indices:
         node = out.grad_fn
@@ -421,7 +423,8 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got -3)"
         )
     x, shape = _pool_input(input, "avg_pool2d")
-    geometry = _pool_geometry(shape, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d")
+    geometry = _pool_geometry(shape, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d",
+                              input.shape)
     kernel, stride_, padding_, _, out_size, extent = geometry
     h, w = shape[2:]
     if divisor_override is not None:
@@ -442,6 +445,8 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
         divisor = counts[0, 0]
         if array_module(x._data) is not np:
             divisor = array_module(x._data).asarray(divisor)
+    if x._data.dtype.kind != "f" and x._data.dtype != np.int64:  # PyTorch's kernels: floats, long
+        raise NotImplementedError(f"\"avg_pool2d\" not implemented for '{_type_name(x)}'")
     return AvgPool2D.apply(x, geometry, divisor)
 
 
@@ -1988,3 +1993,126 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:  # noqa: A0
                                f"downscale_factor, but input.size({dim})={size} is not "
                                f"divisible by {downscale_factor}")
     return PixelUnshuffle.apply(input, int(downscale_factor))
+
+
+# ====================================================================== 1-d pooling
+# max_pool1d and avg_pool1d: the 2-d pools of the input with a height of 1 (unsqueeze, pool,
+# squeeze: PyTorch records the same three nodes), after PyTorch's 1-d argument checks.
+__all__ += ["max_pool1d", "avg_pool1d", "max_pool1d_with_indices", "max_pool2d_with_indices"]
+
+
+def _one_int(value, fn: str, arg: str) -> int:
+    """PyTorch's ``check1d``: an int, or a sequence of one int."""
+    values = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    if len(values) != 1:
+        raise RuntimeError(f"{fn}() argument '{arg}' should contain one int (got {len(values)})")
+    return values[0]
+
+
+def _pool1d_args(input: Tensor, name: str, kernel_size, stride, padding,  # noqa: A002
+                 dilation=1, function: str = "") -> tuple:
+    """The checks PyTorch's ``avg_pool1d`` and ``max_pool1d_with_indices`` make before they
+    call the 2-d pool: the rank, and one int per argument (``function``: the name the
+    argument parser gives, when it is not ``name``)."""
+    _check_tensor(input, function or name, "input", 1)
+    if isinstance(kernel_size, float):
+        raise TypeError(f"{function or name}(): argument 'kernel_size' (position 2) must be "
+                        "tuple of ints, not float")
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional "
+                           f"tensor for argument #1 'self' (while checking arguments for "
+                           f"{name})")
+    if stride is None or (isinstance(stride, (tuple, list)) and not stride):
+        stride = kernel_size
+    return tuple(_one_int(v, name, arg) for arg, v in (
+        ("kernel_size", kernel_size), ("stride", stride), ("padding", padding),
+        ("dilation", dilation)))
+
+
+def max_pool1d_with_indices(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
+                            dilation=1, ceil_mode: bool = False, return_indices: bool = False):
+    """:func:`max_pool1d` and the index along the length of each maximum."""
+    k, s, p, d = _pool1d_args(input, "max_pool1d", kernel_size, stride, padding, dilation,
+                              "max_pool1d_with_indices")
+    out, idx = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode, True)
+    return out.squeeze(-2), idx.squeeze(-2)
+
+
+def _check_max_pool1d(input: Tensor, kernel_size, stride, padding, dilation,  # noqa: A002
+                      ceil_mode) -> None:
+    """PyTorch's ``max_pool1d`` checks, in its words (``check_max_pool1d``)."""
+    if not ((input.ndim == 2 and input.shape[0] and input.shape[1])
+            or (input.ndim == 3 and input.shape[1] and input.shape[2])):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:{list(input.shape)}")
+    seqs = {}
+    for arg, value in (("kernel_size", kernel_size), ("stride", stride),
+                       ("padding", padding), ("dilation", dilation)):
+        seqs[arg] = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    words = {"kernel_size": "an int, list of ints or tuple of ints",
+             "stride": "None, an int, list of ints, or tuple of ints",
+             "padding": "an int, list of ints, or tuple of ints",
+             "dilation": "an int, list of ints or tuple of ints"}
+    for arg, values in seqs.items():
+        if len(values) != 1 and not (arg == "stride" and not values):
+            raise RuntimeError(f"max_pool1d() {arg} must be {words[arg]} of size 1 but got "
+                               f"size {len(values)}")
+    k, p, d = seqs["kernel_size"][0], seqs["padding"][0], seqs["dilation"][0]
+    s = seqs["stride"][0] if seqs["stride"] else k
+    for arg, value in (("kernel_size", k), ("stride", s)):
+        if value <= 0:
+            raise RuntimeError(f"max_pool1d() {arg} must be greater than zero, but got {value}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError("max_pool1d() padding should be at most half of kernel size, but "
+                           f"got padding={p} and kernel_size={k}")
+    if d <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    span = input.shape[-1] + 2 * p - d * (k - 1) - 1
+    length = -(-span // s) + 1 if ceil_mode else span // s + 1
+    if ceil_mode and (length - 1) * s >= input.shape[-1] + p:
+        length -= 1
+    if length <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {length}")
+
+
+def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  # noqa: A002
+               ceil_mode: bool = False, return_indices: bool = False):
+    """The maximum of each ``kernel_size`` window along the last dimension of ``(N, C, L)``
+    or ``(C, L)``, moving by ``stride`` (default: the kernel).
+
+    >>> import minitorch
+    >>> max_pool1d(minitorch.tensor([[1.0, 3.0, 2.0, 0.0]]), 2)
+    tensor([[3., 2.]])
+    """
+    if return_indices:
+        return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    _check_tensor(input, "max_pool1d", "input", 1)
+    if isinstance(kernel_size, float):
+        raise TypeError("max_pool1d(): argument 'kernel_size' (position 2) must be tuple of "
+                        "ints, not float")
+    _check_max_pool1d(input, kernel_size, () if stride is None else stride, padding, dilation,
+                      ceil_mode)
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"max_pool1d_impl\" not implemented for '{_type_name(input)}'")
+    return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
+                            dilation=1, ceil_mode: bool = False, return_indices: bool = False):
+    """:func:`max_pool2d` and the flat index (``h * W + w``) of each maximum."""
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
+               ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
+    """The mean of each ``kernel_size`` window along the last dimension.
+
+    >>> import minitorch
+    >>> avg_pool1d(minitorch.tensor([[1.0, 3.0, 2.0, 0.0]]), 2)
+    tensor([[2., 1.]])
+    """
+    k, s, p, _ = _pool1d_args(input, "avg_pool1d", kernel_size, stride, padding)
+    out = avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), ceil_mode, count_include_pad)
+    return out.squeeze(-2)
