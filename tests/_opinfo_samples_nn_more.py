@@ -412,6 +412,29 @@ def pool2d_checks_samples(op):
     return gen
 
 
+# ------------------------------------------------------------------ upsample (deprecated)
+def upsample_samples(op):
+    name = op.split(":")[1]
+
+    def gen():
+        x = A(rnd(1, 2, 3, 4))
+        yield Sample(op, "ordinary", (x,), {"scale_factor": 2}, gradgrad=True)
+        yield Sample(op, "size", (x, (5, 7)), gradgrad=True)
+        yield Sample(op, "size-int", (x, 6))
+        yield Sample(op, "scale-pair", (x,), {"scale_factor": (1.5, 2.0)})
+        yield Sample(op, "float64", (A(rnd(1, 1, 2, 3, dtype=np.float64)),), {"scale_factor": 3})
+        yield Sample(op, "neither", (x,))
+        yield Sample(op, "both", (x, 4), {"scale_factor": 2})
+        if name == "upsample":
+            for mode, corners in (("bilinear", True), ("bilinear", False), ("nearest", None),
+                                  ("linear", False)):
+                arr = A(rnd(1, 2, 5)) if mode == "linear" else x
+                yield Sample(op, f"{mode}-{corners}", (arr, None, 2, mode, corners))
+            yield Sample(op, "nearest-corners", (x, None, 2, "nearest", True))
+        yield Sample(op, "node", (x,), {"scale_factor": 2}, call=_fn(name, graph=True))
+    return gen
+
+
 def add_samples(t: dict) -> None:
     # the shrinks' kinks join those of the other activations (activation_samples reads them)
     _opinfo_samples._ACTIVATION_KINKS.update(_SHRINK_KINKS)
@@ -433,3 +456,5 @@ def add_samples(t: dict) -> None:
     t["F:max_pool2d_with_indices"] = pool2d_indices_samples("F:max_pool2d_with_indices")
     for name in ("max_pool2d", "avg_pool2d"):  # the checks this change fixed
         t[f"F:{name}"] = _opinfo_samples._chain(t[f"F:{name}"], pool2d_checks_samples(f"F:{name}"))
+    for name in ("upsample", "upsample_nearest", "upsample_bilinear"):
+        t[f"F:{name}"] = upsample_samples(f"F:{name}")

@@ -259,3 +259,33 @@ def test_pool1d_modules_like_torch(name, args, kw):
     np.testing.assert_array_equal(idx, idx_t)
     # an element that wins three windows sums three gradients, in another order than PyTorch
     np.testing.assert_allclose(grad, grad_t, rtol=1e-6)
+
+
+# ------------------------------------------------------------------ the old upsampling layers
+@pytest.mark.parametrize("name, kw", [("UpsamplingNearest2d", {"scale_factor": 2}),
+                                      ("UpsamplingNearest2d", {"size": (3, 5)}),
+                                      ("UpsamplingBilinear2d", {"scale_factor": 2}),
+                                      ("UpsamplingBilinear2d", {"size": 5})])
+def test_upsampling_modules_like_torch(name, kw):
+    results = []
+    a = np.random.default_rng(2).standard_normal((1, 2, 2, 3)).astype(np.float32)
+    for lib in (minitorch, torch):
+        module = getattr(lib.nn, name)(**kw)
+        x = lib.tensor(a, requires_grad=True)
+        y = module(x)
+        (y * y).sum().backward()
+        node = type(y.grad_fn).__name__ if lib is minitorch else y.grad_fn.name()
+        results.append((repr(module), module.align_corners, node, y.detach().numpy(),
+                        x.grad.numpy()))
+    (*same, out, grad), (*same_t, out_t, grad_t) = results
+    assert same == same_t
+    np.testing.assert_allclose(out, out_t, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(grad, grad_t, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["upsample", "upsample_nearest", "upsample_bilinear"])
+def test_upsample_functions_warn_like_torch(name):
+    for lib in (minitorch, torch):
+        with pytest.warns(UserWarning, match=f"`nn.functional.{name}` is deprecated. Use "
+                                             "`nn.functional.interpolate` instead."):
+            getattr(lib.nn.functional, name)(lib.ones(1, 1, 2, 2), scale_factor=2)

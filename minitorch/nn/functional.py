@@ -2116,3 +2116,31 @@ def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
     k, s, p, _ = _pool1d_args(input, "avg_pool1d", kernel_size, stride, padding)
     out = avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), ceil_mode, count_include_pad)
     return out.squeeze(-2)
+
+
+# ====================================================================== upsample (deprecated)
+__all__ += ["upsample", "upsample_nearest", "upsample_bilinear"]
+
+
+def _deprecated_upsample(name: str) -> None:
+    warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
+                  "instead.", stacklevel=3)
+
+
+def upsample(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",  # noqa: A002
+             align_corners: bool | None = None) -> Tensor:
+    """The old name of :func:`interpolate` (it warns)."""
+    _deprecated_upsample("upsample")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:  # noqa: A002
+    """``interpolate(mode="nearest")`` by its old name (it warns)."""
+    _deprecated_upsample("upsample_nearest")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:  # noqa: A002
+    """``interpolate(mode="bilinear", align_corners=True)`` by its old name (it warns)."""
+    _deprecated_upsample("upsample_bilinear")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

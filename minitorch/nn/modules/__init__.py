@@ -102,7 +102,7 @@ from minitorch.nn.modules.padding import (
 )
 from minitorch.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from minitorch.nn.modules.pooling import AvgPool1d, MaxPool1d
-from minitorch.nn.modules.upsampling import Upsample
+from minitorch.nn.modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ += ["GELU", "SiLU", "Conv1d", "ConvTranspose2d", "KLDivLoss", "SmoothL1Loss",
             "HuberLoss", "LayerNorm", "GroupNorm", "Upsample"]
@@ -117,9 +117,9 @@ __all__ += ["ZeroPad1d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "Reflect
             "PairwiseDistance"]
 
 # threshold, the shrinks, Softmin, Softmax2d, GLU, PReLU, channel dropout, pixel shuffle,
-# the 3d and circular pads, the 1-d pools
+# the 3d and circular pads, the 1-d pools, the old upsampling layers
 __all__ += ["Threshold", "Hardshrink", "Softshrink", "Softmin", "Softmax2d", "GLU", "PReLU",
             "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
             "PixelShuffle", "PixelUnshuffle", "ConstantPad3d", "ZeroPad3d", "ReflectionPad3d",
             "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d", "MaxPool1d",
-            "AvgPool1d"]
+            "AvgPool1d", "UpsamplingNearest2d", "UpsamplingBilinear2d"]
