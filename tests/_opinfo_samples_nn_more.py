@@ -435,6 +435,42 @@ def upsample_samples(op):
     return gen
 
 
+# ------------------------------------------------------------------ bilinear
+def bilinear_samples(op):
+    def gen():
+        x1, x2, w, b = A(rnd(4, 3)), A(rnd(4, 5)), A(rnd(2, 3, 5)), A(rnd(2))
+        yield Sample(op, "ordinary", (x1, x2, w, b), gradgrad=True)
+        yield Sample(op, "no-bias", (x1, x2, w), gradgrad=True)
+        yield Sample(op, "3-d", (A(rnd(2, 3, 3)), A(rnd(2, 3, 5)), w, b), gradgrad=True)
+        yield Sample(op, "1-d", (A(rnd(3)), A(rnd(5)), w, b))
+        yield Sample(op, "float64", (A(rnd(4, 3, dtype=np.float64)),
+                                     A(rnd(4, 5, dtype=np.float64)),
+                                     A(rnd(2, 3, 5, dtype=np.float64))), gradgrad=True)
+        yield Sample(op, "float16", (A(rnd(4, 3, dtype=np.float16)),
+                                     A(rnd(4, 5, dtype=np.float16)),
+                                     A(rnd(2, 3, 5, dtype=np.float16))))
+        yield Sample(op, "int64", (A(np.arange(6).reshape(2, 3)), A(np.arange(10).reshape(2, 5)),
+                                   A(np.arange(30).reshape(2, 3, 5))))
+        yield Sample(op, "weight-only", (A(rnd(4, 3), grad=False), A(rnd(4, 5), grad=False), w),
+                     gradgrad=True)
+        yield Sample(op, "empty-batch", (A(np.zeros((0, 3), np.float32)),
+                                         A(np.zeros((0, 5), np.float32)), w, b))
+        yield Sample(op, "specials", (A(f32([[INF, 0.0, 1.0]])), A(f32([[NAN, 1, 2, 3, 4]])), w))
+        yield Sample(op, "mixed-dtypes", (x1, A(rnd(4, 5, dtype=np.float64)), w))
+        yield Sample(op, "mixed-bias", (x1, x2, w, A(rnd(2, dtype=np.float64))))
+        yield Sample(op, "ranks", (A(rnd(2, 4, 3)), x2, w))
+        yield Sample(op, "batch", (A(rnd(2, 3)), x2, w))
+        yield Sample(op, "in1", (A(rnd(4, 5)), x2, w))
+        yield Sample(op, "in2", (x1, A(rnd(4, 4)), w))
+        yield Sample(op, "bias-size", (x1, x2, w, A(rnd(1))))
+        yield Sample(op, "0-d", (A(f32(1.0)), A(f32(1.0)), w))
+        yield Sample(op, "node", (x1, x2, w, b), call=_fn("bilinear", graph=True))
+        yield Sample(op, "second-order-nodes", (x1, x2, w),
+                     call=lambda lib, a, c, d: _names(lib.autograd.grad(
+                         lib.nn.functional.bilinear(a, c, d).sum(), a, create_graph=True)[0]))
+    return gen
+
+
 def add_samples(t: dict) -> None:
     # the shrinks' kinks join those of the other activations (activation_samples reads them)
     _opinfo_samples._ACTIVATION_KINKS.update(_SHRINK_KINKS)
@@ -458,3 +494,4 @@ def add_samples(t: dict) -> None:
         t[f"F:{name}"] = _opinfo_samples._chain(t[f"F:{name}"], pool2d_checks_samples(f"F:{name}"))
     for name in ("upsample", "upsample_nearest", "upsample_bilinear"):
         t[f"F:{name}"] = upsample_samples(f"F:{name}")
+    t["F:bilinear"] = bilinear_samples("F:bilinear")

@@ -289,3 +289,28 @@ def test_upsample_functions_warn_like_torch(name):
         with pytest.warns(UserWarning, match=f"`nn.functional.{name}` is deprecated. Use "
                                              "`nn.functional.interpolate` instead."):
             getattr(lib.nn.functional, name)(lib.ones(1, 1, 2, 2), scale_factor=2)
+
+
+# ------------------------------------------------------------------ Bilinear
+@pytest.mark.parametrize("kw", [{}, {"bias": False}, {"dtype": "float64"}])
+def test_bilinear_module_like_torch(kw):
+    results = []
+    a1 = np.random.default_rng(3).standard_normal((2, 4, 3))
+    a2 = np.random.default_rng(4).standard_normal((2, 4, 5))
+    for lib in (minitorch, torch):
+        args = {k: getattr(lib, v) if k == "dtype" else v for k, v in kw.items()}
+        lib.manual_seed(5)
+        module = lib.nn.Bilinear(3, 5, 2, **args)
+        dtype = module.weight.dtype
+        x1, x2 = lib.tensor(a1, dtype=dtype), lib.tensor(a2, dtype=dtype, requires_grad=True)
+        y = module(x1, x2)
+        (y * y).sum().backward()
+        params = [(n, p.detach().numpy(), p.grad.numpy()) for n, p in module.named_parameters()]
+        results.append((repr(module), params, y.detach().numpy(), x2.grad.numpy()))
+    (r, params, out, grad), (r_t, params_t, out_t, grad_t) = results
+    assert r == r_t and [p[0] for p in params] == [p[0] for p in params_t]
+    for (_, v, g), (_, v_t, g_t) in zip(params, params_t, strict=True):
+        np.testing.assert_array_equal(v, v_t)  # the same initial values after the same seed
+        np.testing.assert_allclose(g, g_t, rtol=1e-5)
+    np.testing.assert_allclose(out, out_t, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(grad, grad_t, rtol=1e-5, atol=1e-6)

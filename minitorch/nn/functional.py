@@ -2144,3 +2144,47 @@ def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:  #
     """``interpolate(mode="bilinear", align_corners=True)`` by its old name (it warns)."""
     _deprecated_upsample("upsample_bilinear")
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# ====================================================================== bilinear
+from minitorch.nn._bilinear import Trilinear  # noqa: E402
+
+__all__ += ["bilinear"]
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
+             bias: Tensor | None = None) -> Tensor:
+    """``y[..., o] = x1[..., :] @ weight[o] @ x2[..., :] + bias[o]``: one bilinear form per
+    output feature (PyTorch's ``_trilinear`` on the inputs flattened to rows).
+
+    >>> import minitorch
+    >>> bilinear(minitorch.ones(1, 2), minitorch.ones(1, 3), minitorch.ones(4, 2, 3))
+    tensor([[6., 6., 6., 6.]])
+    """
+    named = {"input1": input1, "input2": input2, "weight": weight}
+    if bias is not None:
+        named["bias"] = bias
+    if len({t.dtype for t in named.values()}) > 1:
+        got = ", ".join(f"{k}: {_dtype._C_NAMES[t.dtype.name]}" for k, t in named.items())
+        raise RuntimeError(f"All tensors must have the same dtype, got {got}")
+    if input1.ndim != input2.ndim:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and "
+                           f"{input2.ndim}")
+    if input1.ndim == 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    for d in range(input1.ndim - 1):
+        if input1.shape[d] != input2.shape[d]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {d}: "
+                               f"got {input1.shape[d]} and {input2.shape[d]}")
+    for name, x, d in (("input1", input1, 1), ("input2", input2, 2)):
+        if weight.ndim != 3 or x.shape[-1] != weight.shape[d]:
+            raise RuntimeError(f"bilinear(): {name} size does not match weight size: got "
+                               f"{x.shape[-1]} but expected {weight.shape[d]}")
+    if bias is not None and (bias.ndim == 0 or bias.shape[0] != weight.shape[0]):
+        raise RuntimeError("bilinear(): bias size does not match weight size: got "
+                           f"{bias.shape[0] if bias.ndim else 0} but expected {weight.shape[0]}")
+    rows1 = input1.reshape(-1, input1.shape[-1])
+    rows2 = input2.reshape(-1, input2.shape[-1])
+    out = Trilinear.apply(rows1, weight, rows2, "bi,oij,bj->bo")
+    out = out.reshape(*input1.shape[:-1], weight.shape[0])
+    return out if bias is None else out + bias
