@@ -471,6 +471,60 @@ def bilinear_samples(op):
     return gen
 
 
+# ------------------------------------------------------------------ instance and LRN norm
+def _instance_norm_with_stats(lib, x, rm, rv, *args, **kw):
+    """``F.instance_norm`` on copies of the running statistics, which it updates in place:
+    the result and the statistics after."""
+    rm, rv = rm.clone(), rv.clone()
+    return lib.nn.functional.instance_norm(x, rm, rv, *args, **kw), rm, rv
+
+
+def instance_norm_samples(op):
+    def gen():
+        x = A(rnd(2, 3, 4))
+        w, b = A(rnd(3)), A(rnd(3))
+        rm, rv = A(rnd(3), grad=False), A(rnd(3, low=0.5), grad=False)
+        yield Sample(op, "ordinary", (x,), gradgrad=True)
+        yield Sample(op, "affine", (x, None, None, w, b), gradgrad=True)
+        yield Sample(op, "4-d", (A(rnd(2, 3, 2, 3)), None, None, w, b), gradgrad=True)
+        yield Sample(op, "5-d", (A(rnd(1, 3, 2, 2, 2)),))
+        yield Sample(op, "float64", (A(rnd(2, 3, 5, dtype=np.float64)),), gradgrad=True)
+        yield Sample(op, "float16", (A(rnd(2, 3, 5, dtype=np.float16)),))
+        yield Sample(op, "eps-momentum", (x, None, None, w, b), {"eps": 0.1, "momentum": 0.5})
+        yield Sample(op, "running", (x, rm, rv, w, b), call=_instance_norm_with_stats)
+        yield Sample(op, "running-momentum", (x, rm, rv), {"momentum": 0.3},
+                     call=_instance_norm_with_stats)
+        yield Sample(op, "eval", (x, rm, rv, w, b), {"use_input_stats": False},
+                     call=_instance_norm_with_stats, gradgrad=True)
+        yield Sample(op, "eval-without-stats", (x,), {"use_input_stats": False})
+        yield Sample(op, "one-position", (A(rnd(2, 3, 1)),))
+        yield Sample(op, "one-position-eval", (A(rnd(2, 3, 1)), rm, rv),
+                     {"use_input_stats": False})
+        yield Sample(op, "constant", (A(np.ones((2, 3, 4), np.float32)), None, None, w, b))
+        yield Sample(op, "specials", (A(f32([[[1.0, INF, 2.0], [NAN, 0.0, 1.0]]])),))
+        yield Sample(op, "int", (A(np.arange(24).reshape(2, 3, 4)),))
+        yield Sample(op, "node", (x, None, None, w, b), call=_fn("instance_norm", graph=True))
+    return gen
+
+
+def lrn_samples(op):
+    def gen():
+        for fam, a in all_families((2, 4, 3)):
+            yield Sample(op, fam, (a, 3), gradgrad=fam in ("ordinary", "float64"))
+        x = A(rnd(2, 5, 3, 2))
+        yield Sample(op, "4-d", (x, 2), gradgrad=True)
+        yield Sample(op, "5-d", (A(rnd(1, 4, 2, 2, 2)), 3))
+        yield Sample(op, "arguments", (x, 4, 0.1, 0.5, 2.0), gradgrad=True)
+        yield Sample(op, "size1", (x, 1))
+        yield Sample(op, "size-big", (x, 9))
+        yield Sample(op, "size0", (x, 0))
+        yield Sample(op, "2-d", (A(rnd(3, 4)), 2))
+        yield Sample(op, "empty-4-d", (A(np.zeros((0, 3, 2, 2), np.float32)), 2))
+        yield Sample(op, "node", (x, 3), call=lambda lib, *a: lib.nn.functional
+                     .local_response_norm(*a).grad_fn.name())
+    return gen
+
+
 def add_samples(t: dict) -> None:
     # the shrinks' kinks join those of the other activations (activation_samples reads them)
     _opinfo_samples._ACTIVATION_KINKS.update(_SHRINK_KINKS)
@@ -495,3 +549,5 @@ def add_samples(t: dict) -> None:
     for name in ("upsample", "upsample_nearest", "upsample_bilinear"):
         t[f"F:{name}"] = upsample_samples(f"F:{name}")
     t["F:bilinear"] = bilinear_samples("F:bilinear")
+    t["F:instance_norm"] = instance_norm_samples("F:instance_norm")
+    t["F:local_response_norm"] = lrn_samples("F:local_response_norm")

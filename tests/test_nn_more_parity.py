@@ -314,3 +314,64 @@ def test_bilinear_module_like_torch(kw):
         np.testing.assert_allclose(g, g_t, rtol=1e-5)
     np.testing.assert_allclose(out, out_t, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(grad, grad_t, rtol=1e-5, atol=1e-6)
+
+
+# ------------------------------------------------------------------ instance norm, LRN
+NORMS = [("InstanceNorm1d", (3,), {}, (2, 3, 5)), ("InstanceNorm1d", (3,), {}, (3, 5)),
+         ("InstanceNorm1d", (3,), {"affine": True, "track_running_stats": True}, (2, 3, 5)),
+         ("InstanceNorm2d", (3,), {"affine": True}, (2, 3, 2, 3)),
+         ("InstanceNorm2d", (3, 0.1, None, False, True), {}, (2, 3, 2, 3)),
+         ("InstanceNorm2d", (3,), {"track_running_stats": True}, (3, 2, 3)),
+         ("InstanceNorm3d", (3,), {"affine": True, "momentum": 0.5}, (2, 3, 2, 2, 2)),
+         ("InstanceNorm1d", (3,), {"affine": True, "bias": False}, (2, 3, 4)),
+         ("LocalResponseNorm", (3,), {}, (2, 5, 3)),
+         ("LocalResponseNorm", (2, 0.1, 0.5, 2.0), {}, (2, 5, 2, 3))]
+
+
+@pytest.mark.parametrize("name, args, kw, shape", NORMS, ids=[f"{n}-{len(s)}d-{a}{k}"
+                                                              for n, a, k, s in NORMS])
+def test_norm_modules_like_torch(name, args, kw, shape):
+    """Two training steps and one evaluation: outputs, gradients, running statistics."""
+    results = []
+    a = np.random.default_rng(6).standard_normal(shape).astype(np.float32)
+    for lib in (minitorch, torch):
+        module = getattr(lib.nn, name)(*args, **kw)
+        steps = []
+        for training in (True, True, False):
+            module.train(training)
+            x = lib.tensor(a * (len(steps) + 1), requires_grad=True)
+            y = module(x)
+            (y * y).sum().backward()
+            steps.append((y.detach().numpy(), x.grad.numpy()))
+        state = {k: v.numpy() for k, v in module.state_dict().items()}
+        node = type(y.grad_fn).__name__ if lib is minitorch else y.grad_fn.name()
+        results.append((repr(module), list(state), node, steps, list(state.values())))
+    (*same, steps, state), (*same_t, steps_t, state_t) = results
+    assert same == same_t
+    for (out, grad), (out_t, grad_t) in zip(steps, steps_t, strict=True):
+        np.testing.assert_allclose(out, out_t, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(grad, grad_t, rtol=1e-4, atol=1e-4)
+    for v, v_t in zip(state, state_t, strict=True):
+        np.testing.assert_allclose(v, v_t, rtol=1e-6)
+
+
+@pytest.mark.parametrize("make, shape, exc", [
+    (lambda lib: lib.nn.InstanceNorm1d(3), (2, 3, 4, 5), ValueError),
+    (lambda lib: lib.nn.InstanceNorm2d(3, affine=True), (2, 4, 3, 3), ValueError),
+    (lambda lib: lib.nn.InstanceNorm1d(3), (2, 3, 1), ValueError),
+    (lambda lib: lib.nn.InstanceNorm3d(2), (2, 3), ValueError),
+    (lambda lib: lib.nn.LocalResponseNorm(2), (3, 4), ValueError),
+])
+def test_norm_module_errors_like_torch(make, shape, exc):
+    messages = []
+    for lib in (minitorch, torch):
+        with pytest.raises(exc) as info:
+            make(lib)(lib.ones(*shape))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+def test_instance_norm_warns_on_channels_like_torch():
+    for lib in (minitorch, torch):
+        with pytest.warns(UserWarning, match="input's size at dim=1 does not match num_features"):
+            lib.nn.InstanceNorm1d(4)(lib.randn(2, 3, 5))

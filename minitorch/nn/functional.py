@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -549,6 +550,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         )
     if not training and (running_mean is None or running_var is None):
         training = True  # no running estimates: always use the batch statistics
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"batch_norm\" not implemented for '{_type_name(input)}'")
     return NativeBatchNorm.apply(input, weight, bias, running_mean, running_var, training,
                                  momentum, eps)
 
@@ -2188,3 +2191,64 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
     out = Trilinear.apply(rows1, weight, rows2, "bi,oij,bj->bo")
     out = out.reshape(*input1.shape[:-1], weight.shape[0])
     return out if bias is None else out + bias
+
+
+# ====================================================================== instance and LRN norm
+__all__ += ["instance_norm", "local_response_norm"]
+
+
+def instance_norm(input: Tensor, running_mean: Tensor | None = None,  # noqa: A002
+                  running_var: Tensor | None = None, weight: Tensor | None = None,
+                  bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each channel of each sample on its own (over its spatial positions), then
+    scale and shift per channel. As PyTorch computes it: :func:`batch_norm` of the input
+    viewed as one sample of ``N * C`` channels, the parameters and running statistics repeated
+    ``N`` times; the running statistics then get the mean of the ``N`` updates.
+
+    >>> import minitorch
+    >>> instance_norm(minitorch.tensor([[[1.0, 3.0]]]))
+    tensor([[[-1.0000,  1.0000]]])
+    """
+    if use_input_stats and math.prod(input.shape[2:]) == 1:
+        raise ValueError("Expected more than 1 spatial element when training, got input size "
+                         f"{input.shape}")
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError("Expected running_mean and running_var to be defined when "
+                           "use_input_stats is false")
+    b, c = input.shape[:2]
+    repeated = [None if t is None else t.repeat(b)
+                for t in (weight, bias, running_mean, running_var)]
+    flat = input.contiguous().view(1, b * c, *input.shape[2:])
+    out = batch_norm(flat, repeated[2], repeated[3], repeated[0], repeated[1],
+                     use_input_stats, momentum, eps)
+    with grad_mode.no_grad():  # each running statistic: the mean over the samples
+        for stat, updated in ((running_mean, repeated[2]), (running_var, repeated[3])):
+            if stat is not None:
+                stat.copy_(updated.view(b, c).mean(0))
+    return out.view(input.shape)
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4,  # noqa: A002
+                        beta: float = 0.75, k: float = 1.0) -> Tensor:
+    """Divide each value by ``(k + alpha * mean of the squares of its ``size`` neighbouring
+    channels) ** beta`` (AlexNet's normalisation), written as PyTorch writes it.
+
+    PyTorch averages the neighbouring squares of a 4-d or larger input with ``avg_pool3d``,
+    which minitorch lacks: here they are the same windows of ``avg_pool2d`` over the spatial
+    positions flattened (the same numbers; the nodes inside differ, the last is
+    ``DivBackward0`` as in PyTorch).
+    """
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError("Expected 3D or higher dimensionality" + " " * 26  # PyTorch's text
+                         + f"input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    sizes = input.shape
+    div = div.reshape(sizes[0], 1, sizes[1], -1)  # (N, 1, C, positions)
+    div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+    div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div

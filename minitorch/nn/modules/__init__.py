@@ -81,9 +81,10 @@ from minitorch.nn.modules.dropout import (
     FeatureAlphaDropout,
 )
 from minitorch.nn.modules.flatten import Unflatten
+from minitorch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from minitorch.nn.modules.linear import Bilinear
 from minitorch.nn.modules.loss import HuberLoss, KLDivLoss, SmoothL1Loss
-from minitorch.nn.modules.normalization import GroupNorm, LayerNorm
+from minitorch.nn.modules.normalization import GroupNorm, LayerNorm, LocalResponseNorm
 from minitorch.nn.modules.padding import (
     CircularPad1d,
     CircularPad2d,
@@ -118,9 +119,11 @@ __all__ += ["ZeroPad1d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "Reflect
             "PairwiseDistance"]
 
 # threshold, the shrinks, Softmin, Softmax2d, GLU, PReLU, channel dropout, pixel shuffle,
-# the 3d and circular pads, the 1-d pools, the old upsampling layers, Bilinear
+# the 3d and circular pads, the 1-d pools, the old upsampling layers, Bilinear, instance
+# norm, local response norm
 __all__ += ["Threshold", "Hardshrink", "Softshrink", "Softmin", "Softmax2d", "GLU", "PReLU",
             "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
             "PixelShuffle", "PixelUnshuffle", "ConstantPad3d", "ZeroPad3d", "ReflectionPad3d",
             "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d", "MaxPool1d",
-            "AvgPool1d", "UpsamplingNearest2d", "UpsamplingBilinear2d", "Bilinear"]
+            "AvgPool1d", "UpsamplingNearest2d", "UpsamplingBilinear2d", "Bilinear",
+            "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm"]
