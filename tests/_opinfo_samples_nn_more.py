@@ -525,6 +525,46 @@ def lrn_samples(op):
     return gen
 
 
+# ------------------------------------------------------------------ unfold, fold
+def unfold_samples(op):
+    def gen():
+        for fam, a in all_families((2, 3, 4, 5)):
+            yield Sample(op, fam, (a, 2), gradgrad=fam in ("ordinary", "float64"))
+        x = A(rnd(2, 3, 5, 6))
+        cases = {"all-args": ((x, (2, 3)), {"dilation": (2, 1), "padding": 1, "stride": (2, 1)}),
+                 "3-d": ((A(rnd(3, 4, 5)), 3), {"padding": 1}), "kernel-whole": ((x, (5, 6)), {}),
+                 "kernel0": ((x, 0), {}), "dilation0": ((x, 2), {"dilation": 0}),
+                 "pad-negative": ((x, 2), {"padding": (0, -1)}), "stride0": ((x, 2, 1, 0, 0), {}),
+                 "too-big": ((x, 7), {}), "2-d": ((A(rnd(4, 5)), 2), {}),
+                 "5-d": ((A(rnd(1, 2, 3, 4, 5)), 2), {}),
+                 "empty-batch": ((A(np.zeros((0, 2, 4, 5), np.float32)), 2), {}),
+                 "empty-channels": ((A(np.zeros((1, 0, 4, 5), np.float32)), 2), {})}
+        for fam, (args, kw) in cases.items():
+            yield Sample(op, fam, args, kw, gradgrad=fam == "all-args")
+        yield Sample(op, "node", (x, 2), call=_fn("unfold", graph=True))
+    return gen
+
+
+def fold_samples(op):
+    def gen():
+        for fam, a in all_families((2, 12, 12)):  # 3 planes of 2x2 blocks, 3x4 positions
+            yield Sample(op, fam, (a, (4, 5), 2), gradgrad=fam in ("ordinary", "float64"))
+        cases = {"all-args": ((A(rnd(2, 12, 15)), (5, 6), (2, 3)),
+                              {"dilation": (2, 1), "padding": 1, "stride": (2, 1)}),
+                 "2-d": ((A(rnd(8, 12)), (4, 5), 2), {}),
+                 "kernel-not-dividing": ((A(rnd(1, 8, 12)), (4, 5), 3), {}),
+                 "blocks-mismatch": ((A(rnd(1, 8, 12)), (4, 6), 2), {}),
+                 "too-small": ((A(rnd(1, 8, 12)), (0, 5), 2), {}),
+                 "kernel0": ((A(rnd(1, 8, 12)), (4, 5), 0), {}),
+                 "4-d": ((A(rnd(1, 2, 3, 4)), (4, 5), 2), {}),
+                 "empty-batch": ((A(np.zeros((0, 8, 12), np.float32)), (4, 5), 2), {}),
+                 "output-int": ((A(rnd(1, 4, 16)), 5, 2), {})}
+        for fam, (args, kw) in cases.items():
+            yield Sample(op, fam, args, kw, gradgrad=fam == "all-args")
+        yield Sample(op, "node", (A(rnd(1, 8, 12)), (4, 5), 2), call=_fn("fold", graph=True))
+    return gen
+
+
 def add_samples(t: dict) -> None:
     # the shrinks' kinks join those of the other activations (activation_samples reads them)
     _opinfo_samples._ACTIVATION_KINKS.update(_SHRINK_KINKS)
@@ -551,3 +591,5 @@ def add_samples(t: dict) -> None:
     t["F:bilinear"] = bilinear_samples("F:bilinear")
     t["F:instance_norm"] = instance_norm_samples("F:instance_norm")
     t["F:local_response_norm"] = lrn_samples("F:local_response_norm")
+    t["F:unfold"] = unfold_samples("F:unfold")
+    t["F:fold"] = fold_samples("F:fold")

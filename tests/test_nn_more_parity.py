@@ -375,3 +375,27 @@ def test_instance_norm_warns_on_channels_like_torch():
     for lib in (minitorch, torch):
         with pytest.warns(UserWarning, match="input's size at dim=1 does not match num_features"):
             lib.nn.InstanceNorm1d(4)(lib.randn(2, 3, 5))
+
+
+# ------------------------------------------------------------------ Unfold, Fold
+@pytest.mark.parametrize("kw", [{"kernel_size": 2}, {"kernel_size": (2, 3), "dilation": (2, 1),
+                                                     "padding": 1, "stride": (2, 1)}])
+def test_unfold_fold_modules_like_torch(kw):
+    """Unfold, then Fold back: each value times the number of blocks that hold it."""
+    results = []
+    a = np.random.default_rng(7).standard_normal((2, 3, 5, 6)).astype(np.float32)
+    for lib in (minitorch, torch):
+        unfold, fold = lib.nn.Unfold(**kw), lib.nn.Fold((5, 6), **kw)
+        x = lib.tensor(a, requires_grad=True)
+        cols = unfold(x)
+        back = fold(cols)
+        (back * back).sum().backward()
+        nodes = [type(t.grad_fn).__name__ if lib is minitorch else t.grad_fn.name()
+                 for t in (cols, back)]
+        results.append((repr(unfold), repr(fold), nodes, cols.detach().numpy(),
+                        back.detach().numpy(), x.grad.numpy()))
+    (*same, cols, back, grad), (*same_t, cols_t, back_t, grad_t) = results
+    assert same == same_t
+    np.testing.assert_array_equal(cols, cols_t)
+    np.testing.assert_allclose(back, back_t, rtol=1e-6)
+    np.testing.assert_allclose(grad, grad_t, rtol=1e-5)

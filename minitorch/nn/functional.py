@@ -2252,3 +2252,98 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4,  # noqa: 
     div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(sizes)
     div = div.mul(alpha).add(k).pow(beta)
     return input / div
+
+
+# ====================================================================== unfold and fold
+from minitorch.nn import _fold  # noqa: E402
+
+__all__ += ["unfold", "fold"]
+
+
+def _check_block_args(kernel, dilation, padding, stride) -> None:
+    """PyTorch's checks of im2col's and col2im's arguments, in its order and words."""
+    for what, (a, b), (na, nb), ok in (
+            ("kernel size", kernel, ("kernel_height", "kernel_width"), lambda v: v > 0),
+            ("dilation", dilation, ("dilation_height", "dilation_width"), lambda v: v > 0),
+            ("padding", padding, ("pad_height", "pad_width"), lambda v: v >= 0),
+            ("stride", stride, ("stride_height", "stride_width"), lambda v: v > 0)):
+        if not (ok(a) and ok(b)):
+            rule = "be non-negative" if what == "padding" else "be greater than zero"
+            raise RuntimeError(f"{what} should {rule}, but got {na}: {a} {nb}: {b}")
+
+
+def _pairs(*values) -> list:
+    return [_pair(v) for v in values]
+
+
+def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:  # noqa: A002
+    """The sliding ``kernel_size`` blocks of ``(N, C, H, W)`` as the columns of
+    ``(N, C kh kw, L)`` (im2col).
+
+    >>> import minitorch
+    >>> unfold(minitorch.arange(4.0).reshape(1, 1, 2, 2), 1)
+    tensor([[[0., 1., 2., 3.]]])
+    """
+    kernel, dilation, padding, stride = _pairs(kernel_size, dilation, padding, stride)
+    _check_block_args(kernel, dilation, padding, stride)
+    shape = input.shape
+    if not shape:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    if len(shape) < 3:
+        n = len(shape)
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         "but got 2)")
+    if len(shape) not in (3, 4) or 0 in shape[-3 if len(shape) == 3 else 1:]:
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
+                           f"and other non-zero dimensions for input, but got: {list(shape)}")
+    h, w = shape[-2:]
+    out = [_fold.blocks(size, *a) for size, a in zip((h, w), zip(kernel, dilation, padding,
+                                                                   stride))]
+    if min(out) < 1:
+        raise RuntimeError(
+            f"Given input with spatial size ({h}, {w}), kernel_size=({kernel[0]}, {kernel[1]}), "
+            f"dilation=({dilation[0]}, {dilation[1]}), padding=({padding[0]}, {padding[1]}), "
+            f"calculated shape of the array of sliding blocks as ({out[0]}, {out[1]}), but its "
+            "components must be at least one.")
+    if input._data.dtype.kind not in "fb":
+        raise NotImplementedError(f"\"im2col_out_cpu\" not implemented for '{_type_name(input)}'")
+    return _fold.Im2Col.apply(input, kernel, dilation, padding, stride)
+
+
+def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0,  # noqa: A002
+         stride=1) -> Tensor:
+    """Sum the columns of ``(N, C kh kw, L)`` back into ``(N, C, *output_size)``, each value
+    where :func:`unfold` took it from (col2im).
+
+    >>> import minitorch
+    >>> fold(minitorch.ones(1, 4, 4), (3, 3), 2)
+    tensor([[[[1., 2., 1.],
+              [2., 4., 2.],
+              [1., 2., 1.]]]])
+    """
+    size, kernel, dilation, padding, stride = _pairs(output_size, kernel_size, dilation,
+                                                     padding, stride)
+    _check_block_args(kernel, dilation, padding, stride)
+    shape = input.shape
+    if len(shape) not in (2, 3) or 0 in shape[-2:]:
+        raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
+                           f"batch size and non-zero dimensions for input, but got: {list(shape)}")
+    dim = len(shape) - 2  # of the planes; the blocks' one follows
+    if shape[dim] % (kernel[0] * kernel[1]):
+        raise RuntimeError(f"Expected size of input's dimension {dim} to be divisible by the "
+                           f"product of kernel_size, but got input.size({dim})={shape[dim]} and "
+                           f"kernel_size=({kernel[0]}, {kernel[1]}).")
+    out = [_fold.blocks(s, *a) for s, a in zip(size, zip(kernel, dilation, padding, stride))]
+    given = (f"Given output_size=({size[0]}, {size[1]}), kernel_size=({kernel[0]}, "
+             f"{kernel[1]}), dilation=({dilation[0]}, {dilation[1]}), padding=({padding[0]}, "
+             f"{padding[1]}), stride=({stride[0]}, {stride[1]}), ")
+    if shape[dim + 1] != out[0] * out[1]:
+        raise RuntimeError(f"{given}expected size of input's dimension {dim + 1} to match the "
+                           f"calculated number of sliding blocks {out[0]} * {out[1]} = "
+                           f"{out[0] * out[1]}, but got input.size({dim + 1})={shape[dim + 1]}.")
+    if min(out) < 1:
+        raise RuntimeError(f"{given}calculated shape of the array of sliding blocks as "
+                           f"({out[0]}, {out[1]}), which is too small (non-positive)")
+    if input._data.dtype.kind not in "fb":
+        raise NotImplementedError(f"\"col2im_out_cpu\" not implemented for '{_type_name(input)}'")
+    return _fold.Col2Im.apply(input, tuple(size), kernel, dilation, padding, stride)
