@@ -1800,25 +1800,24 @@ def _with_number(op, arr, number):
     return op(arr.astype(math_t, copy=False), math_t(number)).astype(arr.dtype, copy=False)
 
 
-def _memory_order(data) -> list:
-    """The axes of ``data`` from the slowest to the fastest in memory, where ``data`` is a
-    dense permuted layout (a transpose, a permute); its own order otherwise."""
-    order = sorted(range(data.ndim), key=lambda i: -data.strides[i])
+def _is_dense(data) -> bool:
+    """Whether ``data`` fills its memory without gaps, in some order of its axes (a transpose
+    or a permute of a contiguous array)."""
     step = data.itemsize
-    for i in reversed(order):
+    for i in sorted(range(data.ndim), key=lambda i: data.strides[i]):
         if data.shape[i] != 1 and data.strides[i] != step:
-            return list(range(data.ndim))
+            return False
         step *= data.shape[i]
-    return order
+    return True
 
 
 def _mask_like(data, keep: float):
     """``bernoulli_mask`` drawn as PyTorch draws ``empty_like(x).bernoulli_(keep)``: its
     ``empty_like`` keeps a dense layout and the sampler walks memory in order, so the mask of
     a transposed ``x`` is drawn along ``x``'s rows in memory, not its logical ones."""
-    order = _memory_order(data)
-    mask = _random.bernoulli_mask(tuple(data.shape[i] for i in order), keep)
-    return mask.transpose(np.argsort(order))
+    def draw(shape):
+        return _random.bernoulli_mask(shape, keep)
+    return _random.in_memory_order(data, draw) if _is_dense(data) else draw(data.shape)
 
 
 def _dropout(input: Tensor, p: float, training: bool, inplace: bool,  # noqa: A002
