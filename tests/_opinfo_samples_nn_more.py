@@ -565,6 +565,44 @@ def fold_samples(op):
     return gen
 
 
+# ------------------------------------------------------------------ RReLU
+def rrelu_samples(op):
+    """Training draws a slope per element: each call seeds both libraries the same way."""
+    name = op.split(":")[1]
+    inplace = name.endswith("_")
+
+    def gen():
+        for training in (True, False):
+            call = _seeded_call(name, inplace)
+            for fam, a in all_families():
+                yield Sample(op, f"{fam}-training{training}", (a, 0.1, 0.3, training),
+                             gradgrad=fam in ("ordinary", "float64"), call=call)
+            kinks = A(f32([-1.0, -0.0, 0.0, 1.0, NAN, INF, -INF, -1e-30]))
+            yield Sample(op, f"kinks-training{training}", (kinks,), {"training": training},
+                         gradgrad=True, call=call)
+            yield Sample(op, f"equal-bounds-training{training}", (A(rnd(3, 4)), 0.2, 0.2,
+                                                                  training), call=call)
+            yield Sample(op, f"negative-bounds-training{training}",
+                         (A(rnd(3, 4)), -0.5, -0.2, training), call=call)
+            yield Sample(op, f"bad-bounds-training{training}", (A(rnd(3)), 0.3, 0.1, training),
+                         call=call)
+            yield Sample(op, f"float64-bounds-training{training}",
+                         (A(rnd(20, dtype=np.float64)), 1 / 7, 5 / 7, training), call=call)
+        yield Sample(op, "defaults", (A(rnd(3, 4)),), call=_seeded_call(name, inplace))
+        yield Sample(op, "not-a-tensor", (1.5,))
+        if inplace:
+            yield Sample(op, "leaf", (A(rnd(3)),))
+        else:
+            yield Sample(op, "inplace-kw", (A(rnd(3, 4)), 0.1, 0.3, True, True),
+                         call=_seeded_call(name, True))
+            yield Sample(op, "inplace-negative-slope", (A(rnd(3, 4)), -0.5, -0.2, False, True),
+                         call=_seeded_call(name, True))
+            yield Sample(op, "node", (A(rnd(3, 4)),), call=_fn(name, graph=True))
+            yield Sample(op, "second-order-nodes", (A(rnd(4)), 0.1, 0.3),
+                         call=_second_order_names(name))
+    return gen
+
+
 def add_samples(t: dict) -> None:
     # the shrinks' kinks join those of the other activations (activation_samples reads them)
     _opinfo_samples._ACTIVATION_KINKS.update(_SHRINK_KINKS)
@@ -593,3 +631,5 @@ def add_samples(t: dict) -> None:
     t["F:local_response_norm"] = lrn_samples("F:local_response_norm")
     t["F:unfold"] = unfold_samples("F:unfold")
     t["F:fold"] = fold_samples("F:fold")
+    for name in ("rrelu", "rrelu_"):
+        t[f"F:{name}"] = rrelu_samples(f"F:{name}")

@@ -399,3 +399,24 @@ def test_unfold_fold_modules_like_torch(kw):
     np.testing.assert_array_equal(cols, cols_t)
     np.testing.assert_allclose(back, back_t, rtol=1e-6)
     np.testing.assert_allclose(grad, grad_t, rtol=1e-5)
+
+
+# ------------------------------------------------------------------ RReLU
+@pytest.mark.parametrize("args", [(), (0.1, 0.3), (0.1, 0.3, True)])
+def test_rrelu_module_like_torch(args):
+    """Training draws PyTorch's slopes after the same seed; evaluation uses their mean."""
+    results = []
+    a = np.random.default_rng(8).standard_normal((4, 5)).astype(np.float32)
+    for lib in (minitorch, torch):
+        module = lib.nn.RReLU(*args)
+        lib.manual_seed(9)
+        steps = []
+        for training in (True, False):
+            module.train(training)
+            x = lib.tensor(a, requires_grad=True)
+            y = module(x * 1.0)
+            y.backward(lib.ones_like(y))
+            node = type(y.grad_fn).__name__ if lib is minitorch else y.grad_fn.name()
+            steps.append((node, y.detach().numpy().tolist(), x.grad.numpy().tolist()))
+        results.append((repr(module), steps, lib.rand(2).tolist()))
+    assert results[0] == results[1]

@@ -270,3 +270,88 @@ class PreluGrad(Function):
         d_x = where(nonneg, 0.0, grad * gg_w)
         d_w = where(nonneg, 0.0, grad * gg_x)
         return d_grad, d_x, d_w
+
+
+# ---------------------------------------------------------------- RReLU
+def inplace_negative_slope_error() -> RuntimeError:
+    """PyTorch's refusal to differentiate ``leaky_relu_`` (and ``rrelu_`` out of training)
+    with a negative slope, whose gradient it would take from the result."""
+    return RuntimeError(
+        "In-place leakyReLu backward calculation is triggered with a negative slope which is "
+        "not supported. This is caused by calling in-place forward function with a negative "
+        "slope, please call out-of-place version instead. File an issue at "
+        "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
+        "backward calculation with negative slope")
+
+
+class RreluWithNoise(Function):
+    """``x * r`` where ``x <= 0``, else ``x``: ``r`` is the element's slope, one number per
+    element (``noise``: drawn in training, 1 where ``x > 0``), or, out of training, one for
+    all (``(lower + upper) / 2``, a leaky ReLU)."""
+
+    node_name = "RreluWithNoiseBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(x, noise, slope, training):
+        xd = x._data
+        v = _opmath(xd)
+        if training:
+            out = array_module(v).where(v <= 0, v * noise, v)
+        else:  # leaky_relu's kernel
+            out = array_module(v).where(v > 0, v, v * v.dtype.type(slope))
+        return _wrap(out.astype(xd.dtype, copy=False))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, noise, slope, training = inputs
+        ctx.x, ctx.noise, ctx.slope, ctx.training = x, noise, slope, training
+
+    @staticmethod
+    def backward(ctx, grad):
+        return RreluGrad.apply(grad, ctx.x, ctx.noise, ctx.slope, ctx.training)
+
+
+class RreluWithNoiseInplace(RreluWithNoise):
+    """``rrelu_``: PyTorch's node for the in-place version, whose gradient it takes from the
+    result: out of training, a negative slope cannot be undone, so it refuses (as
+    ``leaky_relu_``)."""
+
+    node_name = "RreluWithNoiseBackward1"
+    _builtin = True
+
+    @staticmethod
+    def backward(ctx, grad):
+        if not ctx.training and ctx.slope < 0:
+            raise inplace_negative_slope_error()
+        return RreluGrad.apply(grad, ctx.x, ctx.noise, ctx.slope, ctx.training)
+
+
+class RreluGrad(Function):
+    """``rrelu_with_noise_backward``: ``grad * noise`` in training, else leaky_relu's
+    (``grad`` where ``x > 0``, else ``slope * grad``). Linear in ``grad``; the input only
+    chose, so its gradient is zero."""
+
+    node_name = "RreluWithNoiseBackwardBackward0"
+    _builtin = True
+    _edge_args = (0, 1)
+
+    @staticmethod
+    def forward(grad, x, noise, slope, training):
+        g = grad._data
+        if training:
+            out = g * noise.astype(g.dtype, copy=False)
+        else:
+            v = _opmath(g)
+            scaled = (v * v.dtype.type(slope)).astype(g.dtype, copy=False)
+            out = array_module(g).where(x._data > 0, g, scaled)
+        return _wrap(out)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, ctx.x, ctx.noise, ctx.slope, ctx.training = inputs
+
+    @staticmethod
+    def backward(ctx, gg):
+        return (RreluGrad.apply(gg, ctx.x, ctx.noise, ctx.slope, ctx.training),
+                gg.new_zeros(gg.shape) if ctx.needs_input_grad[1] else None)

@@ -1648,12 +1648,7 @@ class LeakyReluInplace(LeakyRelu):
     @staticmethod
     def backward(ctx, grad):
         if ctx.slope < 0:
-            raise RuntimeError(
-                "In-place leakyReLu backward calculation is triggered with a negative slope "
-                "which is not supported. This is caused by calling in-place forward function "
-                "with a negative slope, please call out-of-place version instead. File an issue "
-                "at https://github.com/pytorch/pytorch if you do require supporting in-place "
-                "leakRelu backward calculation with negative slope")
+            raise _extra.inplace_negative_slope_error()
         return LeakyRelu.backward(ctx, grad)
 
 
@@ -2346,3 +2341,52 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0,  # noqa
     if input._data.dtype.kind not in "fb":
         raise NotImplementedError(f"\"col2im_out_cpu\" not implemented for '{_type_name(input)}'")
     return _fold.Col2Im.apply(input, tuple(size), kernel, dilation, padding, stride)
+
+
+# ====================================================================== RReLU
+from minitorch._backend import to_numpy  # noqa: E402
+
+__all__ += ["rrelu", "rrelu_"]
+
+
+def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa: A002
+          training: bool = False, inplace: bool = False) -> Tensor:
+    """The randomised leaky ReLU: in training, each element ``x <= 0`` becomes ``r x`` with
+    its own ``r`` drawn from ``U(lower, upper)`` (PyTorch's numbers, after the same seed); out
+    of training, ``x <= 0`` becomes ``x (lower + upper) / 2``.
+
+    >>> import minitorch
+    >>> rrelu(minitorch.tensor([-3.0, 2.0]), 0.1, 0.3)
+    tensor([-0.6000,  2.0000])
+    """
+    _check_tensor(input, "rrelu", "input", 1)
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if training and input._data.dtype not in (np.float32, np.float64):  # not even float16
+        raise NotImplementedError(
+            f"\"rrelu_with_noise_out_cpu\" not implemented for '{_type_name(input)}'")
+    _check_float_input(input, "leaky_relu_cpu")
+    noise = _rrelu_noise(input._data, lower, upper) if training else None
+    cls = _extra.RreluWithNoiseInplace if inplace else _extra.RreluWithNoise
+    args = (noise, (lower + upper) / 2, training)
+    return input._inplace(cls.apply, *args) if inplace else cls.apply(input, *args)
+
+
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa: A002
+           training: bool = False) -> Tensor:
+    """In-place :func:`rrelu`."""
+    _check_tensor(input, "rrelu_", "input", 1)
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+def _rrelu_noise(x, lower: float, upper: float):
+    """PyTorch's slopes for the training pass: a 53-bit uniform for each element ``<= 0`` in
+    C order, ``u (upper - lower) + lower`` in double (not fused: PyTorch's loop is not), the
+    bounds and the result rounded to float32 for a float32 input; 1 for the others."""
+    math_t = np.float64 if x.dtype == np.float64 else np.float32
+    lo, hi = float(math_t(lower)), float(math_t(upper))
+    low = to_numpy(x <= 0)
+    u = _random._unit(_random.default_generator, int(low.sum()), np.float64)
+    noise = np.ones(low.shape, math_t)
+    noise[low] = (u * (hi - lo) + lo).astype(math_t)  # the True places, in C order
+    return noise if array_module(x) is np else array_module(x).asarray(noise)

@@ -61,6 +61,7 @@ from minitorch.nn.modules.activation import (
     Mish,
     PReLU,
     ReLU6,
+    RReLU,
     SiLU,
     Softmax2d,
     Softmin,
@@ -121,11 +122,11 @@ __all__ += ["ZeroPad1d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "Reflect
 
 # threshold, the shrinks, Softmin, Softmax2d, GLU, PReLU, channel dropout, pixel shuffle,
 # the 3d and circular pads, the 1-d pools, the old upsampling layers, Bilinear, instance
-# norm, local response norm, Fold and Unfold
+# norm, local response norm, Fold and Unfold, RReLU
 __all__ += ["Threshold", "Hardshrink", "Softshrink", "Softmin", "Softmax2d", "GLU", "PReLU",
             "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
             "PixelShuffle", "PixelUnshuffle", "ConstantPad3d", "ZeroPad3d", "ReflectionPad3d",
             "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d", "MaxPool1d",
             "AvgPool1d", "UpsamplingNearest2d", "UpsamplingBilinear2d", "Bilinear",
             "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "Fold",
-            "Unfold"]
+            "Unfold", "RReLU"]

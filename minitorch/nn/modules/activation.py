@@ -366,3 +366,25 @@ class PReLU(Module):
 
 
 __all__ += ["Threshold", "Hardshrink", "Softshrink", "Softmin", "Softmax2d", "GLU", "PReLU"]
+
+
+class RReLU(Module):
+    """The randomised leaky ReLU: in training each ``x <= 0`` gets its own slope, drawn from
+    ``U(lower, upper)``; in evaluation the slope is ``(lower + upper) / 2``."""
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
+                 inplace: bool = False) -> None:
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):  # noqa: A002
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"lower={self.lower}, upper={self.upper}{inplace}"
+
+
+__all__ += ["RReLU"]
