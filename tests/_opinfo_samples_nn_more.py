@@ -603,6 +603,17 @@ def rrelu_samples(op):
     return gen
 
 
+def adaptive_indices_samples(op):
+    def gen():
+        one = "1d" in op
+        x = A(rnd(2, 3, 7) if one else rnd(2, 3, 5, 7))
+        yield Sample(op, "ordinary", (x, 3 if one else (2, 3)), gradgrad=True)
+        yield Sample(op, "unbatched", (A(rnd(3, 7) if one else rnd(3, 5, 7)), 2))
+        yield Sample(op, "return-indices-false", (x, 2), {"return_indices": False})
+        yield Sample(op, "bad-rank", (A(rnd(7)), 2))
+    return gen
+
+
 def add_samples(t: dict) -> None:
     # the shrinks' kinks join those of the other activations (activation_samples reads them)
     _opinfo_samples._ACTIVATION_KINKS.update(_SHRINK_KINKS)
@@ -633,3 +644,6 @@ def add_samples(t: dict) -> None:
     t["F:fold"] = fold_samples("F:fold")
     for name in ("rrelu", "rrelu_"):
         t[f"F:{name}"] = rrelu_samples(f"F:{name}")
+    for k in (1, 2):
+        op = f"F:adaptive_max_pool{k}d_with_indices"
+        t[op] = adaptive_indices_samples(op)

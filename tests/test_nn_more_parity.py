@@ -420,3 +420,10 @@ def test_rrelu_module_like_torch(args):
             steps.append((node, y.detach().numpy().tolist(), x.grad.numpy().tolist()))
         results.append((repr(module), steps, lib.rand(2).tolist()))
     assert results[0] == results[1]
+
+
+def test_identity_takes_any_arguments_like_torch():
+    for lib in (minitorch, torch):
+        module = lib.nn.Identity(54, unused="argument")
+        x = lib.ones(2)
+        assert repr(module) == "Identity()" and module(x) is x

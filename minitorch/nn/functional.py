@@ -1995,7 +1995,8 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:  # noqa: A0
 # ====================================================================== 1-d pooling
 # max_pool1d and avg_pool1d: the 2-d pools of the input with a height of 1 (unsqueeze, pool,
 # squeeze: PyTorch records the same three nodes), after PyTorch's 1-d argument checks.
-__all__ += ["max_pool1d", "avg_pool1d", "max_pool1d_with_indices", "max_pool2d_with_indices"]
+__all__ += ["max_pool1d", "avg_pool1d", "max_pool1d_with_indices", "max_pool2d_with_indices",
+            "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices"]
 
 
 def _one_int(value, fn: str, arg: str) -> int:
@@ -2100,6 +2101,18 @@ def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, 
                             dilation=1, ceil_mode: bool = False, return_indices: bool = False):
     """:func:`max_pool2d` and the flat index (``h * W + w``) of each maximum."""
     return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size,  # noqa: A002
+                                     return_indices: bool = False):
+    """:func:`adaptive_max_pool1d` and the index of each maximum."""
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size,  # noqa: A002
+                                     return_indices: bool = False):
+    """:func:`adaptive_max_pool2d` and the flat index of each maximum."""
+    return adaptive_max_pool2d(input, output_size, True)
 
 
 def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
