@@ -2661,9 +2661,9 @@ def compare(mine: Result, ref: Result, s: Sample) -> tuple[str, str]:
 # PyTorch 2.13. ``test_opinfo.py`` accepts exactly these; the counting script lists them apart.
 KNOWN_DIFFERENCES = [
     ("F:pixel_unshuffle[empty*]", SILENT,
-     "PyTorch bug: pixel_unshuffle of an empty tensor returns a copy of its input, its shape "
-     "unchanged ((0, 2, 4, 6) for (0, 2, 4, 6), where the others give (0, 8, 2, 3)), and its "
-     "backward then fails; minitorch gives the shape it gives every other input"),
+     "PyTorch bug: pixel_unshuffle of an empty tensor returns a copy of it, its shape "
+     "unchanged (an input of (0, 2, 4, 6) gives (0, 2, 4, 6) where a batch of N gives "
+     "(N, 8, 2, 3)), and its backward then fails; minitorch gives (0, 8, 2, 3)"),
     ("views[after-no-grad-change-*]", SILENT,
      "the name of a view's node after its base changed in place under no_grad: PyTorch "
      "checks a view's version whenever its grad_fn is read and then renames the node "
