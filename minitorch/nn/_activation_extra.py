@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from minitorch._backend import array_module
+from minitorch import _random
+from minitorch._backend import array_module, to_numpy
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
 from minitorch.nn._activation import HardtanhGrad
@@ -282,6 +283,19 @@ def inplace_negative_slope_error() -> RuntimeError:
         "slope, please call out-of-place version instead. File an issue at "
         "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
         "backward calculation with negative slope")
+
+
+def rrelu_noise(x, lower: float, upper: float):
+    """PyTorch's slopes for the training pass: a 53-bit uniform for each element ``<= 0`` in
+    C order, ``u (upper - lower) + lower`` in double (not fused: PyTorch's loop is not), the
+    bounds and the result rounded to float32 for a float32 input; 1 for the others."""
+    math_t = np.float64 if x.dtype == np.float64 else np.float32
+    lo, hi = float(math_t(lower)), float(math_t(upper))
+    low = to_numpy(x <= 0)
+    u = _random._unit(_random.default_generator, int(low.sum()), np.float64)
+    noise = np.ones(low.shape, math_t)
+    noise[low] = (u * (hi - lo) + lo).astype(math_t)  # the True places, in C order
+    return noise if array_module(x) is np else array_module(x).asarray(noise)
 
 
 class RreluWithNoise(Function):

@@ -19,6 +19,18 @@ def blocks(size: int, k: int, d: int, p: int, s: int) -> int:
     return (size + 2 * p - (d * (k - 1) + 1)) // s + 1
 
 
+def check_block_args(kernel, dilation, padding, stride) -> None:
+    """PyTorch's checks of im2col's and col2im's arguments, in its order and words."""
+    for what, (a, b), (na, nb), ok in (
+            ("kernel size", kernel, ("kernel_height", "kernel_width"), lambda v: v > 0),
+            ("dilation", dilation, ("dilation_height", "dilation_width"), lambda v: v > 0),
+            ("padding", padding, ("pad_height", "pad_width"), lambda v: v >= 0),
+            ("stride", stride, ("stride_height", "stride_width"), lambda v: v > 0)):
+        if not (ok(a) and ok(b)):
+            rule = "be non-negative" if what == "padding" else "be greater than zero"
+            raise RuntimeError(f"{what} should {rule}, but got {na}: {a} {nb}: {b}")
+
+
 def _im2col(x, kernel, dilation, padding, stride):
     """(N, C, H, W) -> (N, C kh kw, L)."""
     n, c, h, w = x.shape

@@ -390,3 +390,50 @@ class AdaptiveMaxPool2DGradInput(Function):
     def backward(ctx, grad):
         flat = grad.reshape(*grad.shape[:-2], -1)
         return flat.gather(-1, _wrap(ctx.idx)).reshape(*grad.shape[:-2], *ctx.grad_hw)
+
+
+# ---------------------------------------------------------------- the 1-d pools' checks
+def one_int(value, fn: str, arg: str) -> int:
+    """PyTorch's ``check1d``: an int, or a sequence of one int."""
+    values = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    if len(values) != 1:
+        raise RuntimeError(f"{fn}() argument '{arg}' should contain one int (got {len(values)})")
+    return values[0]
+
+
+def check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode) -> None:  # noqa: A002
+    """PyTorch's ``max_pool1d`` checks, in its words (``check_max_pool1d``)."""
+    if not ((input.ndim == 2 and input.shape[0] and input.shape[1])
+            or (input.ndim == 3 and input.shape[1] and input.shape[2])):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:{list(input.shape)}")
+    seqs = {}
+    for arg, value in (("kernel_size", kernel_size), ("stride", stride),
+                       ("padding", padding), ("dilation", dilation)):
+        seqs[arg] = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    words = {"kernel_size": "an int, list of ints or tuple of ints",
+             "stride": "None, an int, list of ints, or tuple of ints",
+             "padding": "an int, list of ints, or tuple of ints",
+             "dilation": "an int, list of ints or tuple of ints"}
+    for arg, values in seqs.items():
+        if len(values) != 1 and not (arg == "stride" and not values):
+            raise RuntimeError(f"max_pool1d() {arg} must be {words[arg]} of size 1 but got "
+                               f"size {len(values)}")
+    k, p, d = seqs["kernel_size"][0], seqs["padding"][0], seqs["dilation"][0]
+    s = seqs["stride"][0] if seqs["stride"] else k
+    for arg, value in (("kernel_size", k), ("stride", s)):
+        if value <= 0:
+            raise RuntimeError(f"max_pool1d() {arg} must be greater than zero, but got {value}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError("max_pool1d() padding should be at most half of kernel size, but "
+                           f"got padding={p} and kernel_size={k}")
+    if d <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    span = input.shape[-1] + 2 * p - d * (k - 1) - 1
+    length = -(-span // s) + 1 if ceil_mode else span // s + 1
+    if ceil_mode and (length - 1) * s >= input.shape[-1] + p:
+        length -= 1
+    if length <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {length}")

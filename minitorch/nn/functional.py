@@ -25,7 +25,6 @@ import warnings
 
 import numpy as np
 
-from minitorch import _random
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch.autograd import grad_mode
@@ -1783,80 +1782,11 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
 
 
 # ====================================================================== channel and alpha dropout
-# dropout1d/2d/3d, alpha_dropout and feature_alpha_dropout; dropout itself is _dropout too.
-_SELU_ALPHA_TIMES_SCALE = 1.7580993408473766  # minus SELU's limit at -inf
+# dropout1d/2d/3d, alpha_dropout and feature_alpha_dropout; dropout itself is _dropout too
+# (PyTorch's _dropout_impl, in _dropout).
+from minitorch.nn._dropout import dropout as _dropout  # noqa: E402
+
 __all__ += ["dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"]
-
-
-def _with_number(op, arr, number):
-    """``op(arr, number)`` as PyTorch computes a tensor and a Python number: in float32 for
-    float16 (its opmath), rounded once to ``arr``'s dtype."""
-    math_t = np.float32 if arr.dtype == np.float16 else arr.dtype.type
-    return op(arr.astype(math_t, copy=False), math_t(number)).astype(arr.dtype, copy=False)
-
-
-def _is_dense(data) -> bool:
-    """Whether ``data`` fills its memory without gaps, in some order of its axes (a transpose
-    or a permute of a contiguous array)."""
-    step = data.itemsize
-    for i in sorted(range(data.ndim), key=lambda i: data.strides[i]):
-        if data.shape[i] != 1 and data.strides[i] != step:
-            return False
-        step *= data.shape[i]
-    return True
-
-
-def _mask_like(data, keep: float):
-    """``bernoulli_mask`` drawn as PyTorch draws ``empty_like(x).bernoulli_(keep)``: its
-    ``empty_like`` keeps a dense layout and the sampler walks memory in order, so the mask of
-    a transposed ``x`` is drawn along ``x``'s rows in memory, not its logical ones."""
-    def draw(shape):
-        return _random.bernoulli_mask(shape, keep)
-    return _random.in_memory_order(data, draw) if _is_dense(data) else draw(data.shape)
-
-
-def _dropout(input: Tensor, p: float, training: bool, inplace: bool,  # noqa: A002
-             feature: bool = False, alpha: bool = False) -> Tensor:
-    """PyTorch's ``_dropout_impl``: one Bernoulli(1 - p) draw per element (``feature``: per
-    channel, the mask shaped ``(N, C, 1, ...)``), kept elements scaled by ``1 / (1 - p)``.
-    ``alpha``: kept elements become ``a (x + alpha' p)`` and dropped ones ``a alpha' (p - 1)``
-    (``alpha'`` is SELU's negative limit), which keeps SELU's mean 0 and variance 1. The mask
-    is PyTorch's, bit for bit, after the same seed."""
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0.0 or input.numel() == 0:
-        return input
-    data = input._data
-    if p == 1.0:  # everything dropped: PyTorch multiplies by zero and draws nothing
-        noise, shift = np.zeros((), data.dtype), None
-    else:
-        if feature and data.ndim < 2:
-            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-        if feature:
-            keep = _random.bernoulli_mask(data.shape[:2] + (1,) * (data.ndim - 2), 1.0 - p)
-        else:
-            keep = _mask_like(data, 1.0 - p)
-        if data.dtype.kind != "f":  # the mask is divided in place: a float in an int tensor
-            raise RuntimeError("result type Float can't be cast to the desired output type "
-                               f"{_type_name(input)}")
-        keep = keep.astype(data.dtype)
-        if alpha:  # PyTorch's steps, each rounded to the dtype
-            a = 1.0 / float(np.sqrt((_SELU_ALPHA_TIMES_SCALE ** 2 * p + 1) * (1 - p)))
-            shift = _with_number(np.add, keep, -1.0)
-            shift = _with_number(np.multiply, shift, _SELU_ALPHA_TIMES_SCALE * a)
-            # (PyTorch's add of a number rounds the number to float16 first; mul does not)
-            shift = _with_number(np.add, shift, keep.dtype.type(_SELU_ALPHA_TIMES_SCALE * a * p))
-            noise = _with_number(np.multiply, keep, a)
-        else:
-            noise, shift = _with_number(np.divide, keep, 1.0 - p), None
-    noise = _wrap(noise)
-    if array_module(data) is not np:
-        noise = noise.to(input.device)
-    out = input.mul_(noise) if inplace else input * noise  # MulBackward0
-    if shift is not None:
-        shift = _wrap(shift).to(input.device)
-        out = out.add_(shift)  # AddBackward0
-    return out
 
 
 def _no_batch_dim(input: Tensor, p, training, inplace, batched: bool) -> Tensor:  # noqa: A002
@@ -1995,16 +1925,10 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:  # noqa: A0
 # ====================================================================== 1-d pooling
 # max_pool1d and avg_pool1d: the 2-d pools of the input with a height of 1 (unsqueeze, pool,
 # squeeze: PyTorch records the same three nodes), after PyTorch's 1-d argument checks.
+from minitorch.nn import _pooling  # noqa: E402
+
 __all__ += ["max_pool1d", "avg_pool1d", "max_pool1d_with_indices", "max_pool2d_with_indices",
             "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices"]
-
-
-def _one_int(value, fn: str, arg: str) -> int:
-    """PyTorch's ``check1d``: an int, or a sequence of one int."""
-    values = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
-    if len(values) != 1:
-        raise RuntimeError(f"{fn}() argument '{arg}' should contain one int (got {len(values)})")
-    return values[0]
 
 
 def _pool1d_args(input: Tensor, name: str, kernel_size, stride, padding,  # noqa: A002
@@ -2022,7 +1946,7 @@ def _pool1d_args(input: Tensor, name: str, kernel_size, stride, padding,  # noqa
                            f"{name})")
     if stride is None or (isinstance(stride, (tuple, list)) and not stride):
         stride = kernel_size
-    return tuple(_one_int(v, name, arg) for arg, v in (
+    return tuple(_pooling.one_int(v, name, arg) for arg, v in (
         ("kernel_size", kernel_size), ("stride", stride), ("padding", padding),
         ("dilation", dilation)))
 
@@ -2034,45 +1958,6 @@ def max_pool1d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, 
                               "max_pool1d_with_indices")
     out, idx = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode, True)
     return out.squeeze(-2), idx.squeeze(-2)
-
-
-def _check_max_pool1d(input: Tensor, kernel_size, stride, padding, dilation,  # noqa: A002
-                      ceil_mode) -> None:
-    """PyTorch's ``max_pool1d`` checks, in its words (``check_max_pool1d``)."""
-    if not ((input.ndim == 2 and input.shape[0] and input.shape[1])
-            or (input.ndim == 3 and input.shape[1] and input.shape[2])):
-        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
-                           f"dim batch size for input, but got:{list(input.shape)}")
-    seqs = {}
-    for arg, value in (("kernel_size", kernel_size), ("stride", stride),
-                       ("padding", padding), ("dilation", dilation)):
-        seqs[arg] = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
-    words = {"kernel_size": "an int, list of ints or tuple of ints",
-             "stride": "None, an int, list of ints, or tuple of ints",
-             "padding": "an int, list of ints, or tuple of ints",
-             "dilation": "an int, list of ints or tuple of ints"}
-    for arg, values in seqs.items():
-        if len(values) != 1 and not (arg == "stride" and not values):
-            raise RuntimeError(f"max_pool1d() {arg} must be {words[arg]} of size 1 but got "
-                               f"size {len(values)}")
-    k, p, d = seqs["kernel_size"][0], seqs["padding"][0], seqs["dilation"][0]
-    s = seqs["stride"][0] if seqs["stride"] else k
-    for arg, value in (("kernel_size", k), ("stride", s)):
-        if value <= 0:
-            raise RuntimeError(f"max_pool1d() {arg} must be greater than zero, but got {value}")
-    if p < 0:
-        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
-    if p > k // 2:
-        raise RuntimeError("max_pool1d() padding should be at most half of kernel size, but "
-                           f"got padding={p} and kernel_size={k}")
-    if d <= 0:
-        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
-    span = input.shape[-1] + 2 * p - d * (k - 1) - 1
-    length = -(-span // s) + 1 if ceil_mode else span // s + 1
-    if ceil_mode and (length - 1) * s >= input.shape[-1] + p:
-        length -= 1
-    if length <= 0:
-        raise RuntimeError(f"max_pool1d() Invalid computed output size: {length}")
 
 
 def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  # noqa: A002
@@ -2090,8 +1975,8 @@ def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  
     if isinstance(kernel_size, float):
         raise TypeError("max_pool1d(): argument 'kernel_size' (position 2) must be tuple of "
                         "ints, not float")
-    _check_max_pool1d(input, kernel_size, () if stride is None else stride, padding, dilation,
-                      ceil_mode)
+    _pooling.check_max_pool1d(input, kernel_size, () if stride is None else stride, padding,
+                              dilation, ceil_mode)
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f"\"max_pool1d_impl\" not implemented for '{_type_name(input)}'")
     return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)[0]
@@ -2267,18 +2152,6 @@ from minitorch.nn import _fold  # noqa: E402
 __all__ += ["unfold", "fold"]
 
 
-def _check_block_args(kernel, dilation, padding, stride) -> None:
-    """PyTorch's checks of im2col's and col2im's arguments, in its order and words."""
-    for what, (a, b), (na, nb), ok in (
-            ("kernel size", kernel, ("kernel_height", "kernel_width"), lambda v: v > 0),
-            ("dilation", dilation, ("dilation_height", "dilation_width"), lambda v: v > 0),
-            ("padding", padding, ("pad_height", "pad_width"), lambda v: v >= 0),
-            ("stride", stride, ("stride_height", "stride_width"), lambda v: v > 0)):
-        if not (ok(a) and ok(b)):
-            rule = "be non-negative" if what == "padding" else "be greater than zero"
-            raise RuntimeError(f"{what} should {rule}, but got {na}: {a} {nb}: {b}")
-
-
 def _pairs(*values) -> list:
     return [_pair(v) for v in values]
 
@@ -2292,7 +2165,7 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
     tensor([[[0., 1., 2., 3.]]])
     """
     kernel, dilation, padding, stride = _pairs(kernel_size, dilation, padding, stride)
-    _check_block_args(kernel, dilation, padding, stride)
+    _fold.check_block_args(kernel, dilation, padding, stride)
     shape = input.shape
     if not shape:
         raise IndexError("Dimension specified as -1 but tensor has no dimensions")
@@ -2330,7 +2203,7 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0,  # noqa
     """
     size, kernel, dilation, padding, stride = _pairs(output_size, kernel_size, dilation,
                                                      padding, stride)
-    _check_block_args(kernel, dilation, padding, stride)
+    _fold.check_block_args(kernel, dilation, padding, stride)
     shape = input.shape
     if len(shape) not in (2, 3) or 0 in shape[-2:]:
         raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
@@ -2357,8 +2230,6 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0,  # noqa
 
 
 # ====================================================================== RReLU
-from minitorch._backend import to_numpy  # noqa: E402
-
 __all__ += ["rrelu", "rrelu_"]
 
 
@@ -2379,7 +2250,7 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa
         raise NotImplementedError(
             f"\"rrelu_with_noise_out_cpu\" not implemented for '{_type_name(input)}'")
     _check_float_input(input, "leaky_relu_cpu")
-    noise = _rrelu_noise(input._data, lower, upper) if training else None
+    noise = _extra.rrelu_noise(input._data, lower, upper) if training else None
     cls = _extra.RreluWithNoiseInplace if inplace else _extra.RreluWithNoise
     args = (noise, (lower + upper) / 2, training)
     return input._inplace(cls.apply, *args) if inplace else cls.apply(input, *args)
@@ -2390,16 +2261,3 @@ def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noq
     """In-place :func:`rrelu`."""
     _check_tensor(input, "rrelu_", "input", 1)
     return rrelu(input, lower, upper, training, inplace=True)
-
-
-def _rrelu_noise(x, lower: float, upper: float):
-    """PyTorch's slopes for the training pass: a 53-bit uniform for each element ``<= 0`` in
-    C order, ``u (upper - lower) + lower`` in double (not fused: PyTorch's loop is not), the
-    bounds and the result rounded to float32 for a float32 input; 1 for the others."""
-    math_t = np.float64 if x.dtype == np.float64 else np.float32
-    lo, hi = float(math_t(lower)), float(math_t(upper))
-    low = to_numpy(x <= 0)
-    u = _random._unit(_random.default_generator, int(low.sum()), np.float64)
-    noise = np.ones(low.shape, math_t)
-    noise[low] = (u * (hi - lo) + lo).astype(math_t)  # the True places, in C order
-    return noise if array_module(x) is np else array_module(x).asarray(noise)
