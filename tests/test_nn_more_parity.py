@@ -138,14 +138,19 @@ def test_softmin_implicit_dim_warns_like_torch():
 @pytest.mark.parametrize("value", [-2.5, -0.5, -1, -255, -256, 2.5, 255.5])
 def test_uint8_fill_values_like_torch(value):
     """A negative integer wraps into uint8, a negative float does not fit (the scalar check
-    that threshold's value goes through; full() used to wrap -2.5 to 254)."""
+    that threshold's value goes through; full(), fill_ and masked_fill wrapped -2.5 to 254)."""
+    fills = (lambda lib: lib.full((2,), value, dtype=lib.uint8),
+             lambda lib: lib.zeros(2, dtype=lib.uint8).fill_(value),
+             lambda lib: lib.zeros(2, dtype=lib.uint8).masked_fill(lib.tensor([True, False]),
+                                                                   value))
     outcomes = []
     for lib in (minitorch, torch):
-        try:
-            outcomes.append(lib.full((2,), value, dtype=lib.uint8).tolist())
-        except RuntimeError as e:
-            outcomes.append(str(e))
-    assert outcomes[0] == outcomes[1]
+        for fill in fills:
+            try:
+                outcomes.append(fill(lib).tolist())
+            except RuntimeError as e:
+                outcomes.append(str(e))
+    assert outcomes[:3] == outcomes[3:]
 
 
 # ------------------------------------------------------------------ channel and alpha dropout
