@@ -179,7 +179,8 @@ def number_as(value, d: dtype):
 
     A value that does not fit raises PyTorch's RuntimeError (``full((2,), 1e40)``,
     ``int64_tensor.fill_(nan)``). As in PyTorch, inf and NaN fit every floating dtype, any
-    number fits bool, and a negative number down to -255 wraps into uint8 (-1 is 255).
+    number fits bool, and a negative integer down to -255 wraps into uint8 (-1 is 255; -2.5
+    does not fit).
 
     >>> number_as(-1, uint8).item()
     255
@@ -198,7 +199,8 @@ def number_as(value, d: dtype):
     else:
         info = np.iinfo(d.np)
         fits = (not isinstance(value, _builtins.float) or math.isfinite(value)) and (
-            info.min <= value <= info.max or (kind == "u" and -info.max <= value < 0))
+            info.min <= value <= info.max
+            or (kind == "u" and isinstance(value, _builtins.int) and -info.max <= value < 0))
     if not fits:
         raise RuntimeError(f"value cannot be converted to type {_C_NAMES[d.name]} without "
                            "overflow")

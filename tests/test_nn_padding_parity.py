@@ -1,4 +1,5 @@
-"""The padding modules (ZeroPad1d/2d, ConstantPad1d/2d, ReflectionPad1d/2d, ReplicationPad1d/2d),
+"""The padding modules (ZeroPad1d/2d/3d, ConstantPad1d/2d/3d, ReflectionPad1d/2d/3d,
+ReplicationPad1d/2d/3d, CircularPad1d/2d/3d),
 nn.CosineSimilarity and nn.PairwiseDistance against PyTorch: constructor arguments, the
 ``padding`` tuple as PyTorch expands it, reprs, attributes, outputs, gradients, node names,
 and errors. The functions themselves (every mode and family of inputs, crops, second
@@ -26,6 +27,18 @@ PADS = [
     ("ReflectionPad2d", ((1, 0, 2, 1),), (1, 2, 3, 4)), ("ReplicationPad1d", (5,), (2, 3, 4)),
     ("ReplicationPad1d", ((0, 2),), (3, 4)), ("ReplicationPad2d", (2,), (2, 3, 4)),
     ("ReplicationPad2d", ((3, 0, 1, 4),), (1, 2, 3, 4)),
+    # the 3d pads and the circular ones
+    ("ZeroPad3d", (1,), (1, 2, 3, 4, 2)), ("ZeroPad3d", ((1, 0, -1, 2, 0, 1),), (2, 3, 4, 2)),
+    ("ConstantPad3d", (1, 2.5), (2, 2, 3, 2)), ("ConstantPad3d", ((0, 1, 1, 0, 2, 1), -1.0),
+                                                  (1, 2, 2, 3, 2)),
+    ("ReflectionPad3d", (1,), (1, 2, 3, 4, 2)), ("ReflectionPad3d", ((1, 0, 2, 1, 0, 1),),
+                                                 (2, 2, 3, 4)),
+    ("ReplicationPad3d", (2,), (2, 2, 3, 2)), ("ReplicationPad3d", ((3, 0, 1, 2, 0, 1),),
+                                               (1, 2, 2, 3, 2)),
+    ("CircularPad1d", (2,), (2, 3, 4)), ("CircularPad1d", ((1, 3),), (3, 4)),
+    ("CircularPad1d", ((-1, 2),), (2, 3, 4)), ("CircularPad2d", (1,), (2, 3, 4)),
+    ("CircularPad2d", ((1, 2, 0, 3),), (1, 2, 3, 4)), ("CircularPad3d", (1,), (1, 2, 3, 4, 2)),
+    ("CircularPad3d", ((1, 0, 2, 1, 0, 1),), (2, 2, 3, 4)),
 ]
 
 
@@ -58,6 +71,10 @@ def test_padding_module_matches_torch(case):
     ("ReflectionPad1d", (3,), (2, 3)), ("ReflectionPad2d", (1,), (3, 4)),
     ("ReplicationPad1d", (1,), (4,)), ("ReflectionPad1d", (1,), (2, 0)),
     ("ReplicationPad2d", ((-3, -2, 0, 0),), (1, 2, 3)), ("ZeroPad2d", (1,), ()),
+    ("CircularPad1d", (1,), (4,)), ("CircularPad1d", (1,), (1, 2, 3, 4)),
+    ("CircularPad2d", (1,), (3, 4)), ("CircularPad3d", (1,), (2, 3, 4)),
+    ("CircularPad3d", (1,), (1, 1, 2, 3, 4, 5)), ("CircularPad1d", (5,), (1, 2, 3)),
+    ("ReflectionPad3d", (3,), (1, 2, 3, 3)), ("ReplicationPad3d", (1,), (2, 3)),
 ])
 def test_padding_module_errors_match_torch(name, args, shape):
     x = np.ones(shape, np.float32)

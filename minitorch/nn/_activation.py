@@ -301,7 +301,9 @@ class Hardtanh(Function):
 
 class HardtanhGrad(Function):
     """hardtanh's backward: ``grad`` strictly inside the limits, else 0 (a select, so an inf
-    gradient outside gives 0). Linear in ``grad``; the input only chose where."""
+    gradient outside gives 0). Linear in ``grad``; the input only chose where. Threshold's
+    and the shrinks' backward nodes are subclasses: ``ctx._forward_cls`` is the Function that
+    made the node, so each differentiates into itself, under its own name."""
 
     node_name = "HardtanhBackwardBackward0"
     _builtin = True
@@ -318,7 +320,7 @@ class HardtanhGrad(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        return (HardtanhGrad.apply(gg, ctx.x, ctx.inside),
+        return (ctx._forward_cls.apply(gg, ctx.x, ctx.inside),
                 gg.new_zeros(gg.shape) if ctx.needs_input_grad[1] else None)
 
 

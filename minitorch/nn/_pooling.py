@@ -27,17 +27,31 @@ def _pool_out_size(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -
     return out
 
 
-def _pool_geometry(x_shape, kernel, stride, padding, dilation, ceil_mode, name):
+def _pool_geometry(x_shape, kernel, stride, padding, dilation, ceil_mode, name, sizes=()):
+    """The windows of a 2-d pool over ``x_shape`` (N, C, H, W), after PyTorch's checks in its
+    order (``sizes``: the input's own shape, for the message about empty dimensions)."""
     kernel = _pair(kernel)
     stride = kernel if (stride is None or stride == []) else _pair(stride, "stride")
     padding, dilation = _pair(padding, "padding"), _pair(dilation, "dilation")
-    for k, p, d in zip(kernel, padding, dilation):
-        if p > (d * (k - 1) + 1) // 2:
+    for k, s, p, d in zip(kernel, stride, padding, dilation):  # pooling_output_shape's checks
+        if s == 0:
+            raise RuntimeError("stride should not be zero")
+        if p < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+        if p > int((d * (k - 1) + 1) / 2):  # C's division, towards 0
             raise RuntimeError(
                 f"pad should be at most half of effective kernel size, but got pad={p}, "
                 f"kernel_size={k} and dilation={d}"
             )
+    for what, (a, b), (na, nb) in (("kernel size", kernel, ("kH", "kW")),
+                                   ("stride", stride, ("dH", "dW")),
+                                   ("dilation", dilation, ("dilationH", "dilationW"))):
+        if a <= 0 or b <= 0:
+            raise RuntimeError(f"{what} should be greater than zero, but got {na}: {a} {nb}: {b}")
     n, c, h, w = x_shape
+    if 0 in x_shape[1:]:  # only the batch may be empty
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:{list(sizes or x_shape)}")
     ho = _pool_out_size(h, kernel[0], stride[0], padding[0], dilation[0], ceil_mode)
     wo = _pool_out_size(w, kernel[1], stride[1], padding[1], dilation[1], ceil_mode)
     if ho < 1 or wo < 1:
@@ -199,10 +213,14 @@ class AvgPool2D(Function):
         kernel, stride, padding, dilation, out_size, extent = geometry
         taps = _gathered(_padded(_as4d(x._data), padding, extent, 0),
                          _taps(kernel, stride, dilation, out_size))
-        out = taps[0].copy()
+        out = taps[0].astype(np.int64) if taps[0].dtype.kind in "iu" else taps[0].copy()
         for tap in taps[1:]:
             out += tap
-        out /= divisor
+        if out.dtype.kind == "i":  # integers: summed in int64, divided as C divides (towards 0)
+            whole = array_module(out).abs(out) // array_module(out).asarray(divisor, np.int64)
+            out = (array_module(out).sign(out) * whole).astype(x._data.dtype)
+        else:
+            out /= divisor
         ctx.geometry, ctx.divisor, ctx.x_shape = geometry, divisor, x._data.shape
         return _wrap(out if x._data.ndim == 4 else out[0])
 
@@ -372,3 +390,50 @@ class AdaptiveMaxPool2DGradInput(Function):
     def backward(ctx, grad):
         flat = grad.reshape(*grad.shape[:-2], -1)
         return flat.gather(-1, _wrap(ctx.idx)).reshape(*grad.shape[:-2], *ctx.grad_hw)
+
+
+# ---------------------------------------------------------------- the 1-d pools' checks
+def one_int(value, fn: str, arg: str) -> int:
+    """PyTorch's ``check1d``: an int, or a sequence of one int."""
+    values = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    if len(values) != 1:
+        raise RuntimeError(f"{fn}() argument '{arg}' should contain one int (got {len(values)})")
+    return values[0]
+
+
+def check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode) -> None:  # noqa: A002
+    """PyTorch's ``max_pool1d`` checks, in its words (``check_max_pool1d``)."""
+    if not ((input.ndim == 2 and input.shape[0] and input.shape[1])
+            or (input.ndim == 3 and input.shape[1] and input.shape[2])):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:{list(input.shape)}")
+    seqs = {}
+    for arg, value in (("kernel_size", kernel_size), ("stride", stride),
+                       ("padding", padding), ("dilation", dilation)):
+        seqs[arg] = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    words = {"kernel_size": "an int, list of ints or tuple of ints",
+             "stride": "None, an int, list of ints, or tuple of ints",
+             "padding": "an int, list of ints, or tuple of ints",
+             "dilation": "an int, list of ints or tuple of ints"}
+    for arg, values in seqs.items():
+        if len(values) != 1 and not (arg == "stride" and not values):
+            raise RuntimeError(f"max_pool1d() {arg} must be {words[arg]} of size 1 but got "
+                               f"size {len(values)}")
+    k, p, d = seqs["kernel_size"][0], seqs["padding"][0], seqs["dilation"][0]
+    s = seqs["stride"][0] if seqs["stride"] else k
+    for arg, value in (("kernel_size", k), ("stride", s)):
+        if value <= 0:
+            raise RuntimeError(f"max_pool1d() {arg} must be greater than zero, but got {value}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError("max_pool1d() padding should be at most half of kernel size, but "
+                           f"got padding={p} and kernel_size={k}")
+    if d <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    span = input.shape[-1] + 2 * p - d * (k - 1) - 1
+    length = -(-span // s) + 1 if ceil_mode else span // s + 1
+    if ceil_mode and (length - 1) * s >= input.shape[-1] + p:
+        length -= 1
+    if length <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {length}")

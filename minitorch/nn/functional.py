@@ -20,11 +20,11 @@ Example:
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
 
-from minitorch import _random
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch.autograd import grad_mode
@@ -202,8 +202,8 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01,  # noqa: A002
     if input._data.dtype.kind != "f":
         raise NotImplementedError(
             f"\"leaky_relu_cpu\" not implemented for '{input.dtype._legacy[:-6]}'")
-    if inplace:
-        return input._inplace(LeakyRelu.apply, negative_slope)
+    if inplace:  # LeakyReluBackward1 (its class is defined further down)
+        return input._inplace(LeakyReluInplace.apply, negative_slope)
     return LeakyRelu.apply(input, negative_slope)
 
 
@@ -216,22 +216,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
     >>> dropout(minitorch.ones(4), p=0.5, training=False)
     tensor([1., 1., 1., 1.])
     """
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0.0:
-        return input
-    data = input._data
-    if p == 1.0:  # everything dropped: PyTorch multiplies by zero and draws nothing
-        mask = _wrap(np.zeros((), data.dtype))
-    else:  # PyTorch's mask: bernoulli(1 - p), then divided by (1 - p), in the input's dtype
-        keep = _random.in_memory_order(  # drawn in the order of memory (a transposed input)
-            data, lambda shape: _random.bernoulli_mask(shape, 1.0 - p))
-        mask = _wrap(keep.astype(data.dtype) / data.dtype.type(1.0 - p))
-    if array_module(data) is not np:
-        mask = mask.to(input.device)
-    if inplace:
-        return input.mul_(mask)
-    return input * mask  # MulBackward0: the gradient is masked and scaled the same way
+    return _dropout(input, p, training, inplace)
 
 
 # ====================================================================== linear
@@ -392,7 +377,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 
 def _pool_input(input: Tensor, name: str) -> tuple:  # noqa: A002
     """Check the input; return it with its shape as a batch, (N, C, H, W)."""
-    if input._data.ndim not in (3, 4) or input._data.size == 0:
+    if input._data.ndim not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     return input, _shape4d(input._data.shape)
 
@@ -410,7 +395,9 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  
     x, shape = _pool_input(input, "max_pool2d")
     unbatched = len(shape) != x._data.ndim
     geometry = _pool_geometry(shape, kernel_size, stride, padding, dilation, ceil_mode,
-                              "max_pool2d")
+                              "max_pool2d", input.shape)
+    if x._data.dtype == np.bool_:
+        raise NotImplementedError("\"max_pool2d\" not implemented for 'Bool'")
     out = MaxPool2DWithIndices.apply(x, geometry)
     if return_indices:
         node = out.grad_fn
@@ -450,7 +437,8 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got -3)"
         )
     x, shape = _pool_input(input, "avg_pool2d")
-    geometry = _pool_geometry(shape, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d")
+    geometry = _pool_geometry(shape, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d",
+                              input.shape)
     kernel, stride_, padding_, _, out_size, extent = geometry
     h, w = shape[2:]
     if divisor_override is not None:
@@ -471,6 +459,8 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
         divisor = counts[0, 0]
         if array_module(x._data) is not np:
             divisor = array_module(x._data).asarray(divisor)
+    if x._data.dtype.kind != "f" and x._data.dtype != np.int64:  # PyTorch's kernels: floats, long
+        raise NotImplementedError(f"\"avg_pool2d\" not implemented for '{_type_name(x)}'")
     return AvgPool2D.apply(x, geometry, divisor)
 
 
@@ -573,6 +563,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         )
     if not training and (running_mean is None or running_var is None):
         training = True  # no running estimates: always use the batch statistics
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"batch_norm\" not implemented for '{_type_name(input)}'")
     return NativeBatchNorm.apply(input, weight, bias, running_mean, running_var, training,
                                  momentum, eps)
 
@@ -1679,7 +1671,6 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
 # scaled_dot_product_attention (its arithmetic and fused Function live in _attention), rms_norm,
 # and multi_head_attention_forward, the whole of nn.MultiheadAttention's computation, written as
 # PyTorch writes it in Python, step by step, so that the same seed gives the same numbers.
-import math  # noqa: E402
 
 from minitorch import _creation  # noqa: E402
 from minitorch.nn import _attention  # noqa: E402
@@ -2128,3 +2119,641 @@ __all__ += ["cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_los
             "soft_margin_loss", "multilabel_soft_margin_loss", "multi_margin_loss",
             "multilabel_margin_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss",
             "gaussian_nll_loss", "poisson_nll_loss", "ctc_loss"]
+
+
+# ====================================================================== threshold, shrinks, GLU
+# relu_, leaky_relu_, threshold(_), hardshrink, softshrink, softmin, glu and prelu (their
+# Function classes live in _activation_extra).
+from minitorch.nn import _activation_extra as _extra  # noqa: E402
+from minitorch.ops._util import check_tensor as _check_tensor  # noqa: E402
+from minitorch.ops._util import normalize_dim as _normalize_dim  # noqa: E402
+from minitorch.ops.softmax import _implicit_dim  # noqa: E402
+
+__all__ += ["relu_", "leaky_relu_", "threshold", "threshold_", "hardshrink", "softshrink",
+            "softmin", "glu", "prelu"]
+
+
+class LeakyReluInplace(LeakyRelu):
+    """``leaky_relu_``: PyTorch's node for the in-place version, whose gradient it computes
+    from the result, which it cannot do for a negative slope: it refuses."""
+
+    node_name = "LeakyReluBackward1"
+    _builtin = True
+
+    @staticmethod
+    def backward(ctx, grad):
+        if ctx.slope < 0:
+            raise _extra.inplace_negative_slope_error()
+        return LeakyRelu.backward(ctx, grad)
+
+
+def relu_(input: Tensor) -> Tensor:  # noqa: A002
+    """In-place :func:`relu`."""
+    return relu(input, inplace=True)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:  # noqa: A002
+    """In-place :func:`leaky_relu`."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def _threshold(input: Tensor, threshold: float, value: float,  # noqa: A002
+               inplace: bool = False) -> Tensor:
+    """``x`` where ``x > threshold``, else ``value``: a ReLU whose cut and replacement are
+    free (``threshold(x, 0, 0)`` is ``relu(x)``). PyTorch's is named ``_threshold`` too (its
+    errors say so).
+
+    >>> import minitorch
+    >>> threshold(minitorch.tensor([-1.0, 0.5, 2.0]), 1.0, 9.0)
+    tensor([9., 9., 2.])
+    """
+    _check_tensor(input, "threshold", "input", 1)
+    if input._data.dtype.kind == "b":
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    t, v = _dtype.number_as(threshold, input.dtype), _dtype.number_as(value, input.dtype)
+    if inplace:
+        return input._inplace(_extra.ThresholdInplace.apply, t, v)
+    return _extra.Threshold.apply(input, t, v)
+
+
+threshold = _threshold
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:  # noqa: A002
+    """In-place :func:`threshold`."""
+    _check_tensor(input, "threshold_", "input", 1)
+    return _threshold(input, threshold, value, True)
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    """0 where ``-lambd <= x <= lambd``, else ``x``.
+
+    >>> import minitorch
+    >>> hardshrink(minitorch.tensor([-1.0, 0.2, 0.7]))
+    tensor([-1.0000,  0.0000,  0.7000])
+    """
+    return _shrink(input, lambd, "hardshrink", "hardshrink_cpu")
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    """``x`` moved ``lambd`` towards 0, and 0 where ``|x| <= lambd`` (``lambd >= 0``).
+
+    >>> import minitorch
+    >>> softshrink(minitorch.tensor([-1.0, 0.2, 0.7]))
+    tensor([-0.5000,  0.0000,  0.2000])
+    """
+    return _shrink(input, lambd, "softshrink", "softshrink_check")
+
+
+def _shrink(input: Tensor, lambd, name: str, kernel: str) -> Tensor:  # noqa: A002
+    _check_tensor(input, name, "input", 1)
+    _check_float_input(input, kernel)
+    top = float(np.finfo(input._data.dtype).max)
+    if name == "softshrink" and not 0 <= lambd <= top:
+        raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype "
+                           f"{_type_name(input)}, but found {float(lambd):g}")
+    cls = _extra.Softshrink if name == "softshrink" else _extra.Hardshrink
+    return cls.apply(input, _dtype.number_as(lambd, input.dtype))
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
+            dtype=None) -> Tensor:
+    """``softmax(-x)`` along ``dim``: the smallest score gets the largest probability.
+
+    >>> import minitorch
+    >>> softmin(minitorch.tensor([0.0, 0.0]), dim=0)
+    tensor([0.5000, 0.5000])
+    """
+    if dim is None:
+        dim = _implicit_dim("softmin", input.ndim)
+    return softmax(-input, dim, dtype=dtype)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:  # noqa: A002
+    """The gated linear unit: ``a * sigmoid(b)``, where ``a`` and ``b`` are the two halves of
+    ``input`` along ``dim`` (whose size must be even).
+
+    >>> import minitorch
+    >>> glu(minitorch.tensor([2.0, 0.0]))
+    tensor([1.])
+    """
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = _normalize_dim(dim, input.ndim)
+    if input.shape[d] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size "
+                           f"{input.shape[d]}")
+    _check_float_input(input, "glu_cpu")
+    return _extra.Glu.apply(input, d)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
+    """``x`` where ``x > 0``, else ``weight * x``: a leaky ReLU whose slope is learned, one
+    for all channels or one per channel (dimension 1).
+
+    >>> import minitorch
+    >>> prelu(minitorch.tensor([[-2.0, 3.0]]), minitorch.tensor([0.25]))
+    tensor([[-0.5000,  3.0000]])
+    """
+    _check_tensor(input, "prelu", "input", 1)
+    _check_tensor(weight, "prelu", "weight", 2)
+    if input.dtype != weight.dtype:
+        raise RuntimeError("prelu: Type promoting not supported. Got "
+                           f"{_type_name(input)} and {_type_name(weight)}")
+    n = weight.numel()
+    if n != 1:
+        if input.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.ndim > 1 else 1
+        if channels != n:
+            raise RuntimeError("Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {n} and channel size = {channels}.")
+    if weight.ndim > 1:
+        raise RuntimeError("prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.ndim}")
+    _check_float_input(input, "prelu_cpu")
+    if input.ndim != weight.ndim:  # one weight per channel, along dimension 1
+        weight = weight.reshape([n if i == 1 else 1 for i in range(input.ndim)])
+    return _extra.Prelu.apply(input, weight)
+
+
+# ====================================================================== channel and alpha dropout
+# dropout1d/2d/3d, alpha_dropout and feature_alpha_dropout; dropout itself is _dropout too
+# (PyTorch's _dropout_impl, in _dropout).
+from minitorch.nn._dropout import dropout as _dropout  # noqa: E402
+
+__all__ += ["dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"]
+
+
+def _no_batch_dim(input: Tensor, p, training, inplace, batched: bool) -> Tensor:  # noqa: A002
+    """Channel dropout of an input with or without its batch dimension (then one is added
+    for the draw and taken away after, as PyTorch does)."""
+    if batched:
+        return _dropout(input, p, training, inplace, feature=True)
+    x = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    out = _dropout(x, p, training, inplace, feature=True)
+    return out.squeeze_(0) if inplace else out.squeeze(0)
+
+
+def _check_p(p) -> None:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of a ``(N, C, L)`` or ``(C, L)`` input, each with probability
+    ``p``, and scale the rest by ``1 / (1 - p)``."""
+    _check_p(p)
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that "
+            "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
+            "inputs).")
+    return _no_batch_dim(input, p, training, inplace, input.ndim == 3)
+
+
+def _warn_spatial(name: str, ndim: int, spatial: int) -> None:
+    """PyTorch's warning for an input of dropout2d/dropout3d without the dims it expects."""
+    warnings.warn(
+        f"{name}: Received a {ndim}-D input to {name}, which is deprecated and will result "
+        "in an error in a future release. To retain the behavior and silence this warning, "
+        f"please use dropout instead. Note that {name} exists to provide channel-wise dropout "
+        f"on inputs with {spatial} spatial dimensions, a channel dimension, and an optional "
+        f"batch dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).", stacklevel=3)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of a ``(N, C, H, W)`` input, each with probability ``p``, and
+    scale the rest by ``1 / (1 - p)``. A 3-d input is taken as ``(N, C, L)``, as PyTorch
+    still does (with its warning)."""
+    _check_p(p)
+    if input.ndim not in (3, 4):
+        _warn_spatial("dropout2d", input.ndim, 2)
+    if input.ndim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+            "the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            stacklevel=2)
+    return _dropout(input, p, training, inplace, feature=True)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of a ``(N, C, D, H, W)`` or ``(C, D, H, W)`` input, each with
+    probability ``p``, and scale the rest by ``1 / (1 - p)``."""
+    _check_p(p)
+    if input.ndim not in (4, 5):
+        _warn_spatial("dropout3d", input.ndim, 3)
+    return _no_batch_dim(input, p, training, inplace, input.ndim == 5)
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa: A002
+                  inplace: bool = False) -> Tensor:
+    """Dropout for SELU networks: dropped elements take SELU's negative limit and everything
+    is moved and scaled so that a mean of 0 and a variance of 1 stay so. Off by default
+    (``training=False``)."""
+    _check_p(p)
+    return _dropout(input, p, training, inplace, alpha=True)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa: A002
+                          inplace: bool = False) -> Tensor:
+    """:func:`alpha_dropout` of whole channels (dimension 1)."""
+    _check_p(p)
+    return _dropout(input, p, training, inplace, feature=True, alpha=True)
+
+
+# ====================================================================== pixel shuffle
+from minitorch.nn._pixel import PixelShuffle, PixelUnshuffle  # noqa: E402
+
+__all__ += ["pixel_shuffle", "pixel_unshuffle"]
+
+
+def _check_pixel_args(input: Tensor, factor, name: str, arg: str) -> None:  # noqa: A002
+    _check_tensor(input, name, "input", 1)
+    if not isinstance(factor, (int, np.integer)) or isinstance(factor, bool):
+        raise TypeError(f"{name}(): argument '{arg}' (position 2) must be int, not "
+                        f"{type(factor).__name__}")
+    if input.ndim < 3:
+        raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input "
+                           f"with {input.ndim} dimension(s)")
+    if factor <= 0:
+        raise RuntimeError(f"{name} expects a positive {arg}, but got {factor}")
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:  # noqa: A002
+    """``(*, C r^2, H, W) -> (*, C, H r, W r)`` with ``r = upscale_factor``: each group of
+    ``r^2`` channels becomes an ``r x r`` block of pixels.
+
+    >>> import minitorch
+    >>> pixel_shuffle(minitorch.arange(4.0).reshape(4, 1, 1), 2)
+    tensor([[[0., 1.],
+             [2., 3.]]])
+    """
+    _check_pixel_args(input, upscale_factor, "pixel_shuffle", "upscale_factor")
+    c = input.shape[-3]
+    if c % (upscale_factor * upscale_factor):
+        raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be "
+                           "divisible by the square of upscale_factor, but input.size(-3)="
+                           f"{c} is not divisible by {upscale_factor * upscale_factor}")
+    return PixelShuffle.apply(input, int(upscale_factor))
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:  # noqa: A002
+    """``(*, C, H r, W r) -> (*, C r^2, H, W)`` with ``r = downscale_factor``: the inverse of
+    :func:`pixel_shuffle`."""
+    _check_pixel_args(input, downscale_factor, "pixel_unshuffle", "downscale_factor")
+    for side, size in (("height", input.shape[-2]), ("width", input.shape[-1])):
+        if size % downscale_factor:
+            dim = -2 if side == "height" else -1
+            raise RuntimeError(f"pixel_unshuffle expects {side} to be divisible by "
+                               f"downscale_factor, but input.size({dim})={size} is not "
+                               f"divisible by {downscale_factor}")
+    return PixelUnshuffle.apply(input, int(downscale_factor))
+
+
+# ====================================================================== 1-d pooling
+# max_pool1d and avg_pool1d: the 2-d pools of the input with a height of 1 (unsqueeze, pool,
+# squeeze: PyTorch records the same three nodes), after PyTorch's 1-d argument checks.
+from minitorch.nn import _pooling  # noqa: E402
+
+__all__ += ["max_pool1d", "avg_pool1d", "max_pool1d_with_indices", "max_pool2d_with_indices",
+            "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices"]
+
+
+def _pool1d_args(input: Tensor, name: str, kernel_size, stride, padding,  # noqa: A002
+                 dilation=1, function: str = "") -> tuple:
+    """The checks PyTorch's ``avg_pool1d`` and ``max_pool1d_with_indices`` make before they
+    call the 2-d pool: the rank, and one int per argument (``function``: the name the
+    argument parser gives, when it is not ``name``)."""
+    _check_tensor(input, function or name, "input", 1)
+    if isinstance(kernel_size, float):
+        raise TypeError(f"{function or name}(): argument 'kernel_size' (position 2) must be "
+                        "tuple of ints, not float")
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional "
+                           f"tensor for argument #1 'self' (while checking arguments for "
+                           f"{name})")
+    if stride is None or (isinstance(stride, (tuple, list)) and not stride):
+        stride = kernel_size
+    return tuple(_pooling.one_int(v, name, arg) for arg, v in (
+        ("kernel_size", kernel_size), ("stride", stride), ("padding", padding),
+        ("dilation", dilation)))
+
+
+def max_pool1d_with_indices(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
+                            dilation=1, ceil_mode: bool = False, return_indices: bool = False):
+    """:func:`max_pool1d` and the index along the length of each maximum."""
+    k, s, p, d = _pool1d_args(input, "max_pool1d", kernel_size, stride, padding, dilation,
+                              "max_pool1d_with_indices")
+    out, idx = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode, True)
+    return out.squeeze(-2), idx.squeeze(-2)
+
+
+def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  # noqa: A002
+               ceil_mode: bool = False, return_indices: bool = False):
+    """The maximum of each ``kernel_size`` window along the last dimension of ``(N, C, L)``
+    or ``(C, L)``, moving by ``stride`` (default: the kernel).
+
+    >>> import minitorch
+    >>> max_pool1d(minitorch.tensor([[1.0, 3.0, 2.0, 0.0]]), 2)
+    tensor([[3., 2.]])
+    """
+    if return_indices:
+        return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    _check_tensor(input, "max_pool1d", "input", 1)
+    if isinstance(kernel_size, float):
+        raise TypeError("max_pool1d(): argument 'kernel_size' (position 2) must be tuple of "
+                        "ints, not float")
+    _pooling.check_max_pool1d(input, kernel_size, () if stride is None else stride, padding,
+                              dilation, ceil_mode)
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"max_pool1d_impl\" not implemented for '{_type_name(input)}'")
+    return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
+                            dilation=1, ceil_mode: bool = False, return_indices: bool = False):
+    """:func:`max_pool2d` and the flat index (``h * W + w``) of each maximum."""
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size,  # noqa: A002
+                                     return_indices: bool = False):
+    """:func:`adaptive_max_pool1d` and the index of each maximum."""
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size,  # noqa: A002
+                                     return_indices: bool = False):
+    """:func:`adaptive_max_pool2d` and the flat index of each maximum."""
+    return adaptive_max_pool2d(input, output_size, True)
+
+
+def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
+               ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
+    """The mean of each ``kernel_size`` window along the last dimension.
+
+    >>> import minitorch
+    >>> avg_pool1d(minitorch.tensor([[1.0, 3.0, 2.0, 0.0]]), 2)
+    tensor([[2., 1.]])
+    """
+    k, s, p, _ = _pool1d_args(input, "avg_pool1d", kernel_size, stride, padding)
+    out = avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), ceil_mode, count_include_pad)
+    return out.squeeze(-2)
+
+
+# ====================================================================== upsample (deprecated)
+__all__ += ["upsample", "upsample_nearest", "upsample_bilinear"]
+
+
+def _deprecated_upsample(name: str) -> None:
+    warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
+                  "instead.", stacklevel=3)
+
+
+def upsample(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",  # noqa: A002
+             align_corners: bool | None = None) -> Tensor:
+    """The old name of :func:`interpolate` (it warns)."""
+    _deprecated_upsample("upsample")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:  # noqa: A002
+    """``interpolate(mode="nearest")`` by its old name (it warns)."""
+    _deprecated_upsample("upsample_nearest")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:  # noqa: A002
+    """``interpolate(mode="bilinear", align_corners=True)`` by its old name (it warns)."""
+    _deprecated_upsample("upsample_bilinear")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# ====================================================================== bilinear
+from minitorch.nn._bilinear import Trilinear  # noqa: E402
+
+__all__ += ["bilinear"]
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
+             bias: Tensor | None = None) -> Tensor:
+    """``y[..., o] = x1[..., :] @ weight[o] @ x2[..., :] + bias[o]``: one bilinear form per
+    output feature (PyTorch's ``_trilinear`` on the inputs flattened to rows).
+
+    >>> import minitorch
+    >>> bilinear(minitorch.ones(1, 2), minitorch.ones(1, 3), minitorch.ones(4, 2, 3))
+    tensor([[6., 6., 6., 6.]])
+    """
+    named = {"input1": input1, "input2": input2, "weight": weight}
+    if bias is not None:
+        named["bias"] = bias
+    if len({t.dtype for t in named.values()}) > 1:
+        got = ", ".join(f"{k}: {_dtype._C_NAMES[t.dtype.name]}" for k, t in named.items())
+        raise RuntimeError(f"All tensors must have the same dtype, got {got}")
+    if input1.ndim != input2.ndim:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and "
+                           f"{input2.ndim}")
+    if input1.ndim == 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    for d in range(input1.ndim - 1):
+        if input1.shape[d] != input2.shape[d]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {d}: "
+                               f"got {input1.shape[d]} and {input2.shape[d]}")
+    for name, x, d in (("input1", input1, 1), ("input2", input2, 2)):
+        if weight.ndim != 3 or x.shape[-1] != weight.shape[d]:
+            raise RuntimeError(f"bilinear(): {name} size does not match weight size: got "
+                               f"{x.shape[-1]} but expected {weight.shape[d]}")
+    if bias is not None and (bias.ndim == 0 or bias.shape[0] != weight.shape[0]):
+        raise RuntimeError("bilinear(): bias size does not match weight size: got "
+                           f"{bias.shape[0] if bias.ndim else 0} but expected {weight.shape[0]}")
+    rows1 = input1.reshape(-1, input1.shape[-1])
+    rows2 = input2.reshape(-1, input2.shape[-1])
+    out = Trilinear.apply(rows1, weight, rows2, "bi,oij,bj->bo")
+    out = out.reshape(*input1.shape[:-1], weight.shape[0])
+    return out if bias is None else out + bias
+
+
+# ====================================================================== instance and LRN norm
+__all__ += ["instance_norm", "local_response_norm"]
+
+
+def instance_norm(input: Tensor, running_mean: Tensor | None = None,  # noqa: A002
+                  running_var: Tensor | None = None, weight: Tensor | None = None,
+                  bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each channel of each sample on its own (over its spatial positions), then
+    scale and shift per channel. As PyTorch computes it: :func:`batch_norm` of the input
+    viewed as one sample of ``N * C`` channels, the parameters and running statistics repeated
+    ``N`` times; the running statistics then get the mean of the ``N`` updates.
+
+    >>> import minitorch
+    >>> instance_norm(minitorch.tensor([[[1.0, 3.0]]]))
+    tensor([[[-1.0000,  1.0000]]])
+    """
+    if use_input_stats and math.prod(input.shape[2:]) == 1:
+        raise ValueError("Expected more than 1 spatial element when training, got input size "
+                         f"{input.shape}")
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError("Expected running_mean and running_var to be defined when "
+                           "use_input_stats is false")
+    b, c = input.shape[:2]
+    repeated = [None if t is None else t.repeat(b)
+                for t in (weight, bias, running_mean, running_var)]
+    flat = input.contiguous().view(1, b * c, *input.shape[2:])
+    out = batch_norm(flat, repeated[2], repeated[3], repeated[0], repeated[1],
+                     use_input_stats, momentum, eps)
+    with grad_mode.no_grad():  # each running statistic: the mean over the samples
+        for stat, updated in ((running_mean, repeated[2]), (running_var, repeated[3])):
+            if stat is not None:
+                stat.copy_(updated.view(b, c).mean(0))
+    return out.view(input.shape)
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4,  # noqa: A002
+                        beta: float = 0.75, k: float = 1.0) -> Tensor:
+    """Divide each value by ``(k + alpha * mean of the squares of its ``size`` neighbouring
+    channels) ** beta`` (AlexNet's normalisation), written as PyTorch writes it.
+
+    PyTorch averages the neighbouring squares of a 4-d or larger input with ``avg_pool3d``,
+    which minitorch lacks: here they are the same windows of ``avg_pool2d`` over the spatial
+    positions flattened (the same numbers; the nodes inside differ, the last is
+    ``DivBackward0`` as in PyTorch).
+    """
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError("Expected 3D or higher dimensionality" + " " * 26  # PyTorch's text
+                         + f"input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    sizes = input.shape
+    div = div.reshape(sizes[0], 1, sizes[1], -1)  # (N, 1, C, positions)
+    div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+    div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+# ====================================================================== unfold and fold
+from minitorch.nn import _fold  # noqa: E402
+
+__all__ += ["unfold", "fold"]
+
+
+def _pairs(*values) -> list:
+    return [_pair(v) for v in values]
+
+
+def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:  # noqa: A002
+    """The sliding ``kernel_size`` blocks of ``(N, C, H, W)`` as the columns of
+    ``(N, C kh kw, L)`` (im2col).
+
+    >>> import minitorch
+    >>> unfold(minitorch.arange(4.0).reshape(1, 1, 2, 2), 1)
+    tensor([[[0., 1., 2., 3.]]])
+    """
+    kernel, dilation, padding, stride = _pairs(kernel_size, dilation, padding, stride)
+    _fold.check_block_args(kernel, dilation, padding, stride)
+    shape = input.shape
+    if not shape:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    if len(shape) < 3:
+        n = len(shape)
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         "but got 2)")
+    if len(shape) not in (3, 4) or 0 in shape[-3 if len(shape) == 3 else 1:]:
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
+                           f"and other non-zero dimensions for input, but got: {list(shape)}")
+    h, w = shape[-2:]
+    out = [_fold.blocks(size, *a) for size, a in zip((h, w), zip(kernel, dilation, padding,
+                                                                   stride))]
+    if min(out) < 1:
+        raise RuntimeError(
+            f"Given input with spatial size ({h}, {w}), kernel_size=({kernel[0]}, {kernel[1]}), "
+            f"dilation=({dilation[0]}, {dilation[1]}), padding=({padding[0]}, {padding[1]}), "
+            f"calculated shape of the array of sliding blocks as ({out[0]}, {out[1]}), but its "
+            "components must be at least one.")
+    if input._data.dtype.kind not in "fb":
+        raise NotImplementedError(f"\"im2col_out_cpu\" not implemented for '{_type_name(input)}'")
+    return _fold.Im2Col.apply(input, kernel, dilation, padding, stride)
+
+
+def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0,  # noqa: A002
+         stride=1) -> Tensor:
+    """Sum the columns of ``(N, C kh kw, L)`` back into ``(N, C, *output_size)``, each value
+    where :func:`unfold` took it from (col2im).
+
+    >>> import minitorch
+    >>> fold(minitorch.ones(1, 4, 4), (3, 3), 2)
+    tensor([[[[1., 2., 1.],
+              [2., 4., 2.],
+              [1., 2., 1.]]]])
+    """
+    size, kernel, dilation, padding, stride = _pairs(output_size, kernel_size, dilation,
+                                                     padding, stride)
+    _fold.check_block_args(kernel, dilation, padding, stride)
+    shape = input.shape
+    if len(shape) not in (2, 3) or 0 in shape[-2:]:
+        raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
+                           f"batch size and non-zero dimensions for input, but got: {list(shape)}")
+    dim = len(shape) - 2  # of the planes; the blocks' one follows
+    if shape[dim] % (kernel[0] * kernel[1]):
+        raise RuntimeError(f"Expected size of input's dimension {dim} to be divisible by the "
+                           f"product of kernel_size, but got input.size({dim})={shape[dim]} and "
+                           f"kernel_size=({kernel[0]}, {kernel[1]}).")
+    out = [_fold.blocks(s, *a) for s, a in zip(size, zip(kernel, dilation, padding, stride))]
+    given = (f"Given output_size=({size[0]}, {size[1]}), kernel_size=({kernel[0]}, "
+             f"{kernel[1]}), dilation=({dilation[0]}, {dilation[1]}), padding=({padding[0]}, "
+             f"{padding[1]}), stride=({stride[0]}, {stride[1]}), ")
+    if shape[dim + 1] != out[0] * out[1]:
+        raise RuntimeError(f"{given}expected size of input's dimension {dim + 1} to match the "
+                           f"calculated number of sliding blocks {out[0]} * {out[1]} = "
+                           f"{out[0] * out[1]}, but got input.size({dim + 1})={shape[dim + 1]}.")
+    if min(out) < 1:
+        raise RuntimeError(f"{given}calculated shape of the array of sliding blocks as "
+                           f"({out[0]}, {out[1]}), which is too small (non-positive)")
+    if input._data.dtype.kind not in "fb":
+        raise NotImplementedError(f"\"col2im_out_cpu\" not implemented for '{_type_name(input)}'")
+    return _fold.Col2Im.apply(input, tuple(size), kernel, dilation, padding, stride)
+
+
+# ====================================================================== RReLU
+__all__ += ["rrelu", "rrelu_"]
+
+
+def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa: A002
+          training: bool = False, inplace: bool = False) -> Tensor:
+    """The randomised leaky ReLU: in training, each element ``x <= 0`` becomes ``r x`` with
+    its own ``r`` drawn from ``U(lower, upper)`` (PyTorch's numbers, after the same seed); out
+    of training, ``x <= 0`` becomes ``x (lower + upper) / 2``.
+
+    >>> import minitorch
+    >>> rrelu(minitorch.tensor([-3.0, 2.0]), 0.1, 0.3)
+    tensor([-0.6000,  2.0000])
+    """
+    _check_tensor(input, "rrelu", "input", 1)
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if training and input._data.dtype not in (np.float32, np.float64):  # not even float16
+        raise NotImplementedError(
+            f"\"rrelu_with_noise_out_cpu\" not implemented for '{_type_name(input)}'")
+    _check_float_input(input, "leaky_relu_cpu")
+    noise = _extra.rrelu_noise(input._data, lower, upper) if training else None
+    cls = _extra.RreluWithNoiseInplace if inplace else _extra.RreluWithNoise
+    args = (noise, (lower + upper) / 2, training)
+    return input._inplace(cls.apply, *args) if inplace else cls.apply(input, *args)
+
+
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa: A002
+           training: bool = False) -> Tensor:
+    """In-place :func:`rrelu`."""
+    _check_tensor(input, "rrelu_", "input", 1)
+    return rrelu(input, lower, upper, training, inplace=True)

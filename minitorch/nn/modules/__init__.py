@@ -51,35 +51,62 @@ from minitorch.nn.modules.activation import (
     CELU,
     ELU,
     GELU,
+    GLU,
     SELU,
+    Hardshrink,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
     LogSigmoid,
     Mish,
+    PReLU,
     ReLU6,
+    RReLU,
     SiLU,
+    Softmax2d,
+    Softmin,
     Softplus,
+    Softshrink,
     Softsign,
     Tanhshrink,
+    Threshold,
 )
 from minitorch.nn.modules.container import ParameterDict, ParameterList
 from minitorch.nn.modules.conv import Conv1d, ConvTranspose2d
 from minitorch.nn.modules.distance import CosineSimilarity, PairwiseDistance
+from minitorch.nn.modules.dropout import (
+    AlphaDropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
+)
 from minitorch.nn.modules.flatten import Unflatten
+from minitorch.nn.modules.fold import Fold, Unfold
+from minitorch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+from minitorch.nn.modules.linear import Bilinear
 from minitorch.nn.modules.loss import HuberLoss, KLDivLoss, SmoothL1Loss
-from minitorch.nn.modules.normalization import GroupNorm, LayerNorm
+from minitorch.nn.modules.normalization import GroupNorm, LayerNorm, LocalResponseNorm
 from minitorch.nn.modules.padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
     ConstantPad1d,
     ConstantPad2d,
+    ConstantPad3d,
     ReflectionPad1d,
     ReflectionPad2d,
+    ReflectionPad3d,
     ReplicationPad1d,
     ReplicationPad2d,
+    ReplicationPad3d,
     ZeroPad1d,
     ZeroPad2d,
+    ZeroPad3d,
 )
-from minitorch.nn.modules.upsampling import Upsample
+from minitorch.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
+from minitorch.nn.modules.pooling import AvgPool1d, MaxPool1d
+from minitorch.nn.modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ += ["GELU", "SiLU", "Conv1d", "ConvTranspose2d", "KLDivLoss", "SmoothL1Loss",
             "HuberLoss", "LayerNorm", "GroupNorm", "Upsample"]
@@ -129,3 +156,15 @@ __all__ += ["CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "S
             "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss",
             "TripletMarginLoss", "TripletMarginWithDistanceLoss", "GaussianNLLLoss",
             "PoissonNLLLoss", "CTCLoss", "NLLLoss2d"]
+
+
+# threshold, the shrinks, Softmin, Softmax2d, GLU, PReLU, channel dropout, pixel shuffle,
+# the 3d and circular pads, the 1-d pools, the old upsampling layers, Bilinear, instance
+# norm, local response norm, Fold and Unfold, RReLU
+__all__ += ["Threshold", "Hardshrink", "Softshrink", "Softmin", "Softmax2d", "GLU", "PReLU",
+            "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
+            "PixelShuffle", "PixelUnshuffle", "ConstantPad3d", "ZeroPad3d", "ReflectionPad3d",
+            "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d", "MaxPool1d",
+            "AvgPool1d", "UpsamplingNearest2d", "UpsamplingBilinear2d", "Bilinear",
+            "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "Fold",
+            "Unfold", "RReLU"]

@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import warnings
 
+from minitorch import _creation
 from minitorch.nn import functional as F
+from minitorch.nn import init
 from minitorch.nn.modules.module import Module
+from minitorch.nn.parameter import Parameter
 
 __all__ = ["ReLU", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"]
 
@@ -64,32 +67,29 @@ class Tanh(Module):
         return F.tanh(input)
 
 
-class Softmax(Module):
-    """Probabilities along ``dim`` (positive, summing to 1)."""
+class _AlongDim(Module):
+    """Softmax, LogSoftmax and Softmin: a ``dim`` (None: chosen, with a warning)."""
 
     def __init__(self, dim: int | None = None) -> None:
         super().__init__()
         self.dim = dim
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmax(_AlongDim):
+    """Probabilities along ``dim`` (positive, summing to 1)."""
 
     def forward(self, input):  # noqa: A002
         return F.softmax(input, self.dim, _stacklevel=5)
 
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
 
-
-class LogSoftmax(Module):
+class LogSoftmax(_AlongDim):
     """``log(softmax(x))`` along ``dim``, computed stably."""
-
-    def __init__(self, dim: int | None = None) -> None:
-        super().__init__()
-        self.dim = dim
 
     def forward(self, input):  # noqa: A002
         return F.log_softmax(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
 
 
 class GELU(Module):
@@ -270,3 +270,121 @@ class Tanhshrink(Module):
 
 __all__ += ["Softplus", "ELU", "CELU", "SELU", "Mish", "Hardsigmoid", "Hardswish", "Hardtanh",
             "ReLU6", "LogSigmoid", "Softsign", "Tanhshrink"]
+
+
+# threshold, the shrinks, softmin, Softmax2d, GLU and PReLU
+class Threshold(Module):
+    """``x`` where ``x > threshold``, else ``value``."""
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input):  # noqa: A002
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"threshold={self.threshold}, value={self.value}{inplace}"
+
+
+class Hardshrink(Module):
+    """0 where ``-lambd <= x <= lambd``, else ``x``."""
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):  # noqa: A002
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    """``x`` moved ``lambd`` towards 0, and 0 where ``|x| <= lambd``."""
+
+    def forward(self, input):  # noqa: A002
+        return F.softshrink(input, self.lambd)
+
+
+class Softmin(_AlongDim):
+    """``softmax(-x)`` along ``dim``: the smallest score gets the largest probability."""
+
+    def forward(self, input):  # noqa: A002
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+
+class Softmax2d(Module):
+    """Softmax over the channels of each pixel (dimension -3 of a 3-d or 4-d input)."""
+
+    def forward(self, input):  # noqa: A002
+        if input.dim() not in (3, 4):
+            raise ValueError(
+                f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3, _stacklevel=5)
+
+
+class GLU(Module):
+    """The gated linear unit: ``a * sigmoid(b)``, ``a`` and ``b`` the halves along ``dim``."""
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):  # noqa: A002
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class PReLU(Module):
+    """``x`` where ``x > 0``, else ``a * x``, with the slope ``a`` learned: one for all
+    channels (``num_parameters=1``) or one per channel; each starts at ``init``."""
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None,
+                 dtype=None) -> None:
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        self.weight = Parameter(_creation.empty(num_parameters, dtype=dtype, device=device))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Every slope back to ``init``."""
+        init.constant_(self.weight, self.init)
+
+    def forward(self, input):  # noqa: A002
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
+__all__ += ["Threshold", "Hardshrink", "Softshrink", "Softmin", "Softmax2d", "GLU", "PReLU"]
+
+
+class RReLU(Module):
+    """The randomised leaky ReLU: in training each ``x <= 0`` gets its own slope, drawn from
+    ``U(lower, upper)``; in evaluation the slope is ``(lower + upper) / 2``."""
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
+                 inplace: bool = False) -> None:
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):  # noqa: A002
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"lower={self.lower}, upper={self.upper}{inplace}"
+
+
+__all__ += ["RReLU"]

@@ -1,4 +1,5 @@
-"""``nn.Linear`` (an affine map ``y = x W^T + b``) and ``nn.Identity``.
+"""``nn.Linear`` (an affine map ``y = x W^T + b``), ``nn.Bilinear`` (``y = x1^T A x2 + b``)
+and ``nn.Identity``.
 
 Example:
     >>> import minitorch
@@ -33,6 +34,17 @@ class Identity(Module):
         return input
 
 
+def _add_parameters(module: Module, shape: tuple, bias: bool, dtype, device) -> None:
+    """``weight`` of ``shape`` and a ``bias`` of its first size (or a registered None), then
+    their initial values (``reset_parameters``)."""
+    module.weight = Parameter(_creation.empty(*shape, dtype=dtype, device=device))
+    if bias:
+        module.bias = Parameter(_creation.empty(shape[0], dtype=dtype, device=device))
+    else:
+        module.register_parameter("bias", None)
+    module.reset_parameters()
+
+
 class Linear(Module):
     """A fully connected layer: ``y = x W^T + b``.
 
@@ -50,13 +62,7 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(_creation.empty(out_features, in_features, dtype=dtype,
-                                                device=device))
-        if bias:
-            self.bias = Parameter(_creation.empty(out_features, dtype=dtype, device=device))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _add_parameters(self, (out_features, in_features), bias, dtype, device)
 
     def reset_parameters(self) -> None:
         """Draw fresh initial values (as PyTorch does)."""
@@ -77,3 +83,40 @@ class Linear(Module):
 class NonDynamicallyQuantizableLinear(Linear):
     """A ``Linear`` under another name: ``nn.MultiheadAttention``'s ``out_proj``, which PyTorch
     names so that its quantization tools leave it alone."""
+
+
+class Bilinear(Module):
+    """``y[o] = x1 @ A[o] @ x2 + b[o]``: a bilinear form of two inputs per output feature.
+
+    Args:
+        in1_features, in2_features: the sizes of the two inputs' last dimension.
+        out_features: size of each output sample.
+        bias: whether to learn an additive bias (default True).
+
+    Initialisation (PyTorch's): ``A`` and ``b`` uniform in ``[-1/sqrt(in1), 1/sqrt(in1)]``.
+    """
+
+    def __init__(self, in1_features: int, in2_features: int, out_features: int,
+                 bias: bool = True, device=None, dtype=None) -> None:
+        super().__init__()
+        self.in1_features = in1_features
+        self.in2_features = in2_features
+        self.out_features = out_features
+        _add_parameters(self, (out_features, in1_features, in2_features), bias, dtype, device)
+
+    def reset_parameters(self) -> None:
+        """Draw fresh initial values (as PyTorch does)."""
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
+__all__ += ["Bilinear"]

@@ -116,3 +116,67 @@ class ReplicationPad2d(_ModePad):
     """Pad the last two dimensions by repeating their edge values."""
 
     mode, size = "replicate", 4
+
+
+# the 3d pads and the circular ones
+class ConstantPad3d(_ConstantPadNd):
+    """Pad the last three dimensions with ``value``."""
+
+    def __init__(self, padding, value: float) -> None:
+        super().__init__(value)
+        self.padding = _ntuple(padding, 6)
+
+
+class ZeroPad3d(ConstantPad3d):
+    """Pad the last three dimensions with zeros."""
+
+    def __init__(self, padding) -> None:
+        super().__init__(padding, 0.0)
+
+    extra_repr = ZeroPad1d.extra_repr  # the padding alone
+
+
+class ReflectionPad3d(_ModePad):
+    """Pad the last three dimensions with their mirror image (the edge not repeated)."""
+
+    mode, size = "reflect", 6
+
+
+class ReplicationPad3d(_ModePad):
+    """Pad the last three dimensions by repeating their edge values."""
+
+    mode, size = "replicate", 6
+
+
+class _CircularPad(_ModePad):
+    """Pad with the values from the other end (as if the signal were periodic). PyTorch's
+    modules check the input's rank first: with or without a batch dimension."""
+
+    mode = "circular"
+
+    def forward(self, input):  # noqa: A002
+        spatial = self.size // 2
+        if input.dim() not in (spatial + 1, spatial + 2):
+            raise ValueError(f"expected {spatial + 1}D or {spatial + 2}D input (got "
+                             f"{input.dim()}D input)")
+        return super().forward(input)
+
+
+class CircularPad1d(_CircularPad):
+    """Pad the last dimension circularly."""
+
+
+class CircularPad2d(_CircularPad):
+    """Pad the last two dimensions circularly."""
+
+    size = 4
+
+
+class CircularPad3d(_CircularPad):
+    """Pad the last three dimensions circularly."""
+
+    size = 6
+
+
+__all__ += ["ConstantPad3d", "ZeroPad3d", "ReflectionPad3d", "ReplicationPad3d",
+            "CircularPad1d", "CircularPad2d", "CircularPad3d"]

@@ -16,9 +16,8 @@ from minitorch.nn.modules.module import Module
 __all__ = ["MaxPool2d", "AvgPool2d"]
 
 
-class MaxPool2d(Module):
-    """The maximum over each ``kernel_size`` window, moving by ``stride`` (default: the
-    kernel size, so windows do not overlap)."""
+class _MaxPoolNd(Module):
+    """The arguments of the max pools, as PyTorch keeps and prints them."""
 
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
                  return_indices: bool = False, ceil_mode: bool = False) -> None:
@@ -30,13 +29,18 @@ class MaxPool2d(Module):
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
 
-    def forward(self, input):  # noqa: A002
-        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
-
     def extra_repr(self) -> str:
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
                 f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class MaxPool2d(_MaxPoolNd):
+    """The maximum over each ``kernel_size`` window, moving by ``stride`` (default: the
+    kernel size, so windows do not overlap)."""
+
+    def forward(self, input):  # noqa: A002
+        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
 
 class AvgPool2d(Module):
@@ -109,3 +113,41 @@ class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
 
 
 __all__ += ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
+
+
+# the 1-d pools
+class MaxPool1d(_MaxPoolNd):
+    """The maximum over each ``kernel_size`` window along the length of ``(N, C, L)``."""
+
+    def forward(self, input):  # noqa: A002
+        return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class AvgPool1d(Module):
+    """The mean over each ``kernel_size`` window along the length of ``(N, C, L)``. PyTorch
+    keeps its sizes as 1-tuples."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+                 count_include_pad: bool = True) -> None:
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input):  # noqa: A002
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+def _single(value) -> tuple:
+    """An int as a 1-tuple; a sequence as a tuple (PyTorch's ``_single``)."""
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+__all__ += ["MaxPool1d", "AvgPool1d"]

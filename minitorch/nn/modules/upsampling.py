@@ -48,3 +48,20 @@ class Upsample(Module):
         else:
             info = "size=" + repr(self.size)
         return info + ", mode=" + repr(self.mode)
+
+
+class UpsamplingNearest2d(Upsample):
+    """:class:`Upsample` with ``mode="nearest"`` (PyTorch keeps it for old code)."""
+
+    def __init__(self, size=None, scale_factor=None) -> None:
+        super().__init__(size, scale_factor, mode="nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    """:class:`Upsample` with ``mode="bilinear"`` and ``align_corners=True``."""
+
+    def __init__(self, size=None, scale_factor=None) -> None:
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
+
+
+__all__ += ["UpsamplingNearest2d", "UpsamplingBilinear2d"]
