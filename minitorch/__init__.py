@@ -364,4 +364,36 @@ subtract, multiply, divide, true_divide, negative, absolute, clip, concat, conca
 zeros, ones, empty, rand, randn, full, arange = (
     _factory_out(f) for f in (zeros, ones, empty, rand, randn, full, arange))
 
+# the shape functions made of the shape ops (ops/rearrange.py)
+from minitorch.ops.rearrange import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    broadcast_tensors,
+    broadcast_to,
+    dsplit,
+    fliplr,
+    flipud,
+    hsplit,
+    ravel,
+    rot90,
+    unflatten,
+    vsplit,
+)
+from minitorch.ops.rearrange import diff as _diff, msort as _msort
+
+
+def _diff_as_sub(*args, _diff=_diff, **kwargs):
+    return _diff(*args, **kwargs)
+
+
+def _msort_as_sort(*args, _msort=_msort, **kwargs):
+    return _msort(*args, **kwargs)
+
+
+# PyTorch's diff(out=) and msort(out=) are sub(out=) and sort(out=): their errors say so
+_diff_as_sub.__name__, _msort_as_sort.__name__ = "sub", "sort"
+diff = _functools.wraps(_diff)(_with_out(_diff_as_sub))
+msort = _functools.wraps(_msort)(_with_out(_msort_as_sort))
+
 del _dtype

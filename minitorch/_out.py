@@ -83,7 +83,7 @@ def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
 # How each operation treats an ``out`` of another dtype than its result, as PyTorch does:
 # most cast the result when that is safe (float32 into float64); these insist on their own dtype.
 _SAME_DTYPE = {"abs", "neg", "clamp"}
-_MATMUL = {"mm", "bmm", "matmul"}
+_MATMUL = {"mm", "bmm", "matmul", "sort"}  # (sort: msort(out=), in matmul's words)
 _CAT = {"cat", "stack"}
 # the C++ type names PyTorch's matmul error uses
 _C10_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",

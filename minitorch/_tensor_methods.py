@@ -45,6 +45,7 @@ from minitorch.ops import einsum as _einsum  # noqa: F401  (loaded with the othe
 from minitorch.ops import indexing as _indexing
 from minitorch.ops import linalg as _linalg
 from minitorch.ops import pointwise as _pointwise
+from minitorch.ops import rearrange as _rearrange
 from minitorch.ops import reduction as _reduction
 from minitorch.ops import rounding as _rounding
 from minitorch.ops import sampling as _sampling
@@ -480,6 +481,16 @@ class TensorMethods:
     def unfold(self, dimension: int, size: int, step: int):
         return _shape.unfold(self, dimension, size, step)
 
+    # broadcast_to, rot90, diff (ops/rearrange.py): their errors count from after ``self``
+    def broadcast_to(self, size):
+        return _rearrange.broadcast_to(self, size, _position=1)
+
+    def rot90(self, k: int = 1, dims=(0, 1)):
+        return _rearrange.rot90(self, k, dims, _position=1)
+
+    def diff(self, n: int = 1, dim: int = -1, prepend=None, append=None):
+        return _rearrange.diff(self, n, dim, prepend, append, _position=1)
+
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
         return _shape.diagonal(self, offset, dim1, dim2)
 
@@ -863,6 +874,9 @@ METHODS = {
     "flatten": _shape.flatten, "transpose": _shape.transpose,
     "t": _shape.t, "squeeze": _shape.squeeze, "unsqueeze": _shape.unsqueeze, "split": _shape.split,
     "chunk": _shape.chunk, "unbind": _shape.unbind,
+    # broadcast_to, ravel, unflatten, rot90, fliplr, ..., diff, msort (ops/rearrange.py)
+    **{name: getattr(_rearrange, name) for name in (
+        "ravel", "unflatten", "fliplr", "flipud", "hsplit", "vsplit", "dsplit", "msort")},
 }
 
 _CLASS_MACHINERY = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__"}

@@ -2326,6 +2326,9 @@ def _build_table() -> dict:
     import _opinfo_samples_index_extra  # take, index_copy, scatter_reduce, kthvalue, cummax...
 
     _opinfo_samples_index_extra.add_samples(t)
+    import _opinfo_samples_rearrange  # broadcast_to, atleast_nd, unflatten, rot90, diff, ...
+
+    _opinfo_samples_rearrange.add_samples(t)
     _add_issue26_samples(t)
     return t
 
