@@ -396,4 +396,10 @@ _diff_as_sub.__name__, _msort_as_sort.__name__ = "sub", "sort"
 diff = _functools.wraps(_diff)(_with_out(_diff_as_sub))
 msort = _functools.wraps(_msort)(_with_out(_msort_as_sort))
 
+# searching sorted values and counting (ops/search.py)
+from minitorch.ops.search import bucketize, histc, isin, searchsorted
+
+searchsorted, bucketize, isin, histc = (_with_out(f) for f in (searchsorted, bucketize, isin,
+                                                                histc))
+
 del _dtype

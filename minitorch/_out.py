@@ -72,7 +72,7 @@ def _tensors_in(values):
 
 
 def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
-    if not grad_mode._state.enabled:
+    if not grad_mode._state.enabled or name in _NOT_DIFFERENTIABLE:
         return
     if any(t._requires_grad for t in _tensors_in([out, *args, *kwargs.values()])):
         raise RuntimeError(
@@ -83,7 +83,9 @@ def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
 # How each operation treats an ``out`` of another dtype than its result, as PyTorch does:
 # most cast the result when that is safe (float32 into float64); these insist on their own dtype.
 _SAME_DTYPE = {"abs", "neg", "clamp"}
-_MATMUL = {"mm", "bmm", "matmul", "sort"}  # (sort: msort(out=), in matmul's words)
+_MATMUL = {"mm", "bmm", "matmul", "sort", "isin"}  # (sort: msort(out=), in matmul's words)
+# results without a gradient: their out= takes arguments that require grad
+_NOT_DIFFERENTIABLE = {"searchsorted", "bucketize", "isin", "histc"}
 _CAT = {"cat", "stack"}
 # the C++ type names PyTorch's matmul error uses
 _C10_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
@@ -101,6 +103,16 @@ def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
     if name in _MATMUL:
         raise RuntimeError(f"Expected out tensor to have dtype {_C10_NAMES[result.dtype.name]}, "
                            f"but got {_C10_NAMES[out.dtype.name]} instead")
+    if name in ("searchsorted", "bucketize"):
+        raise RuntimeError(
+            "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or "
+            "Long(int64) depending on whether out_int32 flag is True, but we got output tensor's "
+            f"dtype {_dtype_name(out.dtype)} and out_int32 flag is "
+            f"{result.dtype is _dtype.int32}")
+    if name == "histc":
+        raise RuntimeError("torch.histogram: input tensor and hist tensor should have the same "
+                           f"dtype, but got input {_C10_NAMES[result.dtype.name]} and hist "
+                           f"{_C10_NAMES[out.dtype.name]}")
     if name in _CAT and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
         raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
                         f"{_dtype_name(out.dtype)}")

@@ -51,6 +51,7 @@ from minitorch.ops import rounding as _rounding
 from minitorch.ops import sampling as _sampling
 from minitorch.ops import scan as _scan
 from minitorch.ops import scatter as _scatter
+from minitorch.ops import search as _search
 from minitorch.ops import shape as _shape
 from minitorch.ops import softmax as _softmax
 from minitorch.ops import sorting as _sorting
@@ -490,6 +491,9 @@ class TensorMethods:
 
     def diff(self, n: int = 1, dim: int = -1, prepend=None, append=None):
         return _rearrange.diff(self, n, dim, prepend, append, _position=1)
+
+    def histc(self, bins: int = 100, min=0, max=0):  # noqa: A002
+        return _search.histc(self, bins, min, max, _position=1)
 
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
         return _shape.diagonal(self, offset, dim1, dim2)

@@ -2329,6 +2329,9 @@ def _build_table() -> dict:
     import _opinfo_samples_rearrange  # broadcast_to, atleast_nd, unflatten, rot90, diff, ...
 
     _opinfo_samples_rearrange.add_samples(t)
+    import _opinfo_samples_search  # searchsorted, bucketize, isin, histc
+
+    _opinfo_samples_search.add_samples(t)
     _add_issue26_samples(t)
     return t
 
@@ -2736,6 +2739,16 @@ def _add_api_entries() -> None:
 
 
 _add_api_entries()
+
+
+def _add_topic_entries() -> None:
+    """The deliberate differences of the ops added by topic (searchsorted, isin, ...)."""
+    import _opinfo_samples_search
+
+    KNOWN_DIFFERENCES.extend(_opinfo_samples_search.KNOWN_DIFFERENCES)
+
+
+_add_topic_entries()
 
 
 def known_difference(sample_id: str, verdict: str) -> str | None:
