@@ -55,6 +55,7 @@ from minitorch.ops import search as _search
 from minitorch.ops import shape as _shape
 from minitorch.ops import softmax as _softmax
 from minitorch.ops import sorting as _sorting
+from minitorch.ops import statistics as _statistics
 from minitorch.ops import triangular as _triangular
 from minitorch.ops import unary as _unary
 from minitorch.ops import views as _views
@@ -495,6 +496,17 @@ class TensorMethods:
     def histc(self, bins: int = 100, min=0, max=0):  # noqa: A002
         return _search.histc(self, bins, min, max, _position=1)
 
+    # nanmedian, quantile, nanquantile (ops/sorting.py, ops/statistics.py)
+    def nanmedian(self, dim=None, keepdim: bool = False):
+        return _sorting.nanmedian(self, dim, keepdim, _position=1)
+
+    def quantile(self, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear"):
+        return _statistics.quantile(self, q, dim, keepdim, interpolation=interpolation)
+
+    def nanquantile(self, q, dim=None, keepdim: bool = False, *,
+                    interpolation: str = "linear"):
+        return _statistics.nanquantile(self, q, dim, keepdim, interpolation=interpolation)
+
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
         return _shape.diagonal(self, offset, dim1, dim2)
 
@@ -679,7 +691,7 @@ class TensorMethods:
         return _sorting.topk(self, k, dim, largest, sorted)
 
     def median(self, dim=None, keepdim: bool = False):
-        return _sorting.median(self, dim, keepdim)
+        return _sorting.median(self, dim, keepdim, _position=1)
 
     def bincount(self, weights=None, minlength: int = 0):
         return _sorting.bincount(self, weights, minlength)

@@ -37,4 +37,5 @@ mode = _make("mode")
 cummax = _make("cummax")
 cummin = _make("cummin")
 aminmax = _make("aminmax", ("min", "max"))
+nanmedian = _make("nanmedian")
 __all__ += ["kthvalue", "mode", "cummax", "cummin", "aminmax"]

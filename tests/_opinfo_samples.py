@@ -2332,6 +2332,9 @@ def _build_table() -> dict:
     import _opinfo_samples_search  # searchsorted, bucketize, isin, histc
 
     _opinfo_samples_search.add_samples(t)
+    import _opinfo_samples_statistics  # var_mean, std_mean, nanmedian, quantile, nanquantile
+
+    _opinfo_samples_statistics.add_samples(t)
     _add_issue26_samples(t)
     return t
 
@@ -2742,10 +2745,12 @@ _add_api_entries()
 
 
 def _add_topic_entries() -> None:
-    """The deliberate differences of the ops added by topic (searchsorted, isin, ...)."""
+    """The deliberate differences of the ops added by topic (isin, histc, var_mean...)."""
     import _opinfo_samples_search
+    import _opinfo_samples_statistics
 
     KNOWN_DIFFERENCES.extend(_opinfo_samples_search.KNOWN_DIFFERENCES)
+    KNOWN_DIFFERENCES.extend(_opinfo_samples_statistics.KNOWN_DIFFERENCES)
 
 
 _add_topic_entries()

@@ -280,7 +280,7 @@ class MedianDim(Function):
         return _value_selecting_backward(grad, ctx.dim, ctx.indices, ctx.shape)
 
 
-def median(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A002
+def median(input: Tensor, dim=None, keepdim: bool = False, *, _position: int = 2):  # noqa: A002
     """The median: of all elements (a tensor), or along ``dim``
     (``torch.return_types.median(values, indices)``). For an even count it is the *lower*
     of the two middle values, as in PyTorch; a NaN makes the median NaN.
@@ -289,28 +289,45 @@ def median(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A002
     >>> minitorch.tensor([4.0, 1.0, 3.0, 2.0]).median()
     tensor(2.)
     """
+    return _median(input, dim, keepdim, MedianAll, MedianDim, return_types.median, "median",
+                   _position)
+
+
+def _median(input: Tensor, dim, keepdim: bool, all_node, dim_node, result, name: str,  # noqa: A002
+            position: int):
+    """``median`` or ``nanmedian`` (``name``): of all elements with ``all_node``, or along
+    ``dim`` with ``dim_node``, the value and index picked as PyTorch picks them. (``position``:
+    where ``dim`` is as called, 1 in the methods.)"""
     x = input._data
     if x.dtype == np.bool_:
         raise NotImplementedError(f"\"median_{'cpu' if dim is None else 'out'}\" not "
                                   "implemented for 'Bool'")
     if dim is None:
-        return MedianAll.apply(input)
+        return all_node.apply(input)
     if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
-        raise TypeError(f"median(): argument 'dim' must be int, not {type(dim).__name__}")
+        raise TypeError(f"{name}(): argument 'dim' (position {position}) must be int, not "
+                        f"{type(dim).__name__}")
     d = normalize_dim(int(dim), x.ndim)
     if x.ndim == 0:
-        return return_types.median(*MedianDim.apply(input, d, np.zeros((), np.int64), keepdim))
+        return result(*dim_node.apply(input, d, np.zeros((), np.int64), keepdim))
     n = x.shape[d]
     if n == 0 and all(s for i, s in enumerate(x.shape) if i != d):
         raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
     data = to_numpy(x)
-    order = _stable_order(data, d, False)
+    order = _stable_order(data, d, False)  # (NaN last; equal values in the order they come)
+    nan = np.isnan(data) if data.dtype.kind == "f" and n else None
+    if name == "nanmedian" and nan is not None:
+        # the lower middle of the numbers; a slice of NaN only gives the index that PyTorch's
+        # std::nth_element leaves first among elements that are all equivalent
+        k = n - nan.sum(axis=d, keepdims=True)
+        pick = np.take_along_axis(order, np.maximum(k - 1, 0) // 2, axis=d)
+        return result(*dim_node.apply(input, d, np.where(k == 0, _nth_of_equals(n), pick),
+                                      keepdim))
     pick = np.take(order, [(n - 1) // 2], axis=d) if n else np.take(order, [], axis=d)
-    if data.dtype.kind == "f" and n:  # a slice with a NaN: its median is its first NaN
-        nan = np.isnan(data)
+    if nan is not None:  # a slice with a NaN: its median is its first NaN
         first_nan = np.argmax(nan, axis=d, keepdims=True)
         pick = np.where(nan.any(axis=d, keepdims=True), first_nan, pick)
-    return return_types.median(*MedianDim.apply(input, d, pick, keepdim))
+    return result(*dim_node.apply(input, d, pick, keepdim))
 
 
 # ---------------------------------------------------------------- bincount
@@ -496,3 +513,64 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):  # noqa: A002
 
 
 __all__ += ["kthvalue", "mode"]
+
+
+# ---------------------------------------------------------------- nanmedian
+class NanmedianAll(MedianAll):
+    """``nanmedian()`` of all elements: the median of those that are not NaN (NaN if there are
+    none); elements equal to it share the gradient evenly."""
+
+    node_name = "NanmedianBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        flat = to_numpy(a._data).reshape(-1)
+        if flat.dtype.kind == "f":
+            flat = flat[~np.isnan(flat)]
+        value = np.sort(flat)[(flat.size - 1) // 2] if flat.size else np.nan
+        out = _wrap(array_module(a._data).asarray(np.array(value, a._data.dtype)).reshape(()))
+        ctx.save_for_backward(a, out)
+        return out
+
+
+class NanmedianDim(MedianDim):
+    """``nanmedian(dim)``: the lower median of the numbers along ``dim`` and its index."""
+
+    node_name = "NanmedianBackward1"
+    _builtin = True
+
+
+def _nth_of_equals(n: int) -> int:
+    """Where ``std::nth_element`` (libstdc++'s introselect, nth = 0) finds the first element
+    of ``n`` when none is less than another, as for NaNs: each round swaps the middle element
+    to the front, partitions the rest by swapping from both ends and keeps the left part."""
+    idx, last = list(range(n)), n
+    while last > 3:
+        mid = last // 2
+        idx[0], idx[mid] = idx[mid], idx[0]
+        lo, hi = 1, last
+        while True:
+            hi -= 1
+            if lo >= hi:
+                break
+            idx[lo], idx[hi] = idx[hi], idx[lo]
+            lo += 1
+        last = lo
+    return idx[0]
+
+
+def nanmedian(input: Tensor, dim=None, keepdim: bool = False, *, _position: int = 2):  # noqa: A002
+    """``median`` that leaves NaN out: the lower middle of the numbers (NaN when there are
+    none), of all elements or along ``dim`` (``torch.return_types.nanmedian(values,
+    indices)``).
+
+    >>> import minitorch
+    >>> minitorch.tensor([1.0, float("nan"), 3.0, 2.0]).nanmedian()
+    tensor(2.)
+    """
+    return _median(input, dim, keepdim, NanmedianAll, NanmedianDim, return_types.nanmedian,
+                   "nanmedian", _position)
+
+
+__all__ += ["nanmedian"]
