@@ -406,4 +406,10 @@ searchsorted, bucketize, isin, histc = (_with_out(f) for f in (searchsorted, buc
 from minitorch.ops.sorting import nanmedian
 from minitorch.ops.statistics import nanquantile, quantile, std_mean, var_mean
 
+# logspace, tril_indices, triu_indices, range (_creation.py)
+from minitorch._creation import deprecated_range as range
+from minitorch._creation import logspace, tril_indices, triu_indices
+
+range, logspace = _factory_out(range), _factory_out(logspace)
+
 del _dtype

@@ -2335,6 +2335,9 @@ def _build_table() -> dict:
     import _opinfo_samples_statistics  # var_mean, std_mean, nanmedian, quantile, nanquantile
 
     _opinfo_samples_statistics.add_samples(t)
+    import _opinfo_samples_factories  # logspace, tril_indices, triu_indices, range
+
+    _opinfo_samples_factories.add_samples(t)
     _add_issue26_samples(t)
     return t
 
