@@ -412,4 +412,7 @@ from minitorch._creation import logspace, tril_indices, triu_indices
 
 range, logspace = _factory_out(range), _factory_out(logspace)
 
+# select_scatter, slice_scatter, diagonal_scatter (ops/view_scatter.py)
+from minitorch.ops.view_scatter import diagonal_scatter, select_scatter, slice_scatter
+
 del _dtype

@@ -58,6 +58,7 @@ from minitorch.ops import sorting as _sorting
 from minitorch.ops import statistics as _statistics
 from minitorch.ops import triangular as _triangular
 from minitorch.ops import unary as _unary
+from minitorch.ops import view_scatter as _view_scatter
 from minitorch.ops import views as _views
 from minitorch.ops._util import normalize_dim
 
@@ -893,6 +894,9 @@ METHODS = {
     # broadcast_to, ravel, unflatten, rot90, fliplr, ..., diff, msort (ops/rearrange.py)
     **{name: getattr(_rearrange, name) for name in (
         "ravel", "unflatten", "fliplr", "flipud", "hsplit", "vsplit", "dsplit", "msort")},
+    # select_scatter, slice_scatter, diagonal_scatter (ops/view_scatter.py)
+    **{name: getattr(_view_scatter, name) for name in (
+        "select_scatter", "slice_scatter", "diagonal_scatter")},
 }
 
 _CLASS_MACHINERY = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__"}

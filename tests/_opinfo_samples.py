@@ -2338,6 +2338,9 @@ def _build_table() -> dict:
     import _opinfo_samples_factories  # logspace, tril_indices, triu_indices, range
 
     _opinfo_samples_factories.add_samples(t)
+    import _opinfo_samples_view_scatter  # select_scatter, slice_scatter, diagonal_scatter
+
+    _opinfo_samples_view_scatter.add_samples(t)
     _add_issue26_samples(t)
     return t
 

@@ -119,7 +119,8 @@ def test_quantiles_like_torch(x, q, mode, keepdim, nan_version, data):
     np.testing.assert_array_equal(mine.numpy(), ref.numpy())
 
 
-@pytest.mark.parametrize("module", ["ops.rearrange", "ops.search", "ops.statistics"])
+@pytest.mark.parametrize("module", ["ops.rearrange", "ops.search", "ops.statistics",
+                                    "ops.view_scatter"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
