@@ -415,4 +415,9 @@ range, logspace = _factory_out(range), _factory_out(logspace)
 # select_scatter, slice_scatter, diagonal_scatter (ops/view_scatter.py)
 from minitorch.ops.view_scatter import diagonal_scatter, select_scatter, slice_scatter
 
+# logcumsumexp, trapezoid, trapz, cumulative_trapezoid (ops/scan.py)
+from minitorch.ops.scan import cumulative_trapezoid, logcumsumexp, trapezoid, trapz
+
+logcumsumexp = _with_out(logcumsumexp)
+
 del _dtype

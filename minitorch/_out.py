@@ -109,6 +109,9 @@ def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
             "Long(int64) depending on whether out_int32 flag is True, but we got output tensor's "
             f"dtype {_dtype_name(out.dtype)} and out_int32 flag is "
             f"{result.dtype is _dtype.int32}")
+    if name == "logcumsumexp":
+        raise RuntimeError(f"expected scalar_type {_dtype_name(result.dtype)} but found "
+                           f"{_dtype_name(out.dtype)}")
     if name == "histc":
         raise RuntimeError("torch.histogram: input tensor and hist tensor should have the same "
                            f"dtype, but got input {_C10_NAMES[result.dtype.name]} and hist "

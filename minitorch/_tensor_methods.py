@@ -894,6 +894,7 @@ METHODS = {
     # broadcast_to, ravel, unflatten, rot90, fliplr, ..., diff, msort (ops/rearrange.py)
     **{name: getattr(_rearrange, name) for name in (
         "ravel", "unflatten", "fliplr", "flipud", "hsplit", "vsplit", "dsplit", "msort")},
+    "logcumsumexp": _scan.logcumsumexp,
     # select_scatter, slice_scatter, diagonal_scatter (ops/view_scatter.py)
     **{name: getattr(_view_scatter, name) for name in (
         "select_scatter", "slice_scatter", "diagonal_scatter")},

@@ -2341,6 +2341,9 @@ def _build_table() -> dict:
     import _opinfo_samples_view_scatter  # select_scatter, slice_scatter, diagonal_scatter
 
     _opinfo_samples_view_scatter.add_samples(t)
+    import _opinfo_samples_integrals  # logcumsumexp, trapezoid, cumulative_trapezoid
+
+    _opinfo_samples_integrals.add_samples(t)
     _add_issue26_samples(t)
     return t
 

@@ -120,7 +120,7 @@ def test_quantiles_like_torch(x, q, mode, keepdim, nan_version, data):
 
 
 @pytest.mark.parametrize("module", ["ops.rearrange", "ops.search", "ops.statistics",
-                                    "ops.view_scatter"])
+                                    "ops.view_scatter", "ops.scan"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
