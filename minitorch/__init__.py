@@ -420,4 +420,15 @@ from minitorch.ops.scan import cumulative_trapezoid, logcumsumexp, trapezoid, tr
 
 logcumsumexp = _with_out(logcumsumexp)
 
+# block_diag, diagflat, cartesian_prod, combinations, vander, cov, corrcoef (ops/matrices.py)
+from minitorch.ops.matrices import (
+    block_diag,
+    cartesian_prod,
+    combinations,
+    corrcoef,
+    cov,
+    diagflat,
+    vander,
+)
+
 del _dtype

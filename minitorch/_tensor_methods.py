@@ -44,6 +44,7 @@ from minitorch.ops import compare as _compare
 from minitorch.ops import einsum as _einsum  # noqa: F401  (loaded with the other ops)
 from minitorch.ops import indexing as _indexing
 from minitorch.ops import linalg as _linalg
+from minitorch.ops import matrices as _matrices
 from minitorch.ops import pointwise as _pointwise
 from minitorch.ops import rearrange as _rearrange
 from minitorch.ops import reduction as _reduction
@@ -895,6 +896,7 @@ METHODS = {
     **{name: getattr(_rearrange, name) for name in (
         "ravel", "unflatten", "fliplr", "flipud", "hsplit", "vsplit", "dsplit", "msort")},
     "logcumsumexp": _scan.logcumsumexp,
+    "diagflat": _matrices.diagflat, "cov": _matrices.cov, "corrcoef": _matrices.corrcoef,
     # select_scatter, slice_scatter, diagonal_scatter (ops/view_scatter.py)
     **{name: getattr(_view_scatter, name) for name in (
         "select_scatter", "slice_scatter", "diagonal_scatter")},

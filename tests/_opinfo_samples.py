@@ -2344,6 +2344,9 @@ def _build_table() -> dict:
     import _opinfo_samples_integrals  # logcumsumexp, trapezoid, cumulative_trapezoid
 
     _opinfo_samples_integrals.add_samples(t)
+    import _opinfo_samples_matrices  # block_diag, diagflat, combinations, vander, cov, ...
+
+    _opinfo_samples_matrices.add_samples(t)
     _add_issue26_samples(t)
     return t
 

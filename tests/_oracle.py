@@ -60,3 +60,13 @@ def assert_second_derivatives_agree(fn, data: np.ndarray, mine, ref) -> None:
         grads.append((g.detach().numpy(), gg.numpy()))
     np.testing.assert_allclose(grads[0][0], grads[1][0], rtol=1e-10)
     np.testing.assert_allclose(grads[0][1], grads[1][1], rtol=1e-10)
+
+
+def node_names(t, depth: int = 4):
+    """``(name, (children...))`` from ``t.grad_fn`` down ``depth`` levels, by ``name()`` (a
+    leaf is ``torch::autograd::AccumulateGrad`` in both libraries)."""
+    def walk(node, d):
+        if node is None or d == 0:
+            return None
+        return (node.name(), tuple(walk(n, d - 1) for n, _ in node.next_functions))
+    return walk(t.grad_fn, depth)
