@@ -397,7 +397,8 @@ diff = _functools.wraps(_diff)(_with_out(_diff_as_sub))
 msort = _functools.wraps(_msort)(_with_out(_msort_as_sort))
 
 # searching sorted values and counting (ops/search.py)
-from minitorch.ops.search import bucketize, histc, isin, searchsorted
+from minitorch.ops.search import bucketize, histc, isin, searchsorted, unravel_index
+from minitorch.ops.sorting import unique_consecutive
 
 searchsorted, bucketize, isin, histc = (_with_out(f) for f in (searchsorted, bucketize, isin,
                                                                 histc))

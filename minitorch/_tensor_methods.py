@@ -528,6 +528,10 @@ class TensorMethods:
                return_counts: bool = False, dim=None):
         return _sorting.unique(self, sorted, return_inverse, return_counts, dim)
 
+    def unique_consecutive(self, return_inverse: bool = False, return_counts: bool = False,
+                           dim=None):
+        return _sorting.unique_consecutive(self, return_inverse, return_counts, dim)
+
     # A method counts its arguments after ``self``: its errors name other positions.
     def maximum(self, other):
         _util.check_tensor(other, "maximum", "other", 1)

@@ -1,5 +1,6 @@
-"""OpInfo samples of ``searchsorted``, ``bucketize``, ``isin`` and ``histc``
-(``minitorch/ops/search.py``; the functions, ``Tensor.histc`` and ``out=``).
+"""OpInfo samples of ``searchsorted``, ``bucketize``, ``isin``, ``histc`` and
+``unravel_index`` (``minitorch/ops/search.py``; the functions, ``Tensor.histc`` and ``out=``),
+and ``unique_consecutive`` (``ops/sorting.py``; the function and the method).
 
 ``_opinfo_samples._build_table`` calls :func:`add_samples`; the samples use the same input
 families and the same comparison as every other op (see ``tests/_opinfo_samples.py``): each
@@ -153,6 +154,48 @@ def histc_samples(op):
     return gen
 
 
+_FLAT_INDICES = {"vector": np.array([0, 4, 1, 5]), "2-d": np.array([[1, 2], [3, 0]]),
+                 "0-d": np.array(3), "negative": np.array([-1, -7, 2]),
+                 "too-large": np.array([7, 12]), "int32": np.array([1, 5], np.int32),
+                 "uint8": np.array([1, 5], np.uint8), "empty": np.zeros(0, np.int64)}
+
+
+def unravel_index_samples(op):
+    def gen():
+        for shape in ((2, 3), [4], (2, 1, 3), 5, (), (1,)):
+            for fam, idx in _FLAT_INDICES.items():
+                yield Sample(op, f"{fam}-{shape}", (A(idx), shape))
+        for fam, args in (("float", (A(f32([1.0])), (2, 3))),
+                          ("bool", (A(np.array([True])), (2,))),
+                          ("negative-shape", (A(np.array([1])), (2, -3))),
+                          ("zero-size", (A(np.array([1])), (0, 3))), ("int", (5, (2, 3)))):
+            yield Sample(op, fam, args)
+    return gen
+
+
+def unique_consecutive_samples(op):
+    def gen():
+        runs = {"runs": np.array([1, 1, 2, 2, 3, 1, 1, 2]), "nan": f32([NAN, NAN, 1.0, 1.0]),
+                "signed-zeros": f32([-0.0, 0.0, 1.0]), "bool": np.array([True, True, False]),
+                "float16": np.array([1, 1, 2], np.float16), "0-d": f32(2.0),
+                "empty": np.zeros(0, np.float32), "rows": np.array([[1, 1], [1, 1], [2, 3]])}
+        for fam, a in list(runs.items()) + [(f, x.arr) for f, x in table.all_families()]:
+            for kw in ({}, {"return_inverse": True}, {"return_counts": True},
+                       {"return_inverse": True, "return_counts": True}):
+                yield Sample(op, f"{fam}-{sorted(kw)}", (A(a),), dict(kw))
+                if np.ndim(a):
+                    yield Sample(op, f"{fam}-{sorted(kw)}-dim0", (A(a),), {**kw, "dim": 0})
+                if np.ndim(a) > 1:
+                    yield Sample(op, f"{fam}-{sorted(kw)}-dim1", (A(a),), {**kw, "dim": -1})
+        yield Sample(op, "empty-other-dim", (A(np.zeros((0, 2), np.float32)),), {"dim": 1})
+        yield Sample(op, "empty-dim", (A(np.zeros((2, 0), np.float32)),),
+                     {"dim": 1, "return_inverse": True, "return_counts": True})
+        yield Sample(op, "dim-out-of-range", (A(rnd(3)),), {"dim": 1})
+        yield Sample(op, "0-d-dim", (A(f32(1.0)),), {"dim": 0})
+        yield Sample(op, "0-d-dim-negative", (A(f32(1.0)),), {"dim": -1})
+    return gen
+
+
 _OUT_ARGS["searchsorted"] = lambda: ((A(SEQUENCES["ties"], grad=False),
                                       A(rnd(3), grad=False)), (3,))
 _OUT_ARGS["bucketize"] = lambda: ((A(rnd(3), grad=False), A(SEQUENCES["ties"], grad=False)),
@@ -173,7 +216,8 @@ KNOWN_DIFFERENCES = [
      "bit set (-nan) when the tensor has more than one element, and minitorch prints nan"),
 ]
 
-KEYS = ["fn:searchsorted", "fn:bucketize", "fn:isin", "fn:histc", "method:histc"]
+KEYS = ["fn:searchsorted", "fn:bucketize", "fn:isin", "fn:histc", "method:histc",
+        "fn:unravel_index", "fn:unique_consecutive", "method:unique_consecutive"]
 
 
 def add_samples(t: dict) -> None:
@@ -183,3 +227,6 @@ def add_samples(t: dict) -> None:
     t["fn:isin"] = _chain(isin_samples("fn:isin"), out_samples("isin"))
     t["fn:histc"] = _chain(histc_samples("fn:histc"), out_samples("histc"))
     t["method:histc"] = histc_samples("method:histc")
+    t["fn:unravel_index"] = unravel_index_samples("fn:unravel_index")
+    for style in ("fn", "method"):
+        t[f"{style}:unique_consecutive"] = unique_consecutive_samples(f"{style}:unique_consecutive")

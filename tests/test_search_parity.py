@@ -128,3 +128,37 @@ def test_tensor_methods_exist_where_torch_has_them():
     assert hasattr(torch.Tensor, "histc") and hasattr(minitorch.Tensor, "histc")
     for name in ("searchsorted", "bucketize", "isin"):
         assert not hasattr(torch.Tensor, name) and not hasattr(minitorch.Tensor, name), name
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(np.float32, hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4),
+                  elements=st.sampled_from([0.0, -0.0, 1.0, 2.0, np.nan])), st.data())
+def test_unique_consecutive_like_torch(x, data):
+    dim = data.draw(st.none() | st.integers(-max(x.ndim, 1), max(x.ndim, 1) - 1))
+    if dim is not None and (x.ndim == 0 or any(s == 0 for i, s in enumerate(x.shape)
+                                               if i != dim % x.ndim)):
+        errors = []  # a 0-d tensor has no dim; PyTorch refuses other empty dims than dim's
+        for lib in (minitorch, torch):
+            with pytest.raises((IndexError, RuntimeError)) as info:
+                lib.unique_consecutive(lib.from_numpy(x.copy()), True, True, dim)
+            errors.append((info.type, str(info.value)))
+        assert errors[0] == errors[1]
+        return
+    mine, ref = (lib.unique_consecutive(lib.from_numpy(x.copy()), True, True, dim)
+                 for lib in (minitorch, torch))
+    for m, r in zip(mine, ref):
+        assert str(m.dtype) == str(r.dtype)
+        np.testing.assert_array_equal(m.numpy(), r.numpy())
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.array_shapes(min_dims=0, max_dims=4, min_side=1, max_side=5),
+       hnp.arrays(np.int64, hnp.array_shapes(min_dims=0, max_dims=2, max_side=4),
+                  elements=st.integers(-200, 200)))
+def test_unravel_index_like_torch(shape, indices):
+    mine, ref = (lib.unravel_index(lib.from_numpy(indices.copy()), shape)
+                 for lib in (minitorch, torch))
+    assert len(mine) == len(ref)
+    for m, r in zip(mine, ref):
+        assert str(m.dtype) == str(r.dtype)
+        np.testing.assert_array_equal(m.numpy(), r.numpy())

@@ -29,7 +29,7 @@ from minitorch._tensor import Tensor, _wrap
 from minitorch.ops._util import as_tensor, operands
 from minitorch.ops.shape import _invalid_combination, _scalar_type
 
-__all__ = ["searchsorted", "bucketize", "isin", "histc"]
+__all__ = ["searchsorted", "bucketize", "isin", "histc", "unravel_index"]
 
 
 def _fmt(shape) -> str:
@@ -251,3 +251,29 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *,  # noqa: A002
     pos = ((inside - lo) * x.dtype.type(bins) / (hi - lo)).astype(np.int64)
     pos = xp.minimum(pos, bins - 1)  # the last bin takes the right edge too
     return _wrap(xp.bincount(pos, minlength=bins).astype(x.dtype))
+
+
+# ---------------------------------------------------------------- unravel_index
+def unravel_index(indices, shape) -> tuple:
+    """The coordinates in a tensor of ``shape`` of each flat index in ``indices``: one int64
+    tensor per dimension, as PyTorch computes them, ``indices // stride % size`` (so a
+    negative or too large index wraps around).
+
+    >>> import minitorch
+    >>> minitorch.unravel_index(minitorch.tensor([4, 1]), (2, 3))
+    (tensor([1, 0]), tensor([1, 1]))
+    """
+    if not isinstance(indices, Tensor):
+        raise AttributeError(f"'{type(indices).__name__}' object has no attribute 'is_complex'")
+    if indices.dtype.is_floating_point or indices.dtype is _dtype.bool:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    sizes = (shape,) if isinstance(shape, numbers.Integral) else tuple(shape)
+    if any(s < 0 for s in sizes):
+        raise ValueError(f"'shape' cannot have negative values, but got {sizes}")
+    xp = array_module(indices._data)
+    strides = np.cumprod((sizes[1:] + (1,))[::-1])[::-1] if sizes else np.zeros(0, np.int64)
+    if 0 in sizes:
+        raise RuntimeError("ZeroDivisionError")
+    flat = indices._data.astype(np.int64)[..., None]
+    coords = flat // xp.asarray(strides.astype(np.int64)) % xp.asarray(np.array(sizes, np.int64))
+    return tuple(_wrap(coords[..., i].copy()) for i in range(len(sizes)))

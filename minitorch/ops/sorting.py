@@ -574,3 +574,62 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool = False, *, _position: int 
 
 
 __all__ += ["nanmedian"]
+
+
+# ---------------------------------------------------------------- unique_consecutive
+class UniqueConsecutive(Unique):
+    """The values ``unique_consecutive`` kept: recorded for an input that requires grad, with
+    no derivative (backward raises), as in PyTorch."""
+
+    node_name = "UniqueConsecutiveBackward0"
+    _builtin = True
+    _aten_name = "unique_consecutive"
+
+
+def unique_consecutive(input: Tensor, return_inverse: bool = False,  # noqa: A002
+                       return_counts: bool = False, dim: int | None = None):
+    """``input`` with each run of equal consecutive elements (or slices along ``dim``) kept
+    once, like the Unix ``uniq``: ``values``, and as asked the ``inverse`` (the run each
+    element belongs to) and the ``counts`` (the length of each run). NaN equals nothing, so
+    NaNs stay; ``-0.0`` and ``0.0`` are one run.
+
+    >>> import minitorch
+    >>> minitorch.unique_consecutive(minitorch.tensor([1, 1, 2, 2, 3, 1]), return_counts=True)
+    (tensor([1, 2, 3, 1]), tensor([2, 2, 1, 1]))
+    """
+    data = to_numpy(input._data)
+    if dim is None:
+        rows, keep_shape = data.reshape(-1, 1), data.shape
+    else:
+        if data.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        d = normalize_dim(dim, data.ndim)
+        empty_dims = [i for i, s in enumerate(data.shape) if s == 0]
+        if len(empty_dims) > 1:
+            raise RuntimeError("Number of zero sized dimensions is more than one, so unique "
+                               "cannot be applied ")
+        if empty_dims and empty_dims != [d]:
+            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so "
+                               "unique cannot be applied")
+        moved = np.moveaxis(data, d, 0)
+        rows = moved.reshape(moved.shape[0], int(np.prod(moved.shape[1:])))
+        keep_shape = (moved.shape[0],)
+    n = rows.shape[0]
+    new_run = np.ones(n, bool)
+    new_run[1:] = (rows[1:] != rows[:-1]).any(axis=1)  # (NaN != NaN: a NaN starts a run)
+    starts = np.flatnonzero(new_run)
+    if dim is None:
+        values = data.reshape(-1)[starts]
+    else:
+        values = np.take(data, starts, axis=d)
+    xp = array_module(input._data)
+    out = [UniqueConsecutive.apply(input, xp.asarray(values))]
+    if return_inverse:
+        inverse = np.cumsum(new_run) - 1 if n else np.zeros(0, np.int64)
+        out.append(_wrap(xp.asarray(inverse.astype(np.int64).reshape(keep_shape))))
+    if return_counts:
+        out.append(_wrap(xp.asarray(np.diff(np.append(starts, n)).astype(np.int64))))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+__all__ += ["unique_consecutive"]
