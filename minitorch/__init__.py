@@ -440,4 +440,72 @@ subtract, multiply, divide, true_divide, negative, absolute, clip, concat, conca
 zeros, ones, empty, rand, randn, full, arange = (
     _factory_out(f) for f in (zeros, ones, empty, rand, randn, full, arange))
 
+# the shape functions made of the shape ops (ops/rearrange.py)
+from minitorch.ops.rearrange import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    broadcast_tensors,
+    broadcast_to,
+    dsplit,
+    fliplr,
+    flipud,
+    hsplit,
+    ravel,
+    rot90,
+    unflatten,
+    vsplit,
+)
+from minitorch.ops.rearrange import diff as _diff, msort as _msort
+
+
+def _diff_as_sub(*args, _diff=_diff, **kwargs):
+    return _diff(*args, **kwargs)
+
+
+def _msort_as_sort(*args, _msort=_msort, **kwargs):
+    return _msort(*args, **kwargs)
+
+
+# PyTorch's diff(out=) and msort(out=) are sub(out=) and sort(out=): their errors say so
+_diff_as_sub.__name__, _msort_as_sort.__name__ = "sub", "sort"
+diff = _functools.wraps(_diff)(_with_out(_diff_as_sub))
+msort = _functools.wraps(_msort)(_with_out(_msort_as_sort))
+
+# searching sorted values and counting (ops/search.py)
+from minitorch.ops.search import bucketize, histc, isin, searchsorted, unravel_index
+from minitorch.ops.sorting import unique_consecutive
+
+searchsorted, bucketize, isin, histc = (_with_out(f) for f in (searchsorted, bucketize, isin,
+                                                                histc))
+
+# statistics (ops/statistics.py, ops/sorting.py)
+from minitorch.ops.sorting import nanmedian
+from minitorch.ops.statistics import nanquantile, quantile, std_mean, var_mean
+
+# logspace, tril_indices, triu_indices, range (_creation.py)
+from minitorch._creation import deprecated_range as range
+from minitorch._creation import logspace, tril_indices, triu_indices
+
+range, logspace = _factory_out(range), _factory_out(logspace)
+
+# select_scatter, slice_scatter, diagonal_scatter (ops/view_scatter.py)
+from minitorch.ops.view_scatter import diagonal_scatter, select_scatter, slice_scatter
+
+# logcumsumexp, trapezoid, trapz, cumulative_trapezoid (ops/scan.py)
+from minitorch.ops.scan import cumulative_trapezoid, logcumsumexp, trapezoid, trapz
+
+logcumsumexp = _with_out(logcumsumexp)
+
+# block_diag, diagflat, cartesian_prod, combinations, vander, cov, corrcoef (ops/matrices.py)
+from minitorch.ops.matrices import (
+    block_diag,
+    cartesian_prod,
+    combinations,
+    corrcoef,
+    cov,
+    diagflat,
+    vander,
+)
+
 del _dtype

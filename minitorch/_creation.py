@@ -15,6 +15,7 @@ Example:
 from __future__ import annotations
 
 import builtins
+import math
 import numbers
 import warnings
 
@@ -26,7 +27,8 @@ from minitorch._tensor import Tensor, _wrap
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty", "randn", "rand",
     "randint", "randperm", "arange", "linspace", "eye", "ones_like", "zeros_like", "full_like",
-    "empty_like", "randn_like", "rand_like", "randint_like", "normal",
+    "empty_like", "randn_like", "rand_like", "randint_like", "normal", "logspace", "tril_indices",
+    "triu_indices", "deprecated_range",
 ]
 
 
@@ -521,3 +523,142 @@ def randint_like(input: Tensor, low, high=None, *, dtype=None, device=None) -> T
         low, high = 0, low
     return randint(low, high, input.shape, dtype=dtype or input.dtype, device=device or
                    input.device)
+
+
+# ---------------------------------------------------------------- logspace, tril/triu_indices,
+# range
+def _number(value):
+    """A 0-d tensor's number, as PyTorch's factories take one for start and end."""
+    return value.item() if isinstance(value, Tensor) else value
+
+
+_LOGSPACE = ("int steps, float base = 10.0, *, Tensor out = None, torch.dtype dtype = None, "
+             "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+             "bool requires_grad = False")
+
+
+def logspace(start, end, steps: int | None = None, base: float = 10.0, *, dtype=None,
+             device=None, requires_grad: bool = False) -> Tensor:
+    """``steps`` numbers from ``base ** start`` to ``base ** end``, their exponents evenly
+    spaced. As PyTorch's CPU kernel: the exponents count up from ``start`` for the first half
+    and down from ``end`` for the second (in float64, from ``start`` and ``end`` rounded to
+    the dtype), each power taken in float64 and rounded once (cut to an int for int dtypes).
+
+    >>> logspace(0, 2, 3)
+    tensor([  1.,  10., 100.])
+    """
+    if steps is None:  # (PyTorch's argument parser finds no signature without steps)
+        got = f"{type(start).__name__}, {type(end).__name__}"
+        raise TypeError(f"logspace() received an invalid combination of arguments - got ({got}), "
+                        "but expected one of:\n" + "".join(
+                            f" * ({a} start, {b} end, {_LOGSPACE})\n"
+                            for a, b in (("Tensor", "Tensor"), ("Number", "Tensor"),
+                                         ("Tensor", "Number"), ("Number", "Number"))))
+    dtype = _dtype.as_dtype(dtype, "logspace") or _dtype.get_default_dtype()
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    start, end = _number(start), _number(end)
+    if steps == 1:  # (from start itself, not rounded to the dtype)
+        data = _libm_pow(base, np.array([start], np.float64))
+    else:
+        t = dtype.np.type
+        low, high = np.array([start, end]).astype(dtype.np)  # (an int dtype cuts them)
+        if dtype.is_floating_point:
+            step = np.float64(t(high - low)) / (steps - 1)
+        else:
+            step = (np.float64(high) - np.float64(low)) / (steps - 1)
+            base = float(np.float32(base))  # PyTorch raises a float32 base for int dtypes
+        i = np.arange(steps, dtype=np.float64)
+        up = i < steps // 2
+        exponent = np.where(up, np.float64(low) + step * i,
+                            np.float64(high) - step * (steps - i - 1))
+        data = _libm_pow(base, exponent)
+    if not dtype.is_floating_point:
+        with np.errstate(invalid="ignore"):
+            data = np.trunc(data)
+    return _finish(data, dtype, device, requires_grad)
+
+
+def _libm_pow(base, exponents: np.ndarray) -> np.ndarray:
+    """``base ** e`` for each exponent with the C library's ``pow``, as PyTorch's ``std::pow``
+    (NumPy's own float64 power can differ in the last bit); NaN and inf where it has no
+    finite answer."""
+    def power(e):
+        try:
+            return math.pow(base, e)
+        except (ValueError, OverflowError):
+            with np.errstate(invalid="ignore", over="ignore"):
+                return float(np.power(np.float64(base), e))
+    return np.array([power(float(e)) for e in exponents], np.float64)
+
+
+def _triangle_indices(name: str, row: int, col: int, offset: int, dtype, device,
+                      lower: bool) -> Tensor:
+    for arg, value, position in (("row", row, 1), ("col", col, 2), ("offset", offset, 3)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be int, "
+                            f"not {type(value).__name__}")
+    dtype = _dtype.as_dtype(dtype, name) or _dtype.int64
+    if dtype not in (_dtype.int64, _dtype.int32):
+        raise NotImplementedError(f'"{name}" not implemented for '
+                                  f"'{dtype._legacy.removesuffix('Tensor')}'")
+    for arg, value in (("row", row), ("col", col)):
+        if value < 0:
+            raise RuntimeError(f"{arg} must be non-negative, got{value}")
+    i, j = np.indices((row, col)).reshape(2, -1)
+    keep = j - i <= offset if lower else j - i >= offset
+    return _finish(np.stack([i[keep], j[keep]]), dtype, device, False)
+
+
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None) -> Tensor:
+    """The indices of the lower triangle of a ``row`` x ``col`` matrix (the elements on and
+    below the diagonal ``offset``), row by row: a 2 x N tensor of rows and columns.
+
+    >>> tril_indices(2, 2)
+    tensor([[0, 1, 1],
+            [0, 0, 1]])
+    """
+    return _triangle_indices("tril_indices", row, col, offset, dtype, device, True)
+
+
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None) -> Tensor:
+    """The indices of the upper triangle (on and above the diagonal ``offset``), row by row."""
+    return _triangle_indices("triu_indices", row, col, offset, dtype, device, False)
+
+
+def deprecated_range(start, end=None, step=1, *, dtype=None, device=None,
+                     requires_grad: bool = False) -> Tensor:
+    """``torch.range`` (named so here, not to hide Python's ``range`` in this module).
+    Deprecated, as in PyTorch (it warns on every call): ``start, start + step, ...`` up to
+    *and including* ``end``, in the default float dtype unless ``dtype`` is given. Use
+    ``arange``, which leaves ``end`` out, as Python's ``range`` does.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     deprecated_range(1, 3)
+    tensor([1., 2., 3.])
+    """
+    warnings.warn("torch.range is deprecated and will be removed in a future release because "
+                  "its behavior is inconsistent with Python's range builtin. Instead, use "
+                  "torch.arange, which produces values in [start, end).", UserWarning,
+                  stacklevel=3)  # the caller of minitorch.range (which _out's out= wraps)
+    if end is None:
+        raise TypeError('range() missing 1 required positional arguments: "end"')
+    for position, (arg, value) in enumerate((("start", start), ("end", end), ("step", step)), 1):
+        if not isinstance(value, numbers.Number):
+            raise TypeError(f"range(): argument '{arg}' (position {position}) must be Number, "
+                            f"not {type(value).__name__}")
+    dtype = _dtype.as_dtype(dtype, "range") or _dtype.get_default_dtype()
+    if not dtype.is_floating_point:  # PyTorch computes in int64: the numbers are cut first
+        start, end, step = (int(v) if np.isfinite(v) else v for v in (start, end, step))
+    if not (np.isfinite(start) and np.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    n = int((end - start) / step + 1)
+    wide = np.float64 if dtype.is_floating_point else np.int64  # as PyTorch's kernel counts
+    data = wide(start) + np.arange(n, dtype=wide) * wide(step)
+    return _finish(data, dtype, device, requires_grad)

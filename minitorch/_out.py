@@ -72,7 +72,7 @@ def _tensors_in(values):
 
 
 def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
-    if not grad_mode._state.enabled:
+    if not grad_mode._state.enabled or name in _NOT_DIFFERENTIABLE:
         return
     if name.startswith("aten::") and any(t._requires_grad for t in _tensors_in(
             [*args, *kwargs.values()])):  # an op without a derivative (its ATen name)
@@ -88,13 +88,16 @@ def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
 _SAME_DTYPE = {"abs", "neg", "clamp", "trunc", "fix", "frac", "sgn"}
 # matmul and the linalg kernels: "Expected out tensor to have dtype float, but got double"
 _MATMUL = {"mm", "bmm", "matmul", "linalg_inv_ex", "_linalg_det", "linalg_cross",
-           "linalg_cholesky_ex", "_linalg_solve_ex", "renorm"}
+           "linalg_cholesky_ex", "_linalg_solve_ex", "renorm",
+           "sort", "isin"}  # (sort: msort(out=), in matmul's words)
 _SAFE_CAST = {"linalg_pinv": "linalg.pinv"}  # their own words for an unsafe cast
 _OWN_MESSAGE = {  # these insist on their own dtype, each in its own words
     "linalg_multi_dot": "multi_dot(): expected out tensor to have dtype {result_c10} but got "
                         "{out_c10}",
     "vdot": "result dtype {out} does not match input dtype {result}",
 }
+# results without a gradient: their out= takes arguments that require grad
+_NOT_DIFFERENTIABLE = {"searchsorted", "bucketize", "isin", "histc"}
 _CAT = {"cat", "stack"}
 # the C++ type names PyTorch's matmul error uses
 _C10_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
@@ -136,6 +139,19 @@ def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
         raise RuntimeError(f"{_SAFE_CAST[name]}: Expected result to be safely castable from "
                            f"{_dtype_name(result.dtype)} dtype, but got result with dtype "
                            f"{_dtype_name(out.dtype)}")
+    if name in ("searchsorted", "bucketize"):
+        raise RuntimeError(
+            "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or "
+            "Long(int64) depending on whether out_int32 flag is True, but we got output tensor's "
+            f"dtype {_dtype_name(out.dtype)} and out_int32 flag is "
+            f"{result.dtype is _dtype.int32}")
+    if name == "logcumsumexp":
+        raise RuntimeError(f"expected scalar_type {_dtype_name(result.dtype)} but found "
+                           f"{_dtype_name(out.dtype)}")
+    if name == "histc":
+        raise RuntimeError("torch.histogram: input tensor and hist tensor should have the same "
+                           f"dtype, but got input {_C10_NAMES[result.dtype.name]} and hist "
+                           f"{_C10_NAMES[out.dtype.name]}")
     if name in _CAT and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
         raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
                         f"{_dtype_name(out.dtype)}")

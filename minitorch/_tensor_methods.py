@@ -45,19 +45,24 @@ from minitorch.ops import einsum as _einsum  # noqa: F401  (loaded with the othe
 from minitorch.ops import elementwise as _elementwise
 from minitorch.ops import indexing as _indexing
 from minitorch.ops import linalg as _linalg
+from minitorch.ops import matrices as _matrices
 from minitorch.ops import pointwise as _pointwise
+from minitorch.ops import rearrange as _rearrange
 from minitorch.ops import reduction as _reduction
 from minitorch.ops import rounding as _rounding
 from minitorch.ops import sampling as _sampling
 from minitorch.ops import scan as _scan
 from minitorch.ops import scatter as _scatter
+from minitorch.ops import search as _search
 from minitorch.ops import shape as _shape
 from minitorch.ops import softmax as _softmax
 from minitorch.ops import sorting as _sorting
+from minitorch.ops import statistics as _statistics
 from minitorch.ops import tensor_apply as _tensor_apply
 from minitorch.ops import triangular as _triangular
 from minitorch.ops import type_queries as _type_queries
 from minitorch.ops import unary as _unary
+from minitorch.ops import view_scatter as _view_scatter
 from minitorch.ops import views as _views
 from minitorch.ops._util import normalize_dim
 
@@ -485,6 +490,30 @@ class TensorMethods:
     def unfold(self, dimension: int, size: int, step: int):
         return _shape.unfold(self, dimension, size, step)
 
+    # broadcast_to, rot90, diff (ops/rearrange.py): their errors count from after ``self``
+    def broadcast_to(self, size):
+        return _rearrange.broadcast_to(self, size, _position=1)
+
+    def rot90(self, k: int = 1, dims=(0, 1)):
+        return _rearrange.rot90(self, k, dims, _position=1)
+
+    def diff(self, n: int = 1, dim: int = -1, prepend=None, append=None):
+        return _rearrange.diff(self, n, dim, prepend, append, _position=1)
+
+    def histc(self, bins: int = 100, min=0, max=0):  # noqa: A002
+        return _search.histc(self, bins, min, max, _position=1)
+
+    # nanmedian, quantile, nanquantile (ops/sorting.py, ops/statistics.py)
+    def nanmedian(self, dim=None, keepdim: bool = False):
+        return _sorting.nanmedian(self, dim, keepdim, _position=1)
+
+    def quantile(self, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear"):
+        return _statistics.quantile(self, q, dim, keepdim, interpolation=interpolation)
+
+    def nanquantile(self, q, dim=None, keepdim: bool = False, *,
+                    interpolation: str = "linear"):
+        return _statistics.nanquantile(self, q, dim, keepdim, interpolation=interpolation)
+
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
         return _shape.diagonal(self, offset, dim1, dim2)
 
@@ -503,6 +532,10 @@ class TensorMethods:
     def unique(self, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
                return_counts: bool = False, dim=None):
         return _sorting.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def unique_consecutive(self, return_inverse: bool = False, return_counts: bool = False,
+                           dim=None):
+        return _sorting.unique_consecutive(self, return_inverse, return_counts, dim)
 
     # A method counts its arguments after ``self``: its errors name other positions.
     def maximum(self, other):
@@ -672,7 +705,7 @@ class TensorMethods:
         return _sorting.topk(self, k, dim, largest, sorted)
 
     def median(self, dim=None, keepdim: bool = False):
-        return _sorting.median(self, dim, keepdim)
+        return _sorting.median(self, dim, keepdim, _position=1)
 
     def bincount(self, weights=None, minlength: int = 0):
         return _sorting.bincount(self, weights, minlength)
@@ -930,6 +963,14 @@ METHODS = {
     "flatten": _shape.flatten, "transpose": _shape.transpose,
     "t": _shape.t, "squeeze": _shape.squeeze, "unsqueeze": _shape.unsqueeze, "split": _shape.split,
     "chunk": _shape.chunk, "unbind": _shape.unbind,
+    # broadcast_to, ravel, unflatten, rot90, fliplr, ..., diff, msort (ops/rearrange.py)
+    **{name: getattr(_rearrange, name) for name in (
+        "ravel", "unflatten", "fliplr", "flipud", "hsplit", "vsplit", "dsplit", "msort")},
+    "logcumsumexp": _scan.logcumsumexp,
+    "diagflat": _matrices.diagflat, "cov": _matrices.cov, "corrcoef": _matrices.corrcoef,
+    # select_scatter, slice_scatter, diagonal_scatter (ops/view_scatter.py)
+    **{name: getattr(_view_scatter, name) for name in (
+        "select_scatter", "slice_scatter", "diagonal_scatter")},
 }
 
 _CLASS_MACHINERY = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__"}

@@ -37,6 +37,7 @@ mode = _make("mode")
 cummax = _make("cummax")
 cummin = _make("cummin")
 aminmax = _make("aminmax", ("min", "max"))
+nanmedian = _make("nanmedian")
 __all__ += ["kthvalue", "mode", "cummax", "cummin", "aminmax"]
 slogdet = _make("slogdet", ("sign", "logabsdet"))
 linalg_slogdet = _make("linalg_slogdet", ("sign", "logabsdet"))

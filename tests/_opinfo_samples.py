@@ -2344,6 +2344,27 @@ def _build_table() -> dict:
     import _opinfo_samples_nn_more  # threshold, the shrinks, softmin, glu, prelu, relu_, ...
 
     _opinfo_samples_nn_more.add_samples(t)
+    import _opinfo_samples_rearrange  # broadcast_to, atleast_nd, unflatten, rot90, diff, ...
+
+    _opinfo_samples_rearrange.add_samples(t)
+    import _opinfo_samples_search  # searchsorted, bucketize, isin, histc
+
+    _opinfo_samples_search.add_samples(t)
+    import _opinfo_samples_statistics  # var_mean, std_mean, nanmedian, quantile, nanquantile
+
+    _opinfo_samples_statistics.add_samples(t)
+    import _opinfo_samples_factories  # logspace, tril_indices, triu_indices, range
+
+    _opinfo_samples_factories.add_samples(t)
+    import _opinfo_samples_view_scatter  # select_scatter, slice_scatter, diagonal_scatter
+
+    _opinfo_samples_view_scatter.add_samples(t)
+    import _opinfo_samples_integrals  # logcumsumexp, trapezoid, cumulative_trapezoid
+
+    _opinfo_samples_integrals.add_samples(t)
+    import _opinfo_samples_matrices  # block_diag, diagflat, combinations, vander, cov, ...
+
+    _opinfo_samples_matrices.add_samples(t)
     _add_issue26_samples(t)
     return t
 
@@ -2797,6 +2818,18 @@ def _add_api_entries() -> None:
 
 
 _add_api_entries()
+
+
+def _add_topic_entries() -> None:
+    """The deliberate differences of the ops added by topic (isin, histc, var_mean...)."""
+    import _opinfo_samples_search
+    import _opinfo_samples_statistics
+
+    KNOWN_DIFFERENCES.extend(_opinfo_samples_search.KNOWN_DIFFERENCES)
+    KNOWN_DIFFERENCES.extend(_opinfo_samples_statistics.KNOWN_DIFFERENCES)
+
+
+_add_topic_entries()
 
 
 def known_difference(sample_id: str, verdict: str) -> str | None:

@@ -45,3 +45,28 @@ def graph_signature(t, max_nodes: int = 200):
                 tuple((describe(n), nr) for n, nr in node.next_functions))
 
     return describe(t.grad_fn)
+
+
+def assert_second_derivatives_agree(fn, data: np.ndarray, mine, ref) -> None:
+    """``fn(lib, x)``'s second derivatives in float64: minitorch's (``mine``) pass
+    ``gradgradcheck`` and equal PyTorch's (``ref``), first and second order."""
+    x = mine.tensor(data.copy(), requires_grad=True)
+    assert mine.autograd.gradgradcheck(lambda t: fn(mine, t), (x,))
+    grads = []
+    for lib in (mine, ref):
+        t = lib.tensor(data.copy(), requires_grad=True)
+        (g,) = lib.autograd.grad(fn(lib, t).sum(), t, create_graph=True)
+        (gg,) = lib.autograd.grad((g * g).sum(), t)
+        grads.append((g.detach().numpy(), gg.numpy()))
+    np.testing.assert_allclose(grads[0][0], grads[1][0], rtol=1e-10)
+    np.testing.assert_allclose(grads[0][1], grads[1][1], rtol=1e-10)
+
+
+def node_names(t, depth: int = 4):
+    """``(name, (children...))`` from ``t.grad_fn`` down ``depth`` levels, by ``name()`` (a
+    leaf is ``torch::autograd::AccumulateGrad`` in both libraries)."""
+    def walk(node, d):
+        if node is None or d == 0:
+            return None
+        return (node.name(), tuple(walk(n, d - 1) for n, _ in node.next_functions))
+    return walk(t.grad_fn, depth)

@@ -17,6 +17,8 @@ Example:
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from minitorch import _dtype, return_types
@@ -25,7 +27,8 @@ from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops._util import normalize_dim, normalize_dims, quietly
-from minitorch.ops.shape import cat, stack
+from minitorch.ops.arithmetic import where
+from minitorch.ops.shape import Flip, cat, stack
 
 __all__ = ["cumsum", "cumprod", "logsumexp"]
 
@@ -332,3 +335,156 @@ def cummin(input: Tensor, dim: int):  # noqa: A002
 
 
 __all__ += ["cummax", "cummin"]
+
+
+# ---------------------------------------------------------------- logcumsumexp
+def _log_add_exp(x, y):
+    """PyTorch's ``_log_add_exp_helper``: ``log(exp(x) + exp(y))`` as
+    ``max + log1p(exp(min - max))``; two equal infinities give ``x`` (``inf - inf`` is
+    avoided), a NaN stays NaN."""
+    xp = array_module(x)
+    low, high = xp.minimum(x, y), xp.maximum(x, y)  # (NaN if either is NaN)
+    with np.errstate(invalid="ignore", over="ignore"):
+        added = xp.log1p(xp.exp(low - high)) + high
+    return xp.where((low == high) & ~xp.isfinite(low), x, added)
+
+
+class Logcumsumexp(Function):
+    """``logcumsumexp``: running ``log(exp(x_0) + ... + exp(x_k))`` along ``dim``, one
+    ``_log_add_exp`` at a time in float64 (float32 for float16), as PyTorch's CPU kernel. Its
+    backward is PyTorch's formula, made of ``logcumsumexp`` of the gradient's positive and
+    negative parts from the other end, so it is differentiable again."""
+
+    node_name = "LogcumsumexpBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, dim):
+        x, xp = a._data, array_module(a._data)
+        wide = xp.moveaxis(x.reshape(x.shape or (1,)), dim, 0)  # (a 0-d x as one element)
+        moved = wide.astype(np.float32 if x.dtype == np.float16 else np.float64)
+        out = xp.empty(moved.shape, x.dtype)
+        running = xp.full(moved.shape[1:], -np.inf, moved.dtype)
+        for k in range(moved.shape[0]):
+            running = _log_add_exp(moved[k], running)
+            out[k] = running
+        return _wrap(xp.ascontiguousarray(xp.moveaxis(out, 0, dim)).reshape(x.shape))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, ctx.dim = inputs
+        ctx.save_for_backward(a, output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        if grad._data.ndim == 0 or grad._data.size == 0:
+            return grad
+        d = ctx.dim
+        lowest = float(np.finfo(grad._data.dtype).min)
+
+        def from_the_end(t):
+            return Flip.apply(Logcumsumexp.apply(Flip.apply(t, (d,)), d), (d,))
+
+        log_abs = grad.abs().log()
+        positive = from_the_end(where(grad > 0, log_abs, lowest) - out) + a
+        negative = from_the_end(where(grad < 0, log_abs, lowest) - out) + a
+        return positive.exp() - negative.exp()
+
+
+def logcumsumexp(input: Tensor, dim: int = None) -> Tensor:  # noqa: A002
+    """``log(cumsum(exp(input)))`` along ``dim``, without overflow.
+
+    >>> import minitorch
+    >>> minitorch.logcumsumexp(minitorch.tensor([0.0, 0.0, 3.0]), 0)
+    tensor([0.0000, 0.6931, 3.0949])
+    """
+    if dim is None:
+        raise TypeError('logcumsumexp() missing 1 required positional arguments: "dim"')
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError('"logcumsumexp_out_cpu" not implemented for '
+                                  f"'{input.dtype._legacy.removesuffix('Tensor')}'")
+    return Logcumsumexp.apply(input, normalize_dim(dim, input._data.ndim))
+
+
+# ---------------------------------------------------------------- trapezoid, cumulative_trapezoid
+def _dx_or_x(y: Tensor, x, dx, dim: int, name: str):
+    """The sample spacing: ``x``'s differences along ``dim`` (a 1-d ``x`` is laid along it),
+    or the number ``dx``; with PyTorch's checks (``name``: the function's, trapz's errors are
+    worded apart)."""
+    label = "trapezoid" if name == "trapz" else name  # (trapz runs trapezoid's checks)
+    if isinstance(x, Tensor) and _dtype.bool in (x.dtype, y.dtype):
+        raise RuntimeError(f"{label}: received a bool input for `x` or `y`, but bool is not "
+                           "supported")
+    if y.dtype is _dtype.bool:
+        raise RuntimeError(f"{label}: received a bool input for `y`, but bool is not supported")
+    if isinstance(x, Tensor):
+        if x._data.ndim == 1:
+            if x._data.shape[0] != y._data.shape[dim]:
+                raise RuntimeError(f"{label}: There must be one `x` value for each sample point")
+            x = x.view(tuple(x._data.shape[0] if i == dim else 1 for i in range(y._data.ndim)))
+        elif x._data.ndim < y._data.ndim:
+            x = x.view((1,) * (y._data.ndim - x._data.ndim) + x._data.shape)
+        n = x._data.shape[dim]
+        return _narrow(x, dim, 1, n) - _narrow(x, dim, 0, n - 1)
+    if x is not None:
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
+                        f"{type(x).__name__}), but expected one of:\n * (Tensor y, Tensor x, *, "
+                        "int dim = -1)\n * (Tensor y, *, Number dx = 1, int dim = -1)\n")
+    if name == "trapz":  # (its dx is a float argument: True and a 0-d tensor are numbers)
+        return float(dx)
+    if isinstance(dx, bool) or not isinstance(dx, numbers.Real):
+        raise RuntimeError(f"{name}: Currently, we only support dx as a real number.")
+    return float(dx)
+
+
+def _sample_dim(y: Tensor, dim: int) -> int:
+    if y._data.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return normalize_dim(dim, y._data.ndim)
+
+
+def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1, _name: str = "trapezoid") -> Tensor:
+    """The integral of ``y`` along ``dim`` by the trapezoidal rule, at the points ``x`` (a
+    tensor) or ``dx`` apart (1 by default); 0 for no samples.
+
+    >>> import minitorch
+    >>> minitorch.trapezoid(minitorch.tensor([1.0, 2.0, 4.0]))
+    tensor(4.5000)
+    """
+    d = _sample_dim(y, dim)
+    if y._data.shape[d] == 0:  # (in y's dtype, as PyTorch)
+        return _wrap(array_module(y._data).zeros(y._data.shape[:d] + y._data.shape[d + 1:],
+                                                 y._data.dtype))
+    step = _dx_or_x(y, x, 1 if dx is None else dx, d, _name)
+    n = y._data.shape[d]
+    if isinstance(step, Tensor):  # as PyTorch: ((left + right) * dx).sum(dim) / 2
+        return ((_narrow(y, d, 0, n - 1) + _narrow(y, d, 1, n)) * step).sum(d) / 2.0
+    ends = y.select(d, 0) + y.select(d, -1)
+    return (y.sum(d) - ends * 0.5) * step
+
+
+def trapz(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
+    """NumPy's older name for ``trapezoid``."""
+    return trapezoid(y, x, dx=dx, dim=dim, _name="trapz")
+
+
+def cumulative_trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
+    """The running integrals of ``trapezoid``: one less value along ``dim`` than ``y``.
+
+    >>> import minitorch
+    >>> minitorch.cumulative_trapezoid(minitorch.tensor([1.0, 2.0, 4.0]))
+    tensor([1.5000, 4.5000])
+    """
+    if y._data.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    d = normalize_dim(dim, y._data.ndim)
+    step = _dx_or_x(y, x, 1 if dx is None else dx, d, "cumulative_trapezoid")
+    n = y._data.shape[d]
+    pairs = _narrow(y, d, 0, max(n - 1, 0)) + _narrow(y, d, min(1, n), n)
+    if isinstance(step, Tensor):  # as PyTorch: ((left + right) * dx).cumsum(dim) / 2
+        return cumsum(pairs * step, d) / 2.0
+    return cumsum(step / 2.0 * pairs, d)
+
+
+__all__ += ["logcumsumexp", "trapezoid", "trapz", "cumulative_trapezoid"]

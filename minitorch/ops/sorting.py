@@ -280,7 +280,7 @@ class MedianDim(Function):
         return _value_selecting_backward(grad, ctx.dim, ctx.indices, ctx.shape)
 
 
-def median(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A002
+def median(input: Tensor, dim=None, keepdim: bool = False, *, _position: int = 2):  # noqa: A002
     """The median: of all elements (a tensor), or along ``dim``
     (``torch.return_types.median(values, indices)``). For an even count it is the *lower*
     of the two middle values, as in PyTorch; a NaN makes the median NaN.
@@ -289,28 +289,45 @@ def median(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A002
     >>> minitorch.tensor([4.0, 1.0, 3.0, 2.0]).median()
     tensor(2.)
     """
+    return _median(input, dim, keepdim, MedianAll, MedianDim, return_types.median, "median",
+                   _position)
+
+
+def _median(input: Tensor, dim, keepdim: bool, all_node, dim_node, result, name: str,  # noqa: A002
+            position: int):
+    """``median`` or ``nanmedian`` (``name``): of all elements with ``all_node``, or along
+    ``dim`` with ``dim_node``, the value and index picked as PyTorch picks them. (``position``:
+    where ``dim`` is as called, 1 in the methods.)"""
     x = input._data
     if x.dtype == np.bool_:
         raise NotImplementedError(f"\"median_{'cpu' if dim is None else 'out'}\" not "
                                   "implemented for 'Bool'")
     if dim is None:
-        return MedianAll.apply(input)
+        return all_node.apply(input)
     if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
-        raise TypeError(f"median(): argument 'dim' must be int, not {type(dim).__name__}")
+        raise TypeError(f"{name}(): argument 'dim' (position {position}) must be int, not "
+                        f"{type(dim).__name__}")
     d = normalize_dim(int(dim), x.ndim)
     if x.ndim == 0:
-        return return_types.median(*MedianDim.apply(input, d, np.zeros((), np.int64), keepdim))
+        return result(*dim_node.apply(input, d, np.zeros((), np.int64), keepdim))
     n = x.shape[d]
     if n == 0 and all(s for i, s in enumerate(x.shape) if i != d):
         raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
     data = to_numpy(x)
-    order = _stable_order(data, d, False)
+    order = _stable_order(data, d, False)  # (NaN last; equal values in the order they come)
+    nan = np.isnan(data) if data.dtype.kind == "f" and n else None
+    if name == "nanmedian" and nan is not None:
+        # the lower middle of the numbers; a slice of NaN only gives the index that PyTorch's
+        # std::nth_element leaves first among elements that are all equivalent
+        k = n - nan.sum(axis=d, keepdims=True)
+        pick = np.take_along_axis(order, np.maximum(k - 1, 0) // 2, axis=d)
+        return result(*dim_node.apply(input, d, np.where(k == 0, _nth_of_equals(n), pick),
+                                      keepdim))
     pick = np.take(order, [(n - 1) // 2], axis=d) if n else np.take(order, [], axis=d)
-    if data.dtype.kind == "f" and n:  # a slice with a NaN: its median is its first NaN
-        nan = np.isnan(data)
+    if nan is not None:  # a slice with a NaN: its median is its first NaN
         first_nan = np.argmax(nan, axis=d, keepdims=True)
         pick = np.where(nan.any(axis=d, keepdims=True), first_nan, pick)
-    return return_types.median(*MedianDim.apply(input, d, pick, keepdim))
+    return result(*dim_node.apply(input, d, pick, keepdim))
 
 
 # ---------------------------------------------------------------- bincount
@@ -496,3 +513,123 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):  # noqa: A002
 
 
 __all__ += ["kthvalue", "mode"]
+
+
+# ---------------------------------------------------------------- nanmedian
+class NanmedianAll(MedianAll):
+    """``nanmedian()`` of all elements: the median of those that are not NaN (NaN if there are
+    none); elements equal to it share the gradient evenly."""
+
+    node_name = "NanmedianBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        flat = to_numpy(a._data).reshape(-1)
+        if flat.dtype.kind == "f":
+            flat = flat[~np.isnan(flat)]
+        value = np.sort(flat)[(flat.size - 1) // 2] if flat.size else np.nan
+        out = _wrap(array_module(a._data).asarray(np.array(value, a._data.dtype)).reshape(()))
+        ctx.save_for_backward(a, out)
+        return out
+
+
+class NanmedianDim(MedianDim):
+    """``nanmedian(dim)``: the lower median of the numbers along ``dim`` and its index."""
+
+    node_name = "NanmedianBackward1"
+    _builtin = True
+
+
+def _nth_of_equals(n: int) -> int:
+    """Where ``std::nth_element`` (libstdc++'s introselect, nth = 0) finds the first element
+    of ``n`` when none is less than another, as for NaNs: each round swaps the middle element
+    to the front, partitions the rest by swapping from both ends and keeps the left part."""
+    idx, last = list(range(n)), n
+    while last > 3:
+        mid = last // 2
+        idx[0], idx[mid] = idx[mid], idx[0]
+        lo, hi = 1, last
+        while True:
+            hi -= 1
+            if lo >= hi:
+                break
+            idx[lo], idx[hi] = idx[hi], idx[lo]
+            lo += 1
+        last = lo
+    return idx[0]
+
+
+def nanmedian(input: Tensor, dim=None, keepdim: bool = False, *, _position: int = 2):  # noqa: A002
+    """``median`` that leaves NaN out: the lower middle of the numbers (NaN when there are
+    none), of all elements or along ``dim`` (``torch.return_types.nanmedian(values,
+    indices)``).
+
+    >>> import minitorch
+    >>> minitorch.tensor([1.0, float("nan"), 3.0, 2.0]).nanmedian()
+    tensor(2.)
+    """
+    return _median(input, dim, keepdim, NanmedianAll, NanmedianDim, return_types.nanmedian,
+                   "nanmedian", _position)
+
+
+__all__ += ["nanmedian"]
+
+
+# ---------------------------------------------------------------- unique_consecutive
+class UniqueConsecutive(Unique):
+    """The values ``unique_consecutive`` kept: recorded for an input that requires grad, with
+    no derivative (backward raises), as in PyTorch."""
+
+    node_name = "UniqueConsecutiveBackward0"
+    _builtin = True
+    _aten_name = "unique_consecutive"
+
+
+def unique_consecutive(input: Tensor, return_inverse: bool = False,  # noqa: A002
+                       return_counts: bool = False, dim: int | None = None):
+    """``input`` with each run of equal consecutive elements (or slices along ``dim``) kept
+    once, like the Unix ``uniq``: ``values``, and as asked the ``inverse`` (the run each
+    element belongs to) and the ``counts`` (the length of each run). NaN equals nothing, so
+    NaNs stay; ``-0.0`` and ``0.0`` are one run.
+
+    >>> import minitorch
+    >>> minitorch.unique_consecutive(minitorch.tensor([1, 1, 2, 2, 3, 1]), return_counts=True)
+    (tensor([1, 2, 3, 1]), tensor([2, 2, 1, 1]))
+    """
+    data = to_numpy(input._data)
+    if dim is None:
+        rows, keep_shape = data.reshape(-1, 1), data.shape
+    else:
+        if data.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        d = normalize_dim(dim, data.ndim)
+        empty_dims = [i for i, s in enumerate(data.shape) if s == 0]
+        if len(empty_dims) > 1:
+            raise RuntimeError("Number of zero sized dimensions is more than one, so unique "
+                               "cannot be applied ")
+        if empty_dims and empty_dims != [d]:
+            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so "
+                               "unique cannot be applied")
+        moved = np.moveaxis(data, d, 0)
+        rows = moved.reshape(moved.shape[0], int(np.prod(moved.shape[1:])))
+        keep_shape = (moved.shape[0],)
+    n = rows.shape[0]
+    new_run = np.ones(n, bool)
+    new_run[1:] = (rows[1:] != rows[:-1]).any(axis=1)  # (NaN != NaN: a NaN starts a run)
+    starts = np.flatnonzero(new_run)
+    if dim is None:
+        values = data.reshape(-1)[starts]
+    else:
+        values = np.take(data, starts, axis=d)
+    xp = array_module(input._data)
+    out = [UniqueConsecutive.apply(input, xp.asarray(values))]
+    if return_inverse:
+        inverse = np.cumsum(new_run) - 1 if n else np.zeros(0, np.int64)
+        out.append(_wrap(xp.asarray(inverse.astype(np.int64).reshape(keep_shape))))
+    if return_counts:
+        out.append(_wrap(xp.asarray(np.diff(np.append(starts, n)).astype(np.int64))))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+__all__ += ["unique_consecutive"]

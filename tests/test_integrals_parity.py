@@ -1,0 +1,71 @@
+"""``logcumsumexp``, ``trapezoid``, ``trapz`` and ``cumulative_trapezoid`` against PyTorch:
+what the op table (``tests/_opinfo_samples_integrals.py``) does not reach. Second derivatives
+against finite differences and torch (``logcumsumexp``'s backward calls ``logcumsumexp``
+again), and Hypothesis over shapes, dims and values with infinities, where ``logcumsumexp``
+must agree with PyTorch's float32 results to the last bit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from _oracle import assert_second_derivatives_agree
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import minitorch
+
+torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
+
+X = np.random.default_rng(5).standard_normal((3, 4))
+XS = np.array([0.0, 0.5, 2.0, 2.25])
+
+SECOND_ORDER = {
+    "logcumsumexp": lambda lib, x: lib.logcumsumexp(x * x, 1) * x,
+    "logcumsumexp-dim0": lambda lib, x: x.sin().logcumsumexp(0) ** 2,
+    "trapezoid": lambda lib, x: lib.trapezoid(x ** 3, dx=0.5),
+    "trapezoid-x": lambda lib, x: lib.trapezoid(x ** 3, lib.tensor(XS) * x[0]),
+    "trapz-dim0": lambda lib, x: lib.trapz(x ** 3, dim=0),
+    "cumulative_trapezoid": lambda lib, x: lib.cumulative_trapezoid(x ** 3, dx=2.0),
+    "cumulative_trapezoid-x": lambda lib, x: lib.cumulative_trapezoid(x ** 3, x[0] ** 2,
+                                                                      dim=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER))
+def test_second_derivatives_match_finite_differences_and_torch(name):
+    assert_second_derivatives_agree(SECOND_ORDER[name], X, minitorch, torch)
+
+
+_VALUES = st.floats(-90, 90, width=32) | st.sampled_from([np.inf, -np.inf, 1e30, -1e30])
+
+
+@settings(max_examples=80, deadline=None)
+@given(hnp.arrays(np.float32, hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=5),
+                  elements=_VALUES), st.data())
+def test_logcumsumexp_like_torch_to_the_last_bit(x, data):
+    dim = data.draw(st.integers(-x.ndim, x.ndim - 1))
+    mine = minitorch.logcumsumexp(minitorch.from_numpy(x.copy()), dim).numpy()
+    ref = torch.logcumsumexp(torch.from_numpy(x.copy()), dim).numpy()
+    np.testing.assert_array_equal(mine, ref)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=5),
+                  elements=st.floats(-10, 10)), st.data())
+def test_trapezoids_like_torch(y, data):
+    dim = data.draw(st.integers(-y.ndim, y.ndim - 1))
+    dx = data.draw(st.none() | st.floats(-3, 3))
+    use_x = data.draw(st.booleans())
+    for name in ("trapezoid", "cumulative_trapezoid"):
+        results = []
+        for lib in (minitorch, torch):
+            t = lib.from_numpy(y.copy())
+            if use_x:
+                xs = lib.from_numpy(np.cumsum(np.arange(y.shape[dim]) + 0.5))
+                results.append(getattr(lib, name)(t, xs, dim=dim).numpy())
+            else:
+                kw = {} if dx is None else {"dx": dx}
+                results.append(getattr(lib, name)(t, dim=dim, **kw).numpy())
+        assert results[0].shape == results[1].shape
+        np.testing.assert_allclose(results[0], results[1], rtol=1e-12, atol=1e-12)
