@@ -27,6 +27,7 @@ import numpy as np
 
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _counter, _wrap
+from minitorch._warnings import warn_once
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 
@@ -1831,18 +1832,13 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,  # n
     return out.to(input.dtype) if out.dtype != input.dtype else out  # the input's dtype
 
 
-_rms_norm_warned: list = []  # not empty once rms_norm has warned
-
-
 def _warn_rms_norm_dtypes(input: Tensor, weight: Tensor) -> None:  # noqa: A002
     """PyTorch's warning for an input and a weight of different dtypes, once a process
     (``TORCH_WARN_ONCE``)."""
-    if not _rms_norm_warned:
-        _rms_norm_warned.append(True)
-        warnings.warn(f"Mismatch dtype between input and weight: input dtype = "
-                      f"{_C_NAMES[input.dtype.name]}, weight dtype = "
-                      f"{_C_NAMES[weight.dtype.name]}, Cannot dispatch to fused implementation.",
-                      stacklevel=3)
+    warn_once("rms_norm", f"Mismatch dtype between input and weight: input dtype = "
+                          f"{_C_NAMES[input.dtype.name]}, weight dtype = "
+                          f"{_C_NAMES[weight.dtype.name]}, Cannot dispatch to fused "
+                          "implementation.", stacklevel=3)
 
 
 def _canonical_mask(mask: Tensor | None, mask_name: str, other_type, other_name: str,
