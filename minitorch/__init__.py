@@ -20,7 +20,7 @@ its functions alike, and no modules import each other in a circle: a learner who
 ``a * b`` can follow it down and never back up. ``tests/test_layers.py`` reads this list and
 checks it. ``name.*`` is a package and everything in it; every module must be on the list.
 
-1. ``_dtype``, ``_device``, ``_size``, ``_about``, ``_tensor_str``, ``return_types``,
+1. ``_dtype``, ``_device``, ``_size``, ``_about``, ``_tensor_str``, ``return_types``, ``_warnings``,
    ``_backend``, ``utils.threads``: NumPy only (the backends register their device types).
 2. ``autograd``, ``autograd.grad_mode``, ``autograd.function``, ``autograd.engine``,
    ``autograd.graph``, ``autograd.profiler``: the graph and the chain rule. They meet the

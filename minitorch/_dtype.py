@@ -160,6 +160,12 @@ def result_type(a, b) -> dtype:
     return dhi
 
 
+# What PyTorch's errors call each type by its C++ name: "expected m1 and m2 to have the same
+# dtype, but got: float != double"; "value cannot be converted to type int8_t" (CPP_NAMES for
+# most messages, _C_NAMES for the range checks of a number converted to a dtype).
+CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+             "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+             "bool": "bool"}
 _C_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "uint8_t",
             "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t"}
 

@@ -18,12 +18,12 @@ Example:
 from __future__ import annotations
 
 import math
-import warnings
 
 from minitorch import linalg, return_types
 from minitorch._backend import array_module
 from minitorch._out import with_out
 from minitorch._tensor import Tensor, _wrap
+from minitorch._warnings import warn_once
 from minitorch.ops import arithmetic as _arith
 
 __all__ = ["det", "logdet", "slogdet", "inverse", "matrix_power", "cholesky", "cross",
@@ -54,19 +54,10 @@ class Cholesky(linalg.Cholesky):
     _builtin = True
 
 
-_warned: set = set()  # the functions that have warned: PyTorch warns once a process
-
-
-def _warn_once(name: str, message: str) -> None:
-    if name not in _warned:
-        _warned.add(name)
-        warnings.warn(message, UserWarning, stacklevel=4)  # past with_out
-
-
 def cholesky(input: Tensor, upper: bool = False) -> Tensor:  # noqa: A002
     """The deprecated ``torch.cholesky``: ``linalg.cholesky`` (``upper`` as a positional
     argument too)."""
-    _warn_once("cholesky", _CHOLESKY_DEPRECATED)
+    warn_once("cholesky", _CHOLESKY_DEPRECATED, stacklevel=3)  # past with_out
     linalg._check_square(input, "cholesky")
     if input._data.dtype.kind != "f":  # no "Expected a floating point" check: the kernel's
         raise NotImplementedError(f"\"cholesky_cpu\" not implemented for "
@@ -79,10 +70,11 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:  # no
     """``linalg.cross`` along ``dim``; without ``dim``, along the first dimension of size 3
     of ``input`` (deprecated by PyTorch, so it warns once)."""
     if dim is None:
-        _warn_once("cross", "Using torch.cross without specifying the dim arg is deprecated.\n"
-                            "Please either pass the dim explicitly or simply use "
-                            "torch.linalg.cross.\nThe default value of dim will change to "
-                            "agree with that of linalg.cross in a future release.")
+        warn_once("cross", "Using torch.cross without specifying the dim arg is deprecated.\n"
+                           "Please either pass the dim explicitly or simply use "
+                           "torch.linalg.cross.\nThe default value of dim will change to "
+                           "agree with that of linalg.cross in a future release.",
+                  stacklevel=3)  # past with_out
         dim = next((i for i, n in enumerate(input.shape) if n == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")

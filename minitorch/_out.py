@@ -29,6 +29,7 @@ import numpy as np
 
 from minitorch import _backend, _dtype
 from minitorch._backend import array_module
+from minitorch._dtype import CPP_NAMES
 from minitorch._tensor import Tensor
 from minitorch.autograd import grad_mode
 
@@ -99,10 +100,6 @@ _OWN_MESSAGE = {  # these insist on their own dtype, each in its own words
 # results without a gradient: their out= takes arguments that require grad
 _NOT_DIFFERENTIABLE = {"searchsorted", "bucketize", "isin", "histc"}
 _CAT = {"cat", "stack"}
-# the C++ type names PyTorch's matmul error uses
-_C10_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-              "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-              "bool": "bool"}
 
 
 def _check_out_kind(name: str, out: Tensor) -> None:
@@ -129,12 +126,12 @@ def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
         raise RuntimeError(f"Found dtype {_dtype_name(out.dtype)} but expected "
                            f"{_dtype_name(result.dtype)}")
     if name in _MATMUL:
-        raise RuntimeError(f"Expected out tensor to have dtype {_C10_NAMES[result.dtype.name]}, "
-                           f"but got {_C10_NAMES[out.dtype.name]} instead")
+        raise RuntimeError(f"Expected out tensor to have dtype {CPP_NAMES[result.dtype.name]}, "
+                           f"but got {CPP_NAMES[out.dtype.name]} instead")
     if name in _OWN_MESSAGE:
         raise RuntimeError(_OWN_MESSAGE[name].format(
             result=_dtype_name(result.dtype), out=_dtype_name(out.dtype),
-            result_c10=_C10_NAMES[result.dtype.name], out_c10=_C10_NAMES[out.dtype.name]))
+            result_c10=CPP_NAMES[result.dtype.name], out_c10=CPP_NAMES[out.dtype.name]))
     if name in _SAFE_CAST and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
         raise RuntimeError(f"{_SAFE_CAST[name]}: Expected result to be safely castable from "
                            f"{_dtype_name(result.dtype)} dtype, but got result with dtype "
@@ -150,8 +147,8 @@ def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
                            f"{_dtype_name(out.dtype)}")
     if name == "histc":
         raise RuntimeError("torch.histogram: input tensor and hist tensor should have the same "
-                           f"dtype, but got input {_C10_NAMES[result.dtype.name]} and hist "
-                           f"{_C10_NAMES[out.dtype.name]}")
+                           f"dtype, but got input {CPP_NAMES[result.dtype.name]} and hist "
+                           f"{CPP_NAMES[out.dtype.name]}")
     if name in _CAT and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
         raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
                         f"{_dtype_name(out.dtype)}")

@@ -676,7 +676,9 @@ class Tensor:
         if ((grad_mode._state.enabled and self._requires_grad)
                 or not (type(value) is float or type(value) is int)
                 or type(data) is not np.ndarray or data.dtype.kind != "f"
-                or not data.flags.writeable or self._version_counter is _INFERENCE):
+                or not -65504.0 <= value <= 65504.0  # (float16's range: beyond it, and for
+                or not data.flags.writeable  # inf and NaN, number_as checks that it fits)
+                or self._version_counter is _INFERENCE):
             return False
         data.fill(value)
         _counter(self).value += 1

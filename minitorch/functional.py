@@ -19,14 +19,13 @@ Example:
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from minitorch import linalg as _linalg_api
 from minitorch._out import copy_into_out
 from minitorch._size import Size
 from minitorch._tensor import Tensor
+from minitorch._warnings import warn_once
 from minitorch.ops import shape as _shape
 from minitorch.ops._util import broadcast_error
 from minitorch.ops.linalg import tensordot
@@ -102,7 +101,6 @@ def broadcast_tensors(*tensors) -> tuple:
     return tuple(t if tuple(t.shape) == shape else _shape.expand(t, shape) for t in tensors)
 
 
-_warned_meshgrid: list = []  # not empty once meshgrid has warned
 
 
 def meshgrid(*tensors, indexing: str | None = None) -> tuple:
@@ -118,10 +116,8 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple:
     if any(t.dtype is not tensors[0].dtype for t in tensors):
         raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     if indexing is None:
-        if not _warned_meshgrid:  # PyTorch warns once a process (TORCH_WARN_ONCE)
-            _warned_meshgrid.append(True)
-            warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass "
-                          "the indexing argument.", UserWarning, stacklevel=2)
+        warn_once("meshgrid", "torch.meshgrid: in an upcoming release, it will be required to "
+                              "pass the indexing argument.")
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
@@ -188,12 +184,9 @@ def cartesian_prod(*tensors) -> Tensor:
 def chain_matmul(*matrices, out=None) -> Tensor:
     """The product of several matrices: PyTorch's deprecated form of ``linalg.multi_dot``
     (it warns once); one matrix is returned as a copy."""
-    if not _warned_chain_matmul:  # PyTorch warns once a process (TORCH_WARN_ONCE)
-        _warned_chain_matmul.append(True)
-        warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
-                      "release. Use torch.linalg.multi_dot instead, which accepts a list of two "
-                      "or more tensors rather than multiple parameters.", UserWarning,
-                      stacklevel=2)
+    warn_once("chain_matmul", "torch.chain_matmul is deprecated and will be removed in a future "
+                              "PyTorch release. Use torch.linalg.multi_dot instead, which accepts "
+                              "a list of two or more tensors rather than multiple parameters.")
     matrices = _tensors(matrices)
     for m in matrices:
         if m.dim() != 2:
@@ -205,5 +198,3 @@ def chain_matmul(*matrices, out=None) -> Tensor:
                                                                      warn_resize=True)
     return _linalg_api.multi_dot(matrices, out=out)
 
-
-_warned_chain_matmul: list = []  # not empty once chain_matmul has warned

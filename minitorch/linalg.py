@@ -36,6 +36,7 @@ import numpy as np
 
 from minitorch import _dtype, return_types
 from minitorch._backend import array_module, to_numpy
+from minitorch._dtype import CPP_NAMES
 from minitorch._out import with_out
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
@@ -664,7 +665,7 @@ def multi_dot(tensors) -> Tensor:
             raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {tensors[i].dim()}D")
     for i in range(1, n):
         if mats[i].dtype is not mats[0].dtype:
-            names = _linalg_ops._C_NAMES
+            names = CPP_NAMES
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor "
                                f"0 is {names[mats[0].dtype.name]} and tensor {i} "
                                f"{names[mats[i].dtype.name]}")

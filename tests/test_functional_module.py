@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -28,8 +30,14 @@ def test_meshgrid(indexing, n):
           torch.functional.meshgrid(*[torch.tensor(a) for a in arrays], indexing=indexing))
 
 
-def test_meshgrid_without_indexing_warns():
+def test_meshgrid_without_indexing_warns(monkeypatch):
+    """Once a process, as PyTorch's TORCH_WARN_ONCE: whatever ran before, this process starts
+    afresh here, warns, and then stays quiet."""
+    monkeypatch.setattr(mt._warnings, "_given", set())
     with pytest.warns(UserWarning, match="required to pass the indexing argument"):
+        mt.functional.meshgrid(mt.arange(2), mt.arange(3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         mt.functional.meshgrid(mt.arange(2), mt.arange(3))
 
 

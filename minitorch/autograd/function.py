@@ -375,13 +375,18 @@ class FunctionMeta(type):
         node_name = attrs.get("node_name", name + "Backward")
         node_attrs = {"_forward_cls": cls, "_builtin": attrs.get("_builtin", False),
                       "__module__": "minitorch.autograd.function"}
+        # A node PyTorch writes in C++ keeps its namespace in ``name()`` only: the node of
+        # ``node_name = "torch::autograd::NotImplemented"`` is the class ``NotImplemented``.
+        short_name = node_name.rpartition("::")[2]
+        if short_name != node_name:
+            node_attrs["name"] = lambda node, full=node_name: full
         # ``saved_names = ("self", "mat2")`` gives the node ``_saved_self`` and ``_saved_mat2``,
         # the i-th tensor given to ``save_for_backward`` (or None), as PyTorch's nodes have.
         for i, saved_name in enumerate(attrs.get("saved_names", ())):
             node_attrs[f"_saved_{saved_name}"] = property(
                 lambda node, i=i: node.saved_tensors[i],
                 doc=f"The saved tensor ``{saved_name}`` of the forward call, or None.")
-        cls._backward_cls = type(node_name, (BackwardCFunction,), node_attrs)
+        cls._backward_cls = type(short_name, (BackwardCFunction,), node_attrs)
         # PyTorch 2's second style: ``forward(*args)`` takes no ctx, and ``setup_context(ctx,
         # inputs, output)`` saves what backward needs (see ``_run_forward``).
         cls._separate_setup = "setup_context" in attrs and name != "Function" or any(

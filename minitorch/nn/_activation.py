@@ -348,7 +348,7 @@ class HardsigmoidGrad(Function):
     """hardsigmoid's backward: ``grad / 6`` where ``-3 < x < 3``, else 0. PyTorch has no
     derivative for it: differentiating it again raises, as there."""
 
-    node_name = "NotImplemented"
+    node_name = "torch::autograd::NotImplemented"
     _builtin = True
 
     @staticmethod

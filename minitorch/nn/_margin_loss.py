@@ -178,23 +178,12 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
 # ============================================================== multi-class margins: one node
 
 
-def cpp_node(cls):
-    """Class decorator: the node of ``cls`` has PyTorch's C++ name, ``name()`` giving
-    ``torch::autograd::NotImplemented`` where its class (and ``repr``) says ``NotImplemented``,
-    as ``copy_``'s node does for ``CopyBackwards``."""
-    def name(node) -> str:
-        return "torch::autograd::" + type(node).__name__
-    cls._backward_cls = type(cls.node_name, (cls._backward_cls,), {"name": name})
-    return cls
-
-
 class NotDifferentiated(Function):
     """A gradient that PyTorch does not differentiate again (``multi_margin_loss_backward``,
     ...): its node is ``NotImplemented``, and differentiating it raises, as there.
-    Subclasses name the ATen operation, compute the gradient in ``forward`` and are decorated
-    with :func:`cpp_node`."""
+    Subclasses name the ATen operation and compute the gradient in ``forward``."""
 
-    node_name = "NotImplemented"
+    node_name = "torch::autograd::NotImplemented"
     _builtin = True
     _aten_name = ""
 
@@ -254,12 +243,11 @@ def _multi_margin_pairs(x: Tensor, target: Tensor, margin: float) -> tuple:
     return rows, t, z, active
 
 
-@cpp_node
 class MultiMarginLossGrad(NotDifferentiated):
     """``multi_margin_loss_backward``: ``w[y] (1 or 2 z_j) / C`` at each class ``j`` that
     counts, minus their sum at the target class, times the incoming gradient."""
 
-    node_name = "NotImplemented"  # (the metaclass reads it from each class's own body)
+    node_name = "torch::autograd::NotImplemented"  # (read from each class's own body)
     _builtin = True
     _aten_name = "multi_margin_loss_backward"
 
@@ -374,12 +362,11 @@ def _multilabel_pairs(x: Tensor, target: Tensor) -> tuple:
     return rows, t, z, active
 
 
-@cpp_node
 class MultilabelMarginLossGrad(NotDifferentiated):
     """``multilabel_margin_loss_backward``: ``+1/C`` at the unlisted class and ``-1/C`` at the
     listed one of every pair that counts, times the incoming gradient."""
 
-    node_name = "NotImplemented"  # (the metaclass reads it from each class's own body)
+    node_name = "torch::autograd::NotImplemented"  # (read from each class's own body)
     _builtin = True
     _aten_name = "multilabel_margin_loss_backward"
 

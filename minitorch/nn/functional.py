@@ -27,6 +27,7 @@ import numpy as np
 
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _counter, _wrap
+from minitorch._warnings import warn_once
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 
@@ -1673,9 +1674,9 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
 # PyTorch writes it in Python, step by step, so that the same seed gives the same numbers.
 
 from minitorch import _creation  # noqa: E402
+from minitorch._dtype import CPP_NAMES  # noqa: E402
 from minitorch.nn import _attention  # noqa: E402
 from minitorch.ops._util import check_tensor  # noqa: E402
-from minitorch.ops.linalg import _C_NAMES  # noqa: E402
 from minitorch.ops.linalg import baddbmm as _baddbmm  # noqa: E402
 from minitorch.ops.shape import cat  # noqa: E402
 
@@ -1690,7 +1691,7 @@ def _check_attention_inputs(query: Tensor, key: Tensor, value: Tensor,
     if attn_mask is not None and not isinstance(attn_mask, Tensor):  # passed by keyword
         raise TypeError("scaled_dot_product_attention(): argument 'attn_mask' must be Tensor, "
                         f"not {type(attn_mask).__name__}")
-    names = [_C_NAMES[t.dtype.name] for t in (query, key, value)]
+    names = [CPP_NAMES[t.dtype.name] for t in (query, key, value)]
     if len(set(names)) > 1:
         raise RuntimeError("Expected query, key, and value to have the same dtype, but got "
                            f"query.dtype: {names[0]} key.dtype: {names[1]} and value.dtype: "
@@ -1702,7 +1703,7 @@ def _check_attention_inputs(query: Tensor, key: Tensor, value: Tensor,
     if attn_mask is not None and attn_mask.dtype not in (_dtype.bool, _dtype.float32,
                                                          query.dtype):
         raise RuntimeError("Expected attn_mask dtype to be bool or float or to match query "
-                           f"dtype, but got attn_mask.dtype: {_C_NAMES[attn_mask.dtype.name]} "
+                           f"dtype, but got attn_mask.dtype: {CPP_NAMES[attn_mask.dtype.name]} "
                            f"and  query.dtype: {names[0]} instead.")
     if not query.is_floating_point():
         raise RuntimeError(f"expected scalar type Float but found {_type_name(query)}")
@@ -1831,18 +1832,13 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,  # n
     return out.to(input.dtype) if out.dtype != input.dtype else out  # the input's dtype
 
 
-_rms_norm_warned: list = []  # not empty once rms_norm has warned
-
-
 def _warn_rms_norm_dtypes(input: Tensor, weight: Tensor) -> None:  # noqa: A002
     """PyTorch's warning for an input and a weight of different dtypes, once a process
     (``TORCH_WARN_ONCE``)."""
-    if not _rms_norm_warned:
-        _rms_norm_warned.append(True)
-        warnings.warn(f"Mismatch dtype between input and weight: input dtype = "
-                      f"{_C_NAMES[input.dtype.name]}, weight dtype = "
-                      f"{_C_NAMES[weight.dtype.name]}, Cannot dispatch to fused implementation.",
-                      stacklevel=3)
+    warn_once("rms_norm", f"Mismatch dtype between input and weight: input dtype = "
+                          f"{CPP_NAMES[input.dtype.name]}, weight dtype = "
+                          f"{CPP_NAMES[weight.dtype.name]}, Cannot dispatch to fused "
+                          "implementation.", stacklevel=3)
 
 
 def _canonical_mask(mask: Tensor | None, mask_name: str, other_type, other_name: str,
@@ -2556,7 +2552,7 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
     if bias is not None:
         named["bias"] = bias
     if len({t.dtype for t in named.values()}) > 1:
-        got = ", ".join(f"{k}: {_dtype._C_NAMES[t.dtype.name]}" for k, t in named.items())
+        got = ", ".join(f"{k}: {_dtype.CPP_NAMES[t.dtype.name]}" for k, t in named.items())
         raise RuntimeError(f"All tensors must have the same dtype, got {got}")
     if input1.ndim != input2.ndim:
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and "

@@ -1004,6 +1004,7 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:  # noqa
             raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
                                f"tensor with {value._data.ndim} dimension(s).")
         return IndexFillTensor.apply(input, d, idx, value)
+    value = _dtype.number_as(value, input.dtype)  # (one that does not fit: PyTorch's error)
     return IndexFill.apply(input, d, idx, as_tensor(value, input)._data.astype(
         input._data.dtype))
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from minitorch import _dtype
 from minitorch._backend import array_module
+from minitorch._dtype import CPP_NAMES
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import (
@@ -39,9 +40,6 @@ from minitorch.ops.reduction import check_norm_identity, norm_array, norm_backwa
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm"]
 
-_C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
-            "bool": "bool", "float16": "c10::Half", "int16": "short int", "int8": "signed char",
-            "uint8": "unsigned char"}
 
 
 def _check_dtypes(a: Tensor, b: Tensor, op: str = "mm") -> None:
@@ -51,7 +49,7 @@ def _check_dtypes(a: Tensor, b: Tensor, op: str = "mm") -> None:
         x, y = a.dtype._legacy[:-6], b.dtype._legacy[:-6]  # Float, Double, Long, ...
         raise RuntimeError({
             "mm": "expected m1 and m2 to have the same dtype, but got: "
-                  f"{_C_NAMES[a.dtype.name]} != {_C_NAMES[b.dtype.name]}",
+                  f"{CPP_NAMES[a.dtype.name]} != {CPP_NAMES[b.dtype.name]}",
             "mv": f"addmv input tensors must have the same dtype, but got {y}, {x}, and {y}",
             "dot": f"dot : expected both vectors to have same dtype, but found {x} and {y}",
             "bmm": f"expected scalar type {x} but found {y}",
@@ -468,7 +466,7 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1,  # noqa: A
     dtypes = [t._data.dtype for t in (input, batch1, batch2)]
     if dtypes[0] != dtypes[1]:
         raise RuntimeError("Input dtypes must be the same, got: input {}, batch1: {}, batch2: {}"
-                           .format(*(_C_NAMES[d.name] for d in dtypes)))
+                           .format(*(CPP_NAMES[d.name] for d in dtypes)))
     (bs, _, k), (bs2, k2, _) = batch1.shape, batch2.shape
     if (bs2, k2) != (bs, k):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "

@@ -27,6 +27,7 @@ import numpy as np
 
 from minitorch import _dtype
 from minitorch._backend import array_module
+from minitorch._dtype import CPP_NAMES
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import (
@@ -37,7 +38,6 @@ from minitorch.ops._util import (
     quietly,
 )
 from minitorch.ops.arithmetic import _described
-from minitorch.ops.linalg import _C_NAMES
 
 __all__ = ["log1p", "expm1", "rsqrt", "log2", "log10", "exp2", "erf", "isinf", "isposinf",
            "isneginf", "nan_to_num", "lerp", "erf_array"]
@@ -445,12 +445,12 @@ def lerp(input: Tensor, end: Tensor, weight) -> Tensor:  # noqa: A002
     check_lerp_args((input, end, weight))
     x = input._data
     if end._data.dtype != x.dtype:
-        raise RuntimeError(f"expected dtype {_C_NAMES[input.dtype.name]} for `end` but got "
-                           f"dtype {_C_NAMES[end.dtype.name]}")
+        raise RuntimeError(f"expected dtype {CPP_NAMES[input.dtype.name]} for `end` but got "
+                           f"dtype {CPP_NAMES[end.dtype.name]}")
     tensor_weight = isinstance(weight, Tensor)
     if tensor_weight and weight._data.ndim and weight._data.dtype != x.dtype:
-        raise RuntimeError(f"expected dtype {_C_NAMES[input.dtype.name]} for `weight` but got "
-                           f"dtype {_C_NAMES[weight.dtype.name]}")
+        raise RuntimeError(f"expected dtype {CPP_NAMES[input.dtype.name]} for `weight` but got "
+                           f"dtype {CPP_NAMES[weight.dtype.name]}")
     if x.dtype.kind != "f":
         kernel = "lerp_kernel_tensor" if tensor_weight else "lerp_kernel_scalar"
         raise NotImplementedError(f"\"{kernel}\" not implemented for "

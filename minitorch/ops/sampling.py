@@ -25,16 +25,13 @@ import numpy as np
 
 from minitorch import _creation, _random
 from minitorch._backend import array_module, to_numpy
+from minitorch._dtype import CPP_NAMES
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import broadcast_error
 
 __all__ = ["bernoulli_", "random_", "normal", "bernoulli", "multinomial"]
 
-# What a type is called in PyTorch's range errors (its C++ name).
-_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-            "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-            "bool": "bool"}
 
 
 class RandomFill(Function):
@@ -122,7 +119,7 @@ def _check_bounds(value: int, name: str, dtype: np.dtype) -> None:
         info = np.iinfo(dtype)
         low, high = int(info.min), int(info.max)
     if not low <= value <= high:
-        raise RuntimeError(f"{name} is out of bounds for {_C_NAMES[dtype.name]}")
+        raise RuntimeError(f"{name} is out of bounds for {CPP_NAMES[dtype.name]}")
     if dtype.kind == "f":
         _warn_precision(value, name, dtype)
 
@@ -131,7 +128,7 @@ def _warn_precision(value: int, name: str, dtype: np.dtype) -> None:
     digits = np.finfo(dtype).nmant + 1
     if not -(1 << digits) <= value <= (1 << digits):
         warnings.warn(f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
-                      f"limitations {_C_NAMES[dtype.name]} can support discrete uniform "
+                      f"limitations {CPP_NAMES[dtype.name]} can support discrete uniform "
                       "distribution only within this range. This warning will become an error "
                       "in version 1.7 release, please fix the code in advance", UserWarning,
                       stacklevel=5)
@@ -682,7 +679,7 @@ def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator=
     sigma = _check_number(sigma, "cauchy_", "sigma", 2)
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
-    _continuous(self, "Cauchy", _C_NAMES[self.dtype.name])  # long int
+    _continuous(self, "Cauchy", CPP_NAMES[self.dtype.name])  # long int
     dtype = self._data.dtype
     return _fill(self, CauchyFill,
                  lambda shape: _random.cauchy_array(shape, median, sigma, dtype, generator))

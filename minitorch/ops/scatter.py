@@ -24,6 +24,7 @@ import numbers
 import numpy as np
 
 from minitorch._backend import array_module, open_grid, to_numpy
+from minitorch._dtype import number_as
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import as_tensor, broadcast_error, check_tensor, normalize_dim
@@ -217,7 +218,8 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None,  # 
         raise TypeError(f"scatter(): argument 'src' (position 4) must be Tensor, not "
                         f"{type(src).__name__}")
     d = _check_index("scatter", input, dim, index, None)
-    return ScatterValue.apply(input, d, index, as_tensor(src, input)._data.astype(
+    value = number_as(src, input.dtype)  # (one that does not fit the dtype: PyTorch's error)
+    return ScatterValue.apply(input, d, index, as_tensor(value, input)._data.astype(
         input._data.dtype))
 
 

@@ -572,7 +572,7 @@ def _zeros_like(t: Tensor) -> Tensor:
 class Copy(Function):
     """The value of ``copy_(src)``: ``src`` broadcast to the destination's shape and dtype."""
 
-    node_name = "CopyBackwards"
+    node_name = "torch::autograd::CopyBackwards"
     _builtin = True
 
     @staticmethod
@@ -596,16 +596,6 @@ class Copy(Function):
     @staticmethod
     def backward(ctx, grad):
         return _zeros_like(grad), grad.to(ctx.src_dtype)  # the old values were overwritten
-
-
-class CopyBackwards(Copy._backward_cls):
-    """``copy_``'s node. PyTorch writes it in C++, so its ``name()`` has the namespace."""
-
-    def name(self) -> str:
-        return "torch::autograd::CopyBackwards"
-
-
-Copy._backward_cls = CopyBackwards
 
 
 # ---------------------------------------------------------------- functions (the public API)

@@ -335,7 +335,7 @@ class BincountWeighted(Function):
     """The weighted counts of :func:`bincount`. As in PyTorch, a result made from weights
     that require grad is recorded, but has no derivative: backward raises."""
 
-    node_name = "NotImplemented"
+    node_name = "torch::autograd::NotImplemented"
     _builtin = True
     _edge_args = (0,)
 
