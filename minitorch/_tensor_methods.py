@@ -238,8 +238,8 @@ class TensorMethods:
             return self
         return self._inplace(_arith.mul, other)
 
-    def div_(self, other) -> Tensor:
-        return self._inplace(_arith.div, other)
+    def div_(self, other, *, rounding_mode=None) -> Tensor:
+        return self._inplace(lambda t, o: _arith.div(t, o, rounding_mode=rounding_mode), other)
 
     def pow_(self, exponent) -> Tensor:
         return self._inplace(_arith.pow, exponent)
