@@ -238,8 +238,8 @@ class TensorMethods:
             return self
         return self._inplace(_arith.mul, other)
 
-    def div_(self, other) -> Tensor:
-        return self._inplace(_arith.div, other)
+    def div_(self, other, *, rounding_mode=None) -> Tensor:
+        return self._inplace(lambda t, o: _arith.div(t, o, rounding_mode=rounding_mode), other)
 
     def pow_(self, exponent) -> Tensor:
         return self._inplace(_arith.pow, exponent)
@@ -951,6 +951,7 @@ METHODS = {
     "matmul": _linalg.matmul, "mm": _linalg.mm, "dot": _linalg.dot, "mv": _linalg.mv,
     "bmm": _linalg.bmm,
     "trace": _linalg.trace, "vdot": _linalg.vdot, "inner": _linalg.inner, "kron": _linalg.kron,
+    "addmm": _linalg.addmm, "baddbmm": _linalg.baddbmm, "addbmm": _linalg.addbmm,
     "dist": _linalg.dist, "renorm": _linalg.renorm,
     "det": _linalg_torch.det, "logdet": _linalg_torch.logdet, "slogdet": _linalg_torch.slogdet,
     "inverse": _linalg_torch.inverse, "matrix_power": _linalg_torch.matrix_power,

@@ -787,8 +787,12 @@ def mul(input: Tensor, other) -> Tensor:  # noqa: A002
     return Mul.apply(input, as_tensor(other, input))
 
 
-def div(input: Tensor, other) -> Tensor:  # noqa: A002
-    """``input / other`` (true division: integers give floats)."""
+def div(input: Tensor, other, *, rounding_mode: str | None = None) -> Tensor:  # noqa: A002
+    """``input / other`` (true division: integers give floats). With ``rounding_mode="trunc"``
+    the quotient is rounded toward zero (C's integer division), with ``"floor"`` down (Python's
+    ``//``); both keep integer dtypes."""
+    if rounding_mode is not None:
+        return _rounded_div(input, other, rounding_mode)
     if not isinstance(input, Tensor):
         return mul(reciprocal(other), input)
     if _plain_number(other, input):
@@ -926,7 +930,7 @@ def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:  # noqa: A002
 class FloorDivide(Function):
     """``a // b``: PyTorch records it but has no derivative for it (backward raises)."""
 
-    node_name = "FloorDivideBackward0"
+    node_name = "torch::autograd::NotImplemented"
     _builtin = True
 
     @staticmethod
@@ -955,6 +959,46 @@ class Remainder(Function):
         # d(a % b)/da = 1, d(a % b)/db = -floor(a / b)
         gb = -grad * floor_divide(a.detach(), b.detach()) if ctx.needs_input_grad[1] else None
         return grad, gb
+
+
+class DivRounded(Function):
+    """``div(a, b, rounding_mode=...)``: a step function of both inputs, so PyTorch's gradient
+    is zero for each (unlike ``floor_divide``, whose backward raises)."""
+
+    node_name = "DivBackward2"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, b, rounding_mode):
+        return _binary(_floor_divide if rounding_mode == "floor" else _trunc_divide, a, b)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass  # backward needs nothing from the forward pass
+
+    @staticmethod
+    def backward(ctx, grad):
+        zeros = _wrap(array_module(grad._data).zeros_like(grad._data))
+        return zeros, zeros
+
+
+def _rounded_div(input, other, rounding_mode: str) -> Tensor:  # noqa: A002
+    if rounding_mode not in ("trunc", "floor"):
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                           f"but found '{rounding_mode}'")
+    if not isinstance(input, Tensor):
+        input = as_tensor(input, other)  # noqa: A001  (number / tensor)
+    return DivRounded.apply(input, as_tensor(other, input), rounding_mode)
+
+
+def _trunc_divide(x, y):
+    if x.dtype == np.bool_:
+        raise NotImplementedError("\"div_trunc_cpu\" not implemented for 'Bool'")
+    _check_int_zero(y)
+    if x.dtype.kind == "f":
+        return quietly(lambda u, v: array_module(u).trunc(u / v), x, y)
+    q = x // y  # toward minus infinity; toward zero is one more where the signs differ
+    return q + ((q * y != x) & ((x < 0) != (y < 0))).astype(q.dtype)
 
 
 def _check_int_zero(y) -> None:

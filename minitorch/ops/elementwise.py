@@ -1213,6 +1213,6 @@ def tensor_methods() -> dict:
 class FloorDivideInplace(FloorDivide):
     """``floor_divide_``: PyTorch's error names the in-place operation."""
 
-    node_name = "FloorDivideBackward0"
+    node_name = "torch::autograd::NotImplemented"
     _builtin = True
     backward = _raising(RuntimeError, "derivative for aten::floor_divide_ is not implemented")
