@@ -64,7 +64,9 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,  # 
     """
     data = to_numpy(input._data)
     if dim is None:
-        values, inverse, counts = np.unique(data, return_inverse=True, return_counts=True)
+        # each NaN is a value of its own, as in PyTorch (NumPy folds them into one)
+        values, inverse, counts = np.unique(data, return_inverse=True, return_counts=True,
+                                            equal_nan=False)
         inverse = inverse.reshape(data.shape)
     else:
         d = normalize_dim(dim, data.ndim)
