@@ -202,6 +202,8 @@ class TensorMethods:
             return _views.inplace_on_view(self, fn, args)
         result = fn(self._recorded_copy(), *args)
         self._write(result._data)
+        if result._grad_fn is None and not self._requires_grad:
+            return self  # an integer result (x_int.copy_(y)): no history, as in PyTorch
         self._set_history(result._grad_fn, result._output_nr)
         if self._version_counter.views and self._grad_fn is not None:
             _views.rebase_views(self)  # its views show the new values: new history too

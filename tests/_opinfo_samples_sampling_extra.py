@@ -1,4 +1,4 @@
-"""OpInfo samples of ``addmm``, ``baddbmm``, ``addbmm`` and ``cdist``.
+"""OpInfo samples of ``addmm``, ``baddbmm``, ``addbmm`` (functions and methods) and ``cdist``.
 
 ``_opinfo_samples._build_table`` calls :func:`add_samples`; the samples use the same input
 families and comparison as every other op (see ``tests/_opinfo_samples.py``): every family for
@@ -41,8 +41,8 @@ def _like(arr: np.ndarray, like: np.ndarray) -> A:
 
 def _shapes(op):
     """(input, first, second) shapes of an op's ordinary call, and its result's shape."""
-    return {"fn:addmm": ((2, 4), (4, 3)), "fn:baddbmm": ((5, 2, 4), (5, 4, 3)),
-            "fn:addbmm": ((5, 2, 4), (5, 4, 3))}[op]
+    return {"addmm": ((2, 4), (4, 3)), "baddbmm": ((5, 2, 4), (5, 4, 3)),
+            "addbmm": ((5, 2, 4), (5, 4, 3))}[op.split(":")[1]]
 
 
 def addmm_samples(op):
@@ -180,5 +180,6 @@ def cdist_samples(op):
 
 def add_samples(t: dict) -> None:
     for name in ("addmm", "baddbmm", "addbmm"):
-        t[f"fn:{name}"] = addmm_samples(f"fn:{name}")
+        for style in ("fn", "method"):  # torch.addmm(x, a, b) and x.addmm(a, b)
+            t[f"{style}:{name}"] = addmm_samples(f"{style}:{name}")
     t["fn:cdist"] = cdist_samples("fn:cdist")

@@ -162,3 +162,22 @@ def test_unravel_index_like_torch(shape, indices):
     for m, r in zip(mine, ref):
         assert str(m.dtype) == str(r.dtype)
         np.testing.assert_array_equal(m.numpy(), r.numpy())
+
+
+@pytest.mark.parametrize("name", ["unique", "unique_consecutive"])
+@pytest.mark.parametrize("shape", [(0, 0), (2, 0), (0, 3), (0, 0, 1), (1, 0, 0), (0,), (0, 0, 0),
+                                   (2, 0, 3)])
+def test_unique_along_a_dim_of_an_empty_tensor_like_torch(name, shape):
+    """Which empty dimensions PyTorch refuses, and which of its two messages it gives (it asks
+    first whether an empty dimension is not the one selected): ``unique`` gave a result and
+    ``unique_consecutive`` the other message for (0, 0, 1) along -1 (CI's Hypothesis draw)."""
+    for dim in range(-len(shape), len(shape)):
+        outcomes = []
+        for lib in (minitorch, torch):
+            try:
+                out = getattr(lib, name)(lib.zeros(shape), dim=dim, return_inverse=True,
+                                         return_counts=True)
+                outcomes.append([tuple(t.shape) for t in out])
+            except RuntimeError as e:
+                outcomes.append(str(e))
+        assert outcomes[0] == outcomes[1], dim

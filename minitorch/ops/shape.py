@@ -565,6 +565,28 @@ class Zero(Fill):
     _builtin = True
 
 
+class FillTensor(Function):
+    """The value of ``fill_(value)`` with a 0-d tensor ``value``: its gradient is the sum of
+    the gradients of every element it filled; the old values get zero."""
+
+    node_name = "FillBackward3"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, value):
+        xp = array_module(a._data)
+        with np.errstate(invalid="ignore"):  # NaN into an integer dtype: as PyTorch, no error
+            return _wrap(xp.full(a._data.shape, value._data, dtype=a._data.dtype))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass  # backward needs nothing from the forward pass
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _zeros_like(grad), grad.sum()
+
+
 def _zeros_like(t: Tensor) -> Tensor:
     return _wrap(array_module(t._data).zeros_like(t._data))
 
@@ -866,7 +888,10 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:  # noqa: A002
 def filled(a: Tensor, value) -> Tensor:
     """What ``a.fill_(value)`` writes."""
     if isinstance(value, Tensor):
-        value = value.item()
+        if value._data.ndim:
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value._data.ndim} dimensions.")
+        return FillTensor.apply(a, value)  # a value that requires grad gets its gradient
     return Fill.apply(a, _dtype.number_as(value, a.dtype))  # nan is no int64: PyTorch's error
 
 

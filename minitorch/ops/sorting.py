@@ -35,6 +35,18 @@ from minitorch.ops.scatter import scatter
 __all__ = ["unique", "sort", "argsort", "topk", "median", "bincount"]
 
 
+def _check_empty_dims(shape: tuple, d: int) -> None:
+    """``unique`` along ``d`` of an empty tensor: PyTorch's errors where another dimension
+    than ``d`` is empty too (there are no slices to compare)."""
+    empty_dims = [i for i, s in enumerate(shape) if s == 0]
+    if empty_dims and d not in empty_dims:  # (PyTorch asks this first)
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
+                           "cannot be applied")
+    if len(empty_dims) > 1:
+        raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot "
+                           "be applied ")
+
+
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
            return_counts: bool = False, dim: int | None = None):
     """The distinct values of ``input`` (or distinct slices along ``dim``), in ascending order.
@@ -52,10 +64,13 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,  # 
     """
     data = to_numpy(input._data)
     if dim is None:
-        values, inverse, counts = np.unique(data, return_inverse=True, return_counts=True)
+        # each NaN is a value of its own, as in PyTorch (NumPy folds them into one)
+        values, inverse, counts = np.unique(data, return_inverse=True, return_counts=True,
+                                            equal_nan=False)
         inverse = inverse.reshape(data.shape)
     else:
         d = normalize_dim(dim, data.ndim)
+        _check_empty_dims(data.shape, d)
         values, inverse, counts = np.unique(data, return_inverse=True, return_counts=True,
                                             axis=d)
         inverse = inverse.reshape(-1)
@@ -604,13 +619,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False,  # noqa: A00
         if data.ndim == 0:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         d = normalize_dim(dim, data.ndim)
-        empty_dims = [i for i, s in enumerate(data.shape) if s == 0]
-        if len(empty_dims) > 1:
-            raise RuntimeError("Number of zero sized dimensions is more than one, so unique "
-                               "cannot be applied ")
-        if empty_dims and empty_dims != [d]:
-            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so "
-                               "unique cannot be applied")
+        _check_empty_dims(data.shape, d)
         moved = np.moveaxis(data, d, 0)
         rows = moved.reshape(moved.shape[0], int(np.prod(moved.shape[1:])))
         keep_shape = (moved.shape[0],)
