@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import numbers
 
+from minitorch import _dtype
 from minitorch._out import copy_into_out, with_out
 from minitorch._tensor import Tensor
 from minitorch.ops import elementwise, pointwise, rounding, scan, unary
@@ -151,20 +152,35 @@ xlog1py = _two_numbers(_special.Xlog1py, _special.Xlog1pyNumberSelf, _special.Xl
 _MISSING = object()
 
 
-def _check_dim(name: str, input, dim) -> None:  # noqa: A002
-    """PyTorch's TypeErrors for ``special.<name>(input, dim, ...)``."""
+def _is_int(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _check_dim(name: str, input, dim, dtype=None, dtype_position: str = "") -> None:  # noqa: A002
+    """PyTorch's TypeErrors for ``special.<name>(input, dim, ...)`` (logsumexp's ``dim`` may
+    be a tuple of ints; ``dtype_position``: where softmax's ``dtype`` stands, in words)."""
     check_tensor(input, f"special_{name}", "input", 1)
     if dim is _MISSING:
         raise TypeError(f'special_{name}() missing 1 required positional arguments: "dim"')
-    if name != "logsumexp" and (not isinstance(dim, numbers.Integral) or isinstance(dim, bool)):
-        raise TypeError(f"special_{name}(): argument 'dim' (position 2) must be int, not "
+    if name == "logsumexp" and isinstance(dim, (tuple, list)):
+        for item in dim:
+            if not _is_int(item):
+                raise TypeError(f"special_logsumexp(): argument 'dim' failed to unpack the object "
+                                f'at pos 2 with error "type must be tuple of ints,but got '
+                                f'{type(item).__name__}"')
+    elif not _is_int(dim):
+        kind = "tuple of ints" if name == "logsumexp" else "int"
+        raise TypeError(f"special_{name}(): argument 'dim' (position 2) must be {kind}, not "
                         f"{type(dim).__name__}")
+    if dtype is not None and not isinstance(dtype, _dtype.dtype):
+        raise TypeError(f"special_{name}(): argument 'dtype'{dtype_position} must be "
+                        f"torch.dtype, not {type(dtype).__name__}")
 
 
 def softmax(input: Tensor, dim=_MISSING, dtype=None) -> Tensor:  # noqa: A002
     """Probabilities along ``dim``: ``exp(input)`` divided by its sum (in ``dtype`` when
     given)."""
-    _check_dim("softmax", input, dim)
+    _check_dim("softmax", input, dim, dtype, " (position 3)")
     return _softmax.softmax(input, dim, dtype=dtype)
 
 
@@ -174,7 +190,7 @@ def log_softmax(input: Tensor, dim=_MISSING, *more, dtype=None) -> Tensor:  # no
     if more:
         raise TypeError(f"special_log_softmax() takes 2 positional arguments but {2 + len(more)} "
                         "were given")
-    _check_dim("log_softmax", input, dim)
+    _check_dim("log_softmax", input, dim, dtype)
     return _softmax.log_softmax(input, dim, dtype=dtype)
 
 
@@ -186,3 +202,8 @@ def logsumexp(input: Tensor, dim=_MISSING, keepdim: bool = False, *, out=None) -
 
 
 _logsumexp = with_out(scan.logsumexp)
+
+# Python names a function's __qualname__ in its own errors ("takes 1 positional argument but 2
+# were given", "got an unexpected keyword argument"); PyTorch's say special_<name>.
+for _name in __all__:
+    globals()[_name].__qualname__ = f"special_{_name}"

@@ -269,7 +269,11 @@ ERRORS = [
     ("logsumexp", ("T", 0), {"out": 1}), ("xlogy", ("T", 2), {"out": 1}),
     ("xlog1py", (2, "T"), {"out": "a"}), ("round", ("I",), {}), ("round", ("B",), {}),
     ("round", ("I",), {"decimals": 2}), ("softmax", ("I", 0), {}), ("log_softmax", ("B", 0), {}),
-    ("logsumexp", ("T", ()), {}),
+    ("logsumexp", ("T", ()), {}), ("logsumexp", ("T", 0.5), {}), ("logsumexp", ("T", "a"), {}),
+    ("logsumexp", ("T", [0, "a"]), {}), ("logsumexp", ("T", True), {}),
+    ("softmax", ("T", 0, "a"), {}), ("log_softmax", ("T", 0), {"dtype": "a"}),
+    ("entr", ("T", "T"), {}), ("ndtr", ("T",), {"foo": 1}), ("round", ("T",), {"decimals": True}),
+    ("logit", ("T", 0.1, 0.2), {}),
 ]
 
 
