@@ -32,8 +32,8 @@ checks it. ``name.*`` is a package and everything in it; every module must be on
    functions that make tensors.
 5. ``_tensor_methods``, ``_out``, ``functional``, ``linalg``, ``_linalg_torch``,
    ``autograd.functional``, ``autograd.gradcheck``, ``cuda``, ``accelerator``, ``backends.*``,
-   ``profiler``, ``testing``: the operations become Tensor methods (``Tensor.__mul__ is
-   ops.arithmetic.mul``), and the rest of ``torch.*`` is built from them.
+   ``profiler``, ``testing``, ``special``: the operations become Tensor methods
+   (``Tensor.__mul__ is ops.arithmetic.mul``), and the rest of ``torch.*`` is built from them.
 6. ``nn.*``: layers, losses and their functional forms.
 7. ``optim.*``, ``utils``, ``utils.data.*``, ``datasets.*``, ``serialization``: training.
 8. ``minitorch``: this file, the public API.
@@ -254,7 +254,7 @@ def _lazy_submodule(name):
 
 def __getattr__(name: str):
     # Heavier parts load on first use, so `import minitorch` stays fast.
-    if name in ("optim", "utils", "datasets", "viz", "exercises", "cuda", "testing",
+    if name in ("optim", "utils", "datasets", "viz", "exercises", "cuda", "testing", "special",
                 "serialization", "backends", "accelerator", "profiler", "functional", "linalg"):
         return _lazy_submodule(name)
     if name in ("save", "load"):  # torch.save / torch.load, in PyTorch's file format

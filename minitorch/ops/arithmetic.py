@@ -1169,3 +1169,22 @@ def bitwise_not_(input: Tensor) -> Tensor:  # noqa: A002
 
 
 __all__ += ["bitwise_and", "bitwise_or", "bitwise_xor"]
+
+
+# ---------------------------------------------------------------- a number, as C++ adds it
+class AddScalar(AddNumber):
+    """``x + number`` under the node name of PyTorch's ``add.Scalar`` overload, which has one
+    edge: how its C++ composites add a number (``F.pairwise_distance``'s ``eps``,
+    ``special.ndtr``)."""
+
+    node_name = "AddBackward1"
+    _builtin = True
+    _edge_args = (0,)
+
+
+class MulScalar(MulNumber):
+    """``x * number`` under the node name of PyTorch's ``mul.Scalar`` overload (one edge)."""
+
+    node_name = "MulBackward1"
+    _builtin = True
+    _edge_args = (0,)

@@ -562,17 +562,26 @@ def _xlogy_array(x, y):
 
 
 class Xlogy(_OfTwoFloats):
+    """``x log(y + shift)`` (``shift`` 0 here, 1 for ``special.xlog1py``)."""
+
     node_name = "XlogyBackward0"
     _builtin = True
     _compute = staticmethod(_xlogy_array)
+    shift = 0.0
 
     @classmethod
     def backward(cls, ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        # d/da = log(b), taken as 0 at a == 0, b <= 0 (the derivative along a = 0)
-        ga = xlogy(grad, b).masked_fill((a == 0.0) & (b <= 0.0), 0.0) if need_a else None
-        return cls._of_edges((ga, grad * a / b if need_b else None))
+        # d/da = log(b + shift), taken as 0 at a == 0, b + shift <= 0 (the derivative along
+        # a = 0); d/db = a / (b + shift)
+        ga = (cls._base.apply(grad, b).masked_fill((a == 0.0) & (b <= -cls.shift), 0.0)
+              if need_a else None)
+        return cls._of_edges((ga, grad * a / (b + cls.shift if cls.shift else b)
+                              if need_b else None))
+
+
+Xlogy._base = Xlogy  # the function of two tensors, for the gradient of a
 
 
 class XlogyNumberOther(Xlogy):
@@ -670,16 +679,18 @@ def _tensor_args(name: str, a, b) -> None:
     check_tensor(b, name, "other", 2)
 
 
-def _numbers_allowed(name: str, a, b, number_self: bool = False) -> None:
+def _numbers_allowed(name: str, a, b, number_self: bool = False, out=None) -> None:
     """PyTorch's TypeError for a function of a tensor and a tensor or a number (``number_self``:
-    or of a number and a tensor) given something else."""
+    or of a number and a tensor) given something else (or an ``out`` that is not a tensor)."""
     ok_a = isinstance(a, Tensor) or (number_self and isinstance(a, numbers.Number)
                                      and isinstance(b, Tensor))
-    if ok_a and isinstance(b, (Tensor, numbers.Number)):
+    ok_out = out is None or isinstance(out, Tensor)
+    if ok_a and isinstance(b, (Tensor, numbers.Number)) and ok_out:
         return
     tried = ["Tensor input, Tensor other", *(["Number self, Tensor other"] if number_self else []),
              "Tensor input, Number other"]
     words = ", ".join("Tensor" if isinstance(v, Tensor) else type(v).__name__ for v in (a, b))
+    words += "" if ok_out else f", out={type(out).__name__}"
     raise TypeError(f"{name}() received an invalid combination of arguments - got ({words}), "
                     "but expected one of:\n"
                     + "".join(f" * ({t}, *, Tensor out = None)\n" for t in tried))

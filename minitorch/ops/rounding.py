@@ -46,8 +46,9 @@ class RoundDecimals(Ceil):
     @staticmethod
     def forward(ctx, a, decimals):
         x = a._data
-        if x.dtype.kind != "f":
-            raise NotImplementedError(f"\"round_cpu\" not implemented for "
+        if x.dtype.kind != "f":  # decimals=0 hands integers to round's own kernel
+            kernel = "round_vml_cpu" if decimals == 0 else "round_cpu"
+            raise NotImplementedError(f"\"{kernel}\" not implemented for "
                                       f"'{a.dtype._legacy[:-6]}'")
         opmath = np.float64 if x.dtype == np.float64 else np.float32
         scale = opmath(10.0 ** abs(decimals))

@@ -251,6 +251,10 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:  # noqa: A00
     """
     if input._data.dtype.kind != "f":
         input = input.to(_dtype.get_default_dtype())  # noqa: A001
+    if isinstance(dim, (tuple, list)) and not dim and not keepdim and input._data.size \
+            and input._data.ndim:  # PyTorch's kernel fails so: () means all dims, kept
+        ones = ", ".join(["1"] * input._data.ndim)
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape [{ones}]")
     dims = normalize_dims(dim, input._data.ndim)
     return Logsumexp.apply(input, dims, keepdim)
 

@@ -99,7 +99,13 @@ class LogSoftmax(Function):
             return _wrap(x._data.copy())  # sum, log(0), would warn)
         xd = _acc(x._data)
         shifted = xd - _max_along(xd, dim)  # the largest entry becomes 0
-        out = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        total = np.exp(shifted).sum(axis=dim, keepdims=True)
+        if x._data.dtype.char == "e" and dim == x._data.ndim - 1:
+            # PyTorch's float16 kernel along the last dim rounds the sum and its log to float16
+            log_total = np.log(total.astype(np.float16).astype(np.float32)).astype(np.float16)
+        else:
+            log_total = np.log(total)
+        out = shifted - log_total
         return _wrap(out.astype(x._data.dtype, copy=False))
 
     @staticmethod

@@ -1,0 +1,209 @@
+"""``minitorch.special``: the functions of ``torch.special`` that minitorch computes exactly.
+
+Most are other names for operations minitorch already has (``expit`` is ``sigmoid``, ``erf``
+is ``erf``); PyTorch's errors call them ``special_<name>``, and so do minitorch's. Two are new
+(``entr`` and ``xlog1py``, in ``ops/special.py``) and one is built from others as PyTorch
+builds it: ``ndtr(x) = (1 + erf(x / sqrt(2))) / 2``, so its graph is PyTorch's
+(``MulBackward1`` on top).
+
+Left out: what needs special functions NumPy does not have and minitorch cannot compute to the
+last bit of PyTorch's float64 (``gammaln``, ``digamma``/``psi``, ``polygamma``,
+``multigammaln``, ``erfinv``, ``erfcx``, ``log_ndtr``, ``ndtri``, ``zeta``, ``gammainc``,
+``gammaincc``, ``i0e``, ``i1``, ``i1e``, the Bessel, Airy and orthogonal-polynomial functions).
+
+Example:
+    >>> import minitorch
+    >>> minitorch.special.expit(minitorch.tensor([0.0, 2.0]))
+    tensor([0.5000, 0.8808])
+    >>> minitorch.special.entr(minitorch.tensor([0.5, 0.0, -1.0]))
+    tensor([0.3466, 0.0000,   -inf])
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+from minitorch import _dtype
+from minitorch._out import copy_into_out, with_out
+from minitorch._tensor import Tensor
+from minitorch.ops import elementwise, pointwise, rounding, scan, unary
+from minitorch.ops import softmax as _softmax
+from minitorch.ops import special as _special
+from minitorch.ops._util import check_tensor
+from minitorch.ops.arithmetic import AddScalar, MulScalar
+from minitorch.ops.elementwise import _numbers_allowed
+
+__all__ = ["entr", "erf", "erfc", "exp2", "expit", "expm1", "i0", "log1p", "log_softmax",
+           "logit", "logsumexp", "ndtr", "round", "sinc", "softmax", "xlog1py", "xlogy"]
+
+
+def _check_out(name: str, out) -> None:
+    if out is not None and not isinstance(out, Tensor):
+        raise TypeError(f"special_{name}(): argument 'out' must be Tensor, not "
+                        f"{type(out).__name__}")
+
+
+def _of_input(op, name: str, doc: str, out_name: str | None = None):
+    """``special.<name>(input, *, out=None)``: ``op`` of one tensor (``out_name``: the name
+    PyTorch's ``out=`` errors give it)."""
+    op_with_out = with_out(op, out_name or name)
+
+    def fn(input: Tensor, *, out=None) -> Tensor:  # noqa: A002
+        check_tensor(input, f"special_{name}", "input", 1)
+        _check_out(name, out)
+        return op_with_out(input, out=out)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+expit = _of_input(unary.sigmoid, "expit", "``1 / (1 + exp(-input))``: ``sigmoid``.", "sigmoid")
+erf = _of_input(pointwise.erf, "erf", "The error function.")
+erfc = _of_input(elementwise.erfc, "erfc", "``1 - erf(input)``, accurate for a large input.")
+exp2 = _of_input(pointwise.exp2, "exp2", "``2 ** input``.")
+expm1 = _of_input(pointwise.expm1, "expm1", "``exp(input) - 1``, accurate for a small input.")
+log1p = _of_input(pointwise.log1p, "log1p", "``log(1 + input)``, accurate for a small input.")
+sinc = _of_input(elementwise.sinc, "sinc", "``sin(pi x) / (pi x)``, 1 at 0.")
+i0 = _of_input(elementwise.i0, "i0", "The modified Bessel function of the first kind, order 0.")
+entr = _of_input(_special.Entr.apply, "entr", "``-input * log(input)``: 0 at 0, ``-inf`` "
+                 "below 0.", "special_entr")
+
+
+def logit(input: Tensor, eps: float | None = None, *, out=None) -> Tensor:  # noqa: A002
+    """``log(p / (1 - p))``, with ``p`` first clamped to ``[eps, 1 - eps]`` when ``eps`` is
+    given."""
+    check_tensor(input, "special_logit", "input", 1)
+    if eps is not None and not isinstance(eps, numbers.Real):
+        raise TypeError(f"special_logit(): argument 'eps' must be float, not "
+                        f"{type(eps).__name__}")
+    _check_out("logit", out)
+    return _logit(input, eps, out=out)
+
+
+_logit = with_out(elementwise.logit)
+
+
+def round(input: Tensor, *, decimals: int = 0, out=None) -> Tensor:  # noqa: A001, A002
+    """``torch.round(input, decimals=decimals)``: halves to even (node ``RoundBackward1``)."""
+    check_tensor(input, "special_round", "input", 1)
+    if not isinstance(decimals, numbers.Integral) or isinstance(decimals, bool):
+        raise TypeError(f"special_round(): argument 'decimals' must be int, not "
+                        f"{type(decimals).__name__}")
+    _check_out("round", out)
+    return _round(input, int(decimals), out=out)
+
+
+def _round_decimals(input: Tensor, decimals: int) -> Tensor:  # noqa: A002
+    return rounding.RoundDecimals.apply(input, decimals)
+
+
+_round_decimals.__name__ = "round"
+_round = with_out(_round_decimals)
+
+
+def ndtr(input: Tensor, *, out=None) -> Tensor:  # noqa: A002
+    """The standard normal distribution function, ``(1 + erf(input / sqrt(2))) / 2``: the
+    probability that a standard normal sample is at most ``input``.
+
+    With ``out=`` the result is copied into ``out`` (recorded, as PyTorch's ``CopyBackwards``)."""
+    check_tensor(input, "special_ndtr", "input", 1)
+    _check_out("ndtr", out)
+    if input.is_floating_point():
+        x = MulScalar.apply(input, 1 / math.sqrt(2))
+        result = MulScalar.apply(AddScalar.apply(pointwise.erf(x), 1.0), 0.5)
+    else:  # an integer or bool tensor (no gradient): the product is of the default dtype
+        result = (pointwise.erf(input * (1 / math.sqrt(2))) + 1) * 0.5
+    if out is None:
+        return result
+    copy_into_out(out, result.detach(), warn_resize=True)  # out's shape, PyTorch's cast error
+    return out.copy_(result) if result.requires_grad or out.requires_grad else out
+
+
+def _two_numbers(op, number_self, number_other, name: str, doc: str):
+    """``special.<name>(input, other, *, out=None)`` of two tensors, or a number and a tensor."""
+    def fn(input, other, *, out=None) -> Tensor:  # noqa: A002
+        _numbers_allowed(f"special_{name}", input, other, number_self=True, out=out)
+        return fn_with_out(input, other, out=out)
+
+    def compute(input, other) -> Tensor:  # noqa: A002
+        if not isinstance(input, Tensor):
+            return number_self.apply(elementwise._float_number(input, other), other)
+        if not isinstance(other, Tensor):
+            return number_other.apply(input, elementwise._float_number(other, input))
+        return op.apply(input, other)
+
+    compute.__name__ = name if name == "xlogy" else f"special_{name}"  # out='s error names it
+    fn_with_out = with_out(compute)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+xlogy = _two_numbers(elementwise.Xlogy, elementwise.XlogyNumberSelf,
+                     elementwise.XlogyNumberOther, "xlogy",
+                     "``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is NaN).")
+xlog1py = _two_numbers(_special.Xlog1py, _special.Xlog1pyNumberSelf, _special.Xlog1pyNumberOther,
+                       "xlog1py", "``input * log1p(other)``, 0 where ``input`` is 0 (unless "
+                       "``other`` is NaN).")
+
+
+_MISSING = object()
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _check_dim(name: str, input, dim, dtype=None, dtype_position: str = "") -> None:  # noqa: A002
+    """PyTorch's TypeErrors for ``special.<name>(input, dim, ...)`` (logsumexp's ``dim`` may
+    be a tuple of ints; ``dtype_position``: where softmax's ``dtype`` stands, in words)."""
+    check_tensor(input, f"special_{name}", "input", 1)
+    if dim is _MISSING:
+        raise TypeError(f'special_{name}() missing 1 required positional arguments: "dim"')
+    if name == "logsumexp" and isinstance(dim, (tuple, list)):
+        for item in dim:
+            if not _is_int(item):
+                raise TypeError(f"special_logsumexp(): argument 'dim' failed to unpack the object "
+                                f'at pos 2 with error "type must be tuple of ints,but got '
+                                f'{type(item).__name__}"')
+    elif not _is_int(dim):
+        kind = "tuple of ints" if name == "logsumexp" else "int"
+        raise TypeError(f"special_{name}(): argument 'dim' (position 2) must be {kind}, not "
+                        f"{type(dim).__name__}")
+    if dtype is not None and not isinstance(dtype, _dtype.dtype):
+        raise TypeError(f"special_{name}(): argument 'dtype'{dtype_position} must be "
+                        f"torch.dtype, not {type(dtype).__name__}")
+
+
+def softmax(input: Tensor, dim=_MISSING, dtype=None) -> Tensor:  # noqa: A002
+    """Probabilities along ``dim``: ``exp(input)`` divided by its sum (in ``dtype`` when
+    given)."""
+    _check_dim("softmax", input, dim, dtype, " (position 3)")
+    return _softmax.softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim=_MISSING, *more, dtype=None) -> Tensor:  # noqa: A002
+    """``log(softmax(input, dim))`` in one numerically stable step (``dtype`` is keyword-only
+    here, unlike in ``special.softmax``)."""
+    if more:
+        raise TypeError(f"special_log_softmax() takes 2 positional arguments but {2 + len(more)} "
+                        "were given")
+    _check_dim("log_softmax", input, dim, dtype)
+    return _softmax.log_softmax(input, dim, dtype=dtype)
+
+
+def logsumexp(input: Tensor, dim=_MISSING, keepdim: bool = False, *, out=None) -> Tensor:  # noqa: A002
+    """``log(sum(exp(input)))`` over ``dim`` (an int or a tuple), without overflow."""
+    _check_dim("logsumexp", input, dim)
+    _check_out("logsumexp", out)
+    return _logsumexp(input, dim, keepdim, out=out)
+
+
+_logsumexp = with_out(scan.logsumexp)
+
+# Python names a function's __qualname__ in its own errors ("takes 1 positional argument but 2
+# were given", "got an unexpected keyword argument"); PyTorch's say special_<name>.
+for _name in __all__:
+    globals()[_name].__qualname__ = f"special_{_name}"
