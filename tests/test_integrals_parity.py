@@ -69,3 +69,39 @@ def test_trapezoids_like_torch(y, data):
                 results.append(getattr(lib, name)(t, dim=dim, **kw).numpy())
         assert results[0].shape == results[1].shape
         np.testing.assert_allclose(results[0], results[1], rtol=1e-12, atol=1e-12)
+
+
+def _node_names(node, depth=0) -> list:
+    if node is None or depth > 6:
+        return []
+    names = [node.name()]
+    for child, _ in node.next_functions:
+        names += _node_names(child, depth + 1)
+    return names
+
+
+_FORMS = {
+    "trapezoid": lambda lib, y, x: lib.trapezoid(y),
+    "trapezoid-dx": lambda lib, y, x: lib.trapezoid(y, dx=0.5),
+    "trapezoid-x": lambda lib, y, x: lib.trapezoid(y, x),
+    "trapz-dx": lambda lib, y, x: lib.trapz(y, dx=0.5),
+    "cumulative": lambda lib, y, x: lib.cumulative_trapezoid(y),
+    "cumulative-dx": lambda lib, y, x: lib.cumulative_trapezoid(y, dx=2.0),
+    "cumulative-x": lambda lib, y, x: lib.cumulative_trapezoid(y, x),
+}
+
+
+@pytest.mark.parametrize("form", sorted(_FORMS))
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64"])
+def test_the_whole_graph_is_pytorchs(form, dtype):
+    """PyTorch's C++ multiplies and divides by the step and by 2 with the number overloads
+    (``MulBackward1``, ``DivBackward1``, no edge for the number); minitorch recorded
+    ``MulBackward0``/``DivBackward0`` with an empty edge."""
+    seen = []
+    for lib in (minitorch, torch):
+        grad = dtype != "int64"
+        y = lib.tensor(np.array([1, 2, 4, 3], dtype), requires_grad=grad)
+        x = lib.tensor(np.array([0, 1, 3, 4], dtype), requires_grad=grad)
+        out = _FORMS[form](lib, y, x)
+        seen.append((str(out.dtype).split(".")[-1], out.tolist(), _node_names(out.grad_fn)))
+    assert seen[0] == seen[1]
