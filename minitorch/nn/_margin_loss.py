@@ -27,7 +27,7 @@ from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.nn._activation import LogSigmoid
-from minitorch.nn._padding import AddScalar, NormDim
+from minitorch.nn._padding import NormDim
 from minitorch.nn._util import (
     _check_reduction,
     _fmt_shape,
@@ -38,7 +38,7 @@ from minitorch.nn._util import (
     _type_name,
 )
 from minitorch.ops._util import broadcast_error
-from minitorch.ops.arithmetic import MulScalar, SubNumber, where
+from minitorch.ops.arithmetic import AddScalar, MulScalar, SubNumber, where
 from minitorch.ops.indexing import _add_at
 from minitorch.ops.shape import unsqueeze
 

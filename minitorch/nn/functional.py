@@ -71,7 +71,7 @@ from minitorch.nn._util import (  # noqa: F401
 )
 from minitorch.ops import unary as _unary
 from minitorch.ops._util import quietly
-from minitorch.ops.arithmetic import DivScalar, MulScalar
+from minitorch.ops.arithmetic import AddScalar, DivScalar, MulScalar
 from minitorch.ops.linalg import _check_dtypes
 from minitorch.ops.softmax import LogSoftmax, Softmax, log_softmax, softmax  # noqa: F401
 from minitorch.ops.unary import Relu, sigmoid, tanh  # noqa: F401
@@ -1460,7 +1460,6 @@ from minitorch import _dtype  # noqa: E402
 from minitorch._out import with_out as _with_out  # noqa: E402
 from minitorch.nn._padding import (  # noqa: E402
     GATHER_PADS,
-    AddScalar,
     ConstantPadNd,
     NormDim,
 )
@@ -1823,7 +1822,7 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,  # n
     if eps is None:
         eps = float(np.finfo(x._data.dtype).eps)
     dims = tuple(range(x.dim() - len(shape), x.dim()))
-    out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    out = x * AddScalar.apply(x.pow(2).mean(dims, keepdim=True), eps).rsqrt()
     if weight is not None:
         if weight.dtype != input.dtype:
             _warn_rms_norm_dtypes(input, weight)
