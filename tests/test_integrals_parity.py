@@ -105,3 +105,20 @@ def test_the_whole_graph_is_pytorchs(form, dtype):
         out = _FORMS[form](lib, y, x)
         seen.append((str(out.dtype).split(".")[-1], out.tolist(), _node_names(out.grad_fn)))
     assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("name", ["trapezoid", "trapz", "cumulative_trapezoid"])
+def test_dx_as_a_tensor_like_torch(name):
+    """A 0-d tensor ``dx`` is a number to PyTorch's argument parser; one that requires grad, or
+    has more elements, does not fit any overload (its TypeError lists them)."""
+    outcomes = []
+    for lib in (minitorch, torch):
+        y, seen = lib.tensor([1.0, 2.0, 4.0]), []
+        for dx in (lib.tensor(2.0), lib.tensor(2.0, requires_grad=True), lib.tensor([2.0]),
+                   lib.tensor(2), True, lib.tensor(True), 0.5):
+            try:
+                seen.append(getattr(lib, name)(y, dx=dx).tolist())
+            except (TypeError, RuntimeError) as e:
+                seen.append((type(e).__name__, str(e)))
+        outcomes.append(seen)
+    assert outcomes[0] == outcomes[1]

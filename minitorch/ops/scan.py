@@ -435,7 +435,15 @@ def _dx_or_x(y: Tensor, x, dx, dim: int, name: str):
         raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
                         f"{type(x).__name__}), but expected one of:\n * (Tensor y, Tensor x, *, "
                         "int dim = -1)\n * (Tensor y, *, Number dx = 1, int dim = -1)\n")
-    if name == "trapz":  # (its dx is a float argument: True and a 0-d tensor are numbers)
+    if isinstance(dx, Tensor):  # PyTorch's argument parser takes a 0-d one as a number
+        if dx._data.ndim or dx.requires_grad:
+            overloads = ("(Tensor y, *, float dx = 1, int dim = -1)\n * (Tensor y, Tensor x, *, "
+                         "int dim = -1)" if name == "trapz" else "(Tensor y, Tensor x, *, int "
+                         "dim = -1)\n * (Tensor y, *, Number dx = 1, int dim = -1)")
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            f"(Tensor, dx=Tensor), but expected one of:\n * {overloads}\n")
+        dx = dx.item()
+    if name == "trapz":  # (its dx is a float argument: True is a number)
         return float(dx)
     if isinstance(dx, bool) or not isinstance(dx, numbers.Real):
         raise RuntimeError(f"{name}: Currently, we only support dx as a real number.")
