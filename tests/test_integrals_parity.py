@@ -69,3 +69,56 @@ def test_trapezoids_like_torch(y, data):
                 results.append(getattr(lib, name)(t, dim=dim, **kw).numpy())
         assert results[0].shape == results[1].shape
         np.testing.assert_allclose(results[0], results[1], rtol=1e-12, atol=1e-12)
+
+
+def _node_names(node, depth=0) -> list:
+    if node is None or depth > 6:
+        return []
+    names = [node.name()]
+    for child, _ in node.next_functions:
+        names += _node_names(child, depth + 1)
+    return names
+
+
+_FORMS = {
+    "trapezoid": lambda lib, y, x: lib.trapezoid(y),
+    "trapezoid-dx": lambda lib, y, x: lib.trapezoid(y, dx=0.5),
+    "trapezoid-x": lambda lib, y, x: lib.trapezoid(y, x),
+    "trapz-dx": lambda lib, y, x: lib.trapz(y, dx=0.5),
+    "cumulative": lambda lib, y, x: lib.cumulative_trapezoid(y),
+    "cumulative-dx": lambda lib, y, x: lib.cumulative_trapezoid(y, dx=2.0),
+    "cumulative-x": lambda lib, y, x: lib.cumulative_trapezoid(y, x),
+}
+
+
+@pytest.mark.parametrize("form", sorted(_FORMS))
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64"])
+def test_the_whole_graph_is_pytorchs(form, dtype):
+    """PyTorch's C++ multiplies and divides by the step and by 2 with the number overloads
+    (``MulBackward1``, ``DivBackward1``, no edge for the number); minitorch recorded
+    ``MulBackward0``/``DivBackward0`` with an empty edge."""
+    seen = []
+    for lib in (minitorch, torch):
+        grad = dtype != "int64"
+        y = lib.tensor(np.array([1, 2, 4, 3], dtype), requires_grad=grad)
+        x = lib.tensor(np.array([0, 1, 3, 4], dtype), requires_grad=grad)
+        out = _FORMS[form](lib, y, x)
+        seen.append((str(out.dtype).split(".")[-1], out.tolist(), _node_names(out.grad_fn)))
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("name", ["trapezoid", "trapz", "cumulative_trapezoid"])
+def test_dx_as_a_tensor_like_torch(name):
+    """A 0-d tensor ``dx`` is a number to PyTorch's argument parser; one that requires grad, or
+    has more elements, does not fit any overload (its TypeError lists them)."""
+    outcomes = []
+    for lib in (minitorch, torch):
+        y, seen = lib.tensor([1.0, 2.0, 4.0]), []
+        for dx in (lib.tensor(2.0), lib.tensor(2.0, requires_grad=True), lib.tensor([2.0]),
+                   lib.tensor(2), True, lib.tensor(True), 0.5):
+            try:
+                seen.append(getattr(lib, name)(y, dx=dx).tolist())
+            except (TypeError, RuntimeError) as e:
+                seen.append((type(e).__name__, str(e)))
+        outcomes.append(seen)
+    assert outcomes[0] == outcomes[1]

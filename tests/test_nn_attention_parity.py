@@ -557,3 +557,21 @@ def test_docstring_examples_run(module):
                                  optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_rms_norm_and_kron_record_pytorchs_whole_graph():
+    """``rms_norm`` adds its eps with the number overload (``AddBackward1``), and ``kron``
+    views its inputs with ``_unsafe_view`` (``UnsafeViewBackward0``), as PyTorch's C++ does."""
+    def names(node, depth=0):
+        if node is None or depth > 6:
+            return []
+        return [node.name()] + [n for child, _ in node.next_functions
+                                for n in names(child, depth + 1)]
+    seen = []
+    for lib in (minitorch, torch):
+        x = lib.tensor(np.arange(6.0).reshape(2, 3) / 5, requires_grad=True)
+        w = lib.ones(2, 2, requires_grad=True)
+        seen.append((names(lib.nn.functional.rms_norm(x, (3,), eps=1e-5).grad_fn),
+                     names(lib.nn.functional.rms_norm(x.half(), (3,)).grad_fn),
+                     names(lib.kron(x, w).grad_fn)))
+    assert seen[0] == seen[1]

@@ -81,38 +81,6 @@ class BinaryCrossEntropyWithLogits(Function):
         return grad * gx, grad * gy
 
 
-class _MulScalar(Function):
-    """``tensor * number`` as PyTorch's composite losses record it (``MulBackward1``)."""
-
-    node_name = "MulBackward1"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, a, c):
-        ctx.c = c
-        return _wrap(a._data * a._data.dtype.type(c))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * ctx.c
-
-
-class _DivScalar(Function):
-    """``tensor / number`` as PyTorch's composite losses record it (``DivBackward1``)."""
-
-    node_name = "DivBackward1"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, a, c):
-        ctx.c = c
-        return _wrap(a._data / a._data.dtype.type(c))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad / ctx.c
-
-
 class MseLoss(Function):
     """Mean squared error, ``mean((x - y)^2)``; ``d/dx = 2 (x - y) / n``."""
 

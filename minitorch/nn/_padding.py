@@ -18,7 +18,6 @@ import numpy as np
 from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops.arithmetic import AddScalar  # noqa: F401 (nn.functional takes it from here)
 from minitorch.ops.indexing import _add_at
 from minitorch.ops.reduction import Norm
 

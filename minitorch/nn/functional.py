@@ -44,8 +44,6 @@ from minitorch.nn._loss import (
     MseLoss,
     NllLoss,
     NllLoss2D,
-    _DivScalar,
-    _MulScalar,
 )
 from minitorch.nn._pooling import (  # noqa: F401
     AdaptiveAvgPool2D,
@@ -73,6 +71,7 @@ from minitorch.nn._util import (  # noqa: F401
 )
 from minitorch.ops import unary as _unary
 from minitorch.ops._util import quietly
+from minitorch.ops.arithmetic import AddScalar, DivScalar, MulScalar
 from minitorch.ops.linalg import _check_dtypes
 from minitorch.ops.softmax import LogSoftmax, Softmax, log_softmax, softmax  # noqa: F401
 from minitorch.ops.unary import Relu, sigmoid, tanh  # noqa: F401
@@ -847,7 +846,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
             return -prod.sum(class_dim)
         if reduction == "sum":
             return -prod.sum()
-        return _DivScalar.apply(-prod.sum(), input.numel() // n_classes or 1)
+        return DivScalar.apply(-prod.sum(), input.numel() // n_classes or 1)
     _check_target(input, target, weight)
     logp = log_softmax(input, class_dim)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
@@ -866,8 +865,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
         smooth = smooth.sum() / denom
     elif reduction == "sum":
         smooth = smooth.sum()
-    return (_MulScalar.apply(nll, 1 - label_smoothing)
-            + _MulScalar.apply(smooth, label_smoothing / n_classes))
+    return (MulScalar.apply(nll, 1 - label_smoothing)
+            + MulScalar.apply(smooth, label_smoothing / n_classes))
 
 
 def _adaptive_output_size(output_size, in_hw: tuple, name: str) -> tuple:
@@ -1461,7 +1460,6 @@ from minitorch import _dtype  # noqa: E402
 from minitorch._out import with_out as _with_out  # noqa: E402
 from minitorch.nn._padding import (  # noqa: E402
     GATHER_PADS,
-    AddScalar,
     ConstantPadNd,
     NormDim,
 )
@@ -1824,7 +1822,7 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,  # n
     if eps is None:
         eps = float(np.finfo(x._data.dtype).eps)
     dims = tuple(range(x.dim() - len(shape), x.dim()))
-    out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    out = x * AddScalar.apply(x.pow(2).mean(dims, keepdim=True), eps).rsqrt()
     if weight is not None:
         if weight.dtype != input.dtype:
             _warn_rms_norm_dtypes(input, weight)

@@ -1188,3 +1188,11 @@ class MulScalar(MulNumber):
     node_name = "MulBackward1"
     _builtin = True
     _edge_args = (0,)
+
+
+class DivScalar(DivNumber):
+    """``x / number`` under the node name of PyTorch's ``div.Scalar`` overload (one edge)."""
+
+    node_name = "DivBackward1"
+    _builtin = True
+    _edge_args = (0,)

@@ -774,8 +774,8 @@ def kron(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     ndim = max(input._data.ndim, other._data.ndim)
     a_shape = (1,) * (ndim - input._data.ndim) + input._data.shape
     b_shape = (1,) * (ndim - other._data.ndim) + other._data.shape
-    a = input.reshape(*[n for s in a_shape for n in (s, 1)])
-    b = other.reshape(*[n for s in b_shape for n in (1, s)])
+    a = UnsafeView.apply(input, tuple(n for s in a_shape for n in (s, 1)))
+    b = UnsafeView.apply(other, tuple(n for s in b_shape for n in (1, s)))
     return UnsafeView.apply(a * b, tuple(x * y for x, y in zip(a_shape, b_shape)))
 
 

@@ -27,7 +27,7 @@ from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops._util import normalize_dim, normalize_dims, quietly
-from minitorch.ops.arithmetic import where
+from minitorch.ops.arithmetic import DivScalar, MulScalar, where
 from minitorch.ops.shape import Flip, cat, stack
 
 __all__ = ["cumsum", "cumprod", "logsumexp"]
@@ -435,7 +435,15 @@ def _dx_or_x(y: Tensor, x, dx, dim: int, name: str):
         raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
                         f"{type(x).__name__}), but expected one of:\n * (Tensor y, Tensor x, *, "
                         "int dim = -1)\n * (Tensor y, *, Number dx = 1, int dim = -1)\n")
-    if name == "trapz":  # (its dx is a float argument: True and a 0-d tensor are numbers)
+    if isinstance(dx, Tensor):  # PyTorch's argument parser takes a 0-d one as a number
+        if dx._data.ndim or dx.requires_grad:
+            overloads = ("(Tensor y, *, float dx = 1, int dim = -1)\n * (Tensor y, Tensor x, *, "
+                         "int dim = -1)" if name == "trapz" else "(Tensor y, Tensor x, *, int "
+                         "dim = -1)\n * (Tensor y, *, Number dx = 1, int dim = -1)")
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            f"(Tensor, dx=Tensor), but expected one of:\n * {overloads}\n")
+        dx = dx.item()
+    if name == "trapz":  # (its dx is a float argument: True is a number)
         return float(dx)
     if isinstance(dx, bool) or not isinstance(dx, numbers.Real):
         raise RuntimeError(f"{name}: Currently, we only support dx as a real number.")
@@ -463,9 +471,10 @@ def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1, _name: str = "trapez
     step = _dx_or_x(y, x, 1 if dx is None else dx, d, _name)
     n = y._data.shape[d]
     if isinstance(step, Tensor):  # as PyTorch: ((left + right) * dx).sum(dim) / 2
-        return ((_narrow(y, d, 0, n - 1) + _narrow(y, d, 1, n)) * step).sum(d) / 2.0
+        return _by_number(((_narrow(y, d, 0, n - 1) + _narrow(y, d, 1, n)) * step).sum(d),
+                          DivScalar, 2.0)
     ends = y.select(d, 0) + y.select(d, -1)
-    return (y.sum(d) - ends * 0.5) * step
+    return _by_number(y.sum(d) - _by_number(ends, MulScalar, 0.5), MulScalar, step)
 
 
 def trapz(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
@@ -487,8 +496,16 @@ def cumulative_trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor
     n = y._data.shape[d]
     pairs = _narrow(y, d, 0, max(n - 1, 0)) + _narrow(y, d, min(1, n), n)
     if isinstance(step, Tensor):  # as PyTorch: ((left + right) * dx).cumsum(dim) / 2
-        return cumsum(pairs * step, d) / 2.0
-    return cumsum(step / 2.0 * pairs, d)
+        return _by_number(cumsum(pairs * step, d), DivScalar, 2.0)
+    return cumsum(_by_number(pairs, MulScalar, step / 2.0), d)
+
+
+def _by_number(t: Tensor, op, number: float) -> Tensor:
+    """``t * number`` or ``t / number`` as PyTorch's C++ writes them (``MulBackward1``,
+    ``DivBackward1``: the number has no edge); an integer ``t`` as Python's operators."""
+    if t._data.dtype.kind == "f":
+        return op.apply(t, number)
+    return t * number if op is MulScalar else t / number
 
 
 __all__ += ["logcumsumexp", "trapezoid", "trapz", "cumulative_trapezoid"]

@@ -34,17 +34,6 @@ class Identity(Module):
         return input
 
 
-def _add_parameters(module: Module, shape: tuple, bias: bool, dtype, device) -> None:
-    """``weight`` of ``shape`` and a ``bias`` of its first size (or a registered None), then
-    their initial values (``reset_parameters``)."""
-    module.weight = Parameter(_creation.empty(*shape, dtype=dtype, device=device))
-    if bias:
-        module.bias = Parameter(_creation.empty(shape[0], dtype=dtype, device=device))
-    else:
-        module.register_parameter("bias", None)
-    module.reset_parameters()
-
-
 class Linear(Module):
     """A fully connected layer: ``y = x W^T + b``.
 
@@ -62,7 +51,13 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        _add_parameters(self, (out_features, in_features), bias, dtype, device)
+        self.weight = Parameter(_creation.empty(out_features, in_features, dtype=dtype,
+                                                device=device))
+        if bias:
+            self.bias = Parameter(_creation.empty(out_features, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """Draw fresh initial values (as PyTorch does)."""
@@ -102,7 +97,13 @@ class Bilinear(Module):
         self.in1_features = in1_features
         self.in2_features = in2_features
         self.out_features = out_features
-        _add_parameters(self, (out_features, in1_features, in2_features), bias, dtype, device)
+        self.weight = Parameter(_creation.empty(out_features, in1_features, in2_features,
+                                                dtype=dtype, device=device))
+        if bias:
+            self.bias = Parameter(_creation.empty(out_features, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """Draw fresh initial values (as PyTorch does)."""
