@@ -26,6 +26,7 @@ import numpy as np
 from minitorch._backend import array_module, open_grid, to_numpy
 from minitorch._dtype import number_as
 from minitorch._tensor import Tensor, _wrap
+from minitorch._warnings import warn_once
 from minitorch.autograd.function import Function
 from minitorch.ops._util import as_tensor, broadcast_error, check_tensor, normalize_dim
 from minitorch.ops.indexing import Gather, _add_at
@@ -204,23 +205,63 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None,  # 
     ``index`` has as many dimensions as ``input``; outside ``dim`` it may be smaller than
     ``input`` (and than ``src``), and then only that corner is written.
     """
-    if reduce is not None:
-        raise NotImplementedError("scatter(reduce=...) is not supported by minitorch; use "
-                                  "scatter_add (reduce='add')")
+    if reduce is not None and reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
     if src is None:
         src = value
     if src is None:
         raise TypeError("scatter() missing 1 required positional argument: 'src' or 'value'")
     if isinstance(src, Tensor):
         d = _check_index("scatter", input, dim, index, src)
+        if reduce is not None:
+            warn_once("scatter-reduce", "The reduce argument of torch.scatter with Tensor src is "
+                      "deprecated and will be removed in a future PyTorch release. Use "
+                      "torch.scatter_reduce instead for more reduction options.")
+            return ScatterReduced.apply(input, d, index, src, reduce)
         return Scatter.apply(input, d, index, src)
     if not isinstance(src, (numbers.Number, np.number, np.bool_)):
         raise TypeError(f"scatter(): argument 'src' (position 4) must be Tensor, not "
                         f"{type(src).__name__}")
     d = _check_index("scatter", input, dim, index, None)
     value = number_as(src, input.dtype)  # (one that does not fit the dtype: PyTorch's error)
-    return ScatterValue.apply(input, d, index, as_tensor(value, input)._data.astype(
-        input._data.dtype))
+    value = as_tensor(value, input)._data.astype(input._data.dtype)
+    if reduce is not None:
+        return ScatterReduced.apply(input, d, index, _wrap(value), reduce)
+    return ScatterValue.apply(input, d, index, value)
+
+
+class ScatterReduced(Function):
+    """``scatter(dim, index, src, reduce="add" | "multiply")``, PyTorch's older reducing
+    scatter: where an index repeats, the values add up (or multiply) instead of the last write
+    winning. PyTorch has no derivative for it: its node is NotImplemented, and backward raises.
+    A number ``src`` comes as a 0-d tensor, spread over ``index``."""
+
+    node_name = "torch::autograd::NotImplemented"
+    _builtin = True
+    _edge_args = (0, 3)
+
+    @staticmethod
+    def forward(ctx, a, dim, index, src, reduce):
+        out = _as_nd(a._data.copy())
+        idx = _as_nd(index._data)
+        if idx.size:
+            xp = array_module(out)
+            values = _as_nd(src._data)
+            values = xp.broadcast_to(values, idx.shape) if values.size == 1 and not \
+                src._data.ndim else values[_corner(idx.shape)]
+            ufunc = xp.add if reduce == "add" else xp.multiply
+            if out.dtype == np.float16:  # NumPy's float16 ufunc.at loses a bit: work in float32
+                wide = out.astype(np.float32)
+                ufunc.at(wide[_corner(idx.shape, dim)], _positions(idx, dim),
+                         values.astype(np.float32))
+                out = wide.astype(np.float16)
+            else:
+                ufunc.at(out[_corner(idx.shape, dim)], _positions(idx, dim), values)
+        return _wrap(out.reshape(a._data.shape))
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::scatter is not implemented")
 
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:  # noqa: A002
