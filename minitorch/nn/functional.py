@@ -70,7 +70,7 @@ from minitorch.nn._util import (  # noqa: F401
     _type_name,
 )
 from minitorch.ops import unary as _unary
-from minitorch.ops._util import quietly
+from minitorch.ops._util import check_tensor, quietly
 from minitorch.ops.arithmetic import AddScalar, DivScalar, MulScalar
 from minitorch.ops.linalg import _check_dtypes
 from minitorch.ops.softmax import LogSoftmax, Softmax, log_softmax, softmax  # noqa: F401
@@ -1674,7 +1674,6 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
 from minitorch import _creation  # noqa: E402
 from minitorch._dtype import CPP_NAMES  # noqa: E402
 from minitorch.nn import _attention  # noqa: E402
-from minitorch.ops._util import check_tensor  # noqa: E402
 from minitorch.ops.linalg import baddbmm as _baddbmm  # noqa: E402
 from minitorch.ops.shape import cat  # noqa: E402
 
@@ -2119,7 +2118,6 @@ __all__ += ["cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_los
 # relu_, leaky_relu_, threshold(_), hardshrink, softshrink, softmin, glu and prelu (their
 # Function classes live in _activation_extra).
 from minitorch.nn import _activation_extra as _extra  # noqa: E402
-from minitorch.ops._util import check_tensor as _check_tensor  # noqa: E402
 from minitorch.ops._util import normalize_dim as _normalize_dim  # noqa: E402
 from minitorch.ops.softmax import _implicit_dim  # noqa: E402
 
@@ -2161,7 +2159,7 @@ def _threshold(input: Tensor, threshold: float, value: float,  # noqa: A002
     >>> threshold(minitorch.tensor([-1.0, 0.5, 2.0]), 1.0, 9.0)
     tensor([9., 9., 2.])
     """
-    _check_tensor(input, "threshold", "input", 1)
+    check_tensor(input, "threshold", "input", 1)
     if input._data.dtype.kind == "b":
         raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
     t, v = _dtype.number_as(threshold, input.dtype), _dtype.number_as(value, input.dtype)
@@ -2175,7 +2173,7 @@ threshold = _threshold
 
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:  # noqa: A002
     """In-place :func:`threshold`."""
-    _check_tensor(input, "threshold_", "input", 1)
+    check_tensor(input, "threshold_", "input", 1)
     return _threshold(input, threshold, value, True)
 
 
@@ -2200,7 +2198,7 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
 
 
 def _shrink(input: Tensor, lambd, name: str, kernel: str) -> Tensor:  # noqa: A002
-    _check_tensor(input, name, "input", 1)
+    check_tensor(input, name, "input", 1)
     _check_float_input(input, kernel)
     top = float(np.finfo(input._data.dtype).max)
     if name == "softshrink" and not 0 <= lambd <= top:
@@ -2249,8 +2247,8 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
     >>> prelu(minitorch.tensor([[-2.0, 3.0]]), minitorch.tensor([0.25]))
     tensor([[-0.5000,  3.0000]])
     """
-    _check_tensor(input, "prelu", "input", 1)
-    _check_tensor(weight, "prelu", "weight", 2)
+    check_tensor(input, "prelu", "input", 1)
+    check_tensor(weight, "prelu", "weight", 2)
     if input.dtype != weight.dtype:
         raise RuntimeError("prelu: Type promoting not supported. Got "
                            f"{_type_name(input)} and {_type_name(weight)}")
@@ -2370,7 +2368,7 @@ __all__ += ["pixel_shuffle", "pixel_unshuffle"]
 
 
 def _check_pixel_args(input: Tensor, factor, name: str, arg: str) -> None:  # noqa: A002
-    _check_tensor(input, name, "input", 1)
+    check_tensor(input, name, "input", 1)
     if not isinstance(factor, (int, np.integer)) or isinstance(factor, bool):
         raise TypeError(f"{name}(): argument '{arg}' (position 2) must be int, not "
                         f"{type(factor).__name__}")
@@ -2426,7 +2424,7 @@ def _pool1d_args(input: Tensor, name: str, kernel_size, stride, padding,  # noqa
     """The checks PyTorch's ``avg_pool1d`` and ``max_pool1d_with_indices`` make before they
     call the 2-d pool: the rank, and one int per argument (``function``: the name the
     argument parser gives, when it is not ``name``)."""
-    _check_tensor(input, function or name, "input", 1)
+    check_tensor(input, function or name, "input", 1)
     if isinstance(kernel_size, float):
         raise TypeError(f"{function or name}(): argument 'kernel_size' (position 2) must be "
                         "tuple of ints, not float")
@@ -2461,7 +2459,7 @@ def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  
     """
     if return_indices:
         return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
-    _check_tensor(input, "max_pool1d", "input", 1)
+    check_tensor(input, "max_pool1d", "input", 1)
     if isinstance(kernel_size, float):
         raise TypeError("max_pool1d(): argument 'kernel_size' (position 2) must be tuple of "
                         "ints, not float")
@@ -2733,7 +2731,7 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa
     >>> rrelu(minitorch.tensor([-3.0, 2.0]), 0.1, 0.3)
     tensor([-0.6000,  2.0000])
     """
-    _check_tensor(input, "rrelu", "input", 1)
+    check_tensor(input, "rrelu", "input", 1)
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if training and input._data.dtype not in (np.float32, np.float64):  # not even float16
@@ -2749,5 +2747,5 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa: A002
            training: bool = False) -> Tensor:
     """In-place :func:`rrelu`."""
-    _check_tensor(input, "rrelu_", "input", 1)
+    check_tensor(input, "rrelu_", "input", 1)
     return rrelu(input, lower, upper, training, inplace=True)
