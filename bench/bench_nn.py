@@ -10,6 +10,9 @@ Run: ``python bench/bench_nn.py`` (``--quick`` for fewer repeats, ``--json PATH`
 3. A full training run on the 8x8 digits (the CNN of ``tests/test_nn.py``: conv 16 and 32
    channels, Adam lr 1e-2, batch 64): seconds until the test accuracy reaches 97 %.
 4. ``DataLoader`` over a ``TensorDataset`` of 60,000 x 784 floats, batch 64, shuffled: one epoch.
+5. A 2-layer ``nn.TransformerEncoder`` (d_model 32, 4 heads, feed-forward 64, dropout 0.1),
+   forward + backward of a (10, 4, 32) batch: many small operations, as in a small language
+   model.
 
 Every case runs for minitorch, PyTorch with 1 thread and with its default threads, and (where
 it is short enough to write out) NumPy by hand. minitorch runs with NumPy's BLAS on 1 thread
@@ -181,6 +184,20 @@ def train_digits(lib, data, seed: int, max_epochs: int = 40) -> tuple[float, int
 
 
 # ---------------------------------------------------------------- 4. DataLoader
+def transformer_step(lib, x):
+    """One forward + backward of a small 2-layer Transformer encoder (training mode)."""
+    lib.manual_seed(0)
+    nn = lib.nn
+    layer = nn.TransformerEncoderLayer(32, 4, dim_feedforward=64, dropout=0.1)
+    model = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+    xt = lib.tensor(x)
+
+    def step():
+        model.zero_grad()
+        model(xt).square().mean().backward()
+    return step
+
+
 def loader_epoch(lib, x, y):
     ds = lib.utils.data.TensorDataset(lib.tensor(x), lib.tensor(y))
     loader = lib.utils.data.DataLoader(ds, batch_size=64, shuffle=True)
@@ -299,6 +316,16 @@ def main() -> None:
     out += table("4. DataLoader: one shuffled epoch, TensorDataset 60000 x 784, batch 64",
                  list(loader.items()), ref)
     results["dataloader_epoch_s"] = loader
+
+    # 5. Transformer encoder forward + backward
+    xs = rng.standard_normal((10, 4, 32)).astype(np.float32)
+    cases = {mt_tag: (transformer_step(minitorch, xs), settings(None, 1))}
+    if torch is not None:
+        cases[torch_tag1] = (transformer_step(torch, xs), settings(1, 1))
+    transformer = best_of(cases, rounds, 30)
+    out += table("5. Transformer encoder forward + backward (2 layers, d_model 32, 4 heads, "
+                 "(10, 4, 32))", list(transformer.items()), ref)
+    results["transformer_forward_backward_s"] = transformer
 
     set_num_threads(DEFAULT_BLAS_THREADS)
     print("\n".join(out))
