@@ -575,3 +575,79 @@ def test_rms_norm_and_kron_record_pytorchs_whole_graph():
                      names(lib.nn.functional.rms_norm(x.half(), (3,)).grad_fn),
                      names(lib.kron(x, w).grad_fn)))
     assert seen[0] == seen[1]
+
+
+def _graph(node) -> list[str]:
+    """Every node of the graph below ``node``, depth first in edge order, a node met again
+    named by its first position: two graphs are the same if these lists are."""
+    seen: dict = {}
+    out: list[str] = []
+
+    def walk(n, depth):
+        if n is None:
+            out.append(f"{depth} None")
+        elif n in seen:
+            out.append(f"{depth} {n.name()} #{seen[n]}")
+        else:
+            seen[n] = len(seen)
+            out.append(f"{depth} {n.name()}")
+            for child, _ in n.next_functions:
+                walk(child, depth + 1)
+    walk(node, 0)
+    return out
+
+
+_X = np.random.default_rng(3).standard_normal((10, 4, 32)).astype(np.float32)
+
+
+def _sdpa(lib, **kw):
+    q = lib.tensor(_X[:, :, :8].reshape(2, 5, 4, 8).copy(), requires_grad=True)
+    return lib.nn.functional.scaled_dot_product_attention(q, q, q, **kw)
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: _sdpa(lib, dropout_p=0.2),
+    lambda lib: _sdpa(lib, attn_mask=lib.ones(4, 4, dtype=lib.bool).tril(), dropout_p=0.2),
+    lambda lib: _sdpa(lib, is_causal=True, dropout_p=0.3),
+    lambda lib: lib.nn.TransformerEncoder(
+        lib.nn.TransformerEncoderLayer(32, 4, dim_feedforward=64), 2,
+        enable_nested_tensor=False)(lib.tensor(_X)),
+    lambda lib: lib.nn.Transformer(32, 4, 1, 1, 64)(lib.tensor(_X), lib.tensor(_X[:5])),
+], ids=["sdpa-dropout", "sdpa-mask", "sdpa-causal", "encoder", "transformer"])
+def test_attention_records_pytorchs_whole_graph(make):
+    """The math path of attention records PyTorch's nodes, one for one: ``q`` and ``k^T``
+    scaled with the number overload (``MulBackward1``), and one ``SafeSoftmaxBackward0``
+    where a plain softmax between two masked fills would give the same numbers."""
+    mine, ref = _built(lambda lib: _graph(make(lib).sum().grad_fn))
+    assert mine == ref
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_safe_softmax_matches_torch(dtype):
+    """Rows of -inf give zeros (where softmax gives NaN); a row with NaN or +inf gives what
+    PyTorch's ``_safe_softmax`` gives; its gradients and second derivatives are softmax's."""
+    from minitorch.ops.softmax import SafeSoftmax
+
+    inf, nan = np.inf, np.nan
+    x = np.array([[1.0, 2.0, 3.0], [-inf, -inf, -inf], [-inf, 0.0, -inf], [nan, 1.0, 2.0],
+                  [inf, 1.0, 2.0], [0.0, 0.0, 0.0]], dtype)
+    seed = np.random.default_rng(1).standard_normal(x.shape).astype(dtype)
+    results = []
+    for lib, fn in ((minitorch, lambda t: SafeSoftmax.apply(t, 1)),
+                    (torch, lambda t: torch._safe_softmax(t, 1))):
+        t = lib.tensor(x, requires_grad=dtype != np.float16)
+        out = fn(t)
+        grad = None
+        if t.requires_grad:
+            (grad,) = lib.autograd.grad(out, t, lib.tensor(seed))
+        results.append((_np(out), _np(grad), out.grad_fn and out.grad_fn.name()))
+    (out, grad, name), (out_t, grad_t, name_t) = results
+    np.testing.assert_array_equal(out[1], 0)
+    np.testing.assert_allclose(out, out_t, rtol=1e-3 if dtype == np.float16 else 1e-6)
+    assert name == name_t
+    if grad is not None:
+        np.testing.assert_allclose(grad, grad_t, rtol=1e-5, atol=1e-6)
+    empty = minitorch.zeros(2, 0)
+    assert SafeSoftmax.apply(empty, 1).shape == torch._safe_softmax(torch.zeros(2, 0), 1).shape
+    t = minitorch.tensor(np.random.default_rng(2).standard_normal((3, 4)), requires_grad=True)
+    assert minitorch.autograd.gradgradcheck(lambda u: SafeSoftmax.apply(u, 1), (t,))

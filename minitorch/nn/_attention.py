@@ -24,7 +24,8 @@ from minitorch import _dtype
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
-from minitorch.ops.softmax import softmax
+from minitorch.ops.arithmetic import MulScalar
+from minitorch.ops.softmax import SafeSoftmax
 
 
 def upcast(t: Tensor | None) -> Tensor | None:
@@ -32,22 +33,14 @@ def upcast(t: Tensor | None) -> Tensor | None:
     return t.float() if t is not None and t.dtype == _dtype.float16 else t
 
 
-def safe_softmax(scores: Tensor) -> Tensor:
-    """Softmax over the last dimension, with zeros for a row that is all -inf (PyTorch's
-    ``_safe_softmax``). The row is zeroed before the softmax too, so that no NaN is made, not
-    even in the gradient."""
-    empty = scores.isneginf().all(-1, keepdim=True)
-    return softmax(scores.masked_fill(empty, 0.0), -1).masked_fill(empty, 0.0)
-
-
 def attention_weights(q: Tensor, k: Tensor, mask: Tensor | None, scale: float) -> Tensor:
     """``safe_softmax(q k^T * scale + mask)``, as PyTorch's math path computes it: ``q`` and
-    ``k`` each scaled by ``sqrt(scale)`` before the product."""
+    ``k^T`` each scaled by ``sqrt(scale)`` before the product."""
     root = math.sqrt(scale)
-    scores = (q * root).matmul((k * root).transpose(-2, -1))
+    scores = MulScalar.apply(q, root).matmul(MulScalar.apply(k.transpose(-2, -1), root))
     if mask is not None:
         scores = scores + mask
-    return safe_softmax(scores)
+    return SafeSoftmax.apply(scores, scores.dim() - 1)
 
 
 class ScaledDotProductFlashAttentionForCpu(Function):

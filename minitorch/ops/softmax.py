@@ -61,6 +61,25 @@ class Softmax(Function):
         return SoftmaxBackwardData.apply(grad, s, ctx.dim)
 
 
+class SafeSoftmax(Softmax):
+    """PyTorch's ``_safe_softmax``, the softmax of attention: a row that is all -inf (a query
+    whose every key is masked out) gives zeros, where a plain softmax gives NaN. Its gradient
+    is softmax's: ``s * (grad - sum(grad * s))`` is zero on a row of zeros."""
+
+    node_name = "SafeSoftmaxBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(x, dim):
+        xd = _acc(x._data)
+        top = _max_along(xd, dim)
+        empty = top == -np.inf
+        with np.errstate(invalid="ignore"):  # 0 / 0 on the empty rows, replaced below
+            e = np.exp(xd - np.where(empty, 0, top))
+            s = e / e.sum(axis=dim, keepdims=True)
+        return _wrap(np.where(empty, 0, s).astype(x._data.dtype, copy=False))
+
+
 class SoftmaxBackwardData(_GradientOp):
     """The gradient of ``softmax`` for its input, from the gradient of its output ``s``:
     ``ds_i/dx_j = s_i (delta_ij - s_j)``, so ``grad_x = s * (grad - sum(grad * s))`` along
