@@ -186,6 +186,21 @@ def binary(op: str, scalars=True, rscalars=False, gradgrad=True, skip=()):
     return gen
 
 
+# torch.add(2, x): the number becomes the first operand, a tensor (an empty first edge)
+_NUMBER_FIRST = ("add", "mul", "pow", "sub", "subtract", "multiply", "div", "divide",
+                 "remainder", "floor_divide")
+
+
+def _with_number_first_alpha(gen, op):
+    def more():
+        yield from gen()
+        yield Sample(op, "rscalar-alpha", (2.5, A(rnd(3))), {"alpha": 2}, gradgrad=True)
+        yield Sample(op, "rscalar-int-alpha", (2, A(np.array([1, 2, 3]))), {"alpha": 3})
+        yield Sample(op, "numbers", (2, 3))
+        yield Sample(op, "numbers-alpha", (2.5, 3), {"alpha": 2})
+    return more
+
+
 def _reduce_inputs():
     yield from all_families((3, 4))
     yield "3-d", A(rnd(2, 3, 4))
@@ -2135,7 +2150,9 @@ def _build_table() -> dict:
     for name in _FN_AND_METHOD_BINARY:
         for style in ("fn", "method"):
             t[f"{style}:{name}"] = binary(f"{style}:{name}", rscalars=style == "fn"
-                                          and name in ("add", "mul", "pow", "sub"))
+                                          and name in _NUMBER_FIRST)
+    for name in ("add", "sub", "subtract"):  # torch.add(2, x, alpha=3) scales x, not 2
+        t[f"fn:{name}"] = _with_number_first_alpha(t[f"fn:{name}"], f"fn:{name}")
     for name in _REDUCTIONS:
         for style in ("fn", "method"):
             op = f"{style}:{name}"
@@ -2460,6 +2477,32 @@ class Result:
     grads: list | None = None
     grads2: list | None = None
     devices: list = field(default_factory=list)  # the device type of each tensor output
+    graphs: list = field(default_factory=list)  # per tensor output: graph_lines(its grad_fn)
+
+
+def graph_lines(node, limit: int = 400) -> list[str]:
+    """The whole graph below ``node``, one line per edge followed, depth first in edge order:
+    ``"depth name"``, ``"depth None"`` for an empty edge, and a node met again marked with
+    the position of its first visit. Two recordings of the same computation are the same graph
+    exactly when these lists are equal: node names (the overload, ``MulBackward0`` or
+    ``MulBackward1``), the order and number of edges, shared nodes, leaves."""
+    seen: dict = {}
+    lines: list[str] = []
+
+    def walk(n, depth):
+        if len(lines) >= limit:
+            return
+        if n is None:
+            lines.append(f"{depth} None")
+        elif n in seen:
+            lines.append(f"{depth} {n.name()} #{seen[n]}")
+        else:
+            seen[n] = len(seen)
+            lines.append(f"{depth} {n.name()}")
+            for child, _ in n.next_functions:
+                walk(child, depth + 1)
+    walk(node, 0)
+    return lines
 
 
 def _exc_class(e: BaseException) -> str:
@@ -2576,6 +2619,7 @@ def run(lib, s: Sample, device=None) -> Result:
     outs = _flatten_out(lib, out)
     res.values = [_describe(lib, o) for o in outs]
     res.devices = [o.device.type for o in outs if isinstance(o, lib.Tensor)]
+    res.graphs = [graph_lines(o.grad_fn) for o in outs if isinstance(o, lib.Tensor)]
     diff_outs = [o for o in outs if isinstance(o, lib.Tensor) and o.requires_grad]
     if not leaves or not diff_outs:
         return res
@@ -2649,6 +2693,7 @@ def _same(a, b, grad=False) -> str | None:
 
 
 # The verdicts, in the issue's terms (plus: the same class, but another message).
+GRAPH = "GRAPH"  # the same values and gradients, recorded as another graph than PyTorch's
 AGREE, SAME_EXC, SILENT, DIFF_EXC, ACCEPTS, REJECTS, DIFF_MSG = (
     "agree", "same-exception-class", "SILENT", "different-exception-class",
     "accepted-where-torch-raises", "raises-where-torch-works", "same-class-different-message")
@@ -2715,6 +2760,11 @@ def compare(mine: Result, ref: Result, s: Sample) -> tuple[str, str]:
             d = _same(a, b, grad=True)
             if d:
                 return SILENT, f"{name} {i}: {d}"
+    for i, (a, b) in enumerate(zip(mine.graphs, ref.graphs)):
+        if a != b:
+            at = next((j for j, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            return GRAPH, (f"output {i}, line {at}: {a[at] if at < len(a) else 'end'!r} vs "
+                           f"{b[at] if at < len(b) else 'end'!r}")
     return AGREE, ""
 
 

@@ -740,10 +740,20 @@ def _plain_number(value, like: Tensor) -> bool:
             and like._data.dtype.kind == "f")
 
 
+def _number_first(number, other) -> Tensor:
+    """``torch.add(2, x)``: PyTorch's argument parser makes the number a tensor, the first
+    operand (so its node's first edge is empty, and ``alpha`` scales ``x``). ``2 + x`` does not
+    come here: Python calls ``x.__radd__(2)``, which is ``add(x, 2)``."""
+    if isinstance(other, Tensor):
+        return as_tensor(number, other)
+    _dtype.check_python_int(number)  # two numbers: a 0-d tensor of the first one's own dtype
+    return _wrap(np.array(number, _dtype.scalar_dtype(number).np))
+
+
 def add(input: Tensor, other, alpha=1) -> Tensor:  # noqa: A002
     """``input + alpha * other``, broadcasting shapes."""
     if not isinstance(input, Tensor):
-        input, other = other, input  # noqa: A001  (number + tensor)
+        input = _number_first(input, other)  # noqa: A001  (torch.add(2, x))
     if alpha == 1 and isinstance(other, Tensor):  # the common case first: tensor + tensor
         return Add.apply(input, other)
     if alpha == 1 and _plain_number(other, input):
@@ -757,7 +767,7 @@ def add(input: Tensor, other, alpha=1) -> Tensor:  # noqa: A002
 def sub(input: Tensor, other, alpha=1) -> Tensor:  # noqa: A002
     """``input - alpha * other``."""
     if not isinstance(input, Tensor):
-        return rsub(other, input)
+        input = _number_first(input, other)  # noqa: A001  (torch.sub(2, x); 2 - x is rsub)
     if (alpha == 1 and isinstance(other, Tensor) and input._data.dtype.kind != "b"
             and other._data.dtype.kind != "b"):  # the common case first: no bools involved
         return Sub.apply(input, other)
@@ -779,7 +789,7 @@ def rsub(input: Tensor, other) -> Tensor:  # noqa: A002
 def mul(input: Tensor, other) -> Tensor:  # noqa: A002
     """``input * other``, elementwise with broadcasting."""
     if not isinstance(input, Tensor):
-        input, other = other, input  # noqa: A001
+        input = _number_first(input, other)  # noqa: A001  (torch.mul(2, x))
     if isinstance(other, Tensor):  # the common case first: tensor * tensor
         return Mul.apply(input, other)
     if _plain_number(other, input):
@@ -793,8 +803,10 @@ def div(input: Tensor, other, *, rounding_mode: str | None = None) -> Tensor:  #
     ``//``); both keep integer dtypes."""
     if rounding_mode is not None:
         return _rounded_div(input, other, rounding_mode)
-    if not isinstance(input, Tensor):
-        return mul(reciprocal(other), input)
+    if not isinstance(input, Tensor):  # torch.div(2, x) (2 / x is __rtruediv__)
+        if isinstance(input, int) and isinstance(other, Tensor) and other._data.dtype.kind != "f":
+            input = float(input)  # noqa: A001  (-1 / a uint8 tensor is -1.0 / it, not 255 / it)
+        input = _number_first(input, other)  # noqa: A001
     if _plain_number(other, input):
         return DivNumber.apply(input, other)
     if isinstance(other, int) and input._data.dtype.kind != "f":
@@ -943,9 +955,9 @@ class FloorDivide(Function):
 
 
 class Remainder(Function):
-    """``a % b`` with the sign of ``b``: ``a - floor(a / b) * b``."""
+    """``a % b`` with the sign of ``b``: ``a - floor(a / b) * b``, for two tensors."""
 
-    node_name = "RemainderBackward0"
+    node_name = "RemainderBackward1"
     _builtin = True
 
     @staticmethod
@@ -959,6 +971,39 @@ class Remainder(Function):
         # d(a % b)/da = 1, d(a % b)/db = -floor(a / b)
         gb = -grad * floor_divide(a.detach(), b.detach()) if ctx.needs_input_grad[1] else None
         return grad, gb
+
+
+class RemainderNumber(Function):
+    """``tensor % number``, PyTorch's ``remainder.Scalar``: one edge, and the gradient passes
+    through unchanged."""
+
+    node_name = "RemainderBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return _binary(_remainder, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class NumberRemainder(Function):
+    """``number % tensor``: PyTorch records it but has no derivative for it (backward raises)."""
+
+    node_name = "torch::autograd::NotImplemented"
+    _builtin = True
+    _edge_args = (1,)
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return _binary(_remainder, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::remainder is not implemented")
 
 
 class DivRounded(Function):
@@ -1029,9 +1074,11 @@ def floor_divide(input, other) -> Tensor:  # noqa: A002
 
 def remainder(input, other) -> Tensor:  # noqa: A002
     """Elementwise remainder with the sign of the divisor."""
-    if not isinstance(input, Tensor):
-        input = as_tensor(input, other)  # noqa: A001
-    return Remainder.apply(input, as_tensor(other, input))
+    if not isinstance(input, Tensor):  # number % tensor
+        return NumberRemainder.apply(as_tensor(input, other), other)
+    if not isinstance(other, Tensor):  # tensor % number
+        return RemainderNumber.apply(input, as_tensor(other, input))
+    return Remainder.apply(input, other)
 
 
 def _compare(np_fn, a, b) -> Tensor:
