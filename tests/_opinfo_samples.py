@@ -538,6 +538,8 @@ def loss_samples(op, kind):
             t = A(rnd(3, 4, low=0.0) / 2, grad=False)
             yield Sample(op, "ordinary", (p, t), gradgrad=True)
             yield Sample(op, "weight", (p, t), {"weight": A(rnd(4, low=0.0), grad=False)})
+            yield Sample(op, "weight-grad", (p, t), {"weight": A(rnd(4, low=0.0), grad=True)},
+                         msg=120)
             yield Sample(op, "sum", (p, t), {"reduction": "sum"})
             yield Sample(op, "none", (p, t), {"reduction": "none"})
             yield Sample(op, "bad-shape", (p, A(rnd(4), grad=False)))

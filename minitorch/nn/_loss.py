@@ -115,6 +115,7 @@ class BinaryCrossEntropy(Function):
 
     node_name = "BinaryCrossEntropyBackward0"
     _builtin = True
+    _edge_args = (0, 1)  # the weight gets no edge, as in PyTorch
 
     @staticmethod
     def forward(ctx, x, y, weight, reduction):
@@ -148,7 +149,7 @@ class BinaryCrossEntropy(Function):
         if ctx.needs_input_grad[1]:
             # d/dy = log(1 - x) - log(x) = -logit(x), not clamped (inf at x = 0, as in PyTorch)
             gy = grad * ((1 - x).log() - x.log())
-        return gx, gy, None
+        return gx, gy
 
 
 class NllLoss(Function):

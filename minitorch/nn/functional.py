@@ -744,6 +744,10 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         raise RuntimeError(f"Found dtype {_type_name(target)} but expected {_type_name(input)}")
     if weight is not None and weight.shape != input.shape:
         weight = weight.expand(input.shape)
+    if weight is not None and weight.requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError("The function 'binary_cross_entropy' is not differentiable with "
+                           "respect to argument 'weight'. This input cannot have requires_grad "
+                           "True.")
     return BinaryCrossEntropy.apply(input, target, weight, reduction)
 
 

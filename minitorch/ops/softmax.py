@@ -25,6 +25,17 @@ from minitorch.ops.reduction import _summed
 __all__ = ["softmax", "log_softmax"]
 
 
+def _zero_dim_as_row(forward):
+    """A 0-d tensor is a row of one along dim 0 (as in PyTorch, whose softmax of a 0-d tensor
+    is one node): ``forward`` runs on shape (1,), and the result is 0-d again."""
+    def run(*args):
+        if args[0]._data.ndim:
+            return forward(*args)
+        rows = [_wrap(a._data.reshape(1)) if isinstance(a, Tensor) else a for a in args]
+        return _wrap(forward(*rows)._data.reshape(()))
+    return run
+
+
 class _GradientOp(Function):
     """What the gradients of softmax and log_softmax share: they take (incoming gradient,
     the forward's output, dim) and save the first two, for their own backward."""
@@ -44,6 +55,7 @@ class Softmax(Function):
     _builtin = True
 
     @staticmethod
+    @_zero_dim_as_row
     def forward(x, dim):
         xd = _acc(x._data)
         e = np.exp(xd - _max_along(xd, dim))
@@ -70,6 +82,7 @@ class SafeSoftmax(Softmax):
     _builtin = True
 
     @staticmethod
+    @_zero_dim_as_row
     def forward(x, dim):
         xd = _acc(x._data)
         top = _max_along(xd, dim)
@@ -92,6 +105,7 @@ class SoftmaxBackwardData(_GradientOp):
     saved_names = ("grad_output", "output")
 
     @staticmethod
+    @_zero_dim_as_row
     def forward(grad, s, dim):
         g, sd = grad._data, s._data
         return _wrap(sd * (g - _summed(g * sd, dim, True, None)))
@@ -113,6 +127,7 @@ class LogSoftmax(Function):
     _builtin = True
 
     @staticmethod
+    @_zero_dim_as_row
     def forward(x, dim):
         if x._data.shape[dim] == 0:  # an empty dim: an empty result (the log of the empty
             return _wrap(x._data.copy())  # sum, log(0), would warn)
@@ -152,6 +167,7 @@ class LogSoftmaxBackwardData(_GradientOp):
     saved_names = ("grad_output", "output")
 
     @staticmethod
+    @_zero_dim_as_row
     def forward(grad, out, dim):
         g = grad._data
         return _wrap(g - np.exp(out._data) * _summed(g, dim, True, None))
@@ -202,9 +218,7 @@ def _softmax_input(input: Tensor, dim, dtype, name: str):  # noqa: A002
     dtype = as_dtype(dtype, name)
     if dtype is not None:
         x = x.to(dtype)
-    if x._data.ndim == 0:
-        x = x.reshape(1)
-    d = normalize_dim(dim, x._data.ndim)
+    d = normalize_dim(dim, max(x._data.ndim, 1))
     if x._data.dtype.kind != "f":  # PyTorch names its kernel: the last dim has its own
         kernel = f"{name}_lastdim_kernel_impl" if d == x._data.ndim - 1 else f"{name}_kernel_impl"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype._legacy[:-6]}\'')
@@ -219,10 +233,8 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa
     >>> softmax(minitorch.tensor([0.0, 0.0]), dim=0)
     tensor([0.5000, 0.5000])
     """
-    shape = input.shape
     x, d = _softmax_input(input, dim, dtype, "softmax")
-    out = Softmax.apply(x, d)
-    return out.reshape(shape) if len(shape) == 0 else out
+    return Softmax.apply(x, d)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
@@ -233,10 +245,8 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # 
     >>> log_softmax(minitorch.tensor([1000.0, 1000.0]), dim=0)
     tensor([-0.6931, -0.6931])
     """
-    shape = input.shape
     x, d = _softmax_input(input, dim, dtype, "log_softmax")
-    out = LogSoftmax.apply(x, d)
-    return out.reshape(shape) if len(shape) == 0 else out
+    return LogSoftmax.apply(x, d)
 
 
 _MISSING = object()
