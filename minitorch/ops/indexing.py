@@ -222,9 +222,13 @@ class Gather(Function):
 
 # ---------------------------------------------------------------- key handling
 def _is_advanced(k) -> bool:
-    """Index tensors, lists and arrays (not a 0-dim integer tensor, which acts as an int)."""
-    return isinstance(k, (Tensor, list, range, np.ndarray)) and not (
-        isinstance(k, Tensor) and k._data.ndim == 0 and k._data.dtype.kind in "iu")
+    """Index tensors, lists and arrays (not a 0-dim integer tensor or NumPy array, which acts
+    as an int)."""
+    if isinstance(k, Tensor):
+        return not (k._data.ndim == 0 and k._data.dtype.kind in "iu")
+    if isinstance(k, np.ndarray):
+        return not (k.ndim == 0 and k.dtype.kind in "iu" and k.dtype != np.uint8)
+    return isinstance(k, (list, range))
 
 
 _INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.uint8), np.dtype(np.bool_))
@@ -305,7 +309,8 @@ def _parse_key(key, data) -> tuple:
     tensors), its index arrays on ``data``'s device (a CPU index tensor may index a GPU tensor).
     """
     shape = data.shape
-    keys = [_to_numpy_index(k) if _is_advanced(k) else k for k in _as_tuple_key(key)]
+    keys = [_to_numpy_index(k) if _is_advanced(k) else int(k) if isinstance(k, np.ndarray) else k
+            for k in _as_tuple_key(key)]
     if type(data) is not np.ndarray:
         xp = array_module(data)
         keys = [xp.asarray(k) if type(k) is np.ndarray else k for k in keys]
@@ -319,7 +324,13 @@ def _parse_key(key, data) -> tuple:
     dim = 0  # the dimension of x that the next index applies to
     view_dim = 0  # the same dimension in the view that ``basic`` picks
     for k in keys:
-        if k is Ellipsis or _is_array(k):
+        if _is_array(k) and k.ndim == 0 and k.dtype == np.bool_:
+            # a single bool, as PyTorch reads it: a new dimension (an unsqueeze), indexed by
+            # [0] (True, it stays) or by nothing (False, it is empty)
+            basic.append(None)
+            advanced[view_dim] = array_module(data).zeros(1 if k else 0, np.int64)
+            view_dim += 1
+        elif k is Ellipsis or _is_array(k):
             n = _dims_used(k)
             if k is Ellipsis:
                 n, ellipsis_dims = ellipsis_dims, 0
@@ -471,10 +482,10 @@ def setitem(x: Tensor, key, value) -> None:
         target.copy_(value)
     elif not value._data.ndim:  # a single number: fill_ with it (FillBackward3)
         target._inplace(FillFrom.apply, value)
-    else:
-        if shape != value._data.shape:
-            value = value.view(shape)
-        target.copy_(value.expand(target._data.shape))
+    else:  # PyTorch's copy_to: always a view (ViewBackward0), then expand if still needed
+        value = value.view(shape)
+        target.copy_(value if value._data.shape == target._data.shape
+                     else value.expand(target._data.shape))
 
 
 def _one_mask(advanced: tuple) -> bool:
