@@ -315,20 +315,22 @@ def svdvals(A: Tensor) -> Tensor:  # noqa: N803
     return Svdvals.apply(A)
 
 
-def _amax_or_zero(t: Tensor, dim: int) -> Tensor:
+def _amax_or_zero(t: Tensor, dim: int, keepdim: bool = False) -> Tensor:
     """The largest of non-negative numbers along ``dim``; of none at all, 0 (as PyTorch's
     matrix norms give for an empty matrix)."""
     if t.shape[dim] == 0:
-        shape = [n for i, n in enumerate(t.shape) if i != dim % t.dim()]
+        dim %= t.dim()
+        shape = [1 if i == dim else n for i, n in enumerate(t.shape) if keepdim or i != dim]
         return _wrap(array_module(t._data).zeros(shape, dtype=t._data.dtype))
-    return t.amax(dim)
+    return t.amax(dim, keepdim)
 
 
 def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *,  # noqa: A002, N803
                 dtype=None) -> Tensor:
     """A matrix norm: ``"fro"`` (Frobenius, the default), ``"nuc"`` (sum of singular values),
     ``2``/``-2`` (largest/smallest singular value), ``1``/``-1`` (max/min column sum of
-    ``|A|``), ``inf``/``-inf`` (max/min row sum)."""
+    ``|A|``), ``inf``/``-inf`` (max/min row sum). Each is built from other operations as
+    PyTorch builds it, so that the graph has PyTorch's nodes."""
     _check_float(A, "linalg.matrix_norm")
     if A.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
@@ -337,25 +339,29 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *,  #
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
                            f"{' '.join(map(str, dim))}")
     dtype = _dtype.as_dtype(dtype, "linalg_matrix_norm")
-    if dtype is not None:
-        A = A.to(dtype)  # noqa: N806
     d0, d1 = normalize_dim(dim[0], A.dim()), normalize_dim(dim[1], A.dim())
     if ord == "fro":
-        return vector_norm(A, 2, (d0, d1), keepdim)
-    if ord in ("nuc", 2, -2):
-        _check_low_precision(A, "linalg.matrix_norm")
-        moved = A.permute(*[i for i in range(A.dim()) if i not in (d0, d1)], d0, d1)
-        s = svdvals(moved)
-        out = s.sum(-1) if ord == "nuc" else _amax_or_zero(s, -1) if ord == 2 else s.amin(-1)
-    elif ord in (1, -1, math.inf, -math.inf):
-        summed, other = (d0, d1) if ord in (1, -1) else (d1, d0)  # 1: column sums
-        sums = A.abs().sum(summed)
-        other -= other > summed  # the summed dimension is gone
-        out = _amax_or_zero(sums, other) if ord > 0 else sums.amin(other)
-    else:
+        return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
+    if ord in (1, -1, math.inf, -math.inf):
+        # the 1-norms of the columns (of the rows for inf), then their max or min
+        first, second = (d0, d1) if ord in (1, -1) else (d1, d0)
+        if not keepdim and first < second:
+            second -= 1  # the first reduction removed a dimension in front of it
+        sums = vector_norm(A, 1, (first,), keepdim, dtype=dtype)
+        return _amax_or_zero(sums, second, keepdim) if ord > 0 else sums.amin(second, keepdim)
+    if ord not in ("nuc", 2, -2):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if dtype is not None:
+        A = A.to(dtype)  # noqa: N806
+    _check_low_precision(A, "linalg.matrix_norm")
+    order = [i for i in range(A.dim()) if i not in (d0, d1)] + [d0, d1]
+    s = svdvals(A.permute(*order))  # the singular values of each matrix, moved to the end
+    if ord == "nuc":
+        out = s.sum(-1, keepdim)
+    else:
+        out = _amax_or_zero(s, -1, keepdim) if ord == 2 else s.amin(-1, keepdim)
     if keepdim:
-        out = out.unsqueeze(min(d0, d1)).unsqueeze(max(d0, d1))
+        out = out.unsqueeze(-1).permute(*[order.index(i) for i in range(A.dim())])
     return out
 
 

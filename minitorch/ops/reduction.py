@@ -677,9 +677,10 @@ def vector_norm(input: Tensor, p: float = 2.0, dim=None, keepdim: bool = False, 
         if not dtype.is_floating_point:
             raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, "
                                f"but got {dtype._legacy[:-6]}")
-        input = input.to(dtype)  # noqa: A001
     dims = normalize_dims(dim, input._data.ndim)
     check_norm_identity(input._data.shape, p, dims)
+    if dtype is not None and dtype.np != input._data.dtype:
+        return Norm.apply(input, float(p), dims, keepdim, dtype.np)
     return Norm.apply(input, float(p), dims, keepdim)
 
 
@@ -691,14 +692,16 @@ def check_norm_identity(shape: tuple, p: float, dims: tuple) -> None:
 
 
 class Norm(Function):
-    """``norm``: one node, with PyTorch's gradient at the edges (0 where the norm is 0)."""
+    """``norm``: one node, with PyTorch's gradient at the edges (0 where the norm is 0).
+    A ``dtype`` converts the input inside the node (no ``ToCopyBackward0`` before it)."""
 
     node_name = "LinalgVectorNormBackward0"
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, p, dims, keepdim):
-        out = _wrap(norm_array(a._data, p, dims, keepdim))
+    def forward(ctx, a, p, dims, keepdim, dtype=None):
+        data = a._data if dtype is None else a._data.astype(dtype)
+        out = _wrap(norm_array(data, p, dims, keepdim))
         ctx.save_for_backward(a, out)
         ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
         return out
@@ -706,7 +709,10 @@ class Norm(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        return norm_backward(grad, a, out, ctx.p, ctx.dims, ctx.keepdim)
+        if a.dtype == out.dtype:
+            return norm_backward(grad, a, out, ctx.p, ctx.dims, ctx.keepdim)
+        g = norm_backward(grad, a.to(out.dtype), out, ctx.p, ctx.dims, ctx.keepdim)
+        return None if g is None else g.to(a.dtype)
 
 
 def norm_array(a, p: float, dims: tuple, keepdim: bool):
