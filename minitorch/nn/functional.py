@@ -1561,25 +1561,24 @@ def _circular_pad(input: Tensor, pad: tuple, sizes: list) -> Tensor:  # noqa: A0
             raise RuntimeError("Negative padding value is resulting in an empty dimension")
     ndim, k = input.dim(), len(sizes)
     out = input.new_empty(list(input.shape[:ndim - k]) + [m for _, m in reversed(sizes)])
-    out_key, in_key = [slice(None)] * ndim, [slice(None)] * ndim
+
+    def span(t: Tensor, dim: int, start: int, stop: int) -> Tensor:  # PyTorch's slice
+        return t.narrow(dim, start, stop - start)
+
+    out_middle, in_middle = out, input
     for i, (n, m) in enumerate(sizes):
-        before, after = pad[2 * i], pad[2 * i + 1]
-        out_key[ndim - 1 - i] = slice(max(before, 0), m - max(after, 0))
-        in_key[ndim - 1 - i] = slice(max(-before, 0), n - max(-after, 0))
-    out[tuple(out_key)] = input[tuple(in_key)]
+        dim, before, after = ndim - 1 - i, pad[2 * i], pad[2 * i + 1]
+        out_middle = span(out_middle, dim, max(before, 0), m - max(after, 0))
+        in_middle = span(in_middle, dim, max(-before, 0), n - max(-after, 0))
+    out_middle.copy_(in_middle)
     for i, (_, m) in enumerate(sizes):
         dim, before, after = ndim - 1 - i, pad[2 * i], pad[2 * i + 1]
-        key = [slice(None)] * ndim
         if before > 0:
-            key[dim] = slice(m - before - max(after, 0), m - max(after, 0))
-            source = out[tuple(key)]
-            key[dim] = slice(0, before)
-            out[tuple(key)] = source
+            span(out, dim, 0, before).copy_(
+                span(out, dim, m - before - max(after, 0), m - max(after, 0)))
         if after > 0:
-            key[dim] = slice(max(before, 0), max(before, 0) + after)
-            source = out[tuple(key)]
-            key[dim] = slice(m - after, m)
-            out[tuple(key)] = source
+            span(out, dim, m - after, m).copy_(
+                span(out, dim, max(before, 0), max(before, 0) + after))
     return out
 
 
