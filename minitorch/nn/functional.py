@@ -1829,6 +1829,7 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,  # n
         if weight.dtype != input.dtype:
             _warn_rms_norm_dtypes(input, weight)
         out = out * weight
+    out = out.contiguous()  # as PyTorch's: a transposed input gives a contiguous result
     return out.to(input.dtype) if out.dtype != input.dtype else out  # the input's dtype
 
 

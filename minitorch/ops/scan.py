@@ -28,7 +28,7 @@ from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops._util import normalize_dim, normalize_dims, quietly
 from minitorch.ops.arithmetic import DivScalar, MulScalar, where
-from minitorch.ops.shape import Flip, cat, stack
+from minitorch.ops.shape import Flip, Slice, cat, stack
 
 __all__ = ["cumsum", "cumprod", "logsumexp"]
 
@@ -147,7 +147,11 @@ def _cumprod_grad_with_zeros(x, g, y, dim: int):
 
 
 def _narrow(t: Tensor, dim: int, start: int, stop: int) -> Tensor:
-    return t[(slice(None),) * dim + (slice(start, stop),)]
+    """PyTorch's ``slice`` (``start`` and ``stop`` clamped to the dimension): always a
+    ``SliceBackward0``, even when it takes everything."""
+    n = t._data.shape[dim]
+    start, stop = min(max(start, 0), n), min(max(stop, 0), n)
+    return Slice.apply(t, dim, start, max(stop, start), 1)
 
 
 def _cumprod_grad_differentiable(a: Tensor, grad: Tensor, dim: int) -> Tensor:
