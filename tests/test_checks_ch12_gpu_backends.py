@@ -45,7 +45,7 @@ class MyBackend(_backend.Backend):
 
 def test_backend_right(capsys):
     passed, out = _result(check_backend, MyBackend, capsys)
-    assert passed and "all 6 cases passed" in out
+    assert passed and "all 7 cases passed" in out
 
 
 def test_backend_todo(capsys):
@@ -158,6 +158,33 @@ class _BackendDelegates(MyBackend):
         return PretendGPU().from_numpy(array, index)
 
 
+# Answers that passed before the review of chapter 12: they only kept float32 1-D arrays right
+# (the one kind the other cases used), or gave back something that is no array at all.
+class _BackendAlwaysFloat32(MyBackend):
+    def from_numpy(self, array, index):
+        return np.array(array, dtype=np.float32).view(PretendArray)  # "GPUs compute in float32"
+
+
+class _BackendBackAsFloat32(MyBackend):
+    def to_numpy(self, array):
+        return np.array(array.view(np.ndarray), dtype=np.float32)
+
+
+class _BackendThroughAList(MyBackend):
+    def to_numpy(self, array):
+        return np.array(array.tolist())  # float32 comes back as float64
+
+
+class _BackendFlattens(MyBackend):
+    def from_numpy(self, array, index):
+        return np.array(array).ravel().view(PretendArray)
+
+
+class _BackendReturnsAList(MyBackend):
+    def to_numpy(self, array):
+        return array.tolist()
+
+
 # ------------------------------------------------------------------ the meta-test's lists
 RIGHT = {"check_backend": (check_backend, MyBackend)}
 
@@ -179,6 +206,17 @@ WRONG = [
     ("check_backend", _BackendSubclass, "subclasses PretendGPU", ["subclasses `PretendGPU`"]),
     ("check_backend", _BackendDelegates, "calls PretendGPU's from_numpy",
      ["called `PretendGPU`"]),
+    ("check_backend", _BackendAlwaysFloat32, "from_numpy makes every array float32",
+     ["`from_numpy` turned a host array of int64, shape (2, 3) into a PretendArray of "
+      "float32", "with its dtype and shape"]),
+    ("check_backend", _BackendBackAsFloat32, "to_numpy makes every array float32",
+     ["`to_numpy` turned a device array of int64, shape (2, 3) into an ndarray of float32"]),
+    ("check_backend", _BackendThroughAList, "to_numpy through tolist(): float32 -> float64",
+     ["`to_numpy` turned a device array of float32", "into an ndarray of float64"]),
+    ("check_backend", _BackendFlattens, "from_numpy flattens",
+     ["into a PretendArray of int64, shape (6,)"]),
+    ("check_backend", _BackendReturnsAList, "to_numpy returns a list",
+     ["`to_numpy` returned a list", "plain `np.ndarray`"]),
 ]
 
 GIVEAWAYS = {"check_backend": ["np.array(array).view(PretendArray)"]}

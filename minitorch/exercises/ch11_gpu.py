@@ -46,7 +46,7 @@ def _describe(obj: Any) -> Any:
 
     if isinstance(obj, minitorch.Tensor):
         return ("tensor", str(obj.device), obj.detach().cpu().numpy().tolist(),
-                obj.requires_grad)
+                obj.requires_grad, str(obj.dtype))
     if isinstance(obj, dict):
         return {key: _describe(value) for key, value in obj.items()}
     if isinstance(obj, (tuple, list)):
@@ -54,20 +54,33 @@ def _describe(obj: Any) -> Any:
     return obj
 
 
-def _first_difference(got: Any, want: Any, where: str = "batch") -> str | None:
-    """Words for the first place where two described batches differ (None if they agree)."""
+def _first_difference(got: Any, want: Any, where: str = "batch", given: Any = None) -> str | None:
+    """Words for the first place where two described batches differ (None if they agree).
+
+    ``given`` is the description of the batch before the move, where the tensors started."""
     if isinstance(want, tuple) and want and want[0] == "tensor":
         if not (isinstance(got, tuple) and got and got[0] == "tensor"):
             return (f"`{where}` should be a tensor on {want[1]}; got {format_value(got)}. "
                     "Move tensors with `t.to(device)`; do not turn them into something else.")
+        started = given[1] if isinstance(given, tuple) and given[:1] == ("tensor",) else None
+        if got[1] != want[1] and started is not None and got[1] != started:
+            return (f"`{where}` went to {got[1]}, but the device asked for is {want[1]}: move "
+                    "it to the `device` argument, not to a device of your choosing (or a "
+                    "variable of the notebook), so the same code moves batches anywhere.")
         if got[1] != want[1]:
-            return (f"`{where}` is on {got[1]}, not on {want[1]}. `t.to(device)` is not in "
-                    "place: it *returns* the moved tensor, so put that in the result.")
+            return (f"`{where}` is still on {got[1]}, not on {want[1]}. `t.to(device)` is not "
+                    "in place: it *returns* the moved tensor, so put that in the result.")
         if got[2] != want[2]:
             return f"`{where}` holds different numbers than before the move."
         if got[3] != want[3]:
+            if got[3]:
+                return (f"`{where}` requires grad now, and did not before: move it with "
+                        "`t.to(device)` alone, which keeps `requires_grad` as it was.")
             return (f"`{where}` lost `requires_grad`: move it with `t.to(device)` (a recorded "
                     "copy), not by building a new tensor from its values.")
+        if got[4] != want[4]:
+            return (f"`{where}` changed its dtype from {want[4]} to {got[4]}: `t.to(device)` "
+                    "alone keeps it (labels must stay integers, for the loss).")
         return None
     if isinstance(want, dict):
         if not isinstance(got, dict):
@@ -75,7 +88,8 @@ def _first_difference(got: Any, want: Any, where: str = "batch") -> str | None:
         if set(got) != set(want):
             return f"`{where}` should keep its keys {sorted(want)}; got {sorted(got)}."
         for key in want:
-            found = _first_difference(got[key], want[key], f"{where}[{key!r}]")
+            inner = given.get(key) if isinstance(given, dict) else None
+            found = _first_difference(got[key], want[key], f"{where}[{key!r}]", inner)
             if found:
                 return found
         return None
@@ -87,7 +101,8 @@ def _first_difference(got: Any, want: Any, where: str = "batch") -> str | None:
         if len(got) != len(want):
             return f"`{where}` should have {len(want)} items; got {len(got)}."
         for i, (g, w) in enumerate(zip(got, want)):
-            found = _first_difference(g, w, f"{where}[{i}]")
+            inner = given[i] if isinstance(given, (tuple, list)) and i < len(given) else None
+            found = _first_difference(g, w, f"{where}[{i}]", inner)
             if found:
                 return found
         return None
@@ -99,6 +114,40 @@ def _first_difference(got: Any, want: Any, where: str = "batch") -> str | None:
         return (f"`{where}` is not a tensor, so it should come back unchanged "
                 f"({format_value(want)}); got {format_value(got)}.")
     return None
+
+
+def _given_back(out: Any, given: Any, where: str = "batch") -> str | None:
+    """Words for a container with tensors inside that came back as the very object it was
+    (so its tensors never moved), or None."""
+    import minitorch
+
+    if isinstance(given, (dict, tuple, list)) and out is given and _holds_tensor(given):
+        kind = type(given).__name__
+        return (f"`{where}` is the very {kind} you were given, handed back as it was, so the "
+                f"tensors in it did not move. A {kind} is a container too: build a new {kind} "
+                "from its moved items.")
+    if isinstance(given, dict) and isinstance(out, dict):
+        pairs = [(out[key], given[key], f"{where}[{key!r}]") for key in given if key in out]
+    elif isinstance(given, (tuple, list)) and type(out) is type(given):
+        pairs = [(o, g, f"{where}[{i}]") for i, (o, g) in enumerate(zip(out, given))]
+    else:
+        return None
+    for inner_out, inner_given, inner_where in pairs:
+        if not isinstance(inner_given, minitorch.Tensor):
+            found = _given_back(inner_out, inner_given, inner_where)
+            if found:
+                return found
+    return None
+
+
+def _holds_tensor(obj: Any) -> bool:
+    import minitorch
+
+    if isinstance(obj, minitorch.Tensor):
+        return True
+    if isinstance(obj, dict):
+        return any(_holds_tensor(value) for value in obj.values())
+    return isinstance(obj, (tuple, list)) and any(_holds_tensor(value) for value in obj)
 
 
 class _Moved(dict):
@@ -194,7 +243,8 @@ def check_to_device(to_device: Callable[[Any, Any], Any]) -> bool:
 
         def moved(obj):
             if isinstance(obj, minitorch.Tensor):
-                return ("tensor", where, obj.detach().cpu().numpy().tolist(), obj.requires_grad)
+                return ("tensor", where, obj.detach().cpu().numpy().tolist(), obj.requires_grad,
+                        str(obj.dtype))
             if isinstance(obj, dict):
                 return {key: moved(value) for key, value in obj.items()}
             if isinstance(obj, (tuple, list)):
@@ -208,7 +258,8 @@ def check_to_device(to_device: Callable[[Any, Any], Any]) -> bool:
             batch = make_batch()
             before, original = _describe(batch), copy.copy(batch)
             out = _call(to_device, batch, device)
-            return _Moved({"out": out, "before": before, "after": _describe(batch),
+            return _Moved({"out": out, "given": batch, "before": before,
+                           "after": _describe(batch),
                            "want": expect(original, device),
                            "extra": extra(original, out) if extra else None})
 
@@ -222,7 +273,8 @@ def check_to_device(to_device: Callable[[Any, Any], Any]) -> bool:
         assert got["after"] == got["before"], (
             "The batch you were given changed: build a new container, and leave the old one "
             "and its tensors as they were.")
-        problem = _first_difference(_describe(got["out"]), got["want"])
+        problem = (_given_back(got["out"], got["given"])
+                   or _first_difference(_describe(got["out"]), got["want"], given=got["before"]))
         assert problem is None, problem
         if got["extra"] is not None:
             assert got["extra"] is True, got["extra"]
@@ -255,7 +307,8 @@ def check_to_device(to_device: Callable[[Any, Any], Any]) -> bool:
         case("a tensor that requires grad: the gradient flows back through the move",
              lambda: {"w": minitorch.tensor([1.0, -1.0], requires_grad=True)}, name,
              extra=grad_flows_back),
-        case("back to the CPU", lambda: (t(1.0, 2.0).to(gpu), {"y": t(3.0).to(gpu)}), "cpu"),
+        case("back to the CPU (the first tensor is there already)",
+             lambda: (t(1.0, 2.0), {"y": t(3.0).to(gpu)}), "cpu"),
     ]
     return run_check(
         "to_device", cases,

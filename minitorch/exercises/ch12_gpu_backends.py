@@ -99,6 +99,16 @@ def check_backend(backend_class: type) -> bool:
         on[0] = -1.0  # a copy does not see this
         return {"type": kind, "values": np.asarray(back).tolist()}
 
+    def round_trip():
+        backend = new_backend()
+        found = _RoundTrip()
+        for what, host in HOST_ARRAYS.items():
+            on = backend.from_numpy(host.copy(), 0)
+            back = backend.to_numpy(on)
+            found[what] = {"device": _kind(on), "host": _kind(back),
+                           "values": np.asarray(back).tolist()}
+        return found
+
     def through_minitorch():
         with backend_for(PRETEND, new_backend()):
             x = minitorch.tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -111,7 +121,8 @@ def check_backend(backend_class: type) -> bool:
         with backend_for(PRETEND, new_backend()):
             w = minitorch.tensor([1.0, -2.0, 3.0], requires_grad=True)
             (w.to(PRETEND) ** 2).sum().backward()
-            return {"w.grad on": str(w.grad.device), "w.grad": w.grad.numpy().tolist()}
+            return {"w.grad on": str(w.grad.device), "w.grad": w.grad.numpy().tolist(),
+                    "w.grad dtype": str(w.grad.dtype)}
 
     def mixed():
         with backend_for(PRETEND, new_backend()):
@@ -157,11 +168,27 @@ def check_backend(backend_class: type) -> bool:
         return True
 
     def compare_to(got, want):
+        assert got["type"] in ("ndarray", "PretendArray"), (
+            f"`to_numpy` returned a {got['type']}: it must return a plain `np.ndarray`.")
         assert got["type"] == "ndarray", messages["to_numpy type"]
         assert got["values"] == want["values"], messages["to_numpy copy"] \
             if got["values"][0] == -1.0 else (
                 f"`to_numpy` should keep the values {want['values']}; its array holds "
                 f"{got['values']}.")
+        return True
+
+    def compare_round_trip(got, want):
+        for what, right in want.items():
+            have = got[what]
+            assert have["device"] == right["device"], (
+                f"`from_numpy` turned a host array of {what} into {have['device']}: copy it "
+                "as it is, with its dtype and shape.")
+            assert have["host"] == right["host"], (
+                f"`to_numpy` turned a device array of {what} into {have['host']}: copy it "
+                "back as it is, with its dtype and shape.")
+            assert have["values"] == right["values"], (
+                f"A round trip changed the values of the array of {what}: "
+                f"{right['values']} came back as {have['values']}.")
         return True
 
     answer_key = Shortcut(
@@ -178,11 +205,18 @@ def check_backend(backend_class: type) -> bool:
              compare=compare_from),
         Case("to_numpy copies a device array back to a plain NumPy array", to_numpy,
              {"type": "ndarray", "values": [4.0, 5.0]}, compare=compare_to),
+        Case("from_numpy, then to_numpy, keep the dtype and the shape ("
+             + "; ".join(HOST_ARRAYS) + ")", round_trip,
+             {what: {"device": _kind(host, "PretendArray"), "host": _kind(host),
+                     "values": host.tolist()} for what, host in HOST_ARRAYS.items()},
+             compare=compare_round_trip, expected_repr="each array as it was, on the device "
+             "(a PretendArray) and back on the host (an ndarray): the same dtype, shape and "
+             "values"),
         Case(f"through minitorch: x.to({PRETEND!r}), then (x @ x + 1).relu().sum(0)",
              through_minitorch, {"moved to": f"{PRETEND}:0", "result on": f"{PRETEND}:0",
                                  "result": [24.0, 34.0]}),
         Case("gradients come back to the CPU leaf", gradients,
-             {"w.grad on": "cpu", "w.grad": [2.0, -4.0, 6.0]}),
+             {"w.grad on": "cpu", "w.grad": [2.0, -4.0, 6.0], "w.grad dtype": "torch.float32"}),
         Case("mixing devices raises PyTorch's error", mixed, same_device),
     ]
     return run_check(
@@ -198,6 +232,32 @@ def check_backend(backend_class: type) -> bool:
         ],
         refuse=[answer_key],
     )
+
+
+# Host arrays whose dtype and shape a backend must keep both ways (float32 is the other cases').
+HOST_ARRAYS = {
+    "int64, shape (2, 3)": np.arange(6, dtype=np.int64).reshape(2, 3),
+    "float32, shape (2, 2), transposed": np.arange(4, dtype=np.float32).reshape(2, 2).T,
+    "float64, shape ()": np.array(2.5, dtype=np.float64),
+    "bool, shape (3,)": np.array([True, False, True]),
+}
+
+
+def _kind(array, name=None) -> str:
+    """'a PretendArray of int64, shape (2, 3)': an array's type, dtype and shape, in words."""
+    name = name or type(array).__name__
+    article = "an" if name[0] in "aeiou" or name == "ndarray" else "a"
+    dtype, shape = getattr(array, "dtype", None), getattr(array, "shape", None)
+    if dtype is None or shape is None:
+        return f"{article} {name}"
+    return f"{article} {name} of {dtype}, shape {tuple(shape)}"
+
+
+class _RoundTrip(dict):
+    """What came back from each round trip, shown as the host arrays it gave."""
+
+    def __repr__(self) -> str:
+        return "; ".join(f"{what} came back as {found['host']}" for what, found in self.items())
 
 
 # ------------------------------------------------------------------ benchmark files
