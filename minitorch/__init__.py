@@ -514,6 +514,7 @@ del _dtype
 # nn.functional.X, so is minitorch's; the others (another signature) are in nn/_aten.py.
 from minitorch.nn.functional import (
     adaptive_avg_pool1d,
+    avg_pool1d,
     bilinear,
     celu_,
     channel_shuffle,
@@ -529,6 +530,7 @@ from minitorch.nn.functional import (
     pixel_unshuffle,
     prelu,
     rms_norm,
+    rrelu_,
     selu_,
     threshold_,
 )
@@ -536,7 +538,6 @@ from minitorch.nn._aten import (
     adaptive_max_pool1d,
     alpha_dropout,
     alpha_dropout_,
-    avg_pool1d,
     batch_norm,
     binary_cross_entropy_with_logits,
     celu,
@@ -562,7 +563,6 @@ from minitorch.nn._aten import (
     max_pool2d,
     poisson_nll_loss,
     rrelu,
-    rrelu_,
     selu,
     threshold,
     triplet_margin_loss,

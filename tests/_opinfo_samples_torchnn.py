@@ -19,9 +19,10 @@ import numpy as np
 from _opinfo_samples import INF, NAN, A, Sample, all_families, f32, float_families, rnd
 
 # torch.X is nn.functional.X in PyTorch (and in minitorch): F's samples, as they are
-SAME_AS_F = ["adaptive_avg_pool1d", "bilinear", "celu_", "conv1d", "conv2d",
+SAME_AS_F = ["adaptive_avg_pool1d", "avg_pool1d", "bilinear", "celu_", "conv1d", "conv2d",
              "conv_transpose2d", "cosine_similarity", "hardshrink", "pairwise_distance",
-             "pixel_shuffle", "pixel_unshuffle", "prelu", "rms_norm", "selu_", "threshold_"]
+             "pixel_shuffle", "pixel_unshuffle", "prelu", "rms_norm", "rrelu_", "selu_",
+             "threshold_"]
 _R = {"none": 0, "mean": 1, "sum": 2}
 
 
@@ -67,9 +68,6 @@ TRANSLATED = {
     "max_pool2d": ("max_pool2d", lambda b: None if b["return_indices"] else (
         (b["input"], b["kernel_size"], _stride(b), b["padding"], b["dilation"],
          b["ceil_mode"]), {})),
-    "avg_pool1d": ("avg_pool1d", lambda b: (
-        (b["input"], b["kernel_size"], _stride(b), b["padding"], b["ceil_mode"],
-         b["count_include_pad"]), {})),
     "layer_norm": ("layer_norm", lambda b: _plain(b, "input", "normalized_shape", "weight",
                                                   "bias", "eps")),
     "group_norm": ("group_norm", lambda b: _plain(b, "input", "num_groups", "weight", "bias",
@@ -557,7 +555,7 @@ _OWN = {
     "alpha_dropout_": dropout_samples, "feature_dropout": dropout_samples,
     "feature_dropout_": dropout_samples, "feature_alpha_dropout": dropout_samples,
     "feature_alpha_dropout_": dropout_samples, "rrelu": rrelu_samples,
-    "rrelu_": rrelu_samples, "convolution": conv_samples, "embedding": embedding_samples,
+    "convolution": conv_samples, "embedding": embedding_samples,
     "constant_pad_nd": constant_pad_samples, "channel_shuffle": channel_shuffle_samples,
     "native_channel_shuffle": channel_shuffle_samples, "pdist": pdist_samples,
 }
@@ -573,16 +571,17 @@ _ARGS = {"celu": 2, "selu": 1, "threshold": 3, "adaptive_max_pool1d": 2, "max_po
 def add_samples(t: dict) -> None:
     for name in SAME_AS_F:
         t[f"fn:{name}"] = _carried(t, f"F:{name}", f"fn:{name}")
+    t["fn:rrelu_"] = _chain(t["fn:rrelu_"], rrelu_samples("fn:rrelu_"))
     for name in ("celu_", "selu_", "threshold_"):
         t[f"fn:{name}"] = _chain(t[f"fn:{name}"], activation_families_samples(f"fn:{name}"))
+    t["fn:avg_pool1d"] = _chain(t["fn:avg_pool1d"], pool_extra_samples("fn:avg_pool1d"))
     for name in ("prelu", "hardshrink"):  # the two Tensor methods among them
         t[f"method:{name}"] = _carried(t, f"F:{name}", f"method:{name}")
     extras = {"celu": activation_extra_samples, "selu": activation_extra_samples,
               "threshold": activation_extra_samples, "layer_norm": norm_extra_samples,
               "group_norm": norm_extra_samples, "batch_norm": norm_extra_samples,
               "instance_norm": norm_extra_samples}
-    for name in ("adaptive_max_pool1d", "max_pool1d", "max_pool1d_with_indices", "max_pool2d",
-                 "avg_pool1d"):
+    for name in ("adaptive_max_pool1d", "max_pool1d", "max_pool1d_with_indices", "max_pool2d"):
         extras[name] = pool_extra_samples
     for name in ("binary_cross_entropy_with_logits", "cosine_embedding_loss", "ctc_loss",
                  "hinge_embedding_loss", "kl_div", "margin_ranking_loss", "poisson_nll_loss",

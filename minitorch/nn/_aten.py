@@ -34,7 +34,7 @@ from minitorch._tensor import Tensor
 from minitorch.nn import functional as F
 from minitorch.nn._dropout import dropout as _dropout_impl
 from minitorch.nn._margin_loss import _margin_ranking_loss, _triplet_margin_loss
-from minitorch.ops._util import broadcast_error, check_tensor
+from minitorch.ops._util import broadcast_error
 
 _NONE = 0  # the default reduction, as PyTorch's Python binding reads ``int reduction=Mean``
 
@@ -144,11 +144,6 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa
     return F._rrelu(input, lower, upper, training, False, generator)
 
 
-def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa: A002
-           training: bool = False, generator=None) -> Tensor:
-    """In-place :func:`rrelu`."""
-    check_tensor(input, "rrelu_", "input", 1)
-    return F._rrelu(input, lower, upper, training, True, generator)
 
 
 # ---------------------------------------------------------------- pools and padding
@@ -176,13 +171,6 @@ def max_pool2d(input: Tensor, kernel_size, stride=(), padding=0, dilation=1,  # 
     """``nn.functional.max_pool2d`` (``stride=[]``: the kernel size)."""
     return F.max_pool2d(input, kernel_size, _default_stride(stride), padding, dilation,
                         ceil_mode)
-
-
-def avg_pool1d(input: Tensor, kernel_size, stride=(), padding=0,  # noqa: A002
-               ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
-    """``nn.functional.avg_pool1d`` (``stride=[]``: the kernel size)."""
-    return F.avg_pool1d(input, kernel_size, _default_stride(stride), padding, ceil_mode,
-                        count_include_pad)
 
 
 def constant_pad_nd(input: Tensor, pad, value=0) -> Tensor:  # noqa: A002

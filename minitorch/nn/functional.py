@@ -2779,10 +2779,10 @@ def _rrelu(input: Tensor, lower, upper, training: bool, inplace: bool,  # noqa: 
 
 
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa: A002
-           training: bool = False) -> Tensor:
-    """In-place :func:`rrelu`."""
+           training: bool = False, generator=None) -> Tensor:
+    """In-place :func:`rrelu` (also ``torch.rrelu_``), its slopes drawn from ``generator``."""
     check_tensor(input, "rrelu_", "input", 1)
-    return rrelu(input, lower, upper, training, inplace=True)
+    return _rrelu(input, lower, upper, training, True, generator)
 
 
 # ====================================================================== torchnn task

@@ -544,10 +544,10 @@ def _pnorm_grad(diff: Tensor, g: Tensor, d: Tensor, p: float) -> Tensor:
     """``g`` times the derivative of the p-norm distance ``d = |diff|_p`` (over the last
     dimension) by ``diff``: PyTorch's ``_cdist_backward`` and ``_pdist_backward``, 0 where
     the distance is 0 (and for p = 0, whose distance is a count). ``g`` and ``d`` have a last
-    dimension of 1."""
+    dimension of 1. ``d`` is the node's output, not detached: the second derivative goes
+    through the distance too."""
     if p == 0 or diff.numel() == 0:
         return diff * 0
-    d = d.detach()
     zero = (d == 0).expand(diff.shape).detach()
     d = d.masked_fill(d == 0, 1)
     if p == 1:
