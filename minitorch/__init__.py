@@ -570,4 +570,5 @@ from minitorch.nn._aten import (
 
 # Tensor.prelu and Tensor.hardshrink, the two of these that PyTorch also has as Tensor methods:
 # attached here, as _tensor_methods (layer 5) may not import nn (layer 6)
-Tensor.prelu, Tensor.hardshrink = prelu, hardshrink
+# (hardshrink without its out= keyword, which the method does not have)
+Tensor.prelu, Tensor.hardshrink = prelu, hardshrink.__wrapped__

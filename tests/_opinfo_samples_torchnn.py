@@ -569,6 +569,11 @@ _ARGS = {"celu": 2, "selu": 1, "threshold": 3, "adaptive_max_pool1d": 2, "max_po
 
 
 def add_samples(t: dict) -> None:
+    import _opinfo_samples
+
+    # out=: only these two of the names take it in PyTorch
+    _opinfo_samples._OUT_ARGS["threshold"] = lambda: ((A(rnd(3), grad=False), 0.1, -1.0), (3,))
+    _opinfo_samples._OUT_ARGS["hardshrink"] = lambda: ((A(rnd(3), grad=False), 0.3), (3,))
     for name in SAME_AS_F:
         t[f"fn:{name}"] = _carried(t, f"F:{name}", f"fn:{name}")
     t["fn:rrelu_"] = _chain(t["fn:rrelu_"], rrelu_samples("fn:rrelu_"))
@@ -601,6 +606,11 @@ def add_samples(t: dict) -> None:
         t[op] = _chain(samples(op), common_samples(op, _ARGS.get(name, 3)))
     for name in ("channel_shuffle", "native_channel_shuffle", "pdist"):
         t[f"F:{name}"] = _OWN[name](f"F:{name}")
+    for name in ("threshold", "hardshrink"):
+        t[f"fn:{name}"] = _chain(t[f"fn:{name}"], _opinfo_samples.out_samples(name))
+    t["method:hardshrink"] = _chain(t["method:hardshrink"], lambda: iter([Sample(
+        "method:hardshrink", "no-out", (A(rnd(3)),), {"out": A(np.zeros(3, np.float32), False,
+                                                              "own")}, msg=0)]))
 
 
 # (sample-id pattern, verdict, reason): as _opinfo_samples.KNOWN_DIFFERENCES (the verdicts

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minitorch._out import with_out
 from minitorch._tensor import Tensor
 from minitorch.nn import functional as F
 from minitorch.nn._dropout import dropout as _dropout_impl
@@ -133,8 +134,10 @@ def selu(input: Tensor) -> Tensor:  # noqa: A002
     return F.selu(input)
 
 
+@with_out
 def threshold(input: Tensor, threshold: float, value: float) -> Tensor:  # noqa: A002
-    """``nn.functional.threshold`` without ``inplace`` (that is ``threshold_``)."""
+    """``nn.functional.threshold`` without ``inplace`` (that is ``threshold_``); ``out=``
+    writes the result into a given tensor."""
     return F.threshold(input, threshold, value)
 
 
