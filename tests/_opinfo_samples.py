@@ -2368,6 +2368,7 @@ def _build_table() -> dict:
     import _opinfo_samples_torchnn  # torch.dropout, torch.layer_norm, torch.kl_div, pdist...
 
     _opinfo_samples_torchnn.add_samples(t)
+    _opinfo_samples_torchnn.add_cell_samples(t)
     _add_issue26_samples(t)
     return t
 

@@ -624,3 +624,72 @@ KNOWN_DIFFERENCES = [
      "PyTorch's vectorised mean leaves a rounding error of about 1e-7 that the division by "
      "sqrt(eps) makes 1e-5 (F.instance_norm refuses such an input)"),
 ]
+
+
+# ------------------------------------------------------------------ the recurrent cells
+_GATES = {"rnn_tanh_cell": 1, "rnn_relu_cell": 1, "lstm_cell": 4, "gru_cell": 3}
+
+
+def _cell_graph(name):
+    """The cell's output(s) and the names of the nodes of the graph: PyTorch splits the gates
+    with ``unsafe_chunk`` (UnsafeSplitBackward0), minitorch with ``chunk`` (SplitBackward0);
+    the rest of the graph is the same."""
+    def call(lib, *args):
+        out = getattr(lib, name)(*args)
+        outs = out if isinstance(out, tuple) else (out,)
+        return out, [[n.replace("UnsafeSplit", "Split") for n in _names(o.grad_fn)]
+                     for o in outs]
+    return call
+
+
+def cell_samples(op):
+    name = op.split(":")[1]
+    g = _GATES[name]
+
+    def hidden(a):
+        return [a, A(rnd(*a.arr.shape, dtype=a.arr.dtype))] if name == "lstm_cell" else a
+
+    def gen():
+        for dtype in (np.float32, np.float64):
+            x, h = A(rnd(2, 3, dtype=dtype)), A(rnd(2, 4, dtype=dtype))
+            w, u = A(rnd(4 * g, 3, dtype=dtype)), A(rnd(4 * g, 4, dtype=dtype))
+            b1, b2 = A(rnd(4 * g, dtype=dtype)), A(rnd(4 * g, dtype=dtype))
+            fam = np.dtype(dtype).name
+            # (second derivatives in float64: in float32 PyTorch's in-place gates round theirs
+            # otherwise)
+            yield Sample(op, fam, (x, hidden(h), w, u, b1, b2), gradgrad=dtype == np.float64)
+            yield Sample(op, fam + "-no-bias", (x, hidden(h), w, u))
+            yield Sample(op, fam + "-one-bias", (x, hidden(h), w, u, None, b2))
+            yield Sample(op, fam + "-node", (x, hidden(h), w, u, b1, b2), call=_cell_graph(name))
+            yield Sample(op, fam + "-node-one-bias", (x, hidden(h), w, u, b1, None),
+                         call=_cell_graph(name))
+        x, h, w, u = A(rnd(2, 3)), A(rnd(2, 4)), A(rnd(4 * g, 3)), A(rnd(4 * g, 4))
+        yield Sample(op, "keywords", (), {"input": x, "hx": hidden(h), "w_ih": w, "w_hh": u,
+                                          "b_ih": A(rnd(4 * g)), "b_hh": A(rnd(4 * g))})
+        yield Sample(op, "noncontig", (A(rnd(2, 3), layout="T"), hidden(h),
+                                       A(rnd(4 * g, 3), layout="T"), u))
+        yield Sample(op, "zeros", (A(np.zeros((2, 3), np.float32)), hidden(A(np.zeros((2, 4),
+                                                                                   np.float32))),
+                                   w, u))
+        yield Sample(op, "inf", (A(f32([[INF, 0, -INF], [1, 2, 3]])), hidden(h), w, u))
+        yield Sample(op, "empty-batch", (A(rnd(0, 3)), hidden(A(rnd(0, 4))), w, u))
+        yield Sample(op, "unbatched", (A(rnd(3)), hidden(A(rnd(4))), w, u))
+        yield Sample(op, "unbatched-hidden", (x, hidden(A(rnd(4))), w, u))
+        yield Sample(op, "unbatched-hidden-batch-4", (A(rnd(4, 3)), hidden(A(rnd(4))), w, u))
+        yield Sample(op, "0-d-hidden", (x, hidden(A(f32(1.0))), w, u))
+        yield Sample(op, "input-size", (A(rnd(2, 5)), hidden(h), w, u))
+        yield Sample(op, "hidden-size", (x, hidden(A(rnd(2, 5))), w, u))
+        yield Sample(op, "batch", (x, hidden(A(rnd(3, 4))), w, u))
+        yield Sample(op, "missing-weights", (x, hidden(h), w), msg=0)
+        if name == "lstm_cell":
+            yield Sample(op, "hx-tuple", (x, (h, A(rnd(2, 4))), w, u))
+            yield Sample(op, "hx-tensor", (x, h, w, u))
+            yield Sample(op, "hx-one", (x, [h], w, u))
+            yield Sample(op, "c-batch", (x, [h, A(rnd(3, 4))], w, u))
+    return gen
+
+
+def add_cell_samples(t: dict) -> None:
+    for name in _GATES:
+        op = f"fn:{name}"
+        t[op] = _chain(cell_samples(op), common_samples(op, 6))

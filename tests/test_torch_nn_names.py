@@ -25,7 +25,7 @@ feature_alpha_dropout feature_alpha_dropout_ feature_dropout feature_dropout_ gr
 hardshrink hinge_embedding_loss instance_norm kl_div layer_norm margin_ranking_loss max_pool1d
 max_pool1d_with_indices max_pool2d pairwise_distance pdist pixel_shuffle pixel_unshuffle
 poisson_nll_loss prelu rms_norm rrelu rrelu_ selu selu_ threshold threshold_
-triplet_margin_loss""".split()
+triplet_margin_loss rnn_tanh_cell rnn_relu_cell lstm_cell gru_cell""".split()
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -231,6 +231,20 @@ def test_native_channel_shuffle_backward_raises_like_torch():
         assert y.grad_fn.name() == "torch::autograd::NotImplemented"
         with pytest.raises(RuntimeError, match="derivative for aten::native_channel_shuffle"):
             y.sum().backward()
+
+
+@pytest.mark.parametrize(("name", "gates"), [("rnn_tanh_cell", 1), ("rnn_relu_cell", 1),
+                                             ("lstm_cell", 4), ("gru_cell", 3)])
+def test_cell_gradcheck(name, gates):
+    rng = np.random.default_rng(7)
+    args = [minitorch.tensor(rng.standard_normal(s), requires_grad=True)
+            for s in ((2, 3), (2, 4), (4 * gates, 3), (4 * gates, 4), (4 * gates,), (4 * gates,))]
+
+    def cell(x, h, *rest):
+        out = getattr(minitorch, name)(x, (h, h * 0.5) if name == "lstm_cell" else h, *rest)
+        return out if isinstance(out, tuple) else (out,)
+    assert minitorch.autograd.gradcheck(cell, tuple(args))
+    assert minitorch.autograd.gradgradcheck(cell, tuple(args))
 
 
 # ------------------------------------------------------------------ nn.ChannelShuffle

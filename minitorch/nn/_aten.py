@@ -35,6 +35,7 @@ from minitorch._tensor import Tensor
 from minitorch.nn import functional as F
 from minitorch.nn._dropout import dropout as _dropout_impl
 from minitorch.nn._margin_loss import _margin_ranking_loss, _triplet_margin_loss
+from minitorch.nn.modules import rnn as _rnn
 from minitorch.ops._util import broadcast_error
 
 _NONE = 0  # the default reduction, as PyTorch's Python binding reads ``int reduction=Mean``
@@ -353,3 +354,63 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
     reduction = _reduction("triplet_margin_loss", reduction, 8)
     return _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction,
                                 check_margin=False)
+
+
+# ---------------------------------------------------------------- recurrent cells
+def _dim_error(t: Tensor) -> IndexError:
+    return IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)"
+                      if t.dim() else "Dimension specified as 0 but tensor has no dimensions")
+
+
+def _cell_checks(input: Tensor, hx: tuple, w_ih: Tensor, w_hh: Tensor) -> None:  # noqa: A002
+    """The kernels' checks, in their order: the input's size, then each hidden state's batch
+    and size."""
+    if input.dim() < 2:
+        raise _dim_error(input)
+    if input.shape[1] != w_ih.shape[-1]:
+        raise RuntimeError(f"input has inconsistent input_size: got {input.shape[1]} "
+                           f"expected {w_ih.shape[-1]}")
+    for i, h in enumerate(hx):
+        if h.dim() < 1:
+            raise _dim_error(h)
+        if h.shape[0] != input.shape[0]:
+            raise RuntimeError(f"Input batch size {input.shape[0]} doesn't match hidden{i} "
+                               f"batch size {h.shape[0]}")
+        if h.dim() < 2:
+            raise _dim_error(h)
+        if h.shape[1] != w_hh.shape[-1]:
+            raise RuntimeError(f"hidden{i} has inconsistent hidden_size: got {h.shape[1]}, "
+                               f"expected {w_hh.shape[-1]}")
+
+
+def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,  # noqa: A002
+                  b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
+    """One step of ``nn.RNNCell``: ``tanh(W_ih x + b_ih + W_hh h + b_hh)``."""
+    _cell_checks(input, (hx,), w_ih, w_hh)
+    return _rnn.rnn_tanh_cell(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh)
+
+
+def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,  # noqa: A002
+                  b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
+    """One step of ``nn.RNNCell(nonlinearity="relu")``."""
+    _cell_checks(input, (hx,), w_ih, w_hh)
+    return _rnn.rnn_relu_cell(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh)
+
+
+def lstm_cell(input: Tensor, hx, w_ih: Tensor, w_hh: Tensor,  # noqa: A002
+              b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> tuple:
+    """One step of ``nn.LSTMCell``: ``hx = (h, c)``, returns ``(h', c')``."""
+    if isinstance(hx, Tensor) or not isinstance(hx, (tuple, list)):
+        raise TypeError(f"lstm_cell(): argument 'hx' (position 2) must be tuple of Tensors, "
+                        f"not {type(hx).__name__}")
+    if len(hx) != 2:
+        raise RuntimeError("lstm_cell expects two hidden states")
+    _cell_checks(input, tuple(hx), w_ih, w_hh)
+    return _rnn.lstm_cell(F.linear(input, w_ih, b_ih), tuple(hx), w_hh, b_hh)
+
+
+def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,  # noqa: A002
+             b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
+    """One step of ``nn.GRUCell``."""
+    _cell_checks(input, (hx,), w_ih, w_hh)
+    return _rnn.gru_cell(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh)

@@ -2788,7 +2788,6 @@ def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noq
 # ====================================================================== torchnn task
 # channel_shuffle (its Function in _pixel) and pdist (in ops.linalg, beside cdist, whose
 # gradient it shares), and the torch.* names of the nn functions (_aten) use these.
-from minitorch._out import with_out as _with_out  # noqa: E402
 from minitorch.nn._pixel import ChannelShuffle, NativeChannelShuffle  # noqa: E402
 from minitorch.ops.linalg import pdist  # noqa: E402
 
