@@ -124,6 +124,46 @@ def test_required_arguments_like_torch(name):
                 getattr(lib, name)(lib.tensor(x), *args[:k])
 
 
+def _valid_rest(lib, name):
+    """Arguments after the first that make a valid call of ``name`` (with a (2, 3, 4) input)."""
+    t = lib.ones
+    return {
+        "celu": (), "selu": (), "threshold": (0.1, 2.0), "rrelu": (), "rrelu_": (),
+        "adaptive_max_pool1d": (2,), "max_pool1d": (2,), "max_pool1d_with_indices": (2,),
+        "max_pool2d": (2,), "avg_pool1d": (2,), "constant_pad_nd": ([1, 1],),
+        "layer_norm": ([4],), "group_norm": (1,), "pdist": (),
+        "batch_norm": (None, None, None, None, True, 0.1, 1e-5, True),
+        "instance_norm": (None, None, None, None, True, 0.1, 1e-5, True),
+        "binary_cross_entropy_with_logits": (t(2, 3, 4),), "hinge_embedding_loss": (t(2, 3, 4),),
+        "kl_div": (t(2, 3, 4),), "poisson_nll_loss": (t(2, 3, 4), True, False, 1e-8, 1),
+        "margin_ranking_loss": (t(2, 3, 4), t(2, 3, 4)),
+        "cosine_embedding_loss": (t(2, 3, 4), t(2, 4)),
+        "triplet_margin_loss": (t(2, 3, 4), t(2, 3, 4)), "embedding": (lib.tensor([0]),),
+        "convolution": (t(2, 3, 2), None, [1], [0], [1], False, [0], 1),
+        "channel_shuffle": (3,), "native_channel_shuffle": (3,),
+        "rnn_tanh_cell": (t(2, 4), t(4, 3), t(4, 4)), "rnn_relu_cell": (t(2, 4), t(4, 3),
+                                                                          t(4, 4)),
+        "gru_cell": (t(2, 4), t(12, 3), t(12, 4)),
+        "lstm_cell": ((t(2, 4), t(2, 4)), t(16, 3), t(16, 4)),
+        "ctc_loss": (lib.ones(2, 2).long(), [5, 5], [2, 2]),
+        **{name: (0.5, True) for name in RANDOM},
+    }[name]
+
+
+@pytest.mark.parametrize("name", sorted(set(NAMES) - {
+    "adaptive_avg_pool1d", "bilinear", "celu_", "conv1d", "conv2d", "conv_transpose2d",
+    "cosine_similarity", "hardshrink", "pairwise_distance", "pixel_shuffle", "pixel_unshuffle",
+    "prelu", "rms_norm", "selu_", "threshold_"}))
+def test_not_a_tensor_like_torch(name):
+    """A number where the first Tensor goes: PyTorch's parser's TypeError, the same words."""
+    errors = []
+    for lib in (minitorch, torch):
+        with pytest.raises(TypeError) as caught:
+            getattr(lib, name)(1.5, *_valid_rest(lib, name))
+        errors.append(str(caught.value).split("\n")[0])
+    assert errors[0] == errors[1]
+
+
 LOSSES = {  # name: (the shapes of the tensors, the arguments after them)
     "binary_cross_entropy_with_logits": ([(3, 4), (3, 4)], (None, None)),
     "hinge_embedding_loss": ([(3, 4), "sign"], (1.0,)),
@@ -245,6 +285,17 @@ def test_cell_gradcheck(name, gates):
         return out if isinstance(out, tuple) else (out,)
     assert minitorch.autograd.gradcheck(cell, tuple(args))
     assert minitorch.autograd.gradgradcheck(cell, tuple(args))
+
+
+@pytest.mark.parametrize("module", ["nn._aten", "nn.functional", "ops.linalg"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"minitorch.{module}"),
+                             optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0
+    assert result.failed == 0
 
 
 # ------------------------------------------------------------------ nn.ChannelShuffle

@@ -22,11 +22,17 @@ Example:
     >>> minitorch.layer_norm(x, [2])
     tensor([[ 1.0000, -1.0000],
             [-1.0000,  1.0000]])
-    >>> minitorch.kl_div(x, x.exp(), 2)
+    >>> minitorch.kl_div(x, x, 2, log_target=True)  # 2: the sum
     tensor(0.)
+    >>> minitorch.kl_div(x, x, log_target=True)  # no reduction given: none
+    tensor([[0., 0.],
+            [0., 0.]])
 """
 
 from __future__ import annotations
+
+import functools
+import inspect
 
 import numpy as np
 
@@ -414,3 +420,41 @@ def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,  # noqa: A00
     """One step of ``nn.GRUCell``."""
     _cell_checks(input, (hx,), w_ih, w_hh)
     return _rnn.gru_cell(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh)
+
+
+# ---------------------------------------------------------------- PyTorch's argument parser
+def _tensor_args(fn):
+    """``fn`` with the first check of PyTorch's argument parser: each argument annotated
+    ``Tensor`` is one (``Tensor | None``: or None), else ``fn(): argument 'input' (position
+    1) must be Tensor, not float``. A call that does not fit the signature gets Python's own
+    TypeError, as in PyTorch."""
+    sig = inspect.signature(fn)
+    params = list(sig.parameters)
+    tensors = {n: p.annotation.endswith("None") for n, p in sig.parameters.items()
+               if isinstance(p.annotation, str) and p.annotation.startswith("Tensor")}
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError:
+            return fn(*args, **kwargs)  # Python's message for the call
+        for name, value in bound.arguments.items():
+            if name in tensors and not isinstance(value, Tensor) and not (
+                    value is None and tensors[name]):
+                if fn.__name__ == "ctc_loss":  # two overloads: PyTorch lists them
+                    got = ", ".join(type(a).__name__ for a in args)
+                    raise TypeError(f"ctc_loss() received an invalid combination of arguments "
+                                    f"- got ({got}), but expected one of:\n{_CTC_OVERLOADS}")
+                raise TypeError(f"{fn.__name__}(): argument '{name}' (position "
+                                f"{params.index(name) + 1}) must be Tensor, not "
+                                f"{type(value).__name__}")
+        return fn(*args, **kwargs)
+    return wrapper
+
+
+__all__ = [name for name, obj in list(globals().items())
+           if inspect.isfunction(obj) and not name.startswith("_")
+           and obj.__module__ == __name__]
+for _name in __all__:
+    globals()[_name] = _tensor_args(globals()[_name])
