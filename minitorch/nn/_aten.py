@@ -428,13 +428,16 @@ def _tensor_args(fn):
     ``Tensor`` is one (``Tensor | None``: or None), else ``fn(): argument 'input' (position
     1) must be Tensor, not float``. A call that does not fit the signature gets Python's own
     TypeError, as in PyTorch."""
-    sig = inspect.signature(fn)
-    params = list(sig.parameters)
-    tensors = {n: p.annotation.endswith("None") for n, p in sig.parameters.items()
-               if isinstance(p.annotation, str) and p.annotation.startswith("Tensor")}
+    parsed: list = []  # the signature and its Tensor arguments, read on the first call
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        if not parsed:
+            sig = inspect.signature(fn)
+            parsed[:] = [sig, list(sig.parameters), {
+                n: p.annotation.endswith("None") for n, p in sig.parameters.items()
+                if isinstance(p.annotation, str) and p.annotation.startswith("Tensor")}]
+        sig, params, tensors = parsed
         try:
             bound = sig.bind(*args, **kwargs)
         except TypeError:
