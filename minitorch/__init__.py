@@ -509,3 +509,70 @@ from minitorch.ops.matrices import (
 )
 
 del _dtype
+
+# torchnn task: the torch.* names of the nn functions. Where PyTorch's torch.X is its
+# nn.functional.X, so is minitorch's; the others (another signature) are in nn/_aten.py.
+from minitorch.nn.functional import (
+    adaptive_avg_pool1d,
+    avg_pool1d,
+    bilinear,
+    celu_,
+    channel_shuffle,
+    conv1d,
+    conv2d,
+    conv_transpose2d,
+    cosine_similarity,
+    hardshrink,
+    native_channel_shuffle,
+    pairwise_distance,
+    pdist,
+    pixel_shuffle,
+    pixel_unshuffle,
+    prelu,
+    rms_norm,
+    rrelu_,
+    selu_,
+    threshold_,
+)
+from minitorch.nn._aten import (
+    adaptive_max_pool1d,
+    alpha_dropout,
+    alpha_dropout_,
+    batch_norm,
+    binary_cross_entropy_with_logits,
+    celu,
+    constant_pad_nd,
+    convolution,
+    cosine_embedding_loss,
+    ctc_loss,
+    dropout,
+    dropout_,
+    embedding,
+    feature_alpha_dropout,
+    feature_alpha_dropout_,
+    feature_dropout,
+    feature_dropout_,
+    group_norm,
+    gru_cell,
+    hinge_embedding_loss,
+    instance_norm,
+    kl_div,
+    layer_norm,
+    lstm_cell,
+    margin_ranking_loss,
+    max_pool1d,
+    max_pool1d_with_indices,
+    max_pool2d,
+    poisson_nll_loss,
+    rnn_relu_cell,
+    rnn_tanh_cell,
+    rrelu,
+    selu,
+    threshold,
+    triplet_margin_loss,
+)
+
+# Tensor.prelu and Tensor.hardshrink, the two of these that PyTorch also has as Tensor methods:
+# attached here, as _tensor_methods (layer 5) may not import nn (layer 6)
+# (hardshrink without its out= keyword, which the method does not have)
+Tensor.prelu, Tensor.hardshrink = prelu, hardshrink.__wrapped__

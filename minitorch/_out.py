@@ -87,6 +87,7 @@ def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
 # How each operation treats an ``out`` of another dtype than its result, as PyTorch does:
 # most cast the result when that is safe (float32 into float64); these insist on their own dtype.
 _SAME_DTYPE = {"abs", "neg", "clamp", "trunc", "fix", "frac", "sgn", "round"}
+_SAME_DTYPE |= {"hardshrink"}  # (torchnn task)
 # matmul and the linalg kernels: "Expected out tensor to have dtype float, but got double"
 _MATMUL = {"mm", "bmm", "matmul", "linalg_inv_ex", "_linalg_det", "linalg_cross",
            "linalg_cholesky_ex", "_linalg_solve_ex", "renorm",

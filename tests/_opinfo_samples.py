@@ -2384,6 +2384,10 @@ def _build_table() -> dict:
     import _opinfo_samples_matrices  # block_diag, diagflat, combinations, vander, cov, ...
 
     _opinfo_samples_matrices.add_samples(t)
+    import _opinfo_samples_torchnn  # torch.dropout, torch.layer_norm, torch.kl_div, pdist...
+
+    _opinfo_samples_torchnn.add_samples(t)
+    _opinfo_samples_torchnn.add_cell_samples(t)
     _add_issue26_samples(t)
     return t
 
@@ -2917,6 +2921,16 @@ def _add_topic_entries() -> None:
 
 
 _add_topic_entries()
+
+
+def _add_torchnn_entries() -> None:
+    """The deliberate differences of the torch.* names of the nn functions (torchnn task)."""
+    import _opinfo_samples_torchnn
+
+    KNOWN_DIFFERENCES.extend(_opinfo_samples_torchnn.KNOWN_DIFFERENCES)
+
+
+_add_torchnn_entries()
 
 
 def known_difference(sample_id: str, verdict: str) -> str | None:

@@ -104,15 +104,23 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     """
     if reduce is not None or size_average is not None:  # the deprecated way to say reduction
         reduction = _legacy_reduction(size_average, reduce)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Target size ({target.shape}) must be the same as input size ({input.shape})"
+        )
+    return _binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
+
+
+def _binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A002
+                                      weight: Tensor | None, pos_weight: Tensor | None,
+                                      reduction: str) -> Tensor:
+    """:func:`binary_cross_entropy_with_logits` after its Python checks (``torch.``'s
+    has none)."""
     for name, w in (("weight", weight), ("pos_weight", pos_weight)):
         if isinstance(w, Tensor) and w.requires_grad and grad_mode._state.enabled:
             raise RuntimeError(
                 "The function 'binary_cross_entropy_with_logits' is not differentiable with "
                 f"respect to argument '{name}'. This input cannot have requires_grad True.")
-    if target.shape != input.shape:
-        raise ValueError(
-            f"Target size ({target.shape}) must be the same as input size ({input.shape})"
-        )
     kind = target._data.dtype.kind
     if kind == "b":  # PyTorch's first step is 1 - target
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
@@ -556,6 +564,13 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                 "Expected more than 1 value per channel when training, got input size "
                 f"{input.shape}"
             )
+    return _batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+def _batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,  # noqa: A002
+                weight: Tensor | None, bias: Tensor | None, training: bool, momentum: float,
+                eps: float) -> Tensor:
+    """:func:`batch_norm` after its Python checks (``torch.batch_norm`` has none of them)."""
     c = input._data.shape[1]
     if running_mean is not None and running_mean._data.shape[0] != c:
         raise RuntimeError(
@@ -1277,6 +1292,11 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None,  # noq
                       "support size.'batchmean' divides only by the batch size, and aligns with "
                       "the KL div math definition.'mean' will be changed to behave the same as "
                       "'batchmean' in the next major release.", UserWarning, stacklevel=2)
+    return _kl_div(input, target, reduction, log_target)
+
+
+def _kl_div(input: Tensor, target: Tensor, reduction: str, log_target: bool) -> Tensor:  # noqa: A002
+    """:func:`kl_div` after its Python checks and warning (``torch.kl_div`` has none)."""
     if input._data.dtype.kind != "f" or target._data.dtype.kind != "f":
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
@@ -2600,12 +2620,20 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None,  # noqa: A0
     if not use_input_stats and (running_mean is None or running_var is None):
         raise RuntimeError("Expected running_mean and running_var to be defined when "
                            "use_input_stats is false")
+    return _instance_norm(input, running_mean, running_var, weight, bias, use_input_stats,
+                          momentum, eps)
+
+
+def _instance_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,  # noqa: A002
+                   weight: Tensor | None, bias: Tensor | None, use_input_stats: bool,
+                   momentum: float, eps: float) -> Tensor:
+    """:func:`instance_norm` after its Python checks (``torch.instance_norm`` has none)."""
     b, c = input.shape[:2]
     repeated = [None if t is None else t.repeat(b)
                 for t in (weight, bias, running_mean, running_var)]
     flat = input.contiguous().view(1, b * c, *input.shape[2:])
-    out = batch_norm(flat, repeated[2], repeated[3], repeated[0], repeated[1],
-                     use_input_stats, momentum, eps)
+    out = _batch_norm(flat, repeated[2], repeated[3], repeated[0], repeated[1],
+                      use_input_stats, momentum, eps)
     with grad_mode.no_grad():  # each running statistic: the mean over the samples
         for stat, updated in ((running_mean, repeated[2]), (running_var, repeated[3])):
             if stat is not None:
@@ -2735,6 +2763,12 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa
     >>> rrelu(minitorch.tensor([-3.0, 2.0]), 0.1, 0.3)
     tensor([-0.6000,  2.0000])
     """
+    return _rrelu(input, lower, upper, training, inplace)
+
+
+def _rrelu(input: Tensor, lower, upper, training: bool, inplace: bool,  # noqa: A002
+           generator=None) -> Tensor:
+    """:func:`rrelu`, its slopes drawn from ``generator`` (``torch.rrelu`` takes one)."""
     check_tensor(input, "rrelu", "input", 1)
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
@@ -2742,14 +2776,61 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa
         raise NotImplementedError(
             f"\"rrelu_with_noise_out_cpu\" not implemented for '{_type_name(input)}'")
     _check_float_input(input, "leaky_relu_cpu")
-    noise = _extra.rrelu_noise(input._data, lower, upper) if training else None
+    noise = _extra.rrelu_noise(input._data, lower, upper, generator) if training else None
     cls = _extra.RreluWithNoiseInplace if inplace else _extra.RreluWithNoise
     args = (noise, (lower + upper) / 2, training)
     return input._inplace(cls.apply, *args) if inplace else cls.apply(input, *args)
 
 
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa: A002
-           training: bool = False) -> Tensor:
-    """In-place :func:`rrelu`."""
+           training: bool = False, generator=None) -> Tensor:
+    """In-place :func:`rrelu` (also ``torch.rrelu_``), its slopes drawn from ``generator``."""
     check_tensor(input, "rrelu_", "input", 1)
-    return rrelu(input, lower, upper, training, inplace=True)
+    return _rrelu(input, lower, upper, training, True, generator)
+
+
+# ====================================================================== torchnn task
+# channel_shuffle (its Function in _pixel) and pdist (in ops.linalg, beside cdist, whose
+# gradient it shares), and the torch.* names of the nn functions (_aten) use these.
+from minitorch.nn._pixel import ChannelShuffle, NativeChannelShuffle  # noqa: E402
+from minitorch.ops.linalg import pdist  # noqa: E402
+
+__all__ += ["channel_shuffle", "native_channel_shuffle", "pdist"]
+
+# F.hardshrink is torch.hardshrink, whose kernel writes into an ``out=`` tensor too
+hardshrink = _with_out(hardshrink)
+
+
+def _check_channel_shuffle(input: Tensor, groups, name: str) -> None:  # noqa: A002
+    check_tensor(input, name, "input", 1)
+    if not isinstance(groups, (int, np.integer)) or isinstance(groups, bool):
+        raise TypeError(f"{name}(): argument 'groups' (position 2) must be int, not "
+                        f"{type(groups).__name__}")
+    if input.ndim <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with "
+                           f"sizes {list(input.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{groups}")
+    if input.shape[1] % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got "
+                           f"{input.shape[1]} channels and {groups} groups.")
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:  # noqa: A002
+    """Split the channels (dimension 1) of a ``(N, C, *)`` input into ``groups`` groups and
+    deal them out one from each group in turn, as ShuffleNet does between grouped
+    convolutions.
+
+    >>> import minitorch
+    >>> channel_shuffle(minitorch.arange(6.0).reshape(1, 6, 1), 2).flatten()
+    tensor([0., 3., 1., 4., 2., 5.])
+    """
+    _check_channel_shuffle(input, groups, "channel_shuffle")
+    return ChannelShuffle.apply(input, int(groups))
+
+
+def native_channel_shuffle(input: Tensor, groups: int) -> Tensor:  # noqa: A002
+    """:func:`channel_shuffle` without a derivative (PyTorch's backward raises)."""
+    _check_channel_shuffle(input, groups, "native_channel_shuffle")
+    return NativeChannelShuffle.apply(input, int(groups))

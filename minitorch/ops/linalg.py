@@ -535,28 +535,34 @@ class Cdist(Function):
     @staticmethod
     def backward(ctx, grad):
         x1, x2, dist = ctx.saved_tensors
-        p = ctx.p
         diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)  # (..., r1, r2, c)
-        if p == 0 or diff.numel() == 0:
-            term = diff * 0
-        else:
-            g, d = grad.unsqueeze(-1), dist.detach().unsqueeze(-1)
-            zero = (d == 0).expand(diff.shape).detach()
-            d = d.masked_fill(d == 0, 1)
-            if p == 1:
-                term = g * diff.sign()
-            elif p == 2:
-                term = g * diff / d
-            elif p == np.inf:
-                term = g * diff.sign() * (diff.abs() == d).to(diff.dtype)
-            else:
-                a = diff.abs()
-                if p < 1:  # |diff| ** (p - 1) is infinite at 0: PyTorch gives 0 there
-                    zero = zero | (a == 0)
-                    a = a.masked_fill(a == 0, 1)
-                term = g * diff.sign() * a ** (p - 1) / d ** (p - 1)
-            term = term.masked_fill(zero, 0)
+        term = _pnorm_grad(diff, grad.unsqueeze(-1), dist.unsqueeze(-1), ctx.p)
         return (term.sum(-2).sum_to_size(x1.shape), (-term).sum(-3).sum_to_size(x2.shape))
+
+
+def _pnorm_grad(diff: Tensor, g: Tensor, d: Tensor, p: float) -> Tensor:
+    """``g`` times the derivative of the p-norm distance ``d = |diff|_p`` (over the last
+    dimension) by ``diff``: PyTorch's ``_cdist_backward`` and ``_pdist_backward``, 0 where
+    the distance is 0 (and for p = 0, whose distance is a count). ``g`` and ``d`` have a last
+    dimension of 1. ``d`` is the node's output, not detached: the second derivative goes
+    through the distance too."""
+    if p == 0 or diff.numel() == 0:
+        return diff * 0
+    zero = (d == 0).expand(diff.shape).detach()
+    d = d.masked_fill(d == 0, 1)
+    if p == 1:
+        term = g * diff.sign()
+    elif p == 2:
+        term = g * diff / d
+    elif p == np.inf:
+        term = g * diff.sign() * (diff.abs() == d).to(diff.dtype)
+    else:
+        a = diff.abs()
+        if p < 1:  # |diff| ** (p - 1) is infinite at 0: PyTorch gives 0 there
+            zero = zero | (a == 0)
+            a = a.masked_fill(a == 0, 1)
+        term = g * diff.sign() * a ** (p - 1) / d ** (p - 1)
+    return term.masked_fill(zero, 0)
 
 
 class EuclideanDist(Function):
@@ -641,6 +647,60 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
 
 
 __all__ += ["cdist"]
+
+
+# ---------------------------------------------------------------- pdist (torchnn task)
+class Pdist(Function):
+    """``pdist``: the p-norm distance of each pair of rows ``i < j`` of a 2-d tensor, in the
+    order of ``triu_indices(n, n, 1)``: :func:`_cdist_array` of the pairs. Its gradient (PyTorch's
+    ``_pdist_backward``) is cdist's, each pair's term added to row ``i`` and taken from row
+    ``j``."""
+
+    node_name = "PdistBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, p):
+        xp = array_module(x._data)
+        i, j = np.triu_indices(x._data.shape[0], 1)
+        ctx.p, ctx.pairs = p, (i, j)
+        a, b = x._data[xp.asarray(i)], x._data[xp.asarray(j)]
+        out = _wrap(_cdist_array(a[:, None, :], b[:, None, :], p).reshape(len(i)))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, dist = ctx.saved_tensors
+        i, j = (_wrap(np.asarray(k, np.int64)).to(x.device) for k in ctx.pairs)
+        diff = x.index_select(0, i) - x.index_select(0, j)  # (pairs, c)
+        term = _pnorm_grad(diff, grad.unsqueeze(-1), dist.unsqueeze(-1), ctx.p)
+        return x.new_zeros(x.shape).index_add(0, i, term).index_add(0, j, -term)
+
+
+def pdist(input: Tensor, p: float = 2.0) -> Tensor:  # noqa: A002
+    """The p-norm distance between each pair of rows of the 2-d ``input`` (``(n, c)``): the
+    ``n (n - 1) / 2`` distances above the diagonal of ``cdist(input, input, p)``, row by row,
+    as ``torch.pdist``.
+
+    >>> import minitorch
+    >>> minitorch.pdist(minitorch.tensor([[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]]))
+    tensor([5.0000, 1.0000, 4.2426])
+    """
+    check_tensor(input, "pdist", "input", 1)
+    if input._data.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input._data.ndim}D")
+    if input._data.dtype.kind != "f":
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    p = float(p)
+    if not p >= 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    if input._data.dtype == np.float16:
+        raise NotImplementedError("\"pdist\" not implemented for 'Half'")
+    return Pdist.apply(input.contiguous(), p)
+
+
+__all__ += ["pdist"]
 
 
 # ---------------------------------------------------------------- trace, vdot, inner, kron
