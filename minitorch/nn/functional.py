@@ -30,6 +30,7 @@ from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch._warnings import warn_once
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
+from minitorch.functional import broadcast_tensors as _broadcast_tensors  # losses broadcast first
 
 # The Function classes live in modules named for what they compute; they stay importable
 # from here, as before (``from minitorch.nn.functional import NllLoss``).
@@ -700,7 +701,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,  # n
         return _weighted_loss(input, target, weight, reduction, lambda x, y: (x - y).pow(2))
     _check_reduction(reduction)
     _warn_size(input, target)
-    return MseLoss.apply(input, target, reduction)
+    return MseLoss.apply(*_broadcast_tensors(input, target), reduction)
 
 
 def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,  # noqa: A002
@@ -716,7 +717,8 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,  # no
         return _weighted_loss(input, target, weight, reduction, lambda x, y: (x - y).abs())
     _check_reduction(reduction)
     _warn_size(input, target)
-    return _reduce((input - target).abs(), reduction)
+    x, y = _broadcast_tensors(input, target)
+    return _reduce((x - y).abs(), reduction)
 
 
 def _weighted_loss(input: Tensor, target: Tensor, weight: Tensor, reduction: str,  # noqa: A002
@@ -724,9 +726,7 @@ def _weighted_loss(input: Tensor, target: Tensor, weight: Tensor, reduction: str
     """``weight * error(input, target)``, the two broadcast together, as PyTorch's weighted
     losses compute it; ``"mean"`` divides the sum by the sum of the weights (mse_loss,
     l1_loss) or by their number (``by_weights=False``: huber_loss)."""
-    from minitorch.functional import broadcast_tensors
-
-    x, y = broadcast_tensors(input, target)
+    x, y = _broadcast_tensors(input, target)
     if weight.shape != input.shape:
         raise ValueError("Weights and input must have the same size.")
     loss = error(x, y) * weight
@@ -1253,11 +1253,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
         return l1_loss(input, target, reduction=reduction)
-    from minitorch import _dtype
-
     x, y = _check_loss_inputs(input, target, "smooth_l1_cpu")
-    dt = _dtype.result_type(x, y)
-    x, y = (t if t.dtype is dt else t.to(dt) for t in (x, y))
     return SmoothL1Loss.apply(x, y, reduction, float(beta))
 
 
@@ -1663,8 +1659,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
             shape = np.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
         except ValueError:
             raise broadcast_error(x1.shape, x2.shape) from None
-        x1 = x1 if x1.shape == shape else x1.expand(shape)
-        x2 = x2 if x2.shape == shape else x2.expand(shape)
+        x1, x2 = x1.expand(shape), x2.expand(shape)  # PyTorch's expand_outplace: both
     n1 = _vector_norm(x1, 2, dim, keepdim=True).clone()
     n2 = _vector_norm(x2, 2, dim, keepdim=True).clone()
     with grad_mode.no_grad():

@@ -518,7 +518,7 @@ class MaskedScatterSource(Function):
     @staticmethod
     def forward(ctx, a, mask, source):
         ctx.mask, ctx.source_shape = mask, source._data.shape
-        out = a._data.copy()
+        out = array_module(mask).broadcast_to(a._data, mask.shape).copy()  # a may broadcast
         n = int(mask.sum())
         out.reshape(-1)[mask.reshape(-1)] = source._data.reshape(-1)[:n]
         return _wrap(out)
@@ -564,8 +564,9 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:  # no
     m = array_module(mask._data).broadcast_to(mask._data, shape)
     if int(m.sum()) > source._data.size:
         raise RuntimeError("Number of elements of source < number of ones in mask")
-    target = input.expand(shape) if tuple(shape) != input._data.shape else input
-    return MaskedScatterSource.apply(target, array_module(m).ascontiguousarray(m), source)
+    # one node on input itself, as PyTorch's: its gradient is summed back to its shape
+    m = array_module(m).ascontiguousarray(m).reshape(shape)  # (ascontiguousarray makes 0-d 1-d)
+    return MaskedScatterSource.apply(input, m, source)
 
 
 def argwhere(input: Tensor) -> Tensor:  # noqa: A002
