@@ -509,3 +509,62 @@ from minitorch.ops.matrices import (
 )
 
 del _dtype
+
+# ------------------------------------------------------------ torch.abs_(x), ... (task: methods)
+# PyTorch's functional in-place forms: ``torch.abs_(x)`` is ``x.abs_()`` (the same tensor
+# back, its version up, its new node), and ``torch.fill(x, v)`` the out-of-place fill.
+from minitorch.ops.shape import fill
+
+
+# the overloaded ones list their signatures when ``input`` is no tensor; the binary ones
+# name both missing arguments
+_INPLACE_OVERLOADS = {
+    "clamp_": ("Tensor input, Tensor min = None, Tensor max = None",
+               "Tensor input, Number min = None, Number max = None"),
+    "clamp_max_": ("Tensor input, Tensor max", "Tensor input, Number max"),
+    "clamp_min_": ("Tensor input, Tensor min", "Tensor input, Number min"),
+    "xlogy_": ("Tensor input, Tensor other", "Tensor input, Number other"),
+    "fill_": ("Tensor input, Tensor value", "Tensor input, Number value"),
+}
+_INPLACE_OVERLOADS["clip_"] = _INPLACE_OVERLOADS["clamp_"]
+
+
+def _inplace_function(name: str):
+    method = getattr(Tensor, name)
+    overloads = _INPLACE_OVERLOADS.get(name)
+
+    def function(*args, **kwargs):
+        if not args and "input" in kwargs:
+            args = (kwargs.pop("input"),)
+        if not args or not isinstance(args[0], Tensor):
+            from minitorch.ops._util import check_tensor
+            from minitorch.ops.shape import _invalid_combination
+
+            if overloads or (name == "round_" and not args):
+                got = ", ".join([type(a).__name__ for a in args]
+                                + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+                raise _invalid_combination(name, got, *(overloads or (
+                    "Tensor input", "Tensor input, *, int decimals")))
+            if not args:
+                raise TypeError(f'{name}() missing 2 required positional argument: "input", '
+                                '"other"' if name in ("gcd_", "lcm_", "ldexp_") else
+                                f'{name}() missing 1 required positional arguments: "input"')
+            check_tensor(args[0], name, "input", 1)
+        return method(*args, **kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__module__ = __name__
+    function.__doc__ = f"``torch.{name}(input, ...)`` is ``input.{name}(...)``: in place."
+    return function
+
+
+for _name in (
+        "abs_", "acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_",
+        "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clamp_max_",
+        "clamp_min_", "clip_", "cos_", "cosh_", "deg2rad_", "detach_", "erf_", "erfc_", "exp2_",
+        "exp_", "expm1_", "fix_", "floor_", "frac_", "gcd_", "i0_", "lcm_", "ldexp_", "log10_",
+        "log1p_", "log2_", "log_", "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_",
+        "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sinc_", "sinh_", "sqrt_",
+        "square_", "tan_", "tanh_", "trunc_", "xlogy_", "zero_", "fill_"):
+    globals()[_name] = _inplace_function(_name)
+del _name

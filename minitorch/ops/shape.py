@@ -1466,3 +1466,32 @@ def unfold(input: Tensor, dimension: int, size: int, step: int) -> Tensor:  # no
 __all__ += ["roll", "movedim", "moveaxis", "swapaxes", "swapdims", "hstack", "vstack",
             "row_stack", "dstack", "column_stack", "tensor_split", "tile", "repeat_interleave",
             "diag", "diag_embed", "unfold"]
+
+
+# ---------------------------------------------------------------- torch.fill (task: methods)
+class FillOut(Fill):
+    """``torch.fill(input, number)``: a new tensor of ``input``'s shape and dtype."""
+
+    node_name = "FillBackward0"
+    _builtin = True
+
+
+class FillTensorOut(FillTensor):
+    """``torch.fill(input, value)`` with a 0-d tensor ``value``."""
+
+    node_name = "FillBackward1"
+    _builtin = True
+
+
+def fill(input: Tensor, value) -> Tensor:  # noqa: A002
+    """``input.clone().fill_(value)`` as one operation: ``input``'s shape and dtype, every
+    element ``value`` (PyTorch's out-of-place ``torch.fill``)."""
+    if not isinstance(input, Tensor):
+        raise _invalid_combination("fill", f"{type(input).__name__}, {type(value).__name__}",
+                                   "Tensor input, Tensor value", "Tensor input, Number value")
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value._data.ndim} dimensions.")
+        return FillTensorOut.apply(input, value)
+    return FillOut.apply(input, _dtype.number_as(value, input.dtype))
