@@ -568,3 +568,69 @@ for _name in (
         "square_", "tan_", "tanh_", "trunc_", "xlogy_", "zero_", "fill_"):
     globals()[_name] = _inplace_function(_name)
 del _name
+
+# ------------------------------------------------------------ more torch.* (task: methods)
+from minitorch._creation import empty_permuted, empty_strided, scalar_tensor
+from minitorch._tensor_methods import COPY_FUNCTIONS as _COPY_FUNCTIONS
+from minitorch.ops.arithmetic import bitwise_left_shift, bitwise_right_shift, logical_xor
+from minitorch.ops.arithmetic import rsub_function as rsub
+from minitorch.ops.pointwise import frexp
+
+globals().update(_COPY_FUNCTIONS)
+
+
+def _tensor_method_function(name: str, doc: str):
+    """``torch.name(input, *args)``: ``input.name(*args)``, with PyTorch's error for an
+    ``input`` that is no tensor."""
+    method = getattr(Tensor, name)
+
+    def function(input, *args, **kwargs):  # noqa: A002
+        from minitorch.ops._util import check_tensor
+
+        check_tensor(input, name, "input", 1)
+        return method(input, *args, **kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__module__ = __name__
+    function.__doc__ = doc
+    return function
+
+
+for _name, _doc in (
+        ("adjoint", "The conjugate transpose of each matrix (``mT`` for real numbers)."),
+        ("conj", "A real tensor is its own conjugate: ``input`` itself."),
+        ("conj_physical", "A real tensor's conjugate: ``input`` itself."),
+        ("conj_physical_", "``input.conj_physical_()``: in place."),
+        ("resolve_conj", "``input`` itself (minitorch has no lazy conjugation)."),
+        ("resolve_neg", "``input`` itself (minitorch has no lazy negation)."),
+        ("is_conj", "Always False: minitorch has no lazy conjugation."),
+        ("is_neg", "Always False: minitorch has no lazy negation."),
+        ("isreal", "All True for a real tensor."),
+        ("is_signed", "Whether the dtype holds negative numbers."),
+        ("is_same_size", "Whether the two tensors have the same shape."),
+        ("get_device", "The GPU's index, or -1 for the CPU."),
+        ("is_inference", "Whether ``input`` was made inside ``inference_mode``."),
+        ("split_with_sizes", "Pieces of the given sizes along ``dim`` (views)."),
+        ("unsafe_chunk", "``chunk``, not recorded as views."),
+        ("unsafe_split", "``split``, not recorded as views."),
+        ("unsafe_split_with_sizes", "``split_with_sizes``, not recorded as views."),
+        ("narrow_copy", "``narrow``, in memory of its own.")):
+    globals()[_name] = _tensor_method_function(_name, _doc)
+
+
+def real(input: Tensor) -> Tensor:  # noqa: A002
+    """A real tensor's real part: ``input`` itself."""
+    from minitorch.ops._util import check_tensor
+
+    check_tensor(input, "real", "input", 1)
+    return input
+
+
+def imag(input: Tensor) -> Tensor:  # noqa: A002
+    from minitorch.ops._util import check_tensor
+
+    check_tensor(input, "imag", "input", 1)
+    return input.imag
+
+
+del _name, _doc

@@ -1495,3 +1495,53 @@ def fill(input: Tensor, value) -> Tensor:  # noqa: A002
                                f"with {value._data.ndim} dimensions.")
         return FillTensorOut.apply(input, value)
     return FillOut.apply(input, _dtype.number_as(value, input.dtype))
+
+
+class ConjPhysicalInplace(Clone):
+    """What ``x.conj_physical_()`` writes into a real tensor: its own values."""
+
+    node_name = "ConjPhysicalBackward1"
+    _builtin = True
+
+
+def conj_physical_value(a: Tensor) -> Tensor:
+    return ConjPhysicalInplace.apply(a)
+
+
+_renamed_classes: dict = {}
+
+
+def renamed_node(node, name: str):
+    """``node``, its class renamed ``name``: the node PyTorch gives an op made of another
+    (``unsafe_split`` is ``split`` recorded as ``UnsafeSplitBackward0``)."""
+    if node is not None and type(node).__name__ != name:
+        key = (type(node), name)
+        if key not in _renamed_classes:
+            _renamed_classes[key] = type(name, (type(node),), {"__module__": __name__})
+        node.__class__ = _renamed_classes[key]
+    return node
+
+
+def unsafe(pieces: tuple, name: str) -> tuple:
+    """``split``'s pieces as ``unsafe_split`` returns them: the same memory, but not views
+    (no ``_base``, no version counter of the input's), recorded by a node called ``name``."""
+    out = []
+    for piece in pieces:
+        t = _wrap(piece._data)
+        if piece._grad_fn is not None:
+            t._set_history(renamed_node(piece._grad_fn, name), piece._output_nr)
+        t._requires_grad = piece._requires_grad
+        out.append(t)
+    return tuple(out)
+
+
+class DetachCopy(Clone):
+    """``torch.detach_copy``: a copy that PyTorch records (it requires grad when the input
+    does) but cannot differentiate: backward raises."""
+
+    node_name = "torch::autograd::NotImplemented"
+    _builtin = True
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::detach_copy is not implemented")
