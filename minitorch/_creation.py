@@ -694,11 +694,11 @@ def _ints_arg(value, func: str, arg: str, position: int) -> tuple:
 
 
 def empty_strided(size, stride, *, dtype=None, device=None, requires_grad: bool = False,
-                  pin_memory: bool = False) -> Tensor:
+                  pin_memory: bool = False, _name: str = "empty_strided") -> Tensor:
     """An uninitialised tensor of ``size`` that steps ``stride`` elements along each
     dimension in its memory (``empty_strided((2, 3), (1, 2))`` is column-major)."""
-    size = _ints_arg(size, "empty_strided", "size", 1)
-    stride = _ints_arg(stride, "empty_strided", "stride", 2)
+    size = _ints_arg(size, _name, "size", 1)
+    stride = _ints_arg(stride, _name, "stride", 2)
     if len(size) != len(stride):
         raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
                            f"of strides ({len(stride)})")

@@ -35,6 +35,7 @@ from minitorch._tensor import (
     NO_KEEPDIM,
     Tensor,
     _any_requires_grad,
+    _counter,
     _wrap,
 )
 from minitorch.autograd import grad_mode
@@ -98,6 +99,7 @@ def _reshape_inplace(self: Tensor, fn, *args) -> Tensor:
         with grad_mode.no_grad():
             result = fn(self, *args)
     self._data = result._data
+    _counter(self).value += 1  # a change in place, as PyTorch counts it
     if record:
         self._set_history(_inplace_node(result._grad_fn), result._output_nr)
     return self
@@ -110,6 +112,20 @@ def _inplace_undifferentiated(self: Tensor, fn, *args) -> Tensor:
     requires grad may be changed."""
     with grad_mode.no_grad():
         return self._inplace(fn, *args)
+
+
+def _check_cast(dtype, out: Tensor) -> None:
+    from minitorch._tensor import check_cast
+
+    check_cast(dtype, out)
+
+
+def _bitwise_inplace(self: Tensor, fn, other) -> Tensor:
+    """``bitwise_and_``, ..., the shifts: PyTorch checks that the result's dtype fits the
+    tensor (a float ``other``) before it looks for a kernel."""
+    if isinstance(other, (Tensor, int, float)):
+        _check_cast(_dtype.result_type(self, _util.as_tensor(other, self)).np, self)
+    return self._inplace(fn, other)
 
 
 def _product_inplace(self: Tensor, op, a, b, beta, alpha) -> Tensor:
@@ -1068,13 +1084,13 @@ class TensorMethods:
         return _product_inplace(self, _linalg.addbmm, batch1, batch2, beta, alpha)
 
     def bitwise_and_(self, other):
-        return self._inplace(_arith.bitwise_and, other)
+        return _bitwise_inplace(self, _arith.bitwise_and, other)
 
     def bitwise_or_(self, other):
-        return self._inplace(_arith.bitwise_or, other)
+        return _bitwise_inplace(self, _arith.bitwise_or, other)
 
     def bitwise_xor_(self, other):
-        return self._inplace(_arith.bitwise_xor, other)
+        return _bitwise_inplace(self, _arith.bitwise_xor, other)
 
     def bitwise_not_(self):
         return self._inplace(_arith.bitwise_not_)
@@ -1086,10 +1102,10 @@ class TensorMethods:
         return _arith.bitwise_right_shift(self, other)
 
     def bitwise_left_shift_(self, other):
-        return self._inplace(_arith.bitwise_left_shift, other)
+        return _bitwise_inplace(self, _arith.bitwise_left_shift, other)
 
     def bitwise_right_shift_(self, other):
-        return self._inplace(_arith.bitwise_right_shift, other)
+        return _bitwise_inplace(self, _arith.bitwise_right_shift, other)
 
     __lshift__, __rshift__ = bitwise_left_shift, bitwise_right_shift
     __ilshift__, __irshift__ = bitwise_left_shift_, bitwise_right_shift_
@@ -1223,19 +1239,26 @@ class TensorMethods:
         if not isinstance(split_size, (int, np.integer)) or isinstance(split_size, bool):
             raise TypeError("unsafe_split(): argument 'split_size' (position 1) must be int, "
                             f"not {type(split_size).__name__}")
-        return _shape.unsafe(_shape.split(self, split_size, dim), "UnsafeSplitBackward0")
+        return _shape.unsafe(_shape.split(self, split_size, dim))
 
     def unsafe_split_with_sizes(self, split_sizes, dim: int = 0):
         if not isinstance(split_sizes, (list, tuple)):
             raise TypeError("unsafe_split_with_sizes(): argument 'split_sizes' (position 1) "
                             f"must be tuple of ints, not {type(split_sizes).__name__}")
-        return _shape.unsafe(_shape.split(self, list(split_sizes), dim),
-                             "UnsafeSplitWithSizesBackward0")
+        return _shape.unsafe(_shape.split(self, list(split_sizes), dim))
 
     def unsafe_chunk(self, chunks: int, dim: int = 0):
-        return _shape.unsafe(_shape.chunk(self, chunks, dim), "UnsafeSplitBackward0")
+        if not isinstance(chunks, (int, np.integer)) or isinstance(chunks, bool):
+            raise TypeError("unsafe_chunk(): argument 'chunks' (position 1) must be int, not "
+                            f"{type(chunks).__name__}")
+        return _shape.unsafe(_shape.chunk(self, chunks, dim))
 
     def narrow_copy(self, dim: int, start: int, length: int):
+        if isinstance(dim, int) and dim >= self._data.ndim:  # (PyTorch's message, as it is)
+            raise RuntimeError(
+                "Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got "
+                "false.  (Could this error message be improved?  If so, please report an "
+                "enhancement request to PyTorch.)")
         return _copy_of(_indexing.narrow, "NarrowCopyBackward0")(self, dim, start, length)
 
     def frexp(self):
@@ -1264,7 +1287,7 @@ class TensorMethods:
         device unless given."""
         return _creation.empty_strided(size, stride, dtype=dtype or self.dtype,
                                        device=device or self.device,
-                                       requires_grad=requires_grad)
+                                       requires_grad=requires_grad, _name="new_empty_strided")
 
 
 # Most operations are methods as they are: ``Tensor.exp is ops.unary.exp``, so ``x.exp()`` calls
@@ -1378,9 +1401,9 @@ COPY_FUNCTIONS = {name: _checked(name, _copy_of(op, node)) for name, op, node in
     ("transpose_copy", _shape.transpose, None),
     ("unsqueeze_copy", _shape.unsqueeze, None),
     ("squeeze_copy", _shape.squeeze, None),
-    ("view_copy", lambda t, size: t.view(size), None),
+    ("view_copy", lambda t, size: t.contiguous().view(size), "ViewBackward0_copy"),
     ("select_copy", _indexing.select, None),
-    ("slice_copy", _slice, None),
+    ("slice_copy", _slice, "SliceBackward0_copy"),
     ("diagonal_copy", _shape.diagonal, None),
     ("unbind_copy", _shape.unbind, None),
     ("split_copy", _shape.split, None),

@@ -1296,7 +1296,7 @@ def rsub_function(input, other, alpha=1) -> Tensor:  # noqa: A002
                         "= 1)\n * (Tensor input, Number other, Number alpha = 1)\n")
     _check_sub(other, input)
     if isinstance(other, Tensor):
-        _check_broadcast(input, other)
+        _check_broadcast(other, input)
         return RsubTensor.apply(input, other, alpha)
     if alpha == 1:
         return rsub(input, other)

@@ -852,6 +852,9 @@ def split(input: Tensor, split_size, dim: int = 0) -> tuple:  # noqa: A002
         sizes = [min(split_size, n - i) for i in range(0, n, split_size)] or [0]
         return Split.apply(input, sizes, d)
     sizes = list(split_size)
+    if any(size < 0 for size in sizes):
+        raise RuntimeError("split_with_sizes expects split_sizes have only non-negative "
+                           f"entries, but got split_sizes={sizes}")
     if sum(sizes) != n:
         raise RuntimeError(
             f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size "
@@ -1522,10 +1525,13 @@ def renamed_node(node, name: str):
     return node
 
 
-def unsafe(pieces: tuple, name: str) -> tuple:
+def unsafe(pieces: tuple) -> tuple:
     """``split``'s pieces as ``unsafe_split`` returns them: the same memory, but not views
-    (no ``_base``, no version counter of the input's), recorded by a node called ``name``."""
+    (no ``_base``, no version counter of the input's), recorded by ``UnsafeSplitBackward0``
+    (or ``UnsafeSplitWithSizesBackward0``)."""
     out = []
+    node = pieces[0]._grad_fn if pieces else None
+    name = node is not None and "Unsafe" + type(node).__name__
     for piece in pieces:
         t = _wrap(piece._data)
         if piece._grad_fn is not None:
