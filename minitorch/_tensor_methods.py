@@ -120,6 +120,20 @@ def _check_cast(dtype, out: Tensor) -> None:
     check_cast(dtype, out)
 
 
+def _check_clamp_bounds(self: Tensor, *bounds) -> None:
+    """``clamp_`` with number bounds that ``self`` cannot hold (``int_tensor.clamp_(0.5)``):
+    PyTorch's message names the C++ type (``long int``)."""
+    dt = self.dtype
+    for b in bounds:
+        if b is not None and not isinstance(b, Tensor):
+            dt = _dtype.promote_types(dt, _dtype.result_type(self, _util.as_tensor(b, self)))
+    try:
+        _check_cast(dt.np, self)
+    except RuntimeError:
+        raise RuntimeError(f"result type {dt._legacy[:-6]} can't be cast to the desired output "
+                           f"type {_dtype.CPP_NAMES[self.dtype.name]}") from None
+
+
 def _bitwise_inplace(self: Tensor, fn, other) -> Tensor:
     """``bitwise_and_``, ..., the shifts: PyTorch checks that the result's dtype fits the
     tensor (a float ``other``) before it looks for a kernel."""
@@ -128,20 +142,34 @@ def _bitwise_inplace(self: Tensor, fn, other) -> Tensor:
     return self._inplace(fn, other)
 
 
-def _product_inplace(self: Tensor, op, a, b, beta, alpha) -> Tensor:
-    """``addmm_``, ``baddbmm_``, ``addbmm_``: the product must have ``self``'s shape (it
-    does not broadcast into it)."""
+def _product_inplace(self: Tensor, op, a, b, beta, alpha, shape=None) -> Tensor:
+    """``addmm_``, ``baddbmm_``, ``addbmm_``: the product (of ``shape``, when the matrices
+    tell it) must have ``self``'s shape: it does not broadcast into it."""
+    def check(shape):
+        if shape is not None and tuple(shape) != self._data.shape:
+            raise RuntimeError(f"Bad in-place call: input tensor size {list(self.shape)} and "
+                               f"output tensor size {list(shape)} should match")
+
+    check(shape)  # (before the dtypes are looked at, as in PyTorch)
+
     def fn(t, a, b):
         out = op(t, a, b, beta=beta, alpha=alpha)
-        if out._data.shape != t._data.shape:
-            raise RuntimeError(f"Bad in-place call: input tensor size {list(t.shape)} and "
-                               f"output tensor size {list(out.shape)} should match")
+        check(out._data.shape)
         return out
     return self._inplace(fn, a, b)
 
 
-def _check_scan_inplace(self: Tensor, name: str, dtype) -> None:
+def _shape_of(ndim: int, *dims):
+    """The product's shape from its factors' ``(tensor, dim)`` pairs, when they are tensors
+    of ``ndim`` dimensions (else the operation gives its own error)."""
+    if all(isinstance(t, Tensor) and t._data.ndim == ndim for t, _ in dims):
+        return tuple(t._data.shape[d] for t, d in dims)
+    return None
+
+
+def _check_scan_inplace(self: Tensor, name: str, dim, dtype) -> None:
     """``cumsum_``/``cumprod_`` run in ``self``'s dtype: none for bools, no other ``dtype``."""
+    normalize_dim(dim, self._data.ndim)  # an IndexError comes first
     if self._data.dtype.kind == "b":
         raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
     dtype = _dtype.as_dtype(dtype, name + "_")
@@ -391,6 +419,7 @@ class TensorMethods:
         return self._inplace(_arith.pow, exponent)
 
     def clamp_(self, min=None, max=None) -> Tensor:  # noqa: A002
+        _check_clamp_bounds(self, min, max)
         return self._inplace(_arith.clamp, min, max)
 
     clip_ = clamp_
@@ -766,9 +795,11 @@ class TensorMethods:
         return self._inplace(_arith.pow, 2)
 
     def clamp_min_(self, min):  # noqa: A002
+        _check_clamp_bounds(self, min)
         return self._inplace(_arith.clamp_min, min)
 
     def clamp_max_(self, max):  # noqa: A002
+        _check_clamp_bounds(self, max)
         return self._inplace(_arith.clamp_max, max)
 
     def log1p_(self):
@@ -1075,10 +1106,12 @@ class TensorMethods:
     # ------------------------------------------------------------ more in place (task: methods)
     # Each goes through ``Tensor._inplace`` (elementwise) or ``_reshape_inplace`` (shape).
     def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
-        return _product_inplace(self, _linalg.addmm, mat1, mat2, beta, alpha)
+        return _product_inplace(self, _linalg.addmm, mat1, mat2, beta, alpha,
+                                _shape_of(2, (mat1, 0), (mat2, 1)))
 
     def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
-        return _product_inplace(self, _linalg.baddbmm, batch1, batch2, beta, alpha)
+        return _product_inplace(self, _linalg.baddbmm, batch1, batch2, beta, alpha,
+                                _shape_of(3, (batch1, 0), (batch1, 1), (batch2, 2)))
 
     def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
         return _product_inplace(self, _linalg.addbmm, batch1, batch2, beta, alpha)
@@ -1117,11 +1150,11 @@ class TensorMethods:
         return _arith.bitwise_right_shift(other, self)
 
     def cumsum_(self, dim: int, *, dtype=None):
-        _check_scan_inplace(self, "cumsum", dtype)
+        _check_scan_inplace(self, "cumsum", dim, dtype)
         return self._inplace(lambda t: _scan.cumsum(t, dim, dtype=self.dtype))
 
     def cumprod_(self, dim: int, *, dtype=None):
-        _check_scan_inplace(self, "cumprod", dtype)
+        _check_scan_inplace(self, "cumprod", dim, dtype)
         return self._inplace(lambda t: _scan.cumprod(t, dim, dtype=self.dtype))
 
     def logical_xor(self, other):
