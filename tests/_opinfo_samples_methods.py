@@ -583,6 +583,8 @@ def add_more_samples(t: dict) -> None:
     for name in ("bitwise_left_shift", "bitwise_right_shift"):
         for style in ("fn", "method"):
             t[f"{style}:{name}"] = shift_samples(f"{style}:{name}")
+    for name in ("__lshift__", "__rshift__", "__rlshift__", "__rrshift__"):
+        t[f"op:{name}"] = shift_samples(f"op:{name}")
     for name in ("logical_and_", "logical_or_", "logical_xor_", "logical_not_"):
         t[f"method:{name}"] = logical_inplace_samples(f"method:{name}")
     for style in ("fn", "method"):
