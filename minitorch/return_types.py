@@ -45,3 +45,4 @@ linalg_eigh = _make("linalg_eigh", ("eigenvalues", "eigenvectors"))
 linalg_qr = _make("linalg_qr", ("Q", "R"))
 svd = _make("svd", ("U", "S", "V"))
 __all__ += ["slogdet", "linalg_slogdet", "linalg_eigh", "linalg_qr", "svd"]
+frexp = _make("frexp", ("mantissa", "exponent"))  # (task: methods)

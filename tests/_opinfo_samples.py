@@ -2388,6 +2388,9 @@ def _build_table() -> dict:
 
     _opinfo_samples_torchnn.add_samples(t)
     _opinfo_samples_torchnn.add_cell_samples(t)
+    import _opinfo_samples_methods  # torch.abs_(x), ..., fill, the *_copy functions (methods)
+
+    _opinfo_samples_methods.add_samples(t)
     _add_issue26_samples(t)
     return t
 
