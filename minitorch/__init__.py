@@ -508,4 +508,10 @@ from minitorch.ops.matrices import (
     vander,
 )
 
+# addmv, addr, ger (ops/linalg.py; task linalg2)
+from minitorch.ops.linalg import addmv, addr
+
+addmv, addr = _with_out(addmv), _with_out(addr)
+ger = outer  # PyTorch's older name of outer (out= included: its errors say mul())
+
 del _dtype

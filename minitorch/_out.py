@@ -90,7 +90,8 @@ _SAME_DTYPE = {"abs", "neg", "clamp", "trunc", "fix", "frac", "sgn", "round"}
 # matmul and the linalg kernels: "Expected out tensor to have dtype float, but got double"
 _MATMUL = {"mm", "bmm", "matmul", "linalg_inv_ex", "_linalg_det", "linalg_cross",
            "linalg_cholesky_ex", "_linalg_solve_ex", "renorm",
-           "sort", "isin"}  # (sort: msort(out=), in matmul's words)
+           "sort", "isin",  # (sort: msort(out=), in matmul's words)
+           "addmv"}  # (task linalg2)
 _SAFE_CAST = {"linalg_pinv": "linalg.pinv"}  # their own words for an unsafe cast
 _OWN_MESSAGE = {  # these insist on their own dtype, each in its own words
     "linalg_multi_dot": "multi_dot(): expected out tensor to have dtype {result_c10} but got "
