@@ -513,5 +513,8 @@ from minitorch.ops.linalg import addmv, addr
 
 addmv, addr = _with_out(addmv), _with_out(addr)
 ger = outer  # PyTorch's older name of outer (out= included: its errors say mul())
+from minitorch.ops.scatter import index_reduce
+
+index_reduce = _with_out(index_reduce)
 
 del _dtype

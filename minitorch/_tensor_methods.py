@@ -593,6 +593,11 @@ class TensorMethods:
         return self._inplace(lambda t, v1, v2: _linalg._addr(t, v1, v2, beta, alpha),
                              vec1, vec2)
 
+    def index_reduce_(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
+        """Combine slice ``i`` of ``source`` into slice ``index[i]`` of ``self``, in place."""
+        return self._inplace(lambda t, s: _scatter.index_reduce(
+            t, dim, index, s, reduce, include_self=include_self), source)
+
     # ------------------------------------------------------------ elementwise, in place
     def sin_(self):
         return self._inplace(_unary.sin)
@@ -979,6 +984,7 @@ METHODS = {
     "addmm": _linalg.addmm, "baddbmm": _linalg.baddbmm, "addbmm": _linalg.addbmm,
     "dist": _linalg.dist, "renorm": _linalg.renorm,
     "addmv": _linalg.addmv, "addr": _linalg.addr, "ger": _linalg.outer,  # (task linalg2)
+    "index_reduce": _scatter.index_reduce,
     "det": _linalg_torch.det, "logdet": _linalg_torch.logdet, "slogdet": _linalg_torch.slogdet,
     "inverse": _linalg_torch.inverse, "matrix_power": _linalg_torch.matrix_power,
     "cholesky": _linalg_torch.cholesky, "cross": _linalg_torch.cross,

@@ -1,5 +1,5 @@
 """OpInfo samples of task linalg2: ``addmv``, ``addr``, ``ger`` (functions, methods, the
-in-place forms and ``out=``).
+in-place forms and ``out=``), ``index_reduce``.
 
 ``_opinfo_samples._build_table`` calls :func:`add_samples`; the samples use the table's input
 families (see ``tests/_opinfo_samples.py``): every family for ``input``, ``beta``/``alpha``
@@ -187,3 +187,88 @@ def add_samples(t: dict) -> None:
         t[f"method:{name}_"] = addmv_addr_samples(f"method:{name}_")
     t["fn:ger"] = ger_samples("fn:ger")
     t["method:ger"] = ger_samples("method:ger")
+    add_index_reduce_samples(t)
+
+
+def index_reduce_samples(op):
+    """``index_reduce`` for each ``reduce`` and ``include_self``: every family for ``input``
+    (``source`` in its dtype), ties (``amax``/``amin`` share the gradient), zeros (``prod``'s
+    gradient where one or two factors are 0), repeated and unused indices, errors."""
+    call = _style_call(op)
+    idx = A(np.array([0, 2, 0, 3]))
+
+    def gen():
+        for reduce in ("prod", "mean", "amax", "amin"):
+            for inc in (True, False):
+                kw = {"include_self": inc}
+                tag = f"{reduce}-{'self' if inc else 'noself'}"
+                for fam, a in all_families((4, 3)):
+                    if fam in ("empty", "0-d") or (fam == "bool" and reduce == "mean"):
+                        continue
+                    src = _like(rnd(4, 3), a.arr)
+                    if fam == "ties":
+                        src = A(np.resize(f32([2.0, 1.0, 2.0, -1.0]), 12).reshape(4, 3))
+                    yield Sample(op, f"{tag}-{fam}", (a, 0, idx, src, reduce), kw, call=call,
+                                 gradgrad=fam in ("ordinary", "float64") and
+                                 not op.endswith("_"))
+                x = A(rnd(3, 5))
+                yield Sample(op, f"{tag}-dim1", (x, 1, A(np.array([4, 0, 4])), A(rnd(3, 3)),
+                                                 reduce), kw, call=call)
+                yield Sample(op, f"{tag}-neg-dim", (x, -1, A(np.array([1, 1], np.int32)),
+                                                    A(rnd(3, 2)), reduce), kw, call=call)
+                yield Sample(op, f"{tag}-0-d", (A(f32(2.0)), 0, A(np.array([0])),
+                                                A(f32(-3.0)), reduce), kw, call=call)
+                yield Sample(op, f"{tag}-empty-index", (x, 0, A(np.zeros(0, np.int64)),
+                                                        A(np.zeros((0, 5), np.float32)), reduce),
+                             kw, call=call)
+                yield Sample(op, f"{tag}-3d", (A(rnd(2, 3, 2)), 1, A(np.array([2, 2])),
+                                               A(rnd(2, 2, 2)), reduce), kw, call=call)
+                zeros = rnd(4, 3)
+                zeros[0, 0] = zeros[1, 1] = zeros[2, 1] = 0  # one zero per slot, and two
+                base = rnd(4, 3)
+                base[0, 2] = 0
+                yield Sample(op, f"{tag}-zeros", (A(base), 0, A(np.array([0, 1, 1, 3])),
+                                                  A(zeros), reduce), kw, call=call)
+                yield Sample(op, f"{tag}-float16", (A(rnd(4, 3, dtype=np.float16)), 0, idx,
+                                                    A(rnd(4, 3, dtype=np.float16)), reduce),
+                             kw, call=call)
+        x, src = A(rnd(4, 3)), A(rnd(4, 3))
+        yield Sample(op, "int-mean-floor", (A(np.arange(12).reshape(4, 3)), 0, idx,
+                                            A(np.arange(12).reshape(4, 3) * 3 - 7), "mean"),
+                     call=call)
+        # errors
+        yield Sample(op, "reduce-sum", (x, 0, idx, src, "sum"), call=call)
+        yield Sample(op, "dtype-mismatch", (x, 0, idx, A(rnd(4, 3, dtype=np.float64)), "prod"),
+                     call=call)
+        yield Sample(op, "float-index", (x, 0, A(f32([0, 1, 2, 3]), grad=False), src, "prod"),
+                     call=call)
+        yield Sample(op, "2-d-index", (x, 0, A(np.array([[0, 1, 2, 3]])), src, "prod"),
+                     call=call)
+        yield Sample(op, "2-d-float-index", (x, 0, A(np.ones((4, 1), np.float32), grad=False),
+                                             src, "prod"), call=call)
+        yield Sample(op, "count-mismatch", (x, 0, A(np.array([0, 1])), src, "amax"), call=call)
+        yield Sample(op, "out-of-range", (x, 0, A(np.array([0, 4, 0, 0])), src, "amax"),
+                     call=call)
+        yield Sample(op, "negative-index", (x, 0, A(np.array([0, -1, 0, 0])), src, "amax"),
+                     call=call)
+        yield Sample(op, "shape-mismatch", (x, 0, idx, A(rnd(4, 2)), "amax"), call=call)
+        yield Sample(op, "bad-dim", (x, 2, idx, src, "amax"), call=call)
+        yield Sample(op, "source-dim", (A(rnd(4, 3)), 1, A(np.array([0])), A(rnd(4)), "amax"),
+                     call=call)
+        yield Sample(op, "0-d-self-1-d-source", (A(f32(2.0)), 0, A(np.array([0])), A(f32([3.0])),
+                                                 "amax"), call=call)
+        yield Sample(op, "bool-mean", (A(np.ones((4, 3), bool)), 0, idx,
+                                       A(np.ones((4, 3), bool)), "mean"), call=call)
+        if not op.endswith("_"):
+            yield Sample(op, "graph", (x, 0, idx, src, "amax"),
+                         call=_graph("index_reduce") if op.startswith("fn:") else None)
+        if op.startswith("fn:"):
+            yield Sample(op, "out", (A(rnd(4, 3), grad=False), 0, idx, A(rnd(4, 3), grad=False),
+                                     "amin"),
+                         call=lambda lib, *a: lib.index_reduce(*a, out=lib.empty(0)))
+    return gen
+
+
+def add_index_reduce_samples(t: dict) -> None:
+    for op in ("fn:index_reduce", "method:index_reduce", "method:index_reduce_"):
+        t[op] = index_reduce_samples(op)
