@@ -516,5 +516,14 @@ ger = outer  # PyTorch's older name of outer (out= included: its errors say mul(
 from minitorch.ops.scatter import index_reduce
 
 index_reduce = _with_out(index_reduce)
+from minitorch._linalg_torch import (
+    cholesky_inverse,
+    cholesky_solve,
+    frobenius_norm,
+    matrix_exp,
+    nuclear_norm,
+    qr,
+    triangular_solve,
+)
 
 del _dtype

@@ -985,6 +985,8 @@ METHODS = {
     "dist": _linalg.dist, "renorm": _linalg.renorm,
     "addmv": _linalg.addmv, "addr": _linalg.addr, "ger": _linalg.outer,  # (task linalg2)
     "index_reduce": _scatter.index_reduce,
+    **{name: getattr(_linalg_torch, name) for name in (
+        "matrix_exp", "cholesky_inverse", "cholesky_solve", "triangular_solve", "qr")},
     "det": _linalg_torch.det, "logdet": _linalg_torch.logdet, "slogdet": _linalg_torch.slogdet,
     "inverse": _linalg_torch.inverse, "matrix_power": _linalg_torch.matrix_power,
     "cholesky": _linalg_torch.cholesky, "cross": _linalg_torch.cross,

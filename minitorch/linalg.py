@@ -16,6 +16,11 @@ where that is noted):
 * ``cholesky``, ``eigh``, ``qr`` and ``pinv``: PyTorch's backward formulas, each in its
   class's docstring; ``matrix_power`` and ``multi_dot`` are products of ``matmul``/``mm``.
 
+* ``matrix_exp``: the gradient is a block of the exponential of ``[[A^T, G], [0, A^T]]``;
+  ``solve_triangular``: as ``solve``, kept to ``A``'s triangle; ``inv_ex``, ``solve_ex``,
+  ``cholesky_ex`` return an ``info`` tensor where the others raise (LU with partial pivoting
+  and Cholesky written out as LAPACK runs them, so a failed matrix gives PyTorch's values).
+
 Decompositions are unique only up to signs (a column of ``Q`` or of ``V`` may be negated):
 minitorch's come from NumPy's LAPACK, and the tests compare what does not depend on them.
 
@@ -1071,3 +1076,505 @@ def matrix_rank(A: Tensor, tol=None, hermitian: bool = False, *, atol=None,  # n
 
 pinv = with_out(pinv, "linalg_pinv")
 __all__ += ["pinv", "matrix_rank"]
+
+
+# ---------------------------------------------------------------- task linalg2
+# vecdot, vander, diagonal, cond, tensorinv, tensorsolve: built from other operations as
+# PyTorch builds them (so their graphs have PyTorch's nodes)
+def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
+    """The dot products of the vectors along ``dim`` (``x`` and ``y`` broadcast): ``(x *
+    y).sum(dim)``; two 1-D tensors give ``vdot``.
+
+    >>> import minitorch
+    >>> minitorch.linalg.vecdot(minitorch.tensor([[1.0, 2.0]]), minitorch.tensor([3.0, 4.0]))
+    tensor([11.])
+    """
+    _check_float(x, "linalg.vecdot")
+    if x.dtype is not y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x "
+                           f"of type {x.dtype._legacy[:-6]} and y of type {y.dtype._legacy[:-6]} "
+                           "instead")
+    if x.dim() == 1 and y.dim() == 1:
+        return _linalg_ops.vdot(x, y)
+    return (x * y).sum(dim)
+
+
+def vander(x: Tensor, *, N: int | None = None) -> Tensor:  # noqa: N803
+    """The Vandermonde matrix of ``x`` (of each vector of a batch) with increasing powers:
+    ``out[..., i, j] = x[..., i] ** j`` for ``j < N`` (``N`` defaults to ``len(x)``): a column
+    of ones, then the running products of ``x`` (``cumprod``), as PyTorch computes them.
+
+    >>> import minitorch
+    >>> minitorch.linalg.vander(minitorch.tensor([1, 2, 3]))
+    tensor([[1, 1, 1],
+            [1, 2, 4],
+            [1, 3, 9]])
+    """
+    from minitorch.ops.shape import cat
+
+    if x.dtype is _dtype.bool or x.dtype is _dtype.float16:
+        raise RuntimeError("linalg.vander supports floating point, complex, and integer tensors, "
+                           f"but got {x.dtype._legacy[:-6]}")
+    n = N if N is not None else (x.shape[-1] if x.dim() else 0)
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    shape = tuple(x.shape) + (n - 1,)
+    powers = x.unsqueeze(-1).expand(*shape).cumprod(-1)
+    return cat([powers.new_ones(shape[:-1] + (1,)), powers], -1)
+
+
+def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:  # noqa: N803
+    """``torch.diagonal`` with the last two dimensions as the default: the diagonal of each
+    matrix of a batch (a view)."""
+    return _shape_ops.diagonal(A, offset, dim1, dim2)
+
+
+_COND_ORDS = (1, -1, 2, -2, math.inf, -math.inf, "fro", "nuc")
+
+
+def _ord_name(p) -> str:
+    return str(int(p)) if isinstance(p, (int, float)) and math.isfinite(p) else \
+        ("inf" if p == math.inf else "-inf") if isinstance(p, float) else str(p)
+
+
+def cond(A: Tensor, p=None) -> Tensor:  # noqa: N803
+    """The condition number of ``A`` (of each matrix of a batch) in the norm ``p``: for
+    ``None``/``2``/``-2`` the ratio of its largest and smallest singular values (any shape),
+    else ``norm(A) * norm(A^-1)`` for a square ``A`` (``inf`` for a singular one).
+
+    >>> import minitorch
+    >>> minitorch.linalg.cond(minitorch.tensor([[1.0, 0.0], [0.0, 4.0]]))
+    tensor(4.)
+    """
+    if A.dim() < 2:
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    p = 2 if p is None else p
+    if p not in _COND_ORDS or isinstance(p, bool):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    if isinstance(p, str):
+        _check_square(A, f"linalg.cond(ord={p})")
+    if A.numel() == 0:
+        return A.new_zeros(A.shape[:-2])
+    if p in (2, -2) and not isinstance(p, str):
+        s = svdvals(A)
+        s_max, s_min = s.narrow(-1, 0, 1), s.narrow(-1, s.shape[-1] - 1, 1)
+        return (s_min / s_max if p == -2 else s_max / s_min).squeeze(-1)
+    if not isinstance(p, str):
+        _check_square(A, f"linalg.cond(ord={_ord_name(p)})")
+    if p == "nuc":  # the nuclear norm of A^-1 is the sum of 1 / (A's singular values)
+        return svdvals(A).sum(-1) * svdvals(A).reciprocal().sum(-1)
+    inverse, info = inv_ex(A)
+    inverse.masked_fill_((info > 0).unsqueeze(-1).unsqueeze(-1), math.inf)  # in place, as
+    result = matrix_norm(A, p) * matrix_norm(inverse, p)  # PyTorch: its backward then fails
+    return result.nan_to_num_(math.inf, math.inf, -math.inf)
+
+
+def tensorinv(A: Tensor, ind: int = 2) -> Tensor:  # noqa: N803
+    """The inverse of ``A`` read as a square matrix of ``prod(shape[:ind])`` rows: shaped
+    ``shape[ind:] + shape[:ind]``, so that ``tensordot(tensorinv(A), A, ind)`` is the
+    identity."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    end, start = tuple(A.shape[ind:]), tuple(A.shape[:ind])
+    n, m = math.prod(end), math.prod(start)
+    if n != m:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {n} != {m}")
+    inverse, info = inv_ex(A.reshape(n, n))
+    _raise_info(info, "inv: {batch}The diagonal element {info} is zero, the inversion could not "
+                "be completed because the input matrix is singular.", False)
+    # PyTorch's inverse is in column-major order: its reshape is recorded as ReshapeAlias
+    return _shape_ops.ReshapeAlias.apply(inverse, end + start)
+
+
+def tensorsolve(A: Tensor, B: Tensor, dims=None) -> Tensor:  # noqa: N803
+    """The ``X`` with ``tensordot(A, X, X.ndim) == B``: ``A`` read as a square matrix (its
+    first ``B.ndim`` dimensions as rows; ``dims`` moved to the end first)."""
+    if dims is not None:
+        A = A.movedim(tuple(dims), tuple(range(A.dim() - len(dims), A.dim())))  # noqa: N806
+    result_shape = tuple(A.shape[B.dim():])
+    n, m = math.prod(result_shape), B.numel()
+    if n != m:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:])"
+                           f" == prod(self.shape[:other.ndim]), but got {n} != {m}")
+    return solve(A.reshape(n, n), B.flatten()).reshape(result_shape)
+
+
+__all__ += ["vecdot", "vander", "diagonal", "cond", "tensorinv", "tensorsolve"]
+
+
+# ---------------------------------------------------------------- matrix_exp
+def _expm_array(a: np.ndarray) -> np.ndarray:
+    """``exp(A)`` by scaling and squaring: a degree-18 Taylor polynomial of ``A / 2^s`` (in
+    float64, ``s`` from the 1-norm), squared ``s`` times."""
+    x = a.astype(np.float64)
+    if x.size == 0:
+        return a.copy()
+    norm = np.abs(x).sum(-2).max(-1) if x.ndim > 1 else np.abs(x)
+    with np.errstate(all="ignore"):
+        s = np.where(np.isfinite(norm) & (norm > 0.5), np.ceil(np.log2(np.maximum(norm, 1))) + 1,
+                     0).astype(np.int64)
+        s = np.minimum(s, 1100)
+        scaled = x / np.exp2(s)[..., None, None]
+        eye = np.broadcast_to(np.eye(x.shape[-1]), x.shape)
+        out, term = eye.copy(), eye.copy()
+        for k in range(1, 19):
+            term = term @ scaled / k
+            out = out + term
+        for _ in range(int(s.max(initial=0))):
+            squared = out @ out
+            out = np.where((s > 0)[..., None, None], squared, out)
+            s = s - 1
+    return out.astype(a.dtype)
+
+
+class MatrixExp(Function):
+    """``exp(A) = sum_k A^k / k!``. Backward is PyTorch's: the gradient is the top-right block
+    of ``exp([[A^T, G], [0, A^T]])``, itself a ``matrix_exp`` (so it differentiates again)."""
+
+    node_name = "LinalgMatrixExpBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _on_device_of(_expm_array(to_numpy(a._data)), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        n = a.shape[-1]
+        at = _mT(a)
+        top = _shape_ops.cat([at, grad], -1)
+        bottom = _shape_ops.cat([at.new_zeros(at.shape), at], -1)
+        big = matrix_exp(_shape_ops.cat([top, bottom], -2))
+        return big.narrow(-2, 0, n).narrow(-1, n, n)
+
+
+def matrix_exp(A: Tensor) -> Tensor:  # noqa: N803
+    """The matrix exponential ``sum_k A^k / k!`` of a square matrix (of each of a batch).
+
+    >>> import minitorch
+    >>> minitorch.linalg.matrix_exp(minitorch.zeros(2, 2))
+    tensor([[1., 0.],
+            [0., 1.]])
+    """
+    _check_square(A, "linalg.matrix_exp")
+    _check_float(A, "linalg.matrix_exp")
+    return MatrixExp.apply(A)
+
+
+__all__ += ["matrix_exp"]
+
+
+# ---------------------------------------------------------------- triangular systems
+def _trsm(a: np.ndarray, b: np.ndarray, upper: bool, unit: bool) -> np.ndarray:
+    """``A^-1 B`` for triangular ``A`` (batches broadcast), by substitution as BLAS's
+    ``trsm`` does it: row by row, times the reciprocal of the diagonal (so a zero on the
+    diagonal gives PyTorch's infs and NaNs)."""
+    n = a.shape[-1]
+    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    x = np.array(np.broadcast_to(b, shape + b.shape[-2:]), dtype=np.result_type(a, b))
+    a = np.broadcast_to(a, shape + a.shape[-2:])
+    with np.errstate(all="ignore"):
+        recip = 1 / np.diagonal(a, 0, -2, -1)
+        for k in (range(n - 1, -1, -1) if upper else range(n)):
+            if not unit:
+                x[..., k, :] = x[..., k, :] * recip[..., k, None]
+            rows = slice(0, k) if upper else slice(k + 1, n)
+            x[..., rows, :] -= a[..., rows, k, None] * x[..., k, None, :]
+    return x
+
+
+class SolveTriangular(Function):
+    """``X = A^-1 B`` for a triangular ``A`` (``left=False``: ``X = B A^-1``), reading one
+    triangle of ``A`` (its diagonal taken as ones with ``unitriangular``).
+
+    Backward is PyTorch's: ``grad_B = A^-T G`` (another triangular solve, of the other
+    triangle) and ``grad_A = -grad_B X^T`` (``-X^T grad_B`` for ``left=False``) kept to
+    ``A``'s triangle."""
+
+    node_name = "LinalgSolveTriangularBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b, upper, left, unit):
+        ctx.shapes, ctx.flags = (a.shape, b.shape), (upper, left, unit)
+        x, y = to_numpy(a._data), to_numpy(b._data)
+        if left:
+            out = _trsm(x, y, upper, unit)
+        else:  # X A = B: A^T X^T = B^T
+            out = np.swapaxes(_trsm(np.swapaxes(x, -1, -2), np.swapaxes(y, -1, -2), not upper,
+                                    unit), -1, -2)
+        result = _on_device_of(out, a)
+        ctx.save_for_backward(a, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, x = ctx.saved_tensors
+        upper, left, unit = ctx.flags
+        g_b = solve_triangular(_mT(a), grad, upper=not upper, left=left, unitriangular=unit)
+        g_a = None
+        if ctx.needs_input_grad[0]:
+            g_a = -(g_b @ _mT(x)) if left else -(_mT(x) @ g_b)
+            g_a = (g_a.triu(int(unit)) if upper else g_a.tril(-int(unit))).sum_to_size(
+                ctx.shapes[0])
+        return g_a, g_b.sum_to_size(ctx.shapes[1]), None, None, None
+
+
+def solve_triangular(A: Tensor, B: Tensor, *, upper: bool = None, left: bool = True,  # noqa: N803
+                     unitriangular: bool = False) -> Tensor:
+    """The solution ``X`` of ``A X = B`` (``X A = B`` with ``left=False``) for a triangular
+    ``A``: only its upper (``upper=True``) or lower triangle is read. Batches broadcast.
+
+    >>> import minitorch
+    >>> A = minitorch.tensor([[2.0, 1.0], [0.0, 4.0]])
+    >>> minitorch.linalg.solve_triangular(A, minitorch.tensor([[4.0], [8.0]]), upper=True)
+    tensor([[1.],
+            [2.]])
+    """
+    if upper is None:
+        raise TypeError('linalg_solve_triangular() missing 1 required positional arguments: '
+                        '"upper"')
+    for name, t in (("A", A), ("B", B)):
+        if t.dim() < 2:
+            raise RuntimeError(f"linalg.solve_triangular: The input tensor {name} must have at "
+                               "least 2 dimensions.")
+    _check_square(A, "linalg.solve_triangular")
+    n = A.shape[-1]
+    rows = B.shape[-2] if left else B.shape[-1]
+    if rows != n:
+        shape = f"{n}x{n} and {B.shape[-2]}x{B.shape[-1]}"
+        raise RuntimeError("linalg.solve_triangular: Incompatible shapes of A and B for the "
+                           f"equation {'AX = B' if left else 'XA = B'} ({shape})")
+    try:
+        np.broadcast_shapes(A.shape[:-2], B.shape[:-2])
+    except ValueError:
+        raise broadcast_error(B.shape[:-2], A.shape[:-2]) from None
+    dtype = A.dtype  # B is computed in A's dtype
+    if not dtype.is_floating_point or dtype is _dtype.float16:
+        raise NotImplementedError(f"\"triangular_solve_cpu\" not implemented for "
+                                  f"'{dtype._legacy[:-6]}'")
+    return SolveTriangular.apply(A, B.to(dtype), bool(upper), bool(left), bool(unitriangular))
+
+
+__all__ += ["solve_triangular"]
+
+
+# ---------------------------------------------------------------- LU, and the *_ex forms
+def _lu_array(a: np.ndarray) -> tuple:
+    """LAPACK's ``getrf`` for a batch: Doolittle's elimination with partial pivoting, ``P A =
+    L U``. Returns the packed ``LU`` (``L`` below the diagonal, its ones left out), the
+    1-based int32 pivots (row ``i`` was swapped with row ``pivots[i]``) and ``info`` (the
+    1-based position of the first zero pivot, 0 if none; the elimination goes on past it,
+    as LAPACK's does)."""
+    lu = np.array(a, dtype=a.dtype, copy=True)
+    m, n = lu.shape[-2:]
+    k_max = min(m, n)
+    batch = lu.shape[:-2]
+    pivots = np.zeros(batch + (k_max,), np.int32)
+    info = np.zeros(batch, np.int32)
+    if lu.size == 0:
+        pivots[...] = np.arange(1, k_max + 1)
+        return lu, pivots, info
+    flat, piv, inf = lu.reshape(-1, m, n), pivots.reshape(-1, k_max), info.reshape(-1)
+    rows = np.arange(flat.shape[0])
+    with np.errstate(all="ignore"):
+        for k in range(k_max):
+            col = np.abs(flat[:, k:, k])
+            p = k + (np.argmax(np.where(np.isnan(col), np.inf, col), axis=1) if m > k else 0)
+            piv[:, k] = p + 1
+            swap = flat[rows, p].copy()
+            flat[rows, p] = flat[:, k]
+            flat[:, k] = swap
+            pivot = flat[:, k, k]
+            zero = pivot == 0
+            inf[(inf == 0) & zero] = k + 1
+            factor = np.where(zero[:, None], flat[:, k + 1:, k], flat[:, k + 1:, k] /
+                              np.where(zero, 1, pivot)[:, None])
+            flat[:, k + 1:, k] = factor
+            flat[:, k + 1:, k + 1:] -= factor[:, :, None] * flat[:, k, None, k + 1:]
+    return lu, pivots, info
+
+
+def _lu_solve_array(lu: np.ndarray, pivots: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``A^-1 B`` from ``A``'s ``getrf`` factors, as LAPACK's ``getrs``: the row swaps, then
+    the unit lower and the upper triangular solves."""
+    shape = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
+    x = np.array(np.broadcast_to(b, shape + b.shape[-2:]))
+    piv = np.broadcast_to(pivots, shape + pivots.shape[-1:]) - 1
+    flat, fp = x.reshape(-1, *x.shape[-2:]), piv.reshape(-1, piv.shape[-1])
+    rows = np.arange(flat.shape[0])
+    for k in range(fp.shape[-1]):
+        swap = flat[rows, fp[:, k]].copy()
+        flat[rows, fp[:, k]] = flat[:, k]
+        flat[:, k] = swap
+    x = _trsm(lu, x, upper=False, unit=True)
+    return _trsm(lu, x, upper=True, unit=False)
+
+
+def _info_tensor(info: np.ndarray, a: Tensor) -> Tensor:
+    return _wrap(array_module(a._data).asarray(info.astype(np.int32)))
+
+
+class InvEx(Inv):
+    """``inv`` that does not raise: a singular matrix's inverse is what LAPACK's LU solve
+    gives (infs and NaNs), as PyTorch's ``inv_ex``."""
+
+    node_name = "LinalgInvExBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        data = to_numpy(a._data)
+        lu, pivots, info = _lu_array(data)
+        if info.any():
+            out = _lu_solve_array(lu, pivots, np.broadcast_to(np.eye(data.shape[-1], dtype=
+                                                                     data.dtype), data.shape))
+        else:
+            out = np.linalg.inv(data)
+        out = _on_device_of(_nan_where_nan(data, out), a)
+        ctx.save_for_backward(out)
+        return out
+
+
+def _raise_info(info: np.ndarray, message: str, batched: bool) -> None:
+    """PyTorch's ``_linalg_check_errors``: the error of the first failed matrix."""
+    flat = info.reshape(-1)
+    bad = np.flatnonzero(flat)
+    if bad.size:
+        i = int(bad[0])
+        batch = f"(Batch element {i}): " if batched else ""
+        raise LinAlgError(message.format(batch=batch, info=int(flat[i])))
+
+
+def inv_ex(A: Tensor, *, check_errors: bool = False):  # noqa: N803
+    """``linalg.inv`` with an ``info`` tensor (int32, per matrix: 0, or the position of a
+    zero pivot of its LU factorization) instead of an error: ``torch.return_types.
+    linalg_inv_ex(inverse, info)``. A singular matrix's ``inverse`` holds LAPACK's infs
+    and NaNs. ``check_errors=True`` raises as ``inv`` does."""
+    _check_square(A, "linalg.inv")  # PyTorch's messages name inv, not inv_ex
+    _check_float(A, "linalg.inv")
+    _check_low_precision(A, "linalg.inv")
+    info = _lu_array(to_numpy(A._data))[2]
+    if check_errors:
+        _raise_info(info, "linalg.inv_ex: {batch}The diagonal element {info} is zero, the "
+                    "inversion could not be completed because the input matrix is singular.",
+                    A.dim() > 2)
+    return return_types.linalg_inv_ex(InvEx.apply(A), _info_tensor(info, A))
+
+
+class SolveEx(Solve):
+    """``solve`` that does not raise: for a singular matrix, LAPACK's LU solve (infs, NaNs)."""
+
+    node_name = "LinalgSolveExBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b, vector):
+        data = to_numpy(a._data)
+        rhs = to_numpy(b._data)[..., None] if vector else to_numpy(b._data)
+        lu, pivots, info = _lu_array(data)
+        x = _lu_solve_array(lu, pivots, rhs) if info.any() else np.linalg.solve(
+            np.broadcast_to(data, np.broadcast_shapes(data.shape[:-2], rhs.shape[:-2]) +
+                            data.shape[-2:]), rhs)
+        x = _nan_where_nan(data, x)
+        out = _on_device_of(x[..., 0] if vector else x, a)
+        ctx.vector = vector
+        ctx.save_for_backward(a, out)
+        return out
+
+
+def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False):  # noqa: N803
+    """``linalg.solve`` with an ``info`` tensor instead of an error for a singular ``A``:
+    ``torch.return_types.linalg_solve_ex(result, info)``."""
+    if not left:
+        result, info = solve_ex(_mT(A), _mT(B), check_errors=check_errors)
+        return return_types.linalg_solve_ex(_mT(result), info)
+    _check_square(A, "linalg.solve")  # PyTorch's messages name solve, not solve_ex
+    _check_float(A, "linalg.solve")
+    vector = _solve_checks(A, B, "linalg.solve")
+    info = _lu_array(to_numpy(A._data))[2]
+    if check_errors:
+        _raise_info(info, "torch.linalg.solve_ex: {batch}The solver failed because the input "
+                    "matrix is singular.", A.dim() > 2)
+    return return_types.linalg_solve_ex(SolveEx.apply(A, B, vector), _info_tensor(info, A))
+
+
+def _solve_checks(A: Tensor, B: Tensor, name: str) -> bool:  # noqa: N803
+    """``solve``'s checks (under ``name``); whether ``B`` is a vector."""
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"{name}: Expected A and B to have the same dtype, but found A of "
+                           f"type {A.dtype._legacy[:-6]} and B of type {B.dtype._legacy[:-6]} "
+                           "instead")
+    _check_low_precision(A, "lu_cpu", NotImplementedError)
+    n = A.shape[-1]
+    vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    rows = B.shape[-1] if vector else B.shape[-2]
+    if rows != n:
+        cols = 1 if vector else B.shape[-1]
+        raise RuntimeError(f"{name}: Incompatible shapes of A and B for the equation AX = B "
+                           f"({n}x{n} and {rows}x{cols})")
+    return vector
+
+
+def _cholesky_info(a: np.ndarray) -> tuple:
+    """LAPACK's ``potf2`` on the lower triangle, for a batch: the factor and ``info`` (the
+    order of the first leading minor that is not positive-definite, 0 if none). Where it
+    fails at column ``j``, the columns before are done, ``L[j, j]`` holds the non-positive
+    value and the rest is the input's lower triangle, as LAPACK leaves it."""
+    if a.size == 0:
+        return a.copy(), np.zeros(a.shape[:-2], np.int32)
+    lower = np.tril(a) + np.swapaxes(np.tril(a, -1), -1, -2)
+    flat = np.tril(lower).reshape(-1, *a.shape[-2:]).copy()
+    info = np.zeros(flat.shape[0], np.int32)
+    for i, m in enumerate(lower.reshape(-1, *a.shape[-2:])):
+        try:
+            factor = np.linalg.cholesky(m)
+            if not np.isnan(factor).any():
+                flat[i] = factor
+                continue
+        except np.linalg.LinAlgError:
+            pass
+        out = np.tril(m).copy()
+        for j in range(m.shape[0]):
+            ajj = out[j, j] - out[j, :j] @ out[j, :j]
+            if not ajj > 0:
+                out[j, j] = ajj
+                info[i] = j + 1
+                break
+            out[j, j] = np.sqrt(ajj)
+            out[j + 1:, j] = (out[j + 1:, j] - out[j + 1:, :j] @ out[j, :j]) / out[j, j]
+        flat[i] = out
+    return flat.reshape(a.shape), info.reshape(a.shape[:-2])
+
+
+class CholeskyEx(Cholesky):
+    """``cholesky`` that does not raise: where the matrix is not positive-definite, the
+    partial factor LAPACK leaves (see ``_cholesky_info``)."""
+
+    node_name = "LinalgCholeskyExBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, upper, name):
+        factor = _cholesky_info(to_numpy(a._data))[0]
+        return _on_device_of(np.swapaxes(factor, -1, -2).copy() if upper else factor, a)
+
+
+def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False):  # noqa: N803
+    """``linalg.cholesky`` with an ``info`` tensor instead of an error: ``torch.return_types.
+    linalg_cholesky_ex(L, info)``; ``info`` is the order of the first leading minor that is
+    not positive-definite (0 if none), and ``L`` then holds LAPACK's partial factor."""
+    _check_square(A, "linalg.cholesky")  # PyTorch's messages name cholesky
+    _check_float(A, "linalg.cholesky")
+    _check_low_precision(A, "cholesky_cpu", NotImplementedError)
+    info = _cholesky_info(to_numpy(A._data))[1]
+    if check_errors and info.any():
+        raise _not_positive_definite(to_numpy(A._data), "linalg.cholesky_ex")
+    return return_types.linalg_cholesky_ex(CholeskyEx.apply(A, bool(upper), "linalg.cholesky_ex"),
+                                           _info_tensor(info, A))
+
+
+__all__ += ["inv_ex", "solve_ex", "cholesky_ex"]

@@ -45,3 +45,10 @@ linalg_eigh = _make("linalg_eigh", ("eigenvalues", "eigenvectors"))
 linalg_qr = _make("linalg_qr", ("Q", "R"))
 svd = _make("svd", ("U", "S", "V"))
 __all__ += ["slogdet", "linalg_slogdet", "linalg_eigh", "linalg_qr", "svd"]
+# task linalg2
+linalg_inv_ex = _make("linalg_inv_ex", ("inverse", "info"))
+linalg_solve_ex = _make("linalg_solve_ex", ("result", "info"))
+linalg_cholesky_ex = _make("linalg_cholesky_ex", ("L", "info"))
+qr = _make("qr", ("Q", "R"))
+triangular_solve = _make("triangular_solve", ("solution", "cloned_coefficient"))
+__all__ += ["linalg_inv_ex", "linalg_solve_ex", "linalg_cholesky_ex", "qr", "triangular_solve"]

@@ -188,6 +188,8 @@ def add_samples(t: dict) -> None:
     t["fn:ger"] = ger_samples("fn:ger")
     t["method:ger"] = ger_samples("method:ger")
     add_index_reduce_samples(t)
+    _linalg_ops(t)
+    _older_ops(t)
 
 
 def index_reduce_samples(op):
@@ -272,3 +274,411 @@ def index_reduce_samples(op):
 def add_index_reduce_samples(t: dict) -> None:
     for op in ("fn:index_reduce", "method:index_reduce", "method:index_reduce_"):
         t[op] = index_reduce_samples(op)
+
+
+# --------------------------------------------------------------------------- torch.linalg
+def _spd(*shape, dtype=np.float32):
+    """Well-conditioned square matrices (rounding agrees between the libraries)."""
+    m = rnd(*shape, dtype=np.float64)
+    return (m + 3 * np.eye(shape[-1])).astype(dtype)
+
+
+def _pd(*shape, dtype=np.float32):
+    m = rnd(*shape, dtype=np.float64)
+    return (m @ np.swapaxes(m, -1, -2) + shape[-1] * np.eye(shape[-1])).astype(dtype)
+
+
+def _tri(*shape, upper=False, dtype=np.float32):
+    m = _spd(*shape, dtype=dtype)
+    return np.triu(m) if upper else np.tril(m)
+
+
+def vecdot_samples(op):
+    def gen():
+        for fam, a in all_families((2, 3)):
+            yield Sample(op, fam, (a, _like(rnd(2, 3), a.arr) if a.arr.ndim else A(f32(2.0))),
+                         gradgrad=fam == "ordinary")
+        x = A(rnd(2, 3))
+        yield Sample(op, "1-d", (A(rnd(3)), A(rnd(3))), gradgrad=True)
+        yield Sample(op, "broadcast", (x, A(rnd(3))))
+        yield Sample(op, "dim0", (x, A(rnd(2, 3))), {"dim": 0})
+        yield Sample(op, "empty-1-d", (A(np.zeros(0, np.float32)), A(np.zeros(0, np.float32))))
+        yield Sample(op, "dtypes", (x, A(rnd(2, 3, dtype=np.float64))))
+        yield Sample(op, "1-d-mismatch", (A(rnd(3)), A(rnd(4))))
+        yield Sample(op, "mismatch", (x, A(rnd(2, 4))))
+        yield Sample(op, "graph", (x, A(rnd(2, 3))), call=_linalg_graph("vecdot"))
+        yield Sample(op, "graph-1-d", (A(rnd(3)), A(rnd(3))), call=_linalg_graph("vecdot"))
+    return gen
+
+
+def _linalg_graph(name):
+    def call(lib, *args, **kw):
+        out = getattr(lib.linalg, name)(*args, **kw)
+        first = out[0] if isinstance(out, tuple) else out
+        return out, _names_of(first.grad_fn)
+    return call
+
+
+def _names_of(node) -> list:
+    if node is None:
+        return [None]
+    return [node.name()] + [n for child, _ in node.next_functions for n in _names_of(child)]
+
+
+def vander_samples(op):
+    def gen():
+        for fam, a in all_families((4,)):
+            yield Sample(op, fam, (a,), gradgrad=fam == "ordinary")
+        yield Sample(op, "N", (A(rnd(3)),), {"N": 5})
+        yield Sample(op, "N=2", (A(rnd(3)),), {"N": 2})
+        yield Sample(op, "N=1", (A(rnd(3)),), {"N": 1})
+        yield Sample(op, "batch", (A(rnd(2, 3)),))
+        yield Sample(op, "int32-big", (A(np.array([100, 1000, 7], np.int32)),))
+        yield Sample(op, "graph", (A(rnd(3)),), call=_linalg_graph("vander"))
+    return gen
+
+
+def diagonal_samples(op):
+    def gen():
+        for fam, a in all_families((3, 4)):
+            if a.arr.ndim == 2:
+                yield Sample(op, fam, (a,))
+        x = A(rnd(2, 3, 4))
+        yield Sample(op, "batch", (x,), gradgrad=True)
+        yield Sample(op, "offset", (x,), {"offset": 1})
+        yield Sample(op, "offset-neg", (x,), {"offset": -2})
+        yield Sample(op, "dims", (x,), {"dim1": 0, "dim2": 2})
+        yield Sample(op, "1-d", (A(rnd(3)),))
+        yield Sample(op, "same-dims", (x,), {"dim1": 1, "dim2": 1})
+    return gen
+
+
+def cond_samples(op):
+    def gen():
+        a = A(_spd(3, 3))
+        for p in (None, 2, -2, 1, -1, INF, -INF, "fro", "nuc"):
+            # (no second derivative of svdvals in minitorch; PyTorch's backward of the
+            # norm-of-the-inverse orders fails: cond modifies the inverse in place)
+            yield Sample(op, f"p={p}", (a,) + ((p,) if p is not None else ()),
+                         gradgrad=False)
+            # a singular matrix: (for the singular values, one exactly 0 only for zeros: a
+            # rounded one gives a huge number that the libraries' LAPACKs do not agree on)
+            singular = np.zeros((2, 2), np.float32) if p in (None, 2, -2, "nuc") else \
+                f32([[1.0, 2.0], [2.0, 4.0]])
+            yield Sample(op, f"p={p}-singular", (A(singular, grad=False), p))
+            yield Sample(op, f"p={p}-batch", (A(_spd(2, 3, 3)), p))
+            yield Sample(op, f"p={p}-empty", (A(np.zeros((2, 0, 0), np.float32)), p))
+            yield Sample(op, f"p={p}-float64", (A(_spd(3, 3, dtype=np.float64)), p))
+            yield Sample(op, f"p={p}-not-square", (A(rnd(2, 3)), p))
+        yield Sample(op, "p=3", (a, 3))
+        yield Sample(op, "1-d", (A(rnd(3)),))
+        yield Sample(op, "int", (A(np.eye(2, dtype=np.int64)),))
+        for p in (None, "fro", "nuc"):
+            yield Sample(op, f"graph-{p}", (a, p), call=_linalg_graph("cond"))
+    return gen
+
+
+def tensorinv_samples(op):
+    def gen():
+        m = _spd(6, 6)
+        yield Sample(op, "ordinary", (A(m.reshape(2, 3, 6)),), {"ind": 2}, gradgrad=True)
+        yield Sample(op, "ind1", (A(m.reshape(6, 2, 3)),), {"ind": 1})
+        yield Sample(op, "float64", (A(m.astype(np.float64).reshape(3, 2, 2, 3)),))
+        yield Sample(op, "ind0", (A(m.reshape(6, 6)),), {"ind": 0})
+        yield Sample(op, "mismatch", (A(rnd(4, 6, 8, 3)),), {"ind": 1})
+        yield Sample(op, "singular", (A(np.ones((2, 2, 2, 2), np.float32)),), msg=20)
+        yield Sample(op, "graph", (A(m.reshape(2, 3, 6)),), call=_linalg_graph("tensorinv"))
+    return gen
+
+
+def tensorsolve_samples(op):
+    def gen():
+        m = _spd(6, 6)
+        yield Sample(op, "ordinary", (A(m.reshape(2, 3, 6)), A(rnd(2, 3))), gradgrad=True)
+        yield Sample(op, "dims", (A(m.reshape(6, 2, 3).transpose(1, 0, 2).copy()), A(rnd(2, 3))),
+                     {"dims": (0,)})
+        yield Sample(op, "float64", (A(m.astype(np.float64).reshape(6, 3, 2)),
+                                     A(rnd(6, dtype=np.float64))))
+        yield Sample(op, "mismatch", (A(rnd(2, 3, 5)), A(rnd(2, 3))))
+        yield Sample(op, "graph", (A(m.reshape(2, 3, 6)), A(rnd(2, 3))),
+                     call=_linalg_graph("tensorsolve"))
+    return gen
+
+
+def matrix_exp_samples(op):
+    def gen():
+        yield Sample(op, "ordinary", (A(rnd(3, 3)),), gradgrad=True)
+        yield Sample(op, "batch", (A(rnd(2, 3, 3)),))
+        yield Sample(op, "float64", (A(rnd(4, 4, dtype=np.float64)),), gradgrad=True)
+        yield Sample(op, "large", (A(rnd(3, 3) * 4),))
+        yield Sample(op, "zeros", (A(np.zeros((3, 3), np.float32)),))
+        yield Sample(op, "1x1", (A(f32([[0.5]])),))
+        yield Sample(op, "nilpotent", (A(np.triu(rnd(4, 4), 1)),))
+        yield Sample(op, "noncontig", (A(rnd(3, 3), layout="T"),))
+        yield Sample(op, "empty", (A(np.zeros((0, 0), np.float32)),))
+        yield Sample(op, "empty-batch", (A(np.zeros((0, 2, 2), np.float32)),))
+        yield Sample(op, "not-square", (A(rnd(2, 3)),))
+        yield Sample(op, "1-d", (A(rnd(3)),))
+        yield Sample(op, "int", (A(np.eye(2, dtype=np.int64)),))
+        if op.startswith("linalg"):
+            yield Sample(op, "graph", (A(rnd(3, 3)),), call=_linalg_graph("matrix_exp"))
+    return gen
+
+
+def solve_triangular_samples(op):
+    def gen():
+        for upper in (True, False):
+            for left in (True, False):
+                for unit in (False, True):
+                    tag = f"{'upper' if upper else 'lower'}-{'left' if left else 'right'}" + \
+                        ("-unit" if unit else "")
+                    a = A(_spd(3, 3))  # the other triangle is not read
+                    b = A(rnd(3, 2) if left else rnd(2, 3))
+                    yield Sample(op, tag, (a, b), {"upper": upper, "left": left,
+                                                   "unitriangular": unit},
+                                 gradgrad=not unit)
+        a, b = A(_tri(3, 3)), A(rnd(3, 2))
+        yield Sample(op, "batch", (A(_tri(2, 3, 3)), A(rnd(2, 3, 2))), {"upper": False})
+        yield Sample(op, "broadcast", (A(_tri(2, 1, 3, 3)), A(rnd(4, 3, 2))), {"upper": False})
+        yield Sample(op, "broadcast-b", (a, A(rnd(2, 3, 2))), {"upper": False})
+        yield Sample(op, "float64", (A(_tri(3, 3, dtype=np.float64)),
+                                     A(rnd(3, 2, dtype=np.float64))), {"upper": False})
+        yield Sample(op, "noncontig", (A(_tri(3, 3), layout="T"), A(rnd(3, 2), layout="T")),
+                     {"upper": False})
+        yield Sample(op, "zero-diagonal", (A(f32([[0.0, 0.0], [1.0, 2.0]])), A(f32([[1.0],
+                                                                                   [1.0]]))),
+                     {"upper": False})
+        yield Sample(op, "zeros", (A(np.zeros((2, 2), np.float32), grad=False),
+                                   A(f32([[1.0, 0.0], [0.0, 1.0]]))), {"upper": True})
+        yield Sample(op, "nan", (a, A(f32([[NAN, 1], [0, 1], [2, INF]]))), {"upper": False})
+        yield Sample(op, "empty", (A(np.zeros((0, 0), np.float32)),
+                                   A(np.zeros((0, 2), np.float32))), {"upper": False})
+        yield Sample(op, "empty-cols", (a, A(np.zeros((3, 0), np.float32))), {"upper": False})
+        yield Sample(op, "no-upper", (a, b))
+        yield Sample(op, "mismatch", (a, A(rnd(2, 2))), {"upper": False})
+        yield Sample(op, "mismatch-right", (a, A(rnd(2, 2))), {"upper": False, "left": False})
+        yield Sample(op, "b-1-d", (a, A(rnd(3))), {"upper": False})
+        yield Sample(op, "dtypes", (a, A(rnd(3, 2, dtype=np.float64))), {"upper": False})
+        yield Sample(op, "dtypes-int-b", (a, A(np.ones((3, 2), np.int64))), {"upper": False})
+        yield Sample(op, "dtypes-half-b", (a, A(rnd(3, 2, dtype=np.float16))), {"upper": False})
+        yield Sample(op, "dtypes-int-a", (A(np.eye(3, dtype=np.int64)), b), {"upper": False})
+        yield Sample(op, "int", (A(np.eye(2, dtype=np.int64)), A(np.ones((2, 1), np.int64))),
+                     {"upper": False})
+        yield Sample(op, "float16", (A(_tri(2, 2, dtype=np.float16)),
+                                     A(rnd(2, 1, dtype=np.float16))), {"upper": False})
+        yield Sample(op, "not-square", (A(rnd(2, 3)), A(rnd(2, 1))), {"upper": False})
+        yield Sample(op, "batch-mismatch", (A(_tri(2, 3, 3)), A(rnd(3, 3, 2))), {"upper": False})
+        yield Sample(op, "graph", (a, b), {"upper": False},
+                     call=_linalg_graph("solve_triangular"))
+    return gen
+
+
+def ex_samples(op):
+    """``inv_ex``, ``solve_ex``, ``cholesky_ex``: the result and its ``info`` tensor, also
+    for matrices that fail (LAPACK's infs and NaNs, the partial Cholesky factor)."""
+    name = op.split(":")[1]
+
+    def args(m):
+        if name == "solve_ex":  # (B without a gradient where A is singular: see below)
+            return (m, A(np.ones(m.arr.shape[:-1], m.arr.dtype), grad=m.grad))
+        return (m,)
+
+    def gen():
+        good = A(_pd(3, 3)) if name == "cholesky_ex" else A(_spd(3, 3))
+        # (not the family "ordinary": test_gradcheck would perturb one triangle of a matrix
+        # whose gradient PyTorch makes symmetric; tests/test_linalg2.py checks it)
+        yield Sample(op, "well-conditioned", args(good), gradgrad=True)
+        yield Sample(op, "batch", args(A(_pd(2, 3, 3) if name == "cholesky_ex" else
+                                         _spd(2, 3, 3))))
+        yield Sample(op, "float64", args(A(_pd(3, 3, dtype=np.float64))))
+        yield Sample(op, "empty", args(A(np.zeros((0, 0), np.float32))))
+        failing = [("singular", f32([[1.0, 2.0], [2.0, 4.0]])), ("zeros", np.zeros((2, 2),
+                                                                                 np.float32)),
+                   ("rank1-3x3", np.ones((3, 3), np.float32)),
+                   ("not-pd-2", f32([[4.0, 2.0, 1.0], [2.0, -5.0, 0.0], [1.0, 0.0, 3.0]])),
+                   ("not-pd-1", f32([[-4.0, 2.0], [2.0, 5.0]])),
+                   ("singular-later", f32([[2.0, 1.0, 1.0], [4.0, 2.0, 2.0], [1.0, 3.0, 5.0]]))]
+        for fam, m in failing:
+            yield Sample(op, fam, args(A(m, grad=False)))
+            yield Sample(op, fam + "-check", args(A(m, grad=False)), {"check_errors": True})
+        batch = np.stack([_pd(2, 2), f32([[1.0, 2.0], [2.0, 1.0]]), np.zeros((2, 2),
+                                                                            np.float32)])
+        yield Sample(op, "batch-failing", args(A(batch, grad=False)))
+        yield Sample(op, "batch-failing-check", args(A(batch, grad=False)),
+                     {"check_errors": True})
+        if name == "cholesky_ex":
+            yield Sample(op, "upper", (A(_pd(3, 3)),), {"upper": True})
+            yield Sample(op, "upper-failing", (A(failing[3][1], grad=False),), {"upper": True})
+        if name == "solve_ex":
+            yield Sample(op, "left-false", (A(_spd(3, 3)), A(rnd(2, 3))), {"left": False})
+            yield Sample(op, "matrix", (A(_spd(3, 3)), A(rnd(3, 2))))
+            yield Sample(op, "mismatch", (A(_spd(3, 3)), A(rnd(4))))
+            yield Sample(op, "dtypes", (A(_spd(3, 3)), A(rnd(3, dtype=np.float64))))
+        yield Sample(op, "not-square", args(A(rnd(2, 3))))
+        yield Sample(op, "int", args(A(np.eye(2, dtype=np.int64))))
+        yield Sample(op, "float16", args(A(_pd(2, 2, dtype=np.float16))))
+        yield Sample(op, "graph", args(good), call=_linalg_graph(name))
+    return gen
+
+
+def _linalg_ops(t: dict) -> None:
+    t["linalg:vecdot"] = vecdot_samples("linalg:vecdot")
+    t["linalg:vander"] = vander_samples("linalg:vander")
+    t["linalg:diagonal"] = diagonal_samples("linalg:diagonal")
+    t["linalg:cond"] = cond_samples("linalg:cond")
+    t["linalg:tensorinv"] = tensorinv_samples("linalg:tensorinv")
+    t["linalg:tensorsolve"] = tensorsolve_samples("linalg:tensorsolve")
+    for op in ("linalg:matrix_exp", "fn:matrix_exp", "method:matrix_exp"):
+        t[op] = matrix_exp_samples(op)
+    t["linalg:solve_triangular"] = solve_triangular_samples("linalg:solve_triangular")
+    for name in ("inv_ex", "solve_ex", "cholesky_ex"):
+        t[f"linalg:{name}"] = ex_samples(f"linalg:{name}")
+
+
+# --------------------------------------------------------------------------- older torch.* forms
+def _graph_of(name):
+    def call(lib, *args, **kw):
+        out = getattr(lib, name)(*args, **kw)
+        first = out[0] if isinstance(out, tuple) else out
+        return out, _names_of(first.grad_fn)
+    return call
+
+
+def nuclear_frobenius_samples(op):
+    name = op.split(":")[1]
+
+    def gen():
+        x = A(rnd(3, 4))
+        dims = {"dim": (0, 1)} if name == "frobenius_norm" else {}
+        for fam, a in float_families_2d():
+            yield Sample(op, fam, (a,), dict(dims), gradgrad=fam == "ordinary" and
+                         name == "frobenius_norm")
+        yield Sample(op, "keepdim", (x,), {**dims, "keepdim": True})
+        yield Sample(op, "batch-dims", (A(rnd(2, 3, 4)),), {"dim": (1, 2)})
+        yield Sample(op, "batch-dims-keepdim", (A(rnd(2, 3, 4)),), {"dim": (0, 2),
+                                                                      "keepdim": True})
+        yield Sample(op, "1-d", (A(rnd(3)),), dict(dims) if name == "nuclear_norm" else
+                     {"dim": (0,)})
+        yield Sample(op, "int", (A(np.ones((2, 2), np.int64)),), dict(dims))
+        yield Sample(op, "graph", (x,), dict(dims), call=_graph_of(name))
+        if name == "frobenius_norm":
+            yield Sample(op, "one-dim", (x,), {"dim": (1,)})
+            yield Sample(op, "int-dim", (x,), {"dim": 1})
+            yield Sample(op, "no-dims", (x,), {"dim": ()})
+            yield Sample(op, "three-dims", (A(rnd(2, 3, 4)),), {"dim": (0, 1, 2)})
+            yield Sample(op, "repeated", (x,), {"dim": (0, 0)})
+        else:
+            yield Sample(op, "3-d-no-dim", (A(rnd(2, 3, 4)),))
+            yield Sample(op, "one-dim", (A(rnd(2, 3, 4)),), {"dim": (0,)})
+    return gen
+
+
+def float_families_2d():
+    from _opinfo_samples import float_families
+
+    for fam, a in float_families((3, 4)):
+        if a.arr.ndim == 2 and fam not in ("float16", "inf", "nan"):
+            yield fam, a
+
+
+def _chol_factor(*shape, upper=False, dtype=np.float32):
+    m = np.linalg.cholesky(_pd(*shape, dtype=np.float64))
+    return (np.swapaxes(m, -1, -2) if upper else m).astype(dtype)
+
+
+def cholesky_inverse_samples(op):
+    def gen():
+        for upper in (False, True):
+            tag = "upper" if upper else "lower"
+            yield Sample(op, tag, (A(_chol_factor(3, 3, upper=upper)), upper), gradgrad=True)
+            yield Sample(op, f"{tag}-batch", (A(_chol_factor(2, 3, 3, upper=upper)), upper))
+        yield Sample(op, "ordinary", (A(_chol_factor(3, 3)),))
+        yield Sample(op, "float64", (A(_chol_factor(3, 3, dtype=np.float64)),))
+        yield Sample(op, "noncontig", (A(_chol_factor(3, 3), layout="T"),))
+        yield Sample(op, "empty", (A(np.zeros((0, 0), np.float32)),))
+        yield Sample(op, "1-d", (A(rnd(3)),))
+        yield Sample(op, "not-square", (A(rnd(2, 3)),))
+        yield Sample(op, "int", (A(np.eye(2, dtype=np.int64)),))
+        yield Sample(op, "graph", (A(_chol_factor(3, 3)),), call=_graph_of("cholesky_inverse")
+                     if op.startswith("fn") else None)
+    return gen
+
+
+def cholesky_solve_samples(op):
+    def gen():
+        for upper in (False, True):
+            tag = "upper" if upper else "lower"
+            yield Sample(op, tag, (A(rnd(3, 2)), A(_chol_factor(3, 3, upper=upper)), upper),
+                         gradgrad=True)
+            yield Sample(op, f"{tag}-batch", (A(rnd(2, 3, 2)),
+                                              A(_chol_factor(2, 3, 3, upper=upper)), upper))
+        L = A(_chol_factor(3, 3))
+        # (not the family "ordinary" that test_gradcheck picks: PyTorch's gradient for the
+        # factor is a full matrix, though only one triangle is read; gradcheck would fail
+        # PyTorch too. tests/test_linalg2.py checks it on the triangle)
+        yield Sample(op, "default-lower", (A(rnd(3, 2)), L))
+        yield Sample(op, "broadcast", (A(rnd(2, 3, 2)), L))
+        yield Sample(op, "float64", (A(rnd(3, 1, dtype=np.float64)),
+                                     A(_chol_factor(3, 3, dtype=np.float64))))
+        yield Sample(op, "b-1-d", (A(rnd(3)), L))
+        yield Sample(op, "mismatch", (A(rnd(2, 1)), L))
+        yield Sample(op, "dtypes", (A(rnd(3, 1, dtype=np.float64)), L))
+        yield Sample(op, "int", (A(np.ones((2, 1), np.int64)), A(np.eye(2, dtype=np.int64))))
+        yield Sample(op, "graph", (A(rnd(3, 2)), L), call=_graph_of("cholesky_solve")
+                     if op.startswith("fn") else None)
+    return gen
+
+
+def triangular_solve_samples(op):
+    def gen():
+        for upper in (True, False):
+            for transpose in (False, True):
+                for unit in (False, True):
+                    tag = f"{'upper' if upper else 'lower'}" + ("-T" if transpose else "") + \
+                        ("-unit" if unit else "")
+                    yield Sample(op, tag, (A(rnd(3, 2)), A(_spd(3, 3)), upper, transpose, unit),
+                                 gradgrad=not unit)
+        a = A(_tri(3, 3, upper=True))
+        yield Sample(op, "ordinary", (A(rnd(3, 2)), a))
+        yield Sample(op, "batch", (A(rnd(2, 3, 2)), A(_tri(2, 3, 3, upper=True))))
+        yield Sample(op, "broadcast", (A(rnd(2, 3, 2)), a))
+        yield Sample(op, "float64", (A(rnd(3, 1, dtype=np.float64)),
+                                     A(_tri(3, 3, upper=True, dtype=np.float64))))
+        yield Sample(op, "only-copy-used", (A(rnd(3, 2)), a),
+                     call=lambda lib, b, m: lib.triangular_solve(b, m).cloned_coefficient * 2)
+        yield Sample(op, "b-1-d", (A(rnd(3)), a))
+        yield Sample(op, "mismatch", (A(rnd(2, 1)), a))
+        yield Sample(op, "dtypes", (A(rnd(3, 1, dtype=np.float64)), a))
+        yield Sample(op, "int", (A(np.ones((2, 1), np.int64)), A(np.eye(2, dtype=np.int64))))
+        yield Sample(op, "graph", (A(rnd(3, 2)), a), call=_graph_of("triangular_solve")
+                     if op.startswith("fn") else None)
+    return gen
+
+
+def qr_samples(op):
+    def gen():
+        # (R's diagonal made positive: Q and R are unique only up to signs)
+        def call(lib, x, *args, **kw):
+            f = lib.qr if op.startswith("fn") else type(x).qr
+            q, r = f(x, *args, **kw)
+            sign = lib.diagonal(r, 0, -2, -1).sign().unsqueeze(-1)
+            return q @ r, (r * sign).abs() * 0 + r * sign
+        yield Sample(op, "ordinary", (A(_spd(3, 3)),), call=call)
+        yield Sample(op, "tall", (A(rnd(4, 3)),), call=call)
+        yield Sample(op, "tall-complete", (A(rnd(4, 3)), False), call=call)
+        yield Sample(op, "wide", (A(rnd(2, 3)),), call=call)
+        yield Sample(op, "1-d", (A(rnd(3)),), call=call)
+        yield Sample(op, "int", (A(np.eye(2, dtype=np.int64)),), call=call)
+        yield Sample(op, "type", (A(rnd(3, 3), grad=False),),
+                     call=lambda lib, x: type(lib.qr(x)).__name__)
+    return gen
+
+
+def _older_ops(t: dict) -> None:
+    for name in ("nuclear_norm", "frobenius_norm"):
+        t[f"fn:{name}"] = nuclear_frobenius_samples(f"fn:{name}")
+    for name, samples in (("cholesky_inverse", cholesky_inverse_samples),
+                          ("cholesky_solve", cholesky_solve_samples),
+                          ("triangular_solve", triangular_solve_samples), ("qr", qr_samples)):
+        for style in ("fn", "method"):
+            t[f"{style}:{name}"] = samples(f"{style}:{name}")

@@ -68,3 +68,86 @@ def test_index_reduce_warns_once_as_pytorch():
             minitorch.zeros(2).index_reduce(0, minitorch.tensor([1]), minitorch.ones(1), "amax")
     assert [str(c.message) for c in caught] == [
         "index_reduce() is in beta and the API may change at any time."]
+
+
+def _well(n=3, batch=()):
+    m = rng.standard_normal(batch + (n, n)) + 3 * np.eye(n)
+    return minitorch.tensor(m, dtype=minitorch.float64, requires_grad=True)
+
+
+def _check(f, *args, second=True):
+    assert gradcheck(f, args)
+    if second:
+        assert gradgradcheck(f, args)
+
+
+def test_matrix_exp_gradcheck():
+    _check(minitorch.linalg.matrix_exp, _t(3, 3))
+    _check(minitorch.matrix_exp, _t(2, 2, 2) * 3)
+
+
+@pytest.mark.parametrize("upper", [True, False])
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("unit", [True, False])
+def test_solve_triangular_gradcheck(upper, left, unit):
+    b = _t(3, 2) if left else _t(2, 3)
+    _check(lambda a, b: minitorch.linalg.solve_triangular(a, b, upper=upper, left=left,
+                                                          unitriangular=unit), _well(), b)
+
+
+def test_ex_forms_gradcheck():
+    _check(lambda a: minitorch.linalg.inv_ex(a).inverse, _well())
+    _check(lambda a, b: minitorch.linalg.solve_ex(a, b).result, _well(), _t(3))
+    # Cholesky reads one triangle and gives a symmetric gradient: check it on A + A^T
+    spd = _well()
+    _check(lambda a: minitorch.linalg.cholesky_ex(a @ a.mT).L, spd)
+    _check(lambda a: minitorch.linalg.cholesky_ex(a @ a.mT, upper=True).L, spd)
+
+
+def test_cond_and_tensor_forms_gradcheck():
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        minitorch.linalg.cond(_well(), "fro").backward()  # as PyTorch: the inverse changed
+    _check(lambda a: minitorch.linalg.cond(a), _well(), second=False)
+    _check(lambda a: minitorch.linalg.tensorinv(a.reshape(2, 2, 4), ind=2), _well(4))
+    _check(lambda a, b: minitorch.linalg.tensorsolve(a.reshape(2, 2, 4), b), _well(4), _t(2, 2))
+    _check(lambda x: minitorch.linalg.vander(x, N=4), _t(3))
+    _check(minitorch.linalg.vecdot, _t(2, 3), _t(3))
+
+
+@pytest.mark.parametrize("upper", [True, False])
+def test_cholesky_inverse_solve_gradcheck(upper):
+    # the factor made triangular inside f: PyTorch's gradient for it is a full matrix
+    def tri(m):
+        return m.triu() if upper else m.tril()
+    _check(lambda f: minitorch.cholesky_inverse(tri(f), upper), _well())
+    _check(lambda b, f: minitorch.cholesky_solve(b, tri(f), upper), _t(3, 2), _well())
+
+
+@pytest.mark.parametrize("transpose", [True, False])
+def test_triangular_solve_gradcheck(transpose):
+    def f(b, a):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x, copy = minitorch.triangular_solve(b, a, False, transpose)
+        return x, copy
+    _check(f, _t(3, 2), _well())
+
+
+def test_deprecated_forms_warn_once_as_pytorch():
+    import minitorch._warnings as w
+
+    a = minitorch.eye(2)
+    for key, call, start in (
+            ("triangular_solve", lambda: minitorch.triangular_solve(a, a),
+             "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangular"),
+            ("qr", lambda: minitorch.qr(a), "torch.qr is deprecated in favor of torch.linalg.qr"),
+            ("nuclear_norm", lambda: minitorch.nuclear_norm(a), "at::nuclear_norm is deprecated"),
+            ("frobenius_norm", lambda: minitorch.frobenius_norm(a, (0, 1)),
+             "at::frobenius_norm is deprecated")):
+        w._given.discard(key)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+            call()
+        assert len(caught) == 1 and str(caught[0].message).startswith(start), key
+        assert caught[0].filename == __file__
