@@ -24,8 +24,8 @@ import math
 
 import numpy as _np
 
-from minitorch import linalg, return_types
-from minitorch._backend import array_module
+from minitorch import _dtype, linalg, return_types
+from minitorch._backend import array_module, to_numpy
 from minitorch._out import with_out
 from minitorch._tensor import Tensor, _wrap
 from minitorch._warnings import warn_once
@@ -331,3 +331,58 @@ _TRIANGULAR_DEPRECATED = (
     "A).solution\nshould be replaced with\nX = torch.linalg.solve_triangular(A, B).")
 __all__ += ["matrix_exp", "nuclear_norm", "frobenius_norm", "cholesky_inverse",
             "cholesky_solve", "triangular_solve", "qr"]
+
+
+# lu, lu_unpack, lu_solve: the older torch.* forms of linalg.lu_factor and linalg.lu_solve
+def lu(A: Tensor, pivot: bool = True, get_infos: bool = False):  # noqa: N803
+    """The deprecated ``torch.lu``: ``linalg.lu_factor_ex``'s ``(LU, pivots)`` (with
+    ``get_infos``, ``torch.return_types._lu_with_info(LU, pivots, info)``); it never raises
+    for a singular matrix, and warns once."""
+    warn_once("lu", "torch.lu is deprecated in favor of torch.linalg.lu_factor / "
+              "torch.linalg.lu_factor_ex and will be removed in a future PyTorch release.\nLU, "
+              "pivots = torch.lu(A, compute_pivots)\nshould be replaced with\nLU, pivots = "
+              "torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "
+              "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
+              "torch.linalg.lu_factor_ex(A, compute_pivots)", stacklevel=2)
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    result = linalg.lu_factor_ex(A)
+    return return_types._lu_with_info(*result) if get_infos else tuple(result[:2])
+
+
+def _lu_method(self: Tensor, pivot: bool = True, get_infos: bool = False):
+    """``Tensor.lu``: ``torch.lu``, its three results as a plain tuple."""
+    return tuple(lu(self, pivot, get_infos))
+
+
+def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True,  # noqa: N803
+              unpack_pivots: bool = True):
+    """``P``, ``L`` and ``U`` of ``A = P L U`` from ``linalg.lu_factor``'s packed ``LU`` and
+    pivots: ``torch.return_types.lu_unpack(P, L, U)`` (empty where not unpacked)."""
+    if LU_data.dim() < 2:
+        raise RuntimeError(f"torch.lu_unpack: Expected tensor with 2 or more dimensions. Got "
+                           f"size: [{', '.join(map(str, LU_data.shape))}] instead")
+    if LU_pivots.dtype is not _dtype.int32:
+        raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of "
+                           "torch.int32 dtype.")
+    m = LU_data.shape[-2]
+    piv = to_numpy(LU_pivots._data)
+    if piv.size and (piv.min() < 1 or piv.max() > m):
+        raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) "
+                           "inclusive.Did you properly pass the result of lu_factor?")
+    p = _wrap(array_module(LU_data._data).asarray(linalg._permutation(
+        piv, m, LU_data._data.dtype))) if unpack_pivots else LU_data.new_zeros(0)
+    return return_types.lu_unpack(p, *linalg.LuUnpack.apply(LU_data, bool(unpack_data)))
+
+
+def lu_solve(input: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:  # noqa: A002, N803
+    """The deprecated ``torch.lu_solve(B, LU, pivots)``: ``linalg.lu_solve(LU, pivots, B)``;
+    it warns once."""
+    warn_once("lu_solve", "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand "
+              "will be removed in a future PyTorch release.\nNote that torch.linalg.lu_solve "
+              "has its arguments reversed.\nX = torch.lu_solve(B, LU, pivots)\nshould be "
+              "replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)", stacklevel=2)
+    return linalg.lu_solve(LU_data, LU_pivots, input)
+
+
+__all__ += ["lu", "lu_unpack", "lu_solve"]

@@ -986,7 +986,9 @@ METHODS = {
     "addmv": _linalg.addmv, "addr": _linalg.addr, "ger": _linalg.outer,  # (task linalg2)
     "index_reduce": _scatter.index_reduce,
     **{name: getattr(_linalg_torch, name) for name in (
-        "matrix_exp", "cholesky_inverse", "cholesky_solve", "triangular_solve", "qr")},
+        "matrix_exp", "cholesky_inverse", "cholesky_solve", "triangular_solve", "qr",
+        "lu_solve")},
+    "lu": _linalg_torch._lu_method,
     "det": _linalg_torch.det, "logdet": _linalg_torch.logdet, "slogdet": _linalg_torch.slogdet,
     "inverse": _linalg_torch.inverse, "matrix_power": _linalg_torch.matrix_power,
     "cholesky": _linalg_torch.cholesky, "cross": _linalg_torch.cross,

@@ -1398,20 +1398,33 @@ def _lu_array(a: np.ndarray) -> tuple:
     return lu, pivots, info
 
 
-def _lu_solve_array(lu: np.ndarray, pivots: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``A^-1 B`` from ``A``'s ``getrf`` factors, as LAPACK's ``getrs``: the row swaps, then
-    the unit lower and the upper triangular solves."""
+def _lu_solve_array(lu: np.ndarray, pivots: np.ndarray, b: np.ndarray,
+                    adjoint: bool = False) -> np.ndarray:
+    """``A^-1 B`` (``A^-T B`` with ``adjoint``) from ``A``'s ``getrf`` factors, as LAPACK's
+    ``getrs``: the row swaps, then the unit lower and the upper triangular solves (for
+    ``A^T = U^T L^T P^T``: ``U^T``, ``L^T``, then the swaps undone, last first)."""
     shape = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
-    x = np.array(np.broadcast_to(b, shape + b.shape[-2:]))
+    x = np.array(np.broadcast_to(b, shape + b.shape[-2:]), dtype=np.result_type(lu, b))
     piv = np.broadcast_to(pivots, shape + pivots.shape[-1:]) - 1
+    if not adjoint:
+        _swap_rows(x, piv, range(piv.shape[-1]))
+        x = _trsm(lu, x, upper=False, unit=True)
+        return _trsm(lu, x, upper=True, unit=False)
+    lu_t = np.swapaxes(lu, -1, -2)
+    x = _trsm(lu_t, _trsm(lu_t, x, upper=False, unit=False), upper=True, unit=True)
+    _swap_rows(x, piv, range(piv.shape[-1] - 1, -1, -1))
+    return x
+
+
+def _swap_rows(x: np.ndarray, piv: np.ndarray, order) -> None:
+    """Swap row ``k`` of each matrix of ``x`` with row ``piv[..., k]`` (0-based), in place,
+    for ``k`` in ``order``."""
     flat, fp = x.reshape(-1, *x.shape[-2:]), piv.reshape(-1, piv.shape[-1])
     rows = np.arange(flat.shape[0])
-    for k in range(fp.shape[-1]):
+    for k in order:
         swap = flat[rows, fp[:, k]].copy()
         flat[rows, fp[:, k]] = flat[:, k]
         flat[:, k] = swap
-    x = _trsm(lu, x, upper=False, unit=True)
-    return _trsm(lu, x, upper=True, unit=False)
 
 
 def _info_tensor(info: np.ndarray, a: Tensor) -> Tensor:
@@ -1578,3 +1591,308 @@ def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False): 
 
 
 __all__ += ["inv_ex", "solve_ex", "cholesky_ex"]
+
+
+# ---------------------------------------------------------------- lu_factor, lu, lu_solve
+def _permutation(pivots: np.ndarray, m: int, dtype) -> np.ndarray:
+    """The matrix ``P`` of ``A = P L U`` from LAPACK's 1-based row swaps."""
+    batch = pivots.shape[:-1]
+    if m == 0 or pivots.size == 0:
+        return np.broadcast_to(np.eye(m, dtype=dtype), batch + (m, m)).copy()
+    perm = np.broadcast_to(np.arange(m), batch + (m,)).copy().reshape(-1, m)
+    rows = np.arange(perm.shape[0])
+    for k, p in enumerate(np.moveaxis(pivots.reshape(-1, pivots.shape[-1]) - 1, -1, 0)):
+        swap = perm[rows, p].copy()
+        perm[rows, p] = perm[:, k]
+        perm[:, k] = swap
+    out = np.zeros((perm.shape[0], m, m), dtype)
+    out[rows[:, None], perm, np.arange(m)] = 1
+    return out.reshape(batch + (m, m))
+
+
+class LuUnpack(Function):
+    """``L`` (unit lower, ``m x k``) and ``U`` (upper, ``k x n``) from a packed ``LU``.
+    Backward: the gradients' strict lower and upper triangles, put back in place."""
+
+    node_name = "LuUnpackBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(lu, unpack_data=True):
+        x = lu._data
+        m, n = x.shape[-2:]
+        k = min(m, n)
+        xp = array_module(x)
+        if not unpack_data:  # torch.lu_unpack(..., unpack_data=False): empty, still recorded
+            return _wrap(xp.zeros(0, x.dtype)), _wrap(xp.zeros(0, x.dtype))
+        lower = xp.tril(x[..., :, :k], -1) + xp.eye(m, k, dtype=x.dtype)
+        return _wrap(lower), _wrap(xp.triu(x[..., :k, :]))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.shape = inputs[0].shape
+        ctx.set_materialize_grads(False)
+
+    @staticmethod
+    def backward(ctx, g_l, g_u):
+        if (g_l is not None and g_l.dim() == 1) or (g_u is not None and g_u.dim() == 1):
+            raise RuntimeError("triu: input tensor must have at least 2 dimensions")
+        return _unpack_backward(g_l, g_u, ctx.shape), None
+
+
+def _unpack_backward(g_l, g_u, shape) -> Tensor:
+    """PyTorch's ``lu_unpack_backward``: ``tril(gL, -1) + triu(gU)``, each padded to the
+    shape of ``LU``."""
+    m, n = shape[-2:]
+    parts = []
+    if g_l is not None:
+        parts.append(_pad_to(g_l.tril(-1), m, n))
+    if g_u is not None:
+        parts.append(_pad_to(g_u.triu(), m, n))
+    return parts[0] if len(parts) == 1 else parts[0] + parts[1]
+
+
+def _pad_to(t: Tensor, m: int, n: int) -> Tensor:
+    """``t`` with zero rows and columns added to make it ``m x n``."""
+    if t.shape[-1] < n:
+        t = _shape_ops.cat([t, t.new_zeros(t.shape[:-1] + (n - t.shape[-1],))], -1)
+    if t.shape[-2] < m:
+        t = _shape_ops.cat([t, t.new_zeros(t.shape[:-2] + (m - t.shape[-2], n))], -2)
+    return t
+
+
+def _lu_backward(g_l, g_u, p, low, up) -> Tensor:
+    """PyTorch's ``linalg_lu_backward``: the gradient of ``A = P L U`` from those of ``L``
+    and ``U`` (square, wide and tall ``A``), in triangular solves."""
+    m, n = low.shape[-2], up.shape[-1]
+    k = min(m, n)
+    if m == n:
+        g = _mT(low) @ g_l if g_l is not None else None
+        g = g.tril(-1) if g is not None else None
+        if g_u is not None:
+            g = (g_u @ _mT(up)).triu() if g is None else g + (g_u @ _mT(up)).triu()
+        g = solve_triangular(_mT(up), g, upper=False, left=False)
+        g = solve_triangular(_mT(low), g, upper=True, unitriangular=True)
+    elif m < n:
+        u1 = up[..., :k]
+        g = _mT(low) @ g_l if g_l is not None else None
+        if g_u is not None:
+            term = g_u.triu() @ _mT(up)
+            g = -term if g is None else g - term
+        g = solve_triangular(_mT(u1), g.tril(-1), upper=False, left=False)
+        if g_u is not None:
+            g = _shape_ops.cat([g + g_u[..., :k].triu(), g_u[..., k:]], -1)
+        g = solve_triangular(_mT(low), g, upper=True, unitriangular=True)
+        if g_u is None:
+            g = _shape_ops.cat([g, up.new_zeros(up[..., k:].shape)], -1)
+    else:
+        l1 = low[..., :k, :]
+        g = g_u @ _mT(up) if g_u is not None else None
+        if g_l is not None:
+            term = _mT(low) @ g_l.tril(-1)
+            g = -term if g is None else g - term
+        g = solve_triangular(_mT(l1), g.triu(), upper=True, unitriangular=True)
+        if g_l is not None:
+            g = _shape_ops.cat([g + g_l[..., :k, :].tril(-1), g_l[..., k:, :]], -2)
+        g = solve_triangular(_mT(up), g, upper=False, left=False)
+        if g_l is None:
+            g = _shape_ops.cat([g, low.new_zeros(low[..., k:, :].shape)], -2)
+    return p @ g
+
+
+class LuFactor(Function):
+    """The packed ``LU`` of ``P A = L U`` (computed by ``_lu_array``, passed in with its
+    pivots). Backward is PyTorch's ``lu_factor_ex_backward``: unpack ``L`` and ``U``, and
+    ``linalg_lu_backward`` with the gradient's two triangles."""
+
+    node_name = "LinalgLuFactorExBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, lu, pivots):
+        out = _on_device_of(lu, a)
+        ctx.pivots = pivots
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (lu,) = ctx.saved_tensors
+        m, n = lu.shape[-2:]
+        k = min(m, n)
+        low, up = LuUnpack.apply(lu, True)
+        p = _on_device_of(_permutation(ctx.pivots, m, lu._data.dtype), lu)
+        return _lu_backward(grad[..., :k], grad[..., :k, :], p, low, up), None, None
+
+
+def _check_lu_input(A: Tensor, name: str, pivot: bool = True) -> None:  # noqa: N803
+    if A.dim() < 2:
+        raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
+                           f"[{', '.join(map(str, A.shape))}] instead")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    if A._data.dtype.kind != "f" or A._data.dtype == np.float16:
+        raise NotImplementedError(f"\"lu_cpu\" not implemented for '{A.dtype._legacy[:-6]}'")
+
+
+def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False):  # noqa: N803
+    """The LU factorization with partial pivoting, ``P A = L U``, packed as LAPACK's
+    ``getrf`` returns it: ``torch.return_types.linalg_lu_factor_ex(LU, pivots, info)`` with
+    ``L`` (unit diagonal left out) below the diagonal of ``LU`` and ``U`` on and above it,
+    1-based int32 ``pivots`` (row ``i`` was swapped with row ``pivots[i]``) and ``info``
+    (the position of the first zero on ``U``'s diagonal, 0 if none).
+
+    >>> import minitorch
+    >>> minitorch.linalg.lu_factor_ex(minitorch.tensor([[1.0, 2.0], [4.0, 4.0]])).pivots
+    tensor([2, 2], dtype=torch.int32)
+    """
+    _check_lu_input(A, "torch.lu_factor", pivot)
+    lu, pivots, info = _lu_array(to_numpy(A._data))
+    if check_errors:
+        _raise_info(info, "torch.linalg.lu_factor_ex: {batch}U[{info},{info}] is zero and using "
+                    "it on lu_solve would result in a division by zero. If you still want to "
+                    "perform the factorization, consider calling linalg.lu(A, pivot) or "
+                    "linalg.lu_factor_ex(A, pivot)", A.dim() > 2)
+    return return_types.linalg_lu_factor_ex(LuFactor.apply(A, lu, pivots),
+                                            _info_tensor(pivots, A), _info_tensor(info, A))
+
+
+def lu_factor(A: Tensor, *, pivot: bool = True):  # noqa: N803
+    """``lu_factor_ex`` that raises for a matrix with a zero on ``U``'s diagonal:
+    ``torch.return_types.linalg_lu_factor(LU, pivots)``."""
+    _check_lu_input(A, "torch.lu_factor", pivot)
+    lu, pivots, info = _lu_array(to_numpy(A._data))
+    _raise_info(info, "torch.linalg.lu_factor: {batch}U[{info},{info}] is zero and using it on "
+                "lu_solve would result in a division by zero. If you still want to perform the "
+                "factorization, consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, "
+                "pivot)", A.dim() > 2)
+    return return_types.linalg_lu_factor(LuFactor.apply(A, lu, pivots),
+                                         _info_tensor(pivots, A))
+
+
+class Lu(Function):
+    """``A = P L U`` unpacked: ``L`` (unit lower, ``m x k``) and ``U`` (upper, ``k x n``).
+    Backward is PyTorch's ``linalg_lu_backward``."""
+
+    node_name = "LinalgLuBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, lu, p):
+        m, n = lu.shape[-2:]
+        k = min(m, n)
+        lower = np.tril(lu[..., :, :k], -1) + np.eye(m, k, dtype=lu.dtype)
+        return _on_device_of(lower, a), _on_device_of(np.triu(lu[..., :k, :]), a)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.p = inputs[2]  # the permutation (no gradient)
+        ctx.save_for_backward(*output)
+        ctx.set_materialize_grads(False)
+
+    @staticmethod
+    def backward(ctx, g_l, g_u):
+        low, up = ctx.saved_tensors
+        return _lu_backward(g_l, g_u, ctx.p, low, up), None, None
+
+
+def lu(A: Tensor, *, pivot: bool = True):  # noqa: N803
+    """The LU factorization with partial pivoting, unpacked: ``torch.return_types.linalg_lu(
+    P, L, U)`` with ``A = P L U``, ``L`` unit lower triangular and ``U`` upper triangular.
+
+    >>> import minitorch
+    >>> minitorch.linalg.lu(minitorch.tensor([[1.0, 2.0], [4.0, 4.0]])).U
+    tensor([[4., 4.],
+            [0., 1.]])
+    """
+    _check_lu_input(A, "linalg.lu", pivot)
+    lu_, pivots, _ = _lu_array(to_numpy(A._data))
+    p = _on_device_of(_permutation(pivots, A.shape[-2], lu_.dtype), A)
+    low, up = Lu.apply(A, lu_, p)
+    return return_types.linalg_lu(p, low, up)
+
+
+class LuSolve(Function):
+    """``X = A^-1 B`` from ``A``'s packed ``LU`` and pivots (``adjoint``: ``A^-T B``;
+    ``left=False``: ``X A = B``). Backward is PyTorch's: ``grad_B`` is another ``lu_solve``
+    (with the other ``adjoint``), ``grad_LU`` its ``linalg_lu_solve_LU``: triangular solves
+    with the unpacked ``L`` and ``U``."""
+
+    node_name = "LinalgLuSolveBackward0"
+    _builtin = True
+    _edge_args = (0, 1)  # LU and B (not the pivots)
+
+    @staticmethod
+    def forward(ctx, lu, b, pivots, left, adjoint):
+        x, y = to_numpy(lu._data), to_numpy(b._data)
+        piv = to_numpy(pivots._data)
+        if left:
+            out = _lu_solve_array(x, piv, y, adjoint)
+        else:  # X A = B: A^T X^T = B^T
+            out = np.swapaxes(_lu_solve_array(x, piv, np.swapaxes(y, -1, -2), not adjoint),
+                              -1, -2)
+        result = _on_device_of(out, b)
+        ctx.pivots, ctx.flags, ctx.shapes = pivots, (left, adjoint), (lu.shape, b.shape)
+        ctx.save_for_backward(lu, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        lu, x = ctx.saved_tensors
+        left, adjoint = ctx.flags
+        g_b = lu_solve(lu, ctx.pivots, grad, left=left, adjoint=not adjoint)
+        g_lu = None
+        if ctx.needs_input_grad[0]:
+            low, up = LuUnpack.apply(lu, True)
+            if left != adjoint:
+                g_r = solve_triangular(_mT(up), -(grad if left else _mT(grad)) @
+                                       (_mT(x) if left else x), upper=False)
+                g_l = solve_triangular(_mT(low), g_r @ _mT(up), upper=True,
+                                       unitriangular=True).tril(-1)
+                g_lu = g_l + g_r.triu()
+            else:
+                p = _on_device_of(_permutation(to_numpy(ctx.pivots._data), lu.shape[-2],
+                                               lu._data.dtype), lu)
+                g_r = -(_mT(p) @ (x if left else _mT(x)) @ (_mT(grad) if left else grad) @ p)
+                g_r = solve_triangular(_mT(low), g_r, upper=True, left=False,
+                                       unitriangular=True)
+                g_u = solve_triangular(_mT(up), _mT(low) @ g_r, upper=False, left=False).triu()
+                g_lu = g_r.tril(-1) + g_u
+            g_lu = g_lu.sum_to_size(ctx.shapes[0])
+        return g_lu, g_b.sum_to_size(ctx.shapes[1]), None, None, None
+
+
+def lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True,  # noqa: N803
+             adjoint: bool = False) -> Tensor:
+    """The solution ``X`` of ``A X = B`` from ``A``'s LU factorization (``lu_factor``'s
+    ``LU`` and ``pivots``); ``adjoint``: of ``A^T X = B``; ``left=False``: of ``X A = B``.
+
+    >>> import minitorch
+    >>> A = minitorch.tensor([[2.0, 0.0], [0.0, 4.0]])
+    >>> LU, pivots = minitorch.linalg.lu_factor(A)
+    >>> minitorch.linalg.lu_solve(LU, pivots, minitorch.tensor([[2.0], [4.0]]))
+    tensor([[1.],
+            [1.]])
+    """
+    if B.dim() < 2:
+        raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 "
+                           "dimensions.")
+    _check_square(LU, "linalg.lu_solve")
+    if pivots.dtype is not _dtype.int32:
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type "
+                           "torch.int32")
+    n = LU.shape[-1]
+    rows = B.shape[-2] if left else B.shape[-1]
+    if rows != n:
+        raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
+                           f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {B.shape[-2]}x"
+                           f"{B.shape[-1]})")
+    if LU.dtype is not B.dtype:
+        raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but "
+                           f"found LU of type {LU.dtype._legacy[:-6]} and B of type "
+                           f"{B.dtype._legacy[:-6]} instead")
+    _check_float(LU, "linalg.lu_solve")
+    return LuSolve.apply(LU, B, pivots, bool(left), bool(adjoint))
+
+
+__all__ += ["lu_factor", "lu_factor_ex", "lu", "lu_solve"]

@@ -190,6 +190,7 @@ def add_samples(t: dict) -> None:
     add_index_reduce_samples(t)
     _linalg_ops(t)
     _older_ops(t)
+    _lu_ops(t)
 
 
 def index_reduce_samples(op):
@@ -682,3 +683,138 @@ def _older_ops(t: dict) -> None:
                           ("triangular_solve", triangular_solve_samples), ("qr", qr_samples)):
         for style in ("fn", "method"):
             t[f"{style}:{name}"] = samples(f"{style}:{name}")
+
+
+# --------------------------------------------------------------------------- LU
+def _lu_mats():
+    """(family, A) for the LU factorizations: pivoting needed, batches, wide, tall, ties."""
+    yield "ordinary", A(rnd(3, 3))
+    yield "pivots", A(f32([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]]))
+    yield "batch", A(rnd(2, 3, 3))
+    yield "wide", A(rnd(2, 4))
+    yield "tall", A(rnd(4, 2))
+    yield "float64", A(rnd(4, 4, dtype=np.float64))
+    yield "ties", A(f32([[1.0, 2.0], [-1.0, 3.0]]))  # equal |pivots|: the first is taken
+    yield "noncontig", A(rnd(3, 3), layout="T")
+    yield "1x1", A(f32([[2.0]]))
+
+
+def lu_factor_samples(op):
+    name = op.split(":")[1]
+
+    def gen():
+        for fam, a in _lu_mats():
+            yield Sample(op, fam, (a,), gradgrad=fam in ("ordinary", "wide", "tall"))
+        for fam, m in (("singular", f32([[1.0, 2.0], [2.0, 4.0]])),
+                       ("zeros", np.zeros((3, 3), np.float32)),
+                       ("zero-column", f32([[0.0, 1.0, 2.0], [0.0, 3.0, 1.0], [0.0, 1.0, 1.0]])),
+                       ("batch-singular", np.stack([np.eye(2, dtype=np.float32),
+                                                    f32([[1.0, 1.0], [1.0, 1.0]])]))):
+            yield Sample(op, fam, (A(m, grad=False),))
+        yield Sample(op, "nan", (A(f32([[NAN, 1.0], [2.0, 3.0]]), grad=False),))
+        yield Sample(op, "empty", (A(np.zeros((0, 0), np.float32)),))
+        yield Sample(op, "empty-rows", (A(np.zeros((0, 3), np.float32)),))
+        yield Sample(op, "1-d", (A(rnd(3)),))
+        yield Sample(op, "int", (A(np.eye(2, dtype=np.int64)),))
+        yield Sample(op, "float16", (A(rnd(2, 2, dtype=np.float16)),))
+        yield Sample(op, "no-pivot", (A(rnd(2, 2)),), {"pivot": False})
+        if name == "lu_factor_ex":
+            yield Sample(op, "singular-check", (A(f32([[1.0, 2.0], [2.0, 4.0]])),),
+                         {"check_errors": True})
+        yield Sample(op, "graph", (A(rnd(3, 3)),), call=_linalg_graph(name))
+    return gen
+
+
+def lu_solve_samples(op):
+    def call(lib, a, b, **kw):
+        lu, piv = lib.linalg.lu_factor(a)
+        return lib.linalg.lu_solve(lu, piv, b, **kw)
+
+    def gen():
+        a = A(_spd(3, 3))
+        for left in (True, False):
+            for adjoint in (False, True):
+                tag = f"{'left' if left else 'right'}{'-adjoint' if adjoint else ''}"
+                b = A(rnd(3, 2) if left else rnd(2, 3))
+                yield Sample(op, tag, (a, b), {"left": left, "adjoint": adjoint}, call=call,
+                             gradgrad=True)
+                yield Sample(op, tag + "-pivots", (A(f32([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0],
+                                                          [7.0, 8.0, 10.0]])), b),
+                             {"left": left, "adjoint": adjoint}, call=call)
+        yield Sample(op, "batch", (A(_spd(2, 3, 3)), A(rnd(2, 3, 2))), call=call)
+        yield Sample(op, "broadcast", (A(_spd(3, 3)), A(rnd(2, 3, 2))), call=call)
+        yield Sample(op, "float64", (A(_spd(3, 3, dtype=np.float64)),
+                                     A(rnd(3, 1, dtype=np.float64))), call=call)
+        yield Sample(op, "b-1-d", (a, A(rnd(3))), call=call)
+        yield Sample(op, "mismatch", (a, A(rnd(2, 2))), call=call)
+        yield Sample(op, "int64-pivots", (a, A(rnd(3, 2))),
+                     call=lambda lib, a, b: lib.linalg.lu_solve(lib.linalg.lu_factor(a)[0],
+                                                                lib.linalg.lu_factor(a)[1].long(),
+                                                                b))
+        yield Sample(op, "LU-grad", (A(rnd(3, 3) + 3 * np.eye(3, dtype=np.float32)),
+                                     A(rnd(3, 2))),
+                     call=lambda lib, lu, b: lib.linalg.lu_solve(
+                         lu, lib.linalg.lu_factor(lu.detach())[1], b), gradgrad=True)
+        yield Sample(op, "graph", (a, A(rnd(3, 2))),
+                     call=lambda lib, a, b: (call(lib, a, b), _names_of(call(lib, a, b).grad_fn)))
+    return gen
+
+
+def torch_lu_samples(op):
+    def gen():
+        f = (lambda lib, *a, **k: lib.lu(*a, **k)) if op.startswith("fn") else \
+            (lambda lib, x, *a, **k: x.lu(*a, **k))
+        for fam, a in _lu_mats():
+            yield Sample(op, fam, (a,), call=f)
+        yield Sample(op, "get-infos", (A(f32([[1.0, 2.0], [2.0, 4.0]])),), {"get_infos": True},
+                     call=lambda lib, *a, **k: (type(f(lib, *a, **k)).__name__, f(lib, *a, **k)))
+        yield Sample(op, "singular", (A(f32([[1.0, 2.0], [2.0, 4.0]])),), call=f)
+        yield Sample(op, "no-pivot", (A(rnd(2, 2)), False), call=f)
+        yield Sample(op, "int", (A(np.eye(2, dtype=np.int64)),), call=f)
+    return gen
+
+
+def lu_unpack_samples(op):
+    def call(lib, a, **kw):
+        return lib.lu_unpack(*lib.linalg.lu_factor(a), **kw)
+
+    def gen():
+        for fam, a in _lu_mats():
+            yield Sample(op, fam, (a,), call=call, gradgrad=fam == "ordinary")
+        a = A(rnd(3, 3))
+        yield Sample(op, "no-data", (a,), {"unpack_data": False}, call=call)
+        yield Sample(op, "no-pivots", (a,), {"unpack_pivots": False}, call=call)
+        yield Sample(op, "int-LU", (A(np.ones((2, 2), np.int64)),),
+                     call=lambda lib, x: lib.lu_unpack(x, lib.tensor([2, 2], dtype=lib.int32)))
+        yield Sample(op, "int64-pivots", (A(rnd(2, 2)),),
+                     call=lambda lib, x: lib.lu_unpack(x, lib.tensor([1, 2])))
+        yield Sample(op, "bad-pivots", (A(rnd(2, 2)),),
+                     call=lambda lib, x: lib.lu_unpack(x, lib.tensor([3, 2], dtype=lib.int32)))
+        # (without a gradient: PyTorch's autograd wrapper reads LU.size(-2) first, an IndexError)
+        yield Sample(op, "1-d", (A(rnd(2), grad=False),),
+                     call=lambda lib, x: lib.lu_unpack(x, lib.tensor([1, 2], dtype=lib.int32)))
+        yield Sample(op, "graph", (a,), call=lambda lib, a: _names_of(call(lib, a).L.grad_fn))
+    return gen
+
+
+def torch_lu_solve_samples(op):
+    def call(lib, b, a):
+        lu, piv = lib.linalg.lu_factor(a)
+        return lib.lu_solve(b, lu, piv) if op.startswith("fn") else b.lu_solve(lu, piv)
+
+    def gen():
+        yield Sample(op, "ordinary", (A(rnd(3, 2)), A(_spd(3, 3))), call=call)
+        yield Sample(op, "batch", (A(rnd(2, 3, 2)), A(_spd(2, 3, 3))), call=call)
+        yield Sample(op, "b-1-d", (A(rnd(3)), A(_spd(3, 3))), call=call)
+    return gen
+
+
+def _lu_ops(t: dict) -> None:
+    for name in ("lu_factor", "lu_factor_ex", "lu"):
+        t[f"linalg:{name}"] = lu_factor_samples(f"linalg:{name}")
+    t["linalg:lu_solve"] = lu_solve_samples("linalg:lu_solve")
+    t["fn:lu"] = torch_lu_samples("fn:lu")
+    t["method:lu"] = torch_lu_samples("method:lu")
+    t["fn:lu_unpack"] = lu_unpack_samples("fn:lu_unpack")
+    t["fn:lu_solve"] = torch_lu_solve_samples("fn:lu_solve")
+    t["method:lu_solve"] = torch_lu_solve_samples("method:lu_solve")

@@ -151,3 +151,39 @@ def test_deprecated_forms_warn_once_as_pytorch():
             call()
         assert len(caught) == 1 and str(caught[0].message).startswith(start), key
         assert caught[0].filename == __file__
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (3, 5), (5, 3), (2, 3, 3)])
+def test_lu_gradcheck(shape):
+    a = _t(*shape)
+    _check(lambda a: tuple(minitorch.linalg.lu(a))[1:], a)
+    _check(lambda a: minitorch.linalg.lu_factor(a).LU, a)
+    _check(lambda a: tuple(minitorch.lu_unpack(*minitorch.linalg.lu_factor(a)))[1:], a)
+
+
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("adjoint", [True, False])
+def test_lu_solve_gradcheck(left, adjoint):
+    b = _t(3, 2) if left else _t(2, 3)
+    a = _well()
+    pivots = minitorch.linalg.lu_factor(a.detach()).pivots
+    # through lu_factor, and with LU itself as the input (PyTorch's gradient for LU)
+    _check(lambda a, b: minitorch.linalg.lu_solve(*minitorch.linalg.lu_factor(a), b, left=left,
+                                                  adjoint=adjoint), a, b)
+    lu = minitorch.linalg.lu_factor(a.detach()).LU.requires_grad_()
+    _check(lambda lu, b: minitorch.linalg.lu_solve(lu, pivots, b, left=left, adjoint=adjoint),
+           lu, b)
+
+
+def test_lu_pivots_are_lapacks():
+    """Partial pivoting as LAPACK's getrf: the largest |value| of the column (the first of
+    equal ones), 1-based int32 pivots, and the elimination goes on past a zero pivot."""
+    a = minitorch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]])
+    lu, pivots, info = minitorch.linalg.lu_factor_ex(a)
+    assert pivots.tolist() == [3, 3, 3] and pivots.dtype is minitorch.int32 and info.item() == 0
+    _, pivots, info = minitorch.linalg.lu_factor_ex(minitorch.tensor([[1.0, 2.0], [-1.0, 3.0]]))
+    assert pivots.tolist() == [1, 2]
+    lu, pivots, info = minitorch.linalg.lu_factor_ex(minitorch.tensor([[0.0, 1.0], [0.0, 2.0]]))
+    assert info.item() == 1 and pivots.tolist() == [1, 2] and lu.tolist() == [[0, 1], [0, 2]]
+    p, low, up = minitorch.linalg.lu(a)
+    assert minitorch.allclose(p @ low @ up, a)
