@@ -1019,16 +1019,19 @@ class Pinv(Function):
     @staticmethod
     def backward(ctx, grad):
         a, p = ctx.saved_tensors
-        p_t, g_t = _mT(p), _mT(grad)
-        if a.shape[-2] <= a.shape[-1]:
-            k = g_t @ p
-            k_p_t = k @ p_t
-            out = -_mT(p @ k) + k_p_t - (a @ p) @ k_p_t + (p_t @ p) @ (g_t - k @ a)
-        else:
-            k = p @ g_t
-            p_t_k = p_t @ k
-            out = -_mT(k @ p) + (g_t - a @ k) @ p @ p_t + p_t_k - p_t_k @ p @ a
-        return out, None, None, None
+        return _pinv_backward(grad, a, p), None, None, None
+
+
+def _pinv_backward(grad: Tensor, a: Tensor, p: Tensor) -> Tensor:
+    """PyTorch's ``pinv_backward``: the gradient of ``A`` from that of ``p = A+``."""
+    p_t, g_t = _mT(p), _mT(grad)
+    if a.shape[-2] <= a.shape[-1]:
+        k = g_t @ p
+        k_p_t = k @ p_t
+        return -_mT(p @ k) + k_p_t - (a @ p) @ k_p_t + (p_t @ p) @ (g_t - k @ a)
+    k = p @ g_t
+    p_t_k = p_t @ k
+    return -_mT(k @ p) + (g_t - a @ k) @ p @ p_t + p_t_k - p_t_k @ p @ a
 
 
 def pinv(A: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:  # noqa: N803
@@ -1896,3 +1899,120 @@ def lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True,  # noq
 
 
 __all__ += ["lu_factor", "lu_factor_ex", "lu", "lu_solve"]
+
+
+# ---------------------------------------------------------------- least squares
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+class Lstsq(Function):
+    """The least-squares solution ``X = A+ B`` (singular values up to ``rcond`` times the
+    largest count as zero) and, where asked for, its squared residuals. Backward is
+    PyTorch's ``linalg_lstsq_backward``, through the pseudo-inverse: ``grad_A`` is
+    ``pinv_backward(G B^T)``, ``grad_B = A+^T G``; the residuals ``|A X - B|^2`` add
+    ``2 (A X - B) gR X^T`` and ``-2 (A X - B) gR`` (``X`` is optimal: its change does not
+    move them)."""
+
+    node_name = "LinalgLstsqBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, b, vector, rcond, residuals):
+        x, y = to_numpy(a._data).astype(np.float64), to_numpy(b._data).astype(np.float64)
+        y = y[..., None] if vector else y
+        u, s, vh = np.linalg.svd(x, full_matrices=False)
+        keep = s > rcond * s[..., :1] if s.shape[-1] else s > 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inverse = np.where(keep, 1 / np.where(keep, s, 1), 0)
+        sol = np.swapaxes(vh, -1, -2) @ (inverse[..., None] * (np.swapaxes(u, -1, -2) @ y))
+        res = np.zeros((0,), x.dtype)
+        if residuals:
+            res = ((x @ sol - y) ** 2).sum(-2)  # (a vector's: of length 1)
+        sol = sol[..., 0] if vector else sol
+        return _on_device_of(sol, a), _on_device_of(res, a)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.vector = inputs[2]
+        ctx.save_for_backward(inputs[0], inputs[1], output[0])
+        ctx.set_materialize_grads(False)
+
+    @staticmethod
+    def backward(ctx, g_x, g_res):
+        a, b, x = ctx.saved_tensors
+        bm = b.unsqueeze(-1) if ctx.vector else b
+        xm = x.unsqueeze(-1) if ctx.vector else x
+        g_a = g_b = None
+        if g_x is not None:
+            g = g_x.unsqueeze(-1) if ctx.vector else g_x
+            p = pinv(a)
+            g_a = _pinv_backward(g @ _mT(bm), a, p) if ctx.needs_input_grad[0] else None
+            g_b = _mT(p) @ g if ctx.needs_input_grad[1] else None
+        if g_res is not None and g_res.numel():
+            r = (a @ xm - bm) * g_res.unsqueeze(-2) * 2
+            g_a = r @ _mT(xm) if g_a is None else g_a + r @ _mT(xm)
+            g_b = -r if g_b is None else g_b - r
+        if g_b is not None:
+            g_b = (g_b.squeeze(-1) if ctx.vector else g_b).sum_to_size(b.shape)
+        if g_a is not None:
+            g_a = g_a.sum_to_size(a.shape)
+        return g_a, g_b, None, None, None
+
+
+def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):  # noqa: N803
+    """The least-squares solution of ``A X = B`` (the minimum-norm one where ``A`` is rank
+    deficient): ``torch.return_types.linalg_lstsq(solution, residuals, rank,
+    singular_values)`` as PyTorch's CPU drivers fill them: the default ``'gelsy'`` gives the
+    rank, no residuals and no singular values; ``'gelsd'``/``'gelss'`` all three (residuals
+    only for a tall ``A`` of full rank); ``'gels'`` the residuals alone. Singular values up
+    to ``rcond`` times the largest (default: ``eps * max(m, n)``) count as zero.
+
+    minitorch solves through the SVD for every driver: where LAPACK's QR-based ``gelsy``
+    would round differently for a nearly rank-deficient ``A``, the results can differ.
+
+    >>> import minitorch
+    >>> A = minitorch.tensor([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
+    >>> minitorch.linalg.lstsq(A, minitorch.tensor([[1.0], [2.0], [3.0]])).solution
+    tensor([[1.],
+            [2.]])
+    """
+    if A.dim() < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    if A._data.dtype not in (np.float32, np.float64) or B._data.dtype not in (np.float32,
+                                                                                np.float64):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same "
+                           f"dtype, but got input's dtype {A.dtype._legacy[:-6]} and other's "
+                           f"dtype {B.dtype._legacy[:-6]}")
+    if B.dim() > A.dim() or A.dim() - B.dim() > 1:
+        raise RuntimeError("torch.linalg.lstsq: input.dim() must be greater or equal to "
+                           "other.dim() and (input.dim() - other.dim()) <= 1")
+    vector = B.dim() == A.dim() - 1
+    driver = "gelsy" if driver is None else driver
+    if driver not in _LSTSQ_DRIVERS:
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, "
+                           "gelsy, gelsd, gelss)")
+    try:
+        np.broadcast_shapes(A.shape[:-2], B.shape[:-1 if vector else -2])
+    except ValueError:
+        raise broadcast_error(A.shape[:-2], B.shape[:-1 if vector else -2]) from None
+    if (B.shape[-1] if vector else B.shape[-2]) != A.shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    m, n = A.shape[-2:]
+    data = to_numpy(A._data)
+    rcond = float(np.finfo(data.dtype).eps * max(m, n)) if rcond is None else float(rcond)
+    s = np.linalg.svd(data.astype(np.float64), compute_uv=False) if data.size else \
+        np.zeros(data.shape[:-2] + (min(m, n),))
+    rank = (s > rcond * s[..., :1]).sum(-1) if s.shape[-1] else np.zeros(s.shape[:-1], int)
+    full = bool(np.all(rank == min(m, n)))
+    solution, residuals = Lstsq.apply(A, B, vector, rcond,
+                                      driver != "gelsy" and m > n and full)
+    xp = array_module(A._data)
+    rank_t = _wrap(xp.asarray(rank.astype(np.int64) if driver != "gels" else
+                              np.zeros((0,), np.int64)))
+    values = _on_device_of(s if driver in ("gelsd", "gelss") else np.zeros((0,)), A)
+    return return_types.linalg_lstsq(solution, residuals, rank_t, values)
+
+
+__all__ += ["lstsq"]

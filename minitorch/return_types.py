@@ -58,3 +58,5 @@ linalg_lu = _make("linalg_lu", ("P", "L", "U"))
 lu_unpack = _make("lu_unpack", ("P", "L", "U"))
 _lu_with_info = _make("_lu_with_info", ("LU", "pivots", "info"))
 __all__ += ["linalg_lu_factor", "linalg_lu_factor_ex", "linalg_lu", "lu_unpack"]
+linalg_lstsq = _make("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+__all__ += ["linalg_lstsq"]

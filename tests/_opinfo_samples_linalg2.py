@@ -191,6 +191,7 @@ def add_samples(t: dict) -> None:
     _linalg_ops(t)
     _older_ops(t)
     _lu_ops(t)
+    t["linalg:lstsq"] = lstsq_samples("linalg:lstsq")
 
 
 def index_reduce_samples(op):
@@ -818,3 +819,39 @@ def _lu_ops(t: dict) -> None:
     t["fn:lu_unpack"] = lu_unpack_samples("fn:lu_unpack")
     t["fn:lu_solve"] = torch_lu_solve_samples("fn:lu_solve")
     t["method:lu_solve"] = torch_lu_solve_samples("method:lu_solve")
+
+
+def lstsq_samples(op):
+    def gen():
+        for driver in (None, "gels", "gelsy", "gelsd", "gelss"):
+            kw = {} if driver is None else {"driver": driver}
+            tag = driver or "default"
+            yield Sample(op, f"{tag}-tall", (A(rnd(5, 3)), A(rnd(5, 2))), kw,
+                         gradgrad=driver is None)
+            yield Sample(op, f"{tag}-square", (A(_spd(3, 3)), A(rnd(3, 2))), kw)
+            yield Sample(op, f"{tag}-vector", (A(rnd(5, 3)), A(rnd(5))), kw)
+            yield Sample(op, f"{tag}-batch", (A(rnd(2, 5, 3)), A(rnd(2, 5, 2))), kw)
+            if driver != "gels":  # (gels assumes full rank: LAPACK's result is undefined)
+                yield Sample(op, f"{tag}-wide", (A(rnd(2, 4)), A(rnd(2, 1))), kw)
+                yield Sample(op, f"{tag}-rank-deficient",
+                             (A(f32([[1, 2], [2, 4], [3, 6]]), grad=False), A(rnd(3, 1))), kw)
+                yield Sample(op, f"{tag}-zeros", (A(np.zeros((3, 2), np.float32), grad=False),
+                                                  A(rnd(3, 1))), kw)
+        yield Sample(op, "float64", (A(rnd(5, 3, dtype=np.float64)),
+                                     A(rnd(5, 2, dtype=np.float64))))
+        yield Sample(op, "broadcast", (A(rnd(2, 5, 3)), A(rnd(1, 5, 2))))
+        yield Sample(op, "vector-batch-mismatch", (A(rnd(2, 5, 3)), A(rnd(5, 2))))
+        yield Sample(op, "b-more-dims", (A(rnd(5, 3)), A(rnd(2, 5, 2))))
+        yield Sample(op, "vector-batch", (A(rnd(2, 5, 3)), A(rnd(2, 5))), {"driver": "gelsd"})
+        yield Sample(op, "rcond", (A(f32([[1, 0], [0, 1e-3], [0, 0]])), A(rnd(3, 1))),
+                     {"rcond": 1e-2, "driver": "gelsd"})
+        yield Sample(op, "noncontig", (A(rnd(3, 5), layout="T"), A(rnd(5, 2))))
+        yield Sample(op, "empty-cols", (A(np.zeros((3, 0), np.float32)), A(rnd(3, 2))))
+        yield Sample(op, "1-d", (A(rnd(3)), A(rnd(3))))
+        yield Sample(op, "rows-mismatch", (A(rnd(3, 2)), A(rnd(4, 1))))
+        yield Sample(op, "driver", (A(rnd(3, 2)), A(rnd(3, 1))), {"driver": "foo"})
+        yield Sample(op, "dtypes", (A(rnd(3, 2)), A(rnd(3, 1, dtype=np.float64))))
+        yield Sample(op, "int", (A(np.ones((3, 2), np.int64)), A(np.ones((3, 1), np.int64))))
+        yield Sample(op, "batch-mismatch", (A(rnd(2, 4, 3)), A(rnd(3, 4, 2))))
+        yield Sample(op, "graph", (A(rnd(5, 3)), A(rnd(5, 2))), call=_linalg_graph("lstsq"))
+    return gen

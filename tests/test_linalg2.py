@@ -187,3 +187,17 @@ def test_lu_pivots_are_lapacks():
     assert info.item() == 1 and pivots.tolist() == [1, 2] and lu.tolist() == [[0, 1], [0, 2]]
     p, low, up = minitorch.linalg.lu(a)
     assert minitorch.allclose(p @ low @ up, a)
+
+
+@pytest.mark.parametrize("driver", ["gelsy", "gelsd"])
+@pytest.mark.parametrize("shape", [(5, 3), (3, 3), (2, 4)])
+def test_lstsq_gradcheck(driver, shape):
+    """The solution (and, for gelsd with a tall A, the residuals) against finite
+    differences."""
+    a, b = _t(*shape), _t(shape[0], 2)
+
+    def f(a, b):
+        out = minitorch.linalg.lstsq(a, b, driver=driver)
+        return (out.solution, out.residuals) if out.residuals.numel() else out.solution
+    _check(f, a, b)
+    _check(lambda a, b: minitorch.linalg.lstsq(a, b, driver=driver).solution, a, _t(shape[0]))
