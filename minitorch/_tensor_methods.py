@@ -984,7 +984,8 @@ METHODS = {
     "addmm": _linalg.addmm, "baddbmm": _linalg.baddbmm, "addbmm": _linalg.addbmm,
     "dist": _linalg.dist, "renorm": _linalg.renorm,
     "addmv": _linalg.addmv, "addr": _linalg.addr, "ger": _linalg.outer,  # (task linalg2)
-    "index_reduce": _scatter.index_reduce,
+    "index_reduce": _scatter.index_reduce, "nonzero_static": _scatter.nonzero_static,
+    "histogram": _search.histogram,
     **{name: getattr(_linalg_torch, name) for name in (
         "matrix_exp", "cholesky_inverse", "cholesky_solve", "triangular_solve", "qr",
         "lu_solve")},

@@ -60,3 +60,6 @@ _lu_with_info = _make("_lu_with_info", ("LU", "pivots", "info"))
 __all__ += ["linalg_lu_factor", "linalg_lu_factor_ex", "linalg_lu", "lu_unpack"]
 linalg_lstsq = _make("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 __all__ += ["linalg_lstsq"]
+histogram = _make("histogram", ("hist", "bin_edges"))
+histogramdd = _make("histogramdd", ("hist", "bin_edges"))
+__all__ += ["histogram", "histogramdd"]

@@ -192,6 +192,7 @@ def add_samples(t: dict) -> None:
     _older_ops(t)
     _lu_ops(t)
     t["linalg:lstsq"] = lstsq_samples("linalg:lstsq")
+    _more_ops(t)
 
 
 def index_reduce_samples(op):
@@ -855,3 +856,106 @@ def lstsq_samples(op):
         yield Sample(op, "batch-mismatch", (A(rnd(2, 4, 3)), A(rnd(3, 4, 2))))
         yield Sample(op, "graph", (A(rnd(5, 3)), A(rnd(5, 2))), call=_linalg_graph("lstsq"))
     return gen
+
+
+# --------------------------------------------------------------------------- gradient, ...
+def gradient_samples(op):
+    def gen():
+        from _opinfo_samples import float_families
+
+        for fam, a in float_families((4, 5)):
+            if a.arr.ndim == 2 and a.arr.shape[0] >= 3:
+                yield Sample(op, fam, (a,), gradgrad=fam == "ordinary")
+                yield Sample(op, fam + "-edge2", (a,), {"edge_order": 2})
+        x = A(rnd(4, 5))
+        yield Sample(op, "1-d", (A(rnd(6)),), gradgrad=True)
+        yield Sample(op, "int", (A(np.array([1, 4, 9, 16, 25])),))
+        yield Sample(op, "spacing", (x,), {"spacing": 2.0})
+        yield Sample(op, "spacing-int", (x,), {"spacing": 3})
+        yield Sample(op, "spacing-list", (x,), {"spacing": [0.5, 2.0]})
+        yield Sample(op, "dim", (x,), {"dim": 1})
+        yield Sample(op, "dim-neg", (x,), {"dim": -2, "edge_order": 2})
+        yield Sample(op, "dims-spacing", (x,), {"dim": (1, 0), "spacing": (2.0, 0.5)})
+        coords = A(f32([0.0, 1.0, 3.0, 4.0, 7.0]), grad=False)
+        yield Sample(op, "coordinates", (x,), {"dim": 1, "spacing": (coords,)})
+        yield Sample(op, "coordinates-edge2", (x,), {"dim": 1, "spacing": (coords,),
+                                                     "edge_order": 2})
+        yield Sample(op, "coordinates-grad", (A(rnd(5)), A(f32([0.0, 1.0, 3.0, 4.0, 7.0]))),
+                     call=lambda lib, x, c: lib.gradient(x, spacing=(c,)))
+        yield Sample(op, "0-d", (A(f32(1.0)),))
+        yield Sample(op, "too-short", (A(rnd(1)),))
+        yield Sample(op, "too-short-edge2", (A(rnd(2)),), {"edge_order": 2})
+        yield Sample(op, "edge3", (x,), {"edge_order": 3})
+        yield Sample(op, "spacing-length", (x,), {"spacing": [1.0, 2.0, 3.0]})
+        yield Sample(op, "spacing-dim-length", (x,), {"dim": 0, "spacing": [1.0, 2.0]})
+        yield Sample(op, "uint8", (A(np.ones(4, np.uint8)),))
+        yield Sample(op, "coordinates-2d", (x,), {"dim": 1, "spacing": (A(rnd(5, 1)),)})
+    return gen
+
+
+def nonzero_static_samples(op):
+    def gen():
+        for fam, a in all_families((3, 4)):
+            for size in (0, 3, 20):
+                yield Sample(op, f"{fam}-{size}", (a,), {"size": size})
+        x = A(np.array([0, 1, 0, 2, 3]))
+        yield Sample(op, "fill", (x,), {"size": 5, "fill_value": -7})
+        yield Sample(op, "negative-size", (x,), {"size": -1})
+    return gen
+
+
+def histogram_samples(op):
+    def gen():
+        from _opinfo_samples import float_families
+
+        for fam, a in float_families((3, 4)):
+            if fam in ("inf", "nan", "float16"):
+                continue
+            for bins in (1, 3, 7):
+                yield Sample(op, f"{fam}-{bins}", (a, bins))
+        x = A(f32([0.0, 0.4, 1.0, 2.0, 2.0, 3.5, 1.1666666]))
+        yield Sample(op, "edges", (x, A(f32([0.0, 1.0, 2.0, 4.0]), grad=False)))
+        yield Sample(op, "edges-outside", (x, A(f32([0.5, 1.0, 2.0]), grad=False)))
+        yield Sample(op, "edges-decreasing", (x, A(f32([2.0, 1.0]), grad=False)))
+        yield Sample(op, "range", (x, 3), {"range": (0.0, 2.0)})
+        yield Sample(op, "weight", (x, 3), {"weight": A(rnd(7), grad=False)})
+        yield Sample(op, "density", (x, 3), {"density": True})
+        yield Sample(op, "weight-density", (x, 4), {"weight": A(np.abs(rnd(7)), grad=False),
+                                                    "density": True})
+        yield Sample(op, "constant", (A(np.ones(3, np.float32)), 2))
+        yield Sample(op, "2-d-weight", (A(rnd(2, 3)), 3), {"weight": A(rnd(2, 3), grad=False)})
+        yield Sample(op, "nan", (A(f32([1.0, NAN])), 2))
+        yield Sample(op, "nan-range", (A(f32([1.0, NAN])), 2), {"range": (0.0, 2.0)})
+        yield Sample(op, "inf", (A(f32([1.0, INF])), 2))
+        yield Sample(op, "int", (A(np.ones(3, np.int64)), 2))
+        yield Sample(op, "bad-range", (x, 3), {"range": (2.0, 1.0)})
+        yield Sample(op, "zero-bins", (x, 0))
+        yield Sample(op, "weight-shape", (x, 3), {"weight": A(rnd(5), grad=False)})
+        yield Sample(op, "edges-dtype", (x, A(np.array([0.0, 1.0]), grad=False)))
+    return gen
+
+
+def histogramdd_samples(op):
+    def gen():
+        pts = A(f32([[0.0, 0.0], [1.0, 1.0], [2.0, 0.5], [0.3, 0.9], [1.5, 0.2]]))
+        yield Sample(op, "ordinary", (pts,), {"bins": [2, 3]})
+        yield Sample(op, "int-bins", (pts,), {"bins": 2})
+        yield Sample(op, "edges", (pts,), {"bins": [A(f32([0.0, 1.0, 2.0]), grad=False),
+                                               A(f32([0.0, 0.5, 1.0]), grad=False)]})
+        yield Sample(op, "range-density", (pts,), {"bins": [2, 2], "range": [0.0, 4.0, 0.0, 2.0],
+                                                   "density": True})
+        yield Sample(op, "weight", (pts,), {"bins": [2, 2], "weight": A(rnd(5), grad=False)})
+        yield Sample(op, "3-d", (A(rnd(10, 3)),), {"bins": [2, 3, 4]})
+        yield Sample(op, "batch-points", (A(rnd(2, 4, 2)),), {"bins": 3})
+        yield Sample(op, "float64", (A(rnd(6, 2, dtype=np.float64)),), {"bins": 3})
+        yield Sample(op, "int", (A(np.ones((3, 2), np.int64)),), {"bins": 2})
+    return gen
+
+
+def _more_ops(t: dict) -> None:
+    t["fn:gradient"] = gradient_samples("fn:gradient")
+    t["fn:nonzero_static"] = nonzero_static_samples("fn:nonzero_static")
+    t["method:nonzero_static"] = nonzero_static_samples("method:nonzero_static")
+    t["fn:histogram"] = histogram_samples("fn:histogram")
+    t["method:histogram"] = histogram_samples("method:histogram")
+    t["fn:histogramdd"] = histogramdd_samples("fn:histogramdd")

@@ -201,3 +201,13 @@ def test_lstsq_gradcheck(driver, shape):
         return (out.solution, out.residuals) if out.residuals.numel() else out.solution
     _check(f, a, b)
     _check(lambda a, b: minitorch.linalg.lstsq(a, b, driver=driver).solution, a, _t(shape[0]))
+
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+def test_gradient_gradcheck(edge_order):
+    x = _t(4, 5)
+    coords = minitorch.tensor([0.0, 1.0, 3.0, 4.0, 7.0], dtype=minitorch.float64,
+                              requires_grad=True)
+    _check(lambda x: minitorch.gradient(x, spacing=(0.5, 2.0), edge_order=edge_order), x)
+    _check(lambda x, c: minitorch.gradient(x, spacing=(c,), dim=1, edge_order=edge_order),
+           x, coords)

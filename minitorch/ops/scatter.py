@@ -721,3 +721,25 @@ def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor,  # noqa
 
 
 __all__ += ["index_reduce"]
+
+
+# ---------------------------------------------------------------- nonzero_static (task linalg2)
+def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:  # noqa: A002
+    """``nonzero``'s (count, ndim) indices with exactly ``size`` rows: the first ``size``
+    found, or all of them followed by rows of ``fill_value``.
+
+    >>> import minitorch
+    >>> minitorch.nonzero_static(minitorch.tensor([0, 5, 0, 7]), size=3)
+    tensor([[ 1],
+            [ 3],
+            [-1]])
+    """
+    if size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    found = nonzero(input)._data[:size]
+    xp = array_module(found)
+    pad = xp.full((size - found.shape[0], found.shape[1]), fill_value, dtype=np.int64)
+    return _wrap(xp.concatenate([found, pad]))
+
+
+__all__ += ["nonzero_static"]
