@@ -386,3 +386,4 @@ def lu_solve(input: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:  # no
 
 
 __all__ += ["lu", "lu_unpack", "lu_solve"]
+cholesky_inverse, cholesky_solve = with_out(cholesky_inverse), with_out(cholesky_solve)

@@ -35,6 +35,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -42,7 +43,7 @@ import numpy as np
 from minitorch import _dtype, return_types
 from minitorch._backend import array_module, to_numpy
 from minitorch._dtype import CPP_NAMES
-from minitorch._out import with_out
+from minitorch._out import _check_out_dtype, copy_into_out, with_out
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops import linalg as _linalg_ops
@@ -2016,3 +2017,30 @@ def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):  # noqa: N803
 
 
 __all__ += ["lstsq"]
+
+
+# out= (task linalg2): the names PyTorch's errors give them
+vecdot = with_out(vecdot, "linalg_vecdot", writer="sum")
+solve_triangular, lu_solve = (with_out(f, name) for f, name in (
+    (solve_triangular, "linalg_solve_triangular"), (lu_solve, "linalg_lu_solve")))
+
+
+def _copy_out(fn, name: str):
+    """``out=`` of a function PyTorch builds from others: the result is copied into ``out``
+    by ``copy_``, so ``out`` joins the graph (``CopyBackwards``) where the result needs
+    gradients."""
+    @functools.wraps(fn)
+    def wrapper(*args, out=None, **kwargs):
+        result = fn(*args, **kwargs)
+        if out is None:
+            return result
+        _check_out_dtype(name, out, result)
+        if out.shape != result.shape:
+            copy_into_out(out, result.detach(), warn_resize=True)
+        return out.copy_(result)
+
+    return wrapper
+
+
+cond, tensorinv, tensorsolve = (_copy_out(f, name) for f, name in (
+    (cond, "linalg_cond"), (tensorinv, "linalg_tensorinv"), (tensorsolve, "linalg_tensorsolve")))

@@ -193,6 +193,7 @@ def add_samples(t: dict) -> None:
     _lu_ops(t)
     t["linalg:lstsq"] = lstsq_samples("linalg:lstsq")
     _more_ops(t)
+    _out_ops(t)
 
 
 def index_reduce_samples(op):
@@ -959,3 +960,49 @@ def _more_ops(t: dict) -> None:
     t["fn:histogram"] = histogram_samples("fn:histogram")
     t["method:histogram"] = histogram_samples("method:histogram")
     t["fn:histogramdd"] = histogramdd_samples("fn:histogramdd")
+
+
+def out_samples(op):
+    """``out=`` of the linalg functions that take it: a resized result, an ``out`` of
+    float64 (cast where PyTorch casts, refused in each function's words where it does not),
+    of int64, and arguments that require grad."""
+    name = op.split(":")[1]
+    eye = np.eye(3, dtype=np.float32) + 0.1 * rnd(3, 3)
+    b = rnd(3, 2)
+    calls = {
+        "vecdot": lambda lib, x: lib.linalg.vecdot(x, x, out=OUT[0](lib)),
+        "solve_triangular": lambda lib, x: lib.linalg.solve_triangular(
+            x, lib.ones(3, 2), upper=False, out=OUT[0](lib)),
+        "lu_solve": lambda lib, x: lib.linalg.lu_solve(*lib.linalg.lu_factor(x),
+                                                       lib.ones(3, 2), out=OUT[0](lib)),
+        "cond": lambda lib, x: lib.linalg.cond(x, out=OUT[0](lib)),
+        "tensorinv": lambda lib, x: lib.linalg.tensorinv(x, ind=1, out=OUT[0](lib)),
+        "tensorsolve": lambda lib, x: lib.linalg.tensorsolve(x, lib.ones(3), out=OUT[0](lib)),
+        "cholesky_inverse": lambda lib, x: lib.cholesky_inverse(x.tril(), out=OUT[0](lib)),
+        "cholesky_solve": lambda lib, x: lib.cholesky_solve(lib.ones(3, 2), x.tril(),
+                                                            out=OUT[0](lib)),
+    }
+
+    def gen():
+        arg = b if name == "vecdot" else eye
+        for dtype in ("float32", "float64", "int64"):
+            def call(lib, x, dtype=dtype):
+                OUT[0] = lambda lib: lib.empty(0, dtype=getattr(lib, dtype))
+                res = calls[name](lib, x)  # (compared in float32: both round in float32)
+                return str(res.dtype), res.float()
+            yield Sample(op, f"out-{dtype}", (A(arg, grad=False),), call=call)
+
+        def grad_call(lib, x):
+            OUT[0] = lambda lib: lib.empty(0)
+            return calls[name](lib, x)
+        yield Sample(op, "out-requires-grad", (A(arg),), call=grad_call)
+    return gen
+
+
+OUT: list = [None]
+
+
+def _out_ops(t: dict) -> None:
+    for name in ("vecdot", "solve_triangular", "lu_solve", "cond", "tensorinv", "tensorsolve",
+                 "cholesky_inverse", "cholesky_solve"):
+        t[f"out:{name}"] = out_samples(f"out:{name}")
