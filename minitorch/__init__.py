@@ -528,6 +528,7 @@ from minitorch._linalg_torch import (
     lu_unpack,
     matrix_exp,
     nuclear_norm,
+    orgqr,
     qr,
     triangular_solve,
 )

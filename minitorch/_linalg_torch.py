@@ -387,3 +387,5 @@ def lu_solve(input: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:  # no
 
 __all__ += ["lu", "lu_unpack", "lu_solve"]
 cholesky_inverse, cholesky_solve = with_out(cholesky_inverse), with_out(cholesky_solve)
+orgqr = linalg.householder_product  # torch.orgqr: the older name (task linalg2)
+__all__ += ["orgqr"]

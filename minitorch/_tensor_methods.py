@@ -988,7 +988,7 @@ METHODS = {
     "histogram": _search.histogram,
     **{name: getattr(_linalg_torch, name) for name in (
         "matrix_exp", "cholesky_inverse", "cholesky_solve", "triangular_solve", "qr",
-        "lu_solve")},
+        "lu_solve", "orgqr")},
     "lu": _linalg_torch._lu_method,
     "det": _linalg_torch.det, "logdet": _linalg_torch.logdet, "slogdet": _linalg_torch.slogdet,
     "inverse": _linalg_torch.inverse, "matrix_power": _linalg_torch.matrix_power,

@@ -2044,3 +2044,97 @@ def _copy_out(fn, name: str):
 
 cond, tensorinv, tensorsolve = (_copy_out(f, name) for f, name in (
     (cond, "linalg_cond"), (tensorinv, "linalg_tensorinv"), (tensorsolve, "linalg_tensorsolve")))
+
+
+# ---------------------------------------------------------------- householder_product
+def _householder_vectors(a, i: int):
+    """The ``i``-th Householder vector stored in column ``i`` of ``a``: 1 at row ``i``, the
+    column below it, zeros above (an array, or a tensor for the backward)."""
+    m = a.shape[-2]
+    below = np.arange(m) > i
+    if isinstance(a, Tensor):
+        unit = _wrap(array_module(a._data).asarray((np.arange(m) == i).astype(a._data.dtype)))
+        mask = _wrap(array_module(a._data).asarray(below.astype(a._data.dtype)))
+        return a[..., :, i] * mask + unit
+    return np.where(below, a[..., :, i], 0) + (np.arange(m) == i)
+
+
+class HouseholderProduct(Function):
+    """The first ``n`` columns of ``H_1 ... H_k`` with ``H_i = I - tau_i v_i v_i^T`` (LAPACK's
+    ``orgqr``; ``v_i`` stored below the diagonal of column ``i``). Backward: with ``W_i =
+    H_{i-1} ... H_1 G`` and ``X_i = H_{i+1} ... H_k I``, the gradient of ``H_i`` is ``W_i
+    X_i^T``, so ``grad_tau_i = -(v^T W_i)(X_i^T v)`` and ``grad_v_i = -tau_i (W_i X_i^T v +
+    X_i W_i^T v)``, in tensor operations (so it differentiates again)."""
+
+    node_name = "LinalgHouseholderProductBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, tau):
+        x, t = to_numpy(a._data), to_numpy(tau._data)
+        m, n = x.shape[-2:]
+        q = np.broadcast_to(np.eye(m, n, dtype=x.dtype), x.shape).copy()
+        for i in range(t.shape[-1] - 1, -1, -1):
+            v = _householder_vectors(x, i)[..., :, None]
+            q = q - t[..., i, None, None] * v * (np.swapaxes(v, -1, -2) @ q)
+        ctx.save_for_backward(a, tau)
+        return _on_device_of(q.astype(x.dtype), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, tau = ctx.saved_tensors
+        m, n = a.shape[-2:]
+        k = tau.shape[-1]
+        vs = [_householder_vectors(a, i).unsqueeze(-1) for i in range(k)]
+        xs = [None] * k
+        x = _wrap(array_module(a._data).asarray(np.broadcast_to(
+            np.eye(m, n, dtype=a._data.dtype), a.shape).copy()))
+        for i in range(k - 1, -1, -1):  # X_i = H_{i+1} ... H_k E
+            xs[i] = x
+            v, t = vs[i], tau[..., i].unsqueeze(-1).unsqueeze(-1)
+            x = x - t * v * (_mT(v) @ x)
+        g_cols, g_tau = [], []
+        w = grad
+        for i in range(k):  # W_i = H_{i-1} ... H_1 G
+            v, t = vs[i], tau[..., i].unsqueeze(-1).unsqueeze(-1)
+            vw, vx = _mT(v) @ w, _mT(v) @ xs[i]  # (1, n) each
+            g_tau.append(-(vw * vx).sum((-2, -1)))
+            g_v = -t * (w @ _mT(vx) + xs[i] @ _mT(vw))
+            g_cols.append(g_v.squeeze(-1) * (_wrap(array_module(a._data).asarray(
+                (np.arange(m) > i).astype(a._data.dtype)))))
+            w = w - t * v * (_mT(v) @ w)
+        zeros = a.new_zeros(a.shape[:-1])
+        g_a = _shape_ops.stack(g_cols + [zeros] * (n - k), -1)
+        g_t = _shape_ops.stack(g_tau, -1) if k else tau.new_zeros(tau.shape)
+        return g_a, g_t
+
+
+def householder_product(A: Tensor, tau: Tensor) -> Tensor:  # noqa: N803
+    """The first ``n`` columns of the product of the Householder reflections ``H_i = I -
+    tau_i v_i v_i^T`` stored in ``A`` (as ``geqrf`` leaves them: ``v_i`` below the diagonal
+    of column ``i``, its leading 1 implied), as LAPACK's ``orgqr``."""
+    name = "torch.linalg.householder_product"
+    if A.dim() < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if A.shape[-2] < A.shape[-1]:
+        raise RuntimeError(f"{name}: input.shape[-2] must be greater than or equal to "
+                           "input.shape[-1]")
+    if A.shape[-1] < tau.shape[-1]:
+        raise RuntimeError(f"{name}: input.shape[-1] must be greater than or equal to "
+                           "tau.shape[-1]")
+    if A.dim() - tau.dim() != 1:
+        raise RuntimeError(f"{name}: Expected tau to have one dimension less than input, but "
+                           f"got tau.ndim equal to {tau.dim()} and input.ndim is equal to "
+                           f"{A.dim()}")
+    if A.dim() > 2 and tuple(tau.shape[:-1]) != tuple(A.shape[:-2]):
+        raise RuntimeError(f"{name}: Expected batch dimensions of tau to be equal to "
+                           f"input.shape[:-2], but got [{', '.join(map(str, tau.shape[:-1]))}]")
+    if tau.dtype is not A.dtype:
+        raise RuntimeError(f"{name}: tau dtype {tau.dtype._legacy[:-6]} does not match input "
+                           f"dtype {A.dtype._legacy[:-6]}")
+    if A._data.dtype.kind != "f" or A._data.dtype == np.float16:
+        raise NotImplementedError(f"\"orgqr_cpu\" not implemented for '{A.dtype._legacy[:-6]}'")
+    return HouseholderProduct.apply(A, tau)
+
+
+__all__ += ["householder_product"]

@@ -194,6 +194,7 @@ def add_samples(t: dict) -> None:
     t["linalg:lstsq"] = lstsq_samples("linalg:lstsq")
     _more_ops(t)
     _out_ops(t)
+    _householder_ops(t)
 
 
 def index_reduce_samples(op):
@@ -1006,3 +1007,32 @@ def _out_ops(t: dict) -> None:
     for name in ("vecdot", "solve_triangular", "lu_solve", "cond", "tensorinv", "tensorsolve",
                  "cholesky_inverse", "cholesky_solve"):
         t[f"out:{name}"] = out_samples(f"out:{name}")
+
+
+def householder_samples(op):
+    def gen():
+        for fam, shape, k in (("ordinary", (4, 3), 2), ("square", (3, 3), 3), ("tall", (5, 2), 2),
+                              ("batch", (2, 4, 3), 3), ("no-reflections", (4, 3), 0),
+                              ("float64", (4, 3), 3)):
+            dtype = np.float64 if fam == "float64" else np.float32
+            yield Sample(op, fam, (A(rnd(*shape, dtype=dtype)),
+                                   A(rnd(*shape[:-2], k, dtype=dtype))),
+                         gradgrad=fam in ("ordinary", "batch"))
+        yield Sample(op, "from-geqrf", (A(f32([[-5.0, -4.0], [0.5, 3.0], [0.25, 0.1]])),
+                                        A(f32([1.6, 1.2]))))
+        yield Sample(op, "1-d", (A(rnd(3)), A(rnd(2))))
+        yield Sample(op, "wide", (A(rnd(2, 3)), A(rnd(2))))
+        yield Sample(op, "tau-long", (A(rnd(4, 3)), A(rnd(4))))
+        yield Sample(op, "tau-ndim", (A(rnd(4, 3)), A(rnd(2, 2))))
+        yield Sample(op, "tau-batch", (A(rnd(2, 4, 3)), A(rnd(3, 2))))
+        yield Sample(op, "dtypes", (A(rnd(4, 3)), A(rnd(2, dtype=np.float64))))
+        yield Sample(op, "int", (A(np.ones((4, 3), np.int64)), A(np.ones(2, np.int64))))
+        if op.startswith("linalg"):
+            yield Sample(op, "graph", (A(rnd(4, 3)), A(rnd(2))),
+                         call=_linalg_graph("householder_product"))
+    return gen
+
+
+def _householder_ops(t: dict) -> None:
+    for op in ("linalg:householder_product", "fn:orgqr", "method:orgqr"):
+        t[op] = householder_samples(op)

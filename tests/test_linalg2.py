@@ -211,3 +211,8 @@ def test_gradient_gradcheck(edge_order):
     _check(lambda x: minitorch.gradient(x, spacing=(0.5, 2.0), edge_order=edge_order), x)
     _check(lambda x, c: minitorch.gradient(x, spacing=(c,), dim=1, edge_order=edge_order),
            x, coords)
+
+
+@pytest.mark.parametrize("shape, k", [((4, 3), 2), ((3, 3), 3), ((2, 4, 3), 3)])
+def test_householder_product_gradcheck(shape, k):
+    _check(minitorch.linalg.householder_product, _t(*shape), _t(*shape[:-2], k))
