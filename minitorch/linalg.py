@@ -2138,3 +2138,209 @@ def householder_product(A: Tensor, tau: Tensor) -> Tensor:  # noqa: N803
 
 
 __all__ += ["householder_product"]
+
+
+# ---------------------------------------------------------------- LDL^T (Bunch-Kaufman)
+_BK_ALPHA = (1 + math.sqrt(17)) / 8
+
+
+def _ldl_one(a: np.ndarray) -> tuple:
+    """LAPACK's ``sytf2`` (lower) for one symmetric matrix: ``P A P^T = L D L^T`` with 1x1
+    and 2x2 blocks in ``D`` chosen by Bunch-Kaufman pivoting. Returns the packed ``LD``,
+    LAPACK's 1-based pivots (negative for a 2x2 block) and ``info``."""
+    a = np.tril(a).astype(a.dtype, copy=True)
+    a = a + np.tril(a, -1).T  # symmetric, so the updates can read either triangle
+    n = a.shape[0]
+    ipiv = np.zeros(n, np.int32)
+    info, k = 0, 0
+    with np.errstate(all="ignore"):
+        while k < n:
+            kstep, absakk = 1, abs(a[k, k])
+            imax, colmax = k, 0.0
+            if k < n - 1:
+                imax = k + 1 + int(np.argmax(np.abs(a[k + 1:, k])))
+                colmax = abs(a[imax, k])
+            if max(absakk, colmax) == 0 or np.isnan(absakk):
+                info = info or k + 1
+                kp = k
+            else:
+                if absakk >= _BK_ALPHA * colmax:
+                    kp = k
+                else:
+                    rowmax = np.abs(a[imax, k:imax]).max()
+                    if imax < n - 1:
+                        rowmax = max(rowmax, np.abs(a[imax + 1:, imax]).max())
+                    if absakk >= _BK_ALPHA * colmax * (colmax / rowmax):
+                        kp = k
+                    elif abs(a[imax, imax]) >= _BK_ALPHA * rowmax:
+                        kp = imax
+                    else:
+                        kp, kstep = imax, 2
+                kk = k + kstep - 1
+                if kp != kk:  # swap rows and columns kk and kp of the trailing matrix
+                    perm = np.arange(n)
+                    perm[[kk, kp]] = perm[[kp, kk]]
+                    rest = slice(k, n)
+                    block = a[rest, rest][np.ix_(perm[k:] - k, perm[k:] - k)]
+                    a[rest, rest] = block  # (the columns before k keep their rows)
+                if kstep == 1:
+                    if k < n - 1:
+                        d11 = 1 / a[k, k]
+                        col = a[k + 1:, k].copy()
+                        a[k + 1:, k + 1:] -= d11 * np.outer(col, col)
+                        a[k + 1:, k] = col * d11
+                        a[k, k + 1:] = a[k + 1:, k]
+                else:
+                    if k < n - 2:
+                        d21 = a[k + 1, k]
+                        d11 = a[k + 1, k + 1] / d21
+                        d22 = a[k, k] / d21
+                        t = 1 / (d11 * d22 - 1)
+                        d21 = t / d21
+                        wk = d21 * (d11 * a[k + 2:, k] - a[k + 2:, k + 1])
+                        wkp1 = d21 * (d22 * a[k + 2:, k + 1] - a[k + 2:, k])
+                        a[k + 2:, k + 2:] -= (np.outer(a[k + 2:, k], wk) +
+                                              np.outer(a[k + 2:, k + 1], wkp1))
+                        a[k + 2:, k], a[k + 2:, k + 1] = wk, wkp1
+                        a[k, k + 2:], a[k + 1, k + 2:] = wk, wkp1
+            if kstep == 1:
+                ipiv[k] = kp + 1
+            else:
+                ipiv[k] = ipiv[k + 1] = -(kp + 1)
+            k += kstep
+    return np.tril(a), ipiv, info
+
+
+def _ldl_solve_one(ld: np.ndarray, ipiv: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """LAPACK's ``sytrs`` (lower): ``A^-1 B`` from ``sytf2``'s ``LD`` and pivots."""
+    b = b.copy()
+    n = ld.shape[0]
+    k = 0
+    with np.errstate(all="ignore"):
+        while k < n:  # L D Y = P B
+            if ipiv[k] > 0:
+                kp = ipiv[k] - 1
+                b[[k, kp]] = b[[kp, k]]
+                b[k + 1:] -= np.outer(ld[k + 1:, k], b[k])
+                b[k] = b[k] / ld[k, k]
+                k += 1
+            else:
+                kp = -ipiv[k] - 1
+                b[[k + 1, kp]] = b[[kp, k + 1]]
+                b[k + 2:] -= np.outer(ld[k + 2:, k], b[k]) + np.outer(ld[k + 2:, k + 1], b[k + 1])
+                akm1k = ld[k + 1, k]
+                akm1, ak = ld[k, k] / akm1k, ld[k + 1, k + 1] / akm1k
+                denom = akm1 * ak - 1
+                bkm1, bk = b[k] / akm1k, b[k + 1] / akm1k
+                b[k], b[k + 1] = (ak * bkm1 - bk) / denom, (akm1 * bk - bkm1) / denom
+                k += 2
+        k = n - 1
+        while k >= 0:  # L^T P^T X = Y
+            if ipiv[k] > 0:
+                b[k] -= ld[k + 1:, k] @ b[k + 1:]
+                kp = ipiv[k] - 1
+                b[[k, kp]] = b[[kp, k]]
+                k -= 1
+            else:
+                b[k] -= ld[k + 1:, k] @ b[k + 1:]
+                b[k - 1] -= ld[k + 1:, k - 1] @ b[k + 1:]
+                kp = -ipiv[k] - 1
+                b[[k, kp]] = b[[kp, k]]
+                k -= 2
+    return b
+
+
+class LdlNotImplemented(Function):
+    """The results of ``ldl_factor``/``ldl_solve`` made from tensors that require grad:
+    recorded, as PyTorch records them, without a derivative (backward raises)."""
+
+    node_name = "torch::autograd::NotImplemented"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, name, out, *tensors):  # (its edges: the tensors that require grad)
+        ctx.aten_name = name
+        return _wrap(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError(f"derivative for aten::{ctx.aten_name} is not implemented")
+
+
+def _maybe_recorded(out: np.ndarray, a: Tensor, b, name: str) -> Tensor:
+    host = array_module(a._data).asarray(out)
+    inputs = [t for t in (a, b) if t is not None and t.requires_grad]
+    return LdlNotImplemented.apply(name, host, *inputs) if inputs else _wrap(host)
+
+
+def ldl_factor_ex(A: Tensor, *, hermitian: bool = False, check_errors: bool = False):  # noqa: N803
+    """The ``L D L^T`` factorization of a symmetric matrix (read from its lower triangle)
+    with Bunch-Kaufman pivoting, as LAPACK's ``sytrf``: ``torch.return_types.
+    linalg_ldl_factor_ex(LD, pivots, info)``, ``LD`` holding ``L`` below the diagonal and
+    ``D``'s 1x1 and 2x2 blocks on it, 1-based int32 pivots (negative for a 2x2 block).
+    Not differentiable (as in PyTorch)."""
+    name = "torch.linalg.ldl_factor_ex"
+    if A.dim() < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    _check_square(A, name)
+    _check_float(A, name)
+    if A._data.dtype == np.float16:
+        raise NotImplementedError("\"ldl_factor_kernel_cpu\" not implemented for 'Half'")
+    data = to_numpy(A._data)
+    n = data.shape[-1]
+    flat = data.reshape(int(np.prod(data.shape[:-2])), n, n)
+    lds, pivs, infos = np.zeros_like(flat), np.zeros((flat.shape[0], n), np.int32), []
+    for i, m in enumerate(flat):
+        lds[i], pivs[i], info = _ldl_one(m)
+        infos.append(info)
+    info = np.array(infos, np.int32).reshape(data.shape[:-2])
+    if check_errors:
+        _ldl_error(info, "torch.linalg.ldl_factor_ex")
+    return return_types.linalg_ldl_factor_ex(
+        _maybe_recorded(lds.reshape(data.shape), A, None, "linalg_ldl_factor_ex"),
+        _info_tensor(pivs.reshape(data.shape[:-1]), A), _info_tensor(info, A))
+
+
+def _ldl_error(info: np.ndarray, name: str) -> None:
+    """PyTorch's error for a zero column: an internal assertion of its own, word for word."""
+    flat = info.reshape(-1)
+    if flat.any():
+        raise RuntimeError('false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/'
+                           'native/BatchLinearAlgebra.cpp":1642, please report a bug to PyTorch. '
+                           f"{name}: Unknown error code: {int(flat[np.flatnonzero(flat)[0]])}.")
+
+
+def ldl_factor(A: Tensor, *, hermitian: bool = False):  # noqa: N803
+    """``ldl_factor_ex`` without ``info``: ``torch.return_types.linalg_ldl_factor(LD,
+    pivots)``. (PyTorch fails with an internal error for a matrix with a zero column; so
+    does minitorch, with PyTorch's message.)"""
+    ld, pivots, info = ldl_factor_ex(A, hermitian=hermitian)
+    _ldl_error(to_numpy(info._data), "torch.linalg.ldl_factor")
+    return return_types.linalg_ldl_factor(ld, pivots)
+
+
+def ldl_solve(LD: Tensor, pivots: Tensor, B: Tensor, *, hermitian: bool = False) -> Tensor:  # noqa: N803
+    """The solution ``X`` of ``A X = B`` from ``ldl_factor``'s ``LD`` and pivots, as LAPACK's
+    ``sytrs``. Not differentiable (as in PyTorch)."""
+    if B.dim() < 2:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-B.dim()}, "
+                         f"{B.dim() - 1}], but got -2)")
+    n = LD.shape[-1]
+    if B.shape[-2] != n:
+        raise RuntimeError(f"Incompatible matrix sizes for torch.linalg.ldl_solve: each A matrix "
+                           f"is {n} by {n} but each b matrix is {B.shape[-2]} by {B.shape[-1]}")
+    if B.dtype is not LD.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{B.dtype._legacy[:-6]} and A of type {LD.dtype._legacy[:-6]} "
+                           "instead.")
+    ld, piv, b = to_numpy(LD._data), to_numpy(pivots._data), to_numpy(B._data)
+    batch = np.broadcast_shapes(ld.shape[:-2], b.shape[:-2])
+    ld = np.broadcast_to(ld, batch + ld.shape[-2:]).reshape(-1, n, n)
+    piv = np.broadcast_to(piv, batch + piv.shape[-1:]).reshape(-1, n)
+    bs = np.broadcast_to(b, batch + b.shape[-2:]).reshape(-1, *b.shape[-2:])
+    out = np.stack([_ldl_solve_one(x, p, y) for x, p, y in zip(ld, piv, bs)]) if bs.shape[0] \
+        else np.zeros(bs.shape, b.dtype)
+    return _maybe_recorded(out.reshape(batch + b.shape[-2:]), LD, B, "linalg_ldl_solve")
+
+
+__all__ += ["ldl_factor", "ldl_factor_ex", "ldl_solve"]

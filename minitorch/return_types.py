@@ -63,3 +63,6 @@ __all__ += ["linalg_lstsq"]
 histogram = _make("histogram", ("hist", "bin_edges"))
 histogramdd = _make("histogramdd", ("hist", "bin_edges"))
 __all__ += ["histogram", "histogramdd"]
+linalg_ldl_factor = _make("linalg_ldl_factor", ("LD", "pivots"))
+linalg_ldl_factor_ex = _make("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
+__all__ += ["linalg_ldl_factor", "linalg_ldl_factor_ex"]

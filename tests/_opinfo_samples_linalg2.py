@@ -195,6 +195,7 @@ def add_samples(t: dict) -> None:
     _more_ops(t)
     _out_ops(t)
     _householder_ops(t)
+    _ldl_ops(t)
 
 
 def index_reduce_samples(op):
@@ -1036,3 +1037,65 @@ def householder_samples(op):
 def _householder_ops(t: dict) -> None:
     for op in ("linalg:householder_product", "fn:orgqr", "method:orgqr"):
         t[op] = householder_samples(op)
+
+
+def _sym(n, scale_diag=1.0, batch=(), dtype=np.float32):
+    m = rnd(*batch, n, n, dtype=np.float64)
+    m = m + np.swapaxes(m, -1, -2)
+    m[..., np.arange(n), np.arange(n)] *= scale_diag
+    return m.astype(dtype)
+
+
+def ldl_factor_samples(op):
+    def gen():
+        yield Sample(op, "ordinary", (A(_sym(4)),))
+        yield Sample(op, "small-diagonal", (A(_sym(5, 0.01)),))  # 2x2 pivots
+        yield Sample(op, "zero-diagonal", (A(f32([[0, 1, 2], [1, 0, 3], [2, 3, 0]])),))
+        yield Sample(op, "batch", (A(_sym(3, 0.1, (2,))),))
+        yield Sample(op, "float64", (A(_sym(6, 0.05, dtype=np.float64)),))
+        yield Sample(op, "upper-ignored", (A(np.tril(_sym(4)) + np.triu(rnd(4, 4), 1)),))
+        yield Sample(op, "hermitian", (A(_sym(3)),), {"hermitian": True})
+        yield Sample(op, "1x1", (A(f32([[2.0]])),))
+        yield Sample(op, "empty", (A(np.zeros((0, 0), np.float32)),))
+        yield Sample(op, "zeros", (A(np.zeros((2, 2), np.float32)),))
+        yield Sample(op, "not-square", (A(rnd(2, 3)),))
+        yield Sample(op, "1-d", (A(rnd(3)),))
+        yield Sample(op, "int", (A(np.eye(2, dtype=np.int64)),))
+        yield Sample(op, "float16", (A(np.eye(2, dtype=np.float16)),))
+        if op.endswith("_ex"):
+            yield Sample(op, "zeros-check", (A(np.zeros((2, 2), np.float32)),),
+                         {"check_errors": True})
+        yield Sample(op, "graph", (A(_sym(3)),), call=_linalg_graph(op.split(":")[1]))
+    return gen
+
+
+def ldl_solve_samples(op):
+    def call(lib, a, b, **kw):
+        ld, piv = lib.linalg.ldl_factor(a.detach())
+        return lib.linalg.ldl_solve(ld, piv, b, **kw)
+
+    def gen():
+        for fam, a in (("ordinary", _sym(4)), ("2x2-pivots", _sym(5, 0.01)),
+                       ("zero-diagonal", f32([[0, 1, 2], [1, 0, 3], [2, 3, 0]])),
+                       ("float64", _sym(4, 0.05, dtype=np.float64))):
+            yield Sample(op, fam, (A(a, grad=False), A(rnd(a.shape[-1], 2, dtype=a.dtype))),
+                         call=call)
+        yield Sample(op, "batch", (A(_sym(3, 0.1, (2,)), grad=False), A(rnd(2, 3, 1))),
+                     call=call)
+        yield Sample(op, "broadcast", (A(_sym(3), grad=False), A(rnd(2, 3, 1))), call=call)
+        yield Sample(op, "long-pivots", (A(_sym(3), grad=False), A(rnd(3, 1))),
+                     call=lambda lib, a, b: lib.linalg.ldl_solve(
+                         lib.linalg.ldl_factor(a)[0], lib.linalg.ldl_factor(a)[1].long(), b))
+        yield Sample(op, "b-1-d", (A(_sym(3), grad=False), A(rnd(3))), call=call)
+        yield Sample(op, "mismatch", (A(_sym(3), grad=False), A(rnd(2, 1))), call=call)
+        yield Sample(op, "dtypes", (A(_sym(3), grad=False), A(rnd(3, 1, dtype=np.float64))),
+                     call=call)
+        yield Sample(op, "graph", (A(_sym(3), grad=False), A(rnd(3, 1))),
+                     call=lambda lib, a, b: _names_of(call(lib, a, b).grad_fn))
+    return gen
+
+
+def _ldl_ops(t: dict) -> None:
+    for name in ("ldl_factor", "ldl_factor_ex"):
+        t[f"linalg:{name}"] = ldl_factor_samples(f"linalg:{name}")
+    t["linalg:ldl_solve"] = ldl_solve_samples("linalg:ldl_solve")

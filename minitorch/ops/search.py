@@ -394,12 +394,12 @@ class HistogramNotImplemented(Function):
 
     @staticmethod
     def forward(ctx, input, weight, name, *outs):  # noqa: A002
-        ctx.name = name
+        ctx.aten_name = name
         return tuple(_wrap(o) for o in outs)
 
     @staticmethod
     def backward(ctx, *grads):
-        raise RuntimeError(f"derivative for aten::{ctx.name} is not implemented")
+        raise RuntimeError(f"derivative for aten::{ctx.aten_name} is not implemented")
 
 
 def histogram(input: Tensor, bins, *, range=None, weight=None, density: bool = False):  # noqa: A002
