@@ -670,7 +670,6 @@ def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor,  # noqa
     down.) PyTorch marks it as beta and says so once.
 
     >>> import minitorch
-    >>> import warnings; warnings.simplefilter("ignore")
     >>> minitorch.zeros(3).index_reduce(0, minitorch.tensor([0, 0, 2]),
     ...                                 minitorch.tensor([1.0, 5.0, 2.0]), "amax")
     tensor([5., 0., 2.])
