@@ -508,6 +508,31 @@ from minitorch.ops.matrices import (
     vander,
 )
 
+# addmv, addr, ger (ops/linalg.py; task linalg2)
+from minitorch.ops.linalg import addmv, addr
+
+addmv, addr = _with_out(addmv), _with_out(addr)
+ger = outer  # PyTorch's older name of outer (out= included: its errors say mul())
+from minitorch.ops.scatter import index_reduce
+
+index_reduce = _with_out(index_reduce)
+from minitorch.ops.scan import gradient
+from minitorch.ops.search import histogram, histogramdd
+from minitorch.ops.scatter import nonzero_static
+from minitorch._linalg_torch import (
+    cholesky_inverse,
+    cholesky_solve,
+    frobenius_norm,
+    lu,
+    lu_solve,
+    lu_unpack,
+    matrix_exp,
+    nuclear_norm,
+    orgqr,
+    qr,
+    triangular_solve,
+)
+
 del _dtype
 
 # torchnn task: the torch.* names of the nn functions. Where PyTorch's torch.X is its

@@ -91,12 +91,20 @@ _SAME_DTYPE |= {"hardshrink"}  # (torchnn task)
 # matmul and the linalg kernels: "Expected out tensor to have dtype float, but got double"
 _MATMUL = {"mm", "bmm", "matmul", "linalg_inv_ex", "_linalg_det", "linalg_cross",
            "linalg_cholesky_ex", "_linalg_solve_ex", "renorm",
-           "sort", "isin"}  # (sort: msort(out=), in matmul's words)
-_SAFE_CAST = {"linalg_pinv": "linalg.pinv"}  # their own words for an unsafe cast
+           "sort", "isin",  # (sort: msort(out=), in matmul's words)
+           "addmv", "linalg_lu_solve"}  # (task linalg2)
+_SAFE_CAST = {"linalg_pinv": "linalg.pinv",  # their own words for an unsafe cast
+              # (task linalg2)
+              "linalg_cond": "linalg.cond", "linalg_tensorinv": "tensorinv",
+              "linalg_tensorsolve": "tensorsolve", "cholesky_inverse": "cholesky_inverse",
+              "cholesky_solve": "cholesky_solve"}
 _OWN_MESSAGE = {  # these insist on their own dtype, each in its own words
     "linalg_multi_dot": "multi_dot(): expected out tensor to have dtype {result_c10} but got "
                         "{out_c10}",
     "vdot": "result dtype {out} does not match input dtype {result}",
+    # (task linalg2)
+    "linalg_vecdot": "linalg.vecdot: Expected out of dtype{result} but found {out}",
+    "linalg_solve_triangular": "expected scalar type {result} but found {out}",
 }
 # results without a gradient: their out= takes arguments that require grad
 _NOT_DIFFERENTIABLE = {"searchsorted", "bucketize", "isin", "histc"}

@@ -743,6 +743,34 @@ class TensorMethods:
         return self._inplace(lambda t, s: _indexing.index_add(t, dim, index, s, alpha=alpha),
                              source)
 
+    # ------------------------------------------------------------ addmv_, addr_ (task linalg2)
+    def addmv_(self, mat, vec, *, beta=1, alpha=1):
+        """``self = beta * self + alpha * (mat @ vec)``, in place (``self`` is not broadcast)."""
+        if self.dim() <= 1 and self.numel() == 1 and mat.dim() == 2 and vec.dim() == 1 and \
+                mat.shape[1] == vec.shape[0] and tuple(self.shape) != (mat.shape[0],):
+            raise RuntimeError(f"Bad in-place call: input tensor size {list(self.shape)} and "
+                               f"output tensor size [{mat.shape[0]}] should match")
+        return self._inplace(lambda t, m, v: _linalg.addmv(t, m, v, beta=beta, alpha=alpha),
+                             mat, vec)
+
+    def addr_(self, vec1, vec2, *, beta=1, alpha=1):
+        """``self = beta * self + alpha * outer(vec1, vec2)``, in place."""
+        for t, name in ((vec1, "vec1"), (vec2, "vec2")):
+            if isinstance(t, Tensor) and t.dim() != 1:
+                raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.dim()}-D")
+        if self.dim() != 2:
+            raise RuntimeError(f"2D tensor expected, got {self.dim()}D tensor for input")
+        if tuple(self.shape) != (vec1.shape[0], vec2.shape[0]):
+            raise RuntimeError(f"size mismatch, input: {list(self.shape)}, v1: "
+                               f"{list(vec1.shape)}, v2: {list(vec2.shape)}")
+        return self._inplace(lambda t, v1, v2: _linalg._addr(t, v1, v2, beta, alpha),
+                             vec1, vec2)
+
+    def index_reduce_(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
+        """Combine slice ``i`` of ``source`` into slice ``index[i]`` of ``self``, in place."""
+        return self._inplace(lambda t, s: _scatter.index_reduce(
+            t, dim, index, s, reduce, include_self=include_self), source)
+
     # ------------------------------------------------------------ elementwise, in place
     def sin_(self):
         return self._inplace(_unary.sin)
@@ -1349,6 +1377,13 @@ METHODS = {
     "trace": _linalg.trace, "vdot": _linalg.vdot, "inner": _linalg.inner, "kron": _linalg.kron,
     "addmm": _linalg.addmm, "baddbmm": _linalg.baddbmm, "addbmm": _linalg.addbmm,
     "dist": _linalg.dist, "renorm": _linalg.renorm,
+    "addmv": _linalg.addmv, "addr": _linalg.addr, "ger": _linalg.outer,  # (task linalg2)
+    "index_reduce": _scatter.index_reduce, "nonzero_static": _scatter.nonzero_static,
+    "histogram": _search.histogram,
+    **{name: getattr(_linalg_torch, name) for name in (
+        "matrix_exp", "cholesky_inverse", "cholesky_solve", "triangular_solve", "qr",
+        "lu_solve", "orgqr")},
+    "lu": _linalg_torch._lu_method,
     "det": _linalg_torch.det, "logdet": _linalg_torch.logdet, "slogdet": _linalg_torch.slogdet,
     "inverse": _linalg_torch.inverse, "matrix_power": _linalg_torch.matrix_power,
     "cholesky": _linalg_torch.cholesky, "cross": _linalg_torch.cross,

@@ -2357,6 +2357,9 @@ def _build_table() -> dict:
     import _opinfo_samples_losses  # the margin, triplet, Gaussian and Poisson losses
 
     _opinfo_samples_losses.add_samples(t)
+    import _opinfo_samples_linalg2  # task linalg2: addmv, addr, ger, index_reduce, linalg.*
+
+    _opinfo_samples_linalg2.add_samples(t)
     import _opinfo_samples_elementwise  # tan, sinh, atan2, logaddexp, xlogy, addcmul, ...
 
     _opinfo_samples_elementwise.add_samples(t)
