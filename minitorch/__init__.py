@@ -508,4 +508,7 @@ from minitorch.ops.matrices import (
     vander,
 )
 
+# conv3d, conv_transpose1d, conv_transpose3d, max_pool3d (nn/functional.py; task nn3d)
+from minitorch.nn.functional import conv3d, conv_transpose1d, conv_transpose3d
+
 del _dtype

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import numpy as np
 
 from minitorch._backend import array_module
@@ -18,15 +21,18 @@ from minitorch.nn._util import (
 # (kh, kw, C) block without copying. Reshaping that view to one row per output pixel,
 # (N * Ho * Wo, kh * kw * C), makes the one copy; multiplying by the weight matrix
 # (kh * kw * C, O) gives every output pixel of every image in a single matmul.
+# The helpers below take any number of spatial dimensions (conv3d's (D, H, W) as well).
 def _conv_out_size(size: int, k: int, s: int, p: int, d: int) -> int:
     return (size + 2 * p - d * (k - 1) - 1) // s + 1
 
 
-def _pad_nhwc(x: np.ndarray, ph: int, pw: int) -> np.ndarray:
-    """``x`` (N, C, H, W) as channels-last (N, H + 2 ph, W + 2 pw, C), zero padded."""
-    n, c, h, w = x.shape
-    out = array_module(x).zeros((n, h + 2 * ph, w + 2 * pw, c), dtype=x.dtype)
-    out[:, ph:ph + h, pw:pw + w, :] = x.transpose(0, 2, 3, 1)
+def _pad_nhwc(x: np.ndarray, padding) -> np.ndarray:
+    """``x`` (N, C, *spatial) as channels-last (N, *(spatial + 2 padding), C), zero padded."""
+    n, c, *sizes = x.shape
+    out = array_module(x).zeros((n, *(s + 2 * p for s, p in zip(sizes, padding)), c),
+                                dtype=x.dtype)
+    inside = tuple(slice(p, p + s) for s, p in zip(sizes, padding))
+    out[(slice(None), *inside, slice(None))] = array_module(x).moveaxis(x, 1, -1)
     return out
 
 
@@ -35,68 +41,70 @@ def _im2col(x: np.ndarray, kernel, stride, padding, dilation) -> tuple:
 
     Returns ``(cols, (Ho, Wo))`` with ``cols`` of shape (N * Ho * Wo, kh * kw * C).
     """
-    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
-    n, c, h, w = x.shape
-    ho, wo = _conv_out_size(h, kh, sh, ph, dh), _conv_out_size(w, kw, sw, pw, dw)
-    xp = _pad_nhwc(x, ph, pw)
-    s_n, s_h, s_w, s_c = xp.strides
-    fields = _as_strided(xp, (n, ho, wo, kh, kw, c),
-                         (s_n, s_h * sh, s_w * sw, s_h * dh, s_w * dw, s_c))
-    return fields.reshape(n * ho * wo, kh * kw * c), (ho, wo)
+    n, c, *sizes = x.shape
+    out = tuple(_conv_out_size(*a) for a in zip(sizes, kernel, stride, padding, dilation))
+    xp = _pad_nhwc(x, padding)
+    s_n, *s_sp, s_c = xp.strides
+    fields = _as_strided(xp, (n, *out, *kernel, c),
+                         (s_n, *(a * b for a, b in zip(s_sp, stride)),
+                          *(a * b for a, b in zip(s_sp, dilation)), s_c))
+    return fields.reshape(n * math.prod(out), math.prod(kernel) * c), out
 
 
 def _weight_matrix(w: np.ndarray) -> np.ndarray:
     """The weight (O, C, kh, kw) as (O, kh * kw * C), in the order of the im2col columns."""
-    return w.transpose(0, 2, 3, 1).reshape(w.shape[0], -1)
+    return array_module(w).moveaxis(w, 1, -1).reshape(w.shape[0], -1)
 
 
-def _to_nchw(rows: np.ndarray, n: int, ho: int, wo: int) -> np.ndarray:
+def _to_nchw(rows: np.ndarray, n: int, out_size) -> np.ndarray:
     """One row per output pixel (N * Ho * Wo, O) -> a contiguous (N, O, Ho, Wo) array."""
-    out = rows.reshape(n, ho, wo, rows.shape[1]).transpose(0, 3, 1, 2)
+    out = array_module(rows).moveaxis(rows.reshape(n, *out_size, rows.shape[1]), -1, 1)
     return array_module(rows).ascontiguousarray(out)
 
 
 def _conv2d_array(x, w, b, stride, padding, dilation) -> tuple:
     """The convolution of arrays; also returns the im2col matrix (for the weight gradient)."""
-    cols, (ho, wo) = _im2col(x, w.shape[2:], stride, padding, dilation)
+    cols, out_size = _im2col(x, w.shape[2:], stride, padding, dilation)
     out = cols @ _weight_matrix(w).T
     if b is not None:
         out += b
-    return _to_nchw(out, x.shape[0], ho, wo), cols
+    return _to_nchw(out, x.shape[0], out_size), cols
 
 
 def _conv2d_weight_grad_array(g, w_shape, cols) -> np.ndarray:
     """dL/dW = sum over output pixels of (output gradient) x (receptive field)."""
-    o, c, kh, kw = w_shape
-    g_rows = g.transpose(0, 2, 3, 1).reshape(-1, o)  # (N * Ho * Wo, O)
-    gw = (g_rows.T @ cols).reshape(o, kh, kw, c).transpose(0, 3, 1, 2)
-    return array_module(gw).ascontiguousarray(gw)
+    o, c, *kernel = w_shape
+    xp = array_module(g)
+    g_rows = xp.moveaxis(g, 1, -1).reshape(-1, o)  # (N * Ho * Wo, O)
+    gw = xp.moveaxis((g_rows.T @ cols).reshape(o, *kernel, c), -1, 1)
+    return xp.ascontiguousarray(gw)
 
 
 def _conv2d_input_grad_array(g, w, x_shape, stride, padding, dilation) -> np.ndarray:
     """dL/dx: every output gradient flows back to the pixels of its receptive field."""
-    n, c, h, wd = x_shape
-    o, _, kh, kw = w.shape
-    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+    n, c, *sizes = x_shape
+    o, _, *kernel = w.shape
     xp = array_module(g)
-    qh, qw = dh * (kh - 1) - ph, dw * (kw - 1) - pw
-    fits = (g.shape[2] + qh - ph, g.shape[3] + qw - pw) == (h, wd)  # no output_padding
-    if (sh, sw) == (1, 1) and qh >= 0 and qw >= 0 and fits:
+    q = [d * (k - 1) - p for k, p, d in zip(kernel, padding, dilation)]
+    fits = all(go + qi - p == s for go, qi, p, s in zip(g.shape[2:], q, padding, sizes))
+    if all(s == 1 for s in stride) and min(q) >= 0 and fits:  # (no output_padding)
         # With stride 1 this is itself a convolution: of the output gradient, padded by
         # d (k - 1) - p, with the kernel flipped and its in/out channels swapped.
-        flipped = xp.ascontiguousarray(w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))
-        return _conv2d_array(g, flipped, None, (1, 1), (qh, qw), dilation)[0]
+        flip = (slice(None), slice(None)) + (slice(None, None, -1),) * len(kernel)
+        flipped = xp.ascontiguousarray(xp.swapaxes(w[flip], 0, 1))
+        return _conv2d_array(g, flipped, None, stride, q, dilation)[0]
     # General strides: scatter each kernel tap's share back ("col2im"), one tap at a time.
-    ho, wo = g.shape[2:]
-    g_rows = g.transpose(0, 2, 3, 1).reshape(-1, o)
-    g_cols = (g_rows @ _weight_matrix(w)).reshape(n, ho, wo, kh, kw, c)
-    gx = xp.zeros((n, h + 2 * ph, wd + 2 * pw, c), dtype=g.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            gx[:, i * dh:i * dh + sh * (ho - 1) + 1:sh,
-               j * dw:j * dw + sw * (wo - 1) + 1:sw, :] += g_cols[:, :, :, i, j, :]
-    gx = gx[:, ph:ph + h, pw:pw + wd, :].transpose(0, 3, 1, 2)
-    return xp.ascontiguousarray(gx)
+    out_size = g.shape[2:]
+    g_rows = xp.moveaxis(g, 1, -1).reshape(-1, o)
+    g_cols = (g_rows @ _weight_matrix(w)).reshape(n, *out_size, *kernel, c)
+    gx = xp.zeros((n, *(s + 2 * p for s, p in zip(sizes, padding)), c), dtype=g.dtype)
+    lead = (slice(None),) * (1 + len(kernel))
+    for tap in itertools.product(*(range(k) for k in kernel)):
+        window = tuple(slice(i * d, i * d + s * (m - 1) + 1, s)
+                       for i, d, s, m in zip(tap, dilation, stride, out_size))
+        gx[(slice(None), *window, slice(None))] += g_cols[(*lead, *tap, slice(None))]
+    inside = tuple(slice(p, p + s) for s, p in zip(sizes, padding))
+    return xp.ascontiguousarray(xp.moveaxis(gx[(slice(None), *inside, slice(None))], -1, 1))
 
 
 class Convolution(Function):
@@ -130,7 +138,7 @@ class Convolution(Function):
         if x is not None:
             gw = ConvolutionWeightGrad.apply(x, grad, ctx.w_shape, *ctx.params, ctx.cols)
         if ctx.needs_input_grad[2]:
-            gb = grad.sum((0, 2, 3))  # the bias is added at every output pixel
+            gb = grad.sum((0, *range(2, grad.dim())))  # added at every output pixel
         return gx, gw, gb
 
 

@@ -2749,3 +2749,161 @@ def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noq
     """In-place :func:`rrelu`."""
     check_tensor(input, "rrelu_", "input", 1)
     return rrelu(input, lower, upper, training, inplace=True)
+
+
+# ====================================================================== 3-d convs (task nn3d)
+# conv3d, conv_transpose1d and conv_transpose3d: the N-d Convolution and ConvolutionTranspose
+# Functions (ConvolutionBackward0) after PyTorch's checks for N spatial dimensions.
+__all__ += ["conv3d", "conv_transpose1d", "conv_transpose3d"]
+
+
+def _ntuple(value, name: str, n: int) -> tuple:
+    """An int repeated ``n`` times, or a sequence of ``n`` ints (PyTorch's convolution
+    argument check)."""
+    if isinstance(value, (tuple, list)):
+        if len(value) != n:
+            raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} "
+                               "values to match the convolution dimensions, but got "
+                               f"{name}={list(value)}")
+        return tuple(int(v) for v in value)
+    return (int(value),) * n
+
+
+def _conv_input(input: Tensor, weight: Tensor, n: int, name: str) -> tuple:  # noqa: A002
+    """The input as a batch (and whether it was one sample), after the rank and dtype checks."""
+    if input._data.ndim not in (n + 1, n + 2):
+        raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to "
+                           f"{name}, but got input of size: {_fmt_shape(input._data.shape)}")
+    unbatched = input._data.ndim == n + 1
+    x = input.unsqueeze(0) if unbatched else input
+    if x._data.dtype != weight._data.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(x)} but found {_type_name(weight)}")
+    return x, unbatched
+
+
+def _check_bias(weight: Tensor, bias, channels: int, given: str = "") -> None:
+    if bias is not None and tuple(bias._data.shape) != (channels,):
+        raise RuntimeError(f"Given {given}weight of size {_fmt_shape(weight._data.shape)}, "
+                           f"expected bias to be 1-dimensional with {channels} elements, but "
+                           f"got bias of size {_fmt_shape(bias._data.shape)} instead")
+
+
+def _conv_nd(input: Tensor, weight: Tensor, bias, stride, padding, dilation,  # noqa: A002
+             groups: int, n: int, name: str) -> Tensor:
+    """The convolution over ``n`` spatial dimensions, as :func:`conv2d` checks and runs it."""
+    if groups != 1:
+        raise NotImplementedError(f"minitorch's {name} supports groups=1 only")
+    x, unbatched = _conv_input(input, weight, n, name)
+    kernel = weight._data.shape[2:]
+    stride, dilation = _ntuple(stride, "stride", n), _ntuple(dilation, "dilation", n)
+    if isinstance(padding, str):
+        if padding not in ("valid", "same"):
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+        if padding == "same" and stride != (1,) * n:
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        total = [d * (k - 1) if padding == "same" else 0 for k, d in zip(kernel, dilation)]
+        if any(t % 2 for t in total):
+            raise NotImplementedError("minitorch supports padding='same' only when it is "
+                                      "symmetric (odd kernel sizes)")
+        padding = tuple(t // 2 for t in total)
+    padding = _ntuple(padding, "padding", n)
+    c, *sizes = x._data.shape[1:]
+    if c != weight._data.shape[1]:
+        raise RuntimeError(
+            f"Given groups=1, weight of size {_fmt_shape(weight._data.shape)}, expected "
+            f"input{_fmt_shape(x._data.shape)} to have {weight._data.shape[1]} channels, but "
+            f"got {c} channels instead")
+    _check_bias(weight, bias, weight._data.shape[0])
+    padded = [s + 2 * p for s, p in zip(sizes, padding)]
+    eff = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
+    if any(a < b for a, b in zip(padded, eff)):
+        raise RuntimeError(f"Calculated padded input size per channel: ("
+                           f"{' x '.join(map(str, padded))}). Kernel size: ("
+                           f"{' x '.join(map(str, eff))}). Kernel size can't be greater than "
+                           "actual input size")
+    out = Convolution.apply(x, weight, bias, stride, padding, dilation)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,  # noqa: A002
+           padding=0, dilation=1, groups: int = 1) -> Tensor:
+    """3-d convolution of ``input`` (N, C, D, H, W) or (C, D, H, W) with ``weight``
+    (O, C, kd, kh, kw): the same im2col matrix product as :func:`conv2d`, over volumes.
+
+    >>> import minitorch
+    >>> conv3d(minitorch.ones(1, 1, 2, 2, 2), minitorch.ones(1, 1, 2, 2, 2))
+    tensor([[[[[8.]]]]])
+    """
+    return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
+
+
+def _conv_transpose_nd(input: Tensor, weight: Tensor, bias, stride, padding,  # noqa: A002
+                       output_padding, groups: int, dilation, n: int, name: str) -> Tensor:
+    """The transposed convolution over ``n`` spatial dimensions (see
+    :func:`conv_transpose2d`). PyTorch checks a 1-d one as a 2-d one of height 1, and its
+    messages say so."""
+    if groups != 1:
+        raise NotImplementedError(f"minitorch's {name} supports groups=1 only")
+    for arg, value in (("stride", stride), ("padding", padding),
+                       ("output_padding", output_padding), ("dilation", dilation)):
+        if isinstance(value, str):
+            raise TypeError(f"{name}(): argument '{arg}' must be tuple of ints, not str")
+    x, unbatched = _conv_input(input, weight, n, name)
+    stride, padding = _ntuple(stride, "stride", n), _ntuple(padding, "padding", n)
+    dilation = _ntuple(dilation, "dilation", n)
+    output_padding = _ntuple(output_padding, "output_padding", n)
+    c, *sizes = x._data.shape[1:]
+    if c != weight._data.shape[0]:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {_fmt_shape(weight._data.shape)}, expected "
+            f"input{_fmt_shape(x._data.shape)} to have {weight._data.shape[0]} channels, but "
+            f"got {c} channels instead")
+    _check_bias(weight, bias, weight._data.shape[1], "transposed=1, ")
+    kernel = weight._data.shape[2:]
+    out_sizes = [(i - 1) * s - 2 * p + d * (k - 1) + op + 1 for i, s, p, d, k, op in zip(
+        sizes, stride, padding, dilation, kernel, output_padding)]
+    lift = (lambda v, one: (one, *v)) if n == 1 else (lambda v, one: tuple(v))  # 1-d as 2-d
+    if any(op >= max(s, d) for op, s, d in zip(output_padding, stride, dilation)):
+        axes = ("depth", "height", "width")[-max(n, 2):]
+        parts = [f"{what}_{axis}: {v}"
+                 for what, vals in (("output_padding", lift(output_padding, 0)),
+                                    ("stride", lift(stride, 1)), ("dilation", lift(dilation, 1)))
+                 for axis, v in zip(axes, vals)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           f"got {' '.join(parts)}")
+    if min(out_sizes) < 1:
+        raise RuntimeError(
+            f"Given input size per channel: ({' x '.join(map(str, lift(sizes, 1)))}). "
+            f"Calculated output size per channel: ({' x '.join(map(str, lift(out_sizes, 1)))}"
+            "). Output size is too small")
+    out_shape = (x._data.shape[0], weight._data.shape[1], *out_sizes)
+    out = ConvolutionTranspose.apply(x, weight, bias, stride, padding, dilation, out_shape)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A002
+                     stride=1, padding=0, output_padding=0, groups: int = 1,
+                     dilation=1) -> Tensor:
+    """1-d transposed convolution of ``input`` (N, C_in, L) or (C_in, L) with ``weight``
+    (C_in, C_out, k): the gradient of :func:`conv1d` with respect to its input.
+
+    >>> import minitorch
+    >>> conv_transpose1d(minitorch.ones(1, 1, 3), minitorch.ones(1, 1, 2))
+    tensor([[[1., 2., 2., 1.]]])
+    """
+    return _conv_transpose_nd(input, weight, bias, stride, padding, output_padding, groups,
+                              dilation, 1, "conv_transpose1d")
+
+
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A002
+                     stride=1, padding=0, output_padding=0, groups: int = 1,
+                     dilation=1) -> Tensor:
+    """3-d transposed convolution of ``input`` (N, C_in, D, H, W) with ``weight``
+    (C_in, C_out, kd, kh, kw): the gradient of :func:`conv3d` with respect to its input.
+
+    >>> import minitorch
+    >>> conv_transpose3d(minitorch.ones(1, 1, 2, 2, 2), minitorch.ones(1, 1, 2, 2, 2)).shape
+    torch.Size([1, 1, 3, 3, 3])
+    """
+    return _conv_transpose_nd(input, weight, bias, stride, padding, output_padding, groups,
+                              dilation, 3, "conv_transpose3d")

@@ -168,3 +168,8 @@ __all__ += ["Threshold", "Hardshrink", "Softshrink", "Softmin", "Softmax2d", "GL
             "AvgPool1d", "UpsamplingNearest2d", "UpsamplingBilinear2d", "Bilinear",
             "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "Fold",
             "Unfold", "RReLU"]
+
+# 3-d and transposed convolutions, 3-d pools, unpooling, power-average pools (task nn3d)
+from minitorch.nn.modules.conv import Conv3d, ConvTranspose1d, ConvTranspose3d  # noqa: E402
+
+__all__ += ["Conv3d", "ConvTranspose1d", "ConvTranspose3d"]
