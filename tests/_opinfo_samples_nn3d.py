@@ -100,3 +100,115 @@ def add_samples(t: dict) -> None:
         for style in ("F", "fn"):
             op = f"{style}:conv_transpose{n}d"
             t[op] = conv_transpose_nd_samples(op, n)
+    for name in ("max_pool3d", "max_pool3d_with_indices", "avg_pool3d"):
+        t[f"F:{name}"] = pool3d_samples(f"F:{name}")
+    t["fn:max_pool3d"] = pool3d_samples("fn:max_pool3d")
+    for name in ("adaptive_avg_pool3d", "adaptive_max_pool3d",
+                 "adaptive_max_pool3d_with_indices"):
+        t[f"F:{name}"] = adaptive3d_samples(f"F:{name}")
+
+
+# ------------------------------------------------------------------ 3-d pools
+def pool3d_samples(op):
+    name = op.split(":")[1]
+    is_max = "max" in name
+
+    def gen():
+        x = A(rnd(2, 3, 4, 5, 4))
+        yield Sample(op, "ordinary", (x, 2), gradgrad=True)
+        yield Sample(op, "stride-pad", (x, 3), {"stride": 2, "padding": 1}, gradgrad=True)
+        yield Sample(op, "tuple-args", (x, (2, 3, 1)), {"stride": (1, 2, 1),
+                                                        "padding": (1, 1, 0)})
+        yield Sample(op, "overlap", (A(rnd(1, 2, 4, 4, 5)), 3), {"stride": 1}, gradgrad=True)
+        yield Sample(op, "ceil", (A(rnd(1, 2, 5, 5, 5)), 2), {"ceil_mode": True})
+        yield Sample(op, "ceil-pad", (A(rnd(1, 2, 6, 5, 6)), 3), {"stride": 2, "padding": 1,
+                                                                  "ceil_mode": True})
+        yield Sample(op, "unbatched", (A(rnd(3, 4, 4, 4)), 2))
+        yield Sample(op, "float64", (A(rnd(1, 2, 4, 4, 4, dtype=np.float64)), 2),
+                     gradgrad=True)
+        yield Sample(op, "noncontig", (A(rnd(2, 3, 4, 5, 4), layout="T"), 2))
+        yield Sample(op, "strided", (A(rnd(2, 3, 4, 5, 4), layout="step"), 2))
+        yield Sample(op, "empty-batch", (A(np.zeros((0, 2, 4, 4, 4), np.float32)), 2))
+        yield Sample(op, "empty-channels", (A(np.zeros((2, 0, 4, 4, 4), np.float32)), 2))
+        yield Sample(op, "empty-unbatched", (A(np.zeros((0, 4, 4, 4), np.float32)), 2))
+        ties = np.ones((1, 1, 4, 4, 4), np.float32)
+        yield Sample(op, "ties", (A(ties), 2), {"stride": 1})
+        special = rnd(1, 1, 4, 4, 4)
+        special[0, 0, 0, 0, 1] = special[0, 0, 1, 1, 0] = NAN
+        special[0, 0, 3, 3, 3], special[0, 0, 2, 0, 0] = INF, -INF
+        yield Sample(op, "nan-inf", (A(special), 2))
+        yield Sample(op, "int64", (A(np.arange(-30, 34).reshape(1, 1, 4, 4, 4)), 3),
+                     {"stride": 2, "padding": 1})
+        yield Sample(op, "int32", (A(np.arange(64, dtype=np.int32).reshape(1, 1, 4, 4, 4)), 2))
+        yield Sample(op, "float16", (A(rnd(1, 2, 4, 4, 4, dtype=np.float16)), 2))
+        yield Sample(op, "bool", (A(np.ones((1, 1, 2, 2, 2), bool)), 2))
+        yield Sample(op, "kernel0", (x, 0))
+        yield Sample(op, "kernel-zero-dim", (x, (2, 0, 2)), {"stride": 1})
+        yield Sample(op, "stride0", (x, 2, (1, 0, 1)))
+        yield Sample(op, "pad-negative", (x, 2), {"padding": -1})
+        yield Sample(op, "pad-too-big", (x, 2), {"padding": 2})
+        yield Sample(op, "kernel-pair", (x, (2, 2)))
+        yield Sample(op, "stride-pair", (x, 2), {"stride": (1, 1)})
+        yield Sample(op, "pad-pair", (x, 2), {"padding": (1, 1)})
+        yield Sample(op, "stride-empty", (x, 2), {"stride": []})
+        yield Sample(op, "too-small", (A(rnd(1, 1, 1, 4, 4)), 2))
+        yield Sample(op, "too-small-kernel", (A(rnd(1, 1, 1, 4, 4)), (1, 5, 1)))
+        yield Sample(op, "3-d-input", (A(rnd(3, 4, 5)), 2))
+        yield Sample(op, "6-d-input", (A(rnd(1, 1, 2, 2, 2, 2)), 2))
+        if is_max:
+            yield Sample(op, "dilation", (A(rnd(1, 2, 5, 5, 6)), 2),
+                         {"dilation": (1, 2, 2), "padding": 1}, gradgrad=True)
+            yield Sample(op, "dilation0", (x, 2), {"dilation": 0})
+            yield Sample(op, "dilation-pair", (x, 2), {"dilation": (1, 1)})
+            if name == "max_pool3d":
+                yield Sample(op, "indices", (x, 3), {"stride": 2, "padding": 1,
+                                                     "return_indices": True})
+        else:
+            yield Sample(op, "no-count-pad", (x, 3), {"stride": 2, "padding": 1,
+                                                      "count_include_pad": False},
+                         gradgrad=True)
+            yield Sample(op, "ceil-no-count-pad", (A(rnd(1, 2, 5, 5, 5)), 2),
+                         {"padding": 1, "ceil_mode": True, "count_include_pad": False})
+            yield Sample(op, "divisor", (x, 3), {"stride": 2, "padding": 1,
+                                                 "divisor_override": 5}, gradgrad=True)
+            yield Sample(op, "divisor0", (x, 2), {"divisor_override": 0})
+            yield Sample(op, "int64-no-count-pad", (A(np.arange(-30, 34).reshape(1, 1, 4, 4, 4)),
+                                                    3), {"stride": 2, "padding": 1,
+                                                         "count_include_pad": False})
+        if op.startswith("F:"):
+            yield Sample(op, "node", (x, 2), call=_graph(name, pick=0 if "indices" in name
+                                                         else None))
+    return gen
+
+
+def adaptive3d_samples(op):
+    name = op.split(":")[1]
+
+    def gen():
+        x = A(rnd(2, 3, 5, 4, 6))
+        yield Sample(op, "ordinary", (x, (2, 3, 4)), gradgrad=True)
+        yield Sample(op, "int-size", (x, 2), gradgrad=True)
+        yield Sample(op, "overlapping-bins", (x, (3, 3, 4)))
+        yield Sample(op, "larger", (A(rnd(1, 2, 2, 3, 2)), (3, 4, 5)))
+        yield Sample(op, "none", (x, (None, 2, None)))
+        yield Sample(op, "global", (x, 1))
+        yield Sample(op, "unbatched", (A(rnd(3, 5, 4, 6)), (2, 2, 3)))
+        yield Sample(op, "float64", (A(rnd(1, 2, 4, 4, 4, dtype=np.float64)), 3),
+                     gradgrad=True)
+        yield Sample(op, "float16", (A(rnd(1, 2, 4, 4, 4, dtype=np.float16)), 2))
+        yield Sample(op, "noncontig", (A(rnd(2, 3, 5, 4, 6), layout="T"), 2))
+        yield Sample(op, "empty-batch", (A(np.zeros((0, 2, 4, 4, 4), np.float32)), 2))
+        special = rnd(1, 1, 4, 4, 4)
+        special[0, 0, 0, 0, 1] = special[0, 0, 1, 1, 0] = NAN
+        special[0, 0, 3, 3, 3], special[0, 0, 2, 0, 0] = INF, -INF
+        yield Sample(op, "nan-inf", (A(special), 2))
+        yield Sample(op, "ties", (A(np.ones((1, 1, 4, 4, 4), np.float32)), 3))
+        yield Sample(op, "int64", (A(np.arange(64).reshape(1, 1, 4, 4, 4)), 2))
+        yield Sample(op, "bad-size", (x, (2, 3)))
+        yield Sample(op, "3-d-input", (A(rnd(3, 4, 5)), 2))
+        if "max" in name:
+            yield Sample(op, "indices", (x, (2, 3, 4), True))
+        if op.startswith("F:"):
+            yield Sample(op, "node", (x, 2), call=_graph(name, pick=0 if "indices" in name
+                                                         else None))
+    return gen

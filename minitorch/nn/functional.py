@@ -2907,3 +2907,126 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     """
     return _conv_transpose_nd(input, weight, bias, stride, padding, output_padding, groups,
                               dilation, 3, "conv_transpose3d")
+
+
+# ====================================================================== 3-d pools (task nn3d)
+# max_pool3d, avg_pool3d and the adaptive 3-d pools: the N-d pooling Functions of _pooling under
+# their 3-d names, after PyTorch's 3-d checks.
+__all__ += ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg_pool3d",
+            "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices"]
+
+
+def _pool3d_args(input: Tensor, name: str, kernel_size, stride, padding, dilation,  # noqa: A002
+                 either: str) -> tuple:
+    """The arguments as triples, in PyTorch's words (``either``: max_pool3d's "either ")."""
+    kernel = _pooling._triple(kernel_size, f"{name}: kernel_size must {either}be a single "
+                                           "int, or a tuple of three ints")
+    if stride is None or (isinstance(stride, (tuple, list)) and not stride):
+        stride = kernel
+    stride = _pooling._triple(stride, f"{name}: stride must {either}be omitted, a single int, "
+                                      "or a tuple of three ints")
+    padding = _pooling._triple(padding, f"{name}: padding must {either}be a single int, or a "
+                                        "tuple of three ints")
+    dilation = _pooling._triple(dilation, f"{name}: dilation must be either a single int, or a "
+                                          "tuple of three ints")
+    if input._data.ndim not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    return kernel, stride, padding, dilation
+
+
+def max_pool3d_with_indices(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
+                            dilation=1, ceil_mode: bool = False, return_indices: bool = False):
+    """:func:`max_pool3d` and the flat index (``d * H * W + h * W + w``) of each maximum."""
+    check_tensor(input, "max_pool3d_with_indices", "input", 1)
+    args = _pool3d_args(input, "max_pool3d", kernel_size, stride, padding, dilation, "either ")
+    geometry = _pooling.pool3d_geometry(input.shape, *args, ceil_mode,
+                                        "max_pool3d_with_indices_out_cpu_template()")
+    if input._data.dtype == np.bool_:
+        raise NotImplementedError("\"max_pool3d\" not implemented for 'Bool'")
+    out = _pooling.MaxPool3DWithIndices.apply(input, geometry)
+    node = out.grad_fn
+    if isinstance(node, _pooling.MaxPool3DWithIndices._backward_cls):
+        which = node.which
+    else:  # no graph was recorded: find the winners again
+        which = _winners(input, geometry)
+    return out, _wrap(_pooling.MaxPool3DWithIndices.indices(
+        which, geometry, _shape4d(input.shape, 3)).reshape(out.shape))
+
+
+def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  # noqa: A002
+               ceil_mode: bool = False, return_indices: bool = False):
+    """The maximum of each ``kernel_size`` window of a volume (N, C, D, H, W) or (C, D, H, W),
+    moving by ``stride`` (default: the kernel).
+
+    >>> import minitorch
+    >>> max_pool3d(minitorch.arange(8.0).reshape(1, 1, 2, 2, 2), 2)
+    tensor([[[[[7.]]]]])
+    """
+    out, idx = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, idx) if return_indices else out
+
+
+def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
+               ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: int | None = None) -> Tensor:
+    """The mean of each ``kernel_size`` window of a volume (N, C, D, H, W) or (C, D, H, W).
+
+    >>> import minitorch
+    >>> avg_pool3d(minitorch.arange(8.0).reshape(1, 1, 2, 2, 2), 2)
+    tensor([[[[[3.5000]]]]])
+    """
+    check_tensor(input, "avg_pool3d", "input", 1)
+    args = _pool3d_args(input, "avg_pool3d", kernel_size, stride, padding, 1, "")
+    geometry = _pooling.pool3d_geometry(input.shape, *args, ceil_mode, "avg_pool3d()", True)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    if input._data.dtype not in (np.float32, np.float64, np.int64):
+        raise NotImplementedError(
+            f"\"avg_pool3d_out_frame\" not implemented for '{_type_name(input)}'")
+    if divisor_override is not None:
+        divisor = float(divisor_override)
+    else:
+        divisor = _pooling.avg_divisor(input.shape[-3:], geometry, ceil_mode, count_include_pad,
+                                       input._data.dtype)
+        if not isinstance(divisor, float) and array_module(input._data) is not np:
+            divisor = array_module(input._data).asarray(divisor)
+    return _pooling.AvgPool3D.apply(input, geometry, divisor)
+
+
+def _adaptive3d(input: Tensor, output_size, name: str, colon: str, must: str) -> tuple:  # noqa: A002
+    """PyTorch's checks of a 3-d adaptive pool; the output size, None keeping a dimension."""
+    if input.dim() not in (4, 5):
+        raise RuntimeError(f"{name}(): Expected 4D or 5D tensor, but got{colon} "
+                           f"[{', '.join(map(str, input.shape))}]")
+    sizes = (output_size,) * 3 if isinstance(output_size, int) else tuple(output_size)
+    if len(sizes) != 3:
+        raise RuntimeError(must)
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                  f"'{input.dtype._legacy[:-6]}'")
+    return tuple(i if o is None else int(o) for o, i in zip(sizes, input.shape[-3:]))
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:  # noqa: A002
+    """Average-pool ``(N, C, D, H, W)`` (or ``(C, D, H, W)``) to ``output_size`` whatever the
+    input size (an int, or ``(d, h, w)`` where None keeps that dimension)."""
+    out_size = _adaptive3d(input, output_size, "adaptive_avg_pool3d", "",
+                           "adaptive_avg_pool3d: output_size must be 3")
+    if out_size == (1, 1, 1):  # global average pooling: PyTorch takes the mean
+        return input.mean((-3, -2, -1), keepdim=True)
+    return _pooling.AdaptiveAvgPool3D.apply(input, out_size)
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size,  # noqa: A002
+                                     return_indices: bool = False):
+    """:func:`adaptive_max_pool3d` and the flat index of each maximum in its volume."""
+    out_size = _adaptive3d(input, output_size, "adaptive_max_pool3d", ":",
+                           "adaptive_max_pool3d(): internal error: output_size.size() must be 3")
+    return _pooling.AdaptiveMaxPool3D.apply(input, out_size)
+
+
+def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):  # noqa: A002
+    """Max-pool to ``output_size`` (see :func:`adaptive_avg_pool3d`); with
+    ``return_indices=True`` also the position of each maximum in its ``D * H * W`` volume."""
+    out, idx = adaptive_max_pool3d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out

@@ -151,3 +151,39 @@ def _single(value) -> tuple:
 
 
 __all__ += ["MaxPool1d", "AvgPool1d"]
+
+
+# ---------------------------------------------------------------- the 3-d pools (task nn3d)
+class MaxPool3d(_MaxPoolNd):
+    """The maximum over each ``kernel_size`` window of a volume (N, C, D, H, W)."""
+
+    def forward(self, input):  # noqa: A002
+        return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class AvgPool3d(AvgPool2d):
+    """The mean over each ``kernel_size`` window of a volume (N, C, D, H, W)."""
+
+    def forward(self, input):  # noqa: A002
+        return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+
+class AdaptiveAvgPool3d(_AdaptivePoolNd):
+    """Average-pool a volume to a fixed ``output_size`` (an int or a triple; None keeps a
+    dimension)."""
+
+    def forward(self, input):  # noqa: A002
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
+class AdaptiveMaxPool3d(AdaptiveMaxPool2d):
+    """Max-pool a volume to a fixed ``output_size`` (``return_indices=True``: also where each
+    max was)."""
+
+    def forward(self, input):  # noqa: A002
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+
+__all__ += ["MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d"]
