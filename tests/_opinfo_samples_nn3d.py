@@ -106,6 +106,9 @@ def add_samples(t: dict) -> None:
     for name in ("adaptive_avg_pool3d", "adaptive_max_pool3d",
                  "adaptive_max_pool3d_with_indices"):
         t[f"F:{name}"] = adaptive3d_samples(f"F:{name}")
+    for n in (1, 2, 3):
+        t[f"F:max_unpool{n}d"] = unpool_samples(f"F:max_unpool{n}d", n)
+        t[f"F:lp_pool{n}d"] = lp_pool_samples(f"F:lp_pool{n}d", n)
 
 
 # ------------------------------------------------------------------ 3-d pools
@@ -211,4 +214,86 @@ def adaptive3d_samples(op):
         if op.startswith("F:"):
             yield Sample(op, "node", (x, 2), call=_graph(name, pick=0 if "indices" in name
                                                          else None))
+    return gen
+
+
+# ------------------------------------------------------------------ unpooling, LP pools
+def _pooled(shape, n, kernel=2, dtype=np.float32, **kw):
+    """``max_pool{n}d``'s output and indices for a random input, computed by PyTorch's
+    algorithm on NumPy (so both libraries get the same arrays)."""
+    import torch
+
+    x = torch.tensor(rnd(*shape, dtype=dtype))
+    out, idx = getattr(torch.nn.functional, f"max_pool{n}d")(x, kernel, return_indices=True,
+                                                             **kw)
+    return out.numpy(), idx.numpy()
+
+
+def unpool_samples(op, n):
+    def gen():
+        sp = {1: (6,), 2: (4, 6), 3: (4, 4, 6)}[n]
+        try:
+            out, idx = _pooled((2, 3, *sp), n)
+        except ImportError:  # the table is built without torch too (its tests then skip)
+            return
+        yield Sample(op, "ordinary", (A(out), A(idx, grad=False), 2), gradgrad=True)
+        yield Sample(op, "output-size", (A(out), A(idx, grad=False), 2),
+                     {"output_size": tuple(s + 1 for s in sp)})
+        yield Sample(op, "output-size-full", (A(out), A(idx, grad=False), 2),
+                     {"output_size": (2, 3, *sp)})
+        yield Sample(op, "bad-output-size", (A(out), A(idx, grad=False), 2),
+                     {"output_size": tuple(s + 3 for s in sp)})
+        yield Sample(op, "bad-output-size-len", (A(out), A(idx, grad=False), 2),
+                     {"output_size": (5,) * (n + 1)})
+        o2, i2 = _pooled((2, 3, *(s + 1 for s in sp)), n, 3, stride=2, padding=1)
+        yield Sample(op, "stride-pad", (A(o2), A(i2, grad=False), 3, 2, 1),
+                     {"output_size": tuple(s + 1 for s in sp)}, gradgrad=True)
+        yield Sample(op, "unbatched", (A(out[0]), A(idx[0], grad=False), 2))
+        o64, i64 = _pooled((1, 2, *sp), n, dtype=np.float64)
+        yield Sample(op, "float64", (A(o64), A(i64, grad=False), 2), gradgrad=True)
+        yield Sample(op, "float16", (A(out.astype(np.float16)), A(idx, grad=False), 2))
+        # (non-contiguous indices: PyTorch's backward fails to view them)
+        yield Sample(op, "noncontig", (A(out, layout="T"), A(idx, grad=False), 2))
+        yield Sample(op, "empty-batch", (A(out[:0]), A(idx[:0], grad=False), 2))
+        yield Sample(op, "empty-channels", (A(out[:, :0]), A(idx[:, :0], grad=False), 2))
+        yield Sample(op, "nan-inf", (A(np.where(out > 0, INF, NAN).astype(np.float32)),
+                                     A(idx, grad=False), 2))
+        yield Sample(op, "duplicate-index", (A(out), A(np.zeros_like(idx), grad=False), 2))
+        # one bad index: PyTorch's threads may meet several in any order
+        bad = idx.copy()
+        bad.reshape(-1)[5] = 1000
+        yield Sample(op, "bad-index", (A(out), A(bad, grad=False), 2))
+        bad.reshape(-1)[5] = -3
+        yield Sample(op, "negative-index", (A(out), A(bad, grad=False), 2))
+        yield Sample(op, "float-index", (A(out), A(idx.astype(np.float32), grad=False), 2))
+        yield Sample(op, "int32-index", (A(out), A(idx.astype(np.int32), grad=False), 2))
+        yield Sample(op, "bad-index-shape", (A(out), A(idx[:1], grad=False), 2))
+        yield Sample(op, "int64-input", (A(idx.copy(), grad=False), A(idx, grad=False), 2))
+        yield Sample(op, "low-rank", (A(out[0, 0]), A(idx[0, 0], grad=False), 2))
+        yield Sample(op, "node", (A(out), A(idx, grad=False), 2),
+                     call=_graph(op.split(":")[1]))
+    return gen
+
+
+def lp_pool_samples(op, n):
+    def gen():
+        sp = {1: (7,), 2: (4, 6), 3: (4, 4, 5)}[n]
+        x = A(np.abs(rnd(2, 3, *sp)) + 0.1)
+        yield Sample(op, "ordinary", (x, 2, 2), gradgrad=True)
+        yield Sample(op, "p1.5-stride", (x, 1.5, 3), {"stride": 1}, gradgrad=True)
+        yield Sample(op, "p3-ceil", (x, 3, 2), {"ceil_mode": True})
+        yield Sample(op, "negative-values", (A(rnd(2, 3, *sp)), 2, 2))
+        yield Sample(op, "odd-power", (A(rnd(2, 3, *sp)), 3, 2))
+        yield Sample(op, "inf", (A(rnd(2, 3, *sp)), float("inf"), 2))
+        yield Sample(op, "minus-inf", (A(rnd(2, 3, *sp)), float("-inf"), 2))
+        yield Sample(op, "zeros", (A(np.zeros((1, 2, *sp), np.float32)), 2, 2))
+        yield Sample(op, "unbatched", (A(np.abs(rnd(3, *sp))), 2, 2))
+        yield Sample(op, "float64", (A(np.abs(rnd(1, 2, *sp, dtype=np.float64)) + 0.1), 2, 2),
+                     gradgrad=True)
+        yield Sample(op, "noncontig", (A(np.abs(rnd(2, 3, *sp)), layout="T"), 2, 2))
+        yield Sample(op, "empty-batch", (A(np.zeros((0, 2, *sp), np.float32)), 2, 2))
+        if n > 1:
+            yield Sample(op, "tuple-kernel", (x, 2, (2,) * (n - 1) + (3,)), {"stride": 1})
+        yield Sample(op, "too-small", (A(rnd(1, 1, *(1,) * n)), 2, 2))
+        yield Sample(op, "node", (x, 2, 2), call=_graph(op.split(":")[1]))
     return gen

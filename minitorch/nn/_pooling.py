@@ -624,3 +624,39 @@ def avg_divisor(sizes, geometry, ceil_mode: bool, count_include_pad: bool, dtype
     counts = sum(inside[(slice(None), slice(None), *tap)]
                  for tap in _taps(kernel, stride, (1,) * len(kernel), out_size))
     return counts[0, 0]
+
+
+# ---------------------------------------------------------------- unpooling (task nn3d)
+class MaxUnpool2D(Function):
+    """Max pooling's partial inverse: each value written at its index in a zero plane (or
+    volume) of ``out_size``. Linear in the input; its backward reads the gradient at the
+    indices again (a gather)."""
+
+    node_name = "MaxUnpool2DBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, x, indices, out_size):
+        n = len(out_size)
+        data, idx = x._data, indices._data
+        lead, plane = data.shape[:-n], math.prod(data.shape[-n:])
+        flat_idx = idx.reshape(lead + (plane,))
+        out = array_module(data).zeros(lead + (math.prod(out_size),), dtype=data.dtype)
+        grid = open_grid(array_module(data), lead) if lead else ()
+        out[(*[i[..., None] for i in grid], flat_idx)] = data.reshape(lead + (plane,))
+        ctx.idx, ctx.in_size = flat_idx, data.shape[-n:]
+        return _wrap(out.reshape(lead + tuple(out_size)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        n = len(ctx.in_size)
+        lead = grad.shape[:-n]
+        flat = grad.reshape(*lead, math.prod(grad.shape[-n:]))
+        return flat.gather(-1, _wrap(ctx.idx)).reshape(*lead, *ctx.in_size)
+
+
+class MaxUnpool3D(MaxUnpool2D):
+    node_name = "MaxUnpool3DBackward0"
+    _builtin = True
+    _edge_args = (0,)

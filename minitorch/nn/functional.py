@@ -3030,3 +3030,156 @@ def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False
     ``return_indices=True`` also the position of each maximum in its ``D * H * W`` volume."""
     out, idx = adaptive_max_pool3d_with_indices(input, output_size)
     return (out, idx) if return_indices else out
+
+
+# ====================================================================== unpooling, LP pools (nn3d)
+# max_unpool1d/2d/3d (the MaxUnpool Functions of _pooling) and lp_pool1d/2d/3d, written with
+# tensor operations as PyTorch writes them.
+__all__ += ["max_unpool1d", "max_unpool2d", "max_unpool3d", "lp_pool1d", "lp_pool2d",
+            "lp_pool3d"]
+
+
+def _unpool_output_size(input: Tensor, kernel_size, stride, padding,  # noqa: A002
+                        output_size) -> list:
+    """PyTorch's ``_unpool_output_size``: the default size, or ``output_size`` checked."""
+    n = len(kernel_size)
+    default = [(input.shape[-n + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d]
+               for d in range(n)]
+    if output_size is None:
+        return default
+    if len(output_size) == n + 2:
+        output_size = output_size[2:]
+    if len(output_size) != n:
+        raise ValueError(f"output_size should be a sequence containing {n} or {n + 2} "
+                         f"elements, but it has a length of '{len(output_size)}'")
+    for d in range(n):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
+                             f"{low} and {high})")
+    return [int(s) for s in output_size]
+
+
+def _max_unpool(input: Tensor, indices: Tensor, out_size: list, n: int) -> Tensor:  # noqa: A002
+    """PyTorch's ``max_unpool2d`` / ``max_unpool3d`` kernels: their checks, then the node."""
+    name = f"max_unpooling{n}d"
+    got = "" if n == 3 else f" but got: {_type_name(indices)}"
+    if n == 2 and indices._data.dtype != np.int64:
+        raise RuntimeError(f"elements in indices should be type int64{got}")
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError(f"Input to {name} should be a {n + 1}d or {n + 2}d Tensor, but got a "
+                           f"tensor with {input.dim()} dimensions.")
+    if indices._data.dtype != np.int64:
+        raise RuntimeError(f"elements in indices should be type int64{got}")
+    if tuple(indices.shape) != tuple(input.shape):
+        raise RuntimeError("Expected shape of indices to be same as that of the input tensor "
+                           f"({list(input.shape)}) but got indices tensor with shape: "
+                           f"{list(indices.shape)}")
+    for d in range(input.dim() - n - 1, input.dim()):
+        if d > 0 or input.dim() == n + 1:
+            if input.shape[d] == 0:
+                raise RuntimeError(
+                    f"{name}_forward_out_cpu(): Expected input to have "
+                    "non-zero size for non-batch dimensions, but got "
+                    f"{list(input.shape)} with dimension {d} being empty.")
+    if input._data.dtype.kind not in "f":
+        raise NotImplementedError(f"\"max_unpool{n}d\" not implemented for "
+                                  f"'{_type_name(input)}'")
+    idx = indices._data
+    volume = math.prod(out_size)
+    bad = (idx < 0) | (idx >= volume)
+    if bad.any():  # PyTorch's loop reports the last one it meets
+        last = idx.reshape(-1)[bad.size - 1 - int(np.argmax(bad.reshape(-1)[::-1]))]
+        raise RuntimeError(f"Found an invalid max index: {int(last)} (output volumes are of "
+                           f"size {'x'.join(map(str, out_size))})")
+    cls = _pooling.MaxUnpool2D if n == 2 else _pooling.MaxUnpool3D
+    return cls.apply(input, indices, tuple(out_size))
+
+
+def _unpool_args(kernel_size, stride, padding, n: int) -> tuple:
+    def tup(v):
+        return tuple(int(a) for a in v) * (n if len(v) == 1 else 1) if isinstance(
+            v, (tuple, list)) else (int(v),) * n
+
+    kernel = tup(kernel_size)
+    return kernel, kernel if stride is None else tup(stride), tup(padding)
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None,  # noqa: A002
+                 padding=0, output_size=None) -> Tensor:
+    """The partial inverse of :func:`max_pool1d`: each value put back where ``indices`` (from
+    ``max_pool1d(..., return_indices=True)``) says it came from, zeros elsewhere. As in
+    PyTorch, a 2-d unpool of the input with a width of 1.
+
+    >>> import minitorch
+    >>> out, idx = minitorch.nn.functional.max_pool1d(
+    ...     minitorch.tensor([[1.0, 3.0, 2.0, 0.0]]), 2, return_indices=True)
+    >>> max_unpool1d(out, idx, 2)
+    tensor([[0., 3., 2., 0.]])
+    """
+    kernel, stride, padding = _unpool_args(kernel_size, stride, padding, 1)
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    return _max_unpool(input.unsqueeze(-1), indices.unsqueeze(-1), [*size, 1], 2).squeeze(-1)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None,  # noqa: A002
+                 padding=0, output_size=None) -> Tensor:
+    """The partial inverse of :func:`max_pool2d`: each value put back at its index (in the
+    ``H * W`` plane) from ``max_pool2d(..., return_indices=True)``, zeros elsewhere."""
+    kernel, stride, padding = _unpool_args(kernel_size, stride, padding, 2)
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    return _max_unpool(input, indices, size, 2)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None,  # noqa: A002
+                 padding=0, output_size=None) -> Tensor:
+    """The partial inverse of :func:`max_pool3d` (indices in the ``D * H * W`` volume)."""
+    kernel, stride, padding = _unpool_args(kernel_size, stride, padding, 3)
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    return _max_unpool(input, indices, size, 3)
+
+
+def _lp_pool(input: Tensor, norm_type, kernel_size, stride, ceil_mode: bool,  # noqa: A002
+             n: int) -> Tensor:
+    """PyTorch's ``lp_pool1d/2d/3d``: ``(sum over the window of x ** p) ** (1 / p)``, as the
+    window mean of ``x ** p`` times the window size (inf: the max of ``|x|``)."""
+    max_pool = (max_pool1d, max_pool2d, max_pool3d)[n - 1]
+    avg_pool = (avg_pool1d, avg_pool2d, avg_pool3d)[n - 1]
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if n == 1:
+        size = kernel_size
+    else:
+        sizes = kernel_size if isinstance(kernel_size, (tuple, list)) else (kernel_size,) * n
+        size = math.prod(sizes)
+    if stride is not None:
+        out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (out.sign() * relu(out.abs())).mul(size).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input: Tensor, norm_type, kernel_size, stride=None,  # noqa: A002
+              ceil_mode: bool = False) -> Tensor:
+    """The p-norm of each ``kernel_size`` window along the length of (N, C, L) or (C, L).
+
+    >>> import minitorch
+    >>> lp_pool1d(minitorch.tensor([[3.0, 4.0]]), 2, 2)
+    tensor([[5.]])
+    """
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1)
+
+
+def lp_pool2d(input: Tensor, norm_type, kernel_size, stride=None,  # noqa: A002
+              ceil_mode: bool = False) -> Tensor:
+    """The p-norm of each ``kernel_size`` window of (N, C, H, W) or (C, H, W)."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2)
+
+
+def lp_pool3d(input: Tensor, norm_type, kernel_size, stride=None,  # noqa: A002
+              ceil_mode: bool = False) -> Tensor:
+    """The p-norm of each ``kernel_size`` window of (N, C, D, H, W) or (C, D, H, W)."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3)

@@ -176,8 +176,15 @@ from minitorch.nn.modules.pooling import (  # noqa: E402
     AdaptiveAvgPool3d,
     AdaptiveMaxPool3d,
     AvgPool3d,
+    LPPool1d,
+    LPPool2d,
+    LPPool3d,
     MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
 )
 
 __all__ += ["Conv3d", "ConvTranspose1d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d",
-            "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "BatchNorm3d"]
+            "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "BatchNorm3d", "MaxUnpool1d", "MaxUnpool2d",
+            "MaxUnpool3d", "LPPool1d", "LPPool2d", "LPPool3d"]

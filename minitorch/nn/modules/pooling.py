@@ -187,3 +187,89 @@ class AdaptiveMaxPool3d(AdaptiveMaxPool2d):
 
 
 __all__ += ["MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d"]
+
+
+# ---------------------------------------------------------------- unpooling, LP pools (task nn3d)
+class _MaxUnpoolNd(Module):
+    """Max pooling's partial inverse; PyTorch keeps the sizes as n-tuples."""
+
+    _n = 2
+
+    def __init__(self, kernel_size, stride=None, padding=0) -> None:
+        super().__init__()
+        n = self._n
+
+        def tup(v):
+            return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
+
+        self.kernel_size = tup(kernel_size)
+        self.stride = tup(stride if stride is not None else kernel_size)
+        self.padding = tup(padding)
+
+    def forward(self, input, indices, output_size=None):  # noqa: A002
+        fn = (F.max_unpool1d, F.max_unpool2d, F.max_unpool3d)[self._n - 1]
+        return fn(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """Put each value of a 1-d max pool back where it came from (zeros elsewhere)."""
+
+    _n = 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """Put each value of a 2-d max pool back where it came from (zeros elsewhere)."""
+
+    _n = 2
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """Put each value of a 3-d max pool back where it came from (zeros elsewhere)."""
+
+    _n = 3
+
+
+class _LPPoolNd(Module):
+    """The p-norm of each window (power-average pooling)."""
+
+    _n = 2
+
+    def __init__(self, norm_type: float, kernel_size, stride=None,
+                 ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):  # noqa: A002
+        fn = (F.lp_pool1d, F.lp_pool2d, F.lp_pool3d)[self._n - 1]
+        return fn(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+    def extra_repr(self) -> str:
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, ceil_mode={self.ceil_mode}")
+
+
+class LPPool1d(_LPPoolNd):
+    """The p-norm of each ``kernel_size`` window along the length of (N, C, L)."""
+
+    _n = 1
+
+
+class LPPool2d(_LPPoolNd):
+    """The p-norm of each ``kernel_size`` window of (N, C, H, W)."""
+
+    _n = 2
+
+
+class LPPool3d(_LPPoolNd):
+    """The p-norm of each ``kernel_size`` window of (N, C, D, H, W)."""
+
+    _n = 3
+
+
+__all__ += ["MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "LPPool1d", "LPPool2d", "LPPool3d"]
