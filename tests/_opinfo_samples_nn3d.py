@@ -57,6 +57,18 @@ def conv3d_samples(op):
         yield Sample(op, "bad-padding-string", (x, w), {"padding": "full"})
         yield Sample(op, "3-d-input", (A(rnd(3, 4, 5)), w))
         yield Sample(op, "6-d-input", (A(rnd(1, 1, 3, 4, 5, 4)), w))
+        xg = A(rnd(2, 6, 3, 4, 3))
+        yield Sample(op, "groups", (xg, A(rnd(4, 3, 2, 2, 2)), b), {"groups": 2}, gradgrad=True)
+        yield Sample(op, "groups-depthwise", (xg, A(rnd(6, 1, 2, 3, 1))),
+                     {"groups": 6, "stride": (1, 2, 1), "padding": 1, "dilation": (2, 1, 1)},
+                     gradgrad=True)
+        yield Sample(op, "groups-bad-channels", (x, A(rnd(4, 2, 2, 2, 2))), {"groups": 2})
+        yield Sample(op, "groups-not-divisible", (xg, A(rnd(4, 2, 2, 2, 2))), {"groups": 3})
+        yield Sample(op, "groups-too-many", (xg, A(rnd(2, 1, 2, 2, 2))), {"groups": 6})
+        yield Sample(op, "groups0", (x, w), {"groups": 0})
+        yield Sample(op, "negative-padding", (x, w), {"padding": -1})
+        yield Sample(op, "stride0", (x, w), {"stride": 0})
+        yield Sample(op, "dilation0", (x, w), {"dilation": 0})
         yield Sample(op, "node", (x, w, b), call=_graph("conv3d"))
     return gen
 
@@ -89,6 +101,18 @@ def conv_transpose_nd_samples(op, n):
         yield Sample(op, "bad-rank", (A(rnd(*(2,) * (n + 3))), w))
         yield Sample(op, "bad-stride-len", (x, w), {"stride": (1,) * (n + 1)})
         yield Sample(op, "padding-string", (x, w), {"padding": "same"})
+        xg = A(rnd(2, 4, *sp))
+        yield Sample(op, "groups", (xg, A(rnd(4, 3, *ks)), A(rnd(6))), {"groups": 2},
+                     gradgrad=True)
+        yield Sample(op, "groups-stride", (xg, A(rnd(4, 1, *ks))),
+                     {"groups": 4, "stride": 2, "padding": 1, "output_padding": 1,
+                      "dilation": 2}, gradgrad=True)
+        yield Sample(op, "groups-bad-bias", (xg, A(rnd(4, 3, *ks)), A(rnd(3))), {"groups": 2})
+        yield Sample(op, "groups-not-divisible", (A(rnd(2, 3, *sp)), w), {"groups": 2})
+        yield Sample(op, "groups0", (x, w), {"groups": 0})
+        yield Sample(op, "negative-output-padding", (x, w), {"output_padding": -1})
+        yield Sample(op, "negative-padding", (x, w), {"padding": -1})
+        yield Sample(op, "stride0", (x, w), {"stride": 0})
         yield Sample(op, "node", (x, w, b), call=_graph(name))
     return gen
 

@@ -28,6 +28,9 @@ MODULES = [
     ("ConvTranspose3d", (2, 3, 2), {}, (2, 2, 3, 2, 3)),
     ("ConvTranspose3d", (2, 3, (2, 3, 1)), {"stride": (2, 1, 2), "output_padding": (1, 0, 1)},
      (2, 2, 3, 3)),
+    ("Conv3d", (4, 6, 2), {"groups": 2, "padding": 1}, (1, 4, 3, 3, 3)),
+    ("ConvTranspose1d", (4, 6, 3), {"groups": 2, "stride": 2}, (2, 4, 5)),
+    ("ConvTranspose3d", (3, 6, 2), {"groups": 3, "dilation": 2}, (1, 3, 2, 3, 2)),
     ("MaxPool3d", (2,), {}, (2, 2, 4, 4, 4)),
     ("MaxPool3d", ((3, 2, 2),), {"stride": 1, "padding": 1, "dilation": (1, 2, 1),
                                  "ceil_mode": True}, (2, 5, 5, 6)),
@@ -168,3 +171,17 @@ def test_max_unpool_gradgradcheck():
 
     assert minitorch.autograd.gradcheck(f, (inp,))
     assert minitorch.autograd.gradgradcheck(f, (inp,))
+
+
+@pytest.mark.parametrize("name", ["Conv3d", "ConvTranspose1d", "ConvTranspose3d"])
+@pytest.mark.parametrize("in_c, out_c, groups", [(4, 6, 0), (3, 4, 2), (4, 3, 2), (4, 6, 2)])
+def test_conv_module_groups_checks(name, in_c, out_c, groups):
+    """The modules' own checks of groups (ValueError, in PyTorch's words)."""
+    errors = []
+    for lib in (minitorch, torch):
+        try:
+            getattr(lib.nn, name)(in_c, out_c, 3, groups=groups)
+            errors.append(None)
+        except ValueError as e:
+            errors.append(str(e))
+    assert errors[0] == errors[1]

@@ -68,13 +68,13 @@ class ConvolutionTranspose(Function):
     _edge_args = (0, 1, 2)
 
     @staticmethod
-    def forward(ctx, x, weight, bias, stride, padding, dilation, out_shape):
+    def forward(ctx, x, weight, bias, stride, padding, dilation, out_shape, groups=1):
         out = _conv2d_input_grad_array(x._data, weight._data, out_shape, stride, padding,
-                                       dilation)
+                                       dilation, groups)
         if bias is not None:
             out = out + bias._data.reshape((1, -1) + (1,) * (out.ndim - 2))
         ctx.save_for_backward(x, weight)
-        ctx.params = (stride, padding, dilation)
+        ctx.params, ctx.groups = (stride, padding, dilation), groups
         return _wrap(out.astype(x._data.dtype, copy=False))
 
     @staticmethod
@@ -86,7 +86,7 @@ class ConvolutionTranspose(Function):
         # convolution below has more output positions than x has pixels: those extra ones
         # belong to no input pixel, so gx drops them and x gets zeros there for gw.
         if ctx.needs_input_grad[0]:  # the forward convolution that this one transposes
-            gx = Convolution.apply(grad, weight, None, *ctx.params)
+            gx = Convolution.apply(grad, weight, None, *ctx.params, ctx.groups)
             if tuple(gx.shape[2:]) != sizes:
                 gx = gx[(slice(None), slice(None), *(slice(0, s) for s in sizes))]
         if ctx.needs_input_grad[1]:
@@ -94,7 +94,8 @@ class ConvolutionTranspose(Function):
             outs = tuple((g + 2 * p - d * (k - 1) - 1) // s + 1 for g, p, d, k, s in zip(
                 grad.shape[2:], padding, dilation, weight.shape[2:], stride))
             xs = x if outs == sizes else _PadTo.apply(x, tuple(x.shape[:2]) + outs)
-            gw = ConvolutionWeightGrad.apply(grad, xs, tuple(weight.shape), *ctx.params, None)
+            gw = ConvolutionWeightGrad.apply(grad, xs, tuple(weight.shape), *ctx.params, None,
+                                             ctx.groups)
         if ctx.needs_input_grad[2]:
             gb = grad.sum((0, *range(2, grad.dim())))
         return gx, gw, gb

@@ -2788,11 +2788,30 @@ def _check_bias(weight: Tensor, bias, channels: int, given: str = "") -> None:
                            f"got bias of size {_fmt_shape(bias._data.shape)} instead")
 
 
+def _check_conv_params(weight: Tensor, stride, padding, dilation, output_padding,
+                       groups: int) -> None:
+    """PyTorch's ``check_shape_forward``, before it compares the shapes."""
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if min(padding) < 0:
+        raise RuntimeError("negative padding is not supported")
+    if min(output_padding, default=0) < 0:
+        raise RuntimeError("negative output_padding is not supported")
+    if min(stride) <= 0:
+        raise RuntimeError("non-positive stride is not supported")
+    if min(dilation) <= 0:
+        raise RuntimeError("non-positive dilation is not supported")
+    w0 = weight._data.shape[0]
+    for what, bad in (("at least", w0 < groups), ("divisible by", w0 % groups)):
+        if bad:
+            raise RuntimeError(f"Given groups={groups}, expected weight to be {what} {groups} "
+                               f"at dimension 0, but got weight of size "
+                               f"[{_fmt_shape(weight._data.shape)}] instead")
+
+
 def _conv_nd(input: Tensor, weight: Tensor, bias, stride, padding, dilation,  # noqa: A002
              groups: int, n: int, name: str) -> Tensor:
     """The convolution over ``n`` spatial dimensions, as :func:`conv2d` checks and runs it."""
-    if groups != 1:
-        raise NotImplementedError(f"minitorch's {name} supports groups=1 only")
     x, unbatched = _conv_input(input, weight, n, name)
     kernel = weight._data.shape[2:]
     stride, dilation = _ntuple(stride, "stride", n), _ntuple(dilation, "dilation", n)
@@ -2807,12 +2826,13 @@ def _conv_nd(input: Tensor, weight: Tensor, bias, stride, padding, dilation,  # 
                                       "symmetric (odd kernel sizes)")
         padding = tuple(t // 2 for t in total)
     padding = _ntuple(padding, "padding", n)
+    _check_conv_params(weight, stride, padding, dilation, (), groups)
     c, *sizes = x._data.shape[1:]
-    if c != weight._data.shape[1]:
+    if c != weight._data.shape[1] * groups:
         raise RuntimeError(
-            f"Given groups=1, weight of size {_fmt_shape(weight._data.shape)}, expected "
-            f"input{_fmt_shape(x._data.shape)} to have {weight._data.shape[1]} channels, but "
-            f"got {c} channels instead")
+            f"Given groups={groups}, weight of size {_fmt_shape(weight._data.shape)}, expected "
+            f"input{_fmt_shape(x._data.shape)} to have {weight._data.shape[1] * groups} "
+            f"channels, but got {c} channels instead")
     _check_bias(weight, bias, weight._data.shape[0])
     padded = [s + 2 * p for s, p in zip(sizes, padding)]
     eff = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
@@ -2821,7 +2841,7 @@ def _conv_nd(input: Tensor, weight: Tensor, bias, stride, padding, dilation,  # 
                            f"{' x '.join(map(str, padded))}). Kernel size: ("
                            f"{' x '.join(map(str, eff))}). Kernel size can't be greater than "
                            "actual input size")
-    out = Convolution.apply(x, weight, bias, stride, padding, dilation)
+    out = Convolution.apply(x, weight, bias, stride, padding, dilation, groups)
     return out.squeeze(0) if unbatched else out
 
 
@@ -2842,8 +2862,6 @@ def _conv_transpose_nd(input: Tensor, weight: Tensor, bias, stride, padding,  # 
     """The transposed convolution over ``n`` spatial dimensions (see
     :func:`conv_transpose2d`). PyTorch checks a 1-d one as a 2-d one of height 1, and its
     messages say so."""
-    if groups != 1:
-        raise NotImplementedError(f"minitorch's {name} supports groups=1 only")
     for arg, value in (("stride", stride), ("padding", padding),
                        ("output_padding", output_padding), ("dilation", dilation)):
         if isinstance(value, str):
@@ -2852,13 +2870,14 @@ def _conv_transpose_nd(input: Tensor, weight: Tensor, bias, stride, padding,  # 
     stride, padding = _ntuple(stride, "stride", n), _ntuple(padding, "padding", n)
     dilation = _ntuple(dilation, "dilation", n)
     output_padding = _ntuple(output_padding, "output_padding", n)
+    _check_conv_params(weight, stride, padding, dilation, output_padding, groups)
     c, *sizes = x._data.shape[1:]
     if c != weight._data.shape[0]:
         raise RuntimeError(
             f"Given transposed=1, weight of size {_fmt_shape(weight._data.shape)}, expected "
             f"input{_fmt_shape(x._data.shape)} to have {weight._data.shape[0]} channels, but "
             f"got {c} channels instead")
-    _check_bias(weight, bias, weight._data.shape[1], "transposed=1, ")
+    _check_bias(weight, bias, weight._data.shape[1] * groups, "transposed=1, ")
     kernel = weight._data.shape[2:]
     out_sizes = [(i - 1) * s - 2 * p + d * (k - 1) + op + 1 for i, s, p, d, k, op in zip(
         sizes, stride, padding, dilation, kernel, output_padding)]
@@ -2876,8 +2895,9 @@ def _conv_transpose_nd(input: Tensor, weight: Tensor, bias, stride, padding,  # 
             f"Given input size per channel: ({' x '.join(map(str, lift(sizes, 1)))}). "
             f"Calculated output size per channel: ({' x '.join(map(str, lift(out_sizes, 1)))}"
             "). Output size is too small")
-    out_shape = (x._data.shape[0], weight._data.shape[1], *out_sizes)
-    out = ConvolutionTranspose.apply(x, weight, bias, stride, padding, dilation, out_shape)
+    out_shape = (x._data.shape[0], weight._data.shape[1] * groups, *out_sizes)
+    out = ConvolutionTranspose.apply(x, weight, bias, stride, padding, dilation, out_shape,
+                                     groups)
     return out.squeeze(0) if unbatched else out
 
 
