@@ -133,6 +133,9 @@ def add_samples(t: dict) -> None:
     for n in (1, 2, 3):
         t[f"F:max_unpool{n}d"] = unpool_samples(f"F:max_unpool{n}d", n)
         t[f"F:lp_pool{n}d"] = lp_pool_samples(f"F:lp_pool{n}d", n)
+    for n in (2, 3):
+        for name in (f"fractional_max_pool{n}d", f"fractional_max_pool{n}d_with_indices"):
+            t[f"F:{name}"] = fractional_samples(f"F:{name}", n)
 
 
 # ------------------------------------------------------------------ 3-d pools
@@ -320,4 +323,69 @@ def lp_pool_samples(op, n):
             yield Sample(op, "tuple-kernel", (x, 2, (2,) * (n - 1) + (3,)), {"stride": 1})
         yield Sample(op, "too-small", (A(rnd(1, 1, *(1,) * n)), 2, 2))
         yield Sample(op, "node", (x, 2, 2), call=_graph(op.split(":")[1]))
+    return gen
+
+
+# ------------------------------------------------------------------ fractional max pools
+def _seeded_call(name):
+    """``F.<name>`` after the same seed in both libraries: the same random windows."""
+    def call(lib, *args, **kw):
+        lib.manual_seed(5)
+        return getattr(lib.nn.functional, name)(*args, **kw)
+    return call
+
+
+def fractional_samples(op, n):
+    name = op.split(":")[1]
+
+    def gen():
+        sp = {2: (9, 11), 3: (7, 9, 8)}[n]
+        out = {2: (4, 6), 3: (3, 5, 4)}[n]
+        call = _seeded_call(name)
+        x = A(rnd(2, 3, *sp))
+        yield Sample(op, "ordinary", (x, 2), {"output_size": out}, gradgrad=True, call=call)
+        yield Sample(op, "ratio", (x, 2), {"output_ratio": (0.5,) * n}, call=call)
+        yield Sample(op, "tuple-kernel", (x, (3,) + (2,) * (n - 1)), {"output_size": 3},
+                     call=call)
+        yield Sample(op, "indices", (x, 2), {"output_size": out, "return_indices": True},
+                     call=call)
+        yield Sample(op, "big", (A(rnd(3, 4, *(s * 3 for s in sp))), 3),
+                     {"output_size": tuple(o * 2 + 1 for o in out), "return_indices": True},
+                     call=call)
+        yield Sample(op, "unbatched", (A(rnd(3, *sp)), 2), {"output_size": out}, call=call)
+        yield Sample(op, "float64", (A(rnd(1, 2, *sp, dtype=np.float64)), 2),
+                     {"output_size": out}, gradgrad=True, call=call)
+        yield Sample(op, "float16", (A(rnd(2, 2, *sp, dtype=np.float16)), 2),
+                     {"output_size": out, "return_indices": True}, call=call)
+        yield Sample(op, "noncontig", (A(rnd(2, 3, *sp), layout="T"), 2),
+                     {"output_size": out}, call=call)
+        yield Sample(op, "empty-batch", (A(np.zeros((0, 2, *sp), np.float32)), 2),
+                     {"output_size": out}, call=call)
+        special = rnd(1, 2, *sp)
+        special.reshape(-1)[[3, 4, 20]] = NAN
+        special.reshape(-1)[[7, 30]] = INF
+        special.reshape(-1)[[8, 31]] = -INF
+        yield Sample(op, "nan-inf", (A(special), 2), {"output_size": out,
+                                                     "return_indices": True}, call=call)
+        yield Sample(op, "ties", (A(np.ones((1, 2, *sp), np.float32)), 3),
+                     {"output_size": out, "return_indices": True}, call=call)
+        samples = A(np.linspace(0.05, 0.95, 2 * 3 * n).reshape(2, 3, n).astype(np.float32),
+                    grad=False)
+        yield Sample(op, "given-samples", (x, 2), {"output_size": out,
+                                                   "_random_samples": samples})
+        yield Sample(op, "no-size", (x, 2), call=call)
+        yield Sample(op, "too-large", (x, 3), {"output_size": sp}, call=call)
+        yield Sample(op, "bad-kernel", (x, (2,) * (n + 1)), {"output_size": out}, call=call)
+        yield Sample(op, "bad-output-size", (x, 2), {"output_size": (2,) * (n + 1)},
+                     call=call)
+        yield Sample(op, "empty-channels", (A(np.zeros((2, 0, *sp), np.float32)), 2),
+                     {"output_size": out}, call=call)
+        yield Sample(op, "low-rank", (A(rnd(*sp)), 2), {"output_size": out}, call=call)
+        yield Sample(op, "bad-samples", (x, 2), {"output_size": out, "_random_samples":
+                                                 A(rnd(2, 3, n + 1), grad=False)})
+        yield Sample(op, "few-samples", (x, 2), {"output_size": out, "_random_samples":
+                                                 A(rnd(1, 3, n), grad=False)})
+        yield Sample(op, "node", (x, 2), {"output_size": out},
+                     call=lambda lib, *a, **kw: _graph(name, pick=0 if "indices" in name
+                                                       else None)(lib, *a, **kw))
     return gen

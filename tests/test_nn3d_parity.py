@@ -43,6 +43,10 @@ MODULES = [
     ("LPPool1d", (2, 3), {}, (2, 2, 7)),
     ("LPPool2d", (1.5, (2, 3)), {"stride": 1, "ceil_mode": True}, (2, 2, 4, 6)),
     ("LPPool3d", (3, 2), {}, (2, 2, 4, 4, 4)),
+    ("FractionalMaxPool2d", (2,), {"output_size": (3, 4)}, (2, 2, 7, 9)),
+    ("FractionalMaxPool2d", ((3, 2),), {"output_ratio": 0.5}, (2, 9, 8)),
+    ("FractionalMaxPool3d", (2,), {"output_size": 3}, (2, 2, 6, 5, 7)),
+    ("FractionalMaxPool3d", (2,), {"output_ratio": (0.5, 0.6, 0.4)}, (2, 6, 5, 7)),
     ("BatchNorm3d", (2,), {}, (2, 2, 3, 3, 3)),
     ("BatchNorm3d", (2,), {"affine": False, "momentum": None}, (3, 2, 2, 3, 2)),
     ("InstanceNorm3d", (2,), {"affine": True}, (2, 2, 3, 3, 3)),
@@ -142,6 +146,13 @@ def _gradgrad_cases():
         (F + "adaptive_max_pool3d", [x3], {"output_size": 2}),
         (F + "lp_pool3d", [x3], {"norm_type": 2, "kernel_size": 2}),
         ("conv3d", [x3, (2, 2, 1, 2, 2)], {}),
+        (F + "fractional_max_pool2d", [(1, 2, 7, 8)], {
+            "kernel_size": 2, "output_size": (3, 4),
+            "_random_samples": minitorch.tensor([[[0.3, 0.6], [0.8, 0.1]]])}),
+        (F + "fractional_max_pool3d", [x3], {
+            "kernel_size": 2, "output_size": 2,
+            "_random_samples": minitorch.tensor([[[0.3, 0.6, 0.2], [0.8, 0.1, 0.5]]])}),
+        (F + "max_pool3d", [x3], {"kernel_size": 2, "padding": 1, "dilation": (1, 1, 2)}),
     ]
 
 
@@ -185,3 +196,29 @@ def test_conv_module_groups_checks(name, in_c, out_c, groups):
         except ValueError as e:
             errors.append(str(e))
     assert errors[0] == errors[1]
+
+
+@pytest.mark.parametrize("name", ["FractionalMaxPool2d", "FractionalMaxPool3d"])
+@pytest.mark.parametrize("kw", [{}, {"output_size": 2, "output_ratio": 0.5},
+                                {"output_ratio": 1.5}, {"output_ratio": 0.0}])
+def test_fractional_module_checks(name, kw):
+    errors = []
+    for lib in (minitorch, torch):
+        with pytest.raises(ValueError) as info:
+            getattr(lib.nn, name)(2, **kw)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]
+
+
+def test_fractional_module_return_indices_and_samples():
+    """return_indices, and the _random_samples buffer used instead of fresh samples."""
+    x = RNG.standard_normal((2, 3, 8, 9)).astype(np.float32)
+    samples = np.linspace(0.1, 0.9, 12).reshape(2, 3, 2).astype(np.float32)
+    got = []
+    for lib in (minitorch, torch):
+        pool = lib.nn.FractionalMaxPool2d(3, output_size=(4, 5), return_indices=True,
+                                          _random_samples=lib.tensor(samples))
+        out, idx = pool(lib.tensor(x))
+        got.append((out.numpy(), idx.numpy(), [n for n, _ in pool.named_buffers()]))
+    for a, b in zip(*got, strict=True):
+        assert np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b

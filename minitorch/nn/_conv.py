@@ -1,5 +1,6 @@
-"""2-d convolution: the ``Function`` classes behind ``nn.functional.conv2d``
-(``ConvolutionBackward0``), computed as one matrix product over image patches (im2col)."""
+"""Convolution: the ``Function`` classes behind ``nn.functional.conv2d`` and ``conv3d``
+(``ConvolutionBackward0``), computed as one matrix product over image patches (im2col). They
+take any number of spatial dimensions, and ``groups``."""
 
 from __future__ import annotations
 

@@ -660,3 +660,94 @@ class MaxUnpool3D(MaxUnpool2D):
     node_name = "MaxUnpool3DBackward0"
     _builtin = True
     _edge_args = (0,)
+
+
+# ---------------------------------------------------------------- fractional max pools (task nn3d)
+def _fractional_starts(sample: np.ndarray, in_size: int, out_size: int, k: int) -> np.ndarray:
+    """PyTorch's ``generate_intervals``: where each of the ``out_size`` windows starts, from
+    one random ``sample`` in [0, 1) per plane, computed in the input's precision as PyTorch
+    computes it (``int((i + u) * alpha) - int(u * alpha)``; the last window ends the input)."""
+    xp = array_module(sample)
+    starts = xp.empty(sample.shape + (out_size,), dtype=np.int64)
+    if out_size > 1:
+        dt = sample.dtype.type
+        alpha = dt(in_size - k) / dt(out_size - 1)
+        i = xp.arange(out_size - 1).astype(sample.dtype)
+        starts[..., :-1] = (((i + sample[..., None]) * alpha).astype(np.int64)
+                            - (sample * alpha).astype(np.int64)[..., None])
+    if out_size > 0:
+        starts[..., -1] = in_size - k
+    return starts
+
+
+class FractionalMaxPool2D(Function):
+    """The maximum of each ``kernel`` window, the windows starting at pseudo-random places
+    (one random sample per plane and dimension) so that ``out_size`` of them cover the input.
+    The first maximum of a window wins, a NaN always (the last one). Backward sends each
+    gradient to its window's winner (:class:`FractionalMaxPool2DGrad`)."""
+
+    node_name = "FractionalMaxPool2DBackward0"
+    _builtin = True
+    _edge_args = (0,)
+    _sample_of_dim = (1, 0)  # PyTorch's 2-d kernel: sample 0 for the width, 1 for the height
+
+    @staticmethod
+    def forward(ctx, x, kernel, out_size, samples):
+        n = len(kernel)
+        data = x._data
+        xd = _as4d(data, n)
+        xp = array_module(xd)
+        batch, c, *sizes = xd.shape
+        which = FractionalMaxPool3D._sample_of_dim if n == 3 else (1, 0)
+        flat = xp.zeros((batch, c, *out_size), dtype=np.int64)  # each window's first element
+        step = 1
+        for d in reversed(range(n)):
+            starts = _fractional_starts(samples[:batch, :, which[d]], sizes[d], out_size[d],
+                                        kernel[d])
+            flat += starts.reshape((batch, c) + (1,) * d + (out_size[d],)
+                                   + (1,) * (n - 1 - d)) * step
+            step *= sizes[d]
+        plane = xd.reshape(batch, c, math.prod(sizes))
+        best = idx = None
+        for tap in itertools.product(*(range(k) for k in kernel)):
+            at = flat + sum(t * math.prod(sizes[d + 1:]) for d, t in enumerate(tap))
+            val = xp.take_along_axis(plane, at.reshape(batch, c, math.prod(out_size)),
+                                     -1).reshape(at.shape)
+            if best is None:
+                best, idx = val, at
+                continue
+            wins = val > best
+            if val.dtype.kind == "f":
+                wins |= xp.isnan(val)
+            best, idx = xp.where(wins, val, best), xp.where(wins, at, idx)
+        if data.ndim == n + 1:
+            best, idx = best[0], idx[0]
+        ctx.shape, ctx.idx, ctx.n = data.shape, idx, n
+        return _wrap(best), _wrap(idx)
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices=None):
+        return FractionalMaxPool2DGrad.apply(grad, ctx.shape, ctx.idx, ctx.n)
+
+
+class FractionalMaxPool2DGrad(AdaptiveMaxPool2DGradInput):
+    """Each gradient added at its window's winner; its backward picks them out again."""
+
+    node_name = "FractionalMaxPool2DBackwardBackward0"
+    _builtin = True
+
+
+class FractionalMaxPool3D(FractionalMaxPool2D):
+    node_name = "FractionalMaxPool3DBackward0"
+    _builtin = True
+    _edge_args = (0,)
+    _sample_of_dim = (0, 1, 2)  # the 3-d kernel: samples 0, 1, 2 for time, height, width
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices=None):
+        return FractionalMaxPool3DGrad.apply(grad, ctx.shape, ctx.idx, ctx.n)
+
+
+class FractionalMaxPool3DGrad(AdaptiveMaxPool2DGradInput):
+    node_name = "FractionalMaxPool3DBackwardBackward0"
+    _builtin = True

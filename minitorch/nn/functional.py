@@ -3203,3 +3203,103 @@ def lp_pool3d(input: Tensor, norm_type, kernel_size, stride=None,  # noqa: A002
               ceil_mode: bool = False) -> Tensor:
     """The p-norm of each ``kernel_size`` window of (N, C, D, H, W) or (C, D, H, W)."""
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3)
+
+
+# ====================================================================== fractional max pools (nn3d)
+# fractional_max_pool2d/3d: PyTorch's Python code (the output size, one torch.rand sample per
+# plane and dimension, so the same seed gives the same windows) and its kernel's checks.
+__all__ += ["fractional_max_pool2d", "fractional_max_pool2d_with_indices",
+            "fractional_max_pool3d", "fractional_max_pool3d_with_indices"]
+
+
+def _fractional_max_pool(input: Tensor, kernel_size, output_size, output_ratio,  # noqa: A002
+                         samples, n: int):
+    name = f"fractional_max_pool{n}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if n == 2 and len(output_ratio) > 2:  # (PyTorch's len() of a float: its TypeError)
+            raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple "
+                             "of Ints.")
+        ratio = tuple(output_ratio) if isinstance(output_ratio, (tuple, list)) else (
+            output_ratio,)
+        ratio = ratio * n if len(ratio) == 1 else ratio
+        output_size = [int(input.size(d - n) * r) for d, r in enumerate(ratio)]
+    if samples is None:
+        batch = 1 if input.dim() == n + 1 else input.size(0)
+        samples = _creation.rand(batch, input.size(-n - 1), n, dtype=input.dtype)
+    kernel = (kernel_size,) * n if isinstance(kernel_size, int) else tuple(kernel_size)
+    out_size = (output_size,) * n if isinstance(output_size, int) else tuple(output_size)
+    kernel = kernel * n if len(kernel) == 1 else kernel
+    out_size = out_size * n if len(out_size) == 1 else out_size
+    where = f"{name}()" if n == 2 else f"{name}_out()"
+    for what, values in (("kernel_size", kernel), ("output_size", out_size)):
+        if len(values) != n:
+            raise RuntimeError(f"{name}: {what} must either be a single Int or tuple of Ints")
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError(f"{where}: Expected {n + 1}D or {n + 2}D tensor, but got: "
+                           f"{list(input.shape)}")
+    for d in range(1, input.dim()):
+        if input.shape[d] == 0:
+            raise RuntimeError(f"{where}: Expected input to have non-zero size for non-batch "
+                               f"dimensions, but got{list(input.shape)} with dimension {d} "
+                               "being empty.")
+    batch = 1 if input.dim() == n + 1 else input.shape[0]
+    if samples.shape[2] != n:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {n}; got "
+                           f"{samples.shape[2]}.")
+    if samples.shape[0] < batch:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    words = (("time", "time"), ("height", "height"), ("width", "width"))[-n:]
+    for (pool, size), k, o, i in zip(words, kernel, out_size, input.shape[-n:]):
+        if o + k - 1 > i:
+            raise RuntimeError(f"{where}: pool {pool} {k} too large relative to input {size} {i}")
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"{name}_out_frame\" not implemented for "
+                                  f"'{_type_name(input)}'")
+    cls = _pooling.FractionalMaxPool2D if n == 2 else _pooling.FractionalMaxPool3D
+    return cls.apply(input, kernel, out_size, samples._data)
+
+
+def fractional_max_pool2d_with_indices(input: Tensor, kernel_size, output_size=None,  # noqa: A002
+                                       output_ratio=None, return_indices: bool = False,
+                                       _random_samples: Tensor | None = None):
+    """:func:`fractional_max_pool2d` and the flat index (``h * W + w``) of each maximum."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio,
+                                _random_samples, 2)
+
+
+def fractional_max_pool2d(input: Tensor, kernel_size, output_size=None,  # noqa: A002
+                          output_ratio=None, return_indices: bool = False,
+                          _random_samples: Tensor | None = None):
+    """Fractional max pooling (Graham, 2014): the maximum of ``kernel_size`` windows placed
+    pseudo-randomly so that ``output_size`` (or ``output_ratio`` times the input size) of
+    them cover each plane. The random places come from ``torch.rand``, as in PyTorch: the
+    same seed gives the same windows.
+
+    >>> import minitorch
+    >>> x = minitorch.arange(16.0).reshape(1, 1, 4, 4)
+    >>> fractional_max_pool2d(x, 2, output_size=3).shape
+    torch.Size([1, 1, 3, 3])
+    """
+    out, idx = fractional_max_pool2d_with_indices(input, kernel_size, output_size,
+                                                  output_ratio, False, _random_samples)
+    return (out, idx) if return_indices else out
+
+
+def fractional_max_pool3d_with_indices(input: Tensor, kernel_size, output_size=None,  # noqa: A002
+                                       output_ratio=None, return_indices: bool = False,
+                                       _random_samples: Tensor | None = None):
+    """:func:`fractional_max_pool3d` and the flat index of each maximum in its volume."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio,
+                                _random_samples, 3)
+
+
+def fractional_max_pool3d(input: Tensor, kernel_size, output_size=None,  # noqa: A002
+                          output_ratio=None, return_indices: bool = False,
+                          _random_samples: Tensor | None = None):
+    """Fractional max pooling of volumes (N, C, D, H, W) or (C, D, H, W); see
+    :func:`fractional_max_pool2d`."""
+    out, idx = fractional_max_pool3d_with_indices(input, kernel_size, output_size,
+                                                  output_ratio, False, _random_samples)
+    return (out, idx) if return_indices else out

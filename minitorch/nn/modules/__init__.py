@@ -176,6 +176,8 @@ from minitorch.nn.modules.pooling import (  # noqa: E402
     AdaptiveAvgPool3d,
     AdaptiveMaxPool3d,
     AvgPool3d,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
     LPPool1d,
     LPPool2d,
     LPPool3d,
@@ -187,4 +189,5 @@ from minitorch.nn.modules.pooling import (  # noqa: E402
 
 __all__ += ["Conv3d", "ConvTranspose1d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d",
             "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "BatchNorm3d", "MaxUnpool1d", "MaxUnpool2d",
-            "MaxUnpool3d", "LPPool1d", "LPPool2d", "LPPool3d"]
+            "MaxUnpool3d", "LPPool1d", "LPPool2d", "LPPool3d", "FractionalMaxPool2d",
+            "FractionalMaxPool3d"]

@@ -273,3 +273,53 @@ class LPPool3d(_LPPoolNd):
 
 
 __all__ += ["MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "LPPool1d", "LPPool2d", "LPPool3d"]
+
+
+# ---------------------------------------------------------------- fractional max pools (task nn3d)
+class _FractionalMaxPoolNd(Module):
+    """Fractional max pooling: ``kernel_size`` windows at pseudo-random places (the same as
+    PyTorch's after the same seed), ``output_size`` or ``output_ratio`` of the input."""
+
+    _n = 2
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None,
+                 return_indices: bool = False, _random_samples=None) -> None:
+        super().__init__()
+        n = self._n
+
+        def tup(v):
+            return tuple(v) * (n if len(v) == 1 else 1) if isinstance(v, (tuple, list)) \
+                else (v,) * n
+
+        self.kernel_size = tup(kernel_size)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = tup(output_size) if output_size is not None else None
+        self.output_ratio = tup(output_ratio) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{type(self).__name__} requires specifying either an output "
+                             "size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):  # noqa: A002
+        fn = F.fractional_max_pool2d if self._n == 2 else F.fractional_max_pool3d
+        return fn(input, self.kernel_size, self.output_size, self.output_ratio,
+                  self.return_indices, _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Fractional max pooling of (N, C, H, W) or (C, H, W)."""
+
+    _n = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """Fractional max pooling of (N, C, D, H, W) or (C, D, H, W)."""
+
+    _n = 3
+
+
+__all__ += ["FractionalMaxPool2d", "FractionalMaxPool3d"]
