@@ -339,13 +339,13 @@ def fractional_samples(op, n):
     name = op.split(":")[1]
 
     def gen():
-        sp = {2: (9, 11), 3: (7, 9, 8)}[n]
-        out = {2: (4, 6), 3: (3, 5, 4)}[n]
+        sp = {2: (9, 11), 3: (5, 6, 5)}[n]
+        out = {2: (4, 6), 3: (2, 3, 3)}[n]
         call = _seeded_call(name)
-        x = A(rnd(2, 3, *sp))
+        x = A(rnd(2, 3, *sp) if n == 2 else rnd(1, 2, *sp))
         yield Sample(op, "ordinary", (x, 2), {"output_size": out}, gradgrad=True, call=call)
         yield Sample(op, "ratio", (x, 2), {"output_ratio": (0.5,) * n}, call=call)
-        yield Sample(op, "tuple-kernel", (x, (3,) + (2,) * (n - 1)), {"output_size": 3},
+        yield Sample(op, "tuple-kernel", (x, (3,) + (2,) * (n - 1)), {"output_size": 5 - n},
                      call=call)
         yield Sample(op, "indices", (x, 2), {"output_size": out, "return_indices": True},
                      call=call)
@@ -367,9 +367,10 @@ def fractional_samples(op, n):
         special.reshape(-1)[[8, 31]] = -INF
         yield Sample(op, "nan-inf", (A(special), 2), {"output_size": out,
                                                      "return_indices": True}, call=call)
-        yield Sample(op, "ties", (A(np.ones((1, 2, *sp), np.float32)), 3),
+        yield Sample(op, "ties", (A(np.ones((1, 2, *sp), np.float32)), 5 - n),
                      {"output_size": out, "return_indices": True}, call=call)
-        samples = A(np.linspace(0.05, 0.95, 2 * 3 * n).reshape(2, 3, n).astype(np.float32),
+        c = x.arr.shape[1]
+        samples = A(np.linspace(0.05, 0.95, 2 * c * n).reshape(2, c, n).astype(np.float32),
                     grad=False)
         yield Sample(op, "given-samples", (x, 2), {"output_size": out,
                                                    "_random_samples": samples})
@@ -382,9 +383,18 @@ def fractional_samples(op, n):
                      {"output_size": out}, call=call)
         yield Sample(op, "low-rank", (A(rnd(*sp)), 2), {"output_size": out}, call=call)
         yield Sample(op, "bad-samples", (x, 2), {"output_size": out, "_random_samples":
-                                                 A(rnd(2, 3, n + 1), grad=False)})
-        yield Sample(op, "few-samples", (x, 2), {"output_size": out, "_random_samples":
-                                                 A(rnd(1, 3, n), grad=False)})
+                                                 A(rnd(2, c, n + 1), grad=False)})
+        yield Sample(op, "few-samples", (A(rnd(2, 3, *sp)), 2), {
+            "output_size": out, "_random_samples": A(rnd(1, 3, n), grad=False)})
+        yield Sample(op, "samples-channels", (x, 2), {"output_size": out, "_random_samples":
+                                                      A(rnd(2, 4, n), grad=False)})
+        yield Sample(op, "samples-2-d", (x, 2), {"output_size": out, "_random_samples":
+                                                 A(rnd(2, 3), grad=False)})
+        yield Sample(op, "samples-float64", (x, 2), {"output_size": out, "_random_samples":
+                                                     A(rnd(2, 3, n, dtype=np.float64),
+                                                       grad=False)})
+        yield Sample(op, "window-at-end", (x, 2), {"output_size": tuple(s - 1 for s in sp)},
+                     call=call)
         yield Sample(op, "node", (x, 2), {"output_size": out},
                      call=lambda lib, *a, **kw: _graph(name, pick=0 if "indices" in name
                                                        else None)(lib, *a, **kw))

@@ -148,10 +148,12 @@ def _gradgrad_cases():
         ("conv3d", [x3, (2, 2, 1, 2, 2)], {}),
         (F + "fractional_max_pool2d", [(1, 2, 7, 8)], {
             "kernel_size": 2, "output_size": (3, 4),
-            "_random_samples": minitorch.tensor([[[0.3, 0.6], [0.8, 0.1]]])}),
-        (F + "fractional_max_pool3d", [x3], {
+            "_random_samples": minitorch.tensor([[[0.3, 0.6], [0.8, 0.1]]],
+                                               dtype=minitorch.float64)}),
+        (F + "fractional_max_pool3d", [(1, 2, 4, 5, 4)], {
             "kernel_size": 2, "output_size": 2,
-            "_random_samples": minitorch.tensor([[[0.3, 0.6, 0.2], [0.8, 0.1, 0.5]]])}),
+            "_random_samples": minitorch.tensor([[[0.3, 0.6, 0.2], [0.8, 0.1, 0.5]]],
+                                               dtype=minitorch.float64)}),
         (F + "max_pool3d", [x3], {"kernel_size": 2, "padding": 1, "dilation": (1, 1, 2)}),
     ]
 

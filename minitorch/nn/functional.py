@@ -3109,7 +3109,7 @@ def _max_unpool(input: Tensor, indices: Tensor, out_size: list, n: int) -> Tenso
     volume = math.prod(out_size)
     bad = (idx < 0) | (idx >= volume)
     if bad.any():  # PyTorch's loop reports the last one it meets
-        last = idx.reshape(-1)[bad.size - 1 - int(np.argmax(bad.reshape(-1)[::-1]))]
+        last = idx.reshape(-1)[bad.size - 1 - int(bad.reshape(-1)[::-1].argmax())]
         raise RuntimeError(f"Found an invalid max index: {int(last)} (output volumes are of "
                            f"size {'x'.join(map(str, out_size))})")
     cls = _pooling.MaxUnpool2D if n == 2 else _pooling.MaxUnpool3D
@@ -3245,15 +3245,23 @@ def _fractional_max_pool(input: Tensor, kernel_size, output_size, output_ratio, 
                                f"dimensions, but got{list(input.shape)} with dimension {d} "
                                "being empty.")
     batch = 1 if input.dim() == n + 1 else input.shape[0]
+    if samples.dim() != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.dim()}")
+    if samples._data.dtype != input._data.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if samples.shape[0] < batch:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if samples.shape[1] != input.shape[-n - 1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
     if samples.shape[2] != n:
         raise RuntimeError(f"Expect _random_samples.size(2) equals to {n}; got "
                            f"{samples.shape[2]}.")
-    if samples.shape[0] < batch:
-        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
-    words = (("time", "time"), ("height", "height"), ("width", "width"))[-n:]
-    for (pool, size), k, o, i in zip(words, kernel, out_size, input.shape[-n:]):
-        if o + k - 1 > i:
-            raise RuntimeError(f"{where}: pool {pool} {k} too large relative to input {size} {i}")
+    for what, k, o, i in zip(("time", "height", "width")[-n:], kernel, out_size,
+                             input.shape[-n:]):
+        # (the 3-d kernel also refuses windows that would end exactly at the input's end)
+        if o + k - 1 > i or (n == 3 and o + k - 1 == i):
+            raise RuntimeError(f"{where}: pool {what} {k} too large relative to input {what} "
+                               f"{i}")
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f"\"{name}_out_frame\" not implemented for "
                                   f"'{_type_name(input)}'")
