@@ -439,25 +439,12 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
     x, shape = _pool_input(input, "avg_pool2d")
     geometry = _pool_geometry(shape, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d",
                               input.shape)
-    kernel, stride_, padding_, _, out_size, extent = geometry
-    h, w = shape[2:]
     if divisor_override is not None:
         divisor = float(divisor_override)
-    elif padding_ == (0, 0) and extent == (h, w) or (count_include_pad and not ceil_mode):
-        divisor = float(kernel[0] * kernel[1])
-    else:
-        # Count, for each window, the positions that are real input (count_include_pad=False)
-        # or input-or-padding but not beyond it (windows that ceil_mode lets run off the end).
-        ph, pw = padding_
-        inside = np.zeros((1, 1, ph + extent[0], pw + extent[1]), dtype=x._data.dtype)
-        if count_include_pad:
-            inside[:, :, :h + 2 * ph, :w + 2 * pw] = 1
-        else:
-            inside[:, :, ph:ph + h, pw:pw + w] = 1
-        counts = sum(inside[:, :, rows, cols]
-                     for rows, cols in _taps(kernel, stride_, (1, 1), out_size))
-        divisor = counts[0, 0]
-        if array_module(x._data) is not np:
+    else:  # the window size, or how many of each window's positions count
+        divisor = _pooling.avg_divisor(shape[2:], geometry, ceil_mode, count_include_pad,
+                                       x._data.dtype)
+        if not isinstance(divisor, float) and array_module(x._data) is not np:
             divisor = array_module(x._data).asarray(divisor)
     if x._data.dtype.kind != "f" and x._data.dtype != np.int64:  # PyTorch's kernels: floats, long
         raise NotImplementedError(f"\"avg_pool2d\" not implemented for '{_type_name(x)}'")
