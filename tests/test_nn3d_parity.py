@@ -224,3 +224,34 @@ def test_fractional_module_return_indices_and_samples():
         got.append((out.numpy(), idx.numpy(), [n for n, _ in pool.named_buffers()]))
     for a, b in zip(*got, strict=True):
         assert np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+
+
+def _graph_names(out) -> list:
+    """Every node name of ``out``'s graph, breadth first."""
+    names, todo, seen = [], [out.grad_fn], set()
+    while todo:
+        node = todo.pop(0)
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        names.append(node.name())
+        todo.extend(n for n, _ in node.next_functions)
+    return names
+
+
+@pytest.mark.parametrize("shape", [(2, 5, 3, 2), (1, 4, 2, 2, 2), (2, 4, 3)])
+def test_local_response_norm_graph(shape):
+    """local_response_norm averages with avg_pool3d (4-d and larger) as PyTorch does: the
+    same values and the same nodes, AvgPool3DBackward0 included."""
+    x = RNG.standard_normal(shape)
+    got = []
+    for lib in (minitorch, torch):
+        t = lib.tensor(x, requires_grad=True)
+        out = lib.nn.functional.local_response_norm(t, 3)
+        got.append((out.detach().numpy(), _graph_names(out)))
+    np.testing.assert_allclose(got[0][0], got[1][0], rtol=1e-12, atol=1e-14)
+    assert got[0][1] == got[1][1]
+    if len(shape) > 3:  # PyTorch's avg_pool3d has no float16 kernel on the CPU
+        for lib in (minitorch, torch):
+            with pytest.raises(NotImplementedError, match="avg_pool3d_out_frame"):
+                lib.nn.functional.local_response_norm(lib.tensor(x.astype(np.float16)), 3)

@@ -2601,10 +2601,8 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4,  # noqa: 
     """Divide each value by ``(k + alpha * mean of the squares of its ``size`` neighbouring
     channels) ** beta`` (AlexNet's normalisation), written as PyTorch writes it.
 
-    PyTorch averages the neighbouring squares of a 4-d or larger input with ``avg_pool3d``,
-    which minitorch lacks: here they are the same windows of ``avg_pool2d`` over the spatial
-    positions flattened (the same numbers; the nodes inside differ, the last is
-    ``DivBackward0`` as in PyTorch).
+    The neighbouring squares are averaged as PyTorch averages them: ``avg_pool2d`` over a 3-d
+    input's channels, ``avg_pool3d`` over a larger input's (the same nodes as PyTorch's).
     """
     dim = input.dim()
     if dim < 3:
@@ -2613,10 +2611,16 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4,  # noqa: 
     if input.numel() == 0:
         return input
     div = input.mul(input)
-    sizes = input.shape
-    div = div.reshape(sizes[0], 1, sizes[1], -1)  # (N, 1, C, positions)
-    div = pad(div, (0, 0, size // 2, (size - 1) // 2))
-    div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(sizes)
+    if dim == 3:
+        div = div.unsqueeze(1)  # (N, 1, C, L)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.shape
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)  # (N, 1, C, H, positions)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
     div = div.mul(alpha).add(k).pow(beta)
     return input / div
 
