@@ -3218,7 +3218,8 @@ def _fractional_max_pool(input: Tensor, kernel_size, output_size, output_ratio, 
         output_size = [int(input.size(d - n) * r) for d, r in enumerate(ratio)]
     if samples is None:
         batch = 1 if input.dim() == n + 1 else input.size(0)
-        samples = _creation.rand(batch, input.size(-n - 1), n, dtype=input.dtype)
+        samples = _creation.rand(batch, input.size(-n - 1), n, dtype=input.dtype,
+                                 device=input.device)
     kernel = (kernel_size,) * n if isinstance(kernel_size, int) else tuple(kernel_size)
     out_size = (output_size,) * n if isinstance(output_size, int) else tuple(output_size)
     kernel = kernel * n if len(kernel) == 1 else kernel
