@@ -532,6 +532,15 @@ from minitorch._linalg_torch import (
     qr,
     triangular_solve,
 )
+# conv3d, conv_transpose1d, conv_transpose3d, max_pool3d (nn/functional.py; task nn3d)
+from minitorch.nn.functional import conv3d, conv_transpose1d, conv_transpose3d
+
+
+def max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1,  # noqa: A002
+               ceil_mode=False):
+    """``torch.max_pool3d``: :func:`nn.functional.max_pool3d` without ``return_indices``."""
+    return nn.functional.max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
 
 del _dtype
 

@@ -2394,6 +2394,9 @@ def _build_table() -> dict:
     import _opinfo_samples_methods  # torch.abs_(x), ..., fill, the *_copy functions (methods)
 
     _opinfo_samples_methods.add_samples(t)
+    import _opinfo_samples_nn3d  # conv3d, conv_transpose1d/3d, 3-d pools, unpooling (nn3d)
+
+    _opinfo_samples_nn3d.add_samples(t)
     _add_issue26_samples(t)
     return t
 

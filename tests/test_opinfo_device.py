@@ -197,6 +197,18 @@ LAYERS = {  # name: (make the layer, its inputs as NumPy arrays; the first gets 
     "BCEWithLogitsLoss": (lambda: nn.BCEWithLogitsLoss(pos_weight=minitorch.ones(5)),
                           [_floats(4, 5), _unit(4, 5)]),
     "KLDivLoss": (lambda: nn.KLDivLoss(reduction="batchmean"), [_floats(4, 5), _unit(4, 5)]),
+    # the 3-d and transposed convolutions and pools (task nn3d)
+    "Conv3d": (lambda: nn.Conv3d(4, 2, 2, groups=2, padding=1), [_floats(1, 4, 3, 3, 3)]),
+    "ConvTranspose1d": (lambda: nn.ConvTranspose1d(2, 3, 3, stride=2), [_floats(2, 2, 4)]),
+    "ConvTranspose3d": (lambda: nn.ConvTranspose3d(2, 2, 2, stride=2), [_floats(1, 2, 2, 2, 2)]),
+    "MaxPool3d": (lambda: nn.MaxPool3d(2, return_indices=True), [_floats(1, 2, 4, 4, 4)]),
+    "AvgPool3d": (lambda: nn.AvgPool3d(3, 2, 1, count_include_pad=False),
+                  [_floats(1, 2, 4, 4, 4)]),
+    "AdaptiveMaxPool3d": (lambda: nn.AdaptiveMaxPool3d((2, 3, 2)), [_floats(1, 2, 5, 4, 3)]),
+    "BatchNorm3d": (lambda: nn.BatchNorm3d(2), [_floats(2, 2, 3, 3, 3)]),
+    "LPPool2d": (lambda: nn.LPPool2d(2, 2), [_unit(1, 2, 4, 4)]),
+    "FractionalMaxPool2d": (lambda: nn.FractionalMaxPool2d(2, output_size=(3, 4)),
+                            [_floats(2, 2, 7, 8)]),
 }
 
 

@@ -448,25 +448,12 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
     x, shape = _pool_input(input, "avg_pool2d")
     geometry = _pool_geometry(shape, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d",
                               input.shape)
-    kernel, stride_, padding_, _, out_size, extent = geometry
-    h, w = shape[2:]
     if divisor_override is not None:
         divisor = float(divisor_override)
-    elif padding_ == (0, 0) and extent == (h, w) or (count_include_pad and not ceil_mode):
-        divisor = float(kernel[0] * kernel[1])
-    else:
-        # Count, for each window, the positions that are real input (count_include_pad=False)
-        # or input-or-padding but not beyond it (windows that ceil_mode lets run off the end).
-        ph, pw = padding_
-        inside = np.zeros((1, 1, ph + extent[0], pw + extent[1]), dtype=x._data.dtype)
-        if count_include_pad:
-            inside[:, :, :h + 2 * ph, :w + 2 * pw] = 1
-        else:
-            inside[:, :, ph:ph + h, pw:pw + w] = 1
-        counts = sum(inside[:, :, rows, cols]
-                     for rows, cols in _taps(kernel, stride_, (1, 1), out_size))
-        divisor = counts[0, 0]
-        if array_module(x._data) is not np:
+    else:  # the window size, or how many of each window's positions count
+        divisor = _pooling.avg_divisor(shape[2:], geometry, ceil_mode, count_include_pad,
+                                       x._data.dtype)
+        if not isinstance(divisor, float) and array_module(x._data) is not np:
             divisor = array_module(x._data).asarray(divisor)
     if x._data.dtype.kind != "f" and x._data.dtype != np.int64:  # PyTorch's kernels: floats, long
         raise NotImplementedError(f"\"avg_pool2d\" not implemented for '{_type_name(x)}'")
@@ -2641,10 +2628,8 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4,  # noqa: 
     """Divide each value by ``(k + alpha * mean of the squares of its ``size`` neighbouring
     channels) ** beta`` (AlexNet's normalisation), written as PyTorch writes it.
 
-    PyTorch averages the neighbouring squares of a 4-d or larger input with ``avg_pool3d``,
-    which minitorch lacks: here they are the same windows of ``avg_pool2d`` over the spatial
-    positions flattened (the same numbers; the nodes inside differ, the last is
-    ``DivBackward0`` as in PyTorch).
+    The neighbouring squares are averaged as PyTorch averages them: ``avg_pool2d`` over a 3-d
+    input's channels, ``avg_pool3d`` over a larger input's (the same nodes as PyTorch's).
     """
     dim = input.dim()
     if dim < 3:
@@ -2653,10 +2638,16 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4,  # noqa: 
     if input.numel() == 0:
         return input
     div = input.mul(input)
-    sizes = input.shape
-    div = div.reshape(sizes[0], 1, sizes[1], -1)  # (N, 1, C, positions)
-    div = pad(div, (0, 0, size // 2, (size - 1) // 2))
-    div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(sizes)
+    if dim == 3:
+        div = div.unsqueeze(1)  # (N, 1, C, L)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.shape
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)  # (N, 1, C, H, positions)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
     div = div.mul(alpha).add(k).pow(beta)
     return input / div
 
@@ -2829,3 +2820,566 @@ def native_channel_shuffle(input: Tensor, groups: int) -> Tensor:  # noqa: A002
     """:func:`channel_shuffle` without a derivative (PyTorch's backward raises)."""
     _check_channel_shuffle(input, groups, "native_channel_shuffle")
     return NativeChannelShuffle.apply(input, int(groups))
+
+
+# ====================================================================== 3-d convs (task nn3d)
+# conv3d, conv_transpose1d and conv_transpose3d: the N-d Convolution and ConvolutionTranspose
+# Functions (ConvolutionBackward0) after PyTorch's checks for N spatial dimensions.
+__all__ += ["conv3d", "conv_transpose1d", "conv_transpose3d"]
+
+
+def _ntuple(value, name: str, n: int) -> tuple:
+    """An int repeated ``n`` times, or a sequence of ``n`` ints (PyTorch's convolution
+    argument check)."""
+    if isinstance(value, (tuple, list)):
+        if len(value) != n:
+            raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} "
+                               "values to match the convolution dimensions, but got "
+                               f"{name}={list(value)}")
+        return tuple(int(v) for v in value)
+    return (int(value),) * n
+
+
+def _conv_input(input: Tensor, weight: Tensor, n: int, name: str) -> tuple:  # noqa: A002
+    """The input as a batch (and whether it was one sample), after the rank and dtype checks."""
+    if input._data.ndim not in (n + 1, n + 2):
+        raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to "
+                           f"{name}, but got input of size: {_fmt_shape(input._data.shape)}")
+    unbatched = input._data.ndim == n + 1
+    x = input.unsqueeze(0) if unbatched else input
+    if x._data.dtype != weight._data.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(x)} but found {_type_name(weight)}")
+    return x, unbatched
+
+
+def _check_bias(weight: Tensor, bias, channels: int, given: str = "") -> None:
+    if bias is not None and tuple(bias._data.shape) != (channels,):
+        raise RuntimeError(f"Given {given}weight of size {_fmt_shape(weight._data.shape)}, "
+                           f"expected bias to be 1-dimensional with {channels} elements, but "
+                           f"got bias of size {_fmt_shape(bias._data.shape)} instead")
+
+
+def _check_conv_params(weight: Tensor, stride, padding, dilation, output_padding,
+                       groups: int) -> None:
+    """PyTorch's ``check_shape_forward``, before it compares the shapes."""
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if min(padding) < 0:
+        raise RuntimeError("negative padding is not supported")
+    if min(output_padding, default=0) < 0:
+        raise RuntimeError("negative output_padding is not supported")
+    if min(stride) <= 0:
+        raise RuntimeError("non-positive stride is not supported")
+    if min(dilation) <= 0:
+        raise RuntimeError("non-positive dilation is not supported")
+    w0 = weight._data.shape[0]
+    for what, bad in (("at least", w0 < groups), ("divisible by", w0 % groups)):
+        if bad:
+            raise RuntimeError(f"Given groups={groups}, expected weight to be {what} {groups} "
+                               f"at dimension 0, but got weight of size "
+                               f"[{_fmt_shape(weight._data.shape)}] instead")
+
+
+def _conv_nd(input: Tensor, weight: Tensor, bias, stride, padding, dilation,  # noqa: A002
+             groups: int, n: int, name: str) -> Tensor:
+    """The convolution over ``n`` spatial dimensions, as :func:`conv2d` checks and runs it."""
+    x, unbatched = _conv_input(input, weight, n, name)
+    kernel = weight._data.shape[2:]
+    stride, dilation = _ntuple(stride, "stride", n), _ntuple(dilation, "dilation", n)
+    if isinstance(padding, str):
+        if padding not in ("valid", "same"):
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+        if padding == "same" and stride != (1,) * n:
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        total = [d * (k - 1) if padding == "same" else 0 for k, d in zip(kernel, dilation)]
+        if any(t % 2 for t in total):
+            raise NotImplementedError("minitorch supports padding='same' only when it is "
+                                      "symmetric (odd kernel sizes)")
+        padding = tuple(t // 2 for t in total)
+    padding = _ntuple(padding, "padding", n)
+    _check_conv_params(weight, stride, padding, dilation, (), groups)
+    c, *sizes = x._data.shape[1:]
+    if c != weight._data.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {_fmt_shape(weight._data.shape)}, expected "
+            f"input{_fmt_shape(x._data.shape)} to have {weight._data.shape[1] * groups} "
+            f"channels, but got {c} channels instead")
+    _check_bias(weight, bias, weight._data.shape[0])
+    padded = [s + 2 * p for s, p in zip(sizes, padding)]
+    eff = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
+    if any(a < b for a, b in zip(padded, eff)):
+        raise RuntimeError(f"Calculated padded input size per channel: ("
+                           f"{' x '.join(map(str, padded))}). Kernel size: ("
+                           f"{' x '.join(map(str, eff))}). Kernel size can't be greater than "
+                           "actual input size")
+    out = Convolution.apply(x, weight, bias, stride, padding, dilation, groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,  # noqa: A002
+           padding=0, dilation=1, groups: int = 1) -> Tensor:
+    """3-d convolution of ``input`` (N, C, D, H, W) or (C, D, H, W) with ``weight``
+    (O, C, kd, kh, kw): the same im2col matrix product as :func:`conv2d`, over volumes.
+
+    >>> import minitorch
+    >>> conv3d(minitorch.ones(1, 1, 2, 2, 2), minitorch.ones(1, 1, 2, 2, 2))
+    tensor([[[[[8.]]]]])
+    """
+    return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
+
+
+def _conv_transpose_nd(input: Tensor, weight: Tensor, bias, stride, padding,  # noqa: A002
+                       output_padding, groups: int, dilation, n: int, name: str) -> Tensor:
+    """The transposed convolution over ``n`` spatial dimensions (see
+    :func:`conv_transpose2d`). PyTorch checks a 1-d one as a 2-d one of height 1, and its
+    messages say so."""
+    for arg, value in (("stride", stride), ("padding", padding),
+                       ("output_padding", output_padding), ("dilation", dilation)):
+        if isinstance(value, str):
+            raise TypeError(f"{name}(): argument '{arg}' must be tuple of ints, not str")
+    x, unbatched = _conv_input(input, weight, n, name)
+    stride, padding = _ntuple(stride, "stride", n), _ntuple(padding, "padding", n)
+    dilation = _ntuple(dilation, "dilation", n)
+    output_padding = _ntuple(output_padding, "output_padding", n)
+    _check_conv_params(weight, stride, padding, dilation, output_padding, groups)
+    c, *sizes = x._data.shape[1:]
+    if c != weight._data.shape[0]:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {_fmt_shape(weight._data.shape)}, expected "
+            f"input{_fmt_shape(x._data.shape)} to have {weight._data.shape[0]} channels, but "
+            f"got {c} channels instead")
+    _check_bias(weight, bias, weight._data.shape[1] * groups, "transposed=1, ")
+    kernel = weight._data.shape[2:]
+    out_sizes = [(i - 1) * s - 2 * p + d * (k - 1) + op + 1 for i, s, p, d, k, op in zip(
+        sizes, stride, padding, dilation, kernel, output_padding)]
+    lift = (lambda v, one: (one, *v)) if n == 1 else (lambda v, one: tuple(v))  # 1-d as 2-d
+    if any(op >= max(s, d) for op, s, d in zip(output_padding, stride, dilation)):
+        axes = ("depth", "height", "width")[-max(n, 2):]
+        parts = [f"{what}_{axis}: {v}"
+                 for what, vals in (("output_padding", lift(output_padding, 0)),
+                                    ("stride", lift(stride, 1)), ("dilation", lift(dilation, 1)))
+                 for axis, v in zip(axes, vals)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           f"got {' '.join(parts)}")
+    if min(out_sizes) < 1:
+        raise RuntimeError(
+            f"Given input size per channel: ({' x '.join(map(str, lift(sizes, 1)))}). "
+            f"Calculated output size per channel: ({' x '.join(map(str, lift(out_sizes, 1)))}"
+            "). Output size is too small")
+    out_shape = (x._data.shape[0], weight._data.shape[1] * groups, *out_sizes)
+    out = ConvolutionTranspose.apply(x, weight, bias, stride, padding, dilation, out_shape,
+                                     groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A002
+                     stride=1, padding=0, output_padding=0, groups: int = 1,
+                     dilation=1) -> Tensor:
+    """1-d transposed convolution of ``input`` (N, C_in, L) or (C_in, L) with ``weight``
+    (C_in, C_out, k): the gradient of :func:`conv1d` with respect to its input.
+
+    >>> import minitorch
+    >>> conv_transpose1d(minitorch.ones(1, 1, 3), minitorch.ones(1, 1, 2))
+    tensor([[[1., 2., 2., 1.]]])
+    """
+    return _conv_transpose_nd(input, weight, bias, stride, padding, output_padding, groups,
+                              dilation, 1, "conv_transpose1d")
+
+
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A002
+                     stride=1, padding=0, output_padding=0, groups: int = 1,
+                     dilation=1) -> Tensor:
+    """3-d transposed convolution of ``input`` (N, C_in, D, H, W) with ``weight``
+    (C_in, C_out, kd, kh, kw): the gradient of :func:`conv3d` with respect to its input.
+
+    >>> import minitorch
+    >>> conv_transpose3d(minitorch.ones(1, 1, 2, 2, 2), minitorch.ones(1, 1, 2, 2, 2)).shape
+    torch.Size([1, 1, 3, 3, 3])
+    """
+    return _conv_transpose_nd(input, weight, bias, stride, padding, output_padding, groups,
+                              dilation, 3, "conv_transpose3d")
+
+
+# ====================================================================== 3-d pools (task nn3d)
+# max_pool3d, avg_pool3d and the adaptive 3-d pools: the N-d pooling Functions of _pooling under
+# their 3-d names, after PyTorch's 3-d checks.
+__all__ += ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg_pool3d",
+            "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices"]
+
+
+def _pool3d_args(input: Tensor, name: str, kernel_size, stride, padding, dilation,  # noqa: A002
+                 either: str) -> tuple:
+    """The arguments as triples, in PyTorch's words (``either``: max_pool3d's "either ")."""
+    kernel = _pooling._triple(kernel_size, f"{name}: kernel_size must {either}be a single "
+                                           "int, or a tuple of three ints")
+    if stride is None or (isinstance(stride, (tuple, list)) and not stride):
+        stride = kernel
+    stride = _pooling._triple(stride, f"{name}: stride must {either}be omitted, a single int, "
+                                      "or a tuple of three ints")
+    padding = _pooling._triple(padding, f"{name}: padding must {either}be a single int, or a "
+                                        "tuple of three ints")
+    dilation = _pooling._triple(dilation, f"{name}: dilation must be either a single int, or a "
+                                          "tuple of three ints")
+    if input._data.ndim not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    return kernel, stride, padding, dilation
+
+
+def max_pool3d_with_indices(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
+                            dilation=1, ceil_mode: bool = False, return_indices: bool = False):
+    """:func:`max_pool3d` and the flat index (``d * H * W + h * W + w``) of each maximum."""
+    check_tensor(input, "max_pool3d_with_indices", "input", 1)
+    args = _pool3d_args(input, "max_pool3d", kernel_size, stride, padding, dilation, "either ")
+    geometry = _pooling.pool3d_geometry(input.shape, *args, ceil_mode,
+                                        "max_pool3d_with_indices_out_cpu_template()")
+    if input._data.dtype == np.bool_:
+        raise NotImplementedError("\"max_pool3d\" not implemented for 'Bool'")
+    out = _pooling.MaxPool3DWithIndices.apply(input, geometry)
+    node = out.grad_fn
+    if isinstance(node, _pooling.MaxPool3DWithIndices._backward_cls):
+        which = node.which
+    else:  # no graph was recorded: find the winners again
+        which = _winners(input, geometry)
+    return out, _wrap(_pooling.MaxPool3DWithIndices.indices(
+        which, geometry, _shape4d(input.shape, 3)).reshape(out.shape))
+
+
+def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  # noqa: A002
+               ceil_mode: bool = False, return_indices: bool = False):
+    """The maximum of each ``kernel_size`` window of a volume (N, C, D, H, W) or (C, D, H, W),
+    moving by ``stride`` (default: the kernel).
+
+    >>> import minitorch
+    >>> max_pool3d(minitorch.arange(8.0).reshape(1, 1, 2, 2, 2), 2)
+    tensor([[[[[7.]]]]])
+    """
+    out, idx = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, idx) if return_indices else out
+
+
+def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
+               ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: int | None = None) -> Tensor:
+    """The mean of each ``kernel_size`` window of a volume (N, C, D, H, W) or (C, D, H, W).
+
+    >>> import minitorch
+    >>> avg_pool3d(minitorch.arange(8.0).reshape(1, 1, 2, 2, 2), 2)
+    tensor([[[[[3.5000]]]]])
+    """
+    check_tensor(input, "avg_pool3d", "input", 1)
+    args = _pool3d_args(input, "avg_pool3d", kernel_size, stride, padding, 1, "")
+    geometry = _pooling.pool3d_geometry(input.shape, *args, ceil_mode, "avg_pool3d()", True)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    if input._data.dtype not in (np.float32, np.float64, np.int64):
+        raise NotImplementedError(
+            f"\"avg_pool3d_out_frame\" not implemented for '{_type_name(input)}'")
+    if divisor_override is not None:
+        divisor = float(divisor_override)
+    else:
+        divisor = _pooling.avg_divisor(input.shape[-3:], geometry, ceil_mode, count_include_pad,
+                                       input._data.dtype)
+        if not isinstance(divisor, float) and array_module(input._data) is not np:
+            divisor = array_module(input._data).asarray(divisor)
+    return _pooling.AvgPool3D.apply(input, geometry, divisor)
+
+
+def _adaptive3d(input: Tensor, output_size, name: str, colon: str, must: str) -> tuple:  # noqa: A002
+    """PyTorch's checks of a 3-d adaptive pool; the output size, None keeping a dimension."""
+    if input.dim() not in (4, 5):
+        raise RuntimeError(f"{name}(): Expected 4D or 5D tensor, but got{colon} "
+                           f"[{', '.join(map(str, input.shape))}]")
+    sizes = (output_size,) * 3 if isinstance(output_size, int) else tuple(output_size)
+    if len(sizes) != 3:
+        raise RuntimeError(must)
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                  f"'{input.dtype._legacy[:-6]}'")
+    return tuple(i if o is None else int(o) for o, i in zip(sizes, input.shape[-3:]))
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:  # noqa: A002
+    """Average-pool ``(N, C, D, H, W)`` (or ``(C, D, H, W)``) to ``output_size`` whatever the
+    input size (an int, or ``(d, h, w)`` where None keeps that dimension)."""
+    out_size = _adaptive3d(input, output_size, "adaptive_avg_pool3d", "",
+                           "adaptive_avg_pool3d: output_size must be 3")
+    if out_size == (1, 1, 1):  # global average pooling: PyTorch takes the mean
+        return input.mean((-3, -2, -1), keepdim=True)
+    return _pooling.AdaptiveAvgPool3D.apply(input, out_size)
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size,  # noqa: A002
+                                     return_indices: bool = False):
+    """:func:`adaptive_max_pool3d` and the flat index of each maximum in its volume."""
+    out_size = _adaptive3d(input, output_size, "adaptive_max_pool3d", ":",
+                           "adaptive_max_pool3d(): internal error: output_size.size() must be 3")
+    return _pooling.AdaptiveMaxPool3D.apply(input, out_size)
+
+
+def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):  # noqa: A002
+    """Max-pool to ``output_size`` (see :func:`adaptive_avg_pool3d`); with
+    ``return_indices=True`` also the position of each maximum in its ``D * H * W`` volume."""
+    out, idx = adaptive_max_pool3d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
+
+
+# ====================================================================== unpooling, LP pools (nn3d)
+# max_unpool1d/2d/3d (the MaxUnpool Functions of _pooling) and lp_pool1d/2d/3d, written with
+# tensor operations as PyTorch writes them.
+__all__ += ["max_unpool1d", "max_unpool2d", "max_unpool3d", "lp_pool1d", "lp_pool2d",
+            "lp_pool3d"]
+
+
+def _unpool_output_size(input: Tensor, kernel_size, stride, padding,  # noqa: A002
+                        output_size) -> list:
+    """PyTorch's ``_unpool_output_size``: the default size, or ``output_size`` checked."""
+    n = len(kernel_size)
+    default = [(input.shape[-n + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d]
+               for d in range(n)]
+    if output_size is None:
+        return default
+    if len(output_size) == n + 2:
+        output_size = output_size[2:]
+    if len(output_size) != n:
+        raise ValueError(f"output_size should be a sequence containing {n} or {n + 2} "
+                         f"elements, but it has a length of '{len(output_size)}'")
+    for d in range(n):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
+                             f"{low} and {high})")
+    return [int(s) for s in output_size]
+
+
+def _max_unpool(input: Tensor, indices: Tensor, out_size: list, n: int) -> Tensor:  # noqa: A002
+    """PyTorch's ``max_unpool2d`` / ``max_unpool3d`` kernels: their checks, then the node."""
+    name = f"max_unpooling{n}d"
+    got = "" if n == 3 else f" but got: {_type_name(indices)}"
+    if n == 2 and indices._data.dtype != np.int64:
+        raise RuntimeError(f"elements in indices should be type int64{got}")
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError(f"Input to {name} should be a {n + 1}d or {n + 2}d Tensor, but got a "
+                           f"tensor with {input.dim()} dimensions.")
+    if indices._data.dtype != np.int64:
+        raise RuntimeError(f"elements in indices should be type int64{got}")
+    if tuple(indices.shape) != tuple(input.shape):
+        raise RuntimeError("Expected shape of indices to be same as that of the input tensor "
+                           f"({list(input.shape)}) but got indices tensor with shape: "
+                           f"{list(indices.shape)}")
+    for d in range(input.dim() - n - 1, input.dim()):
+        if d > 0 or input.dim() == n + 1:
+            if input.shape[d] == 0:
+                raise RuntimeError(
+                    f"{name}_forward_out_cpu(): Expected input to have "
+                    "non-zero size for non-batch dimensions, but got "
+                    f"{list(input.shape)} with dimension {d} being empty.")
+    if input._data.dtype.kind not in "f":
+        raise NotImplementedError(f"\"max_unpool{n}d\" not implemented for "
+                                  f"'{_type_name(input)}'")
+    idx = indices._data
+    volume = math.prod(out_size)
+    bad = (idx < 0) | (idx >= volume)
+    if bad.any():  # PyTorch's loop reports the last one it meets
+        last = idx.reshape(-1)[bad.size - 1 - int(bad.reshape(-1)[::-1].argmax())]
+        raise RuntimeError(f"Found an invalid max index: {int(last)} (output volumes are of "
+                           f"size {'x'.join(map(str, out_size))})")
+    cls = _pooling.MaxUnpool2D if n == 2 else _pooling.MaxUnpool3D
+    return cls.apply(input, indices, tuple(out_size))
+
+
+def _unpool_args(kernel_size, stride, padding, n: int) -> tuple:
+    def tup(v):
+        return tuple(int(a) for a in v) * (n if len(v) == 1 else 1) if isinstance(
+            v, (tuple, list)) else (int(v),) * n
+
+    kernel = tup(kernel_size)
+    return kernel, kernel if stride is None else tup(stride), tup(padding)
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None,  # noqa: A002
+                 padding=0, output_size=None) -> Tensor:
+    """The partial inverse of :func:`max_pool1d`: each value put back where ``indices`` (from
+    ``max_pool1d(..., return_indices=True)``) says it came from, zeros elsewhere. As in
+    PyTorch, a 2-d unpool of the input with a width of 1.
+
+    >>> import minitorch
+    >>> out, idx = minitorch.nn.functional.max_pool1d(
+    ...     minitorch.tensor([[1.0, 3.0, 2.0, 0.0]]), 2, return_indices=True)
+    >>> max_unpool1d(out, idx, 2)
+    tensor([[0., 3., 2., 0.]])
+    """
+    kernel, stride, padding = _unpool_args(kernel_size, stride, padding, 1)
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    return _max_unpool(input.unsqueeze(-1), indices.unsqueeze(-1), [*size, 1], 2).squeeze(-1)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None,  # noqa: A002
+                 padding=0, output_size=None) -> Tensor:
+    """The partial inverse of :func:`max_pool2d`: each value put back at its index (in the
+    ``H * W`` plane) from ``max_pool2d(..., return_indices=True)``, zeros elsewhere."""
+    kernel, stride, padding = _unpool_args(kernel_size, stride, padding, 2)
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    return _max_unpool(input, indices, size, 2)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None,  # noqa: A002
+                 padding=0, output_size=None) -> Tensor:
+    """The partial inverse of :func:`max_pool3d` (indices in the ``D * H * W`` volume)."""
+    kernel, stride, padding = _unpool_args(kernel_size, stride, padding, 3)
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    return _max_unpool(input, indices, size, 3)
+
+
+def _lp_pool(input: Tensor, norm_type, kernel_size, stride, ceil_mode: bool,  # noqa: A002
+             n: int) -> Tensor:
+    """PyTorch's ``lp_pool1d/2d/3d``: ``(sum over the window of x ** p) ** (1 / p)``, as the
+    window mean of ``x ** p`` times the window size (inf: the max of ``|x|``)."""
+    max_pool = (max_pool1d, max_pool2d, max_pool3d)[n - 1]
+    avg_pool = (avg_pool1d, avg_pool2d, avg_pool3d)[n - 1]
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if n == 1:
+        size = kernel_size
+    else:
+        sizes = kernel_size if isinstance(kernel_size, (tuple, list)) else (kernel_size,) * n
+        size = math.prod(sizes)
+    if stride is not None:
+        out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (out.sign() * relu(out.abs())).mul(size).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input: Tensor, norm_type, kernel_size, stride=None,  # noqa: A002
+              ceil_mode: bool = False) -> Tensor:
+    """The p-norm of each ``kernel_size`` window along the length of (N, C, L) or (C, L).
+
+    >>> import minitorch
+    >>> lp_pool1d(minitorch.tensor([[3.0, 4.0]]), 2, 2)
+    tensor([[5.]])
+    """
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1)
+
+
+def lp_pool2d(input: Tensor, norm_type, kernel_size, stride=None,  # noqa: A002
+              ceil_mode: bool = False) -> Tensor:
+    """The p-norm of each ``kernel_size`` window of (N, C, H, W) or (C, H, W)."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2)
+
+
+def lp_pool3d(input: Tensor, norm_type, kernel_size, stride=None,  # noqa: A002
+              ceil_mode: bool = False) -> Tensor:
+    """The p-norm of each ``kernel_size`` window of (N, C, D, H, W) or (C, D, H, W)."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3)
+
+
+# ====================================================================== fractional max pools (nn3d)
+# fractional_max_pool2d/3d: PyTorch's Python code (the output size, one torch.rand sample per
+# plane and dimension, so the same seed gives the same windows) and its kernel's checks.
+__all__ += ["fractional_max_pool2d", "fractional_max_pool2d_with_indices",
+            "fractional_max_pool3d", "fractional_max_pool3d_with_indices"]
+
+
+def _fractional_max_pool(input: Tensor, kernel_size, output_size, output_ratio,  # noqa: A002
+                         samples, n: int):
+    name = f"fractional_max_pool{n}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if n == 2 and len(output_ratio) > 2:  # (PyTorch's len() of a float: its TypeError)
+            raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple "
+                             "of Ints.")
+        ratio = tuple(output_ratio) if isinstance(output_ratio, (tuple, list)) else (
+            output_ratio,)
+        ratio = ratio * n if len(ratio) == 1 else ratio
+        output_size = [int(input.size(d - n) * r) for d, r in enumerate(ratio)]
+    if samples is None:
+        batch = 1 if input.dim() == n + 1 else input.size(0)
+        samples = _creation.rand(batch, input.size(-n - 1), n, dtype=input.dtype,
+                                 device=input.device)
+    kernel = (kernel_size,) * n if isinstance(kernel_size, int) else tuple(kernel_size)
+    out_size = (output_size,) * n if isinstance(output_size, int) else tuple(output_size)
+    kernel = kernel * n if len(kernel) == 1 else kernel
+    out_size = out_size * n if len(out_size) == 1 else out_size
+    where = f"{name}()" if n == 2 else f"{name}_out()"
+    for what, values in (("kernel_size", kernel), ("output_size", out_size)):
+        if len(values) != n:
+            raise RuntimeError(f"{name}: {what} must either be a single Int or tuple of Ints")
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError(f"{where}: Expected {n + 1}D or {n + 2}D tensor, but got: "
+                           f"{list(input.shape)}")
+    for d in range(1, input.dim()):
+        if input.shape[d] == 0:
+            raise RuntimeError(f"{where}: Expected input to have non-zero size for non-batch "
+                               f"dimensions, but got{list(input.shape)} with dimension {d} "
+                               "being empty.")
+    batch = 1 if input.dim() == n + 1 else input.shape[0]
+    if samples.dim() != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.dim()}")
+    if samples._data.dtype != input._data.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if samples.shape[0] < batch:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if samples.shape[1] != input.shape[-n - 1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if samples.shape[2] != n:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {n}; got "
+                           f"{samples.shape[2]}.")
+    for what, k, o, i in zip(("time", "height", "width")[-n:], kernel, out_size,
+                             input.shape[-n:]):
+        # (the 3-d kernel also refuses windows that would end exactly at the input's end)
+        if o + k - 1 > i or (n == 3 and o + k - 1 == i):
+            raise RuntimeError(f"{where}: pool {what} {k} too large relative to input {what} "
+                               f"{i}")
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"{name}_out_frame\" not implemented for "
+                                  f"'{_type_name(input)}'")
+    cls = _pooling.FractionalMaxPool2D if n == 2 else _pooling.FractionalMaxPool3D
+    return cls.apply(input, kernel, out_size, samples._data)
+
+
+def fractional_max_pool2d_with_indices(input: Tensor, kernel_size, output_size=None,  # noqa: A002
+                                       output_ratio=None, return_indices: bool = False,
+                                       _random_samples: Tensor | None = None):
+    """:func:`fractional_max_pool2d` and the flat index (``h * W + w``) of each maximum."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio,
+                                _random_samples, 2)
+
+
+def fractional_max_pool2d(input: Tensor, kernel_size, output_size=None,  # noqa: A002
+                          output_ratio=None, return_indices: bool = False,
+                          _random_samples: Tensor | None = None):
+    """Fractional max pooling (Graham, 2014): the maximum of ``kernel_size`` windows placed
+    pseudo-randomly so that ``output_size`` (or ``output_ratio`` times the input size) of
+    them cover each plane. The random places come from ``torch.rand``, as in PyTorch: the
+    same seed gives the same windows.
+
+    >>> import minitorch
+    >>> x = minitorch.arange(16.0).reshape(1, 1, 4, 4)
+    >>> fractional_max_pool2d(x, 2, output_size=3).shape
+    torch.Size([1, 1, 3, 3])
+    """
+    out, idx = fractional_max_pool2d_with_indices(input, kernel_size, output_size,
+                                                  output_ratio, False, _random_samples)
+    return (out, idx) if return_indices else out
+
+
+def fractional_max_pool3d_with_indices(input: Tensor, kernel_size, output_size=None,  # noqa: A002
+                                       output_ratio=None, return_indices: bool = False,
+                                       _random_samples: Tensor | None = None):
+    """:func:`fractional_max_pool3d` and the flat index of each maximum in its volume."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio,
+                                _random_samples, 3)
+
+
+def fractional_max_pool3d(input: Tensor, kernel_size, output_size=None,  # noqa: A002
+                          output_ratio=None, return_indices: bool = False,
+                          _random_samples: Tensor | None = None):
+    """Fractional max pooling of volumes (N, C, D, H, W) or (C, D, H, W); see
+    :func:`fractional_max_pool2d`."""
+    out, idx = fractional_max_pool3d_with_indices(input, kernel_size, output_size,
+                                                  output_ratio, False, _random_samples)
+    return (out, idx) if return_indices else out

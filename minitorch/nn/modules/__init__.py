@@ -173,3 +173,25 @@ __all__ += ["Threshold", "Hardshrink", "Softshrink", "Softmin", "Softmax2d", "GL
 from minitorch.nn.modules.pixelshuffle import ChannelShuffle  # noqa: E402
 
 __all__ += ["ChannelShuffle"]
+# 3-d and transposed convolutions, 3-d pools, unpooling, power-average pools (task nn3d)
+from minitorch.nn.modules.batchnorm import BatchNorm3d  # noqa: E402
+from minitorch.nn.modules.conv import Conv3d, ConvTranspose1d, ConvTranspose3d  # noqa: E402
+from minitorch.nn.modules.pooling import (  # noqa: E402
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool3d,
+    AvgPool3d,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
+    LPPool1d,
+    LPPool2d,
+    LPPool3d,
+    MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
+)
+
+__all__ += ["Conv3d", "ConvTranspose1d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d",
+            "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "BatchNorm3d", "MaxUnpool1d", "MaxUnpool2d",
+            "MaxUnpool3d", "LPPool1d", "LPPool2d", "LPPool3d", "FractionalMaxPool2d",
+            "FractionalMaxPool3d"]
