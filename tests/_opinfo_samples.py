@@ -2365,6 +2365,9 @@ def _build_table() -> dict:
     import _opinfo_samples_matrices  # block_diag, diagflat, combinations, vander, cov, ...
 
     _opinfo_samples_matrices.add_samples(t)
+    import _opinfo_samples_nn_misc  # nn misc: interpolate's bicubic and area, embedding's options
+
+    _opinfo_samples_nn_misc.add_samples(t)
     _add_issue26_samples(t)
     return t
 

@@ -9,6 +9,10 @@ where it comes from in the input:
   from its two neighbours ``i0 = floor(src)`` and ``i1 = i0 + 1`` with weights
   ``1 - (src - i0)`` and ``src - i0``; with ``align_corners=True``, ``src = dst * scale``.
 
+* ``bicubic``: the point ``src = (dst + 0.5) * scale - 0.5`` (not clamped), blended from its
+  four neighbours ``floor(src) - 1 .. floor(src) + 2`` (clamped to the border) with Keys' cubic
+  convolution weights (``A = -0.75``) of ``t = src - floor(src)``.
+
 ``scale`` is ``1 / scale_factor`` when a scale factor is given, else ``in_size / out_size``
 (``(in - 1) / (out - 1)`` for ``align_corners``); a dimension whose size does not change is
 copied as it is, whatever the scale factor (except by ``nearest-exact``, as in PyTorch).
@@ -28,10 +32,11 @@ from minitorch.ops.indexing import _add_at
 
 
 def _source_index(mode: str, in_size: int, out_size: int, scale_factor, align_corners, dtype):
-    """The plan of one dimension: ``("nearest", idx)`` or ``("linear", i0, i1, l0, l1)``."""
+    """The plan of one dimension: ``("nearest", idx)``, ``("linear", i0, i1, l0, l1)`` or
+    ``("cubic", idx, w)``."""
     opmath = np.float64 if dtype == np.float64 else np.float32
     dst = np.arange(out_size, dtype=opmath)
-    if out_size == in_size and mode != "nearest-exact":  # kept as it is, whatever the scale
+    if out_size == in_size and mode not in ("nearest-exact", "bicubic"):  # kept as it is
         return ("nearest", np.arange(out_size))
     if mode in ("nearest", "nearest-exact"):
         if mode == "nearest" and out_size == 2 * in_size:
@@ -45,7 +50,11 @@ def _source_index(mode: str, in_size: int, out_size: int, scale_factor, align_co
         src = scale * dst
     else:
         scale = opmath(1.0 / scale_factor) if scale_factor else opmath(in_size / out_size)
-        src = np.maximum(scale * (dst + opmath(0.5)) - opmath(0.5), opmath(0))
+        src = scale * (dst + opmath(0.5)) - opmath(0.5)
+        if mode != "bicubic":  # cubic keeps the points left of the first pixel
+            src = np.maximum(src, opmath(0))
+    if mode == "bicubic":
+        return _cubic_plan(src, in_size, opmath)
     i0 = src.astype(np.int64)  # src >= 0: truncation is floor
     i1 = np.where(i0 < in_size - 1, i0 + 1, i0)
     l1 = src - i0.astype(opmath)
@@ -53,14 +62,42 @@ def _source_index(mode: str, in_size: int, out_size: int, scale_factor, align_co
     return ("linear", i0, i1, l0, l1)
 
 
+def _cubic_plan(src, in_size: int, opmath):
+    """``("cubic", idx, w)``: the four neighbours (4, out) of each source point and their
+    weights, as PyTorch computes them (``floorf``, ``t`` clamped to [0, 1])."""
+    a = opmath(-0.75)
+    i = np.minimum(np.floor(src.astype(np.float32)).astype(np.int64), in_size - 1)
+    t = np.minimum(np.maximum(src - i.astype(opmath), opmath(0)), opmath(1))
+
+    def near(x):  # |x| <= 1
+        return ((a + opmath(2)) * x - (a + opmath(3))) * x * x + opmath(1)
+
+    def far(x):  # 1 < |x| < 2
+        return ((a * x - opmath(5) * a) * x + opmath(8) * a) * x - opmath(4) * a
+
+    s = opmath(1) - t
+    w = np.stack([far(t + opmath(1)), near(t), near(s), far(s + opmath(1))])
+    idx = np.clip(i + np.arange(-1, 3)[:, None], 0, in_size - 1)
+    return ("cubic", idx, w)
+
+
 def _apply_plan(x, axis: int, plan):
     """Resize ``x`` along ``axis`` as ``plan`` says (PyTorch's formula, in its order)."""
     xp = array_module(x)
     if plan[0] == "nearest":
         return xp.take(x, xp.asarray(plan[1]), axis=axis)
-    _, i0, i1, l0, l1 = plan
     shape = [1] * x.ndim
     shape[axis] = -1
+    if plan[0] == "cubic":
+        _, idx, w = plan
+        v = x.astype(w.dtype, copy=False)
+        out = None
+        with np.errstate(invalid="ignore", over="ignore"):
+            for j in range(4):  # summed in PyTorch's order
+                term = xp.asarray(w[j]).reshape(shape) * xp.take(v, xp.asarray(idx[j]), axis=axis)
+                out = term if out is None else out + term
+        return out
+    _, i0, i1, l0, l1 = plan
     opmath = l0.dtype.type
     v = x.astype(opmath, copy=False)
     a = xp.take(v, xp.asarray(i0), axis=axis)
@@ -81,6 +118,13 @@ def _apply_plan_transposed(g, axis: int, plan, in_size: int):
     if plan[0] == "nearest":
         _add_at(moved, xp.asarray(plan[1]), gm)
         return out
+    if plan[0] == "cubic":
+        _, idx, w = plan
+        with np.errstate(invalid="ignore", over="ignore"):
+            for j in range(4):
+                wj = xp.asarray(w[j].astype(g.dtype).reshape((-1,) + (1,) * (g.ndim - 1)))
+                _add_at(moved, xp.asarray(idx[j]), wj * gm)
+        return out
     _, i0, i1, l0, l1 = plan  # computed on the host: the weights and indices go where g is
     w0 = xp.asarray(l0.astype(g.dtype).reshape((-1,) + (1,) * (g.ndim - 1)))
     w1 = xp.asarray(l1.astype(g.dtype).reshape((-1,) + (1,) * (g.ndim - 1)))
@@ -97,7 +141,8 @@ _NODE_NAMES = {("nearest", 1): "UpsampleNearest1DBackward0",
                ("nearest-exact", 2): "UpsampleNearestExact2DBackward0",
                ("nearest-exact", 3): "UpsampleNearestExact3DBackward0",
                ("linear", 1): "UpsampleLinear1DBackward0",
-               ("bilinear", 2): "UpsampleBilinear2DBackward0"}
+               ("bilinear", 2): "UpsampleBilinear2DBackward0",
+               ("bicubic", 2): "UpsampleBicubic2DBackward0"}
 
 
 def _upsample_class(mode: str, ndim: int) -> type:
@@ -142,11 +187,15 @@ class UpsampleGrad(Function):
     @staticmethod
     def forward(ctx, grad, plans, in_shape):
         g = grad._data
+        ctx.plans = plans
+        if plans[0][0] == "cubic" and g.shape == tuple(in_shape):
+            # PyTorch's bicubic backward copies the gradient when no size changes (its forward
+            # still resamples by the scale factor)
+            return _wrap(g.copy())
         opmath = np.float64 if g.dtype == np.float64 else np.float32
         g = g.astype(opmath, copy=False)
         for axis in range(2, len(plans) + 2):
             g = _apply_plan_transposed(g, axis, plans[axis - 2], in_shape[axis])
-        ctx.plans = plans
         return _wrap(g.astype(grad._data.dtype, copy=False))
 
     @staticmethod

@@ -884,6 +884,12 @@ def _adaptive_input(input: Tensor, name: str, colon: str = "") -> None:  # noqa:
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f'"{name}" not implemented for '
                                   f"'{input.dtype._legacy[:-6]}'")
+    # (interpolate's mode "area" pools through here); the max pool checks the channels too
+    for i in range(1 - input.dim(), 0) if "max" in name else (-2, -1):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {list(input.shape)} with "
+                               f"dimension {i + input.dim()} being empty")
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
@@ -1140,54 +1146,86 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
                 antialias: bool = False) -> Tensor:
     """Resize the spatial dimensions of ``input`` (N, C, L), (N, C, H, W) or (N, C, D, H, W)
     to ``size``, or by ``scale_factor``. Modes: ``"nearest"`` (the default) and
-    ``"nearest-exact"`` for any of them, ``"linear"`` for 3-D input, ``"bilinear"`` for 4-D.
+    ``"nearest-exact"`` for any of them, ``"linear"`` for 3-D input, ``"bilinear"`` and
+    ``"bicubic"`` for 4-D, ``"area"`` (adaptive average pooling to the output size) for 3-D
+    and 4-D. The checks come in PyTorch's order.
 
     >>> import minitorch
     >>> interpolate(minitorch.tensor([[[1.0, 2.0]]]), scale_factor=2)
     tensor([[[1., 1., 2., 2.]]])
     """
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating "
+                             "modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
     dim = input.dim() - 2
-    if mode not in _INTERPOLATE_MODES + ("lanczos",) or dim not in (1, 2, 3):
-        raise NotImplementedError(
-            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
-            "the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
-            f"nearest-exact (got {mode})")
-    if (size is None) == (scale_factor is None):
-        raise ValueError("only one of size or scale_factor should be defined" if size is not None
-                         else "either size or scale_factor should be defined")
-    if mode in ("nearest", "area", "nearest-exact") and align_corners is not None:
-        raise ValueError("align_corners option can only be set with the interpolating modes: "
-                         "linear | bilinear | bicubic | trilinear")
     in_sizes = list(input._data.shape[2:])
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
     if size is not None:
-        sizes = list(size) if isinstance(size, (tuple, list)) else [size] * dim
-        if len(sizes) != dim:
-            raise ValueError(
-                "Input and output must have the same number of spatial dimensions, but got "
-                f"input with spatial dimensions of {in_sizes} and output size of {size}. Please "
-                "provide input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, "
-                "o2, ...,oK) format.")
-        sizes, scales = [int(s) for s in sizes], [None] * dim
-    else:
+        if isinstance(size, (tuple, list)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {in_sizes} and output size of {size}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and output "
+                    "size in (o1, o2, ...,oK) format.")
+            if not all(_is_integer(s) for s in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] "
+                                "or Tuple[int, int, int], but got size with types "
+                                f"{[type(s) for s in size]}")
+            sizes = [int(s) for s in size]
+        else:
+            sizes = [int(size)] * max(dim, 0)
+        scales = [None] * len(sizes)
+    elif scale_factor is not None:
         scales = list(scale_factor) if isinstance(scale_factor, (tuple, list)) else \
-            [scale_factor] * dim
-        if len(scales) != dim:
+            [scale_factor] * max(dim, 0)
+        if len(scales) != dim and isinstance(scale_factor, (tuple, list)):
             raise ValueError(
                 "Input and scale_factor must have the same number of spatial dimensions, but "
                 f"got input with spatial dimensions of {in_sizes} and scale_factor of shape "
                 f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
                 "and scale_factor in (s1, s2, ...,sK) format.")
         sizes = [int(np.floor(float(n) * float(s))) for n, s in zip(in_sizes, scales)]
-        if recompute_scale_factor:
-            scales = [None] * dim
-    needs = {"linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2}.get(mode)
-    if needs is not None and needs != dim:
-        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
-                                  f"{needs + 2}D input")
-    if mode not in ("nearest", "nearest-exact", "linear", "bilinear") or antialias:
-        raise NotImplementedError(f"minitorch's interpolate supports the modes nearest, "
-                                  f"nearest-exact, linear and bilinear (without antialias), not "
-                                  f"{mode!r}")
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if recompute_scale_factor or mode == "area":  # the kernel sees the output size only
+        scales = [None] * len(sizes)
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
+                         "modes and requires a 4-D tensor as input")
+    kernels = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2),
+               "linear": (1,), "bilinear": (2,), "bicubic": (2,)}
+    if mode == "area" and dim == 3:
+        raise NotImplementedError("minitorch's interpolate has no mode 'area' for 5-D input "
+                                  "(it would be adaptive_avg_pool3d)")
+    if mode == "lanczos" and dim == 2:
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
+    if antialias or (mode == "lanczos" and dim == 2):
+        raise NotImplementedError(f"minitorch's interpolate does not implement antialias=True "
+                                  f"(mode {mode!r}); PyTorch's antialiased resize "
+                                  f"(_upsample_{mode}2d_aa) is not written yet")
+    if dim not in kernels.get(mode, ()):
+        needs = {"linear": 1, "bilinear": 2, "trilinear": 3}.get(mode)
+        if needs is not None and needs != dim and dim in (1, 2, 3):
+            raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
+                                      f"{needs + 2}D input")
+        if mode == "trilinear" and dim == 3:
+            raise NotImplementedError("minitorch's interpolate has no mode 'trilinear'")
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
+            "the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+            f"nearest-exact (got {mode})")
+    if mode == "area":
+        return (adaptive_avg_pool1d if dim == 1 else adaptive_avg_pool2d)(input, sizes)
     kernel = "nearest" if mode.startswith("nearest") else mode
     if min(in_sizes) < 1 or min(sizes) < 1:
         names = "DHW"[3 - dim:]
@@ -1199,10 +1237,18 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     if input._data.shape[1] == 0:  # (an empty batch is fine)
         raise RuntimeError(f"Non-empty {input.dim()}D data tensor expected but got a tensor "
                            f"with sizes {list(input.shape)}")
-    _check_float_input(input, f"upsample_{kernel}{dim}d_channels_last")
+    _check_float_input(input, "compute_indices_weights_cubic" if mode == "bicubic"
+                       else f"upsample_{kernel}{dim}d_channels_last")
     plans = tuple(_source_index(mode, n, out, s, bool(align_corners), input._data.dtype)
                   for n, out, s in zip(in_sizes, sizes, scales))
     return _upsample_class(mode, dim).apply(input, plans)
+
+
+def _is_integer(x) -> bool:
+    """An int, a NumPy integer or an integer Tensor (what PyTorch accepts as a size)."""
+    if isinstance(x, Tensor):
+        return not x.dtype.is_floating_point
+    return isinstance(x, (int, np.integer))
 
 
 def _check_loss_inputs(input: Tensor, target: Tensor, kernel: str):  # noqa: A002

@@ -1,0 +1,67 @@
+"""OpInfo samples of ``F.interpolate``'s modes ``bicubic`` and ``area`` (added to the op's
+other samples in ``_opinfo_samples_api``).
+
+``_opinfo_samples._build_table`` calls :func:`add_samples`; the samples use the same input
+families and comparison as every other op (see ``tests/_opinfo_samples.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from _opinfo_samples import INF, NAN, A, Sample, f32, rnd
+
+
+def _interpolate_more(op, base):
+    def gen():
+        yield from base()
+        img = A(rnd(2, 3, 4, 5))
+        for align in (False, True):
+            for fam, kw in [("x2", {"scale_factor": 2}), ("x0.5", {"scale_factor": 0.5}),
+                            ("x1.7", {"scale_factor": 1.7}), ("size", {"size": (7, 3)}),
+                            ("size-1", {"size": (1, 1)}), ("same-size", {"size": (4, 5)}),
+                            ("scale-tuple", {"scale_factor": (1.5, 0.6)}),
+                            ("recompute", {"scale_factor": 0.7, "recompute_scale_factor": True})]:
+                yield Sample(op, f"bicubic-{'align-' * align}{fam}", (img,),
+                             {"mode": "bicubic", "align_corners": align, **kw},
+                             gradgrad=fam == "x1.7")
+        yield Sample(op, "bicubic-default-align", (img,), {"mode": "bicubic", "size": 6})
+        yield Sample(op, "bicubic-float64", (A(rnd(1, 2, 3, 3, dtype=np.float64)),),
+                     {"scale_factor": 1.5, "mode": "bicubic"})
+        yield Sample(op, "bicubic-float16", (A(rnd(1, 1, 3, 3, dtype=np.float16)),),
+                     {"scale_factor": 1.5, "mode": "bicubic"})
+        yield Sample(op, "bicubic-inf-nan", (A(f32([[[[1.0, INF, 0.0], [NAN, 2.0, 3.0]]]])),),
+                     {"scale_factor": 2, "mode": "bicubic"})
+        yield Sample(op, "bicubic-noncontig", (A(rnd(2, 3, 5, 4), layout="T"),),
+                     {"scale_factor": 1.5, "mode": "bicubic"})
+        yield Sample(op, "bicubic-empty-batch", (A(np.zeros((0, 2, 3, 3), np.float32)),),
+                     {"scale_factor": 2, "mode": "bicubic"})
+        for fam, kw in [("size", {"size": (3, 2)}), ("x0.5", {"scale_factor": 0.5}),
+                        ("up", {"size": (6, 7)}), ("global", {"size": 1}),
+                        ("scale-tuple", {"scale_factor": (0.5, 1.5)})]:
+            yield Sample(op, f"area-{fam}", (img,), {"mode": "area", **kw}, gradgrad=fam == "size")
+        yield Sample(op, "area-1d", (A(rnd(2, 3, 7)),), {"mode": "area", "size": 3})
+        yield Sample(op, "area-float64", (A(rnd(1, 2, 5, 4, dtype=np.float64)),),
+                     {"mode": "area", "size": (2, 3)})
+        yield Sample(op, "area-inf-nan", (A(f32([[[[1.0, INF], [NAN, 2.0]]]])),),
+                     {"mode": "area", "size": (1, 2)})
+        for fam, kw in [("bicubic-3d", {"scale_factor": 2, "mode": "bicubic",
+                                        "_x": A(rnd(2, 3, 5))}),
+                        ("bicubic-int", {"size": 3, "mode": "bicubic",
+                                         "_x": A(np.ones((1, 1, 2, 2), np.int64))}),
+                        ("area-int", {"size": 3, "mode": "area",
+                                      "_x": A(np.ones((1, 1, 2, 2), np.int64))}),
+                        ("area-align", {"size": 3, "mode": "area", "align_corners": True}),
+                        ("size-float", {"size": (3.0, 2), "mode": "bicubic"}),
+                        ("recompute-size", {"size": 3, "recompute_scale_factor": True}),
+                        ("antialias-nearest", {"size": 3, "antialias": True}),
+                        ("lanczos-no-antialias", {"size": 3, "mode": "lanczos"}),
+                        ("bicubic-zero-size", {"scale_factor": 0.2, "mode": "bicubic"}),
+                        ("area-empty-dim", {"size": 2, "mode": "area",
+                                            "_x": A(np.zeros((1, 2, 0, 3), np.float32))})]:
+            x = kw.pop("_x", img)
+            yield Sample(op, fam, (x,), kw, msg=60)
+    return gen
+
+
+def add_samples(t: dict) -> None:
+    t["F:interpolate"] = _interpolate_more("F:interpolate", t["F:interpolate"])

@@ -1,0 +1,208 @@
+"""``F.interpolate``'s modes ``bicubic`` and ``area``, ``nn.Upsample(mode="bicubic")``, and
+``F.embedding``'s ``max_norm``, ``scale_grad_by_freq`` and ``sparse`` against PyTorch: values,
+gradients (and finite differences in float64), node names, in-place renormalisation and errors.
+The op table (tests/_opinfo_samples_nn_misc.py) covers the input families."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from _oracle import assert_same_values
+
+import minitorch
+
+torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
+
+
+def _node(lib, t):
+    if t.grad_fn is None:
+        return None
+    return type(t.grad_fn).__name__ if lib is minitorch else t.grad_fn.name()
+
+
+def _outcome(lib, x, kw, grad=True):
+    """``interpolate(x, **kw)``'s (output, input gradient, node name), or the exception."""
+    xt = lib.tensor(x, requires_grad=grad and x.dtype.kind == "f")
+    try:
+        y = lib.nn.functional.interpolate(xt, **kw)
+    except Exception as e:
+        return type(e).__name__, str(e)
+    if not xt.requires_grad:
+        return y, None, None
+    w = np.cos(np.arange(y.numel())).reshape(tuple(y.shape)).astype(x.dtype)
+    try:
+        y.backward(lib.tensor(w))
+    except Exception as e:
+        return "backward", type(e).__name__, str(e)
+    return y, xt.grad, _node(lib, y)
+
+
+def _assert_same(x, kw, **tol):
+    mine, ref = _outcome(minitorch, x, kw), _outcome(torch, x, kw)
+    if isinstance(ref[0], str) or isinstance(mine[0], str):
+        assert mine == ref
+        return
+    assert mine[2] == ref[2]
+    assert_same_values(mine[0], ref[0], **tol)
+    assert_same_values(mine[1], ref[1], **tol)
+
+
+# ------------------------------------------------------------------ bicubic
+@pytest.mark.parametrize("align", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_bicubic_sweep_of_sizes_and_scales(align, dtype):
+    """Every input size from 1 to 6 by 1, 2, 5 against up, down and unchanged sizes: the
+    four taps clamped at the borders, the points left of the first pixel (not clamped, unlike
+    bilinear), the gradient's copy where no size changes."""
+    rng = np.random.default_rng(3)
+    for h in range(1, 7):
+        for w in (1, 2, 5):
+            x = rng.standard_normal((2, 2, h, w)).astype(dtype)
+            kws = [{"scale_factor": sf} for sf in (0.5, 0.75, 1.0, 1.2, 1.5, 2.0, 2.6,
+                                                   (1.25, 1.6), (0.9, 3.0))]
+            kws += [{"size": s} for s in [(1, 1), (3, 7), (8, 2), (h, w)]]
+            kws += [{"scale_factor": 1.7, "recompute_scale_factor": True}]
+            for kw in kws:
+                _assert_same(x, {"mode": "bicubic", "align_corners": align, **kw},
+                             rtol=1e-5, atol=1e-5)
+
+
+def test_bicubic_float16_and_special_values():
+    x16 = np.random.default_rng(0).standard_normal((1, 2, 4, 3)).astype(np.float16)
+    _assert_same(x16, {"mode": "bicubic", "scale_factor": 1.5}, rtol=1e-2, atol=1e-2)
+    special = np.array([[[[1.0, np.inf, 3.0], [4.0, np.nan, 6.0], [7.0, 8.0, -np.inf]]]],
+                       np.float32)
+    for kw in ({"scale_factor": 2}, {"size": (3, 3)}, {"size": (2, 5), "align_corners": True}):
+        _assert_same(special, {"mode": "bicubic", **kw})
+
+
+def test_bicubic_known_values():
+    """A ramp is reproduced where the 4 taps are inside; the borders overshoot as PyTorch's
+    (Keys' kernel with A = -0.75, the taps clamped to the edge)."""
+    x = np.arange(4, dtype=np.float32).reshape(1, 1, 1, 4)
+    y = minitorch.nn.functional.interpolate(minitorch.tensor(x), size=(1, 8), mode="bicubic")
+    ref = torch.nn.functional.interpolate(torch.tensor(x), size=(1, 8), mode="bicubic")
+    assert_same_values(y, ref, rtol=1e-6, atol=1e-6)
+    assert y.grad_fn is None
+
+
+@pytest.mark.parametrize("kw", [{"scale_factor": 1.7}, {"size": (5, 2), "align_corners": True},
+                                {"scale_factor": 0.6}])
+def test_bicubic_gradcheck_float64(kw):
+    x = minitorch.tensor(np.random.default_rng(1).standard_normal((1, 2, 3, 4)),
+                         requires_grad=True)
+    f = lambda t: minitorch.nn.functional.interpolate(t, mode="bicubic", **kw)  # noqa: E731
+    assert minitorch.autograd.gradcheck(f, (x,))
+    assert minitorch.autograd.gradgradcheck(f, (x,))
+
+
+def test_bicubic_double_backward_node_names_match_torch():
+    names = []
+    for lib in (minitorch, torch):
+        x = lib.tensor(np.linspace(-1, 1, 12).reshape(1, 1, 3, 4), requires_grad=True)
+        y = lib.nn.functional.interpolate(x, scale_factor=1.5, mode="bicubic")
+        (g,) = lib.autograd.grad((y * y).sum(), x, create_graph=True)
+        g.sum().backward()
+        names.append((_node(lib, y), x.grad.numpy().round(6).tolist()))
+    assert names[0] == names[1]
+
+
+# ------------------------------------------------------------------ area
+@pytest.mark.parametrize("shape,kw", [
+    ((2, 3, 5, 7), {"size": (3, 4)}), ((2, 3, 5, 7), {"scale_factor": 0.5}),
+    ((2, 3, 5, 7), {"scale_factor": (0.7, 1.3)}), ((2, 3, 5, 7), {"size": (1, 1)}),
+    ((2, 3, 5, 7), {"size": (9, 10)}), ((3, 5, 7), {"size": 3}), ((3, 5, 7), {"scale_factor": 0.6}),
+    ((2, 3, 5, 7), {"size": (0, 3)}), ((0, 3, 4, 4), {"size": 3}), ((1, 0, 4, 4), {"size": 3}),
+    ((1, 3, 0, 4), {"size": 3}), ((3, 0), {"size": 2}), ((2, 3, 5, 7), {"size": 2,
+                                                                         "align_corners": True}),
+])
+def test_area_is_adaptive_average_pooling(shape, kw):
+    x = np.random.default_rng(2).standard_normal(shape).astype(np.float32)
+    _assert_same(x, {"mode": "area", **kw})
+
+
+def test_area_float64_int_and_gradcheck():
+    x64 = np.random.default_rng(4).standard_normal((1, 2, 5, 6))
+    _assert_same(x64, {"mode": "area", "size": (2, 4)})
+    _assert_same(x64.astype(np.int64), {"mode": "area", "size": 2})
+    x = minitorch.tensor(x64, requires_grad=True)
+    f = lambda t: minitorch.nn.functional.interpolate(t, size=(3, 4), mode="area")  # noqa: E731
+    assert minitorch.autograd.gradcheck(f, (x,))
+    assert minitorch.autograd.gradgradcheck(f, (x,))
+
+
+# ------------------------------------------------------------------ checks, in torch's order
+X4 = np.random.default_rng(5).standard_normal((2, 3, 5, 7)).astype(np.float32)
+
+
+@pytest.mark.parametrize("x,kw", [
+    (X4, {"size": 3, "mode": "nearest", "antialias": True}),
+    (X4[0], {"size": 3, "mode": "bilinear", "antialias": True}),
+    (X4, {"size": 3, "mode": "lanczos"}), (X4, {"size": 3, "mode": "lanczos",
+                                                "align_corners": True}),
+    (X4[0], {"size": 3, "mode": "lanczos"}),
+    (X4, {"size": (3.0, 2), "mode": "bicubic"}),
+    (X4, {"size": (3, np.int64(2)), "mode": "bicubic"}),
+    (X4, {"size": (3, 2), "recompute_scale_factor": True}),
+    (X4[0], {"scale_factor": 2, "mode": "bicubic"}), (X4[None], {"scale_factor": 2,
+                                                                 "mode": "bicubic"}),
+    (X4[0, 0], {"scale_factor": 2, "mode": "bicubic"}),
+    (X4[0, 0], {"size": (2,), "mode": "bicubic"}),
+    (X4[0, 0, 0], {"size": 3}), (X4, {"size": (3, 3), "scale_factor": 2, "mode": "foo"}),
+    (X4, {"size": (3, 3), "mode": "foo"}), (X4, {"size": 3, "mode": "bicubic",
+                                                 "scale_factor": 2}),
+    (X4, {"mode": "bicubic"}), (X4, {"size": (0, 3), "mode": "bicubic"}),
+    (np.zeros((1, 0, 4, 4), np.float32), {"size": 3, "mode": "bicubic"}),
+    (np.zeros((0, 2, 4, 4), np.float32), {"size": 3, "mode": "bicubic"}),
+    (X4.astype(np.int64), {"size": 3, "mode": "bicubic"}),
+    (X4 > 0, {"size": 3, "mode": "bicubic"}),
+])
+def test_interpolate_errors_and_edges_match_torch(x, kw):
+    mine, ref = _outcome(minitorch, x, kw), _outcome(torch, x, kw)
+    if isinstance(ref[0], str) or isinstance(mine[0], str):
+        assert mine == ref
+        return
+    assert mine[2] == ref[2]
+    assert_same_values(mine[0], ref[0])
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_antialias_is_refused_by_name(mode):
+    """PyTorch's antialiased resize (a wider, normalised kernel) is not written: minitorch
+    says so rather than returning the plain resize."""
+    with pytest.raises(NotImplementedError, match=f"antialias=True.*_upsample_{mode}2d_aa"):
+        minitorch.nn.functional.interpolate(minitorch.tensor(X4), size=3, mode=mode,
+                                            antialias=True)
+
+
+def test_adaptive_pools_refuse_empty_spatial_dims():
+    for name, shape in [("adaptive_avg_pool2d", (2, 3, 0, 4)), ("adaptive_avg_pool2d", (3, 4, 0)),
+                        ("adaptive_max_pool2d", (2, 3, 0, 4)), ("adaptive_avg_pool1d", (2, 3, 0)),
+                        ("adaptive_avg_pool2d", (0, 4, 4)), ("adaptive_avg_pool2d", (1, 0, 4, 4)),
+                        ("adaptive_max_pool2d", (1, 0, 4, 4)), ("adaptive_max_pool2d", (0, 4, 4)),
+                        ("adaptive_avg_pool2d", (0, 2, 4, 4))]:
+        outs = []
+        for lib in (minitorch, torch):
+            x = lib.zeros(*shape, requires_grad=True)
+            got = []
+            try:
+                y = getattr(lib.nn.functional, name)(x, 2)
+                got.append(tuple(y.shape))
+                y.sum().backward()
+                got.append(tuple(x.grad.shape))
+            except RuntimeError as e:
+                got.append(str(e))
+            outs.append(got)
+        assert outs[0] == outs[1], (name, shape)
+
+
+# ------------------------------------------------------------------ nn.Upsample
+@pytest.mark.parametrize("kw", [{"scale_factor": 2, "mode": "bicubic"},
+                                {"size": (3, 5), "mode": "bicubic", "align_corners": True},
+                                {"scale_factor": 0.5, "mode": "area"}])
+def test_upsample_module_bicubic_and_area(kw):
+    x = np.random.default_rng(6).standard_normal((1, 2, 4, 6)).astype(np.float32)
+    mine, ref = minitorch.nn.Upsample(**kw), torch.nn.Upsample(**kw)
+    assert repr(mine) == repr(ref)
+    a, b = mine(minitorch.tensor(x)), ref(torch.tensor(x))
+    assert_same_values(a, b, rtol=1e-5, atol=1e-5)
