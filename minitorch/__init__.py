@@ -508,4 +508,7 @@ from minitorch.ops.matrices import (
     vander,
 )
 
+# nn misc: embedding_renorm_, F.embedding's in-place max_norm (nn/functional.py)
+from minitorch.nn.functional import _embedding_renorm_ as embedding_renorm_
+
 del _dtype

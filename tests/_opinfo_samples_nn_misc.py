@@ -1,5 +1,6 @@
 """OpInfo samples of ``F.interpolate``'s modes ``bicubic`` and ``area`` (added to the op's
-other samples in ``_opinfo_samples_api``).
+other samples in ``_opinfo_samples_api``), ``F.embedding``'s ``max_norm``, ``norm_type``,
+``scale_grad_by_freq`` and ``sparse``, and ``embedding_renorm_``.
 
 ``_opinfo_samples._build_table`` calls :func:`add_samples`; the samples use the same input
 families and comparison as every other op (see ``tests/_opinfo_samples.py``).
@@ -63,5 +64,53 @@ def _interpolate_more(op, base):
     return gen
 
 
+def _embedding_more(op, base):
+    def gen():
+        yield from base()
+        w = A(rnd(5, 3) * 2)
+        idx = A(np.array([[0, 2, 2], [4, 1, 2]]))
+        for fam, kw in [("max-norm", {"max_norm": 1.0}), ("max-norm-p1", {"max_norm": 1.5,
+                                                                          "norm_type": 1}),
+                        ("max-norm-inf", {"max_norm": 0.7, "norm_type": INF}),
+                        ("max-norm-padding", {"max_norm": 1.0, "padding_idx": 2}),
+                        ("freq", {"scale_grad_by_freq": True}),
+                        ("freq-padding", {"scale_grad_by_freq": True, "padding_idx": 0}),
+                        ("sparse-false", {"sparse": False}), ("padding-negative",
+                                                               {"padding_idx": -1})]:
+            yield Sample(op, fam, (idx, w), kw, gradgrad=fam.startswith("freq"))
+        yield Sample(op, "max-norm-float64", (idx, A(rnd(5, 3, dtype=np.float64) * 2)),
+                     {"max_norm": 1.0})
+        yield Sample(op, "max-norm-float16", (idx, A(rnd(5, 3, dtype=np.float16) * 2)),
+                     {"max_norm": 1.0})
+        yield Sample(op, "max-norm-empty", (A(np.zeros(0, np.int64)), w), {"max_norm": 1.0})
+        for fam, kw in [("padding-too-big", {"padding_idx": 5}),
+                        ("padding-too-small", {"padding_idx": -6})]:
+            yield Sample(op, fam, (idx, w), kw)
+        yield Sample(op, "max-norm-float-index", (A(f32([1.0]), grad=False), w),
+                     {"max_norm": 1.0})
+        yield Sample(op, "max-norm-out-of-range", (A(np.array([1, 7])), w), {"max_norm": 1.0})
+    return gen
+
+
+def _renorm_samples(op):
+    def gen():
+        w = rnd(5, 3) * 2
+        for fam, args in [("ordinary", (np.array([0, 2, 2]), 1.0, 2.0)),
+                          ("p1", (np.array([[1, 4]]), 1.5, 1.0)),
+                          ("none-changed", (np.array([1]), 100.0, 2.0)),
+                          ("negative-index", (np.array([-1, 0]), 1.0, 2.0)),
+                          ("empty", (np.zeros(0, np.int64), 1.0, 2.0))]:
+            yield Sample(op, fam, (A(w, grad=False), A(args[0])) + args[1:])
+        yield Sample(op, "float64", (A(rnd(4, 2, dtype=np.float64) * 3, grad=False),
+                                     A(np.array([0, 3])), 1.0, 2.0))
+        yield Sample(op, "float-index", (A(w, grad=False), A(f32([1.0]), grad=False), 1.0, 2.0))
+        yield Sample(op, "1-d-weight", (A(w[0], grad=False), A(np.array([0])), 1.0, 2.0))
+        yield Sample(op, "out-of-range", (A(w, grad=False), A(np.array([9])), 1.0, 2.0))
+        yield Sample(op, "leaf-requires-grad", (A(w, grad=True), A(np.array([0])), 1.0, 2.0))
+    return gen
+
+
 def add_samples(t: dict) -> None:
     t["F:interpolate"] = _interpolate_more("F:interpolate", t["F:interpolate"])
+    t["F:embedding"] = _embedding_more("F:embedding", t["F:embedding"])
+    t["fn:embedding_renorm_"] = _renorm_samples("fn:embedding_renorm_")

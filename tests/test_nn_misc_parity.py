@@ -206,3 +206,118 @@ def test_upsample_module_bicubic_and_area(kw):
     assert repr(mine) == repr(ref)
     a, b = mine(minitorch.tensor(x)), ref(torch.tensor(x))
     assert_same_values(a, b, rtol=1e-5, atol=1e-5)
+
+
+# ------------------------------------------------------------------ embedding's options
+IDX = np.array([[1, 1, 2], [4, 1, 0]])
+
+
+def _embedding_run(lib, w_arr, idx, **kw):
+    """(output, the weight after the call, its version bump, its gradient, node name)."""
+    w = lib.tensor(w_arr, requires_grad=True)
+    v0 = w._version
+    y = lib.nn.functional.embedding(lib.tensor(idx), w, **kw)
+    bump = w._version - v0
+    y.backward(lib.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)).astype(
+        w_arr.dtype)))
+    return y, w.detach(), bump, w.grad, _node(lib, y)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+@pytest.mark.parametrize("kw", [
+    {"max_norm": 1.0}, {"max_norm": 2.0, "norm_type": 1}, {"max_norm": 0.5, "norm_type": 0.5},
+    {"max_norm": 1.5, "norm_type": float("inf")}, {"max_norm": 100.0},
+    {"max_norm": 1.0, "padding_idx": 0}, {"scale_grad_by_freq": True},
+    {"scale_grad_by_freq": True, "padding_idx": 1}, {"scale_grad_by_freq": True, "max_norm": 1.0},
+    {"padding_idx": -1}, {"sparse": False},
+])
+def test_embedding_options_match_torch(dtype, kw):
+    w = (np.random.default_rng(7).standard_normal((5, 3)) * 2).astype(dtype)
+    mine, ref = _embedding_run(minitorch, w, IDX, **kw), _embedding_run(torch, w, IDX, **kw)
+    assert mine[2] == ref[2] and mine[4] == ref[4]
+    for a, b in zip(mine[:2] + mine[3:4], ref[:2] + ref[3:4]):
+        assert_same_values(a, b, rtol=1e-6, atol=1e-6)
+
+
+def test_embedding_max_norm_rescales_only_the_looked_up_rows_in_place():
+    w = np.full((4, 2), 3.0, np.float32)
+    for lib in (minitorch, torch):
+        weight = lib.tensor(w)
+        lib.nn.functional.embedding(lib.tensor([0, 2, 2]), weight, max_norm=1.0)
+        norms = np.linalg.norm(weight.numpy(), axis=1)
+        np.testing.assert_allclose(norms, [1.0, np.hypot(3, 3), 1.0, np.hypot(3, 3)], rtol=1e-6)
+
+
+def test_embedding_scale_grad_by_freq_second_order_like_torch():
+    """PyTorch's double backward masks the padding row but does not divide by the counts."""
+    outs = []
+    for lib in (minitorch, torch):
+        w = lib.tensor(np.linspace(-1, 1, 15).reshape(5, 3), requires_grad=True)
+        y = lib.nn.functional.embedding(lib.tensor(IDX), w, padding_idx=0,
+                                        scale_grad_by_freq=True)
+        (g,) = lib.autograd.grad((y ** 3).sum(), w, create_graph=True)
+        (gg,) = lib.autograd.grad((g * g).sum(), w)
+        outs.append((g.detach().numpy(), gg.numpy(), _node(lib, g)))
+    np.testing.assert_allclose(outs[0][0], outs[1][0], rtol=1e-12)
+    np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-12)
+    assert outs[0][2] == outs[1][2]
+
+
+def test_embedding_sparse_is_refused_only_where_a_gradient_would_be_sparse():
+    w = minitorch.randn(5, 3, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="sparse"):
+        minitorch.nn.functional.embedding(minitorch.tensor(IDX), w, sparse=True)
+    with pytest.raises(NotImplementedError, match="sparse"):
+        minitorch.nn.Embedding(5, 3, sparse=True)(minitorch.tensor(IDX))
+    with minitorch.no_grad():
+        out = minitorch.nn.functional.embedding(minitorch.tensor(IDX), w, sparse=True)
+    assert out.shape == (2, 3, 3)
+    out = minitorch.nn.functional.embedding(minitorch.tensor(IDX), w.detach(), sparse=True)
+    assert out.shape == (2, 3, 3)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, w: lib.nn.functional.embedding(lib.tensor([1.0, 2.0]), w, max_norm=1.0),
+    lambda lib, w: lib.nn.functional.embedding(lib.tensor([1, 7]), w, max_norm=1.0),
+    lambda lib, w: lib.nn.functional.embedding(lib.tensor([-1, 2]), w, max_norm=1.0),
+    lambda lib, w: lib.nn.functional.embedding(lib.tensor([1, 2]), w, padding_idx=5),
+    lambda lib, w: lib.nn.functional.embedding(lib.tensor([1, 2]), w, padding_idx=-6),
+    lambda lib, w: lib.embedding_renorm_(w.detach(), lib.tensor([1.0]), 1.0, 2.0),
+    lambda lib, w: lib.embedding_renorm_(w.detach()[0], lib.tensor([1]), 1.0, 2.0),
+    lambda lib, w: lib.embedding_renorm_(w.detach(), lib.tensor([-7]), 1.0, 2.0),
+    lambda lib, w: lib.embedding_renorm_(w, lib.tensor([1]), 1.0, 2.0),
+])
+def test_embedding_renorm_errors_match_torch(call):
+    outs = []
+    for lib in (minitorch, torch):
+        w = lib.tensor(np.full((5, 3), 2.0, np.float32), requires_grad=True)
+        try:
+            call(lib, w)
+            outs.append(None)
+        except Exception as e:
+            outs.append((type(e).__name__, str(e)))
+    assert outs[0] == outs[1]
+
+
+def test_embedding_renorm_returns_its_weight():
+    for lib in (minitorch, torch):
+        w = lib.tensor(np.full((3, 2), 4.0, np.float32))
+        assert lib.embedding_renorm_(w, lib.tensor([[2, 2]]), 1.0, 2.0) is w
+        np.testing.assert_allclose(np.linalg.norm(w.numpy(), axis=1)[2], 1.0, rtol=1e-6)
+
+
+@pytest.mark.parametrize("kw", [{"max_norm": 1.0}, {"max_norm": 2.0, "norm_type": 1.0},
+                                {"scale_grad_by_freq": True, "padding_idx": 2}])
+def test_embedding_module_options(kw):
+    minitorch.manual_seed(0)
+    torch.manual_seed(0)
+    mine, ref = minitorch.nn.Embedding(5, 3, **kw), torch.nn.Embedding(5, 3, **kw)
+    assert repr(mine) == repr(ref)
+    with minitorch.no_grad():
+        mine.weight.copy_(minitorch.tensor(ref.weight.detach().numpy()))
+    a, b = mine(minitorch.tensor(IDX)), ref(torch.tensor(IDX))
+    assert_same_values(a, b, rtol=1e-6, atol=1e-7)
+    assert_same_values(mine.weight, ref.weight, rtol=1e-6, atol=1e-7)
+    a.sum().backward()
+    b.sum().backward()
+    assert_same_values(mine.weight.grad, ref.weight.grad)

@@ -26,6 +26,7 @@ import warnings
 import numpy as np
 
 from minitorch._backend import array_module
+from minitorch._backend import to_numpy as _to_numpy
 from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch._warnings import warn_once
 from minitorch.autograd import grad_mode
@@ -578,28 +579,41 @@ class Embedding(Function):
     _edge_args = (0,)  # only the weight gets a gradient
 
     @staticmethod
-    def forward(ctx, weight, indices, padding_idx):
+    def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq=False):
         ctx.indices, ctx.padding_idx, ctx.num = indices, padding_idx, weight._data.shape[0]
+        ctx.scale_grad_by_freq = scale_grad_by_freq
         return _wrap(weight._data[indices])
 
     @staticmethod
     def backward(ctx, grad):
-        return EmbeddingDenseBackward.apply(grad, ctx.indices, ctx.num, ctx.padding_idx)
+        return EmbeddingDenseBackward.apply(grad, ctx.indices, ctx.num, ctx.padding_idx,
+                                            ctx.scale_grad_by_freq)
+
+
+def _inverse_counts(indices, g):
+    """``1 / (how often each index occurs)``, one per index, shaped to scale its row."""
+    xp = array_module(g)
+    flat = indices.reshape(-1)
+    counts = xp.bincount(flat, minlength=int(flat.max()) + 1 if flat.size else 0)
+    return (1 / counts[flat]).astype(g.dtype)[:, None]
 
 
 class EmbeddingDenseBackward(Function):
-    """Add each looked-up row's gradient into its row (a row used twice gets it twice)."""
+    """Add each looked-up row's gradient into its row (a row used twice gets it twice; with
+    ``scale_grad_by_freq`` each is divided by how often its index occurs)."""
 
     node_name = "EmbeddingDenseBackwardBackward0"
     _builtin = True
     _edge_args = (0,)
 
     @staticmethod
-    def forward(ctx, grad, indices, num, padding_idx):
+    def forward(ctx, grad, indices, num, padding_idx, scale_grad_by_freq=False):
         g = grad._data
         dim = g.shape[-1]
         flat_idx = indices.reshape(-1)
         flat_g = g.reshape(-1, dim)
+        if scale_grad_by_freq:
+            flat_g = flat_g * _inverse_counts(indices, g)
         if padding_idx is not None:
             keep = flat_idx != padding_idx  # the padding row never learns
             flat_idx, flat_g = flat_idx[keep], flat_g[keep]
@@ -610,30 +624,86 @@ class EmbeddingDenseBackward(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        return Embedding.apply(gg, ctx.indices, None)
+        # PyTorch's double backward (embedding_dense_double_backward) masks the padding rows
+        # but does not divide by the counts: minitorch's follows it
+        rows = Embedding.apply(gg, ctx.indices, None)
+        if ctx.padding_idx is not None:
+            shape = ctx.indices.shape + (1,)
+            rows = rows * _wrap((ctx.indices != ctx.padding_idx).astype(gg._data.dtype)
+                                .reshape(shape))
+        return rows
+
+
+def _check_indices(indices: Tensor, kernel: str, arg: str) -> None:
+    if indices._data.dtype.kind not in "iu":
+        raise RuntimeError(
+            f"Expected tensor for argument #{arg} 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got torch.{indices.dtype._legacy} instead (while checking "
+            f"arguments for {kernel})")
+
+
+def _embedding_renorm_(weight: Tensor, indices: Tensor, max_norm: float,
+                       norm_type: float) -> Tensor:
+    """``torch.embedding_renorm_``: scale each row of ``weight`` that ``indices`` names, in
+    place, so that its ``norm_type``-norm is at most ``max_norm`` (a row above it is
+    multiplied by ``max_norm / (norm + 1e-7)``). Returns ``weight``."""
+    _check_indices(indices, "embedding_renorm_", "2")
+    if weight.dim() != 2:
+        raise RuntimeError(f"Expected 2-dimensional tensor, but got {weight.dim()}-dimensional "
+                           "tensor for argument #1 'self' (while checking arguments for "
+                           "embedding_renorm_)")
+    if weight.requires_grad and grad_mode.is_grad_enabled():
+        if weight.grad_fn is None:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                               "operation.")
+        raise RuntimeError("the derivative for 'embedding_renorm_' is not implemented (minitorch "
+                           "refuses it here; PyTorch would at backward)")
+    num = weight.shape[0]
+    flat = _to_numpy(indices._data).reshape(-1)
+    bad = flat[(flat < -num) | (flat >= num)]
+    if bad.size:
+        raise IndexError(f"select(): index {int(bad[0])} out of range for tensor of size "
+                         f"{_fmt_shape(weight.shape)} at dimension 0")
+    rows = np.unique(np.where(flat < 0, flat + num, flat))
+    # each row's norm on its own, as PyTorch sums it (row.norm(p))
+    norms = np.array([float(_vector_norm(weight[int(r)], norm_type)) for r in rows])
+    big = norms > max_norm
+    if big.any():
+        scale = (max_norm / (norms[big] + 1e-7)).astype(weight._data.dtype)
+        xp = array_module(weight._data)
+        picked = xp.asarray(rows[big])
+        weight._data[picked] = weight._data[picked] * xp.asarray(scale)[:, None]
+    _counter(weight).value += 1  # one in-place op, whether or not a row changed
+    return weight
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # noqa: A002
               max_norm=None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
               sparse: bool = False) -> Tensor:
-    """Look up the rows of ``weight`` given by the integer tensor ``input``."""
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError(
-            "minitorch's embedding supports neither max_norm, scale_grad_by_freq nor sparse"
-        )
-    if input._data.dtype.kind not in "iu":
-        raise RuntimeError(
-            "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got torch.{input.dtype._legacy} instead (while checking "
-            "arguments for embedding)"
-        )
-    idx = input._data
+    """Look up the rows of ``weight`` given by the integer tensor ``input``.
+
+    ``max_norm``: first rescale (in place, without recording it) each looked-up row whose
+    ``norm_type``-norm is above it; ``scale_grad_by_freq``: divide each row's gradient by how
+    often its index occurs in ``input``. ``sparse=True`` asks for a sparse gradient, which
+    minitorch (no sparse tensors) refuses.
+    """
     num = weight._data.shape[0]
+    if padding_idx is not None:
+        if padding_idx >= num or padding_idx < -num:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        if padding_idx < 0:
+            padding_idx += num
+    if max_norm is not None:
+        with grad_mode.no_grad():
+            _embedding_renorm_(weight.detach(), input, max_norm, norm_type)
+    _check_indices(input, "embedding", "1")
+    idx = input._data
     if idx.size and (idx.min() < 0 or idx.max() >= num):
         raise IndexError("index out of range in self")
-    if padding_idx is not None and padding_idx < 0:
-        padding_idx += num
-    return Embedding.apply(weight, idx, padding_idx)
+    if sparse and weight.requires_grad and grad_mode.is_grad_enabled():
+        raise NotImplementedError("minitorch has no sparse tensors: embedding(..., sparse=True) "
+                                  "would give the weight a sparse gradient; use sparse=False")
+    return Embedding.apply(weight, idx, padding_idx, bool(scale_grad_by_freq))
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
