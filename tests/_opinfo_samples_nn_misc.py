@@ -1,6 +1,6 @@
 """OpInfo samples of ``F.interpolate``'s modes ``bicubic`` and ``area`` (added to the op's
 other samples in ``_opinfo_samples_api``), ``F.embedding``'s ``max_norm``, ``norm_type``,
-``scale_grad_by_freq`` and ``sparse``, and ``embedding_renorm_``.
+``scale_grad_by_freq`` and ``sparse``, ``embedding_renorm_`` and ``F.embedding_bag``.
 
 ``_opinfo_samples._build_table`` calls :func:`add_samples`; the samples use the same input
 families and comparison as every other op (see ``tests/_opinfo_samples.py``).
@@ -110,7 +110,52 @@ def _renorm_samples(op):
     return gen
 
 
+def _embedding_bag_samples(op):
+    def gen():
+        w = A(rnd(6, 3))
+        idx, off = A(np.array([1, 2, 2, 5, 0, 3, 3, 1])), A(np.array([0, 2, 2, 5]))
+        for mode in ("sum", "mean", "max"):
+            yield Sample(op, "ordinary" if mode == "mean" else mode, (idx, w, off),
+                         {"mode": mode})
+            yield Sample(op, f"{mode}-padding", (idx, w, off), {"mode": mode, "padding_idx": 2})
+            yield Sample(op, f"{mode}-2-d", (A(np.array([[1, 2], [5, 5]])), w), {"mode": mode})
+            yield Sample(op, f"{mode}-float64", (idx, A(rnd(6, 3, dtype=np.float64)), off),
+                         {"mode": mode})
+            yield Sample(op, f"{mode}-float16", (idx, A(rnd(6, 3, dtype=np.float16)), off),
+                         {"mode": mode})
+            yield Sample(op, f"{mode}-last-offset", (idx, w, A(np.array([0, 2, 2, 5, 8]))),
+                         {"mode": mode, "include_last_offset": True})
+        yield Sample(op, "max-ties-inf-nan", (A(np.array([0, 1, 2])), A(f32(
+            [[1.0, NAN, 2.0], [1.0, 3.0, NAN], [INF, 0.0, -INF]])), A(np.array([0]))),
+            {"mode": "max"})
+        yield Sample(op, "sum-inf", (A(np.array([0, 1])), A(f32([[INF, 1.0], [-INF, 2.0]])),
+                                     A(np.array([0]))), {"mode": "sum"})
+        yield Sample(op, "per-sample-weights", (idx, w, off),
+                     {"mode": "sum", "per_sample_weights": A(rnd(8))})
+        yield Sample(op, "freq", (idx, w, off), {"mode": "sum", "scale_grad_by_freq": True})
+        yield Sample(op, "max-norm", (idx, A(rnd(6, 3) * 3), off), {"max_norm": 1.0})
+        yield Sample(op, "empty-bags", (A(np.array([1, 1])), w, A(np.array([0, 0, 2, 2]))))
+        yield Sample(op, "int32", (A(np.array([1, 2], np.int32)), w,
+                                   A(np.array([0, 1], np.int32))))
+        for fam, args, kw in [
+                ("bad-index", (A(np.array([1, 9])), w, A(np.array([0]))), {"mode": "sum"}),
+                ("bad-index-max", (A(np.array([1, 9])), w, A(np.array([0]))), {"mode": "max"}),
+                ("bad-first-offset", (idx, w, A(np.array([1]))), {}),
+                ("bad-last-offset", (idx, w, A(np.array([0, 9]))), {}),
+                ("bad-mode", (idx, w, off), {"mode": "foo"}),
+                ("max-freq", (idx, w, off), {"mode": "max", "scale_grad_by_freq": True}),
+                ("no-offsets", (idx, w), {}), ("3-d", (A(np.zeros((1, 1, 2), np.int64)), w), {}),
+                ("weight-1-d", (idx, A(rnd(6)), off), {}),
+                ("bad-padding", (idx, w, off), {"padding_idx": 6}),
+                ("psw-mean", (idx, w, off), {"per_sample_weights": A(rnd(8))}),
+                ("psw-shape", (idx, w, off), {"mode": "sum", "per_sample_weights": A(rnd(7))}),
+                ("float-index", (A(f32([1.0]), grad=False), w, A(np.array([0]))), {})]:
+            yield Sample(op, fam, args, kw, msg=80)
+    return gen
+
+
 def add_samples(t: dict) -> None:
     t["F:interpolate"] = _interpolate_more("F:interpolate", t["F:interpolate"])
     t["F:embedding"] = _embedding_more("F:embedding", t["F:embedding"])
     t["fn:embedding_renorm_"] = _renorm_samples("fn:embedding_renorm_")
+    t["F:embedding_bag"] = _embedding_bag_samples("F:embedding_bag")

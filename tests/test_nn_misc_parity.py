@@ -321,3 +321,145 @@ def test_embedding_module_options(kw):
     a.sum().backward()
     b.sum().backward()
     assert_same_values(mine.weight.grad, ref.weight.grad)
+
+
+# ------------------------------------------------------------------ embedding_bag
+BAG_W = np.random.default_rng(9).standard_normal((6, 3))
+BAG_IN = np.array([1, 2, 2, 5, 0, 3, 3, 1])
+BAG_OFF = np.array([0, 2, 2, 5])
+
+
+def _bag_run(lib, inp, off, dtype=np.float32, psw=None, w=BAG_W, **kw):
+    """(output, weight grad, per-sample-weights grad, node name) or the exception."""
+    weight = lib.tensor(w.astype(dtype), requires_grad=True)
+    p = None if psw is None else lib.tensor(psw.astype(dtype), requires_grad=True)
+    try:
+        y = lib.nn.functional.embedding_bag(lib.tensor(inp), weight,
+                                            None if off is None else lib.tensor(off),
+                                            per_sample_weights=p, **kw)
+        y.backward(lib.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)).astype(
+            dtype)))
+    except Exception as e:
+        return type(e).__name__, str(e)
+    return y, weight.grad, None if p is None else p.grad, _node(lib, y)
+
+
+BAG_CASES = [(BAG_IN, BAG_OFF, {"mode": m, **kw}) for m in ("sum", "mean", "max")
+             for kw in ({}, {"padding_idx": 2}, {"padding_idx": -1}, {"dtype": np.float64},
+                        {"dtype": np.float16}, {"max_norm": 1.0},
+                        {"include_last_offset": True, "_off": np.array([0, 2, 2, 5, 8])})]
+BAG_CASES += [(BAG_IN.reshape(2, 4), None, {"mode": m}) for m in ("sum", "mean", "max")]
+BAG_CASES += [
+    (BAG_IN, BAG_OFF, {"mode": "sum", "scale_grad_by_freq": True}),
+    (BAG_IN, BAG_OFF, {"mode": "mean", "scale_grad_by_freq": True, "padding_idx": 3}),
+    (np.array([4, 0, 0, 1, 2, 2, 2, 3, 3, 3, 3]), np.array([0, 3, 7]),
+     {"mode": "sum", "scale_grad_by_freq": True}),
+    (BAG_IN, BAG_OFF, {"mode": "sum", "psw": np.linspace(0.1, 0.9, 8)}),
+    (BAG_IN, BAG_OFF, {"mode": "sum", "psw": np.linspace(0.1, 0.9, 8), "padding_idx": 3}),
+    (BAG_IN.reshape(2, 4), None, {"mode": "sum", "psw": np.linspace(0.1, 0.9, 8).reshape(2, 4)}),
+    (np.array([1, 1, 1]), np.array([0, 0, 3]), {"mode": "max"}),  # empty bags and ties
+    (np.array([1, 0, 4]), np.array([0]), {"mode": "max", "w": np.array(
+        [[1.0, np.nan, 2.0], [1.0, 3.0, np.nan], [0, 0, 0], [0, 0, 0], [5.0, 1.0, np.inf]])}),
+    (np.array([], np.int64), np.array([0]), {"mode": "mean"}),
+    (np.array([2, 3]).astype(np.int32), np.array([0, 1]).astype(np.int32), {"mode": "mean"}),
+    # errors, in PyTorch's order
+    (np.array([1, 9]), np.array([0]), {"mode": "sum"}),
+    (np.array([1, 9]), np.array([0]), {"mode": "max"}),
+    (np.array([1, -1]), np.array([0]), {"mode": "mean", "dtype": np.float64}),
+    (BAG_IN, np.array([1, 3]), {"mode": "sum"}), (BAG_IN, np.array([0, 9]), {"mode": "sum"}),
+    (BAG_IN, BAG_OFF, {"mode": "foo"}), (BAG_IN, BAG_OFF, {"mode": "max",
+                                                           "scale_grad_by_freq": True}),
+    (BAG_IN, BAG_OFF, {"mode": "max", "sparse": True}), (BAG_IN, None, {"mode": "sum"}),
+    (BAG_IN, np.array([[0]]), {"mode": "sum"}), (BAG_IN[None, None], None, {"mode": "sum"}),
+    (BAG_IN, BAG_OFF, {"mode": "sum", "padding_idx": 6}),
+    (BAG_IN, BAG_OFF, {"mode": "mean", "psw": np.ones(8)}),
+    (BAG_IN, BAG_OFF, {"mode": "sum", "psw": np.ones(7)}),
+    (BAG_IN.astype(np.float32), BAG_OFF, {"mode": "sum"}),
+]
+
+
+@pytest.mark.parametrize("case", BAG_CASES, ids=[str(i) for i in range(len(BAG_CASES))])
+def test_embedding_bag_matches_torch(case):
+    inp, off, kw = case
+    kw = dict(kw)
+    off = kw.pop("_off", off)
+    mine, ref = _bag_run(minitorch, inp, off, **kw), _bag_run(torch, inp, off, **kw)
+    if isinstance(ref[0], str) or isinstance(mine[0], str):
+        assert mine == ref
+        return
+    assert mine[3] == ref[3]
+    tol = {"rtol": 1e-2, "atol": 1e-2} if kw.get("dtype") == np.float16 else {}
+    for a, b in zip(mine[:3], ref[:3]):
+        assert_same_values(a, b, **tol)
+
+
+def test_embedding_bag_gradcheck_and_no_second_derivative():
+    w = minitorch.tensor(BAG_W, requires_grad=True)
+    psw = minitorch.tensor(np.linspace(0.5, 1.5, 8), requires_grad=True)
+    inp, off = minitorch.tensor(BAG_IN), minitorch.tensor(BAG_OFF)
+    F = minitorch.nn.functional
+    for mode in ("sum", "mean", "max"):
+        assert minitorch.autograd.gradcheck(
+            lambda t, m=mode: F.embedding_bag(inp, t, off, mode=m, padding_idx=3), (w,))
+    assert minitorch.autograd.gradcheck(
+        lambda t, p: F.embedding_bag(inp, t, off, mode="sum", per_sample_weights=p), (w, psw))
+    outs = []
+    for lib in (minitorch, torch):
+        wt = lib.tensor(BAG_W, requires_grad=True)
+        y = lib.nn.functional.embedding_bag(lib.tensor(BAG_IN), wt, lib.tensor(BAG_OFF))
+        (g,) = lib.autograd.grad((y * y).sum(), wt, create_graph=True)
+        with pytest.raises(NotImplementedError) as e:
+            g.sum().backward()
+        outs.append((_node(lib, g), str(e.value)))
+    assert outs[0] == outs[1]
+
+
+def test_embedding_bag_sparse_refused_and_argument_order_warning():
+    w = minitorch.randn(6, 3, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="sparse"):
+        minitorch.nn.functional.embedding_bag(minitorch.tensor(BAG_IN), w,
+                                              minitorch.tensor(BAG_OFF), sparse=True)
+    outs = []
+    for lib in (minitorch, torch):
+        with pytest.warns(UserWarning, match="Argument order of nn.functional.embedding_bag"):
+            outs.append(lib.nn.functional.embedding_bag(
+                lib.tensor(BAG_W), lib.tensor(BAG_IN), lib.tensor(BAG_OFF)))
+    assert_same_values(*outs)
+
+
+@pytest.mark.parametrize("kw", [{}, {"mode": "max", "padding_idx": -1}, {"mode": "sum",
+                                                                          "max_norm": 1.0,
+                                                                          "norm_type": 1.0},
+                                {"scale_grad_by_freq": True, "include_last_offset": True}])
+def test_embedding_bag_module(kw):
+    minitorch.manual_seed(0)
+    torch.manual_seed(0)
+    mine, ref = minitorch.nn.EmbeddingBag(6, 3, **kw), torch.nn.EmbeddingBag(6, 3, **kw)
+    assert repr(mine) == repr(ref)
+    assert_same_values(mine.weight, ref.weight, rtol=0, atol=0)  # N(0, 1) bit for bit
+    off = np.append(BAG_OFF, 8) if kw.get("include_last_offset") else BAG_OFF
+    a = mine(minitorch.tensor(BAG_IN), minitorch.tensor(off))
+    b = ref(torch.tensor(BAG_IN), torch.tensor(off))
+    assert_same_values(a, b)
+    a.sum().backward()
+    b.sum().backward()
+    assert_same_values(mine.weight.grad, ref.weight.grad)
+
+
+def test_embedding_bag_from_pretrained():
+    table = np.array([[1, 2.3, 3], [4, 5.1, 6.3]], np.float32)
+    for freeze in (True, False):
+        outs = []
+        for lib in (minitorch, torch):
+            bag = lib.nn.EmbeddingBag.from_pretrained(lib.tensor(table), freeze=freeze,
+                                                      mode="max")
+            outs.append((repr(bag), bag.weight.requires_grad,
+                         bag(lib.tensor([[1, 0]])).detach().numpy().tolist()))
+        assert outs[0] == outs[1]
+    for lib in (minitorch, torch):
+        with pytest.raises(AssertionError, match="2-dimensional"):
+            lib.nn.EmbeddingBag.from_pretrained(lib.ones(3))
+        with pytest.raises(AssertionError, match="Shape of weight"):
+            lib.nn.EmbeddingBag(2, 2, _weight=lib.ones(3, 2))
+        with pytest.raises(AssertionError, match="padding_idx must be within"):
+            lib.nn.EmbeddingBag(2, 2, padding_idx=2)

@@ -2865,3 +2865,111 @@ def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noq
     """In-place :func:`rrelu`."""
     check_tensor(input, "rrelu_", "input", 1)
     return rrelu(input, lower, upper, training, inplace=True)
+
+
+# ====================================================================== nn misc: embedding_bag
+from minitorch.nn._embedding_bag import EmbeddingBag as _EmbeddingBag  # noqa: E402
+from minitorch.nn._embedding_bag import _bags as _bag_plan  # noqa: E402
+
+__all__ += ["embedding_bag"]
+
+
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,  # noqa: A002
+                  max_norm=None, norm_type: float = 2, scale_grad_by_freq: bool = False,
+                  mode: str = "mean", sparse: bool = False,
+                  per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
+                  padding_idx: int | None = None) -> Tensor:
+    """The sum, mean or maximum of each bag of rows of ``weight`` (``nn.EmbeddingBag``).
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> w = minitorch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> F.embedding_bag(minitorch.tensor([0, 2, 1]), w, minitorch.tensor([0, 2]), mode="sum")
+    tensor([[6., 8.],
+            [3., 4.]])
+    """
+    if not weight.dtype.is_floating_point and input.dtype.is_floating_point:
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
+                      "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
+                      "`embedding_bag(input, weight, ...)`.", stacklevel=2)
+        weight, input = input, weight  # noqa: A001
+    if per_sample_weights is not None and input.shape != per_sample_weights.shape:
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is "
+                         f"not None, then it must have the same shape as the input "
+                         f"({input.shape})")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
+                         f"{weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
+                             "is a mini-batch of fixed length sequences. However, found offsets "
+                             f"of type {type(offsets)}")
+        off = np.arange(0, input.numel(), input.shape[1]) if input.shape[1] else \
+            np.zeros(input.shape[0], np.int64)
+        include_last_offset = False
+        input = input.reshape(-1)  # noqa: A001
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+        off = None
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
+                         f"{input.dim()}")
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
+    if max_norm is not None:
+        with grad_mode.no_grad():
+            _embedding_renorm_(weight.detach(), input, max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+            f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+            "GitHub.")
+    for t, arg in ((input, "1 'indices'"), (offsets, "2 'offsets'")):
+        if t is not None and t.dtype.is_floating_point:
+            raise RuntimeError(f"Expected tensor for argument #{arg.split()[0]} "
+                               f"{arg.split()[1]} to have one of the following scalar types: "
+                               f"Long, Int; but got torch.{t.dtype._legacy} instead (while "
+                               "checking arguments for embedding_bag)")
+    num = weight.shape[0]
+    if padding_idx is not None:
+        if not -num <= padding_idx < num:
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, -{num} "
+                               f"through {num - 1}, but got {padding_idx}")
+        padding_idx %= num
+    idx = _to_numpy(input._data).astype(np.int64)
+    off = _to_numpy(offsets._data).astype(np.int64) if off is None else off
+    if off.size and off[0] != 0:
+        kind = "Int" if offsets is not None and offsets.dtype == _dtype.int32 else "Long"
+        raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
+                           f"has to start from position 0. However, got {off[0]}\n"
+                           f"[ torch.{kind}Tensor{{}} ]")
+    if off.size and off[-1] > idx.shape[0]:
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {idx.shape[0]} "
+                           f"but got offsets[-1] of {off[-1]}")
+    bad = np.flatnonzero((idx < 0) | (idx >= num))
+    if bad.size:
+        if mode != "max" and padding_idx is None and weight.dtype != _dtype.float64:
+            raise RuntimeError(f"Index {bad[0]} of input takes value {idx[bad[0]]} which is not "
+                               f"in the valid range [0, {num})")  # PyTorch's fast path says so
+        raise RuntimeError("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found "
+                           f"idx to be {idx[bad[0]]}")
+    if per_sample_weights is not None and per_sample_weights.dtype != weight.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(weight)} but found "
+                           f"{_type_name(per_sample_weights)}")
+    if sparse and weight.requires_grad and grad_mode.is_grad_enabled():
+        raise NotImplementedError("minitorch has no sparse tensors: embedding_bag(..., "
+                                  "sparse=True) would give the weight a sparse gradient; use "
+                                  "sparse=False")
+    bag_of, n_bags = _bag_plan(idx, off, include_last_offset)
+    return _EmbeddingBag.apply(weight, per_sample_weights, idx, bag_of, n_bags, mode,
+                              padding_idx, bool(scale_grad_by_freq))

@@ -168,3 +168,8 @@ __all__ += ["Threshold", "Hardshrink", "Softshrink", "Softmin", "Softmax2d", "GL
             "AvgPool1d", "UpsamplingNearest2d", "UpsamplingBilinear2d", "Bilinear",
             "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "Fold",
             "Unfold", "RReLU"]
+
+# nn misc: EmbeddingBag
+from minitorch.nn.modules.sparse import EmbeddingBag  # noqa: E402
+
+__all__ += ["EmbeddingBag"]
