@@ -1,6 +1,7 @@
 """OpInfo samples of ``F.interpolate``'s modes ``bicubic`` and ``area`` (added to the op's
 other samples in ``_opinfo_samples_api``), ``F.embedding``'s ``max_norm``, ``norm_type``,
-``scale_grad_by_freq`` and ``sparse``, ``embedding_renorm_`` and ``F.embedding_bag``.
+``scale_grad_by_freq`` and ``sparse``, ``embedding_renorm_``, ``F.embedding_bag`` and
+``F.affine_grid``.
 
 ``_opinfo_samples._build_table`` calls :func:`add_samples`; the samples use the same input
 families and comparison as every other op (see ``tests/_opinfo_samples.py``).
@@ -154,8 +155,34 @@ def _embedding_bag_samples(op):
     return gen
 
 
+def _affine_grid_samples(op):
+    def gen():
+        th = A(rnd(2, 2, 3))
+        for align in (False, True):
+            yield Sample(op, "ordinary" if not align else "align", (th, (2, 3, 4, 5)),
+                         {"align_corners": align}, gradgrad=not align)
+            yield Sample(op, f"3-d-{align}", (A(rnd(2, 3, 4)), (2, 1, 2, 3, 4)),
+                         {"align_corners": align})
+            yield Sample(op, f"unit-size-{align}", (th, (2, 1, 1, 3)), {"align_corners": align})
+        yield Sample(op, "float64", (A(rnd(1, 2, 3, dtype=np.float64)), (1, 1, 3, 3)),
+                     {"align_corners": False})
+        yield Sample(op, "float16", (A(rnd(1, 2, 3, dtype=np.float16)), (1, 1, 3, 3)),
+                     {"align_corners": False})
+        yield Sample(op, "inf-nan", (A(f32([[[INF, 0.0, 1.0], [NAN, 1.0, 0.0]]])), (1, 1, 2, 2)),
+                     {"align_corners": False})
+        yield Sample(op, "noncontig", (A(rnd(2, 3, 2), layout="T"), (2, 1, 2, 2)),
+                     {"align_corners": True})
+        for fam, args in [("int-theta", (A(np.ones((1, 2, 3), np.int64)), (1, 1, 2, 2))),
+                          ("wrong-matrix", (A(rnd(1, 3, 4)), (1, 1, 2, 2))),
+                          ("wrong-size", (th, (2, 1, 2))),
+                          ("empty-size", (th, (2, 1, 0, 2)))]:
+            yield Sample(op, fam, args, {"align_corners": False}, msg=60)
+    return gen
+
+
 def add_samples(t: dict) -> None:
     t["F:interpolate"] = _interpolate_more("F:interpolate", t["F:interpolate"])
     t["F:embedding"] = _embedding_more("F:embedding", t["F:embedding"])
     t["fn:embedding_renorm_"] = _renorm_samples("fn:embedding_renorm_")
     t["F:embedding_bag"] = _embedding_bag_samples("F:embedding_bag")
+    t["F:affine_grid"] = _affine_grid_samples("F:affine_grid")

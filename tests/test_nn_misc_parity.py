@@ -463,3 +463,67 @@ def test_embedding_bag_from_pretrained():
             lib.nn.EmbeddingBag(2, 2, _weight=lib.ones(3, 2))
         with pytest.raises(AssertionError, match="padding_idx must be within"):
             lib.nn.EmbeddingBag(2, 2, padding_idx=2)
+
+
+# ------------------------------------------------------------------ affine_grid
+@pytest.mark.parametrize("size", [(2, 1, 3, 4), (2, 3, 1, 5), (1, 1, 1, 1), (2, 1, 2, 3, 4),
+                                  (3, 2, 7, 6), (1, 1, 1, 1, 1)])
+@pytest.mark.parametrize("align", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_affine_grid_matches_torch(size, align, dtype):
+    k = len(size) - 2
+    th = np.random.default_rng(sum(size)).standard_normal((size[0], k, k + 1)).astype(dtype)
+    import warnings
+
+    outs = []
+    for lib in (minitorch, torch):
+        t = lib.tensor(th, requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            g = lib.nn.functional.affine_grid(t, size, align_corners=align)
+        g.backward(lib.tensor(np.cos(np.arange(g.numel())).reshape(tuple(g.shape)).astype(dtype)))
+        outs.append((g, t.grad, (_node(lib, g), [str(w.message) for w in caught])))
+    assert outs[0][2] == outs[1][2]
+    assert_same_values(outs[0][0], outs[1][0], rtol=1e-6, atol=1e-6)
+    assert_same_values(outs[0][1], outs[1][1], rtol=1e-5, atol=1e-5)
+
+
+def test_affine_grid_gradcheck_and_second_order_graph():
+    th = minitorch.tensor(np.random.default_rng(1).standard_normal((2, 2, 3)), requires_grad=True)
+    f = lambda t: minitorch.nn.functional.affine_grid(t, (2, 1, 3, 4), align_corners=False)  # noqa: E731
+    assert minitorch.autograd.gradcheck(f, (th,))
+    assert minitorch.autograd.gradgradcheck(f, (th,))
+    names = []
+    for lib in (minitorch, torch):
+        t = lib.tensor(np.ones((1, 3, 4)), requires_grad=True)
+        g = lib.nn.functional.affine_grid(t, (1, 1, 2, 2, 3), align_corners=True)
+        (gt,) = lib.autograd.grad((g * g).sum(), t, create_graph=True)
+        names.append(_node(lib, gt))
+    assert names[0] == names[1]
+
+
+@pytest.mark.parametrize("theta,size,kw", [
+    (np.ones((1, 2, 3), np.int64), (1, 1, 2, 2), {"align_corners": False}),
+    (np.ones((1, 2, 3)), (1, 1, 2, 2, 2), {"align_corners": False}),
+    (np.ones((1, 3, 4)), [1, 1, 2, 2], {"align_corners": False}),
+    (np.ones((2, 3)), (1, 1, 2, 2), {"align_corners": False}),
+    (np.ones((1, 2, 3)), (1, 1, 2), {"align_corners": False}),
+    (np.ones((1, 2, 3)), (1, 1, 0, 2), {"align_corners": False}),
+    (np.ones((1, 2, 3)), (1, 1, 0, 2), {"align_corners": True}),
+    (np.ones((1, 2, 3)), (1, 1, 3, 2), {}),
+])
+def test_affine_grid_errors_and_warnings_match_torch(theta, size, kw):
+    import warnings
+
+    outs = []
+    for lib in (minitorch, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                g = lib.nn.functional.affine_grid(lib.tensor(theta), size, **kw)
+                got = tuple(g.shape), g.numpy().tolist()
+            except Exception as e:
+                got = type(e).__name__, str(e).replace("torch.Size", "").replace(
+                    "minitorch.", "torch.")
+        outs.append((got, [str(w.message) for w in caught]))
+    assert outs[0] == outs[1]

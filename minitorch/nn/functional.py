@@ -2973,3 +2973,55 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
     bag_of, n_bags = _bag_plan(idx, off, include_last_offset)
     return _EmbeddingBag.apply(weight, per_sample_weights, idx, bag_of, n_bags, mode,
                               padding_idx, bool(scale_grad_by_freq))
+
+
+# ====================================================================== nn misc: affine_grid
+from minitorch.nn._grid import AffineGridGenerator as _AffineGridGenerator  # noqa: E402
+
+__all__ += ["affine_grid"]
+
+_ALIGN_CORNERS_DEFAULT = ("Default grid_sample and affine_grid behavior has changed to "
+                          "align_corners=False since 1.3.0. Please specify align_corners=True "
+                          "if the old behavior is desired. See the documentation of grid_sample "
+                          "for details.")
+
+
+def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tensor:
+    """The sampling grid ``(N, H, W, 2)`` (or ``(N, D, H, W, 3)``) of the affine maps
+    ``theta`` ``(N, 2, 3)`` (or ``(N, 3, 4)``) for an output of ``size``: each point's
+    normalised coordinates in ``[-1, 1]``, mapped by its batch's matrix (for ``grid_sample``).
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> F.affine_grid(minitorch.tensor([[[1.0, 0, 0], [0, 1, 0]]]), (1, 1, 2, 2),
+    ...               align_corners=True)
+    tensor([[[[-1., -1.],
+              [ 1., -1.]],
+    <BLANKLINE>
+             [[-1.,  1.],
+              [ 1.,  1.]]]])
+    """
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_DEFAULT, stacklevel=2)
+        align_corners = False
+    if not theta.dtype.is_floating_point:
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    sizes = tuple(size)
+    if len(sizes) in (4, 5):
+        k = len(sizes) - 2
+        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (k, k + 1):
+            kind, mat = ("2D", "Nx2x3") if k == 2 else ("3D", "Nx3x4")
+            raise ValueError(f"Expected a batch of {kind} affine matrices of shape {mat} for "
+                             f"size {size}. Got {theta.shape}.")
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                                  f"affine transforms, respectively. Got size {size}.")
+    if align_corners and min(sizes[2:]) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids "
+                      "when align_corners=True. This is not an intended use case of "
+                      "affine_grid. See the documentation of affine_grid for details.",
+                      stacklevel=2)
+    elif min(sizes) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return _AffineGridGenerator.apply(theta, sizes, bool(align_corners))
+
