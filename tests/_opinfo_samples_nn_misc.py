@@ -1,7 +1,7 @@
 """OpInfo samples of ``F.interpolate``'s modes ``bicubic`` and ``area`` (added to the op's
 other samples in ``_opinfo_samples_api``), ``F.embedding``'s ``max_norm``, ``norm_type``,
-``scale_grad_by_freq`` and ``sparse``, ``embedding_renorm_``, ``F.embedding_bag`` and
-``F.affine_grid``.
+``scale_grad_by_freq`` and ``sparse``, ``embedding_renorm_``, ``F.embedding_bag``,
+``F.affine_grid`` and ``F.gumbel_softmax`` (seeded alike in both libraries).
 
 ``_opinfo_samples._build_table`` calls :func:`add_samples`; the samples use the same input
 families and comparison as every other op (see ``tests/_opinfo_samples.py``).
@@ -180,9 +180,33 @@ def _affine_grid_samples(op):
     return gen
 
 
+def _seeded_gumbel(lib, x, **kw):
+    """``F.gumbel_softmax`` after seeding both libraries alike (its noise bit for bit)."""
+    lib.manual_seed(5)
+    return lib.nn.functional.gumbel_softmax(x, **kw)
+
+
+def _gumbel_samples(op):
+    def gen():
+        x = A(rnd(3, 4))
+        for fam, kw in [("ordinary", {}), ("hard", {"hard": True}), ("tau", {"tau": 0.5}),
+                        ("dim0", {"dim": 0}), ("hard-dim0", {"hard": True, "dim": 0})]:
+            yield Sample(op, fam, (x,), kw, call=_seeded_gumbel)
+        yield Sample(op, "float64", (A(rnd(2, 5, dtype=np.float64)),), {}, call=_seeded_gumbel)
+        yield Sample(op, "1-d", (A(rnd(6)),), {"hard": True}, call=_seeded_gumbel)
+        yield Sample(op, "ties", (A(np.zeros((2, 3), np.float32)),), {"hard": True},
+                     call=_seeded_gumbel)
+        yield Sample(op, "inf", (A(f32([[INF, 0.0, 1.0], [-INF, 1.0, 2.0]])),), {},
+                     call=_seeded_gumbel)
+        yield Sample(op, "empty", (A(np.zeros((0, 3), np.float32)),), {}, call=_seeded_gumbel)
+        yield Sample(op, "bad-dim", (x,), {"dim": 2}, call=_seeded_gumbel)
+    return gen
+
+
 def add_samples(t: dict) -> None:
     t["F:interpolate"] = _interpolate_more("F:interpolate", t["F:interpolate"])
     t["F:embedding"] = _embedding_more("F:embedding", t["F:embedding"])
     t["fn:embedding_renorm_"] = _renorm_samples("fn:embedding_renorm_")
     t["F:embedding_bag"] = _embedding_bag_samples("F:embedding_bag")
     t["F:affine_grid"] = _affine_grid_samples("F:affine_grid")
+    t["F:gumbel_softmax"] = _gumbel_samples("F:gumbel_softmax")

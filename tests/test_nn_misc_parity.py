@@ -527,3 +527,73 @@ def test_affine_grid_errors_and_warnings_match_torch(theta, size, kw):
                     "minitorch.", "torch.")
         outs.append((got, [str(w.message) for w in caught]))
     assert outs[0] == outs[1]
+
+
+# ------------------------------------------------------------------ gumbel_softmax
+@pytest.mark.parametrize("kw", [{}, {"hard": True}, {"tau": 0.3, "dim": 0},
+                                {"hard": True, "dim": 0, "tau": 2}, {"tau": 5.0, "dim": 1}])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_gumbel_softmax_draws_torchs_numbers(kw, dtype):
+    x = np.random.default_rng(0).standard_normal((3, 5)).astype(dtype)
+    outs = []
+    for lib in (minitorch, torch):
+        lib.manual_seed(3)
+        t = lib.tensor(x, requires_grad=True)
+        y = lib.nn.functional.gumbel_softmax(t, **kw)
+        y.backward(lib.tensor(np.cos(np.arange(15)).reshape(3, 5).astype(dtype)))
+        after = lib.rand(2)  # the generator moved on by as much
+        outs.append((y, t.grad, after, _node(lib, y)))
+    assert outs[0][3] == outs[1][3]
+    for a, b in zip(outs[0][:3], outs[1][:3]):
+        assert_same_values(a, b, rtol=1e-5, atol=1e-6)
+    if kw.get("hard"):
+        np.testing.assert_array_equal(outs[0][0].detach().numpy(), outs[1][0].detach().numpy())
+
+
+def test_gumbel_softmax_noise_is_bitwise_and_eps_warns():
+    """The noise is ``-log`` of the same exponential draws (equal to the last bit)."""
+    for lib in (minitorch, torch):
+        lib.manual_seed(1)
+    e1 = minitorch.empty(4, 6).exponential_()
+    e2 = torch.empty(4, 6).exponential_()
+    np.testing.assert_array_equal(e1.numpy(), e2.numpy())
+    for lib in (minitorch, torch):
+        with pytest.warns(UserWarning, match="`eps` parameter is deprecated"):
+            lib.nn.functional.gumbel_softmax(lib.zeros(2, 3), eps=1e-5)
+
+
+# ------------------------------------------------------------------ nn.Buffer
+def _buffer_story(lib):
+    nn = lib.nn
+    b = nn.Buffer(lib.ones(2, requires_grad=True))
+    story = [type(b).__name__, isinstance(b, nn.Buffer), isinstance(lib.ones(1), nn.Buffer),
+             b.requires_grad, b.persistent, tuple(nn.Buffer().shape),
+             nn.Buffer(lib.ones(1), persistent=False).persistent]
+    m = nn.Module()
+    m.a = nn.Buffer(lib.zeros(2))
+    m.b = nn.Buffer(lib.ones(1), persistent=False)
+    m.c = lib.ones(3)
+    story += [list(m.state_dict()), [n for n, _ in m.named_buffers()]]
+    m.a = lib.ones(2) * 5  # a plain tensor keeps the buffer (and its persistence)
+    m.b = lib.ones(1)
+    story += [list(m.state_dict()), m.a.tolist()]
+    m.b = nn.Buffer(lib.ones(1))  # a Buffer says it again
+    story.append(list(m.state_dict()))
+    for bad in (lambda: setattr(m, "c", nn.Buffer(lib.ones(1))), lambda: setattr(m, "a", 3)):
+        try:
+            bad()
+        except Exception as e:
+            story.append((type(e).__name__, str(e)))
+
+    class NoInit(nn.Module):
+        def __init__(self):
+            self.x = nn.Buffer(lib.ones(1))
+    try:
+        NoInit()
+    except AttributeError as e:
+        story.append(str(e))
+    return story
+
+
+def test_buffer_registers_like_torch():
+    assert _buffer_story(minitorch) == _buffer_story(torch)

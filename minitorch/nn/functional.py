@@ -3025,3 +3025,30 @@ def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tenso
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
     return _AffineGridGenerator.apply(theta, sizes, bool(align_corners))
 
+
+
+# ====================================================================== nn misc: gumbel_softmax
+__all__ += ["gumbel_softmax"]
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10,
+                   dim: int = -1) -> Tensor:
+    """A differentiable sample from the categorical distribution of ``logits``: softmax of
+    ``(logits + g) / tau`` with Gumbel(0, 1) noise ``g = -log(Exponential(1))``, drawn as
+    PyTorch draws it (the same numbers under the same seed). ``hard=True`` returns the one-hot
+    of the largest entry, with the soft sample's gradient (straight-through).
+
+    >>> import minitorch
+    >>> _ = minitorch.manual_seed(0)
+    >>> gumbel_softmax(minitorch.tensor([[1.0, 2.0, 3.0]]), hard=True)
+    tensor([[0., 0., 1.]])
+    """
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -_creation.empty_like(logits).exponential_().log()  # ~Gumbel(0, 1)
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft  # the reparameterization trick
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = _creation.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft  # straight through

@@ -23,7 +23,7 @@ import numpy as np
 
 from minitorch._tensor import Tensor, _counter, _VersionCounter
 
-__all__ = ["Parameter"]
+__all__ = ["Parameter", "Buffer"]
 
 
 class Parameter(Tensor):
@@ -50,4 +50,32 @@ class Parameter(Tensor):
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
+
+
+# nn misc: nn.Buffer (PyTorch 2.5+)
+class _BufferMeta(type):
+    """``isinstance(t, nn.Buffer)`` is true for the tensors :class:`Buffer` marked."""
+
+    def __instancecheck__(cls, instance) -> bool:
+        if cls is Buffer:
+            return isinstance(instance, Tensor) and getattr(instance, "_is_buffer", False)
+        return super().__instancecheck__(instance)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """A tensor that is module state but not a parameter (``torch.nn.Buffer``): assigned to a
+    module attribute, it is registered as a buffer (saved in the ``state_dict`` unless
+    ``persistent=False``), as ``register_buffer`` does.
+
+    ``Buffer(data)`` returns ``data`` detached (keeping its ``requires_grad``), marked as a
+    buffer: an ordinary Tensor, as in PyTorch.
+    """
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True):
+        if data is None:
+            data = Tensor(np.empty(0, dtype=np.float32))
+        t = data.detach().requires_grad_(data.requires_grad)
+        t.persistent = persistent
+        t._is_buffer = True
+        return t
 
