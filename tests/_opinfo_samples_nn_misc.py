@@ -1,7 +1,7 @@
 """OpInfo samples of ``F.interpolate``'s modes ``bicubic`` and ``area`` (added to the op's
 other samples in ``_opinfo_samples_api``), ``F.embedding``'s ``max_norm``, ``norm_type``,
 ``scale_grad_by_freq`` and ``sparse``, ``embedding_renorm_``, ``F.embedding_bag``,
-``F.affine_grid`` and ``F.gumbel_softmax`` (seeded alike in both libraries).
+``F.affine_grid``, ``F.grid_sample`` and ``F.gumbel_softmax`` (seeded alike in both libraries).
 
 ``_opinfo_samples._build_table`` calls :func:`add_samples`; the samples use the same input
 families and comparison as every other op (see ``tests/_opinfo_samples.py``).
@@ -203,6 +203,44 @@ def _gumbel_samples(op):
     return gen
 
 
+def _grid_sample_samples(op):
+    def gen():
+        x = A(rnd(2, 3, 4, 5))
+        g = A(rnd(2, 3, 2, 2) * 1.5)  # inside, on and outside the image
+        for mode in ("bilinear", "nearest"):
+            for pad in ("zeros", "border", "reflection"):
+                for align in (False, True):
+                    fam = "ordinary" if (mode, pad, align) == ("bilinear", "zeros", False) else \
+                        f"{mode}-{pad}-{'align' if align else 'centres'}"
+                    yield Sample(op, fam, (x, g), {"mode": mode, "padding_mode": pad,
+                                                   "align_corners": align},
+                                 gradgrad=not align and mode == "bilinear")
+        yield Sample(op, "float64", (A(rnd(1, 2, 3, 3, dtype=np.float64)),
+                                     A(rnd(1, 2, 2, 2, dtype=np.float64))),
+                     {"align_corners": False})
+        yield Sample(op, "noncontig", (A(rnd(2, 3, 5, 4), layout="T"), g),
+                     {"align_corners": True})
+        yield Sample(op, "inf-nan-input", (A(f32([[[[1.0, INF], [NAN, 2.0]]]])),
+                                           A(f32([[[[0.2, -0.3], [-1.0, -1.0]]]]))),
+                     {"align_corners": False})
+        yield Sample(op, "nan-grid", (A(rnd(1, 1, 2, 3)), A(f32([[[[NAN, 0.0], [0.0, INF]]]]))),
+                     {"align_corners": False})
+        yield Sample(op, "empty-batch", (A(np.zeros((0, 2, 3, 3), np.float32)),
+                                         A(np.zeros((0, 2, 2, 2), np.float32))),
+                     {"align_corners": False})
+        for fam, args, kw in [
+                ("bad-mode", (x, g), {"mode": "foo"}),
+                ("bad-padding", (x, g), {"padding_mode": "circular"}),
+                ("batch-mismatch", (x, A(rnd(1, 3, 2, 2))), {}),
+                ("grid-last-dim", (x, A(rnd(2, 3, 2, 3))), {}),
+                ("mixed-dtype", (x, A(rnd(2, 3, 2, 2, dtype=np.float64))), {}),
+                ("3-d-input", (A(rnd(2, 3, 4)), A(rnd(2, 3, 1))), {}),
+                ("empty-spatial", (A(np.zeros((1, 1, 0, 2), np.float32)),
+                                   A(rnd(1, 1, 1, 2))), {})]:
+            yield Sample(op, fam, args, {"align_corners": False, **kw}, msg=80)
+    return gen
+
+
 def add_samples(t: dict) -> None:
     t["F:interpolate"] = _interpolate_more("F:interpolate", t["F:interpolate"])
     t["F:embedding"] = _embedding_more("F:embedding", t["F:embedding"])
@@ -210,3 +248,4 @@ def add_samples(t: dict) -> None:
     t["F:embedding_bag"] = _embedding_bag_samples("F:embedding_bag")
     t["F:affine_grid"] = _affine_grid_samples("F:affine_grid")
     t["F:gumbel_softmax"] = _gumbel_samples("F:gumbel_softmax")
+    t["F:grid_sample"] = _grid_sample_samples("F:grid_sample")

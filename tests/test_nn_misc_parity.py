@@ -597,3 +597,133 @@ def _buffer_story(lib):
 
 def test_buffer_registers_like_torch():
     assert _buffer_story(minitorch) == _buffer_story(torch)
+
+
+# ------------------------------------------------------------------ grid_sample
+GS_SHAPES = [(4, 5, 3, 2), (1, 3, 2, 2), (3, 1, 2, 3), (5, 5, 4, 4)]
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_grid_sample_matches_torch(mode, padding_mode, align, dtype):
+    """Points inside, on and well outside the image (the grid spans -1.7 .. 1.7)."""
+    rng = np.random.default_rng(11)
+    for h, w, ho, wo in GS_SHAPES:
+        x = rng.standard_normal((2, 3, h, w)).astype(dtype)
+        g = (rng.random((2, ho, wo, 2)) * 3.4 - 1.7).astype(dtype)
+        g[0, 0, 0] = (-1, 1)  # exactly on the corners
+        g[1, 0, 0] = (1, -1)
+        outs = []
+        for lib in (minitorch, torch):
+            xt, gt = lib.tensor(x, requires_grad=True), lib.tensor(g, requires_grad=True)
+            y = lib.nn.functional.grid_sample(xt, gt, mode=mode, padding_mode=padding_mode,
+                                              align_corners=align)
+            y.backward(lib.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)).astype(
+                dtype)))
+            outs.append((y, xt.grad, gt.grad, _node(lib, y)))
+        assert outs[0][3] == outs[1][3]
+        for a, b in zip(outs[0][:3], outs[1][:3]):
+            assert_same_values(a, b, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_grid_sample_gradcheck_and_second_order_like_torch(mode, padding_mode):
+    rng = np.random.default_rng(12)
+    x, g = rng.standard_normal((1, 2, 3, 4)), rng.random((1, 2, 3, 2)) * 2.4 - 1.2
+    F = minitorch.nn.functional
+    f = lambda a, b: F.grid_sample(a, b, mode=mode, padding_mode=padding_mode,  # noqa: E731
+                                   align_corners=False)
+    leaves = (minitorch.tensor(x, requires_grad=True), minitorch.tensor(g, requires_grad=True))
+    assert minitorch.autograd.gradcheck(f, leaves)
+    assert minitorch.autograd.gradgradcheck(f, leaves)
+    outs = []
+    for lib in (minitorch, torch):
+        a, b = lib.tensor(x, requires_grad=True), lib.tensor(g, requires_grad=True)
+        y = lib.nn.functional.grid_sample(a, b, mode=mode, padding_mode=padding_mode,
+                                          align_corners=False)
+        ga, gb = lib.autograd.grad((y ** 2).sum(), [a, b], create_graph=True)
+        (ga.sum() + (gb ** 2).sum()).backward()
+        outs.append((a.grad, b.grad))
+    for m, r in zip(*outs):
+        assert_same_values(m, r, rtol=1e-9, atol=1e-9)
+
+
+def test_grid_sample_special_grids_and_the_spatial_transformer():
+    x = np.random.default_rng(13).standard_normal((1, 2, 4, 5)).astype(np.float32)
+    g = np.array([[[[np.nan, 0], [np.inf, 0], [0, -np.inf], [0.3, 0.2]]]], np.float32)
+    for pad in ("zeros", "border", "reflection"):
+        a = minitorch.nn.functional.grid_sample(minitorch.tensor(x), minitorch.tensor(g),
+                                                padding_mode=pad, align_corners=False)
+        b = torch.nn.functional.grid_sample(torch.tensor(x), torch.tensor(g), padding_mode=pad,
+                                            align_corners=False)
+        assert_same_values(a, b)
+    outs = []  # affine_grid + grid_sample: a rotation of the image, and its gradient
+    theta = np.array([[[0.8, -0.6, 0.1], [0.6, 0.8, -0.2]]], np.float32)
+    for lib in (minitorch, torch):
+        th = lib.tensor(theta, requires_grad=True)
+        grid = lib.nn.functional.affine_grid(th, (1, 2, 4, 5), align_corners=False)
+        y = lib.nn.functional.grid_sample(lib.tensor(x), grid, align_corners=False)
+        y.sum().backward()
+        outs.append((y, th.grad))
+    for m, r in zip(*outs):
+        assert_same_values(m, r, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("x,g,kw", [
+    (np.zeros((1, 1, 2, 2), np.float32), np.zeros((1, 1, 1, 2), np.float32), {"mode": "foo"}),
+    (np.zeros((1, 1, 2, 2), np.float32), np.zeros((1, 1, 1, 2), np.float32),
+     {"padding_mode": "circular"}),
+    (np.zeros((1, 1, 2, 2), np.float32), np.zeros((1, 1, 1, 2)), {}),
+    (np.zeros((1, 1, 2, 2), np.float32), np.zeros((1, 1, 2), np.float32), {}),
+    (np.zeros((1, 1, 2, 2), np.float32), np.zeros((2, 1, 1, 2), np.float32), {}),
+    (np.zeros((1, 1, 2, 2), np.float32), np.zeros((1, 1, 1, 3), np.float32), {}),
+    (np.zeros((1, 1, 0, 2), np.float32), np.zeros((1, 1, 1, 2), np.float32), {}),
+    (np.zeros((0, 1, 2, 2), np.float32), np.zeros((0, 1, 1, 2), np.float32), {}),
+    (np.zeros((1, 0, 2, 2), np.float32), np.zeros((1, 3, 1, 2), np.float32), {}),
+    (np.zeros((1, 1, 2, 2), np.float32), np.zeros((1, 0, 1, 2), np.float32), {}),
+    (np.zeros((1, 1, 2, 2), np.float32), np.zeros((1, 1, 1, 2), np.float32),
+     {"align_corners": None}),
+])
+def test_grid_sample_errors_and_edges_match_torch(x, g, kw):
+    import warnings
+
+    kw = {"align_corners": False, **kw}
+    outs = []
+    for lib in (minitorch, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                y = lib.nn.functional.grid_sample(lib.tensor(x), lib.tensor(g), **kw)
+                got = tuple(y.shape), y.numpy().tolist()
+            except Exception as e:
+                got = type(e).__name__, str(e)
+        outs.append((got, [str(w.message) for w in caught]))
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("x,g,kw", [
+    (np.zeros((1, 1, 2, 2, 2), np.float32), np.zeros((1, 1, 1, 1, 3), np.float32), {}),
+    (np.zeros((1, 1, 2, 2), np.float32), np.zeros((1, 1, 1, 2), np.float32),
+     {"mode": "bicubic"}),
+])
+def test_grid_sample_refuses_what_is_not_written(x, g, kw):
+    with pytest.raises(NotImplementedError, match="grid_sample"):
+        minitorch.nn.functional.grid_sample(minitorch.tensor(x), minitorch.tensor(g),
+                                            align_corners=False, **kw)
+
+
+@pytest.mark.parametrize("xs,gs", [((1, 1, 2), (1, 1, 2)), ((1, 1, 2, 2, 2), (1, 1, 1, 2)),
+                                   ((1, 1, 2, 2, 2), (1, 1, 1, 1, 2)),
+                                   ((1, 1, 2, 2), (1, 1, 1, 1, 2)), ((1, 1, 2, 2, 2), (1, 1, 3))])
+def test_grid_sample_dimension_checks_match_torch(xs, gs):
+    outs = []
+    for lib in (minitorch, torch):
+        try:
+            lib.nn.functional.grid_sample(lib.zeros(*xs), lib.zeros(*gs), align_corners=False)
+            outs.append(None)
+        except RuntimeError as e:
+            outs.append(str(e))
+    assert outs[0] == outs[1]

@@ -3052,3 +3052,61 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
     index = y_soft.max(dim, keepdim=True)[1]
     y_hard = _creation.zeros_like(logits).scatter_(dim, index, 1.0)
     return y_hard - y_soft.detach() + y_soft  # straight through
+
+
+# ====================================================================== nn misc: grid_sample
+from minitorch.nn._grid_sample import GridSampler2D as _GridSampler2D  # noqa: E402
+
+__all__ += ["grid_sample"]
+
+
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",  # noqa: A002
+                padding_mode: str = "zeros", align_corners: bool | None = None) -> Tensor:
+    """Read ``input`` (N, C, H, W) at the points of ``grid`` (N, Ho, Wo, 2), whose ``(x, y)``
+    run from -1 to 1 across the image (with :func:`affine_grid`: a spatial transformer).
+    ``mode``: ``"bilinear"`` or ``"nearest"``; ``padding_mode``: ``"zeros"``, ``"border"``
+    or ``"reflection"``. (5-D input and ``"bicubic"`` are not written yet.)
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> img = minitorch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+    >>> F.grid_sample(img, minitorch.tensor([[[[0.0, 0.0], [1.0, -1.0]]]]), align_corners=True)
+    tensor([[[[2.5000, 2.0000]]]])
+    """
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_DEFAULT, stacklevel=2)
+        align_corners = False
+    if grid.shape[0] != input.shape[0]:
+        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, "
+                           f"but got input with sizes {list(input.shape)} and grid with sizes "
+                           f"{list(grid.shape)}")
+    if grid.shape[-1] != input.dim() - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {input.dim() - 2} in last "
+                           f"dimension, but got grid with sizes {list(grid.shape)}")
+    for i in range(2, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial "
+                               f"dimensions, but input has sizes {list(input.shape)} with "
+                               f"dimension {i} being empty")
+    if input.dim() != 4 or grid.dim() != 4:
+        if input.dim() == 5 and grid.dim() == 5:
+            raise NotImplementedError("minitorch's grid_sample reads 4-D input only, not yet "
+                                      "5-D (PyTorch's grid_sampler_3d)")
+        kind = "4D" if input.dim() == 4 else "5D"
+        raise RuntimeError(f"grid_sampler(): expected {kind} input and grid with same number of "
+                           f"dimensions, but got input with sizes {list(input.shape)} and grid "
+                           f"with sizes {list(grid.shape)}")
+    if mode == "bicubic":
+        raise NotImplementedError("minitorch's grid_sample reads in the modes bilinear and "
+                                  "nearest, not yet 'bicubic'")
+    if input.dtype != grid.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(input)} but found "
+                           f"{_type_name(grid)}")
+    return _GridSampler2D.apply(input, grid, mode, padding_mode, bool(align_corners))
+
