@@ -15,7 +15,8 @@ where it comes from in the input:
 
 ``scale`` is ``1 / scale_factor`` when a scale factor is given, else ``in_size / out_size``
 (``(in - 1) / (out - 1)`` for ``align_corners``); a dimension whose size does not change is
-copied as it is, whatever the scale factor (except by ``nearest-exact``, as in PyTorch).
+copied as it is, whatever the scale factor (except by ``nearest-exact`` and ``bicubic``, as in
+PyTorch; bicubic's gradient is copied then, though).
 The positions are computed in float32 for float32 and float16 inputs, as PyTorch computes
 them. Resizing is linear in the input, so the gradient sends each output's gradient back to
 the input positions it was made from, with the same weights.
