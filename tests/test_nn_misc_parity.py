@@ -727,3 +727,51 @@ def test_grid_sample_dimension_checks_match_torch(xs, gs):
         except RuntimeError as e:
             outs.append(str(e))
     assert outs[0] == outs[1]
+
+
+# ------------------------------------------------------------------ lazy modules
+def _lazy_story(lib, make, shape):
+    nn = lib.nn
+    m = make(nn)
+    story = [repr(m), repr(m.weight), repr(m.bias), m.has_uninitialized_params(),
+             list(m.state_dict()), isinstance(m.weight, nn.UninitializedParameter)]
+    with pytest.raises(RuntimeError) as e:
+        story.append(m.weight.shape)
+    story.append(str(e.value))
+    opt = lib.optim.SGD(m.parameters(), lr=0.1)  # made before the parameters have shapes
+    lib.manual_seed(0)
+    y = m(lib.ones(*shape))
+    y.sum().backward()
+    opt.step()
+    story += [repr(m), type(m).__name__, type(m.weight).__name__, m.has_uninitialized_params()
+              if hasattr(m, "has_uninitialized_params") else None,
+              y.detach().numpy().round(5).tolist(), m.weight.detach().numpy().round(5).tolist()]
+    return story
+
+
+@pytest.mark.parametrize("make,shape", [
+    (lambda nn: nn.LazyLinear(3), (2, 5)), (lambda nn: nn.LazyLinear(2, bias=False), (4, 3, 6)),
+    (lambda nn: nn.LazyConv1d(4, 3), (2, 3, 8)), (lambda nn: nn.LazyConv1d(2, 2, stride=2),
+                                                  (3, 7)),
+    (lambda nn: nn.LazyConv2d(4, 3), (2, 3, 6, 6)),
+    (lambda nn: nn.LazyConv2d(2, (2, 3), padding=1, bias=False), (3, 5, 5)),
+])
+def test_lazy_modules_materialize_like_torch(make, shape):
+    assert _lazy_story(minitorch, make, shape) == _lazy_story(torch, make, shape)
+
+
+def test_lazy_placeholders_and_errors_like_torch():
+    outs = []
+    for lib in (minitorch, torch):
+        nn = lib.nn
+        got = [repr(nn.UninitializedParameter()), repr(nn.UninitializedBuffer()),
+               nn.UninitializedParameter(requires_grad=False).requires_grad,
+               isinstance(nn.UninitializedParameter(), nn.Parameter)]
+        for layer, x in [(nn.LazyConv2d(4, 3), lib.ones(2, 3)),
+                         (nn.LazyConv1d(4, 3), lib.ones(1, 2, 3, 8))]:
+            try:
+                layer(x)
+            except RuntimeError as e:
+                got.append(str(e))
+        outs.append(got)
+    assert outs[0] == outs[1]

@@ -209,6 +209,8 @@ LAYERS.update({
     "Upsample-bicubic": (lambda: nn.Upsample(scale_factor=1.5, mode="bicubic"),
                          [_floats(1, 2, 3, 3)]),
     "Upsample-area": (lambda: nn.Upsample(size=(2, 3), mode="area"), [_floats(1, 2, 5, 4)]),
+    "LazyLinear": (lambda: nn.LazyLinear(3), [_floats(2, 4)]),
+    "LazyConv2d": (lambda: nn.LazyConv2d(2, 3), [_floats(1, 3, 5, 5)]),
 })
 
 
