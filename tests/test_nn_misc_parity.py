@@ -775,3 +775,26 @@ def test_lazy_placeholders_and_errors_like_torch():
                 got.append(str(e))
         outs.append(got)
     assert outs[0] == outs[1]
+
+
+def _lazy_norm_story(lib, name, shape, kw):
+    m = getattr(lib.nn, name)(**kw)
+    story = [repr(m), list(m.state_dict()),
+             [(n, repr(b) if type(b).__name__.startswith("Uninit") else b.tolist())
+              for n, b in m.named_buffers()], m.has_uninitialized_params()]
+    y = m(lib.tensor(np.random.default_rng(1).standard_normal(shape).astype(np.float32)))
+    story += [repr(m), type(m).__name__, y.detach().numpy().round(5).tolist(),
+              [(n, b.numpy().round(5).tolist()) for n, b in m.named_buffers()],
+              [(n, tuple(p.shape)) for n, p in m.named_parameters()]]
+    return story
+
+
+@pytest.mark.parametrize("name,shape,kw", [
+    ("LazyBatchNorm1d", (4, 6), {}), ("LazyBatchNorm1d", (4, 3, 5), {"momentum": None}),
+    ("LazyBatchNorm2d", (2, 3, 4, 4), {}), ("LazyBatchNorm2d", (2, 3, 4, 4), {"affine": False}),
+    ("LazyBatchNorm1d", (4, 6), {"track_running_stats": False, "bias": False}),
+    ("LazyInstanceNorm1d", (2, 3, 5), {}), ("LazyInstanceNorm2d", (2, 3, 4, 4), {"eps": 0.1}),
+])
+def test_lazy_norms_materialize_like_torch(name, shape, kw):
+    assert _lazy_norm_story(minitorch, name, shape, kw) == _lazy_norm_story(torch, name, shape,
+                                                                            kw)

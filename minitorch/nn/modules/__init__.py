@@ -175,6 +175,15 @@ from minitorch.nn.modules.sparse import EmbeddingBag  # noqa: E402
 __all__ += ["EmbeddingBag"]
 
 # nn misc: the lazy modules
-from minitorch.nn.modules.lazy import LazyConv1d, LazyConv2d, LazyLinear  # noqa: E402
+from minitorch.nn.modules.lazy import (  # noqa: E402
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyLinear,
+)
 
-__all__ += ["LazyLinear", "LazyConv1d", "LazyConv2d"]
+__all__ += ["LazyLinear", "LazyConv1d", "LazyConv2d", "LazyBatchNorm1d", "LazyBatchNorm2d",
+            "LazyInstanceNorm1d", "LazyInstanceNorm2d"]

@@ -1,5 +1,6 @@
-"""Lazy modules: ``nn.LazyLinear``, ``nn.LazyConv1d``, ``nn.LazyConv2d``, whose input size is
-read from their first input.
+"""Lazy modules: ``nn.LazyLinear``, ``nn.LazyConv1d``, ``nn.LazyConv2d``,
+``nn.LazyBatchNorm1d``/``2d`` and ``nn.LazyInstanceNorm1d``/``2d``, whose input size is read
+from their first input.
 
 Until then their weight and bias are :class:`~minitorch.nn.UninitializedParameter`
 placeholders. A forward pre-hook, on the first call, fills in the input size, gives the
@@ -21,12 +22,20 @@ Example:
 
 from __future__ import annotations
 
+from minitorch import _creation, _dtype
 from minitorch.autograd import grad_mode
+from minitorch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from minitorch.nn.modules.conv import Conv1d, Conv2d
+from minitorch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
 from minitorch.nn.modules.linear import Linear
-from minitorch.nn.parameter import UninitializedParameter, UninitializedTensorMixin
+from minitorch.nn.parameter import (
+    UninitializedBuffer,
+    UninitializedParameter,
+    UninitializedTensorMixin,
+)
 
-__all__ = ["LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d"]
+__all__ = ["LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyBatchNorm1d",
+           "LazyBatchNorm2d", "LazyInstanceNorm1d", "LazyInstanceNorm2d"]
 
 
 class LazyModuleMixin:
@@ -145,3 +154,65 @@ class LazyConv2d(_LazyConvMixin, Conv2d):
         super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
                          padding_mode)
         self._lazy_conv_setup(bias, device, dtype)
+
+
+class _LazyNormBase(LazyModuleMixin):
+    """Batch and instance norm whose ``num_features`` is the size of dim 1 of the first
+    input (the running statistics are :class:`~minitorch.nn.UninitializedBuffer` until
+    then)."""
+
+    def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device=None, dtype=None, *,
+                 bias: bool = True) -> None:
+        super().__init__(0, eps, momentum, False, False, device, dtype, bias=False)
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        self._bias = affine and bias
+        if affine:
+            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(device=device, dtype=dtype)
+        if track_running_stats:
+            self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
+            self.running_var = UninitializedBuffer(device=device, dtype=dtype)
+            self.num_batches_tracked = _creation.tensor(0, dtype=_dtype.int64, device=device)
+        self._lazy_setup()
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input) -> None:  # noqa: A002
+        if self.has_uninitialized_params():
+            self.num_features = input.shape[1]
+            for t in (self.weight, self.bias, self.running_mean, self.running_var):
+                if isinstance(t, UninitializedTensorMixin):
+                    t.materialize((self.num_features,))
+            self.reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyNormBase, BatchNorm1d):
+    """:class:`~minitorch.nn.BatchNorm1d` that reads ``num_features`` from its first input."""
+
+    cls_to_become = BatchNorm1d
+
+
+class LazyBatchNorm2d(_LazyNormBase, BatchNorm2d):
+    """:class:`~minitorch.nn.BatchNorm2d` that reads ``num_features`` from its first input."""
+
+    cls_to_become = BatchNorm2d
+
+
+class LazyInstanceNorm1d(_LazyNormBase, InstanceNorm1d):
+    """:class:`~minitorch.nn.InstanceNorm1d` that reads ``num_features`` from its first
+    input (lazy, it has weights and running statistics by default, as PyTorch's)."""
+
+    cls_to_become = InstanceNorm1d
+
+
+class LazyInstanceNorm2d(_LazyNormBase, InstanceNorm2d):
+    """:class:`~minitorch.nn.InstanceNorm2d` that reads ``num_features`` from its first
+    input (lazy, it has weights and running statistics by default, as PyTorch's)."""
+
+    cls_to_become = InstanceNorm2d
+
