@@ -783,10 +783,9 @@ def _lazy_norm_story(lib, name, shape, kw):
              [(n, repr(b) if type(b).__name__.startswith("Uninit") else b.tolist())
               for n, b in m.named_buffers()], m.has_uninitialized_params()]
     y = m(lib.tensor(np.random.default_rng(1).standard_normal(shape).astype(np.float32)))
-    story += [repr(m), type(m).__name__, y.detach().numpy().round(5).tolist(),
-              [(n, b.numpy().round(5).tolist()) for n, b in m.named_buffers()],
-              [(n, tuple(p.shape)) for n, p in m.named_parameters()]]
-    return story
+    story += [repr(m), type(m).__name__, [(n, tuple(p.shape)) for n, p in m.named_parameters()],
+              [n for n, _ in m.named_buffers()]]
+    return story, [y.detach().numpy()] + [b.numpy() for _, b in m.named_buffers()]
 
 
 @pytest.mark.parametrize("name,shape,kw", [
@@ -796,5 +795,8 @@ def _lazy_norm_story(lib, name, shape, kw):
     ("LazyInstanceNorm1d", (2, 3, 5), {}), ("LazyInstanceNorm2d", (2, 3, 4, 4), {"eps": 0.1}),
 ])
 def test_lazy_norms_materialize_like_torch(name, shape, kw):
-    assert _lazy_norm_story(minitorch, name, shape, kw) == _lazy_norm_story(torch, name, shape,
-                                                                            kw)
+    mine, ref = _lazy_norm_story(minitorch, name, shape, kw), _lazy_norm_story(torch, name,
+                                                                               shape, kw)
+    assert mine[0] == ref[0]
+    for a, b in zip(mine[1], ref[1]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
