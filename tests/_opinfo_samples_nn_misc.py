@@ -27,6 +27,13 @@ def _interpolate_more(op, base):
                              {"mode": "bicubic", "align_corners": align, **kw},
                              gradgrad=fam == "x1.7")
         yield Sample(op, "bicubic-default-align", (img,), {"mode": "bicubic", "size": 6})
+        for mode in ("bilinear", "bicubic"):
+            for fam, kw in [("down", {"scale_factor": 0.4}), ("up", {"size": (7, 9)}),
+                            ("mixed", {"size": (2, 8)}), ("align", {"size": (3, 2),
+                                                                    "align_corners": True}),
+                            ("one-wide", {"size": (6, 1)})]:
+                yield Sample(op, f"{mode}-antialias-{fam}", (img,),
+                             {"mode": mode, "antialias": True, **kw}, gradgrad=fam == "down")
         yield Sample(op, "bicubic-float64", (A(rnd(1, 2, 3, 3, dtype=np.float64)),),
                      {"scale_factor": 1.5, "mode": "bicubic"})
         yield Sample(op, "bicubic-float16", (A(rnd(1, 1, 3, 3, dtype=np.float16)),),

@@ -167,11 +167,42 @@ def test_interpolate_errors_and_edges_match_torch(x, kw):
 
 
 @pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
-def test_antialias_is_refused_by_name(mode):
-    """PyTorch's antialiased resize (a wider, normalised kernel) is not written: minitorch
-    says so rather than returning the plain resize."""
-    with pytest.raises(NotImplementedError, match=f"antialias=True.*_upsample_{mode}2d_aa"):
-        minitorch.nn.functional.interpolate(minitorch.tensor(X4), size=3, mode=mode,
+@pytest.mark.parametrize("align", [False, True])
+def test_antialias_sweep_matches_torch(mode, align):
+    """PyTorch's antialiased resize: the filter stretched by the scale when shrinking, weights
+    normalised, a pass skipped where the size does not change, and its forward's quirk for an
+    output one pixel wide (every row is the first row's value)."""
+    rng = np.random.default_rng(14)
+    for h in (1, 2, 5, 9):
+        for w in (1, 3, 8):
+            x = rng.standard_normal((1, 2, h, w)).astype(np.float32)
+            kws = [{"scale_factor": sf} for sf in (0.3, 0.5, 0.75, 1.0, 1.5, 2.0, (0.4, 1.7),
+                                                   (1.1, 1.0))]
+            kws += [{"size": s} for s in [(3, 2), (h, w), (1, 1)]]
+            for kw in kws:
+                _assert_same(x, {"mode": mode, "align_corners": align, "antialias": True, **kw},
+                             rtol=1e-4, atol=1e-5)
+
+
+def test_antialias_dtypes_special_values_and_gradcheck():
+    x64 = np.random.default_rng(15).standard_normal((1, 2, 7, 6))
+    for mode in ("bilinear", "bicubic"):
+        _assert_same(x64, {"mode": mode, "antialias": True, "size": (3, 4)})
+        for dtype in (np.float16, np.int64, np.bool_):  # PyTorch refuses them
+            _assert_same(x64.astype(dtype), {"mode": mode, "antialias": True, "size": (3, 4)})
+        special = np.array([[[[1.0, np.inf, 3.0, 0.5], [4.0, np.nan, 6.0, 1.0]]]], np.float32)
+        _assert_same(special, {"mode": mode, "antialias": True, "size": (2, 2)})
+        _assert_same(special, {"mode": mode, "antialias": True, "size": (2, 4)})
+        t = minitorch.tensor(x64, requires_grad=True)
+        f = lambda v, m=mode: minitorch.nn.functional.interpolate(  # noqa: E731
+            v, size=(3, 9), mode=m, antialias=True)
+        assert minitorch.autograd.gradcheck(f, (t,))
+        assert minitorch.autograd.gradgradcheck(f, (t,))
+
+
+def test_lanczos_is_refused_by_name():
+    with pytest.raises(NotImplementedError, match="lanczos"):
+        minitorch.nn.functional.interpolate(minitorch.tensor(X4), size=3, mode="lanczos",
                                             antialias=True)
 
 

@@ -9,6 +9,7 @@ where it comes from in the input:
   from its two neighbours ``i0 = floor(src)`` and ``i1 = i0 + 1`` with weights
   ``1 - (src - i0)`` and ``src - i0``; with ``align_corners=True``, ``src = dst * scale``.
 
+* ``antialias=True`` (``bilinear``, ``bicubic``): see :func:`_antialias_plan`.
 * ``bicubic``: the point ``src = (dst + 0.5) * scale - 0.5`` (not clamped), blended from its
   four neighbours ``floor(src) - 1 .. floor(src) + 2`` (clamped to the border) with Keys' cubic
   convolution weights (``A = -0.75``) of ``t = src - floor(src)``.
@@ -82,19 +83,59 @@ def _cubic_plan(src, in_size: int, opmath):
     return ("cubic", idx, w)
 
 
+def _antialias_plan(mode: str, in_size: int, out_size: int, scale_factor, align_corners,
+                    dtype):
+    """``("taps", idx, w)`` of PyTorch's antialiased resize (``antialias=True``): when
+    shrinking, the filter (the triangle of ``bilinear``, the cubic with ``A = -0.5`` of
+    ``bicubic``) is stretched by the scale, so each output averages all the inputs it covers;
+    the weights of each output are normalised to sum to 1."""
+    if align_corners:
+        scale = (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
+    else:
+        scale = 1.0 / scale_factor if scale_factor else in_size / out_size
+    half = 1.0 if mode == "bilinear" else 2.0  # half the filter's width
+    support = half * scale if scale >= 1.0 else half
+    invscale = 1.0 / scale if scale >= 1.0 else 1.0
+
+    def filt(x):
+        x = np.abs(x)
+        if mode == "bilinear":
+            return np.where(x < 1, 1 - x, 0.0)
+        a = -0.5
+        near = ((a + 2) * x - (a + 3)) * x * x + 1
+        far = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+        return np.where(x < 1, near, np.where(x < 2, far, 0.0))
+
+    centre = scale * (np.arange(out_size) + 0.5)
+    lo = np.maximum((centre - support + 0.5).astype(np.int64), 0)
+    hi = np.minimum((centre + support + 0.5).astype(np.int64), in_size)
+    k = max(int((hi - lo).max()), 1) if out_size else 1
+    j = np.arange(k)[:, None]
+    w = np.where(j < hi - lo, filt((j + lo - centre + 0.5) * invscale), 0.0)
+    total = w.sum(0)
+    w = np.where(total != 0, w / np.where(total != 0, total, 1), w)
+    opmath = np.float64 if dtype == np.float64 else np.float32
+    # where the size does not change PyTorch's forward skips the pass, whatever the scale
+    # factor, but its backward does not ("taps-same")
+    kind = "taps-same" if in_size == out_size else "taps"
+    return (kind, np.minimum(lo + j, in_size - 1), w.astype(opmath))
+
+
 def _apply_plan(x, axis: int, plan):
     """Resize ``x`` along ``axis`` as ``plan`` says (PyTorch's formula, in its order)."""
     xp = array_module(x)
     if plan[0] == "nearest":
         return xp.take(x, xp.asarray(plan[1]), axis=axis)
+    if plan[0] == "taps-same":
+        return x
     shape = [1] * x.ndim
     shape[axis] = -1
-    if plan[0] == "cubic":
+    if plan[0] in ("cubic", "taps"):
         _, idx, w = plan
         v = x.astype(w.dtype, copy=False)
         out = None
         with np.errstate(invalid="ignore", over="ignore"):
-            for j in range(4):  # summed in PyTorch's order
+            for j in range(len(w)):  # summed in PyTorch's order
                 term = xp.asarray(w[j]).reshape(shape) * xp.take(v, xp.asarray(idx[j]), axis=axis)
                 out = term if out is None else out + term
         return out
@@ -119,10 +160,10 @@ def _apply_plan_transposed(g, axis: int, plan, in_size: int):
     if plan[0] == "nearest":
         _add_at(moved, xp.asarray(plan[1]), gm)
         return out
-    if plan[0] == "cubic":
+    if plan[0] in ("cubic", "taps", "taps-same"):
         _, idx, w = plan
         with np.errstate(invalid="ignore", over="ignore"):
-            for j in range(4):
+            for j in range(len(w)):
                 wj = xp.asarray(w[j].astype(g.dtype).reshape((-1,) + (1,) * (g.ndim - 1)))
                 _add_at(moved, xp.asarray(idx[j]), wj * gm)
         return out
@@ -143,7 +184,9 @@ _NODE_NAMES = {("nearest", 1): "UpsampleNearest1DBackward0",
                ("nearest-exact", 3): "UpsampleNearestExact3DBackward0",
                ("linear", 1): "UpsampleLinear1DBackward0",
                ("bilinear", 2): "UpsampleBilinear2DBackward0",
-               ("bicubic", 2): "UpsampleBicubic2DBackward0"}
+               ("bicubic", 2): "UpsampleBicubic2DBackward0",
+               ("bilinear-aa", 2): "UpsampleBilinear2DAaBackward0",
+               ("bicubic-aa", 2): "UpsampleBicubic2DAaBackward0"}
 
 
 def _upsample_class(mode: str, ndim: int) -> type:
@@ -171,6 +214,11 @@ class Upsample(Function):
         for axis in range(len(plans) + 1, 1, -1):  # the last dimension first, as PyTorch
             out = _apply_plan(out, axis, plans[axis - 2])
         ctx.plans, ctx.in_shape = plans, x._data.shape
+        if plans[0][0] == "taps" and out.shape[-1] == 1:
+            # PyTorch's antialiased kernel, resizing the height of an output one pixel wide,
+            # gives every row the first row's value (its backward does not): minitorch returns
+            # what it returns
+            out = array_module(out).broadcast_to(out[..., :1, :], out.shape).copy()
         return _wrap(out.astype(x._data.dtype, copy=False))
 
     @staticmethod

@@ -1020,7 +1020,11 @@ from minitorch.nn._activation import Gelu, Silu  # noqa: E402
 from minitorch.nn._conv_nd import Convolution1d, ConvolutionTranspose  # noqa: E402
 from minitorch.nn._norm import NativeGroupNorm, NativeLayerNorm  # noqa: E402
 from minitorch.nn._robust_loss import HuberLoss, SmoothL1Loss, Xlogy  # noqa: E402
-from minitorch.nn._upsample import _source_index, _upsample_class  # noqa: E402
+from minitorch.nn._upsample import (  # noqa: E402
+    _antialias_plan,
+    _source_index,
+    _upsample_class,
+)
 
 __all__ += ["gelu", "silu", "layer_norm", "group_norm", "conv1d", "conv_transpose2d",
             "interpolate", "kl_div", "smooth_l1_loss", "huber_loss"]
@@ -1279,10 +1283,8 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
             raise ValueError("Lanczos mode does not support align_corners=True")
         if not antialias:
             raise ValueError("Lanczos mode requires antialias=True")
-    if antialias or (mode == "lanczos" and dim == 2):
-        raise NotImplementedError(f"minitorch's interpolate does not implement antialias=True "
-                                  f"(mode {mode!r}); PyTorch's antialiased resize "
-                                  f"(_upsample_{mode}2d_aa) is not written yet")
+        raise NotImplementedError("minitorch's interpolate does not implement mode 'lanczos' "
+                                  "(PyTorch's _upsample_lanczos2d_aa) yet")
     if dim not in kernels.get(mode, ()):
         needs = {"linear": 1, "bilinear": 2, "trilinear": 3}.get(mode)
         if needs is not None and needs != dim and dim in (1, 2, 3):
@@ -1307,11 +1309,15 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     if input._data.shape[1] == 0:  # (an empty batch is fine)
         raise RuntimeError(f"Non-empty {input.dim()}D data tensor expected but got a tensor "
                            f"with sizes {list(input.shape)}")
+    if antialias and input._data.dtype not in (np.float32, np.float64):
+        raise NotImplementedError('"compute_index_ranges_weights" not implemented for '
+                                  f"'{_type_name(input)}'")
     _check_float_input(input, "compute_indices_weights_cubic" if mode == "bicubic"
                        else f"upsample_{kernel}{dim}d_channels_last")
-    plans = tuple(_source_index(mode, n, out, s, bool(align_corners), input._data.dtype)
+    plan = _antialias_plan if antialias else _source_index
+    plans = tuple(plan(mode, n, out, s, bool(align_corners), input._data.dtype)
                   for n, out, s in zip(in_sizes, sizes, scales))
-    return _upsample_class(mode, dim).apply(input, plans)
+    return _upsample_class(mode + "-aa" * bool(antialias), dim).apply(input, plans)
 
 
 def _is_integer(x) -> bool:
