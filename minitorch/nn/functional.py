@@ -1211,10 +1211,6 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     return out.squeeze(0) if unbatched else out
 
 
-_INTERPOLATE_MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area",
-                      "nearest-exact")
-
-
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",  # noqa: A002
                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
                 antialias: bool = False) -> Tensor:
