@@ -541,6 +541,8 @@ def max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1,  # noqa: A0
     """``torch.max_pool3d``: :func:`nn.functional.max_pool3d` without ``return_indices``."""
     return nn.functional.max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode)
 
+# nn misc: embedding_renorm_, F.embedding's in-place max_norm (nn/functional.py)
+from minitorch.nn.functional import _embedding_renorm_ as embedding_renorm_
 
 del _dtype
 

@@ -2397,6 +2397,9 @@ def _build_table() -> dict:
     import _opinfo_samples_nn3d  # conv3d, conv_transpose1d/3d, 3-d pools, unpooling (nn3d)
 
     _opinfo_samples_nn3d.add_samples(t)
+    import _opinfo_samples_nn_misc  # nn misc: interpolate's bicubic and area, embedding's options
+
+    _opinfo_samples_nn_misc.add_samples(t)
     _add_issue26_samples(t)
     return t
 

@@ -211,6 +211,20 @@ LAYERS = {  # name: (make the layer, its inputs as NumPy arrays; the first gets 
                             [_floats(2, 2, 7, 8)]),
 }
 
+# nn misc: EmbeddingBag's modes and offsets, Upsample's bicubic and area
+LAYERS.update({
+    "EmbeddingBag-sum": (lambda: nn.EmbeddingBag(10, 3, mode="sum", padding_idx=0),
+                         [np.array([1, 0, 4, 4, 9]), np.array([0, 2, 2])]),
+    "EmbeddingBag-mean-freq": (lambda: nn.EmbeddingBag(10, 3, scale_grad_by_freq=True),
+                               [_classes(10, 2, 5)]),
+    "EmbeddingBag-max": (lambda: nn.EmbeddingBag(10, 3, mode="max"), [_classes(10, 3, 4)]),
+    "Upsample-bicubic": (lambda: nn.Upsample(scale_factor=1.5, mode="bicubic"),
+                         [_floats(1, 2, 3, 3)]),
+    "Upsample-area": (lambda: nn.Upsample(size=(2, 3), mode="area"), [_floats(1, 2, 5, 4)]),
+    "LazyLinear": (lambda: nn.LazyLinear(3), [_floats(2, 4)]),
+    "LazyConv2d": (lambda: nn.LazyConv2d(2, 3), [_floats(1, 3, 5, 5)]),
+})
+
 
 def _tensors(out) -> list:
     if isinstance(out, minitorch.Tensor):

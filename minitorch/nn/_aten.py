@@ -235,8 +235,8 @@ def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1,
               scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     """``nn.functional.embedding(indices, weight, ...)``, the arguments swapped; a negative
     ``padding_idx`` means none (``nn.functional`` has already made its own positive)."""
-    return F.embedding(indices, weight, None if padding_idx < 0 else padding_idx,
-                       scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+    return F._embedding(indices, weight, None if padding_idx < 0 else padding_idx,
+                        scale_grad_by_freq, sparse)
 
 
 # ---------------------------------------------------------------- normalisation

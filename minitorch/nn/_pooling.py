@@ -272,7 +272,7 @@ class AvgPool2DBackward(Function):
 # ---------------------------------------------------------------- adaptive pooling
 def _check_grad_size(grad: Tensor, name: str, n: int = 2) -> None:
     """PyTorch's backward refuses an empty output (outside the batch dimensions)."""
-    for d in range(grad.dim() - n, grad.dim()):
+    for d in range(1, grad.dim()):
         if grad.shape[d] == 0:
             raise RuntimeError(
                 f"{name}_backward(): Expected grad_output to have non-zero size for non-batch "

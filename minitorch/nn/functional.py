@@ -26,6 +26,7 @@ import warnings
 import numpy as np
 
 from minitorch._backend import array_module
+from minitorch._backend import to_numpy as _to_numpy
 from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch._warnings import warn_once
 from minitorch.autograd import grad_mode
@@ -581,28 +582,41 @@ class Embedding(Function):
     _edge_args = (0,)  # only the weight gets a gradient
 
     @staticmethod
-    def forward(ctx, weight, indices, padding_idx):
+    def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq=False):
         ctx.indices, ctx.padding_idx, ctx.num = indices, padding_idx, weight._data.shape[0]
+        ctx.scale_grad_by_freq = scale_grad_by_freq
         return _wrap(weight._data[indices])
 
     @staticmethod
     def backward(ctx, grad):
-        return EmbeddingDenseBackward.apply(grad, ctx.indices, ctx.num, ctx.padding_idx)
+        return EmbeddingDenseBackward.apply(grad, ctx.indices, ctx.num, ctx.padding_idx,
+                                            ctx.scale_grad_by_freq)
+
+
+def _inverse_counts(indices, g):
+    """``1 / (how often each index occurs)``, one per index, shaped to scale its row."""
+    xp = array_module(g)
+    flat = indices.reshape(-1)
+    counts = xp.bincount(flat, minlength=int(flat.max()) + 1 if flat.size else 0)
+    return (1 / counts[flat]).astype(g.dtype)[:, None]
 
 
 class EmbeddingDenseBackward(Function):
-    """Add each looked-up row's gradient into its row (a row used twice gets it twice)."""
+    """Add each looked-up row's gradient into its row (a row used twice gets it twice; with
+    ``scale_grad_by_freq`` each is divided by how often its index occurs)."""
 
     node_name = "EmbeddingDenseBackwardBackward0"
     _builtin = True
     _edge_args = (0,)
 
     @staticmethod
-    def forward(ctx, grad, indices, num, padding_idx):
+    def forward(ctx, grad, indices, num, padding_idx, scale_grad_by_freq=False):
         g = grad._data
         dim = g.shape[-1]
         flat_idx = indices.reshape(-1)
         flat_g = g.reshape(-1, dim)
+        if scale_grad_by_freq:
+            flat_g = flat_g * _inverse_counts(indices, g)
         if padding_idx is not None:
             keep = flat_idx != padding_idx  # the padding row never learns
             flat_idx, flat_g = flat_idx[keep], flat_g[keep]
@@ -613,30 +627,93 @@ class EmbeddingDenseBackward(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        return Embedding.apply(gg, ctx.indices, None)
+        # PyTorch's double backward (embedding_dense_double_backward) masks the padding rows
+        # but does not divide by the counts: minitorch's follows it
+        rows = Embedding.apply(gg, ctx.indices, None)
+        if ctx.padding_idx is not None:
+            shape = ctx.indices.shape + (1,)
+            rows = rows * _wrap((ctx.indices != ctx.padding_idx).astype(gg._data.dtype)
+                                .reshape(shape))
+        return rows
+
+
+def _check_indices(indices: Tensor, kernel: str, arg: str) -> None:
+    if indices._data.dtype.kind not in "iu":
+        raise RuntimeError(
+            f"Expected tensor for argument #{arg} 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got torch.{indices.dtype._legacy} instead (while checking "
+            f"arguments for {kernel})")
+
+
+def _embedding_renorm_(weight: Tensor, indices: Tensor, max_norm: float,
+                       norm_type: float) -> Tensor:
+    """``torch.embedding_renorm_``: scale each row of ``weight`` that ``indices`` names, in
+    place, so that its ``norm_type``-norm is at most ``max_norm`` (a row above it is
+    multiplied by ``max_norm / (norm + 1e-7)``). Returns ``weight``."""
+    _check_indices(indices, "embedding_renorm_", "2")
+    if weight.dim() != 2:
+        raise RuntimeError(f"Expected 2-dimensional tensor, but got {weight.dim()}-dimensional "
+                           "tensor for argument #1 'self' (while checking arguments for "
+                           "embedding_renorm_)")
+    if weight.requires_grad and grad_mode.is_grad_enabled():
+        if weight.grad_fn is None:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                               "operation.")
+        raise RuntimeError("the derivative for 'embedding_renorm_' is not implemented (minitorch "
+                           "refuses it here; PyTorch would at backward)")
+    num = weight.shape[0]
+    flat = _to_numpy(indices._data).reshape(-1)
+    bad = flat[(flat < -num) | (flat >= num)]
+    if bad.size:
+        raise IndexError(f"select(): index {int(bad[0])} out of range for tensor of size "
+                         f"{_fmt_shape(weight.shape)} at dimension 0")
+    rows = np.unique(np.where(flat < 0, flat + num, flat))
+    # each row's norm on its own, as PyTorch sums it (row.norm(p))
+    norms = np.array([float(_vector_norm(weight[int(r)], norm_type)) for r in rows])
+    big = norms > max_norm
+    if big.any():
+        scale = (max_norm / (norms[big] + 1e-7)).astype(weight._data.dtype)
+        xp = array_module(weight._data)
+        picked = xp.asarray(rows[big])
+        weight._data[picked] = weight._data[picked] * xp.asarray(scale)[:, None]
+    _counter(weight).value += 1  # one in-place op, whether or not a row changed
+    return weight
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # noqa: A002
               max_norm=None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
               sparse: bool = False) -> Tensor:
-    """Look up the rows of ``weight`` given by the integer tensor ``input``."""
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError(
-            "minitorch's embedding supports neither max_norm, scale_grad_by_freq nor sparse"
-        )
-    if input._data.dtype.kind not in "iu":
-        raise RuntimeError(
-            "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got torch.{input.dtype._legacy} instead (while checking "
-            "arguments for embedding)"
-        )
-    idx = input._data
+    """Look up the rows of ``weight`` given by the integer tensor ``input``.
+
+    ``max_norm``: first rescale (in place, without recording it) each looked-up row whose
+    ``norm_type``-norm is above it; ``scale_grad_by_freq``: divide each row's gradient by how
+    often its index occurs in ``input``. ``sparse=True`` asks for a sparse gradient, which
+    minitorch (no sparse tensors) refuses.
+    """
     num = weight._data.shape[0]
+    if padding_idx is not None:
+        if padding_idx >= num or padding_idx < -num:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        if padding_idx < 0:
+            padding_idx += num
+    if max_norm is not None:
+        with grad_mode.no_grad():
+            _embedding_renorm_(weight.detach(), input, max_norm, norm_type)
+    return _embedding(input, weight, padding_idx, scale_grad_by_freq, sparse)
+
+
+def _embedding(input: Tensor, weight: Tensor, padding_idx: int | None,  # noqa: A002
+               scale_grad_by_freq: bool, sparse: bool) -> Tensor:
+    """The lookup itself (``torch.embedding``), after ``embedding``'s Python checks."""
+    num = weight._data.shape[0]
+    _check_indices(input, "embedding", "1")
+    idx = input._data
     if idx.size and (idx.min() < 0 or idx.max() >= num):
         raise IndexError("index out of range in self")
-    if padding_idx is not None and padding_idx < 0:
-        padding_idx += num
-    return Embedding.apply(weight, idx, padding_idx)
+    if sparse and weight.requires_grad and grad_mode.is_grad_enabled():
+        raise NotImplementedError("minitorch has no sparse tensors: embedding(..., sparse=True) "
+                                  "would give the weight a sparse gradient; use sparse=False")
+    return Embedding.apply(weight, idx, padding_idx, bool(scale_grad_by_freq))
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -890,6 +967,12 @@ def _adaptive_input(input: Tensor, name: str, colon: str = "") -> None:  # noqa:
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f'"{name}" not implemented for '
                                   f"'{input.dtype._legacy[:-6]}'")
+    # (interpolate's mode "area" pools through here); the max pool checks the channels too
+    for i in range(1 - input.dim(), 0) if "max" in name else (-2, -1):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {list(input.shape)} with "
+                               f"dimension {i + input.dim()} being empty")
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
@@ -950,7 +1033,11 @@ from minitorch.nn._activation import Gelu, Silu  # noqa: E402
 from minitorch.nn._conv_nd import Convolution1d, ConvolutionTranspose  # noqa: E402
 from minitorch.nn._norm import NativeGroupNorm, NativeLayerNorm  # noqa: E402
 from minitorch.nn._robust_loss import HuberLoss, SmoothL1Loss, Xlogy  # noqa: E402
-from minitorch.nn._upsample import _source_index, _upsample_class  # noqa: E402
+from minitorch.nn._upsample import (  # noqa: E402
+    _antialias_plan,
+    _source_index,
+    _upsample_class,
+)
 
 __all__ += ["gelu", "silu", "layer_norm", "group_norm", "conv1d", "conv_transpose2d",
             "interpolate", "kl_div", "smooth_l1_loss", "huber_loss"]
@@ -1137,63 +1224,89 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     return out.squeeze(0) if unbatched else out
 
 
-_INTERPOLATE_MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area",
-                      "nearest-exact")
-
-
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",  # noqa: A002
                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
                 antialias: bool = False) -> Tensor:
     """Resize the spatial dimensions of ``input`` (N, C, L), (N, C, H, W) or (N, C, D, H, W)
     to ``size``, or by ``scale_factor``. Modes: ``"nearest"`` (the default) and
-    ``"nearest-exact"`` for any of them, ``"linear"`` for 3-D input, ``"bilinear"`` for 4-D.
+    ``"nearest-exact"`` for any of them, ``"linear"`` for 3-D input, ``"bilinear"`` and
+    ``"bicubic"`` for 4-D, ``"area"`` (adaptive average pooling to the output size) for 3-D
+    and 4-D. The checks come in PyTorch's order.
 
     >>> import minitorch
     >>> interpolate(minitorch.tensor([[[1.0, 2.0]]]), scale_factor=2)
     tensor([[[1., 1., 2., 2.]]])
     """
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating "
+                             "modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
     dim = input.dim() - 2
-    if mode not in _INTERPOLATE_MODES + ("lanczos",) or dim not in (1, 2, 3):
-        raise NotImplementedError(
-            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
-            "the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
-            f"nearest-exact (got {mode})")
-    if (size is None) == (scale_factor is None):
-        raise ValueError("only one of size or scale_factor should be defined" if size is not None
-                         else "either size or scale_factor should be defined")
-    if mode in ("nearest", "area", "nearest-exact") and align_corners is not None:
-        raise ValueError("align_corners option can only be set with the interpolating modes: "
-                         "linear | bilinear | bicubic | trilinear")
     in_sizes = list(input._data.shape[2:])
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
     if size is not None:
-        sizes = list(size) if isinstance(size, (tuple, list)) else [size] * dim
-        if len(sizes) != dim:
-            raise ValueError(
-                "Input and output must have the same number of spatial dimensions, but got "
-                f"input with spatial dimensions of {in_sizes} and output size of {size}. Please "
-                "provide input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, "
-                "o2, ...,oK) format.")
-        sizes, scales = [int(s) for s in sizes], [None] * dim
-    else:
+        if isinstance(size, (tuple, list)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {in_sizes} and output size of {size}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and output "
+                    "size in (o1, o2, ...,oK) format.")
+            if not all(_is_integer(s) for s in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] "
+                                "or Tuple[int, int, int], but got size with types "
+                                f"{[type(s) for s in size]}")
+            sizes = [int(s) for s in size]
+        else:
+            sizes = [int(size)] * max(dim, 0)
+        scales = [None] * len(sizes)
+    elif scale_factor is not None:
         scales = list(scale_factor) if isinstance(scale_factor, (tuple, list)) else \
-            [scale_factor] * dim
-        if len(scales) != dim:
+            [scale_factor] * max(dim, 0)
+        if len(scales) != dim and isinstance(scale_factor, (tuple, list)):
             raise ValueError(
                 "Input and scale_factor must have the same number of spatial dimensions, but "
                 f"got input with spatial dimensions of {in_sizes} and scale_factor of shape "
                 f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
                 "and scale_factor in (s1, s2, ...,sK) format.")
         sizes = [int(np.floor(float(n) * float(s))) for n, s in zip(in_sizes, scales)]
-        if recompute_scale_factor:
-            scales = [None] * dim
-    needs = {"linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2}.get(mode)
-    if needs is not None and needs != dim:
-        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
-                                  f"{needs + 2}D input")
-    if mode not in ("nearest", "nearest-exact", "linear", "bilinear") or antialias:
-        raise NotImplementedError(f"minitorch's interpolate supports the modes nearest, "
-                                  f"nearest-exact, linear and bilinear (without antialias), not "
-                                  f"{mode!r}")
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if recompute_scale_factor or mode == "area":  # the kernel sees the output size only
+        scales = [None] * len(sizes)
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
+                         "modes and requires a 4-D tensor as input")
+    kernels = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2),
+               "linear": (1,), "bilinear": (2,), "bicubic": (2,)}
+    if mode == "area" and dim == 3:
+        raise NotImplementedError("minitorch's interpolate has no mode 'area' for 5-D input "
+                                  "(it would be adaptive_avg_pool3d)")
+    if mode == "lanczos" and dim == 2:
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
+        raise NotImplementedError("minitorch's interpolate does not implement mode 'lanczos' "
+                                  "(PyTorch's _upsample_lanczos2d_aa) yet")
+    if dim not in kernels.get(mode, ()):
+        needs = {"linear": 1, "bilinear": 2, "trilinear": 3}.get(mode)
+        if needs is not None and needs != dim and dim in (1, 2, 3):
+            raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
+                                      f"{needs + 2}D input")
+        if mode == "trilinear" and dim == 3:
+            raise NotImplementedError("minitorch's interpolate has no mode 'trilinear'")
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
+            "the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+            f"nearest-exact (got {mode})")
+    if mode == "area":
+        return (adaptive_avg_pool1d if dim == 1 else adaptive_avg_pool2d)(input, sizes)
     kernel = "nearest" if mode.startswith("nearest") else mode
     if min(in_sizes) < 1 or min(sizes) < 1:
         names = "DHW"[3 - dim:]
@@ -1205,10 +1318,22 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     if input._data.shape[1] == 0:  # (an empty batch is fine)
         raise RuntimeError(f"Non-empty {input.dim()}D data tensor expected but got a tensor "
                            f"with sizes {list(input.shape)}")
-    _check_float_input(input, f"upsample_{kernel}{dim}d_channels_last")
-    plans = tuple(_source_index(mode, n, out, s, bool(align_corners), input._data.dtype)
+    if antialias and input._data.dtype not in (np.float32, np.float64):
+        raise NotImplementedError('"compute_index_ranges_weights" not implemented for '
+                                  f"'{_type_name(input)}'")
+    _check_float_input(input, "compute_indices_weights_cubic" if mode == "bicubic"
+                       else f"upsample_{kernel}{dim}d_channels_last")
+    plan = _antialias_plan if antialias else _source_index
+    plans = tuple(plan(mode, n, out, s, bool(align_corners), input._data.dtype)
                   for n, out, s in zip(in_sizes, sizes, scales))
-    return _upsample_class(mode, dim).apply(input, plans)
+    return _upsample_class(mode + "-aa" * bool(antialias), dim).apply(input, plans)
+
+
+def _is_integer(x) -> bool:
+    """An int, a NumPy integer or an integer Tensor (what PyTorch accepts as a size)."""
+    if isinstance(x, Tensor):
+        return not x.dtype.is_floating_point
+    return isinstance(x, (int, np.integer))
 
 
 def _check_loss_inputs(input: Tensor, target: Tensor, kernel: str):  # noqa: A002
@@ -3383,3 +3508,248 @@ def fractional_max_pool3d(input: Tensor, kernel_size, output_size=None,  # noqa:
     out, idx = fractional_max_pool3d_with_indices(input, kernel_size, output_size,
                                                   output_ratio, False, _random_samples)
     return (out, idx) if return_indices else out
+
+
+# ====================================================================== nn misc: embedding_bag
+from minitorch.nn._embedding_bag import EmbeddingBag as _EmbeddingBag  # noqa: E402
+from minitorch.nn._embedding_bag import _bags as _bag_plan  # noqa: E402
+
+__all__ += ["embedding_bag"]
+
+
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,  # noqa: A002
+                  max_norm=None, norm_type: float = 2, scale_grad_by_freq: bool = False,
+                  mode: str = "mean", sparse: bool = False,
+                  per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
+                  padding_idx: int | None = None) -> Tensor:
+    """The sum, mean or maximum of each bag of rows of ``weight`` (``nn.EmbeddingBag``).
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> w = minitorch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> F.embedding_bag(minitorch.tensor([0, 2, 1]), w, minitorch.tensor([0, 2]), mode="sum")
+    tensor([[6., 8.],
+            [3., 4.]])
+    """
+    if not weight.dtype.is_floating_point and input.dtype.is_floating_point:
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
+                      "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
+                      "`embedding_bag(input, weight, ...)`.", stacklevel=2)
+        weight, input = input, weight  # noqa: A001
+    if per_sample_weights is not None and input.shape != per_sample_weights.shape:
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is "
+                         f"not None, then it must have the same shape as the input "
+                         f"({input.shape})")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
+                         f"{weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
+                             "is a mini-batch of fixed length sequences. However, found offsets "
+                             f"of type {type(offsets)}")
+        off = np.arange(0, input.numel(), input.shape[1]) if input.shape[1] else \
+            np.zeros(input.shape[0], np.int64)
+        include_last_offset = False
+        input = input.reshape(-1)  # noqa: A001
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+        off = None
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
+                         f"{input.dim()}")
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
+    if max_norm is not None:
+        with grad_mode.no_grad():
+            _embedding_renorm_(weight.detach(), input, max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+            f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+            "GitHub.")
+    for t, arg in ((input, "1 'indices'"), (offsets, "2 'offsets'")):
+        if t is not None and t.dtype.is_floating_point:
+            raise RuntimeError(f"Expected tensor for argument #{arg.split()[0]} "
+                               f"{arg.split()[1]} to have one of the following scalar types: "
+                               f"Long, Int; but got torch.{t.dtype._legacy} instead (while "
+                               "checking arguments for embedding_bag)")
+    num = weight.shape[0]
+    if padding_idx is not None:
+        if not -num <= padding_idx < num:
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, -{num} "
+                               f"through {num - 1}, but got {padding_idx}")
+        padding_idx %= num
+    idx = _to_numpy(input._data).astype(np.int64)
+    off = _to_numpy(offsets._data).astype(np.int64) if off is None else off
+    if off.size and off[0] != 0:
+        kind = "Int" if offsets is not None and offsets.dtype == _dtype.int32 else "Long"
+        raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
+                           f"has to start from position 0. However, got {off[0]}\n"
+                           f"[ torch.{kind}Tensor{{}} ]")
+    if off.size and off[-1] > idx.shape[0]:
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {idx.shape[0]} "
+                           f"but got offsets[-1] of {off[-1]}")
+    bad = np.flatnonzero((idx < 0) | (idx >= num))
+    if bad.size:
+        if mode != "max" and padding_idx is None and weight.dtype != _dtype.float64:
+            raise RuntimeError(f"Index {bad[0]} of input takes value {idx[bad[0]]} which is not "
+                               f"in the valid range [0, {num})")  # PyTorch's fast path says so
+        raise RuntimeError("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found "
+                           f"idx to be {idx[bad[0]]}")
+    if per_sample_weights is not None and per_sample_weights.dtype != weight.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(weight)} but found "
+                           f"{_type_name(per_sample_weights)}")
+    if sparse and weight.requires_grad and grad_mode.is_grad_enabled():
+        raise NotImplementedError("minitorch has no sparse tensors: embedding_bag(..., "
+                                  "sparse=True) would give the weight a sparse gradient; use "
+                                  "sparse=False")
+    bag_of, n_bags = _bag_plan(idx, off, include_last_offset)
+    return _EmbeddingBag.apply(weight, per_sample_weights, idx, bag_of, n_bags, mode,
+                              padding_idx, bool(scale_grad_by_freq))
+
+
+# ====================================================================== nn misc: affine_grid
+from minitorch.nn._grid import AffineGridGenerator as _AffineGridGenerator  # noqa: E402
+
+__all__ += ["affine_grid"]
+
+_ALIGN_CORNERS_DEFAULT = ("Default grid_sample and affine_grid behavior has changed to "
+                          "align_corners=False since 1.3.0. Please specify align_corners=True "
+                          "if the old behavior is desired. See the documentation of grid_sample "
+                          "for details.")
+
+
+def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tensor:
+    """The sampling grid ``(N, H, W, 2)`` (or ``(N, D, H, W, 3)``) of the affine maps
+    ``theta`` ``(N, 2, 3)`` (or ``(N, 3, 4)``) for an output of ``size``: each point's
+    normalised coordinates in ``[-1, 1]``, mapped by its batch's matrix (for ``grid_sample``).
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> F.affine_grid(minitorch.tensor([[[1.0, 0, 0], [0, 1, 0]]]), (1, 1, 2, 2),
+    ...               align_corners=True)
+    tensor([[[[-1., -1.],
+              [ 1., -1.]],
+    <BLANKLINE>
+             [[-1.,  1.],
+              [ 1.,  1.]]]])
+    """
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_DEFAULT, stacklevel=2)
+        align_corners = False
+    if not theta.dtype.is_floating_point:
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    sizes = tuple(size)
+    if len(sizes) in (4, 5):
+        k = len(sizes) - 2
+        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (k, k + 1):
+            kind, mat = ("2D", "Nx2x3") if k == 2 else ("3D", "Nx3x4")
+            raise ValueError(f"Expected a batch of {kind} affine matrices of shape {mat} for "
+                             f"size {size}. Got {theta.shape}.")
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                                  f"affine transforms, respectively. Got size {size}.")
+    if align_corners and min(sizes[2:]) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids "
+                      "when align_corners=True. This is not an intended use case of "
+                      "affine_grid. See the documentation of affine_grid for details.",
+                      stacklevel=2)
+    elif min(sizes) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return _AffineGridGenerator.apply(theta, sizes, bool(align_corners))
+
+
+
+# ====================================================================== nn misc: gumbel_softmax
+__all__ += ["gumbel_softmax"]
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10,
+                   dim: int = -1) -> Tensor:
+    """A differentiable sample from the categorical distribution of ``logits``: softmax of
+    ``(logits + g) / tau`` with Gumbel(0, 1) noise ``g = -log(Exponential(1))``, drawn as
+    PyTorch draws it (the same numbers under the same seed). ``hard=True`` returns the one-hot
+    of the largest entry, with the soft sample's gradient (straight-through).
+
+    >>> import minitorch
+    >>> _ = minitorch.manual_seed(0)
+    >>> gumbel_softmax(minitorch.tensor([[1.0, 2.0, 3.0]]), hard=True)
+    tensor([[0., 0., 1.]])
+    """
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -_creation.empty_like(logits).exponential_().log()  # ~Gumbel(0, 1)
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft  # the reparameterization trick
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = _creation.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft  # straight through
+
+
+# ====================================================================== nn misc: grid_sample
+from minitorch.nn._grid_sample import GridSampler2D as _GridSampler2D  # noqa: E402
+
+__all__ += ["grid_sample"]
+
+
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",  # noqa: A002
+                padding_mode: str = "zeros", align_corners: bool | None = None) -> Tensor:
+    """Read ``input`` (N, C, H, W) at the points of ``grid`` (N, Ho, Wo, 2), whose ``(x, y)``
+    run from -1 to 1 across the image (with :func:`affine_grid`: a spatial transformer).
+    ``mode``: ``"bilinear"`` or ``"nearest"``; ``padding_mode``: ``"zeros"``, ``"border"``
+    or ``"reflection"``. (5-D input and ``"bicubic"`` are not written yet.)
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> img = minitorch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+    >>> F.grid_sample(img, minitorch.tensor([[[[0.0, 0.0], [1.0, -1.0]]]]), align_corners=True)
+    tensor([[[[2.5000, 2.0000]]]])
+    """
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_DEFAULT, stacklevel=2)
+        align_corners = False
+    if grid.shape[0] != input.shape[0]:
+        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, "
+                           f"but got input with sizes {list(input.shape)} and grid with sizes "
+                           f"{list(grid.shape)}")
+    if grid.shape[-1] != input.dim() - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {input.dim() - 2} in last "
+                           f"dimension, but got grid with sizes {list(grid.shape)}")
+    for i in range(2, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial "
+                               f"dimensions, but input has sizes {list(input.shape)} with "
+                               f"dimension {i} being empty")
+    if input.dim() != 4 or grid.dim() != 4:
+        if input.dim() == 5 and grid.dim() == 5:
+            raise NotImplementedError("minitorch's grid_sample reads 4-D input only, not yet "
+                                      "5-D (PyTorch's grid_sampler_3d)")
+        kind = "4D" if input.dim() == 4 else "5D"
+        raise RuntimeError(f"grid_sampler(): expected {kind} input and grid with same number of "
+                           f"dimensions, but got input with sizes {list(input.shape)} and grid "
+                           f"with sizes {list(grid.shape)}")
+    if mode == "bicubic":
+        raise NotImplementedError("minitorch's grid_sample reads in the modes bilinear and "
+                                  "nearest, not yet 'bicubic'")
+    if input.dtype != grid.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(input)} but found "
+                           f"{_type_name(grid)}")
+    return _GridSampler2D.apply(input, grid, mode, padding_mode, bool(align_corners))
+

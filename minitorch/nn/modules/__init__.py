@@ -195,3 +195,21 @@ __all__ += ["Conv3d", "ConvTranspose1d", "ConvTranspose3d", "MaxPool3d", "AvgPoo
             "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "BatchNorm3d", "MaxUnpool1d", "MaxUnpool2d",
             "MaxUnpool3d", "LPPool1d", "LPPool2d", "LPPool3d", "FractionalMaxPool2d",
             "FractionalMaxPool3d"]
+# nn misc: EmbeddingBag
+from minitorch.nn.modules.sparse import EmbeddingBag  # noqa: E402
+
+__all__ += ["EmbeddingBag"]
+
+# nn misc: the lazy modules
+from minitorch.nn.modules.lazy import (  # noqa: E402
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyLinear,
+)
+
+__all__ += ["LazyLinear", "LazyConv1d", "LazyConv2d", "LazyBatchNorm1d", "LazyBatchNorm2d",
+            "LazyInstanceNorm1d", "LazyInstanceNorm2d"]
