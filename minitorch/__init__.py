@@ -508,4 +508,10 @@ from minitorch.ops.matrices import (
     vander,
 )
 
+# lgamma, digamma, polygamma, erfinv, mvlgamma (ops/gamma.py; task: the gamma family)
+from minitorch.ops.gamma import digamma, erfinv, lgamma, mvlgamma, polygamma
+
+lgamma, digamma, polygamma, erfinv, mvlgamma = (
+    _with_out(f) for f in (lgamma, digamma, polygamma, erfinv, mvlgamma))
+
 del _dtype

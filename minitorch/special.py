@@ -6,10 +6,11 @@ is ``erf``); PyTorch's errors call them ``special_<name>``, and so do minitorch'
 builds it: ``ndtr(x) = (1 + erf(x / sqrt(2))) / 2``, so its graph is PyTorch's
 (``MulBackward1`` on top).
 
-Left out: what needs special functions NumPy does not have and minitorch cannot compute to the
-last bit of PyTorch's float64 (``gammaln``, ``digamma``/``psi``, ``polygamma``,
-``multigammaln``, ``erfinv``, ``erfcx``, ``log_ndtr``, ``ndtri``, ``zeta``, ``gammainc``,
-``gammaincc``, ``i0e``, ``i1``, ``i1e``, the Bessel, Airy and orthogonal-polynomial functions).
+The gamma family (``gammaln``, ``digamma``/``psi``, ``polygamma``, ``multigammaln``) and
+``erfinv`` are ``torch.lgamma``... under their SciPy names (``ops/gamma.py``).
+
+Left out: ``erfcx``, ``log_ndtr``, ``ndtri``, ``zeta``, ``gammainc``, ``gammaincc``, ``i0e``,
+``i1``, ``i1e``, the Bessel, Airy and orthogonal-polynomial functions.
 
 Example:
     >>> import minitorch
@@ -28,6 +29,7 @@ from minitorch import _dtype
 from minitorch._out import copy_into_out, with_out
 from minitorch._tensor import Tensor
 from minitorch.ops import elementwise, pointwise, rounding, scan, unary
+from minitorch.ops import gamma as _gamma
 from minitorch.ops import softmax as _softmax
 from minitorch.ops import special as _special
 from minitorch.ops._util import check_tensor
@@ -202,6 +204,38 @@ def logsumexp(input: Tensor, dim=_MISSING, keepdim: bool = False, *, out=None) -
 
 
 _logsumexp = with_out(scan.logsumexp)
+
+# gammaln, digamma, psi, polygamma, erfinv, multigammaln (ops/gamma.py; task: the gamma family)
+gammaln = _of_input(_gamma.lgamma, "gammaln", "``log|Gamma(input)|`` (``torch.lgamma``).",
+                    "lgamma")
+digamma = _of_input(_gamma.digamma, "digamma", "The digamma function ``lgamma'(input)``.")
+psi = _of_input(_gamma.digamma, "psi", "The digamma function (``digamma``).", "digamma")
+erfinv = _of_input(_gamma.erfinv, "erfinv", "The inverse error function.")
+
+
+def polygamma(n: int, input: Tensor, *, out=None) -> Tensor:  # noqa: A002
+    """The ``n``-th derivative of the digamma function (``torch.polygamma``)."""
+    if not _is_int(n):
+        raise TypeError(f"special_polygamma(): argument 'n' (position 1) must be int, not "
+                        f"{type(n).__name__}")
+    check_tensor(input, "special_polygamma", "input", 2)
+    _check_out("polygamma", out)
+    return _polygamma(n, input, out=out)
+
+
+def multigammaln(input: Tensor, p: int, *, out=None) -> Tensor:  # noqa: A002
+    """The multivariate log-gamma function of dimension ``p`` (``torch.mvlgamma``)."""
+    check_tensor(input, "special_multigammaln", "input", 1)
+    if not _is_int(p):
+        raise TypeError(f"special_multigammaln(): argument 'p' (position 2) must be int, not "
+                        f"{type(p).__name__}")
+    _check_out("multigammaln", out)
+    return _multigammaln(input, p, out=out)
+
+
+_polygamma = with_out(_gamma.polygamma)
+_multigammaln = with_out(_gamma.mvlgamma)
+__all__ += ["digamma", "erfinv", "gammaln", "multigammaln", "polygamma", "psi"]
 
 # Python names a function's __qualname__ in its own errors ("takes 1 positional argument but 2
 # were given", "got an unexpected keyword argument"); PyTorch's say special_<name>.

@@ -2365,6 +2365,9 @@ def _build_table() -> dict:
     import _opinfo_samples_matrices  # block_diag, diagflat, combinations, vander, cov, ...
 
     _opinfo_samples_matrices.add_samples(t)
+    import _opinfo_samples_gamma  # lgamma, digamma, polygamma, erfinv, mvlgamma (gamma family)
+
+    _opinfo_samples_gamma.add_samples(t)
     _add_issue26_samples(t)
     return t
 
