@@ -39,6 +39,7 @@ from minitorch._backend import array_module, to_numpy
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import check_tensor, float_type, quietly
+from minitorch.ops.arithmetic import MulScalar
 from minitorch.ops.pointwise import erf_array
 
 __all__ = ["lgamma", "digamma", "polygamma", "erfinv", "mvlgamma"]
@@ -50,7 +51,7 @@ def _host64(x) -> np.ndarray:
 
 def _back(values: np.ndarray, like) -> np.ndarray:
     """``values`` in ``like``'s dtype, on its device."""
-    return array_module(like).asarray(values.astype(like.dtype, copy=False))
+    return array_module(like).asarray(quietly(values.astype, like.dtype))
 
 
 # ---------------------------------------------------------------- lgamma
@@ -213,8 +214,8 @@ def polygamma_array(n: int, x):
     # As PyTorch's kernel: zeta rounded to x's dtype, times (-1)^(n+1) exp(lgamma(n + 1)) in
     # float32 for float16 and float32 (n! is inf there from n = 35), in float64 for float64
     work = np.float64 if x.dtype == np.float64 else np.float32
-    factorial = math.exp(math.lgamma(n + 1.0)) if n < 171 else math.inf
-    sign = work(1.0 if n % 2 else -1.0) * quietly(work, factorial)
+    factorial = quietly(np.exp, work(math.lgamma(n + 1.0)))  # exp(lgamma(n + 1)), in work
+    sign = work(1.0 if n % 2 else -1.0) * factorial
     host = to_numpy(x)  # zeta sums in float32 for float16, in float64 for float32 and float64
     acc = np.float32 if host.dtype == np.float16 else np.float64
     zeta = quietly(zeta_array, acc(n + 1), host.astype(acc))
@@ -301,17 +302,21 @@ class Polygamma(Function):
         a, ctx.n = inputs
         ctx.save_for_backward(a)
 
-    @staticmethod
-    def backward(ctx, grad):
+    @classmethod
+    def backward(cls, ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad * Polygamma.apply(a, ctx.n + 1)
+        return grad * Polygamma.apply(a.clone() if cls._inplace_form else a, ctx.n + 1)
+
+    _inplace_form = False
 
 
 class PolygammaInplace(Polygamma):
-    """``x.polygamma_(n)``: PyTorch numbers the in-place node apart."""
+    """``x.polygamma_(n)``: PyTorch numbers the in-place node apart, and its backward uses a
+    clone of the saved input (``CloneBackward0`` in a second derivative's graph)."""
 
     node_name = "PolygammaBackward1"
     _builtin = True
+    _inplace_form = True
 
 
 _SQRT_PI_2 = math.sqrt(math.pi) / 2
@@ -322,7 +327,11 @@ class Erfinv(_GammaOp):
     _builtin = True
     _compute = staticmethod(erfinv_array)
     # d erfinv(y)/dy = sqrt(pi)/2 exp(erfinv(y)^2)
-    derivative = staticmethod(lambda a: (Erfinv.apply(a).pow(2).exp() * _SQRT_PI_2))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return MulScalar.apply(Erfinv.apply(a).pow(2).exp(), _SQRT_PI_2) * grad
 
 
 def _mvlgamma_shifts(p: int, dtype) -> np.ndarray:
@@ -343,7 +352,7 @@ class Mvlgamma(Function):
         x = a._data.astype(float_type(a), copy=False)
         xp = array_module(x)
         args = x[..., None] + xp.asarray(_mvlgamma_shifts(p, x.dtype))
-        total = lgamma_array(args).sum(-1, dtype=x.dtype)
+        total = quietly(lambda v: v.sum(-1, dtype=x.dtype), lgamma_array(args))
         return _wrap(total + x.dtype.type(p * (p - 1) * math.log(math.pi) / 4))
 
     @staticmethod
@@ -351,11 +360,20 @@ class Mvlgamma(Function):
         a, ctx.p = inputs
         ctx.save_for_backward(a)
 
-    @staticmethod
-    def backward(ctx, grad):
+    _inplace_form = False
+
+    @classmethod
+    def backward(cls, ctx, grad):
         (a,) = ctx.saved_tensors
         shifts = _wrap(array_module(a._data).asarray(_mvlgamma_shifts(ctx.p, a._data.dtype)))
-        return grad * Digamma.apply(a.unsqueeze(-1) + shifts).sum(-1)
+        a = a.clone() if cls._inplace_form else a  # as PyTorch's in-place form
+        return grad * Digamma.apply(shifts + a.unsqueeze(-1)).sum(-1)
+
+
+class MvlgammaInplace(Mvlgamma):
+    node_name = "MvlgammaBackward0"
+    _builtin = True
+    _inplace_form = True
 
 
 # ---------------------------------------------------------------- the public functions
@@ -403,12 +421,12 @@ def mvlgamma(input: Tensor, p: int) -> Tensor:  # noqa: A002
     return _mvlgamma(input, int(p))
 
 
-def _mvlgamma(input: Tensor, p: int) -> Tensor:  # noqa: A002
+def _mvlgamma(input: Tensor, p: int, cls=Mvlgamma) -> Tensor:  # noqa: A002
     if input.dtype.np.kind == "b":
         raise RuntimeError("The input tensor may not be a boolean tensor.")
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
-    return Mvlgamma.apply(input, p)
+    return cls.apply(input, p)
 
 
 def _p_argument(name: str, args, kwargs) -> int:
@@ -430,9 +448,18 @@ polygamma.out_name = "polygamma"
 mvlgamma.out_name = "mvlgamma"
 
 
-def _of_self(cls):
+def _of_self(cls, name: str):
     """``x.name()`` and ``x.name_()`` of a one-tensor Function."""
-    return (lambda self: cls.apply(self)), (lambda self: self._inplace(cls.apply))
+    def method(self, *args):
+        if args:
+            raise TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
+        return cls.apply(self)
+
+    def method_(self, *args):
+        if args:
+            raise TypeError(f"TensorBase.{name}_() takes no arguments ({len(args)} given)")
+        return self._inplace(cls.apply)
+    return method, method_
 
 
 def tensor_methods() -> dict:
@@ -456,12 +483,12 @@ def tensor_methods() -> dict:
             default = _dtype.get_default_dtype()._legacy[:-6]
             raise RuntimeError(f"mvlgamma: result type {self.dtype._legacy[:-6]} can't be cast "
                                f"to the desired output type {default}")
-        return self._inplace(lambda t: _mvlgamma(t, p))
+        return self._inplace(lambda t: _mvlgamma(t, p, MvlgammaInplace))
 
     methods = {"polygamma": method_polygamma, "polygamma_": method_polygamma_,
                "mvlgamma": method_mvlgamma, "mvlgamma_": method_mvlgamma_}
     for name, cls in (("lgamma", Lgamma), ("digamma", Digamma), ("erfinv", Erfinv)):
-        methods[name], methods[name + "_"] = _of_self(cls)
+        methods[name], methods[name + "_"] = _of_self(cls, name)
     for name, method in methods.items():
         method.__name__ = method.__qualname__ = name
     return methods
