@@ -508,10 +508,13 @@ from minitorch.ops.matrices import (
     vander,
 )
 
-# lgamma, digamma, polygamma, erfinv, mvlgamma (ops/gamma.py; task: the gamma family)
+# lgamma, digamma, polygamma, erfinv, mvlgamma, igamma, igammac (ops/gamma.py,
+# ops/incomplete_gamma.py; task: the gamma family)
 from minitorch.ops.gamma import digamma, erfinv, lgamma, mvlgamma, polygamma
 
-lgamma, digamma, polygamma, erfinv, mvlgamma = (
-    _with_out(f) for f in (lgamma, digamma, polygamma, erfinv, mvlgamma))
+from minitorch.ops.incomplete_gamma import igamma, igammac
+
+lgamma, digamma, polygamma, erfinv, mvlgamma, igamma, igammac = (
+    _with_out(f) for f in (lgamma, digamma, polygamma, erfinv, mvlgamma, igamma, igammac))
 
 del _dtype

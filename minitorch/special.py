@@ -6,10 +6,11 @@ is ``erf``); PyTorch's errors call them ``special_<name>``, and so do minitorch'
 builds it: ``ndtr(x) = (1 + erf(x / sqrt(2))) / 2``, so its graph is PyTorch's
 (``MulBackward1`` on top).
 
-The gamma family (``gammaln``, ``digamma``/``psi``, ``polygamma``, ``multigammaln``) and
-``erfinv`` are ``torch.lgamma``... under their SciPy names (``ops/gamma.py``).
+The gamma family (``gammaln``, ``digamma``/``psi``, ``polygamma``, ``multigammaln``,
+``gammainc``, ``gammaincc``) and ``erfinv`` are ``torch.lgamma``... under their SciPy names
+(``ops/gamma.py``, ``ops/incomplete_gamma.py``).
 
-Left out: ``erfcx``, ``log_ndtr``, ``ndtri``, ``zeta``, ``gammainc``, ``gammaincc``, ``i0e``,
+Left out: ``erfcx``, ``log_ndtr``, ``ndtri``, ``zeta``, ``i0e``,
 ``i1``, ``i1e``, the Bessel, Airy and orthogonal-polynomial functions.
 
 Example:
@@ -30,6 +31,7 @@ from minitorch._out import copy_into_out, with_out
 from minitorch._tensor import Tensor
 from minitorch.ops import elementwise, pointwise, rounding, scan, unary
 from minitorch.ops import gamma as _gamma
+from minitorch.ops import incomplete_gamma as _incomplete_gamma
 from minitorch.ops import softmax as _softmax
 from minitorch.ops import special as _special
 from minitorch.ops._util import check_tensor
@@ -233,9 +235,30 @@ def multigammaln(input: Tensor, p: int, *, out=None) -> Tensor:  # noqa: A002
     return _multigammaln(input, p, out=out)
 
 
+
+
+def _two_tensors(op, name: str, doc: str):
+    """``special.<name>(input, other, *, out=None)`` of two tensors."""
+    op_with_out = with_out(op)
+
+    def fn(input: Tensor, other: Tensor, *, out=None) -> Tensor:  # noqa: A002
+        check_tensor(input, f"special_{name}", "input", 1)
+        check_tensor(other, f"special_{name}", "other", 2)
+        _check_out(name, out)
+        return op_with_out(input, other, out=out)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+gammainc = _two_tensors(_incomplete_gamma.igamma, "gammainc", "The regularized lower "
+                        "incomplete gamma function ``P(input, other)`` (``torch.igamma``).")
+gammaincc = _two_tensors(_incomplete_gamma.igammac, "gammaincc", "The regularized upper "
+                         "incomplete gamma function ``Q(input, other)`` (``torch.igammac``).")
 _polygamma = with_out(_gamma.polygamma)
 _multigammaln = with_out(_gamma.mvlgamma)
-__all__ += ["digamma", "erfinv", "gammaln", "multigammaln", "polygamma", "psi"]
+__all__ += ["digamma", "erfinv", "gammainc", "gammaincc", "gammaln", "multigammaln",
+            "polygamma", "psi"]
 
 # Python names a function's __qualname__ in its own errors ("takes 1 positional argument but 2
 # were given", "got an unexpected keyword argument"); PyTorch's say special_<name>.

@@ -1,5 +1,6 @@
-"""OpInfo samples of ``ops/gamma.py``: ``lgamma``, ``digamma``, ``polygamma``, ``erfinv`` and
-``mvlgamma``, as functions (with ``out=``), Tensor methods and in-place methods.
+"""OpInfo samples of ``ops/gamma.py`` and ``ops/incomplete_gamma.py``: ``lgamma``, ``digamma``,
+``polygamma``, ``erfinv``, ``mvlgamma``, ``igamma`` and ``igammac``, as functions (with
+``out=``), Tensor methods and in-place methods.
 
 Besides the usual families, the values where these functions are special: the poles ``0, -0,
 -1, -2``, negative non-integers, the root of ``digamma`` near 1.46, 10 (where ``digamma``
@@ -105,3 +106,57 @@ def add_samples(t: dict) -> None:
         t[op] = polygamma_samples(op)
     for op in ("fn:mvlgamma", "method:mvlgamma", "method:mvlgamma_"):
         t[op] = mvlgamma_samples(op)
+    add_igamma_samples(t)
+
+
+# --------------------------------------------------------------------------- igamma, igammac
+_IGAMMA_EDGES = (
+    [0.0, 0.0, 1.0, 2.0, INF, INF, NAN, 1.0, -1.0, 0.5, 25.0, 25.0, 250.0, 250.0, 1e-30, 5.0,
+     1e4, 0.01],
+    [0.0, 1.0, 0.0, INF, INF, 1.0, 1.0, NAN, 1.0, -0.5, 24.0, 26.5, 255.0, 240.0, 1e-30, 1e30,
+     1e4 + 50, 0.3],
+)
+
+
+def igamma_samples(op):
+    """``igamma(a, x)``: the pairs of ``_pairs`` (the ordinary ones moved to ``a, x > 0``), the
+    edges of each of its four methods, a gradient of ``x`` alone (second derivatives), and
+    ``a`` requiring grad, where PyTorch's backward raises."""
+    from _opinfo_samples import _pairs
+
+    style, name = op.split(":")
+    inplace = name.endswith("_")
+    call = _inplace(name) if inplace else None
+
+    def positive(arg):
+        return A((np.abs(arg.arr) + 0.1).astype(arg.arr.dtype), arg.grad, arg.layout)
+
+    def gen():
+        for fam, a, x in _pairs():
+            if fam in ("ordinary", "broadcast", "noncontig", "strided", "float64", "float16",
+                       "f16-f64", "0-d"):
+                a, x = positive(a), positive(x)
+            yield Sample(op, fam, (A(a.arr, False, a.layout), x), gradgrad=fam == "ordinary",
+                         call=call)
+        yield Sample(op, "grad-input", (A(rnd(3, low=0.5)), A(rnd(3, low=0.5))), call=call)
+        for dt in (np.float32, np.float64, np.float16):
+            with np.errstate(over="ignore"):
+                a, x = (A(np.array(v, dt), False) for v in _IGAMMA_EDGES)
+            yield Sample(op, f"edges-{np.dtype(dt).name}", (a, x), call=call)
+        if not inplace:
+            yield Sample(op, "node", (A(rnd(3, low=0.5), False), A(rnd(3, low=0.5))),
+                         call=_graph(lambda lib, a, x: getattr(a, name)(x) if style == "method"
+                                     else getattr(lib, name)(a, x)))
+        if style == "fn":
+            yield Sample(op, "number", (A(rnd(3, low=0.5)), 2.0))
+            yield Sample(op, "rnumber", (2.0, A(rnd(3, low=0.5))))
+    return gen
+
+
+def add_igamma_samples(t: dict) -> None:
+    for name in ("igamma", "igammac"):
+        for op in (f"fn:{name}", f"method:{name}", f"method:{name}_"):
+            t[op] = igamma_samples(op)
+        _OUT_ARGS[name] = lambda: ((A(rnd(3, low=0.5), grad=False),
+                                    A(rnd(3, low=0.5), grad=False)), (3,))
+        t[f"fn:{name}"] = _chain(t[f"fn:{name}"], out_samples(name))

@@ -1,7 +1,8 @@
-"""The gamma family (``lgamma``, ``digamma``, ``polygamma``, ``mvlgamma``) and ``erfinv``
-against PyTorch: values over wide random sweeps in float64, float32 and float16 (within
+"""The gamma family (``lgamma``, ``digamma``, ``polygamma``, ``mvlgamma``, ``igamma``,
+``igammac``) and ``erfinv`` against PyTorch: values over wide random sweeps in float64, float32 and float16 (within
 ``assert_close``'s default tolerances), ``minitorch.special``'s names for them
-(``gammaln``, ``digamma``, ``psi``, ``polygamma``, ``erfinv``, ``multigammaln``) with their
+(``gammaln``, ``digamma``, ``psi``, ``polygamma``, ``erfinv``, ``multigammaln``, ``gammainc``,
+``gammaincc``) with their
 ``out=``, graphs and errors, and gradients and second derivatives checked by finite
 differences in float64. The op table (tests/_opinfo_samples_gamma.py) covers the edge families.
 
@@ -163,6 +164,87 @@ def test_gradients(name):
     for lib in (minitorch, torch):  # the first and second derivatives, and their graphs
         t = lib.tensor(data, dtype=lib.float64, requires_grad=True)
         (g,) = lib.autograd.grad(fn(lib, t).sum(), t, create_graph=True)
+        (g2,) = lib.autograd.grad(g.sum(), t)
+        grads.append((g, g2, graph_signature(g)))
+    _close(grads[0][0], grads[1][0])
+    _close(grads[0][1], grads[1][1])
+    assert grads[0][2] == grads[1][2]
+
+
+# ---------------------------------------------------------------- igamma, igammac
+def _igamma_pairs(dtype):
+    """``(a, x)`` over many decades, and near the diagonal, where PyTorch switches to Temme's
+    asymptotic expansion (``20 < a < 200`` or ``a > 200``)."""
+    rng = np.random.default_rng(3)
+    a = np.concatenate([10 ** rng.uniform(-5, 4, 3000), 10 ** rng.uniform(0, 3.5, 1500)])
+    x = np.concatenate([10 ** rng.uniform(-5, 4, 3000), a[3000:] * (1 + rng.uniform(-0.3, 0.3,
+                                                                                     1500))])
+    with np.errstate(over="ignore"):
+        return a.astype(dtype), x.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name", ["igamma", "igammac"])
+def test_igamma_sweep_matches_torch(name, dtype):
+    a, x = _igamma_pairs(dtype)
+    mine = getattr(minitorch, name)(minitorch.tensor(a), minitorch.tensor(x))
+    _close(mine, getattr(torch, name)(torch.tensor(a), torch.tensor(x)))
+
+
+@pytest.mark.parametrize("name", ["gammainc", "gammaincc"])
+def test_igamma_special_names(name):
+    a, x = np.array([0.5, 2.0, 30.0]), np.array([1.5, 1.0, 29.0])
+    results = []
+    for lib in (minitorch, torch):
+        t = lib.tensor(x, requires_grad=True)
+        y = getattr(lib.special, name)(lib.tensor(a), t)
+        y.sum().backward()
+        out = lib.zeros(3, dtype=lib.float64)
+        getattr(lib.special, name)(lib.tensor(a), lib.tensor(x), out=out)
+        results.append((y, t.grad, graph_signature(y), out))
+    for mine, ref in zip(results[0][:2], results[1][:2]):
+        _close(mine, ref)
+    assert results[0][2] == results[1][2]
+    _close(results[0][3], results[1][3])
+
+
+IGAMMA_ERRORS = {
+    "backward-input": lambda lib: lib.igamma(lib.tensor([1.5], requires_grad=True),
+                                             lib.tensor([0.5])).sum().backward(),
+    "backward-input-c": lambda lib: lib.igammac(lib.tensor([1.5], requires_grad=True),
+                                                lib.tensor([0.5])).sum().backward(),
+    "int": lambda lib: lib.igamma(lib.tensor([1, 2]), lib.tensor([1, 3])),
+    "bool-c": lambda lib: lib.igammac(lib.tensor([True]), lib.tensor([True])),
+    "number-other": lambda lib: lib.igamma(lib.tensor([1.0]), 2.0),
+    "method-number": lambda lib: lib.tensor([1.0]).igammac(2.0),
+    "special-number": lambda lib: lib.special.gammainc(lib.tensor([1.0]), 2),
+    "inplace-int": lambda lib: lib.tensor([1, 2]).igamma_(lib.tensor([0.5, 3.0])),
+    "inplace-broadcast": lambda lib: lib.ones(2).igammac_(lib.ones(3, 2)),
+    "shapes": lambda lib: lib.igamma(lib.ones(2), lib.ones(3)),
+}
+
+
+@pytest.mark.parametrize("case", list(IGAMMA_ERRORS))
+def test_igamma_errors_match_torch(case):
+    expected = _error(lambda: IGAMMA_ERRORS[case](torch))
+    assert expected is not None
+    assert _error(lambda: IGAMMA_ERRORS[case](minitorch)) == expected
+
+
+@pytest.mark.parametrize("name", ["igamma", "igammac"])
+def test_igamma_gradients(name):
+    a = [1.5, 2.0, 9.0, 30.0, 0.3]
+    x_data = [0.5, 3.0, 7.0, 31.0, 0.2]
+    x = minitorch.tensor(x_data, dtype=minitorch.float64, requires_grad=True)
+    fn = getattr(minitorch, name)
+    a_t = minitorch.tensor(a, dtype=minitorch.float64)
+    assert gradcheck(lambda t: fn(a_t, t), (x,))
+    assert gradgradcheck(lambda t: fn(a_t, t), (x,))
+    grads = []
+    for lib in (minitorch, torch):
+        t = lib.tensor(x_data, dtype=lib.float64, requires_grad=True)
+        y = getattr(lib, name)(lib.tensor(a, dtype=lib.float64), t)
+        (g,) = lib.autograd.grad(y.sum(), t, create_graph=True)
         (g2,) = lib.autograd.grad(g.sum(), t)
         grads.append((g, g2, graph_signature(g)))
     _close(grads[0][0], grads[1][0])
