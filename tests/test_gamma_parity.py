@@ -1,10 +1,10 @@
 """The gamma family (``lgamma``, ``digamma``, ``polygamma``, ``mvlgamma``, ``igamma``,
-``igammac``) and ``erfinv`` against PyTorch: values over wide random sweeps in float64, float32 and float16 (within
-``assert_close``'s default tolerances), ``minitorch.special``'s names for them
-(``gammaln``, ``digamma``, ``psi``, ``polygamma``, ``erfinv``, ``multigammaln``, ``gammainc``,
-``gammaincc``) with their
-``out=``, graphs and errors, and gradients and second derivatives checked by finite
-differences in float64. The op table (tests/_opinfo_samples_gamma.py) covers the edge families.
+``igammac``) and ``erfinv`` against PyTorch: values over wide random sweeps in float64, float32
+and float16 (within ``assert_close``'s default tolerances), ``minitorch.special``'s names for
+them (``gammaln``, ``digamma``, ``psi``, ``polygamma``, ``erfinv``, ``multigammaln``,
+``gammainc``, ``gammaincc``) with their ``out=``, graphs and errors, and gradients and second
+derivatives checked by finite differences in float64. The op table
+(tests/_opinfo_samples_gamma.py) covers the edge families.
 
 Where minitorch cannot agree (a float64 ``erfinv`` within about ``1e-10`` of +-1, where one
 unit in the last place of the input moves the result by more than the tolerance, and
