@@ -10,8 +10,8 @@ The gamma family (``gammaln``, ``digamma``/``psi``, ``polygamma``, ``multigammal
 ``gammainc``, ``gammaincc``) and ``erfinv`` are ``torch.lgamma``... under their SciPy names
 (``ops/gamma.py``, ``ops/incomplete_gamma.py``).
 
-Left out: ``erfcx``, ``log_ndtr``, ``ndtri``, ``zeta``, ``i0e``,
-``i1``, ``i1e``, the Bessel, Airy and orthogonal-polynomial functions.
+So are ``i0e``, ``i1``, ``i1e``, ``erfcx``, ``log_ndtr``, ``ndtri`` and ``zeta``
+(``ops/special.py``). Left out: the Bessel, Airy and orthogonal-polynomial functions.
 
 Example:
     >>> import minitorch
@@ -255,10 +255,22 @@ gammainc = _two_tensors(_incomplete_gamma.igamma, "gammainc", "The regularized l
                         "incomplete gamma function ``P(input, other)`` (``torch.igamma``).")
 gammaincc = _two_tensors(_incomplete_gamma.igammac, "gammaincc", "The regularized upper "
                          "incomplete gamma function ``Q(input, other)`` (``torch.igammac``).")
+i0e = _of_input(_special.I0e.apply, "i0e", "``exp(-|input|) I0(input)``.", "special_i0e")
+i1 = _of_input(_special.SpecialI1.apply, "i1", "The modified Bessel function of the first kind, "
+               "order 1.", "special_i1")
+i1e = _of_input(_special.I1e.apply, "i1e", "``exp(-|input|) I1(input)``.", "special_i1e")
+erfcx = _of_input(_special.Erfcx.apply, "erfcx", "``exp(input^2) erfc(input)``, without "
+                  "overflow.", "special_erfcx")
+log_ndtr = _of_input(_special.LogNdtr.apply, "log_ndtr", "``log(ndtr(input))``, accurate far "
+                     "into the lower tail.", "special_log_ndtr")
+ndtri = _of_input(_special.Ndtri.apply, "ndtri", "The standard normal quantile: ``ndtr``'s "
+                  "inverse.", "special_ndtri")
+zeta = _two_numbers(_special.Zeta, _special.ZetaNumberSelf, _special.ZetaNumberOther, "zeta",
+                    "Hurwitz's zeta function ``sum_k (other + k)^-input``.")
 _polygamma = with_out(_gamma.polygamma)
 _multigammaln = with_out(_gamma.mvlgamma)
-__all__ += ["digamma", "erfinv", "gammainc", "gammaincc", "gammaln", "multigammaln",
-            "polygamma", "psi"]
+__all__ += ["digamma", "erfcx", "erfinv", "gammainc", "gammaincc", "gammaln", "i0e", "i1",
+            "i1e", "log_ndtr", "multigammaln", "ndtri", "polygamma", "psi", "zeta"]
 
 # Python names a function's __qualname__ in its own errors ("takes 1 positional argument but 2
 # were given", "got an unexpected keyword argument"); PyTorch's say special_<name>.

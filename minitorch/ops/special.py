@@ -1,4 +1,7 @@
-"""The Functions that only ``torch.special`` has: ``entr`` and ``xlog1py``.
+"""The Functions that only ``torch.special`` has: ``entr`` and ``xlog1py``; ``i0e`` and ``i1e``
+(Cephes' Chebyshev series, as PyTorch's), ``erfcx`` (``exp(x^2) erfc(x)``), ``log_ndtr`` and
+``ndtri`` (Cephes' normal quantile), and Hurwitz's ``zeta``, each with PyTorch's derivative in
+tensor ops.
 
 ``entr(x)`` is ``-x log(x)``, the entropy of one probability (0 at ``x = 0``, ``-inf`` below
 0). ``xlog1py(x, y)`` is ``x log(1 + y)``, 0 where ``x`` is 0 (unless ``y`` is NaN), as
@@ -13,14 +16,27 @@ Example:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from minitorch._backend import array_module
+from minitorch._backend import array_module, to_numpy
 from minitorch._tensor import _wrap
 from minitorch.ops._util import quietly
-from minitorch.ops.elementwise import Xlogy, _float, _OfInput
+from minitorch.ops.arithmetic import where
+from minitorch.ops.elementwise import (
+    I1,
+    Xlogy,
+    _float,
+    _OfInput,
+    _OfTwoFloats,
+    _save_input_and_output,
+    erfc_array,
+)
+from minitorch.ops.gamma import zeta_array
 
-__all__ = ["Entr", "Xlog1py", "Xlog1pyNumberSelf", "Xlog1pyNumberOther"]
+__all__ = ["Entr", "Xlog1py", "Xlog1pyNumberSelf", "Xlog1pyNumberOther", "I0e", "I1e",
+           "SpecialI1", "Erfcx", "LogNdtr", "Ndtri", "Zeta", "ZetaNumberSelf", "ZetaNumberOther"]
 
 
 def _entr_array(x):
@@ -77,3 +93,326 @@ class Xlog1pyNumberOther(Xlog1py):
     _builtin = True
     _edge_args = (0,)
 
+
+
+# ---------------------------------------------------------------- i0e, i1e (Cephes)
+# Chebyshev coefficients of exp(-x) I0(x) on [0, 8] and of exp(-x) sqrt(x) I0(x) on [8, inf),
+# and the same for I1 (Cephes' i0e and i1e, as PyTorch's Math.h has them)
+_I0E_A = (
+    -4.41534164647933937950E-18, 3.33079451882223809783E-17, -2.43127984654795469359E-16,
+    1.71539128555513303061E-15, -1.16853328779934516808E-14, 7.67618549860493561688E-14,
+    -4.85644678311192946090E-13, 2.95505266312963983461E-12, -1.72682629144155570723E-11,
+    9.67580903537323691224E-11, -5.18979560163526290666E-10, 2.65982372468238665035E-9,
+    -1.30002500998624804212E-8, 6.04699502254191894932E-8, -2.67079385394061173391E-7,
+    1.11738753912010371815E-6, -4.41673835845875056359E-6, 1.64484480707288970893E-5,
+    -5.75419501008210370398E-5, 1.88502885095841655729E-4, -5.76375574538582365885E-4,
+    1.63947561694133579842E-3, -4.32430999505057594430E-3, 1.05464603945949983183E-2,
+    -2.37374148058994688156E-2, 4.93052842396707084878E-2, -9.49010970480476444210E-2,
+    1.71620901522208775349E-1, -3.04682672343198398683E-1, 6.76795274409476084995E-1)
+_I0E_B = (
+    -7.23318048787475395456E-18, -4.83050448594418207126E-18, 4.46562142029675999901E-17,
+    3.46122286769746109310E-17, -2.82762398051658348494E-16, -3.42548561967721913462E-16,
+    1.77256013305652638360E-15, 3.81168066935262242075E-15, -9.55484669882830764870E-15,
+    -4.15056934728722208663E-14, 1.54008621752140982691E-14, 3.85277838274214270114E-13,
+    7.18012445138366623367E-13, -1.79417853150680611778E-12, -1.32158118404477131188E-11,
+    -3.14991652796324136454E-11, 1.18891471078464383424E-11, 4.94060238822496958910E-10,
+    3.39623202570838634515E-9, 2.26666899049817806459E-8, 2.04891858946906374183E-7,
+    2.89137052083475648297E-6, 6.88975834691682398426E-5, 3.36911647825569408990E-3,
+    8.04490411014108831608E-1)
+_I1E_A = (
+    2.77791411276104639959E-18, -2.11142121435816608115E-17, 1.55363195773620046921E-16,
+    -1.10559694773538630805E-15, 7.60068429473540693410E-15, -5.04218550472791168711E-14,
+    3.22379336594557470981E-13, -1.98397439776494371520E-12, 1.17361862988909016308E-11,
+    -6.66348972350202774223E-11, 3.62559028155211703701E-10, -1.88724975172282928790E-9,
+    9.38153738649577178388E-9, -4.44505912879632808065E-8, 2.00329475355213526229E-7,
+    -8.56872026469545474066E-7, 3.47025130813767847674E-6, -1.32731636560394358279E-5,
+    4.78156510755005422638E-5, -1.61760815825896745588E-4, 5.12285956168575772895E-4,
+    -1.51357245063125314899E-3, 4.15642294431288815669E-3, -1.05640848946261981558E-2,
+    2.47264490306265168283E-2, -5.29459812080949914269E-2, 1.02643658689847095384E-1,
+    -1.76416518357834055153E-1, 2.52587186443633654823E-1)
+_I1E_B = (
+    7.51729631084210481353E-18, 4.41434832307170791151E-18, -4.65030536848935832153E-17,
+    -3.20952592199342395980E-17, 2.96262899764595013876E-16, 3.30820231092092828324E-16,
+    -1.88035477551078244854E-15, -3.81440307243700780478E-15, 1.04202769841288027642E-14,
+    4.27244001671195135429E-14, -2.10154184277266431302E-14, -4.08355111109219731823E-13,
+    -7.19855177624590851209E-13, 2.03562854414708950722E-12, 1.41258074366137813316E-11,
+    3.25260358301548823856E-11, -1.89749581235054123450E-11, -5.58974346219658380687E-10,
+    -3.83538038596423702205E-9, -2.63146884688951950684E-8, -2.51223623787020892529E-7,
+    -3.88256480887769039346E-6, -1.10588938762623716291E-4, -9.76109749136146840777E-3,
+    7.78576235018280120474E-1)
+
+
+def _chbevl(x, coefficients):
+    """The Chebyshev series ``sum' c_i T_i(x)`` by Clenshaw's recurrence (Cephes' chbevl), in
+    ``x``'s dtype."""
+    b0, b1, b2 = np.full_like(x, coefficients[0]), np.zeros_like(x), np.zeros_like(x)
+    for c in coefficients[1:]:
+        b2, b1 = b1, b0
+        b0 = x * b1 - b2 + x.dtype.type(c)
+    return x.dtype.type(0.5) * (b0 - b2)
+
+
+def _host(x):
+    return to_numpy(x).astype(np.float64)
+
+
+def _back(values, like):
+    return array_module(like).asarray(quietly(values.astype, like.dtype))
+
+
+def i0e_array(x):
+    """``exp(-|x|) I0(x)``, in float64, returned in ``x``'s dtype."""
+    a = np.abs(_host(x))
+    with np.errstate(all="ignore"):
+        small = _chbevl(a / 2 - 2, _I0E_A)
+        large = _chbevl(32 / a - 2, _I0E_B) / np.sqrt(a)
+    return _back(np.where(a <= 8, small, large), x)
+
+
+def i1e_array(x):
+    """``exp(-|x|) I1(x)``, odd, in float64, returned in ``x``'s dtype."""
+    v = _host(x)
+    a = np.abs(v)
+    with np.errstate(all="ignore"):
+        out = np.where(a <= 8, _chbevl(a / 2 - 2, _I1E_A) * a,
+                       _chbevl(32 / a - 2, _I1E_B) / np.sqrt(a))
+    return _back(np.where(v < 0, -out, out), x)
+
+
+def i1_array(x):
+    """``I1(x)``: ``exp(|x|)`` times the series of ``i1e``, as PyTorch's ``calc_i1`` (no
+    overflow below ``|x| = 713``)."""
+    v = _host(x)
+    a = np.abs(v)
+    with np.errstate(all="ignore"):
+        out = np.where(a <= 8, np.exp(a) * a * _chbevl(a / 2 - 2, _I1E_A),
+                       np.exp(a) * _chbevl(32 / a - 2, _I1E_B) / np.sqrt(a))
+    return _back(np.where(v < 0, -out, out), x)
+
+
+class SpecialI1(I1):
+    """``special.i1``: ``elementwise.I1`` (the same node and derivative), with Cephes'
+    Chebyshev series for the values."""
+
+    node_name = "SpecialI1Backward0"
+    _builtin = True
+    _compute = staticmethod(i1_array)
+
+
+class I0e(_OfInput):
+    node_name = "SpecialI0EBackward0"
+    _builtin = True
+    _compute = staticmethod(i0e_array)
+    setup_context = staticmethod(_save_input_and_output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        return grad * (I1e.apply(a) - a.sgn() * out)  # i1e(x) - sgn(x) i0e(x)
+
+
+class I1e(_OfInput):
+    node_name = "SpecialI1EBackward0"
+    _builtin = True
+    _compute = staticmethod(i1e_array)
+    setup_context = staticmethod(_save_input_and_output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        # i0e(x) - i1e(x) (sgn(x) + 1/x), 1/2 at a tiny x (PyTorch's i1e_backward)
+        eps = float(np.finfo(a._data.dtype).eps)
+        not_tiny = a.abs() > eps
+        safe = where(not_tiny, a, eps)
+        return grad * where(not_tiny, I0e.apply(safe) - out * (safe.sgn() + safe.reciprocal()),
+                            0.5)
+
+
+# ---------------------------------------------------------------- erfcx, log_ndtr, ndtri
+def _erfcx64(v, square=None):
+    """``exp(x^2) erfc(x)`` of a float64 array: the product up to ``x = 25`` (``exp(x^2)``'s
+    rounding stays below 1e-13 relative there), its asymptotic series above, and
+    ``2 exp(x^2) - erfcx(-x)`` below 0 (``square``: ``x^2`` as PyTorch's float32 kernel rounds
+    it, which decides the value there)."""
+    square = v * v if square is None else square
+    a = np.abs(v)
+    direct = np.exp(a * a) * erfc_array(a)
+    z = 1.0 / (2.0 * a * a)
+    term, total = np.ones_like(a), np.ones_like(a)
+    for k in range(1, 12):  # 1 - 1/(2x^2) + 3/(2x^2)^2 - 15/(2x^2)^3 ...
+        term = -term * (2 * k - 1) * z
+        total = total + term
+    series = total / (a * math.sqrt(math.pi))
+    positive = np.where(a < 25, direct, series)
+    positive = np.where(np.isinf(a), 0.0, positive)
+    return np.where(v < 0, 2 * np.exp(square) - positive, positive)
+
+
+def erfcx_array(x):
+    host = to_numpy(x)
+    return _back(quietly(_erfcx64, host.astype(np.float64), (host * host).astype(np.float64)), x)
+
+
+class _NoHalf(_OfInput):
+    """A function of one tensor that PyTorch has no float16 kernel of (``_kernel``: its name)."""
+
+    _builtin = True
+
+    @classmethod
+    def forward(cls, a):
+        if a._data.dtype == np.float16:
+            raise NotImplementedError(f"\"{cls._kernel}_cpu\" not implemented for 'Half'")
+        return super().forward(a)
+
+
+class Erfcx(_NoHalf):
+    node_name = "SpecialErfcxBackward0"
+    _builtin = True
+    _kernel = "erfcx"
+    _compute = staticmethod(erfcx_array)
+    setup_context = staticmethod(_save_input_and_output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        return (2.0 * a * out - 2.0 / math.sqrt(math.pi)) * grad
+
+
+def _log_ndtr64(v):
+    t = v * math.sqrt(0.5)
+    low = np.log(_erfcx64(-t) / 2) - t * t
+    high = np.log1p(-erfc_array(t) / 2)
+    return np.where(v < -1, low, high)
+
+
+def log_ndtr_array(x):
+    return _back(quietly(_log_ndtr64, _host(x)), x)
+
+
+class LogNdtr(_NoHalf):
+    node_name = "SpecialLogNdtrBackward0"
+    _builtin = True
+    _kernel = "log_ndtr"
+    _compute = staticmethod(log_ndtr_array)
+    setup_context = staticmethod(_save_input_and_output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        return grad / math.sqrt(2 * math.pi) * (out + a.pow(2) / 2).neg().exp()
+
+
+_NDTRI_P0 = (-5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1,
+             1.39312609387279679503E1, -1.23916583867381258016E0)
+_NDTRI_Q0 = (1.0, 1.95448858338141759834E0, 4.67627912898881538453E0, 8.63602421390890590575E1,
+             -2.25462687854119370527E2, 2.00260212380060660359E2, -8.20372256168333339912E1,
+             1.59056225126211695515E1, -1.18331621121330003142E0)
+_NDTRI_P1 = (4.05544892305962419923E0, 3.15251094599893866154E1, 5.71628192246421288162E1,
+             4.40805073893200834700E1, 1.46849561928858024014E1, 2.18663306850790267539E0,
+             -1.40256079171354495875E-1, -3.50424626827848203418E-2, -8.57456785154685413611E-4)
+_NDTRI_Q1 = (1.0, 1.57799883256466749731E1, 4.53907635128879210584E1, 4.13172038254672030440E1,
+             1.50425385692907503408E1, 2.50464946208309415979E0, -1.42182922854787788574E-1,
+             -3.80806407691578277194E-2, -9.33259480895457427372E-4)
+_NDTRI_P2 = (3.23774891776946035970E0, 6.91522889068984211695E0, 3.93881025292474443415E0,
+             1.33303460815807542389E0, 2.01485389549179081538E-1, 1.23716634817820021358E-2,
+             3.01581553508235416007E-4, 2.65806974686737550832E-6, 6.23974539184983293730E-9)
+_NDTRI_Q2 = (1.0, 6.02427039364742014255E0, 3.67983563856160859403E0, 1.37702099489081330271E0,
+             2.16236993594496635890E-1, 1.34204006088543189037E-2, 3.28014464682127739104E-4,
+             2.89247864745380683936E-6, 6.79019408009981274425E-9)
+
+
+def _polevl(x, coefficients):
+    out = np.zeros_like(x)
+    for c in coefficients:
+        out = out * x + c
+    return out
+
+
+def _ndtri64(y0):
+    """Cephes' ``ndtri``: the standard normal quantile of a float64 array."""
+    exp_m2 = 0.13533528323661269189  # exp(-2)
+    upper = y0 > 1 - exp_m2
+    y = np.where(upper, 1 - y0, y0)
+    centre = y - 0.5
+    y2 = centre * centre
+    middle = (centre + centre * (y2 * _polevl(y2, _NDTRI_P0) / _polevl(y2, _NDTRI_Q0))) * (
+        2.50662827463100050242E0)
+    x = np.sqrt(-2.0 * np.log(y))
+    x0 = x - np.log(x) / x
+    z = 1 / x
+    x1 = np.where(x < 8, z * _polevl(z, _NDTRI_P1) / _polevl(z, _NDTRI_Q1),
+                  z * _polevl(z, _NDTRI_P2) / _polevl(z, _NDTRI_Q2))
+    tail = np.where(upper, x0 - x1, -(x0 - x1))
+    out = np.where(y > exp_m2, middle, tail)
+    out = np.where((y0 < 0) | (y0 > 1) | np.isnan(y0), np.nan, out)
+    return np.where(y0 == 0, -np.inf, np.where(y0 == 1, np.inf, out))
+
+
+def ndtri_array(x):
+    return _back(quietly(_ndtri64, _host(x)), x)
+
+
+class Ndtri(_NoHalf):
+    node_name = "SpecialNdtriBackward0"
+    _builtin = True
+    _kernel = "ndtri"
+    _compute = staticmethod(ndtri_array)
+    setup_context = staticmethod(_save_input_and_output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        _, out = ctx.saved_tensors
+        return grad * math.sqrt(2 * math.pi) * (out.square() / 2).exp()
+
+
+# ---------------------------------------------------------------- zeta
+def _zeta_compute(x, q):
+    """Hurwitz's ``zeta(x, q)`` as PyTorch's kernel sums it: in float64, rounded to the arrays'
+    dtype (PyTorch has no float16 kernel)."""
+    if x.dtype == np.float16:
+        raise NotImplementedError("\"zeta_cpu\" not implemented for 'Half'")
+    acc = np.float64
+    xp = array_module(x)
+    out = zeta_array(to_numpy(x).astype(acc), to_numpy(q).astype(acc))
+    return xp.asarray(quietly(out.astype, x.dtype))
+
+
+class Zeta(_OfTwoFloats):
+    """``zeta(x, q) = sum_k (q + k)^-x``. PyTorch has no derivative in ``x``; in ``q`` it is
+    ``-x zeta(x + 1, q)``."""
+
+    node_name = "SpecialZetaBackward0"
+    _builtin = True
+    _float16_in_float32 = False
+    _compute = staticmethod(_zeta_compute)
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        x, q = ctx.saved_tensors
+        need_x, need_q = ctx.needs_input_grad
+        if need_x and cls._edge_args != (1,):
+            raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+        gq = grad * -x * cls._base.apply(x + 1.0, q) if need_q else None
+        return cls._of_edges((None, gq))
+
+
+Zeta._base = Zeta
+
+
+class ZetaNumberSelf(Zeta):
+    """``zeta(number, tensor)``: only ``q`` has an edge."""
+
+    node_name = "SpecialZetaBackward1"
+    _builtin = True
+    _edge_args = (1,)
+
+
+ZetaNumberSelf._base = ZetaNumberSelf
+
+
+class ZetaNumberOther(Zeta):
+    """``zeta(tensor, number)``: only ``x`` has an edge."""
+
+    node_name = "SpecialZetaBackward2"
+    _builtin = True
+    _edge_args = (0,)
