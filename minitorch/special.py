@@ -11,7 +11,8 @@ The gamma family (``gammaln``, ``digamma``/``psi``, ``polygamma``, ``multigammal
 (``ops/gamma.py``, ``ops/incomplete_gamma.py``).
 
 So are ``i0e``, ``i1``, ``i1e``, ``erfcx``, ``log_ndtr``, ``ndtri`` and ``zeta``
-(``ops/special.py``). Left out: the Bessel, Airy and orthogonal-polynomial functions.
+(``ops/special.py``), and the orthogonal polynomials (``chebyshev_polynomial_t``... of
+``(input, n)``; like PyTorch's, without a derivative). Left out: the Bessel and Airy functions.
 
 Example:
     >>> import minitorch
@@ -27,14 +28,14 @@ import math
 import numbers
 
 from minitorch import _dtype
-from minitorch._out import copy_into_out, with_out
-from minitorch._tensor import Tensor
+from minitorch._out import _NOT_DIFFERENTIABLE, copy_into_out, with_out
+from minitorch._tensor import Tensor, _wrap
 from minitorch.ops import elementwise, pointwise, rounding, scan, unary
 from minitorch.ops import gamma as _gamma
 from minitorch.ops import incomplete_gamma as _incomplete_gamma
 from minitorch.ops import softmax as _softmax
 from minitorch.ops import special as _special
-from minitorch.ops._util import check_tensor
+from minitorch.ops._util import broadcast_error, check_tensor
 from minitorch.ops.arithmetic import AddScalar, MulScalar
 from minitorch.ops.elementwise import _numbers_allowed
 
@@ -267,6 +268,57 @@ ndtri = _of_input(_special.Ndtri.apply, "ndtri", "The standard normal quantile: 
                   "inverse.", "special_ndtri")
 zeta = _two_numbers(_special.Zeta, _special.ZetaNumberSelf, _special.ZetaNumberOther, "zeta",
                     "Hurwitz's zeta function ``sum_k (other + k)^-input``.")
+_POLYNOMIALS = ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
+                "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t",
+                "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+                "shifted_chebyshev_polynomial_w", "hermite_polynomial_h",
+                "hermite_polynomial_he", "laguerre_polynomial_l", "legendre_polynomial_p")
+
+
+def _polynomial(name: str):
+    """``special.<name>(input, n, *, out=None)``: the polynomial of degree ``n`` (a tensor or a
+    number, truncated to an integer) at ``input``, elementwise. No derivative: the result never
+    requires grad, as in PyTorch."""
+    def compute(input, n):  # noqa: A002
+        if not isinstance(input, Tensor):
+            input = elementwise._float_number(input, n)  # noqa: A001
+        elif not isinstance(n, Tensor):
+            n = elementwise._float_number(n, input)
+        x, degree = elementwise._float_operands(input, n)
+        if x.dtype.char == "e":
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'Half'")
+        try:
+            return _wrap(_special.polynomial_array(name, x, degree))
+        except ValueError:
+            raise broadcast_error(input.shape, n.shape) from None
+    compute.__name__ = f"special_{name}"
+    _NOT_DIFFERENTIABLE.add(compute.__name__)  # out= takes inputs that require grad
+    compute_with_out = with_out(compute)
+
+    def fn(input, n, *, out=None) -> Tensor:  # noqa: A002
+        numbers_ok = isinstance(n, Tensor) and isinstance(input, (Tensor, numbers.Number)) or (
+            isinstance(input, Tensor) and isinstance(n, numbers.Number))
+        if not numbers_ok or (out is not None and not isinstance(out, Tensor)):
+            words = ", ".join("Tensor" if isinstance(v, Tensor) else type(v).__name__
+                              for v in (input, n))
+            words += "" if out is None or isinstance(out, Tensor) else (
+                f", out={type(out).__name__}")
+            raise TypeError(
+                f"special_{name}() received an invalid combination of arguments - got ({words}), "
+                "but expected one of:\n * (Tensor x, Tensor n, *, Tensor out = None)\n"
+                " * (Number x, Tensor n, *, Tensor out = None)\n"
+                " * (Tensor x, Number n, *, Tensor out = None)\n")
+        return compute_with_out(input, n, out=out)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"``{name}(input, n)``: the polynomial of degree ``n`` at ``input``, "
+                  "elementwise (no derivative).")
+    return fn
+
+
+for _name in _POLYNOMIALS:
+    globals()[_name] = _polynomial(_name)
+__all__ += list(_POLYNOMIALS)
+
 _polygamma = with_out(_gamma.polygamma)
 _multigammaln = with_out(_gamma.mvlgamma)
 __all__ += ["digamma", "erfcx", "erfinv", "gammainc", "gammaincc", "gammaln", "i0e", "i1",

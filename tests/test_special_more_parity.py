@@ -1,8 +1,9 @@
-"""``minitorch.special``'s ``i0e``, ``i1``, ``i1e``, ``erfcx``, ``log_ndtr``, ``ndtri`` and
-``zeta`` against ``torch.special``: values over wide sweeps in each dtype (PyTorch has no
-float16 kernel of ``erfcx``, ``log_ndtr``, ``ndtri`` and ``zeta``: its error), integer and bool
-inputs, nodes, gradients and second derivatives (gradcheck/gradgradcheck in float64, and the
-values against PyTorch's), and the errors of the argument checks.
+"""``minitorch.special``'s ``i0e``, ``i1``, ``i1e``, ``erfcx``, ``log_ndtr``, ``ndtri``, ``zeta``
+and the orthogonal polynomials against ``torch.special``: values over wide sweeps in each dtype
+(PyTorch has no float16 kernel of ``erfcx``, ``log_ndtr``, ``ndtri``, ``zeta`` and the
+polynomials: its error), integer and bool inputs, nodes, gradients and second derivatives
+(gradcheck/gradgradcheck in float64, and the values against PyTorch's), the polynomials'
+missing derivative, and the errors of the argument checks.
 
 Left out of the float16 sweep: ``i0e``, whose float16 value PyTorch computes in float16 steps in
 its scalar loop (the tail of an array) and in float32 in its vectorized one, so two equal inputs
@@ -42,7 +43,8 @@ def _data(name):
 
 def _result(lib, fn, *args):
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # no NumPy warning reaches the user
+        warnings.simplefilter("ignore", UserWarning)  # out='s resize warning (both give it)
+        warnings.simplefilter("error", RuntimeWarning)  # no NumPy warning reaches the user
         try:
             return fn(lib, *args)
         except (NotImplementedError, TypeError, RuntimeError) as e:
@@ -178,3 +180,67 @@ def test_erf_erfc_of_huge_values(name):
         with np.errstate(over="ignore"):
             x = data.astype(dtype)
         _same(getattr(minitorch, name)(minitorch.tensor(x)), getattr(torch, name)(torch.tensor(x)))
+
+
+# ---------------------------------------------------------------- orthogonal polynomials
+POLYNOMIALS = ["chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
+               "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t",
+               "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+               "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
+               "laguerre_polynomial_l", "legendre_polynomial_p"]
+_POLY_X = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -3.0, 1e-20, 1 - 1e-16, -1 + 1e-16, 0.9999999,
+           np.inf, -np.inf, 0.25, 0.75, 1.5, 10.0, -10.0, 1e-9, 0.999]
+_POLY_N = [-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 20, 50, 129, 130, 600, np.nan, np.inf,
+           -np.inf, 2.7, -0.5]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("name", POLYNOMIALS)
+def test_polynomial_values_match_torch(name, dtype):
+    """Every branch of PyTorch's kernels: the ends +-1 (0 and 1 for the shifted ones), the
+    trigonometric form of a high degree, the recurrence, overflow, the degree's casts (NaN, inf,
+    2.7) and Hermite's NaN past degree 128 (float32) or 512 (float64). float32 is computed in
+    float32 with the fused multiply-add of PyTorch's compiled recurrence. (A NaN ``x`` of degree
+    2 and up is left out: PyTorch returns an uninitialized value there for most of them; and
+    float32's trigonometric form of degree 50 and up amplifies its libm's last bit.)"""
+    rng = np.random.default_rng(2)
+    x, n = np.meshgrid(np.concatenate([_POLY_X, rng.uniform(-1.2, 1.2, 25)]), _POLY_N)
+    if dtype == "float32":
+        keep = ~np.isin(n, (50, 129, 130, 600))
+        x, n = x[keep], n[keep]
+    x, n = x.astype(dtype), n.astype(dtype)
+
+    def call(lib, a, b):
+        return getattr(lib.special, name)(lib.tensor(a), lib.tensor(b))
+    _same(_result(minitorch, call, x, n), _result(torch, call, x, n))
+
+
+@pytest.mark.parametrize("name", POLYNOMIALS)
+def test_polynomial_arguments_match_torch(name):
+    cases = [
+        lambda lib: getattr(lib.special, name)(2.0, lib.tensor([3.0, 4.0])),
+        lambda lib: getattr(lib.special, name)(lib.tensor([0.3, 0.6]), 3),
+        lambda lib: getattr(lib.special, name)(lib.tensor([1, 2]), lib.tensor([2, 3])),
+        lambda lib: getattr(lib.special, name)(lib.tensor([0.5], dtype=lib.float64),
+                                               lib.tensor([3])),
+        lambda lib: getattr(lib.special, name)(lib.tensor([[0.5], [2.0]]), lib.tensor([1, 2, 3])),
+        lambda lib: getattr(lib.special, name)(lib.tensor([True, False]), 2),
+        lambda lib: getattr(lib.special, name)(lib.tensor([0.5], dtype=lib.float16), 3),
+        lambda lib: getattr(lib.special, name)(2.0, 3),
+        lambda lib: getattr(lib.special, name)(lib.tensor([0.5]), "a"),
+        lambda lib: getattr(lib.special, name)(lib.ones(2), lib.ones(3)),
+        lambda lib: getattr(lib.special, name)(lib.tensor([0.5]), 2,
+                                               out=lib.zeros(1, dtype=lib.long)),
+        lambda lib: getattr(lib.special, name)(lib.tensor([0.5]), 2, out=lib.zeros(3)),
+        # no derivative: the result of an input that requires grad does not require it
+        lambda lib: getattr(lib.special, name)(lib.tensor([0.5, 2.0], requires_grad=True),
+                                               lib.tensor([2.0, 3.0], requires_grad=True)),
+        lambda lib: getattr(lib.special, name)(lib.tensor([0.5], requires_grad=True), 2,
+                                               out=lib.zeros(1)),
+    ]
+    for case in cases:
+        mine, ref = _result(minitorch, case), _result(torch, case)
+        _same(mine, ref)
+        if not isinstance(ref, tuple):
+            assert mine.requires_grad is ref.requires_grad is False
+            assert mine.grad_fn is None

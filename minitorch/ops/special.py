@@ -416,3 +416,120 @@ class ZetaNumberOther(Zeta):
     node_name = "SpecialZetaBackward2"
     _builtin = True
     _edge_args = (0,)
+
+
+# ---------------------------------------------------------------- orthogonal polynomials
+# PyTorch's kernels (Math.h): the three-term recurrence, a closed trigonometric form for a high
+# degree inside (-1, 1) (``_TRIG_ABOVE``: from which degree), PyTorch's exact values at the ends,
+# and 0 for a negative degree. The ``shifted_`` ones are the same at ``2x - 1``. No derivative:
+# the results never require grad, as PyTorch's.
+_TRIG_ABOVE = {"t": 6, "u": 8, "v": 8, "w": 8}
+_SHIFTED_TRIG_ABOVE = {"t": 6, "u": 6, "v": 6, "w": 4}
+_HERMITE_LIMIT = {np.dtype(np.float64): 512}  # float32 (and float16, computed in it): 128
+
+
+def _fma(a, b, c):
+    """``a * b + c`` rounded once, as PyTorch's compiled kernel fuses it: float32 through
+    float64, where the product is exact (float64 as it is)."""
+    if a.dtype != np.float32:
+        return a * b + c
+    return (a.astype(np.float64) * b + c).astype(np.float32)
+
+
+def _libm(fn, x):
+    """``fn`` of a float32 array as a correctly rounded C library's: in float64, rounded."""
+    return fn(x.astype(np.float64)).astype(x.dtype) if x.dtype == np.float32 else fn(x)
+
+
+def _degrees(n):
+    """The degree of each element as PyTorch casts it to int64 (-1 for inf, NaN, overflow)."""
+    ok = np.isfinite(n) & (np.abs(n) < 2.0 ** 63)
+    return np.where(ok, np.trunc(np.where(ok, n, 0)), -1).astype(np.int64)
+
+
+def _recurrence(first, step, n, start: int):
+    """``q_n`` of ``q_0 = 1``, ``q_1 = first``, ``q_{k} = step(k, q_{k-1}, q_{k-2})``."""
+    p, q = np.ones_like(first), first.copy()
+    top = int(n.max(initial=0))
+    for k in range(start, top + 1):
+        r = step(k, q, p)
+        going = n >= k
+        p, q = np.where(going, q, p), np.where(going, r, q)
+    return np.where(n == 0, first.dtype.type(1), np.where(n == 1, first, q))
+
+
+def _chebyshev(kind: str, y, n, shifted: bool):
+    """Chebyshev's ``T``, ``U``, ``V``, ``W`` of degree ``n`` at ``y`` (float64 arrays)."""
+    first = {"t": y, "u": y + y, "v": y + y - 1, "w": y + y + 1}[kind]
+    two_y = y + y
+    out = _recurrence(first, lambda k, q, p: _fma(two_y, q, -p), n, 2)
+    theta = _libm(np.arccos, np.clip(y, -1, 1))
+    cos, sin = (lambda v: _libm(np.cos, v)), (lambda v: _libm(np.sin, v))
+    even = n % 2 == 0
+    n = n.astype(y.dtype)  # the degree in the arithmetic, as C++ converts it
+    odd_sign = np.where(even, 1.0, -1.0)
+    if kind == "t":
+        trig = cos(n * theta)
+        ends = np.where((y > 0) | even, 1.0, -1.0)
+    elif kind == "u":
+        trig = np.where(sin(theta) != 0, sin((n + 1) * theta) / sin(theta),
+                        (n + 1) * cos((n + 1) * theta) / y)
+        ends = np.where((y > 0) | even, n + 1.0, -(n + 1.0))
+    elif kind == "v":
+        trig = np.where(sin(theta / 2) != 1, cos((n + 0.5) * theta) / cos(theta / 2),
+                        odd_sign * (2 * n + 1))
+        ends = np.where(y > 0, 1.0, odd_sign * (2 * n + 1))
+    else:
+        flat = odd_sign if shifted else np.where(y > 0, 2 * n + 1.0, odd_sign)
+        trig = np.where(cos(theta / 2) != 1, sin((n + 0.5) * theta) / sin(theta / 2), flat)
+        ends = np.where(y > 0, 2 * n + 1.0, odd_sign)
+    above = (_SHIFTED_TRIG_ABOVE if shifted else _TRIG_ABOVE)[kind]
+    out = np.where((n > above) & (np.abs(y) < 1), trig, out)
+    out = np.where(np.abs(y) == 1, ends, out)
+    return np.where(n < 0, 0.0, out)
+
+
+def _hermite(x, n, physicists: bool, limit: int):
+    if physicists:  # H: q_k = 2x q_{k-1} - 2(k-1) q_{k-2}
+        out = _recurrence(x + x, lambda k, q, p: _fma(x + x, q, -(2 * (k - 1) * p)), n, 2)
+    else:  # He: q_k = x q_{k-1} - (k-1) q_{k-2}
+        out = _recurrence(x.copy(), lambda k, q, p: _fma(x, q, -((k - 1) * p)), n, 2)
+    out = np.where(n > limit, np.nan, out)
+    return np.where(n < 0, 0.0, out)
+
+
+def _laguerre(x, n):
+    out = _recurrence(1 - x, lambda k, q, p: _fma(2 * (k - 1) + (1 - x), q, -((k - 1) * p)) / k,
+                      n, 2)
+    out = np.where(np.abs(x) == 0, 1.0, out)
+    return np.where(n < 0, 0.0, out)
+
+
+def _legendre(x, n):
+    out = _recurrence(x.copy(), lambda k, q, p: _fma((2 * k - 1) * x, q, -((k - 1) * p)) / k,
+                      n, 2)
+    out = np.where(np.abs(x) == 1, np.where((x > 0) | (n % 2 == 0), 1.0, -1.0), out)
+    return np.where(n < 0, 0.0, out)
+
+
+def polynomial_array(name: str, x, n):
+    """``special.<name>(x, n)`` of two float arrays of one dtype (broadcast together), computed
+    in that dtype, as PyTorch's kernels (a float32 recurrence rounds, and overflows, as
+    PyTorch's does)."""
+    dtype = x.dtype
+    xv, nv = np.broadcast_arrays(to_numpy(x), to_numpy(n).astype(np.float64))
+    xv = xv.copy()
+    degrees = _degrees(nv)
+    with np.errstate(all="ignore"):
+        if "chebyshev" in name:
+            shifted = name.startswith("shifted_")
+            y = xv + xv - 1 if shifted else xv
+            out = _chebyshev(name[-1], y, degrees, shifted)
+        elif name.startswith("hermite"):
+            limit = _HERMITE_LIMIT.get(np.dtype(dtype), 128)
+            out = _hermite(xv, degrees, name.endswith("_h"), limit)
+        elif name.startswith("laguerre"):
+            out = _laguerre(xv, degrees)
+        else:
+            out = _legendre(xv, degrees)
+    return array_module(x).asarray(quietly(out.astype, dtype))
