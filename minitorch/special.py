@@ -12,7 +12,9 @@ The gamma family (``gammaln``, ``digamma``/``psi``, ``polygamma``, ``multigammal
 
 So are ``i0e``, ``i1``, ``i1e``, ``erfcx``, ``log_ndtr``, ``ndtri`` and ``zeta``
 (``ops/special.py``), and the orthogonal polynomials (``chebyshev_polynomial_t``... of
-``(input, n)``; like PyTorch's, without a derivative). Left out: the Bessel and Airy functions.
+``(input, n)``; like PyTorch's, without a derivative), ``modified_bessel_i0``/``i1`` and
+``spherical_bessel_j0`` (also without one). Left out: ``bessel_j0/j1/y0/y1``,
+``modified_bessel_k0/k1``, ``scaled_modified_bessel_k0/k1`` and ``airy_ai``.
 
 Example:
     >>> import minitorch
@@ -35,7 +37,7 @@ from minitorch.ops import gamma as _gamma
 from minitorch.ops import incomplete_gamma as _incomplete_gamma
 from minitorch.ops import softmax as _softmax
 from minitorch.ops import special as _special
-from minitorch.ops._util import broadcast_error, check_tensor
+from minitorch.ops._util import broadcast_error, check_tensor, float_type
 from minitorch.ops.arithmetic import AddScalar, MulScalar
 from minitorch.ops.elementwise import _numbers_allowed
 
@@ -314,6 +316,32 @@ def _polynomial(name: str):
                   "elementwise (no derivative).")
     return fn
 
+
+def _without_derivative(name: str, arg: str):
+    """``special.<name>(input, *, out=None)``, a function PyTorch has no derivative of: the
+    result never requires grad (``arg``: the argument's name in PyTorch's errors)."""
+    def compute(input):  # noqa: A002
+        x = input._data.astype(float_type(input), copy=False)
+        if x.dtype.char == "e":
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'Half'")
+        return _wrap(_special.WITHOUT_DERIVATIVE[name](x))
+    compute.__name__ = f"special_{name}"
+    _NOT_DIFFERENTIABLE.add(compute.__name__)
+    compute_with_out = with_out(compute)
+
+    def fn(input, *, out=None) -> Tensor:  # noqa: A002
+        check_tensor(input, f"special_{name}", arg, 1)
+        _check_out(name, out)
+        return compute_with_out(input, out=out)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"``{name}(input)``, elementwise (no derivative, as in PyTorch)."
+    return fn
+
+
+modified_bessel_i0 = _without_derivative("modified_bessel_i0", "input")
+modified_bessel_i1 = _without_derivative("modified_bessel_i1", "input")
+spherical_bessel_j0 = _without_derivative("spherical_bessel_j0", "x")
+__all__ += ["modified_bessel_i0", "modified_bessel_i1", "spherical_bessel_j0"]
 
 for _name in _POLYNOMIALS:
     globals()[_name] = _polynomial(_name)

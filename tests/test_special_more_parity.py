@@ -244,3 +244,40 @@ def test_polynomial_arguments_match_torch(name):
         if not isinstance(ref, tuple):
             assert mine.requires_grad is ref.requires_grad is False
             assert mine.grad_fn is None
+
+
+# ---------------------------------------------------------------- Bessel functions
+BESSEL = ["modified_bessel_i0", "modified_bessel_i1", "spherical_bessel_j0"]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int64", "bool"])
+@pytest.mark.parametrize("name", BESSEL)
+def test_bessel_values_match_torch(name, dtype):
+    data = _data("i0e")
+    if dtype in ("int64", "bool"):
+        data = np.array([0, 1, 2, -3, 7]) if dtype == "int64" else np.array([True, False])
+    with np.errstate(over="ignore"):
+        data = data.astype(dtype)
+
+    def call(lib, x):
+        return getattr(lib.special, name)(lib.tensor(x))
+    _same(_result(minitorch, call, data), _result(torch, call, data))
+
+
+@pytest.mark.parametrize("name", BESSEL)
+def test_bessel_arguments_match_torch(name):
+    cases = [
+        lambda lib: getattr(lib.special, name)(1.0),
+        lambda lib: getattr(lib.special, name)(lib.tensor([0.5]),
+                                               out=lib.zeros(1, dtype=lib.long)),
+        lambda lib: getattr(lib.special, name)(lib.tensor([0.5]),
+                                               out=lib.zeros(1, dtype=lib.float64)),
+        lambda lib: getattr(lib.special, name)(lib.tensor([0.5, 2.0], requires_grad=True)),
+        lambda lib: getattr(lib.special, name)(lib.tensor([0.5], requires_grad=True),
+                                               out=lib.zeros(1)),
+    ]
+    for case in cases:
+        mine, ref = _result(minitorch, case), _result(torch, case)
+        _same(mine, ref)
+        if not isinstance(ref, tuple):
+            assert mine.requires_grad is ref.requires_grad is False

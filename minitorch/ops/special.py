@@ -533,3 +533,29 @@ def polynomial_array(name: str, x, n):
         else:
             out = _legendre(xv, degrees)
     return array_module(x).asarray(quietly(out.astype, dtype))
+
+
+# ---------------------------------------------------------------- Bessel functions, no derivative
+def modified_bessel_i0_array(x):
+    """``I0(x) = exp(|x|) i0e(x)`` (PyTorch's ``modified_bessel_i0``: the same series)."""
+    a = np.abs(_host(x))
+    with np.errstate(all="ignore"):
+        scaled = np.where(a <= 8, _chbevl(a / 2 - 2, _I0E_A),
+                          _chbevl(32 / a - 2, _I0E_B) / np.sqrt(a))
+        return _back(np.exp(a) * scaled, x)
+
+
+def spherical_bessel_j0_array(x):
+    """``sin(x) / x``, by its Taylor series below 0.5, 0 at +-inf (PyTorch's kernel)."""
+    v = _host(x)
+    with np.errstate(all="ignore"):
+        s = v * v
+        series = 1 + s * (-1 / 6 + s * (1 / 120 + s * (-1 / 5040 + s * (
+            1 / 362880 + s * (-1 / 39916800 + s * (1 / 6227020800))))))
+        out = np.where(np.abs(v) < 0.5, series, np.sin(v) / v)
+    return _back(np.where(np.isinf(v), 0.0, out), x)
+
+
+WITHOUT_DERIVATIVE = {"modified_bessel_i0": modified_bessel_i0_array,
+                      "modified_bessel_i1": i1_array,
+                      "spherical_bessel_j0": spherical_bessel_j0_array}
