@@ -517,4 +517,13 @@ from minitorch.ops.incomplete_gamma import igamma, igammac
 lgamma, digamma, polygamma, erfinv, mvlgamma, igamma, igammac = (
     _with_out(f) for f in (lgamma, digamma, polygamma, erfinv, mvlgamma, igamma, igammac))
 
+# the window functions (ops/windows.py; task: the gamma family)
+from minitorch.ops.windows import (
+    bartlett_window,
+    blackman_window,
+    hamming_window,
+    hann_window,
+    kaiser_window,
+)
+
 del _dtype

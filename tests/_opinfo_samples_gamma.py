@@ -1,6 +1,6 @@
 """OpInfo samples of ``ops/gamma.py`` and ``ops/incomplete_gamma.py``: ``lgamma``, ``digamma``,
 ``polygamma``, ``erfinv``, ``mvlgamma``, ``igamma`` and ``igammac``, as functions (with
-``out=``), Tensor methods and in-place methods.
+``out=``), Tensor methods and in-place methods; and the window functions (``ops/windows.py``).
 
 Besides the usual families, the values where these functions are special: the poles ``0, -0,
 -1, -2``, negative non-integers, the root of ``digamma`` near 1.46, 10 (where ``digamma``
@@ -107,6 +107,7 @@ def add_samples(t: dict) -> None:
     for op in ("fn:mvlgamma", "method:mvlgamma", "method:mvlgamma_"):
         t[op] = mvlgamma_samples(op)
     add_igamma_samples(t)
+    add_window_samples(t)
 
 
 # --------------------------------------------------------------------------- igamma, igammac
@@ -160,3 +161,43 @@ def add_igamma_samples(t: dict) -> None:
         _OUT_ARGS[name] = lambda: ((A(rnd(3, low=0.5), grad=False),
                                     A(rnd(3, low=0.5), grad=False)), (3,))
         t[f"fn:{name}"] = _chain(t[f"fn:{name}"], out_samples(name))
+
+
+# --------------------------------------------------------------------------- window functions
+WINDOWS = ("bartlett_window", "blackman_window", "hamming_window", "hann_window",
+           "kaiser_window")
+
+
+def window_samples(op):
+    """Lengths 0, 1, 2 and more, periodic or symmetric, in float32, float64 and float16 (where
+    PyTorch's kernels round each step), ``requires_grad``, and PyTorch's errors (a negative
+    length, an integer dtype, a float length, a non-bool ``periodic``)."""
+    name = op.split(":")[1]
+
+    def gen():
+        for n in (0, 1, 2, 3, 5, 8, 33, 100):
+            for periodic in (True, False):
+                for dt in ("float32", "float64", "float16"):
+                    yield Sample(op, f"{n}-{periodic}-{dt}", (n, periodic), {"dtype": dt})
+            yield Sample(op, f"{n}-default", (n,))
+        if name == "hamming_window":
+            for extra in ((0.5,), (0.5, 0.3), (1, 2)):
+                yield Sample(op, f"alpha-beta-{extra}", (9, True, *extra))
+        if name == "kaiser_window":
+            for beta in (0.0, 5.0, 30.0, 1):
+                yield Sample(op, f"beta-{beta}", (9, False, beta))
+                yield Sample(op, f"beta-{beta}-float64", (9, True, beta), {"dtype": "float64"})
+        yield Sample(op, "requires_grad", (4,), {"requires_grad": True})
+        yield Sample(op, "keyword-periodic", (4,), {"periodic": False})
+        for fam, args, kwargs in (("negative", (-1,), {}), ("int-dtype", (3,), {"dtype": "int64"}),
+                                  ("uint8-requires-grad", (3,), {"dtype": "uint8",
+                                                                 "requires_grad": True}),
+                                  ("float-length", (3.0,), {}), ("bool-length", (True,), {}),
+                                  ("int-periodic", (3, 1), {}), ("str-extra", (3, True, "a"), {})):
+            yield Sample(op, fam, args, kwargs)
+    return gen
+
+
+def add_window_samples(t: dict) -> None:
+    for name in WINDOWS:
+        t[f"fn:{name}"] = window_samples(f"fn:{name}")
