@@ -247,7 +247,8 @@ def test_polynomial_arguments_match_torch(name):
 
 
 # ---------------------------------------------------------------- Bessel functions
-BESSEL = ["modified_bessel_i0", "modified_bessel_i1", "spherical_bessel_j0"]
+BESSEL = ["modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
+          "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0"]
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int64", "bool"])
