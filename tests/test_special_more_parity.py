@@ -1,9 +1,9 @@
-"""``minitorch.special``'s ``i0e``, ``i1``, ``i1e``, ``erfcx``, ``log_ndtr``, ``ndtri``, ``zeta``
-and the orthogonal polynomials against ``torch.special``: values over wide sweeps in each dtype
-(PyTorch has no float16 kernel of ``erfcx``, ``log_ndtr``, ``ndtri``, ``zeta`` and the
-polynomials: its error), integer and bool inputs, nodes, gradients and second derivatives
-(gradcheck/gradgradcheck in float64, and the values against PyTorch's), the polynomials'
-missing derivative, and the errors of the argument checks.
+"""``minitorch.special``'s ``i0e``, ``i1``, ``i1e``, ``erfcx``, ``log_ndtr``, ``ndtri``, ``zeta``,
+the Bessel functions and the orthogonal polynomials against ``torch.special``: values over wide
+sweeps in each dtype (PyTorch has no float16 kernel of ``erfcx``, ``log_ndtr``, ``ndtri``,
+``zeta``, the Bessel functions and the polynomials: its error), integer and bool inputs, nodes,
+gradients and second derivatives (gradcheck/gradgradcheck in float64, and the values against
+PyTorch's), the missing derivatives, and the errors of the argument checks.
 
 Left out of the float16 sweep: ``i0e``, whose float16 value PyTorch computes in float16 steps in
 its scalar loop (the tail of an array) and in float32 in its vectorized one, so two equal inputs
@@ -247,7 +247,8 @@ def test_polynomial_arguments_match_torch(name):
 
 
 # ---------------------------------------------------------------- Bessel functions
-BESSEL = ["modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
+BESSEL = ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0",
+          "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
           "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0"]
 
 
