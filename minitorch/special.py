@@ -13,8 +13,8 @@ The gamma family (``gammaln``, ``digamma``/``psi``, ``polygamma``, ``multigammal
 So are ``i0e``, ``i1``, ``i1e``, ``erfcx``, ``log_ndtr``, ``ndtri`` and ``zeta``
 (``ops/special.py``), and the orthogonal polynomials (``chebyshev_polynomial_t``... of
 ``(input, n)``; like PyTorch's, without a derivative), ``bessel_j0/j1/y0/y1``,
-``modified_bessel_i0/i1/k0/k1``, ``scaled_modified_bessel_k0/k1`` and ``spherical_bessel_j0``
-(also without one). Left out: ``airy_ai``.
+``modified_bessel_i0/i1/k0/k1``, ``scaled_modified_bessel_k0/k1``, ``spherical_bessel_j0`` and
+``airy_ai`` (also without one).
 
 Example:
     >>> import minitorch
@@ -341,6 +341,7 @@ def _without_derivative(name: str, arg: str):
 modified_bessel_i0 = _without_derivative("modified_bessel_i0", "input")
 modified_bessel_i1 = _without_derivative("modified_bessel_i1", "input")
 spherical_bessel_j0 = _without_derivative("spherical_bessel_j0", "x")
+airy_ai = _without_derivative("airy_ai", "x")
 bessel_j0 = _without_derivative("bessel_j0", "input")
 bessel_j1 = _without_derivative("bessel_j1", "input")
 bessel_y0 = _without_derivative("bessel_y0", "input")
@@ -349,7 +350,7 @@ modified_bessel_k0 = _without_derivative("modified_bessel_k0", "input")
 modified_bessel_k1 = _without_derivative("modified_bessel_k1", "input")
 scaled_modified_bessel_k0 = _without_derivative("scaled_modified_bessel_k0", "x")
 scaled_modified_bessel_k1 = _without_derivative("scaled_modified_bessel_k1", "x")
-__all__ += ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0",
+__all__ += ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0",
             "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
             "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0"]
 

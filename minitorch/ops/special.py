@@ -746,3 +746,78 @@ def _of_host(fn):
 
 WITHOUT_DERIVATIVE.update({"bessel_j0": _of_host(_j0), "bessel_j1": _of_host(_j1),
                            "bessel_y0": _of_host(_y0), "bessel_y1": _of_host(_y1)})
+
+
+# Cephes' airy (the Ai part, as PyTorch's Math.h has it): asymptotic forms beyond +-2.09, the
+# Maclaurin series between
+_AIRY_AN = (
+    3.46538101525629032477e-01, 1.20075952739645805542e+01, 7.62796053615234516538e+01,
+    1.68089224934630576269e+02, 1.59756391350164413639e+02, 7.05360906840444183113e+01,
+    1.40264691163389668864e+01, 9.99999999999999995305e-01)
+_AIRY_AD = (
+    5.67594532638770212846e-01, 1.47562562584847203173e+01, 8.45138970141474626562e+01,
+    1.77318088145400459522e+02, 1.64234692871529701831e+02, 7.14778400825575695274e+01,
+    1.40959135607834029598e+01, 1.00000000000000000470e+00)
+_AIRY_AFN = (
+    -1.31696323418331795333e-01, -6.26456544431912369773e-01, -6.93158036036933542233e-01,
+    -2.79779981545119124951e-01, -4.91900132609500318020e-02, -4.06265923594885404393e-03,
+    -1.59276496239262096340e-04, -2.77649108155232920844e-06, -1.67787698489114633780e-08)
+_AIRY_AFD = (
+    1.33560420706553243746e+01, 3.26825032795224613948e+01, 2.67367040941499554804e+01,
+    9.18707402907259625840e+00, 1.47529146771666414581e+00, 1.15687173795188044134e-01,
+    4.40291641615211203805e-03, 7.54720348287414296618e-05, 4.51850092970580378464e-07)
+_AIRY_AGN = (
+    1.97339932091685679179e-02, 3.91103029615688277255e-01, 1.06579897599595591108e+00,
+    9.39169229816650230044e-01, 3.51465656105547619242e-01, 6.33888919628925490927e-02,
+    5.85804113048388458567e-03, 2.82851600836737019778e-04, 6.98793669997260967291e-06,
+    8.11789239554389293311e-08, 3.41551784765923618484e-10)
+_AIRY_AGD = (
+    9.30892908077441974853e+00, 1.98352928718312140417e+01, 1.55646628932864612953e+01,
+    5.47686069422975497931e+00, 9.54293611618961883998e-01, 8.64580826352392193095e-02,
+    4.12656523824222607191e-03, 1.01259085116509135510e-04, 1.17166733214413521882e-06,
+    4.91834570062930015649e-09)
+
+
+
+def _airy_ai(v):
+    """Airy's ``Ai`` of a float array, in its dtype (PyTorch's ``airy_ai_forward``: float32's
+    rounding of the phase far below 0 decides the value there)."""
+    root = np.sqrt(np.abs(v))
+    # x < -2.09: the oscillating asymptotic form
+    zeta = -2.0 * v * root / 3.0
+    z = 1.0 / zeta
+    z2 = z * z
+    t = zeta + 0.25 * np.pi
+    oscillating = 5.64189583547756286948e-01 / np.sqrt(root) * (
+        np.sin(t) * (1.0 + z2 * _polevl(z2, _AIRY_AFN) / _polevl(z2, _AIRY_AFD))
+        - np.cos(t) * (z * _polevl(z2, _AIRY_AGN) / _polevl(z2, _AIRY_AGD)))
+    # x >= 2.09: the decaying one
+    zeta = 2.0 * v * root / 3.0
+    w = 1.0 / zeta
+    decaying = 5.64189583547756286948e-01 * (_polevl(w, _AIRY_AN) / _polevl(w, _AIRY_AD)) / (
+        2.0 * np.sqrt(root) * np.exp(zeta))
+    # between: f(x) and g(x) of the Maclaurin series, summed until the terms stop counting
+    inside = (v >= -2.09) & (v < 2.09)
+    x = np.where(inside, v, v.dtype.type(0))
+    f, g, k, m, n = np.ones_like(x), x.copy(), np.ones_like(x), np.ones_like(x), x.copy()
+    cube = x * x * x
+    going = np.ones(x.shape, bool)
+    while going.any():
+        m = np.where(going, m * cube / (k + 1) / (k + 2), m)
+        n = np.where(going, n * cube / (k + 2) / (k + 3), n)
+        k = np.where(going, k + 3, k)
+        f = np.where(going, f + m, f)
+        g = np.where(going, g + n, g)
+        going = going & (np.abs(m / f) > np.finfo(v.dtype).eps)
+    series = 0.355028053887817239260 * f - 0.258819403792806798405 * g
+    out = np.where(v < -2.09, oscillating, np.where(v >= 2.09, decaying, series))
+    out = np.where(v > v.dtype.type(103.892), 0.0, out)
+    return np.where(np.isinf(v), np.nan, np.where(np.isnan(v), np.nan, out))
+
+
+def _airy_ai_array(x):
+    with np.errstate(all="ignore"):
+        return _back(_airy_ai(to_numpy(x)), x)
+
+
+WITHOUT_DERIVATIVE["airy_ai"] = _airy_ai_array
