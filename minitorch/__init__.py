@@ -543,6 +543,23 @@ def max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1,  # noqa: A0
 
 # nn misc: embedding_renorm_, F.embedding's in-place max_norm (nn/functional.py)
 from minitorch.nn.functional import _embedding_renorm_ as embedding_renorm_
+# lgamma, digamma, polygamma, erfinv, mvlgamma, igamma, igammac (ops/gamma.py,
+# ops/incomplete_gamma.py; task: the gamma family)
+from minitorch.ops.gamma import digamma, erfinv, lgamma, mvlgamma, polygamma
+
+from minitorch.ops.incomplete_gamma import igamma, igammac
+
+lgamma, digamma, polygamma, erfinv, mvlgamma, igamma, igammac = (
+    _with_out(f) for f in (lgamma, digamma, polygamma, erfinv, mvlgamma, igamma, igammac))
+
+# the window functions (ops/windows.py; task: the gamma family)
+from minitorch.ops.windows import (
+    bartlett_window,
+    blackman_window,
+    hamming_window,
+    hann_window,
+    kaiser_window,
+)
 
 del _dtype
 

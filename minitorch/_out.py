@@ -158,6 +158,9 @@ def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
         raise RuntimeError("torch.histogram: input tensor and hist tensor should have the same "
                            f"dtype, but got input {CPP_NAMES[result.dtype.name]} and hist "
                            f"{CPP_NAMES[out.dtype.name]}")
+    if name == "mvlgamma" and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
+        raise RuntimeError(f"mvlgamma: result type {_dtype_name(result.dtype)} can't be cast to "
+                           f"the desired output type {_dtype_name(result.dtype)}")  # sic
     if name in _CAT and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
         raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
                         f"{_dtype_name(out.dtype)}")

@@ -44,6 +44,8 @@ from minitorch.ops import arithmetic as _arith
 from minitorch.ops import compare as _compare
 from minitorch.ops import einsum as _einsum  # noqa: F401  (loaded with the other ops)
 from minitorch.ops import elementwise as _elementwise
+from minitorch.ops import gamma as _gamma
+from minitorch.ops import incomplete_gamma as _incomplete_gamma
 from minitorch.ops import indexing as _indexing
 from minitorch.ops import linalg as _linalg
 from minitorch.ops import matrices as _matrices
@@ -1422,6 +1424,12 @@ for _alias, _name in (("not_equal", "ne"), ("greater", "gt"), ("greater_equal", 
                       ("negative_", "neg_")):
     setattr(Tensor, _alias, getattr(Tensor, _name))
 del _alias, _name, _method
+
+# lgamma, digamma, polygamma, erfinv, mvlgamma, igamma, igammac and their in-place forms (task:
+# the gamma family)
+for _name, _method in {**_gamma.tensor_methods(), **_incomplete_gamma.tensor_methods()}.items():
+    setattr(Tensor, _name, _method)
+del _name, _method
 
 # The operators run in every step of every program, so they *are* the operations:
 # ``Tensor.__mul__ is ops.arithmetic.mul``. A method that called ``mul`` would cost one more

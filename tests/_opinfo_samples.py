@@ -2400,6 +2400,9 @@ def _build_table() -> dict:
     import _opinfo_samples_nn_misc  # nn misc: interpolate's bicubic and area, embedding's options
 
     _opinfo_samples_nn_misc.add_samples(t)
+    import _opinfo_samples_gamma  # lgamma, digamma, polygamma, erfinv, mvlgamma (gamma family)
+
+    _opinfo_samples_gamma.add_samples(t)
     _add_issue26_samples(t)
     return t
 

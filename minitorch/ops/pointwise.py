@@ -198,7 +198,7 @@ def erf_array(x):
         inner = v * _poly(z, _T) / _poly(z, _U, monic=True)
         tail = xp.exp(-z) * xp.where(a < 8.0, _poly(a, _P) / _poly(a, _Q, monic=True),
                                       _poly(a, _R) / _poly(a, _S, monic=True))
-        tail = xp.where(xp.isinf(a), 0.0, tail)
+        tail = xp.where(a >= 27.3, 0.0, tail)  # erfc underflows (and P/Q overflows by 1e200)
         out = xp.where(a <= 1.0, inner, xp.sign(v) * (1.0 - tail))
     return xp.where(xp.isnan(v), np.nan, out).astype(x.dtype, copy=False)
 
