@@ -631,14 +631,12 @@ _GATES = {"rnn_tanh_cell": 1, "rnn_relu_cell": 1, "lstm_cell": 4, "gru_cell": 3}
 
 
 def _cell_graph(name):
-    """The cell's output(s) and the names of the nodes of the graph: PyTorch splits the gates
-    with ``unsafe_chunk`` (UnsafeSplitBackward0), minitorch with ``chunk`` (SplitBackward0);
-    the rest of the graph is the same."""
+    """The cell's output(s) and the names of the nodes of the graph (the gates split with
+    ``unsafe_chunk``, UnsafeSplitBackward0, in both)."""
     def call(lib, *args):
         out = getattr(lib, name)(*args)
         outs = out if isinstance(out, tuple) else (out,)
-        return out, [[n.replace("UnsafeSplit", "Split") for n in _names(o.grad_fn)]
-                     for o in outs]
+        return out, [_names(o.grad_fn) for o in outs]
     return call
 
 

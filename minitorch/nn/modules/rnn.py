@@ -61,7 +61,7 @@ def lstm_cell(x_proj: Tensor, state: tuple, w_hh: Tensor, b_hh: Tensor | None) -
     """One LSTM step: the four gates ``i, f, g, o`` come from one matrix product."""
     h, c = state
     gates = F.linear(h, w_hh, b_hh) + x_proj
-    i, f, g, o = _shape.chunk(gates, 4, -1)
+    i, f, g, o = gates.unsafe_chunk(4, -1)  # PyTorch's: UnsafeSplitBackward0
     i, f, g, o = _unary.sigmoid(i), _unary.sigmoid(f), _unary.tanh(g), _unary.sigmoid(o)
     c = f * c + i * g          # forget some of the old memory, write some new
     h = o * _unary.tanh(c)     # show some of the memory
@@ -71,8 +71,8 @@ def lstm_cell(x_proj: Tensor, state: tuple, w_hh: Tensor, b_hh: Tensor | None) -
 def gru_cell(x_proj: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
     """One GRU step: ``r`` decides how much of ``h`` feeds the candidate ``n``, ``z`` how much
     of ``h`` is kept: ``(1 - z) n + z h``, computed as PyTorch does, ``(h - n) z + n``."""
-    x_r, x_z, x_n = _shape.chunk(x_proj, 3, -1)
-    h_r, h_z, h_n = _shape.chunk(F.linear(h, w_hh, b_hh), 3, -1)
+    x_r, x_z, x_n = x_proj.unsafe_chunk(3, -1)
+    h_r, h_z, h_n = F.linear(h, w_hh, b_hh).unsafe_chunk(3, -1)
     r = _unary.sigmoid(h_r + x_r)
     z = _unary.sigmoid(h_z + x_z)
     n = _unary.tanh(x_n + h_n * r)
