@@ -492,6 +492,13 @@ def conv_samples(op):
         yield Sample(op, "kernel-too-big", (A(rnd(1, 3, 2, 2)), w))
         yield Sample(op, "float64", (A(rnd(1, 3, 5, 5, dtype=np.float64)),
                                      A(rnd(2, 3, 3, 3, dtype=np.float64))))
+        x4 = A(rnd(2, 4, 5, 5))
+        yield Sample(op, "groups", (x4, A(rnd(6, 2, 3, 3)), A(rnd(6))), {"groups": 2},
+                     gradgrad=True)
+        yield Sample(op, "depthwise", (x4, A(rnd(4, 1, 3, 3))), {"groups": 4, "padding": "same"})
+        yield Sample(op, "groups-bad-channels", (x4, A(rnd(6, 3, 3, 3))), {"groups": 2})
+        yield Sample(op, "groups-bad-out", (x4, A(rnd(5, 2, 3, 3))), {"groups": 2})
+        yield Sample(op, "bad-padding-string", (x, w), {"padding": "full"})
     return gen
 
 

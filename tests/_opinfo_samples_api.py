@@ -609,6 +609,10 @@ def conv1d_samples(op):
     def gen():
         x, w, b = A(rnd(2, 3, 7)), A(rnd(4, 3, 3)), A(rnd(4))
         yield Sample(op, "ordinary", (x, w, b), gradgrad=True)
+        yield Sample(op, "groups", (A(rnd(2, 6, 7)), A(rnd(4, 3, 3)), b), {"groups": 2},
+                     gradgrad=True)
+        yield Sample(op, "depthwise", (A(rnd(6, 7)), A(rnd(6, 1, 2))), {"groups": 6})
+        yield Sample(op, "bad-padding-string", (x, w), {"padding": "full"})
         yield Sample(op, "stride-pad", (x, w), {"stride": 2, "padding": 1})
         yield Sample(op, "dilation", (x, w), {"dilation": 2})
         yield Sample(op, "same", (x, w), {"padding": "same"})
@@ -628,6 +632,8 @@ def conv_transpose_samples(op):
     def gen():
         x, w, b = A(rnd(2, 3, 4, 5)), A(rnd(3, 2, 3, 2)), A(rnd(2))
         yield Sample(op, "ordinary", (x, w, b), gradgrad=True)
+        yield Sample(op, "groups", (A(rnd(2, 4, 3, 3)), A(rnd(4, 3, 2, 2)), A(rnd(6))),
+                     {"groups": 2, "stride": 2}, gradgrad=True)
         yield Sample(op, "stride", (x, w), {"stride": 2}, gradgrad=True)
         yield Sample(op, "stride-pad", (x, w, b), {"stride": 2, "padding": 1})
         yield Sample(op, "output-padding", (x, w), {"stride": 2, "output_padding": 1})

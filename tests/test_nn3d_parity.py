@@ -31,6 +31,11 @@ MODULES = [
     ("Conv3d", (4, 6, 2), {"groups": 2, "padding": 1}, (1, 4, 3, 3, 3)),
     ("ConvTranspose1d", (4, 6, 3), {"groups": 2, "stride": 2}, (2, 4, 5)),
     ("ConvTranspose3d", (3, 6, 2), {"groups": 3, "dilation": 2}, (1, 3, 2, 3, 2)),
+    # the 1-d and 2-d layers take groups too (depthwise: groups == in_channels)
+    ("Conv2d", (4, 8, 3), {"groups": 2, "padding": 1}, (2, 4, 5, 5)),
+    ("Conv2d", (4, 4, 3), {"groups": 4, "stride": 2}, (4, 6, 6)),
+    ("Conv1d", (6, 3, 2), {"groups": 3}, (2, 6, 7)),
+    ("ConvTranspose2d", (4, 6, 3), {"groups": 2, "stride": 2}, (1, 4, 3, 3)),
     ("MaxPool3d", (2,), {}, (2, 2, 4, 4, 4)),
     ("MaxPool3d", ((3, 2, 2),), {"stride": 1, "padding": 1, "dilation": (1, 2, 1),
                                  "ceil_mode": True}, (2, 5, 5, 6)),

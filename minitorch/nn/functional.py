@@ -338,8 +338,8 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     tensor([[[[4., 4.],
               [4., 4.]]]])
     """
-    if groups != 1:
-        raise NotImplementedError("minitorch's conv2d supports groups=1 only")
+    if groups != 1:  # grouped (or depthwise): the N-d convolution, which splits the channels
+        return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
     ndim = input._data.ndim
     if ndim not in (3, 4):
         raise RuntimeError(
@@ -359,10 +359,8 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
             padding = (0, 0)
         elif padding == "same":
             padding = _same_padding(kernel, dilation, stride)
-        else:
-            raise ValueError(
-                f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}"
-            )
+        else:  # (nn.Conv2d's own check is the ValueError)
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
     padding = _pair(padding, "padding")
     n, c, h, w = x._data.shape
     if c != weight._data.shape[1]:
@@ -1143,8 +1141,8 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     >>> conv1d(minitorch.ones(1, 1, 4), minitorch.ones(1, 1, 2))
     tensor([[[2., 2., 2.]]])
     """
-    if groups != 1:
-        raise NotImplementedError("minitorch's conv1d supports groups=1 only")
+    if groups != 1:  # grouped (or depthwise): the N-d convolution, which splits the channels
+        return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
     if input._data.ndim not in (2, 3):
         raise RuntimeError("Expected 2D (unbatched) or 3D (batched) input to conv1d, but got "
                            f"input of size: {_fmt_shape(input._data.shape)}")
@@ -1159,9 +1157,8 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
             padding = 0
         elif padding == "same":
             padding = _same_padding((k, 1), (dilation, 1), (stride, 1))[0]
-        else:
-            raise ValueError(f"Invalid padding string '{padding}', should be one of "
-                             "{'valid', 'same'}")
+        else:  # (nn.Conv1d's own check is the ValueError)
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
     padding = _one(padding, "padding")
     c, length = x._data.shape[1:]
     if c != weight._data.shape[1]:
@@ -1189,8 +1186,9 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     >>> conv_transpose2d(minitorch.ones(1, 1, 2, 2), minitorch.ones(1, 1, 2, 2)).shape
     torch.Size([1, 1, 3, 3])
     """
-    if groups != 1:
-        raise NotImplementedError("minitorch's conv_transpose2d supports groups=1 only")
+    if groups != 1:  # grouped: the N-d transposed convolution
+        return _conv_transpose_nd(input, weight, bias, stride, padding, output_padding, groups,
+                                  dilation, 2, "conv_transpose2d")
     if input._data.ndim not in (3, 4):
         raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, "
                            f"but got input of size: {_fmt_shape(input._data.shape)}")

@@ -32,20 +32,26 @@ class Conv2d(Module):
         stride: the step between windows (default 1).
         padding: zeros added on each side, an int, a pair, ``"valid"`` or ``"same"``.
         dilation: spacing between kernel elements (default 1).
-        groups: only 1 is supported.
+        groups: split the channels into this many groups, each convolved with its own
+            filters (``groups=in_channels``: a depthwise convolution).
         bias: whether to add a learned bias per output channel.
         padding_mode: only ``"zeros"`` is supported.
 
-    The weight has shape (out_channels, in_channels, kh, kw); weight and bias start uniform in
-    ``[-1/sqrt(fan_in), 1/sqrt(fan_in)]`` with ``fan_in = in_channels * kh * kw``.
+    The weight has shape (out_channels, in_channels / groups, kh, kw); weight and bias start
+    uniform in ``[-1/sqrt(fan_in), 1/sqrt(fan_in)]`` with ``fan_in = in_channels / groups * kh
+    * kw``.
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
                  device=None, dtype=None) -> None:
         super().__init__()
-        if groups != 1:
-            raise NotImplementedError("minitorch's Conv2d supports groups=1 only")
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
         if padding_mode != "zeros":
             raise NotImplementedError("minitorch's Conv2d supports padding_mode='zeros' only")
         if isinstance(padding, str):
@@ -65,8 +71,8 @@ class Conv2d(Module):
         self.output_padding = (0, 0)
         self.groups = groups
         self.padding_mode = padding_mode
-        self.weight = Parameter(_creation.empty(out_channels, in_channels, *self.kernel_size,
-                                                dtype=dtype, device=device))
+        self.weight = Parameter(_creation.empty(out_channels, in_channels // groups,
+                                                *self.kernel_size, dtype=dtype, device=device))
         if bias:
             self.bias = Parameter(_creation.empty(out_channels, dtype=dtype, device=device))
         else:
@@ -108,8 +114,6 @@ class _ConvNdMore(Module):
                  padding_mode: str, device, dtype, n: int) -> None:
         super().__init__()
         name = type(self).__name__
-        if groups != 1 and not self._any_groups:
-            raise NotImplementedError(f"minitorch's {name} supports groups=1 only")
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
         if in_channels % groups != 0:
@@ -147,7 +151,6 @@ class _ConvNdMore(Module):
         self.reset_parameters()
 
     reset_parameters = Conv2d.reset_parameters
-    _any_groups = False  # the layers whose functional form takes groups (task nn3d)
 
     def extra_repr(self) -> str:
         n = len(self.kernel_size)
@@ -220,7 +223,6 @@ class Conv3d(_ConvNdMore):
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
                          False, 0, groups, bias, padding_mode, device, dtype, 3)
 
-    _any_groups = True
 
     def forward(self, input):  # noqa: A002
         return F.conv3d(input, self.weight, self.bias, self.stride, self.padding,
@@ -231,7 +233,6 @@ class _ConvTransposeNd(_ConvNdMore):
     """ConvTranspose1d and 3d: the arguments of ConvTranspose2d, for ``n`` dimensions."""
 
     _n = 0
-    _any_groups = True
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
