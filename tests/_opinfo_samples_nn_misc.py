@@ -49,6 +49,10 @@ def _interpolate_more(op, base):
                         ("scale-tuple", {"scale_factor": (0.5, 1.5)})]:
             yield Sample(op, f"area-{fam}", (img,), {"mode": "area", **kw}, gradgrad=fam == "size")
         yield Sample(op, "area-1d", (A(rnd(2, 3, 7)),), {"mode": "area", "size": 3})
+        yield Sample(op, "area-3d", (A(rnd(2, 2, 4, 5, 6)),), {"mode": "area", "size": (2, 3, 4)},
+                     gradgrad=True)
+        yield Sample(op, "area-3d-scale", (A(rnd(1, 2, 4, 4, 6)),),
+                     {"mode": "area", "scale_factor": 0.5})
         yield Sample(op, "area-float64", (A(rnd(1, 2, 5, 4, dtype=np.float64)),),
                      {"mode": "area", "size": (2, 3)})
         yield Sample(op, "area-inf-nan", (A(f32([[[[1.0, INF], [NAN, 2.0]]]])),),

@@ -1280,11 +1280,8 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
                          "modes and requires a 4-D tensor as input")
-    kernels = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2),
+    kernels = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2, 3),
                "linear": (1,), "bilinear": (2,), "bicubic": (2,)}
-    if mode == "area" and dim == 3:
-        raise NotImplementedError("minitorch's interpolate has no mode 'area' for 5-D input "
-                                  "(it would be adaptive_avg_pool3d)")
     if mode == "lanczos" and dim == 2:
         if align_corners:
             raise ValueError("Lanczos mode does not support align_corners=True")
@@ -1304,7 +1301,8 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
             "the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
             f"nearest-exact (got {mode})")
     if mode == "area":
-        return (adaptive_avg_pool1d if dim == 1 else adaptive_avg_pool2d)(input, sizes)
+        pool = {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d, 3: adaptive_avg_pool3d}[dim]
+        return pool(input, sizes)
     kernel = "nearest" if mode.startswith("nearest") else mode
     if min(in_sizes) < 1 or min(sizes) < 1:
         names = "DHW"[3 - dim:]
