@@ -261,3 +261,34 @@ def test_recurrent_shape_errors_as_in_torch(case):
     """An empty sequence, a hidden state of the wrong batch or size, a dotted module name:
     PyTorch's exception and message, not one from a stack or a broadcast further in."""
     assert _outcome(_rnn_error_cases(mt)[case]) == _outcome(_rnn_error_cases(torch)[case])
+
+
+_SEQ = np.random.default_rng(11).standard_normal((5, 2, 4)).astype(np.float32)
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: lib.nn.GRU(4, 3)(lib.tensor(_SEQ, requires_grad=True))[0],
+    lambda lib: lib.nn.GRU(4, 3, 2, bidirectional=True)(lib.tensor(_SEQ, requires_grad=True))[0],
+    lambda lib: lib.nn.RNN(4, 3, nonlinearity="relu")(lib.tensor(_SEQ, requires_grad=True))[1],
+    lambda lib: lib.nn.RNN(4, 3, batch_first=True)(lib.tensor(_SEQ, requires_grad=True))[0],
+    lambda lib: lib.nn.GRU(4, 3, batch_first=True)(lib.tensor(_SEQ, requires_grad=True))[0],
+    lambda lib: lib.nn.GRU(4, 3)(lib.tensor(_SEQ[:, 0], requires_grad=True))[0],
+    lambda lib: lib.nn.functional.linear(lib.tensor(_SEQ, requires_grad=True).transpose(0, 1),
+                                     lib.ones(3, 4, requires_grad=True), lib.ones(3)),
+    lambda lib: lib.nn.functional.linear(lib.tensor(_SEQ, requires_grad=True)[:, 0, 0],
+                                     lib.ones(3, 5), lib.ones(3, requires_grad=True)),
+], ids=["gru", "gru-2-layers-bidirectional", "rnn-relu-h", "rnn-batch-first",
+        "gru-batch-first", "gru-unbatched", "linear-transposed-input", "linear-strided-vector"])
+def test_recurrent_layers_record_pytorchs_whole_graph(make):
+    """The recurrent layers record PyTorch's graph node for node (LSTM aside: PyTorch's CPU
+    runs it as one fused MkldnnRnnLayer node): each step's input from an ``unbind`` of the
+    projected sequence, the gates split with ``unsafe_chunk``, a batch-first output
+    transposed in place (``TransposeBackward1``), and ``linear`` of a non-contiguous input
+    as a matrix product plus the bias added in place, as PyTorch's kernels do."""
+    from _opinfo_samples import graph_lines
+
+    graphs = []
+    for lib in (mt, torch):
+        lib.manual_seed(0)
+        graphs.append(graph_lines(make(lib).sum().grad_fn, limit=5000))
+    assert graphs[0] == graphs[1]

@@ -307,6 +307,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if ndim == 2:
         _check_linear(input, weight, bias)
         return Addmm.apply(bias, input, weight.t())
+    if not (input.is_contiguous() and bias._data.ndim == 1):
+        # PyTorch: a matrix product, then the bias added in place (AddBackward0 on top)
+        return input.matmul(weight.t()).add_(bias)
     # Other shapes go through a 2-D matrix and back, as in PyTorch (ViewBackward0 on top).
     flat = input.reshape(1, -1) if ndim == 1 else input.reshape(-1, input._data.shape[-1])
     _check_linear(flat, weight, bias)

@@ -250,10 +250,15 @@ class SqueezeDims(Squeeze):
 
 
 class SqueezeMatmul(Squeeze):
-    """The squeeze inside ``matmul(vector, matrix)``, named as PyTorch names it."""
+    """The squeeze inside ``matmul(vector, matrix)``, named as PyTorch names it: PyTorch
+    squeezes its fresh product in place (``squeeze_``), so the result is not a view."""
 
     node_name = "SqueezeBackward4"
     _builtin = True
+
+    @staticmethod
+    def forward(a, dims):
+        return _wrap(np.squeeze(a._data, axis=dims))
 
 
 class Unsqueeze(Function):

@@ -188,7 +188,8 @@ class RNNBase(Module):
             outputs = []
             for direction in range(directions):
                 w_ih, w_hh, b_ih, b_hh = self._layer_weights(layer, direction)
-                x_proj = F.linear(x, w_ih, b_ih)  # W_ih x + b_ih for every step at once
+                # W_ih x + b_ih for every step at once, then one step each (unbind, as PyTorch)
+                x_proj = F.linear(x, w_ih, b_ih).unbind(0)
                 state = states[layer * directions + direction]
                 order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
                 hs = [None] * steps
@@ -247,8 +248,8 @@ class RNNBase(Module):
             h_n = h_n.squeeze(1)
             if is_lstm:
                 c_n = c_n.squeeze(1)
-        elif self.batch_first:
-            out = out.transpose(0, 1)
+        elif self.batch_first:  # (PyTorch's RNN and GRU kernels transpose in place; LSTM's not)
+            out = out.transpose(0, 1) if is_lstm else out.transpose_(0, 1)
         return (out, (h_n, c_n)) if is_lstm else (out, h_n)
 
     def extra_repr(self) -> str:
