@@ -1372,6 +1372,15 @@ def tensordot_samples(op):
         yield Sample(op, "negative", (A(rnd(2, 3)), A(rnd(3, 2))), {"dims": -1})
         yield Sample(op, "mixed-dtype", (A(rnd(2, 3)), A(rnd(3, 2, dtype=np.float64))),
                      {"dims": 1})
+        # graph task: PyTorch's dot path (one row and one column), broadcast contractions
+        yield Sample(op, "vectors", (A(rnd(3)), A(rnd(3))), {"dims": 1})
+        yield Sample(op, "all-contracted", (A(rnd(2, 3)), A(rnd(2, 3))), {"dims": 2})
+        yield Sample(op, "row-vector", (A(rnd(1, 3)), A(rnd(3))), {"dims": ([1], [0])})
+        yield Sample(op, "0-d", (A(f32(2.0)), A(f32(3.0))), {"dims": 0})
+        yield Sample(op, "broadcast-first", (A(rnd(2, 1)), A(rnd(3, 4))), {"dims": ([1], [0])})
+        yield Sample(op, "broadcast-second", (A(rnd(2, 3)), A(rnd(1, 4))), {"dims": ([1], [0])})
+        yield Sample(op, "broadcast-vectors", (A(rnd(1)), A(rnd(3))), {"dims": 1})
+        yield Sample(op, "empty-rows", (A(rnd(0, 3)), A(rnd(3))), {"dims": 1})
     return gen
 
 
