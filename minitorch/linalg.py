@@ -104,6 +104,14 @@ def _mT(t: Tensor) -> Tensor:  # noqa: N802
     return t.transpose(-2, -1)
 
 
+def _by_columns(x):
+    """The array ``x`` with each of its matrices laid out column by column (the batch stays
+    row-major), as LAPACK writes its results and PyTorch returns them: a later ``reshape``
+    (in ``matmul``) is then a view, or a copy, exactly where PyTorch's is."""
+    xp = array_module(x)
+    return xp.swapaxes(xp.ascontiguousarray(xp.swapaxes(x, -1, -2)), -1, -2)
+
+
 # ---------------------------------------------------------------- inverse
 class Inv(Function):
     node_name = "LinalgInvExBackward0"
@@ -113,7 +121,7 @@ class Inv(Function):
     def forward(ctx, a):
         xp = array_module(a._data)
         try:
-            out = _wrap(_nan_where_nan(a._data, xp.linalg.inv(a._data)))
+            out = _wrap(_by_columns(_nan_where_nan(a._data, xp.linalg.inv(a._data))))
         except np.linalg.LinAlgError:
             raise LinAlgError(
                 f"linalg.inv: The diagonal element {_zero_pivot(to_numpy(a._data))} is zero, "
@@ -487,6 +495,7 @@ class Svd(Function):
         else:
             u, s, vh = np.linalg.svd(data, full_matrices=full_matrices)
         xp = array_module(a._data)
+        u, vh = _by_columns(u), _by_columns(vh)
         u, s, vh = (_wrap(xp.asarray(t.astype(dt, copy=False))) for t in (u, s, vh))
         ctx.save_for_backward(u, s, vh)
         ctx.full_matrices, ctx.k = full_matrices, k
@@ -768,7 +777,7 @@ class Cholesky(Function):
         if factor is None or np.isnan(factor).any():
             raise _not_positive_definite(data, name)
         factor = np.tril(factor)
-        out = _on_device_of(np.swapaxes(factor, -1, -2).copy() if upper else factor, a)
+        out = _on_device_of(_by_columns(np.swapaxes(factor, -1, -2) if upper else factor), a)
         return out
 
     @staticmethod
@@ -827,9 +836,10 @@ class Eigh(Function):
     def forward(a, uplo):
         data = to_numpy(a._data)
         if not np.isfinite(data).all():  # LAPACK's answer is undefined: NaN
-            return (_on_device_of(np.full(data.shape[:-1], np.nan, data.dtype), a),
-                    _on_device_of(np.full(data.shape, np.nan, data.dtype), a))
-        return tuple(_on_device_of(x, a) for x in np.linalg.eigh(data, UPLO=uplo))
+            values, vectors = np.full(data.shape[:-1], np.nan), np.full(data.shape, np.nan)
+        else:
+            values, vectors = np.linalg.eigh(data, UPLO=uplo)
+        return _on_device_of(values, a), _on_device_of(_by_columns(vectors), a)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
@@ -901,9 +911,10 @@ class Qr(Function):
         data = to_numpy(a._data)
         if mode == "r":
             r = np.linalg.qr(data, mode="r")
-            return _on_device_of(np.zeros((0,), data.dtype), a), _on_device_of(r, a)
+            return (_on_device_of(np.zeros((0,), data.dtype), a),
+                    _on_device_of(_by_columns(r), a))
         q, r = np.linalg.qr(data, mode=mode)
-        return _on_device_of(q, a), _on_device_of(r, a)
+        return _on_device_of(_by_columns(q), a), _on_device_of(_by_columns(r), a)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
