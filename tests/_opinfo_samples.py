@@ -2793,6 +2793,18 @@ KNOWN_DIFFERENCES = [
      "AsStridedBackward0 (the same gradient); minitorch gives views new nodes only when an "
      "in-place change is recorded, which keeps no_grad's in-place ops (optimizer steps) free "
      "of that work. Values and gradients agree"),
+    # graph task: the same design choice, met through an alias outside the graph
+    ("views[detach-noncontig]", GRAPH,
+     "as views[after-no-grad-change]: x is a view of a leaf (x = leaf.mT), and x.detach()[0] "
+     "+= 1 changes the memory through an alias that shares x's version counter but is not in "
+     "the graph. PyTorch compares a view's version with the one its grad_fn was made at "
+     "whenever grad_fn is read, and on any change (through the base, another view, or a "
+     "detach()ed alias of either; not through .data, which has a version counter of its own) "
+     "replaces the node by AsStridedBackward0 of the base; minitorch renames a view's node "
+     "only when the in-place op is recorded (the base or a view requiring grad changed under "
+     "grad mode), so x keeps TransposeBackward0. Values and gradients agree"),
+    ("views[detach-strided]", GRAPH, "as views[detach-noncontig], for x = leaf[::2] "
+     "(SliceBackward0 where PyTorch gives AsStridedBackward0)"),
     ("*:var[*dim()*]", SILENT,
      "PyTorch bug: var(dim=()) reduces every dim forward, but its backward divides by N - 1 with "
      "N = 1 (the empty product), giving inf/NaN gradients; minitorch's agree with gradcheck"),
