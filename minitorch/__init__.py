@@ -508,4 +508,248 @@ from minitorch.ops.matrices import (
     vander,
 )
 
+# addmv, addr, ger (ops/linalg.py; task linalg2)
+from minitorch.ops.linalg import addmv, addr
+
+addmv, addr = _with_out(addmv), _with_out(addr)
+ger = outer  # PyTorch's older name of outer (out= included: its errors say mul())
+from minitorch.ops.scatter import index_reduce
+
+index_reduce = _with_out(index_reduce)
+from minitorch.ops.scan import gradient
+from minitorch.ops.search import histogram, histogramdd
+from minitorch.ops.scatter import nonzero_static
+from minitorch._linalg_torch import (
+    cholesky_inverse,
+    cholesky_solve,
+    frobenius_norm,
+    lu,
+    lu_solve,
+    lu_unpack,
+    matrix_exp,
+    nuclear_norm,
+    orgqr,
+    qr,
+    triangular_solve,
+)
+# conv3d, conv_transpose1d, conv_transpose3d, max_pool3d (nn/functional.py; task nn3d)
+from minitorch.nn.functional import conv3d, conv_transpose1d, conv_transpose3d
+
+
+def max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1,  # noqa: A002
+               ceil_mode=False):
+    """``torch.max_pool3d``: :func:`nn.functional.max_pool3d` without ``return_indices``."""
+    return nn.functional.max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+# nn misc: embedding_renorm_, F.embedding's in-place max_norm (nn/functional.py)
+from minitorch.nn.functional import _embedding_renorm_ as embedding_renorm_
+# lgamma, digamma, polygamma, erfinv, mvlgamma, igamma, igammac (ops/gamma.py,
+# ops/incomplete_gamma.py; task: the gamma family)
+from minitorch.ops.gamma import digamma, erfinv, lgamma, mvlgamma, polygamma
+
+from minitorch.ops.incomplete_gamma import igamma, igammac
+
+lgamma, digamma, polygamma, erfinv, mvlgamma, igamma, igammac = (
+    _with_out(f) for f in (lgamma, digamma, polygamma, erfinv, mvlgamma, igamma, igammac))
+
+# the window functions (ops/windows.py; task: the gamma family)
+from minitorch.ops.windows import (
+    bartlett_window,
+    blackman_window,
+    hamming_window,
+    hann_window,
+    kaiser_window,
+)
+
 del _dtype
+
+# torchnn task: the torch.* names of the nn functions. Where PyTorch's torch.X is its
+# nn.functional.X, so is minitorch's; the others (another signature) are in nn/_aten.py.
+from minitorch.nn.functional import (
+    adaptive_avg_pool1d,
+    avg_pool1d,
+    bilinear,
+    celu_,
+    channel_shuffle,
+    conv1d,
+    conv2d,
+    conv_transpose2d,
+    cosine_similarity,
+    hardshrink,
+    native_channel_shuffle,
+    pairwise_distance,
+    pdist,
+    pixel_shuffle,
+    pixel_unshuffle,
+    prelu,
+    rms_norm,
+    rrelu_,
+    selu_,
+    threshold_,
+)
+from minitorch.nn._aten import (
+    adaptive_max_pool1d,
+    alpha_dropout,
+    alpha_dropout_,
+    batch_norm,
+    binary_cross_entropy_with_logits,
+    celu,
+    constant_pad_nd,
+    convolution,
+    cosine_embedding_loss,
+    ctc_loss,
+    dropout,
+    dropout_,
+    embedding,
+    feature_alpha_dropout,
+    feature_alpha_dropout_,
+    feature_dropout,
+    feature_dropout_,
+    group_norm,
+    gru_cell,
+    hinge_embedding_loss,
+    instance_norm,
+    kl_div,
+    layer_norm,
+    lstm_cell,
+    margin_ranking_loss,
+    max_pool1d,
+    max_pool1d_with_indices,
+    max_pool2d,
+    poisson_nll_loss,
+    rnn_relu_cell,
+    rnn_tanh_cell,
+    rrelu,
+    selu,
+    threshold,
+    triplet_margin_loss,
+)
+
+# Tensor.prelu and Tensor.hardshrink, the two of these that PyTorch also has as Tensor methods:
+# attached here, as _tensor_methods (layer 5) may not import nn (layer 6)
+# (hardshrink without its out= keyword, which the method does not have)
+Tensor.prelu, Tensor.hardshrink = prelu, hardshrink.__wrapped__
+# ------------------------------------------------------------ torch.abs_(x), ... (task: methods)
+# PyTorch's functional in-place forms: ``torch.abs_(x)`` is ``x.abs_()`` (the same tensor
+# back, its version up, its new node), and ``torch.fill(x, v)`` the out-of-place fill.
+from minitorch.ops.shape import fill
+
+
+# the overloaded ones list their signatures when ``input`` is no tensor; the binary ones
+# name both missing arguments
+_INPLACE_OVERLOADS = {
+    "clamp_": ("Tensor input, Tensor min = None, Tensor max = None",
+               "Tensor input, Number min = None, Number max = None"),
+    "clamp_max_": ("Tensor input, Tensor max", "Tensor input, Number max"),
+    "clamp_min_": ("Tensor input, Tensor min", "Tensor input, Number min"),
+    "xlogy_": ("Tensor input, Tensor other", "Tensor input, Number other"),
+    "fill_": ("Tensor input, Tensor value", "Tensor input, Number value"),
+}
+_INPLACE_OVERLOADS["clip_"] = _INPLACE_OVERLOADS["clamp_"]
+
+
+def _inplace_function(name: str):
+    method = getattr(Tensor, name)
+    overloads = _INPLACE_OVERLOADS.get(name)
+
+    def function(*args, **kwargs):
+        if not args and "input" in kwargs:
+            args = (kwargs.pop("input"),)
+        if not args or not isinstance(args[0], Tensor):
+            from minitorch.ops._util import check_tensor
+            from minitorch.ops.shape import _invalid_combination
+
+            if overloads or (name == "round_" and not args):
+                got = ", ".join([type(a).__name__ for a in args]
+                                + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+                raise _invalid_combination(name, got, *(overloads or (
+                    "Tensor input", "Tensor input, *, int decimals")))
+            if not args:
+                raise TypeError(f'{name}() missing 2 required positional argument: "input", '
+                                '"other"' if name in ("gcd_", "lcm_", "ldexp_") else
+                                f'{name}() missing 1 required positional arguments: "input"')
+            check_tensor(args[0], name, "input", 1)
+        return method(*args, **kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__module__ = __name__
+    function.__doc__ = f"``torch.{name}(input, ...)`` is ``input.{name}(...)``: in place."
+    return function
+
+
+for _name in (
+        "abs_", "acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_",
+        "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clamp_max_",
+        "clamp_min_", "clip_", "cos_", "cosh_", "deg2rad_", "detach_", "erf_", "erfc_", "exp2_",
+        "exp_", "expm1_", "fix_", "floor_", "frac_", "gcd_", "i0_", "lcm_", "ldexp_", "log10_",
+        "log1p_", "log2_", "log_", "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_",
+        "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sinc_", "sinh_", "sqrt_",
+        "square_", "tan_", "tanh_", "trunc_", "xlogy_", "zero_", "fill_"):
+    globals()[_name] = _inplace_function(_name)
+del _name
+
+# ------------------------------------------------------------ more torch.* (task: methods)
+from minitorch._creation import empty_permuted, empty_strided, scalar_tensor
+from minitorch._tensor_methods import COPY_FUNCTIONS as _COPY_FUNCTIONS
+from minitorch.ops.arithmetic import bitwise_left_shift, bitwise_right_shift, logical_xor
+from minitorch.ops.arithmetic import rsub_function as rsub
+from minitorch.ops.pointwise import frexp
+
+globals().update(_COPY_FUNCTIONS)
+
+
+def _tensor_method_function(name: str, doc: str):
+    """``torch.name(input, *args)``: ``input.name(*args)``, with PyTorch's error for an
+    ``input`` that is no tensor."""
+    method = getattr(Tensor, name)
+
+    def function(input, *args, **kwargs):  # noqa: A002
+        from minitorch.ops._util import check_tensor
+
+        check_tensor(input, name, "input", 1)
+        return method(input, *args, **kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__module__ = __name__
+    function.__doc__ = doc
+    return function
+
+
+for _name, _doc in (
+        ("adjoint", "The conjugate transpose of each matrix (``mT`` for real numbers)."),
+        ("conj", "A real tensor is its own conjugate: ``input`` itself."),
+        ("conj_physical", "A real tensor's conjugate: ``input`` itself."),
+        ("conj_physical_", "``input.conj_physical_()``: in place."),
+        ("resolve_conj", "``input`` itself (minitorch has no lazy conjugation)."),
+        ("resolve_neg", "``input`` itself (minitorch has no lazy negation)."),
+        ("is_conj", "Always False: minitorch has no lazy conjugation."),
+        ("is_neg", "Always False: minitorch has no lazy negation."),
+        ("isreal", "All True for a real tensor."),
+        ("is_signed", "Whether the dtype holds negative numbers."),
+        ("is_same_size", "Whether the two tensors have the same shape."),
+        ("get_device", "The GPU's index, or -1 for the CPU."),
+        ("is_inference", "Whether ``input`` was made inside ``inference_mode``."),
+        ("split_with_sizes", "Pieces of the given sizes along ``dim`` (views)."),
+        ("unsafe_chunk", "``chunk``, not recorded as views."),
+        ("unsafe_split", "``split``, not recorded as views."),
+        ("unsafe_split_with_sizes", "``split_with_sizes``, not recorded as views."),
+        ("narrow_copy", "``narrow``, in memory of its own.")):
+    globals()[_name] = _tensor_method_function(_name, _doc)
+
+
+def real(input: Tensor) -> Tensor:  # noqa: A002
+    """A real tensor's real part: ``input`` itself."""
+    from minitorch.ops._util import check_tensor
+
+    check_tensor(input, "real", "input", 1)
+    return input
+
+
+def imag(input: Tensor) -> Tensor:  # noqa: A002
+    from minitorch.ops._util import check_tensor
+
+    check_tensor(input, "imag", "input", 1)
+    return input.imag
+
+
+del _name, _doc

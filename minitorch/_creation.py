@@ -662,3 +662,76 @@ def deprecated_range(start, end=None, step=1, *, dtype=None, device=None,
     wide = np.float64 if dtype.is_floating_point else np.int64  # as PyTorch's kernel counts
     data = wide(start) + np.arange(n, dtype=wide) * wide(step)
     return _finish(data, dtype, device, requires_grad)
+
+
+# ---------------------------------------------------------------- (task: methods)
+# scalar_tensor, empty_strided, empty_permuted
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A 0-d tensor holding the number ``s``, of the default float dtype unless ``dtype`` is
+    given (``scalar_tensor(3)`` is ``tensor(3.)``)."""
+    if isinstance(s, Tensor) and s._data.ndim == 0:
+        s = s.item()
+    if not isinstance(s, numbers.Number):
+        raise TypeError("scalar_tensor(): argument 's' (position 1) must be Number, not "
+                        f"{type(s).__name__}")
+    dtype = _dtype.as_dtype(dtype, "scalar_tensor") or _dtype.get_default_dtype()
+    if isinstance(s, int) and not -2**63 <= s < 2**64:  # PyTorch's conversion of a Python int
+        raise OverflowError("can't convert negative int to unsigned" if s < 0 else
+                            "int too big to convert")
+    value = _dtype.number_as(s, dtype)
+    return _finish(np.array(value, dtype=dtype.np), None, device, requires_grad)
+
+
+def _ints_arg(value, func: str, arg: str, position: int) -> tuple:
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{func}(): argument '{arg}' (position {position}) must be tuple of "
+                        f"ints, not {type(value).__name__}")
+    for i, v in enumerate(value):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, builtins.bool):
+            raise TypeError(f"{func}(): argument '{arg}' (position {position}) must be tuple of "
+                            f"ints, but found element of type {type(v).__name__} at pos {i}")
+    return tuple(int(v) for v in value)
+
+
+def empty_strided(size, stride, *, dtype=None, device=None, requires_grad: bool = False,
+                  pin_memory: bool = False, _name: str = "empty_strided") -> Tensor:
+    """An uninitialised tensor of ``size`` that steps ``stride`` elements along each
+    dimension in its memory (``empty_strided((2, 3), (1, 2))`` is column-major)."""
+    size = _ints_arg(size, _name, "size", 1)
+    stride = _ints_arg(stride, _name, "stride", 2)
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
+                           f"of strides ({len(stride)})")
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
+    np_dtype = _float(_dtype.as_dtype(dtype, "empty_strided"))
+    length = 0 if 0 in size else 1 + sum((n - 1) * st for n, st in zip(size, stride))
+    memory = np.empty(length, np_dtype)
+    data = np.lib.stride_tricks.as_strided(
+        memory, size, tuple(st * memory.itemsize for st in stride))
+    return _finish(data, None, device, requires_grad)
+
+
+def empty_permuted(size, physical_layout, *, dtype=None, device=None,
+                   requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+    """An uninitialised tensor of ``size`` whose dimensions lie in memory in the order
+    ``physical_layout`` (outermost first): ``empty((2, 3, 4)).permute(...)`` turned back."""
+    size = _ints_arg(size, "empty_permuted", "size", 1)
+    layout = _ints_arg(physical_layout, "empty_permuted", "physical_layout", 2)
+    if len(size) != len(layout):
+        raise RuntimeError("Number of dimensions in size does not match the length of the "
+                           f"physical_layout; i.e. len(size) = {len(size)} is not equal to "
+                           f"len(physical_layout) = {len(layout)}")
+    seen = set()
+    for i, d in enumerate(layout):
+        if not 0 <= d < len(size):
+            raise RuntimeError(f"Dimension out of range (expected to be between 0 and "
+                               f"{len(size) - 1}, but got {d} at index {i}).  NB: negative dims "
+                               "not currently supported; file an issue if you want it.")
+        if d in seen:
+            raise RuntimeError("Duplicate dim not allowed")
+        seen.add(d)
+    np_dtype = _float(_dtype.as_dtype(dtype, "empty_permuted"))
+    memory = np.empty([size[d] for d in layout], np_dtype)
+    return _finish(memory.transpose(np.argsort(layout)), None, device, requires_grad)

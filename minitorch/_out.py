@@ -87,15 +87,24 @@ def _check_grad(name: str, out: Tensor, args, kwargs) -> None:
 # How each operation treats an ``out`` of another dtype than its result, as PyTorch does:
 # most cast the result when that is safe (float32 into float64); these insist on their own dtype.
 _SAME_DTYPE = {"abs", "neg", "clamp", "trunc", "fix", "frac", "sgn", "round"}
+_SAME_DTYPE |= {"hardshrink"}  # (torchnn task)
 # matmul and the linalg kernels: "Expected out tensor to have dtype float, but got double"
 _MATMUL = {"mm", "bmm", "matmul", "linalg_inv_ex", "_linalg_det", "linalg_cross",
            "linalg_cholesky_ex", "_linalg_solve_ex", "renorm",
-           "sort", "isin"}  # (sort: msort(out=), in matmul's words)
-_SAFE_CAST = {"linalg_pinv": "linalg.pinv"}  # their own words for an unsafe cast
+           "sort", "isin",  # (sort: msort(out=), in matmul's words)
+           "addmv", "linalg_lu_solve"}  # (task linalg2)
+_SAFE_CAST = {"linalg_pinv": "linalg.pinv",  # their own words for an unsafe cast
+              # (task linalg2)
+              "linalg_cond": "linalg.cond", "linalg_tensorinv": "tensorinv",
+              "linalg_tensorsolve": "tensorsolve", "cholesky_inverse": "cholesky_inverse",
+              "cholesky_solve": "cholesky_solve"}
 _OWN_MESSAGE = {  # these insist on their own dtype, each in its own words
     "linalg_multi_dot": "multi_dot(): expected out tensor to have dtype {result_c10} but got "
                         "{out_c10}",
     "vdot": "result dtype {out} does not match input dtype {result}",
+    # (task linalg2)
+    "linalg_vecdot": "linalg.vecdot: Expected out of dtype{result} but found {out}",
+    "linalg_solve_triangular": "expected scalar type {result} but found {out}",
 }
 # results without a gradient: their out= takes arguments that require grad
 _NOT_DIFFERENTIABLE = {"searchsorted", "bucketize", "isin", "histc"}
@@ -149,6 +158,9 @@ def _check_out_dtype(name: str, out: Tensor, result: Tensor) -> None:
         raise RuntimeError("torch.histogram: input tensor and hist tensor should have the same "
                            f"dtype, but got input {CPP_NAMES[result.dtype.name]} and hist "
                            f"{CPP_NAMES[out.dtype.name]}")
+    if name == "mvlgamma" and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
+        raise RuntimeError(f"mvlgamma: result type {_dtype_name(result.dtype)} can't be cast to "
+                           f"the desired output type {_dtype_name(result.dtype)}")  # sic
     if name in _CAT and not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
         raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
                         f"{_dtype_name(out.dtype)}")

@@ -466,7 +466,7 @@ class Tensor:
 
     def detach_(self) -> Tensor:
         """Detach in place: drop the history and make this a leaf that needs no grad."""
-        if self._base is not None and self.grad_fn is not None:
+        if self._base is not None:  # any view, in a graph or not, as in PyTorch
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using "
                 "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "

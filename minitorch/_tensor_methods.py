@@ -35,6 +35,7 @@ from minitorch._tensor import (
     NO_KEEPDIM,
     Tensor,
     _any_requires_grad,
+    _counter,
     _wrap,
 )
 from minitorch.autograd import grad_mode
@@ -43,6 +44,8 @@ from minitorch.ops import arithmetic as _arith
 from minitorch.ops import compare as _compare
 from minitorch.ops import einsum as _einsum  # noqa: F401  (loaded with the other ops)
 from minitorch.ops import elementwise as _elementwise
+from minitorch.ops import gamma as _gamma
+from minitorch.ops import incomplete_gamma as _incomplete_gamma
 from minitorch.ops import indexing as _indexing
 from minitorch.ops import linalg as _linalg
 from minitorch.ops import matrices as _matrices
@@ -66,7 +69,7 @@ from minitorch.ops import view_scatter as _view_scatter
 from minitorch.ops import views as _views
 from minitorch.ops._util import normalize_dim
 
-__all__ = ["TensorMethods", "METHODS", "OPERATORS"]
+__all__ = ["TensorMethods", "METHODS", "OPERATORS", "COPY_FUNCTIONS"]
 
 
 # PyTorch numbers the nodes of the in-place shape ops apart from the out-of-place ones.
@@ -98,9 +101,180 @@ def _reshape_inplace(self: Tensor, fn, *args) -> Tensor:
         with grad_mode.no_grad():
             result = fn(self, *args)
     self._data = result._data
+    _counter(self).value += 1  # a change in place, as PyTorch counts it
     if record:
         self._set_history(_inplace_node(result._grad_fn), result._output_nr)
     return self
+
+
+# ---------------------------------------------------------------- helpers (task: methods)
+def _inplace_undifferentiated(self: Tensor, fn, *args) -> Tensor:
+    """An in-place op PyTorch does not differentiate (``logical_and_``): the new values are
+    written (the version goes up) and the tensor keeps its history; even a leaf that
+    requires grad may be changed."""
+    with grad_mode.no_grad():
+        return self._inplace(fn, *args)
+
+
+def _check_cast(dtype, out: Tensor) -> None:
+    from minitorch._tensor import check_cast
+
+    check_cast(dtype, out)
+
+
+def _check_clamp_bounds(self: Tensor, *bounds) -> None:
+    """``clamp_`` with number bounds that ``self`` cannot hold (``int_tensor.clamp_(0.5)``):
+    PyTorch's message names the C++ type (``long int``)."""
+    dt = self.dtype
+    for b in bounds:
+        if b is not None and not isinstance(b, Tensor):
+            dt = _dtype.promote_types(dt, _dtype.result_type(self, _util.as_tensor(b, self)))
+    try:
+        _check_cast(dt.np, self)
+    except RuntimeError:
+        raise RuntimeError(f"result type {dt._legacy[:-6]} can't be cast to the desired output "
+                           f"type {_dtype.CPP_NAMES[self.dtype.name]}") from None
+
+
+def _bitwise_inplace(self: Tensor, fn, other) -> Tensor:
+    """``bitwise_and_``, ..., the shifts: PyTorch checks that the result's dtype fits the
+    tensor (a float ``other``) before it looks for a kernel."""
+    if isinstance(other, (Tensor, int, float)):
+        _check_cast(_dtype.result_type(self, _util.as_tensor(other, self)).np, self)
+    return self._inplace(fn, other)
+
+
+def _product_inplace(self: Tensor, op, a, b, beta, alpha, shape=None) -> Tensor:
+    """``addmm_``, ``baddbmm_``, ``addbmm_``: the product (of ``shape``, when the matrices
+    tell it) must have ``self``'s shape: it does not broadcast into it."""
+    def check(shape):
+        if shape is not None and tuple(shape) != self._data.shape:
+            raise RuntimeError(f"Bad in-place call: input tensor size {list(self.shape)} and "
+                               f"output tensor size {list(shape)} should match")
+
+    check(shape)  # (before the dtypes are looked at, as in PyTorch)
+
+    def fn(t, a, b):
+        out = op(t, a, b, beta=beta, alpha=alpha)
+        check(out._data.shape)
+        return out
+    return self._inplace(fn, a, b)
+
+
+def _shape_of(ndim: int, *dims):
+    """The product's shape from its factors' ``(tensor, dim)`` pairs, when they are tensors
+    of ``ndim`` dimensions (else the operation gives its own error)."""
+    if all(isinstance(t, Tensor) and t._data.ndim == ndim for t, _ in dims):
+        return tuple(t._data.shape[d] for t, d in dims)
+    return None
+
+
+def _check_scan_inplace(self: Tensor, name: str, dim, dtype) -> None:
+    """``cumsum_``/``cumprod_`` run in ``self``'s dtype: none for bools, no other ``dtype``."""
+    normalize_dim(dim, self._data.ndim)  # an IndexError comes first
+    if self._data.dtype.kind == "b":
+        raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
+    dtype = _dtype.as_dtype(dtype, name + "_")
+    if dtype is not None and dtype is not self.dtype:
+        raise RuntimeError(
+            f"Bad in-place call: input tensor dtype {_dtype.CPP_NAMES[self.dtype.name]} and "
+            f"output tensor dtype {_dtype.CPP_NAMES[dtype.name]} should match")
+
+
+def _warn_deprecated_0d(what: str, instead: str) -> None:
+    from minitorch._warnings import warn_once
+
+    warn_once(f"{what} 0-d", f"{what} is deprecated on 0-D tensors. Consider using "
+              f"{instead}.", stacklevel=3)
+
+
+def _adjoint(self: Tensor, message: str) -> Tensor:
+    """``mH``/``adjoint()``: ``mT`` for real numbers (a 0-d tensor is returned, with
+    PyTorch's warning)."""
+    ndim = self._data.ndim
+    if ndim == 0:
+        _warn_deprecated_0d("Tensor.mH" if "mH" in message else "adjoint()", "x.conj()")
+        return self
+    if ndim == 1:
+        raise RuntimeError(f"{message} on matrices or batches of matrices. Got 1-D tensor.")
+    return _shape.transpose(self, -2, -1)
+
+
+def _copy_of(view_op, node_name=None):
+    """The ``*_copy`` form of the view op ``view_op``: the same values in memory of their own,
+    recorded by the view's node under PyTorch's name for it (``ExpandBackward0_copy``, or
+    ``node_name``)."""
+    def copy_op(input, *args, **kwargs):  # noqa: A002
+        result = view_op(input, *args, **kwargs)
+        views = (result,) if isinstance(result, Tensor) else tuple(result)
+        node = views[0]._grad_fn if views else None  # (the pieces of a split share one)
+        name = node_name or (node is not None and type(node).__name__ + "_copy")
+        out = tuple(_owned(t, name) for t in views)
+        return out[0] if isinstance(result, Tensor) else out
+    return copy_op
+
+
+def _owned(view: Tensor, node_name) -> Tensor:
+    out = _wrap(view._data.copy())
+    if view._grad_fn is not None:
+        out._set_history(_shape.renamed_node(view._grad_fn, node_name), view._output_nr)
+    out._requires_grad = view._requires_grad and grad_mode._state.enabled
+    return out
+
+
+def _dense_in_order(shape, strides, order) -> bool:
+    """Whether the dimensions in ``order`` (innermost first) step through memory densely
+    (size-1 dimensions do not count), as PyTorch's contiguity checks say."""
+    if 0 in shape:
+        return True
+    expected = 1
+    for d in order:
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def _dim_order(shape, strides, ambiguity_check: bool):
+    """``torch._prims_common.compute_elementwise_output_logical_to_physical_perm`` for one
+    tensor: the permutation, and whether it is ambiguous."""
+    ndim = len(shape)
+    if ndim < 2:
+        return list(range(ndim)), False
+    contiguous = _dense_in_order(shape, strides, range(ndim - 1, -1, -1))
+    channels_last = ndim == 4 and _dense_in_order(shape, strides, (1, 3, 2, 0))
+    if contiguous and not channels_last:
+        return list(range(ndim)), False
+    if channels_last and not contiguous:
+        return [0, *range(2, ndim), 1], False
+
+    def ge(a, b):
+        return b == 0 or (a != 0 and (a >= b or a % b == 0))
+
+    def should_swap(a, b):
+        sa, sb = strides[a], strides[b]
+        if sa == 0 or sb == 0:
+            return 0
+        if sa == sb:
+            return 0 if ge(shape[b], shape[a]) else 1
+        if ge(sb, sa):
+            return -1
+        return 1 if ge(sa, sb) else 0
+
+    perm = list(range(ndim - 1, -1, -1))
+    for i in range(1, ndim):  # insertion sort that leaves ambiguous pairs as they are
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    ambiguous = ambiguity_check and any(should_swap(perm[i], perm[i + 1]) != -1
+                                        for i in range(ndim - 1))
+    return perm[::-1], ambiguous
 
 
 class TensorMethods:
@@ -247,6 +421,7 @@ class TensorMethods:
         return self._inplace(_arith.pow, exponent)
 
     def clamp_(self, min=None, max=None) -> Tensor:  # noqa: A002
+        _check_clamp_bounds(self, min, max)
         return self._inplace(_arith.clamp, min, max)
 
     clip_ = clamp_
@@ -570,6 +745,34 @@ class TensorMethods:
         return self._inplace(lambda t, s: _indexing.index_add(t, dim, index, s, alpha=alpha),
                              source)
 
+    # ------------------------------------------------------------ addmv_, addr_ (task linalg2)
+    def addmv_(self, mat, vec, *, beta=1, alpha=1):
+        """``self = beta * self + alpha * (mat @ vec)``, in place (``self`` is not broadcast)."""
+        if self.dim() <= 1 and self.numel() == 1 and mat.dim() == 2 and vec.dim() == 1 and \
+                mat.shape[1] == vec.shape[0] and tuple(self.shape) != (mat.shape[0],):
+            raise RuntimeError(f"Bad in-place call: input tensor size {list(self.shape)} and "
+                               f"output tensor size [{mat.shape[0]}] should match")
+        return self._inplace(lambda t, m, v: _linalg.addmv(t, m, v, beta=beta, alpha=alpha),
+                             mat, vec)
+
+    def addr_(self, vec1, vec2, *, beta=1, alpha=1):
+        """``self = beta * self + alpha * outer(vec1, vec2)``, in place."""
+        for t, name in ((vec1, "vec1"), (vec2, "vec2")):
+            if isinstance(t, Tensor) and t.dim() != 1:
+                raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.dim()}-D")
+        if self.dim() != 2:
+            raise RuntimeError(f"2D tensor expected, got {self.dim()}D tensor for input")
+        if tuple(self.shape) != (vec1.shape[0], vec2.shape[0]):
+            raise RuntimeError(f"size mismatch, input: {list(self.shape)}, v1: "
+                               f"{list(vec1.shape)}, v2: {list(vec2.shape)}")
+        return self._inplace(lambda t, v1, v2: _linalg._addr(t, v1, v2, beta, alpha),
+                             vec1, vec2)
+
+    def index_reduce_(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
+        """Combine slice ``i`` of ``source`` into slice ``index[i]`` of ``self``, in place."""
+        return self._inplace(lambda t, s: _scatter.index_reduce(
+            t, dim, index, s, reduce, include_self=include_self), source)
+
     # ------------------------------------------------------------ elementwise, in place
     def sin_(self):
         return self._inplace(_unary.sin)
@@ -622,9 +825,11 @@ class TensorMethods:
         return self._inplace(_arith.pow, 2)
 
     def clamp_min_(self, min):  # noqa: A002
+        _check_clamp_bounds(self, min)
         return self._inplace(_arith.clamp_min, min)
 
     def clamp_max_(self, max):  # noqa: A002
+        _check_clamp_bounds(self, max)
         return self._inplace(_arith.clamp_max, max)
 
     def log1p_(self):
@@ -928,6 +1133,225 @@ class TensorMethods:
     def geometric_(self, *args, generator=None):
         return _sampling.geometric_(self, *args, generator=generator)
 
+    # ------------------------------------------------------------ more in place (task: methods)
+    # Each goes through ``Tensor._inplace`` (elementwise) or ``_reshape_inplace`` (shape).
+    def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
+        return _product_inplace(self, _linalg.addmm, mat1, mat2, beta, alpha,
+                                _shape_of(2, (mat1, 0), (mat2, 1)))
+
+    def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+        return _product_inplace(self, _linalg.baddbmm, batch1, batch2, beta, alpha,
+                                _shape_of(3, (batch1, 0), (batch1, 1), (batch2, 2)))
+
+    def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+        return _product_inplace(self, _linalg.addbmm, batch1, batch2, beta, alpha)
+
+    def bitwise_and_(self, other):
+        return _bitwise_inplace(self, _arith.bitwise_and, other)
+
+    def bitwise_or_(self, other):
+        return _bitwise_inplace(self, _arith.bitwise_or, other)
+
+    def bitwise_xor_(self, other):
+        return _bitwise_inplace(self, _arith.bitwise_xor, other)
+
+    def bitwise_not_(self):
+        return self._inplace(_arith.bitwise_not_)
+
+    def bitwise_left_shift(self, other):
+        return _arith.bitwise_left_shift(self, other)
+
+    def bitwise_right_shift(self, other):
+        return _arith.bitwise_right_shift(self, other)
+
+    def bitwise_left_shift_(self, other):
+        return _bitwise_inplace(self, _arith.bitwise_left_shift, other)
+
+    def bitwise_right_shift_(self, other):
+        return _bitwise_inplace(self, _arith.bitwise_right_shift, other)
+
+    __lshift__, __rshift__ = bitwise_left_shift, bitwise_right_shift
+    __ilshift__, __irshift__ = bitwise_left_shift_, bitwise_right_shift_
+
+    def __rlshift__(self, other):
+        return _arith.bitwise_left_shift(other, self)
+
+    def __rrshift__(self, other):
+        return _arith.bitwise_right_shift(other, self)
+
+    def cumsum_(self, dim: int, *, dtype=None):
+        _check_scan_inplace(self, "cumsum", dim, dtype)
+        return self._inplace(lambda t: _scan.cumsum(t, dim, dtype=self.dtype))
+
+    def cumprod_(self, dim: int, *, dtype=None):
+        _check_scan_inplace(self, "cumprod", dim, dtype)
+        return self._inplace(lambda t: _scan.cumprod(t, dim, dtype=self.dtype))
+
+    def logical_xor(self, other):
+        _util.check_tensor(other, "logical_xor", "other", 1)
+        return _arith.logical_xor(self, other)
+
+    # PyTorch does not differentiate the logical ops: in place, the values change (the
+    # version goes up) but the tensor keeps its node, as if nothing happened to it.
+    def logical_and_(self, other):
+        _util.check_tensor(other, "logical_and_", "other", 1)
+        return _inplace_undifferentiated(self, _arith.logical_and, other)
+
+    def logical_or_(self, other):
+        _util.check_tensor(other, "logical_or_", "other", 1)
+        return _inplace_undifferentiated(self, _arith.logical_or, other)
+
+    def logical_xor_(self, other):
+        _util.check_tensor(other, "logical_xor_", "other", 1)
+        return _inplace_undifferentiated(self, _arith.logical_xor, other)
+
+    def logical_not_(self):
+        return _inplace_undifferentiated(self, _arith.logical_not)
+
+    def swapaxes_(self, axis0: int, axis1: int):
+        return _reshape_inplace(self, _shape.transpose, axis0, axis1)
+
+    def swapdims_(self, dim0: int, dim1: int):
+        return _reshape_inplace(self, _shape.transpose, dim0, dim1)
+
+    def conj_physical_(self):
+        """A real tensor's complex conjugate is itself: written back in place (its version
+        goes up), recorded as ``ConjPhysicalBackward1``, as in PyTorch."""
+        return self._inplace(_shape.conj_physical_value)
+
+    # ------------------------------------------------------------ real tensors' complex API,
+    # predicates, properties, splits and strided empties (task: methods)
+    @property
+    def H(self):  # noqa: N802
+        """The conjugate transpose of a matrix: for real numbers, ``t()``."""
+        if self._data.ndim == 0:
+            _warn_deprecated_0d("Tensor.H", "x.conj()")
+            return self
+        if self._data.ndim != 2:
+            raise RuntimeError(
+                "tensor.H is only supported on matrices (2-D tensors). Got "
+                f"{self._data.ndim}-D tensor."
+                + (" For batches of matrices, consider using tensor.mH"
+                   if self._data.ndim > 2 else ""))
+        return _shape.transpose(self, 0, 1)
+
+    @property
+    def mH(self):  # noqa: N802
+        """The conjugate transpose of each matrix in a batch (``mT`` for real numbers)."""
+        return _adjoint(self, "tensor.mH is only supported")
+
+    def adjoint(self):
+        return _adjoint(self, "tensor.adjoint() is only supported")
+
+    @property
+    def real(self):
+        """A real tensor's real part: the tensor itself, as in PyTorch."""
+        return self
+
+    @property
+    def imag(self):
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+    def conj(self):
+        """A real tensor is its own conjugate: ``self``."""
+        return self
+
+    def resolve_conj(self):
+        return self
+
+    def resolve_neg(self):
+        return self
+
+    def conj_physical(self):
+        return self
+
+    def is_conj(self) -> bool:
+        return False
+
+    def is_neg(self) -> bool:
+        return False
+
+    def isreal(self):
+        """Every element of a real tensor is real: all True."""
+        return _creation.ones(tuple(self._data.shape), dtype=_dtype.bool, device=self.device)
+
+    def is_signed(self) -> bool:
+        return self._data.dtype.kind in "if"
+
+    def is_same_size(self, other) -> bool:
+        _util.check_tensor(other, "is_same_size", "other", 1)
+        return self._data.shape == other._data.shape
+
+    def get_device(self) -> int:
+        """The GPU's index, or -1 for the CPU."""
+        index = self._device.index
+        return -1 if self._device.type == "cpu" else (index or 0)
+
+    @property
+    def output_nr(self) -> int:
+        """Which output of its node this tensor is (the ``i`` of ``split(...)[i]``)."""
+        return self._output_nr if self._grad_fn is not None else 0
+
+    def split_with_sizes(self, split_sizes, dim: int = 0):
+        if not isinstance(split_sizes, (list, tuple)):
+            raise TypeError("split_with_sizes(): argument 'split_sizes' (position 1) must be "
+                            f"tuple of ints, not {type(split_sizes).__name__}")
+        return _shape.split(self, list(split_sizes), dim)
+
+    def unsafe_split(self, split_size, dim: int = 0):
+        if not isinstance(split_size, (int, np.integer)) or isinstance(split_size, bool):
+            raise TypeError("unsafe_split(): argument 'split_size' (position 1) must be int, "
+                            f"not {type(split_size).__name__}")
+        return _shape.unsafe(_shape.split(self, split_size, dim))
+
+    def unsafe_split_with_sizes(self, split_sizes, dim: int = 0):
+        if not isinstance(split_sizes, (list, tuple)):
+            raise TypeError("unsafe_split_with_sizes(): argument 'split_sizes' (position 1) "
+                            f"must be tuple of ints, not {type(split_sizes).__name__}")
+        return _shape.unsafe(_shape.split(self, list(split_sizes), dim))
+
+    def unsafe_chunk(self, chunks: int, dim: int = 0):
+        if not isinstance(chunks, (int, np.integer)) or isinstance(chunks, bool):
+            raise TypeError("unsafe_chunk(): argument 'chunks' (position 1) must be int, not "
+                            f"{type(chunks).__name__}")
+        return _shape.unsafe(_shape.chunk(self, chunks, dim))
+
+    def narrow_copy(self, dim: int, start: int, length: int):
+        if isinstance(dim, int) and dim >= self._data.ndim:  # (PyTorch's message, as it is)
+            raise RuntimeError(
+                "Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got "
+                "false.  (Could this error message be improved?  If so, please report an "
+                "enhancement request to PyTorch.)")
+        return _copy_of(_indexing.narrow, "NarrowCopyBackward0")(self, dim, start, length)
+
+    def frexp(self):
+        return _pointwise.frexp(self)
+
+    def dim_order(self, *, ambiguity_check=False):
+        """The dimensions from the outermost in memory to the innermost (PyTorch's algorithm,
+        ``torch._prims_common``: ties of size-1 or equal strides keep the logical order)."""
+        if not isinstance(ambiguity_check, bool) and (
+                not isinstance(ambiguity_check, list) or ambiguity_check):
+            raise TypeError("The ambiguity_check argument must be a bool or a list of memory "
+                            "formats.")  # (minitorch has no memory formats to list)
+        shape, strides = tuple(self._data.shape), self.stride()
+        check = ambiguity_check if isinstance(ambiguity_check, bool) else True
+        if check and (any(a == b for a, b in zip(strides, strides[1:])) or 1 in shape):
+            raise RuntimeError("The tensor does not have unique dim order, or cannot map to "
+                               "exact one of the given memory formats.")
+        perm, ambiguous = _dim_order(shape, strides, check)
+        if ambiguous:
+            raise RuntimeError("The tensor does not have unique dim order.")
+        return tuple(perm)
+
+    def new_empty_strided(self, size, stride, *, dtype=None, device=None,
+                          requires_grad: bool = False):
+        """An uninitialised tensor with ``size`` and ``stride``, with this tensor's dtype and
+        device unless given."""
+        return _creation.empty_strided(size, stride, dtype=dtype or self.dtype,
+                                       device=device or self.device,
+                                       requires_grad=requires_grad, _name="new_empty_strided")
+
 
 # Most operations are methods as they are: ``Tensor.exp is ops.unary.exp``, so ``x.exp()`` calls
 # it with ``x`` first and costs no extra Python call.
@@ -955,6 +1379,13 @@ METHODS = {
     "trace": _linalg.trace, "vdot": _linalg.vdot, "inner": _linalg.inner, "kron": _linalg.kron,
     "addmm": _linalg.addmm, "baddbmm": _linalg.baddbmm, "addbmm": _linalg.addbmm,
     "dist": _linalg.dist, "renorm": _linalg.renorm,
+    "addmv": _linalg.addmv, "addr": _linalg.addr, "ger": _linalg.outer,  # (task linalg2)
+    "index_reduce": _scatter.index_reduce, "nonzero_static": _scatter.nonzero_static,
+    "histogram": _search.histogram,
+    **{name: getattr(_linalg_torch, name) for name in (
+        "matrix_exp", "cholesky_inverse", "cholesky_solve", "triangular_solve", "qr",
+        "lu_solve", "orgqr")},
+    "lu": _linalg_torch._lu_method,
     "det": _linalg_torch.det, "logdet": _linalg_torch.logdet, "slogdet": _linalg_torch.slogdet,
     "inverse": _linalg_torch.inverse, "matrix_power": _linalg_torch.matrix_power,
     "cholesky": _linalg_torch.cholesky, "cross": _linalg_torch.cross,
@@ -994,6 +1425,12 @@ for _alias, _name in (("not_equal", "ne"), ("greater", "gt"), ("greater_equal", 
     setattr(Tensor, _alias, getattr(Tensor, _name))
 del _alias, _name, _method
 
+# lgamma, digamma, polygamma, erfinv, mvlgamma, igamma, igammac and their in-place forms (task:
+# the gamma family)
+for _name, _method in {**_gamma.tensor_methods(), **_incomplete_gamma.tensor_methods()}.items():
+    setattr(Tensor, _name, _method)
+del _name, _method
+
 # The operators run in every step of every program, so they *are* the operations:
 # ``Tensor.__mul__ is ops.arithmetic.mul``. A method that called ``mul`` would cost one more
 # Python call on each ``a * b``. (The reflected forms take the tensor first too: ``2 - x`` is
@@ -1007,3 +1444,59 @@ OPERATORS = {
 for _name, _op in OPERATORS.items():
     setattr(Tensor, _name, _op)
 del _name, _op
+
+
+# ---------------------------------------------------------------- (task: methods)
+# torch.alias_copy, expand_copy, ...: each view op's copying form (``_copy_of``)
+def _slice(input, dim: int = 0, start=None, end=None, step: int = 1):  # noqa: A002
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    d = normalize_dim(dim, input._data.ndim)
+    return _indexing.getitem(input, (slice(None),) * d + (slice(start, end, step),))
+
+
+def _detach_copy(input):  # noqa: A002
+    _util.check_tensor(input, "detach_copy", "input", 1)
+    return _shape.DetachCopy.apply(input)
+
+
+def _checked(name: str, op):
+    def checked(input, *args, **kwargs):  # noqa: A002
+        _util.check_tensor(input, name, "input", 1)
+        return op(input, *args, **kwargs)
+    checked.__name__ = checked.__qualname__ = name
+    checked.__doc__ = f"``{name}``: the result of ``{name[:-5]}`` in memory of its own."
+    return checked
+
+
+COPY_FUNCTIONS = {name: _checked(name, _copy_of(op, node)) for name, op, node in (
+    ("alias_copy", lambda t: _shape.view(t, tuple(t.shape)), "AliasBackward0_copy"),
+    ("expand_copy", lambda t, size, *, implicit=False: t.expand(size), None),
+    ("permute_copy", lambda t, dims: t.permute(dims), None),
+    ("t_copy", _shape.t, None),
+    ("transpose_copy", _shape.transpose, None),
+    ("unsqueeze_copy", _shape.unsqueeze, None),
+    ("squeeze_copy", _shape.squeeze, None),
+    ("view_copy", lambda t, size: _shape.ViewCopy.apply(
+        t, _shape._resolve_shape(tuple(size), t._data.size)), "ViewBackward0_copy"),
+    ("select_copy", _indexing.select, None),
+    ("slice_copy", _slice, "SliceBackward0_copy"),
+    ("diagonal_copy", _shape.diagonal, None),
+    ("unbind_copy", _shape.unbind, None),
+    ("split_copy", _shape.split, None),
+    ("split_with_sizes_copy", lambda t, split_sizes, dim=0: t.split_with_sizes(split_sizes, dim),
+     None),
+    ("unfold_copy", _shape.unfold, None),
+    ("narrow_copy", _indexing.narrow, "NarrowCopyBackward0"),
+)}
+COPY_FUNCTIONS["detach_copy"] = _detach_copy
+
+# ``x.is_cpu``, ``x.is_mps``, ...: whether the tensor lives on that kind of device; minitorch's
+# tensors are dense and strided, so never sparse, quantized, nested or MKL-DNN ones.
+for _name in ("cpu", "meta", "mps", "xpu", "vulkan", "ipu", "xla", "mtia", "maia"):
+    setattr(Tensor, f"is_{_name}", property(
+        lambda self, _type=_name: self._device.type == _type,
+        doc=f"Whether this tensor is on a {_name!r} device."))
+for _name in ("is_sparse", "is_sparse_csr", "is_quantized", "is_nested", "is_mkldnn"):
+    setattr(Tensor, _name, property(lambda self: False, doc="Always False in minitorch."))
+del _name

@@ -27,8 +27,13 @@ from minitorch._size import Size
 from minitorch._tensor import Tensor
 from minitorch._warnings import warn_once
 from minitorch.ops import shape as _shape
-from minitorch.ops._util import broadcast_error
 from minitorch.ops.linalg import tensordot
+from minitorch.ops.rearrange import (  # torch.functional's names for them
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    broadcast_tensors,
+)
 from minitorch.ops.reduction import vector_norm
 from minitorch.ops.shape import split
 from minitorch.ops.sorting import unique
@@ -91,18 +96,6 @@ def _tensors(args) -> tuple:
     return tuple(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
 
 
-def broadcast_tensors(*tensors) -> tuple:
-    """The tensors expanded (as views, ``ExpandBackward0``) to their common shape."""
-    tensors = _tensors(tensors)
-    try:
-        shape = np.broadcast_shapes(*[tuple(t.shape) for t in tensors])
-    except ValueError:  # PyTorch names the first two sizes that clash
-        raise broadcast_error(*[t.shape for t in tensors]) from None
-    return tuple(t if tuple(t.shape) == shape else _shape.expand(t, shape) for t in tensors)
-
-
-
-
 def meshgrid(*tensors, indexing: str | None = None) -> tuple:
     """Coordinate grids from 1-D tensors: with ``indexing="ij"`` the ``k``-th output varies
     along dimension ``k``; ``"xy"`` swaps the first two dimensions (as NumPy's default)."""
@@ -135,37 +128,6 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple:
     if swap:  # the grids already have the "xy" shape; give them back in argument order
         grids = [grids[1], grids[0], *grids[2:]]
     return tuple(grids)
-
-
-def _atleast(ndim: int, tensors):
-    single = len(tensors) == 1 and isinstance(tensors[0], Tensor)
-    out = []
-    for t in _tensors(tensors):
-        if t.dim() == 0:
-            t = t.reshape(*([1] * ndim))
-        elif ndim == 3 and t.dim() == 1:
-            t = t.reshape(1, -1, 1)
-        elif ndim >= 2 and t.dim() == 1:
-            t = t.unsqueeze(0)
-        elif ndim == 3 and t.dim() == 2:
-            t = t.unsqueeze(-1)
-        out.append(t)
-    return out[0] if single else tuple(out)
-
-
-def atleast_1d(*tensors):
-    """Each tensor with at least one dimension (a number becomes ``[x]``)."""
-    return _atleast(1, tensors)
-
-
-def atleast_2d(*tensors):
-    """Each tensor with at least two dimensions (a vector becomes a row)."""
-    return _atleast(2, tensors)
-
-
-def atleast_3d(*tensors):
-    """Each tensor with at least three dimensions (as NumPy's ``atleast_3d``)."""
-    return _atleast(3, tensors)
 
 
 def cartesian_prod(*tensors) -> Tensor:

@@ -16,6 +16,11 @@ where that is noted):
 * ``cholesky``, ``eigh``, ``qr`` and ``pinv``: PyTorch's backward formulas, each in its
   class's docstring; ``matrix_power`` and ``multi_dot`` are products of ``matmul``/``mm``.
 
+* ``matrix_exp``: the gradient is a block of the exponential of ``[[A^T, G], [0, A^T]]``;
+  ``solve_triangular``: as ``solve``, kept to ``A``'s triangle; ``inv_ex``, ``solve_ex``,
+  ``cholesky_ex`` return an ``info`` tensor where the others raise (LU with partial pivoting
+  and Cholesky written out as LAPACK runs them, so a failed matrix gives PyTorch's values).
+
 Decompositions are unique only up to signs (a column of ``Q`` or of ``V`` may be negated):
 minitorch's come from NumPy's LAPACK, and the tests compare what does not depend on them.
 
@@ -30,6 +35,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -37,7 +43,7 @@ import numpy as np
 from minitorch import _dtype, return_types
 from minitorch._backend import array_module, to_numpy
 from minitorch._dtype import CPP_NAMES
-from minitorch._out import with_out
+from minitorch._out import _check_out_dtype, copy_into_out, with_out
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops import linalg as _linalg_ops
@@ -196,26 +202,33 @@ def det(A: Tensor) -> Tensor:  # noqa: N803
 
 # ---------------------------------------------------------------- solve
 class Solve(Function):
+    """``X`` with ``A X = B`` (``left``) or ``X A = B``; for the second, the same solve of the
+    transposed equation ``A^T X^T = B^T``, inside the one node as in PyTorch."""
+
     node_name = "LinalgSolveExBackward0"
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, b, vector):
+    def forward(ctx, a, b, vector, left=True):
         xp = array_module(a._data)
-        rhs = b._data[..., None] if vector else b._data
+        da, db = (a._data, b._data) if left else (_swapped(a._data), _swapped(b._data))
         try:
-            x = _nan_where_nan(a._data, xp.linalg.solve(a._data, rhs))
+            x = _nan_where_nan(da, xp.linalg.solve(da, db[..., None] if vector else db))
         except np.linalg.LinAlgError:
             raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix "
                               "is singular.") from None
-        out = _wrap(x[..., 0] if vector else x)
-        ctx.vector = vector
+        x = x[..., 0] if vector else x
+        out = _wrap(x if left else _swapped(x))
+        ctx.vector, ctx.left = vector, left
         ctx.save_for_backward(a, out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         a, x = ctx.saved_tensors
+        if not ctx.left:  # X = B A^-1: grad_B = G A^-T, grad_A = -X^T grad_B
+            grad_b = solve(_mT(a), grad, left=False)
+            return -(_mT(x) @ grad_b), grad_b
         grad_b = solve(_mT(a), grad)  # A^T grad_B = G
         if ctx.vector:
             grad_a = -(grad_b.unsqueeze(-1) @ x.unsqueeze(-2))
@@ -224,26 +237,21 @@ class Solve(Function):
         return grad_a, grad_b
 
 
+def _swapped(x):
+    """An array with its last two dimensions swapped (a view)."""
+    return x.swapaxes(-1, -2)
+
+
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:  # noqa: N803
     """The solution ``X`` of ``A X = B`` (``X A = B`` with ``left=False``), without forming
     ``A^-1``. ``B`` may be a vector (one right-hand side) or a matrix (one per column)."""
     _check_square(A, "linalg.solve")
     _check_float(A, "linalg.solve")
-    if A.dtype is not B.dtype:
-        raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A "
-                           f"of type {A.dtype._legacy[:-6]} and B of type "
-                           f"{B.dtype._legacy[:-6]} instead")
-    _check_low_precision(A, "lu_cpu", NotImplementedError)
-    if not left:
-        return _mT(solve(_mT(A), _mT(B)))
-    n = A.shape[-1]
-    vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
-    rows = B.shape[-1] if vector else B.shape[-2]
-    if rows != n:
-        cols = 1 if vector else B.shape[-1]
-        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
-                           f"AX = B ({n}x{n} and {rows}x{cols})")
-    return Solve.apply(A, B, vector)
+    if left:
+        return Solve.apply(A, B, _solve_checks(A, B, "linalg.solve"))
+    if _solve_checks(_mT(A), _mT(B), "linalg.solve"):  # the transposed equation's checks
+        return _mT(solve(_mT(A), _mT(B)))  # (a batch of vectors that reads as one)
+    return Solve.apply(A, B, False, False)
 
 
 # ---------------------------------------------------------------- norms
@@ -1031,16 +1039,19 @@ class Pinv(Function):
     @staticmethod
     def backward(ctx, grad):
         a, p = ctx.saved_tensors
-        p_t, g_t = _mT(p), _mT(grad)
-        if a.shape[-2] <= a.shape[-1]:
-            k = g_t @ p
-            k_p_t = k @ p_t
-            out = -_mT(p @ k) + k_p_t - (a @ p) @ k_p_t + (p_t @ p) @ (g_t - k @ a)
-        else:
-            k = p @ g_t
-            p_t_k = p_t @ k
-            out = -_mT(k @ p) + (g_t - a @ k) @ p @ p_t + p_t_k - p_t_k @ p @ a
-        return out, None, None, None
+        return _pinv_backward(grad, a, p), None, None, None
+
+
+def _pinv_backward(grad: Tensor, a: Tensor, p: Tensor) -> Tensor:
+    """PyTorch's ``pinv_backward``: the gradient of ``A`` from that of ``p = A+``."""
+    p_t, g_t = _mT(p), _mT(grad)
+    if a.shape[-2] <= a.shape[-1]:
+        k = g_t @ p
+        k_p_t = k @ p_t
+        return -_mT(p @ k) + k_p_t - (a @ p) @ k_p_t + (p_t @ p) @ (g_t - k @ a)
+    k = p @ g_t
+    p_t_k = p_t @ k
+    return -_mT(k @ p) + (g_t - a @ k) @ p @ p_t + p_t_k - p_t_k @ p @ a
 
 
 def pinv(A: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:  # noqa: N803
@@ -1088,3 +1099,1278 @@ def matrix_rank(A: Tensor, tol=None, hermitian: bool = False, *, atol=None,  # n
 
 pinv = with_out(pinv, "linalg_pinv")
 __all__ += ["pinv", "matrix_rank"]
+
+
+# ---------------------------------------------------------------- task linalg2
+# vecdot, vander, diagonal, cond, tensorinv, tensorsolve: built from other operations as
+# PyTorch builds them (so their graphs have PyTorch's nodes)
+def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
+    """The dot products of the vectors along ``dim`` (``x`` and ``y`` broadcast): ``(x *
+    y).sum(dim)``; two 1-D tensors give ``vdot``.
+
+    >>> import minitorch
+    >>> minitorch.linalg.vecdot(minitorch.tensor([[1.0, 2.0]]), minitorch.tensor([3.0, 4.0]))
+    tensor([11.])
+    """
+    _check_float(x, "linalg.vecdot")
+    if x.dtype is not y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x "
+                           f"of type {x.dtype._legacy[:-6]} and y of type {y.dtype._legacy[:-6]} "
+                           "instead")
+    if x.dim() == 1 and y.dim() == 1:
+        return _linalg_ops.vdot(x, y)
+    return (x * y).sum(dim)
+
+
+def vander(x: Tensor, *, N: int | None = None) -> Tensor:  # noqa: N803
+    """The Vandermonde matrix of ``x`` (of each vector of a batch) with increasing powers:
+    ``out[..., i, j] = x[..., i] ** j`` for ``j < N`` (``N`` defaults to ``len(x)``): a column
+    of ones, then the running products of ``x`` (``cumprod``), as PyTorch computes them.
+
+    >>> import minitorch
+    >>> minitorch.linalg.vander(minitorch.tensor([1, 2, 3]))
+    tensor([[1, 1, 1],
+            [1, 2, 4],
+            [1, 3, 9]])
+    """
+    from minitorch.ops.shape import cat
+
+    if x.dtype is _dtype.bool or x.dtype is _dtype.float16:
+        raise RuntimeError("linalg.vander supports floating point, complex, and integer tensors, "
+                           f"but got {x.dtype._legacy[:-6]}")
+    n = N if N is not None else (x.shape[-1] if x.dim() else 0)
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    shape = tuple(x.shape) + (n - 1,)
+    powers = x.unsqueeze(-1).expand(*shape).cumprod(-1)
+    return cat([powers.new_ones(shape[:-1] + (1,)), powers], -1)
+
+
+def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:  # noqa: N803
+    """``torch.diagonal`` with the last two dimensions as the default: the diagonal of each
+    matrix of a batch (a view)."""
+    return _shape_ops.diagonal(A, offset, dim1, dim2)
+
+
+_COND_ORDS = (1, -1, 2, -2, math.inf, -math.inf, "fro", "nuc")
+
+
+def _ord_name(p) -> str:
+    return str(int(p)) if isinstance(p, (int, float)) and math.isfinite(p) else \
+        ("inf" if p == math.inf else "-inf") if isinstance(p, float) else str(p)
+
+
+def cond(A: Tensor, p=None) -> Tensor:  # noqa: N803
+    """The condition number of ``A`` (of each matrix of a batch) in the norm ``p``: for
+    ``None``/``2``/``-2`` the ratio of its largest and smallest singular values (any shape),
+    else ``norm(A) * norm(A^-1)`` for a square ``A`` (``inf`` for a singular one).
+
+    >>> import minitorch
+    >>> minitorch.linalg.cond(minitorch.tensor([[1.0, 0.0], [0.0, 4.0]]))
+    tensor(4.)
+    """
+    if A.dim() < 2:
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    p = 2 if p is None else p
+    if p not in _COND_ORDS or isinstance(p, bool):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    if isinstance(p, str):
+        _check_square(A, f"linalg.cond(ord={p})")
+    if A.numel() == 0:
+        return A.new_zeros(A.shape[:-2])
+    if p in (2, -2) and not isinstance(p, str):
+        s = svdvals(A)
+        s_max, s_min = s.narrow(-1, 0, 1), s.narrow(-1, s.shape[-1] - 1, 1)
+        return (s_min / s_max if p == -2 else s_max / s_min).squeeze(-1)
+    if not isinstance(p, str):
+        _check_square(A, f"linalg.cond(ord={_ord_name(p)})")
+    if p == "nuc":  # the nuclear norm of A^-1 is the sum of 1 / (A's singular values)
+        s = svdvals(A)
+        return s.sum(-1) * s.reciprocal().sum(-1)
+    inverse, info = inv_ex(A)
+    inverse.masked_fill_((info > 0).unsqueeze(-1).unsqueeze(-1), math.inf)  # in place, as
+    result = matrix_norm(A, p) * matrix_norm(inverse, p)  # PyTorch: its backward then fails
+    return result.nan_to_num_(math.inf, math.inf, -math.inf)
+
+
+def tensorinv(A: Tensor, ind: int = 2) -> Tensor:  # noqa: N803
+    """The inverse of ``A`` read as a square matrix of ``prod(shape[:ind])`` rows: shaped
+    ``shape[ind:] + shape[:ind]``, so that ``tensordot(tensorinv(A), A, ind)`` is the
+    identity."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    end, start = tuple(A.shape[ind:]), tuple(A.shape[:ind])
+    n, m = math.prod(end), math.prod(start)
+    if n != m:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {n} != {m}")
+    inverse, info = inv_ex(A.reshape(n, n))
+    _raise_info(info, "inv: {batch}The diagonal element {info} is zero, the inversion could not "
+                "be completed because the input matrix is singular.", False)
+    # PyTorch's inverse is in column-major order: its reshape is recorded as ReshapeAlias
+    return _shape_ops.ReshapeAlias.apply(inverse, end + start)
+
+
+def tensorsolve(A: Tensor, B: Tensor, dims=None) -> Tensor:  # noqa: N803
+    """The ``X`` with ``tensordot(A, X, X.ndim) == B``: ``A`` read as a square matrix (its
+    first ``B.ndim`` dimensions as rows; ``dims`` moved to the end first)."""
+    if dims is not None:
+        A = A.movedim(tuple(dims), tuple(range(A.dim() - len(dims), A.dim())))  # noqa: N806
+    result_shape = tuple(A.shape[B.dim():])
+    n, m = math.prod(result_shape), B.numel()
+    if n != m:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:])"
+                           f" == prod(self.shape[:other.ndim]), but got {n} != {m}")
+    return solve(A.reshape(n, n), B.flatten()).reshape(result_shape)
+
+
+__all__ += ["vecdot", "vander", "diagonal", "cond", "tensorinv", "tensorsolve"]
+
+
+# ---------------------------------------------------------------- matrix_exp
+def _expm_array(a: np.ndarray) -> np.ndarray:
+    """``exp(A)`` by scaling and squaring: a degree-18 Taylor polynomial of ``A / 2^s`` (in
+    float64, ``s`` from the 1-norm), squared ``s`` times."""
+    x = a.astype(np.float64)
+    if x.size == 0:
+        return a.copy()
+    norm = np.abs(x).sum(-2).max(-1) if x.ndim > 1 else np.abs(x)
+    with np.errstate(all="ignore"):
+        s = np.where(np.isfinite(norm) & (norm > 0.5), np.ceil(np.log2(np.maximum(norm, 1))) + 1,
+                     0).astype(np.int64)
+        s = np.minimum(s, 1100)
+        scaled = x / np.exp2(s)[..., None, None]
+        eye = np.broadcast_to(np.eye(x.shape[-1]), x.shape)
+        out, term = eye.copy(), eye.copy()
+        for k in range(1, 19):
+            term = term @ scaled / k
+            out = out + term
+        for _ in range(int(s.max(initial=0))):
+            squared = out @ out
+            out = np.where((s > 0)[..., None, None], squared, out)
+            s = s - 1
+    return out.astype(a.dtype)
+
+
+class MatrixExp(Function):
+    """``exp(A) = sum_k A^k / k!``. Backward is PyTorch's: the gradient is the top-right block
+    of ``exp([[A^T, G], [0, A^T]])``, itself a ``matrix_exp`` (so it differentiates again)."""
+
+    node_name = "LinalgMatrixExpBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _on_device_of(_expm_array(to_numpy(a._data)), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        n = a.shape[-1]
+        at = _mT(a)
+        top = _shape_ops.cat([at, grad], -1)
+        bottom = _shape_ops.cat([at.new_zeros(at.shape), at], -1)
+        big = matrix_exp(_shape_ops.cat([top, bottom], -2))
+        return big.narrow(-2, 0, n).narrow(-1, n, n)
+
+
+def matrix_exp(A: Tensor) -> Tensor:  # noqa: N803
+    """The matrix exponential ``sum_k A^k / k!`` of a square matrix (of each of a batch).
+
+    >>> import minitorch
+    >>> minitorch.linalg.matrix_exp(minitorch.zeros(2, 2))
+    tensor([[1., 0.],
+            [0., 1.]])
+    """
+    _check_square(A, "linalg.matrix_exp")
+    _check_float(A, "linalg.matrix_exp")
+    return MatrixExp.apply(A)
+
+
+__all__ += ["matrix_exp"]
+
+
+# ---------------------------------------------------------------- triangular systems
+def _trsm(a: np.ndarray, b: np.ndarray, upper: bool, unit: bool) -> np.ndarray:
+    """``A^-1 B`` for triangular ``A`` (batches broadcast), by substitution as BLAS's
+    ``trsm`` does it: row by row, times the reciprocal of the diagonal (so a zero on the
+    diagonal gives PyTorch's infs and NaNs)."""
+    n = a.shape[-1]
+    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    x = np.array(np.broadcast_to(b, shape + b.shape[-2:]), dtype=np.result_type(a, b))
+    a = np.broadcast_to(a, shape + a.shape[-2:])
+    with np.errstate(all="ignore"):
+        recip = 1 / np.diagonal(a, 0, -2, -1)
+        for k in (range(n - 1, -1, -1) if upper else range(n)):
+            if not unit:
+                x[..., k, :] = x[..., k, :] * recip[..., k, None]
+            rows = slice(0, k) if upper else slice(k + 1, n)
+            x[..., rows, :] -= a[..., rows, k, None] * x[..., k, None, :]
+    return x
+
+
+class SolveTriangular(Function):
+    """``X = A^-1 B`` for a triangular ``A`` (``left=False``: ``X = B A^-1``), reading one
+    triangle of ``A`` (its diagonal taken as ones with ``unitriangular``).
+
+    Backward is PyTorch's: ``grad_B = A^-T G`` (another triangular solve, of the other
+    triangle) and ``grad_A = -grad_B X^T`` (``-X^T grad_B`` for ``left=False``) kept to
+    ``A``'s triangle."""
+
+    node_name = "LinalgSolveTriangularBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b, upper, left, unit):
+        ctx.shapes, ctx.flags, ctx.b_dtype = (a.shape, b.shape), (upper, left, unit), b.dtype
+        x, y = to_numpy(a._data), to_numpy(b._data).astype(a._data.dtype, copy=False)
+        if left:
+            out = _trsm(x, y, upper, unit)
+        else:  # X A = B: A^T X^T = B^T
+            out = np.swapaxes(_trsm(np.swapaxes(x, -1, -2), np.swapaxes(y, -1, -2), not upper,
+                                    unit), -1, -2)
+        result = _on_device_of(out, a)
+        ctx.save_for_backward(a, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, x = ctx.saved_tensors
+        upper, left, unit = ctx.flags
+        g_b = solve_triangular(_mT(a), grad, upper=not upper, left=left, unitriangular=unit)
+        g_a = None
+        if ctx.needs_input_grad[0]:
+            g_a = -(g_b @ _mT(x)) if left else -(_mT(x) @ g_b)
+            g_a = (g_a.triu(int(unit)) if upper else g_a.tril(-int(unit))).sum_to_size(
+                ctx.shapes[0])
+        g_b = g_b.sum_to_size(ctx.shapes[1])
+        if g_b.dtype != ctx.b_dtype:  # B was converted to A's dtype inside the node
+            g_b = g_b.to(ctx.b_dtype)
+        return g_a, g_b, None, None, None
+
+
+def solve_triangular(A: Tensor, B: Tensor, *, upper: bool = None, left: bool = True,  # noqa: N803
+                     unitriangular: bool = False) -> Tensor:
+    """The solution ``X`` of ``A X = B`` (``X A = B`` with ``left=False``) for a triangular
+    ``A``: only its upper (``upper=True``) or lower triangle is read. Batches broadcast.
+
+    >>> import minitorch
+    >>> A = minitorch.tensor([[2.0, 1.0], [0.0, 4.0]])
+    >>> minitorch.linalg.solve_triangular(A, minitorch.tensor([[4.0], [8.0]]), upper=True)
+    tensor([[1.],
+            [2.]])
+    """
+    if upper is None:
+        raise TypeError('linalg_solve_triangular() missing 1 required positional arguments: '
+                        '"upper"')
+    for name, t in (("A", A), ("B", B)):
+        if t.dim() < 2:
+            raise RuntimeError(f"linalg.solve_triangular: The input tensor {name} must have at "
+                               "least 2 dimensions.")
+    _check_square(A, "linalg.solve_triangular")
+    n = A.shape[-1]
+    rows = B.shape[-2] if left else B.shape[-1]
+    if rows != n:
+        shape = f"{n}x{n} and {B.shape[-2]}x{B.shape[-1]}"
+        raise RuntimeError("linalg.solve_triangular: Incompatible shapes of A and B for the "
+                           f"equation {'AX = B' if left else 'XA = B'} ({shape})")
+    try:
+        np.broadcast_shapes(A.shape[:-2], B.shape[:-2])
+    except ValueError:
+        raise broadcast_error(B.shape[:-2], A.shape[:-2]) from None
+    dtype = A.dtype  # B is computed in A's dtype
+    if not dtype.is_floating_point or dtype is _dtype.float16:
+        raise NotImplementedError(f"\"triangular_solve_cpu\" not implemented for "
+                                  f"'{dtype._legacy[:-6]}'")
+    # B is converted inside the node (its gradient comes back in B's dtype)
+    return SolveTriangular.apply(A, B, bool(upper), bool(left), bool(unitriangular))
+
+
+__all__ += ["solve_triangular"]
+
+
+# ---------------------------------------------------------------- LU, and the *_ex forms
+def _lu_array(a: np.ndarray) -> tuple:
+    """LAPACK's ``getrf`` for a batch: Doolittle's elimination with partial pivoting, ``P A =
+    L U``. Returns the packed ``LU`` (``L`` below the diagonal, its ones left out), the
+    1-based int32 pivots (row ``i`` was swapped with row ``pivots[i]``) and ``info`` (the
+    1-based position of the first zero pivot, 0 if none; the elimination goes on past it,
+    as LAPACK's does)."""
+    lu = np.array(a, dtype=a.dtype, copy=True)
+    m, n = lu.shape[-2:]
+    k_max = min(m, n)
+    batch = lu.shape[:-2]
+    pivots = np.zeros(batch + (k_max,), np.int32)
+    info = np.zeros(batch, np.int32)
+    if lu.size == 0:
+        pivots[...] = np.arange(1, k_max + 1)
+        return lu, pivots, info
+    flat, piv, inf = lu.reshape(-1, m, n), pivots.reshape(-1, k_max), info.reshape(-1)
+    rows = np.arange(flat.shape[0])
+    with np.errstate(all="ignore"):
+        for k in range(k_max):
+            col = np.abs(flat[:, k:, k])
+            p = k + (np.argmax(np.where(np.isnan(col), np.inf, col), axis=1) if m > k else 0)
+            piv[:, k] = p + 1
+            swap = flat[rows, p].copy()
+            flat[rows, p] = flat[:, k]
+            flat[:, k] = swap
+            pivot = flat[:, k, k]
+            zero = pivot == 0
+            inf[(inf == 0) & zero] = k + 1
+            factor = np.where(zero[:, None], flat[:, k + 1:, k], flat[:, k + 1:, k] /
+                              np.where(zero, 1, pivot)[:, None])
+            flat[:, k + 1:, k] = factor
+            flat[:, k + 1:, k + 1:] -= factor[:, :, None] * flat[:, k, None, k + 1:]
+    return lu, pivots, info
+
+
+def _lu_solve_array(lu: np.ndarray, pivots: np.ndarray, b: np.ndarray,
+                    adjoint: bool = False) -> np.ndarray:
+    """``A^-1 B`` (``A^-T B`` with ``adjoint``) from ``A``'s ``getrf`` factors, as LAPACK's
+    ``getrs``: the row swaps, then the unit lower and the upper triangular solves (for
+    ``A^T = U^T L^T P^T``: ``U^T``, ``L^T``, then the swaps undone, last first)."""
+    shape = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
+    x = np.array(np.broadcast_to(b, shape + b.shape[-2:]), dtype=np.result_type(lu, b))
+    piv = np.broadcast_to(pivots, shape + pivots.shape[-1:]) - 1
+    if not adjoint:
+        _swap_rows(x, piv, range(piv.shape[-1]))
+        x = _trsm(lu, x, upper=False, unit=True)
+        return _trsm(lu, x, upper=True, unit=False)
+    lu_t = np.swapaxes(lu, -1, -2)
+    x = _trsm(lu_t, _trsm(lu_t, x, upper=False, unit=False), upper=True, unit=True)
+    _swap_rows(x, piv, range(piv.shape[-1] - 1, -1, -1))
+    return x
+
+
+def _swap_rows(x: np.ndarray, piv: np.ndarray, order) -> None:
+    """Swap row ``k`` of each matrix of ``x`` with row ``piv[..., k]`` (0-based), in place,
+    for ``k`` in ``order``."""
+    flat, fp = x.reshape(-1, *x.shape[-2:]), piv.reshape(-1, piv.shape[-1])
+    rows = np.arange(flat.shape[0])
+    for k in order:
+        swap = flat[rows, fp[:, k]].copy()
+        flat[rows, fp[:, k]] = flat[:, k]
+        flat[:, k] = swap
+
+
+def _info_tensor(info: np.ndarray, a: Tensor) -> Tensor:
+    return _wrap(array_module(a._data).asarray(info.astype(np.int32)))
+
+
+class InvEx(Inv):
+    """``inv`` that does not raise: a singular matrix's inverse is what LAPACK's LU solve
+    gives (infs and NaNs), as PyTorch's ``inv_ex``."""
+
+    node_name = "LinalgInvExBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a):
+        data = to_numpy(a._data)
+        lu, pivots, info = _lu_array(data)
+        if info.any():
+            out = _lu_solve_array(lu, pivots, np.broadcast_to(np.eye(data.shape[-1], dtype=
+                                                                     data.dtype), data.shape))
+        else:
+            out = np.linalg.inv(data)
+        out = _on_device_of(_nan_where_nan(data, out), a)
+        ctx.save_for_backward(out)
+        return out
+
+
+def _raise_info(info: np.ndarray, message: str, batched: bool) -> None:
+    """PyTorch's ``_linalg_check_errors``: the error of the first failed matrix."""
+    flat = info.reshape(-1)
+    bad = np.flatnonzero(flat)
+    if bad.size:
+        i = int(bad[0])
+        batch = f"(Batch element {i}): " if batched else ""
+        raise LinAlgError(message.format(batch=batch, info=int(flat[i])))
+
+
+def inv_ex(A: Tensor, *, check_errors: bool = False):  # noqa: N803
+    """``linalg.inv`` with an ``info`` tensor (int32, per matrix: 0, or the position of a
+    zero pivot of its LU factorization) instead of an error: ``torch.return_types.
+    linalg_inv_ex(inverse, info)``. A singular matrix's ``inverse`` holds LAPACK's infs
+    and NaNs. ``check_errors=True`` raises as ``inv`` does."""
+    _check_square(A, "linalg.inv")  # PyTorch's messages name inv, not inv_ex
+    _check_float(A, "linalg.inv")
+    _check_low_precision(A, "linalg.inv")
+    info = _lu_array(to_numpy(A._data))[2]
+    if check_errors:
+        _raise_info(info, "linalg.inv_ex: {batch}The diagonal element {info} is zero, the "
+                    "inversion could not be completed because the input matrix is singular.",
+                    A.dim() > 2)
+    return return_types.linalg_inv_ex(InvEx.apply(A), _info_tensor(info, A))
+
+
+class SolveEx(Solve):
+    """``solve`` that does not raise: for a singular matrix, LAPACK's LU solve (infs, NaNs)."""
+
+    node_name = "LinalgSolveExBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, b, vector, left=True):
+        data, rhs = to_numpy(a._data), to_numpy(b._data)
+        if not left:
+            data, rhs = _swapped(data), _swapped(rhs)
+        rhs = rhs[..., None] if vector else rhs
+        lu, pivots, info = _lu_array(data)
+        x = _lu_solve_array(lu, pivots, rhs) if info.any() else np.linalg.solve(
+            np.broadcast_to(data, np.broadcast_shapes(data.shape[:-2], rhs.shape[:-2]) +
+                            data.shape[-2:]), rhs)
+        x = _nan_where_nan(data, x)
+        x = x[..., 0] if vector else x
+        out = _on_device_of(x if left else _swapped(x), a)
+        ctx.vector, ctx.left = vector, left
+        ctx.save_for_backward(a, out)
+        return out
+
+
+def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False):  # noqa: N803
+    """``linalg.solve`` with an ``info`` tensor instead of an error for a singular ``A``:
+    ``torch.return_types.linalg_solve_ex(result, info)``."""
+    _check_square(A, "linalg.solve")  # PyTorch's messages name solve, not solve_ex
+    _check_float(A, "linalg.solve")
+    vector = _solve_checks(A, B, "linalg.solve") if left else \
+        _solve_checks(_mT(A), _mT(B), "linalg.solve")
+    if not left and vector:  # a batch of vectors that reads as one: the transposed equation
+        result, info = solve_ex(_mT(A), _mT(B), check_errors=check_errors)
+        return return_types.linalg_solve_ex(_mT(result), info)
+    info = _lu_array(to_numpy(A._data))[2]
+    if check_errors:
+        _raise_info(info, "torch.linalg.solve_ex: {batch}The solver failed because the input "
+                    "matrix is singular.", A.dim() > 2)
+    return return_types.linalg_solve_ex(SolveEx.apply(A, B, vector, left),
+                                        _info_tensor(info, A))
+
+
+def _solve_checks(A: Tensor, B: Tensor, name: str) -> bool:  # noqa: N803
+    """``solve``'s checks (under ``name``); whether ``B`` is a vector."""
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"{name}: Expected A and B to have the same dtype, but found A of "
+                           f"type {A.dtype._legacy[:-6]} and B of type {B.dtype._legacy[:-6]} "
+                           "instead")
+    _check_low_precision(A, "lu_cpu", NotImplementedError)
+    n = A.shape[-1]
+    vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    rows = B.shape[-1] if vector else B.shape[-2]
+    if rows != n:
+        cols = 1 if vector else B.shape[-1]
+        raise RuntimeError(f"{name}: Incompatible shapes of A and B for the equation AX = B "
+                           f"({n}x{n} and {rows}x{cols})")
+    return vector
+
+
+def _cholesky_info(a: np.ndarray) -> tuple:
+    """LAPACK's ``potf2`` on the lower triangle, for a batch: the factor and ``info`` (the
+    order of the first leading minor that is not positive-definite, 0 if none). Where it
+    fails at column ``j``, the columns before are done, ``L[j, j]`` holds the non-positive
+    value and the rest is the input's lower triangle, as LAPACK leaves it."""
+    if a.size == 0:
+        return a.copy(), np.zeros(a.shape[:-2], np.int32)
+    lower = np.tril(a) + np.swapaxes(np.tril(a, -1), -1, -2)
+    flat = np.tril(lower).reshape(-1, *a.shape[-2:]).copy()
+    info = np.zeros(flat.shape[0], np.int32)
+    for i, m in enumerate(lower.reshape(-1, *a.shape[-2:])):
+        try:
+            factor = np.linalg.cholesky(m)
+            if not np.isnan(factor).any():
+                flat[i] = factor
+                continue
+        except np.linalg.LinAlgError:
+            pass
+        out = np.tril(m).copy()
+        for j in range(m.shape[0]):
+            ajj = out[j, j] - out[j, :j] @ out[j, :j]
+            if not ajj > 0:
+                out[j, j] = ajj
+                info[i] = j + 1
+                break
+            out[j, j] = np.sqrt(ajj)
+            out[j + 1:, j] = (out[j + 1:, j] - out[j + 1:, :j] @ out[j, :j]) / out[j, j]
+        flat[i] = out
+    return flat.reshape(a.shape), info.reshape(a.shape[:-2])
+
+
+class CholeskyEx(Cholesky):
+    """``cholesky`` that does not raise: where the matrix is not positive-definite, the
+    partial factor LAPACK leaves (see ``_cholesky_info``)."""
+
+    node_name = "LinalgCholeskyExBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, upper, name):
+        factor = _cholesky_info(to_numpy(a._data))[0]
+        return _on_device_of(np.swapaxes(factor, -1, -2).copy() if upper else factor, a)
+
+
+def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False):  # noqa: N803
+    """``linalg.cholesky`` with an ``info`` tensor instead of an error: ``torch.return_types.
+    linalg_cholesky_ex(L, info)``; ``info`` is the order of the first leading minor that is
+    not positive-definite (0 if none), and ``L`` then holds LAPACK's partial factor."""
+    _check_square(A, "linalg.cholesky")  # PyTorch's messages name cholesky
+    _check_float(A, "linalg.cholesky")
+    _check_low_precision(A, "cholesky_cpu", NotImplementedError)
+    info = _cholesky_info(to_numpy(A._data))[1]
+    if check_errors and info.any():
+        raise _not_positive_definite(to_numpy(A._data), "linalg.cholesky_ex")
+    return return_types.linalg_cholesky_ex(CholeskyEx.apply(A, bool(upper), "linalg.cholesky_ex"),
+                                           _info_tensor(info, A))
+
+
+__all__ += ["inv_ex", "solve_ex", "cholesky_ex"]
+
+
+# ---------------------------------------------------------------- lu_factor, lu, lu_solve
+def _permutation(pivots: np.ndarray, m: int, dtype) -> np.ndarray:
+    """The matrix ``P`` of ``A = P L U`` from LAPACK's 1-based row swaps."""
+    batch = pivots.shape[:-1]
+    if m == 0 or pivots.size == 0:
+        return np.broadcast_to(np.eye(m, dtype=dtype), batch + (m, m)).copy()
+    perm = np.broadcast_to(np.arange(m), batch + (m,)).copy().reshape(-1, m)
+    rows = np.arange(perm.shape[0])
+    for k, p in enumerate(np.moveaxis(pivots.reshape(-1, pivots.shape[-1]) - 1, -1, 0)):
+        swap = perm[rows, p].copy()
+        perm[rows, p] = perm[:, k]
+        perm[:, k] = swap
+    out = np.zeros((perm.shape[0], m, m), dtype)
+    out[rows[:, None], perm, np.arange(m)] = 1
+    return out.reshape(batch + (m, m))
+
+
+class LuUnpack(Function):
+    """``L`` (unit lower, ``m x k``) and ``U`` (upper, ``k x n``) from a packed ``LU``.
+    Backward: the gradients' strict lower and upper triangles, put back in place."""
+
+    node_name = "LuUnpackBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(lu, unpack_data=True):
+        x = lu._data
+        m, n = x.shape[-2:]
+        k = min(m, n)
+        xp = array_module(x)
+        if not unpack_data:  # torch.lu_unpack(..., unpack_data=False): empty, still recorded
+            return _wrap(xp.zeros(0, x.dtype)), _wrap(xp.zeros(0, x.dtype))
+        lower = xp.tril(x[..., :, :k], -1) + xp.eye(m, k, dtype=x.dtype)
+        return _wrap(lower), _wrap(xp.triu(x[..., :k, :]))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.shape = inputs[0].shape
+        ctx.set_materialize_grads(False)
+
+    @staticmethod
+    def backward(ctx, g_l, g_u):
+        if (g_l is not None and g_l.dim() == 1) or (g_u is not None and g_u.dim() == 1):
+            raise RuntimeError("triu: input tensor must have at least 2 dimensions")
+        return _unpack_backward(g_l, g_u, ctx.shape), None
+
+
+def _unpack_backward(g_l, g_u, shape) -> Tensor:
+    """PyTorch's ``lu_unpack_backward``: ``tril(gL, -1) + triu(gU)``, each padded to the
+    shape of ``LU``."""
+    m, n = shape[-2:]
+    parts = []
+    if g_l is not None:
+        parts.append(_pad_to(g_l.tril(-1), m, n))
+    if g_u is not None:
+        parts.append(_pad_to(g_u.triu(), m, n))
+    return parts[0] if len(parts) == 1 else parts[0] + parts[1]
+
+
+def _pad_to(t: Tensor, m: int, n: int) -> Tensor:
+    """``t`` with zero rows and columns added to make it ``m x n``."""
+    if t.shape[-1] < n:
+        t = _shape_ops.cat([t, t.new_zeros(t.shape[:-1] + (n - t.shape[-1],))], -1)
+    if t.shape[-2] < m:
+        t = _shape_ops.cat([t, t.new_zeros(t.shape[:-2] + (m - t.shape[-2], n))], -2)
+    return t
+
+
+def _lu_backward(g_l, g_u, p, low, up) -> Tensor:
+    """PyTorch's ``linalg_lu_backward``: the gradient of ``A = P L U`` from those of ``L``
+    and ``U`` (square, wide and tall ``A``), in triangular solves."""
+    m, n = low.shape[-2], up.shape[-1]
+    k = min(m, n)
+    if m == n:
+        g = _mT(low) @ g_l if g_l is not None else None
+        g = g.tril(-1) if g is not None else None
+        if g_u is not None:
+            g = (g_u @ _mT(up)).triu() if g is None else g + (g_u @ _mT(up)).triu()
+        g = solve_triangular(_mT(up), g, upper=False, left=False)
+        g = solve_triangular(_mT(low), g, upper=True, unitriangular=True)
+    elif m < n:
+        u1 = up[..., :k]
+        g = _mT(low) @ g_l if g_l is not None else None
+        if g_u is not None:
+            term = g_u.triu() @ _mT(up)
+            g = -term if g is None else g - term
+        g = solve_triangular(_mT(u1), g.tril(-1), upper=False, left=False)
+        if g_u is not None:
+            g = _shape_ops.cat([g + g_u[..., :k].triu(), g_u[..., k:]], -1)
+        g = solve_triangular(_mT(low), g, upper=True, unitriangular=True)
+        if g_u is None:
+            g = _shape_ops.cat([g, up.new_zeros(up[..., k:].shape)], -1)
+    else:
+        l1 = low[..., :k, :]
+        g = g_u @ _mT(up) if g_u is not None else None
+        if g_l is not None:
+            term = _mT(low) @ g_l.tril(-1)
+            g = -term if g is None else g - term
+        g = solve_triangular(_mT(l1), g.triu(), upper=True, unitriangular=True)
+        if g_l is not None:
+            g = _shape_ops.cat([g + g_l[..., :k, :].tril(-1), g_l[..., k:, :]], -2)
+        g = solve_triangular(_mT(up), g, upper=False, left=False)
+        if g_l is None:
+            g = _shape_ops.cat([g, low.new_zeros(low[..., k:, :].shape)], -2)
+    return p @ g
+
+
+class LuFactor(Function):
+    """The packed ``LU`` of ``P A = L U`` (computed by ``_lu_array``, passed in with its
+    pivots). Backward is PyTorch's ``lu_factor_ex_backward``: unpack ``L`` and ``U``, and
+    ``linalg_lu_backward`` with the gradient's two triangles."""
+
+    node_name = "LinalgLuFactorExBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, lu, pivots):
+        out = _on_device_of(lu, a)
+        ctx.pivots = pivots
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (lu,) = ctx.saved_tensors
+        m, n = lu.shape[-2:]
+        k = min(m, n)
+        low, up = LuUnpack.apply(lu, True)
+        p = _on_device_of(_permutation(ctx.pivots, m, lu._data.dtype), lu)
+        return _lu_backward(grad[..., :k], grad[..., :k, :], p, low, up), None, None
+
+
+def _check_lu_input(A: Tensor, name: str, pivot: bool = True) -> None:  # noqa: N803
+    if A.dim() < 2:
+        raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
+                           f"[{', '.join(map(str, A.shape))}] instead")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    if A._data.dtype.kind != "f" or A._data.dtype == np.float16:
+        raise NotImplementedError(f"\"lu_cpu\" not implemented for '{A.dtype._legacy[:-6]}'")
+
+
+def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False):  # noqa: N803
+    """The LU factorization with partial pivoting, ``P A = L U``, packed as LAPACK's
+    ``getrf`` returns it: ``torch.return_types.linalg_lu_factor_ex(LU, pivots, info)`` with
+    ``L`` (unit diagonal left out) below the diagonal of ``LU`` and ``U`` on and above it,
+    1-based int32 ``pivots`` (row ``i`` was swapped with row ``pivots[i]``) and ``info``
+    (the position of the first zero on ``U``'s diagonal, 0 if none).
+
+    >>> import minitorch
+    >>> minitorch.linalg.lu_factor_ex(minitorch.tensor([[1.0, 2.0], [4.0, 4.0]])).pivots
+    tensor([2, 2], dtype=torch.int32)
+    """
+    _check_lu_input(A, "torch.lu_factor", pivot)
+    lu, pivots, info = _lu_array(to_numpy(A._data))
+    if check_errors:
+        _raise_info(info, "torch.linalg.lu_factor_ex: {batch}U[{info},{info}] is zero and using "
+                    "it on lu_solve would result in a division by zero. If you still want to "
+                    "perform the factorization, consider calling linalg.lu(A, pivot) or "
+                    "linalg.lu_factor_ex(A, pivot)", A.dim() > 2)
+    return return_types.linalg_lu_factor_ex(LuFactor.apply(A, lu, pivots),
+                                            _info_tensor(pivots, A), _info_tensor(info, A))
+
+
+def lu_factor(A: Tensor, *, pivot: bool = True):  # noqa: N803
+    """``lu_factor_ex`` that raises for a matrix with a zero on ``U``'s diagonal:
+    ``torch.return_types.linalg_lu_factor(LU, pivots)``."""
+    _check_lu_input(A, "torch.lu_factor", pivot)
+    lu, pivots, info = _lu_array(to_numpy(A._data))
+    _raise_info(info, "torch.linalg.lu_factor: {batch}U[{info},{info}] is zero and using it on "
+                "lu_solve would result in a division by zero. If you still want to perform the "
+                "factorization, consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, "
+                "pivot)", A.dim() > 2)
+    return return_types.linalg_lu_factor(LuFactor.apply(A, lu, pivots),
+                                         _info_tensor(pivots, A))
+
+
+class Lu(Function):
+    """``A = P L U`` unpacked: ``L`` (unit lower, ``m x k``) and ``U`` (upper, ``k x n``).
+    Backward is PyTorch's ``linalg_lu_backward``."""
+
+    node_name = "LinalgLuBackward0"
+    _builtin = True
+    _edge_args = (0,)  # only A: the factors and the permutation are arrays
+
+    @staticmethod
+    def forward(a, lu, p):
+        m, n = lu.shape[-2:]
+        k = min(m, n)
+        lower = np.tril(lu[..., :, :k], -1) + np.eye(m, k, dtype=lu.dtype)
+        return _on_device_of(lower, a), _on_device_of(np.triu(lu[..., :k, :]), a)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.p = inputs[2]  # the permutation (no gradient)
+        ctx.save_for_backward(*output)
+        ctx.set_materialize_grads(False)
+
+    @staticmethod
+    def backward(ctx, g_l, g_u):
+        low, up = ctx.saved_tensors
+        return _lu_backward(g_l, g_u, ctx.p, low, up)
+
+
+def lu(A: Tensor, *, pivot: bool = True):  # noqa: N803
+    """The LU factorization with partial pivoting, unpacked: ``torch.return_types.linalg_lu(
+    P, L, U)`` with ``A = P L U``, ``L`` unit lower triangular and ``U`` upper triangular.
+
+    >>> import minitorch
+    >>> minitorch.linalg.lu(minitorch.tensor([[1.0, 2.0], [4.0, 4.0]])).U
+    tensor([[4., 4.],
+            [0., 1.]])
+    """
+    _check_lu_input(A, "linalg.lu", pivot)
+    lu_, pivots, _ = _lu_array(to_numpy(A._data))
+    p = _on_device_of(_permutation(pivots, A.shape[-2], lu_.dtype), A)
+    low, up = Lu.apply(A, lu_, p)
+    return return_types.linalg_lu(p, low, up)
+
+
+class LuSolve(Function):
+    """``X = A^-1 B`` from ``A``'s packed ``LU`` and pivots (``adjoint``: ``A^-T B``;
+    ``left=False``: ``X A = B``). Backward is PyTorch's: ``grad_B`` is another ``lu_solve``
+    (with the other ``adjoint``), ``grad_LU`` its ``linalg_lu_solve_LU``: triangular solves
+    with the unpacked ``L`` and ``U``."""
+
+    node_name = "LinalgLuSolveBackward0"
+    _builtin = True
+    _edge_args = (0, 1)  # LU and B (not the pivots)
+
+    @staticmethod
+    def forward(ctx, lu, b, pivots, left, adjoint):
+        x, y = to_numpy(lu._data), to_numpy(b._data)
+        piv = to_numpy(pivots._data)
+        if left:
+            out = _lu_solve_array(x, piv, y, adjoint)
+        else:  # X A = B: A^T X^T = B^T
+            out = np.swapaxes(_lu_solve_array(x, piv, np.swapaxes(y, -1, -2), not adjoint),
+                              -1, -2)
+        result = _on_device_of(out, b)
+        ctx.pivots, ctx.flags, ctx.shapes = pivots, (left, adjoint), (lu.shape, b.shape)
+        ctx.save_for_backward(lu, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        lu, x = ctx.saved_tensors
+        left, adjoint = ctx.flags
+        g_b = lu_solve(lu, ctx.pivots, grad, left=left, adjoint=not adjoint)
+        g_lu = None
+        if ctx.needs_input_grad[0]:
+            low, up = LuUnpack.apply(lu, True)
+            if left != adjoint:
+                g_r = solve_triangular(_mT(up), -(grad if left else _mT(grad)) @
+                                       (_mT(x) if left else x), upper=False)
+                g_l = solve_triangular(_mT(low), g_r @ _mT(up), upper=True,
+                                       unitriangular=True).tril(-1)
+                g_lu = g_l + g_r.triu()
+            else:
+                p = _on_device_of(_permutation(to_numpy(ctx.pivots._data), lu.shape[-2],
+                                               lu._data.dtype), lu)
+                g_r = -(_mT(p) @ (x if left else _mT(x)) @ (_mT(grad) if left else grad) @ p)
+                g_r = solve_triangular(_mT(low), g_r, upper=True, left=False,
+                                       unitriangular=True)
+                g_u = solve_triangular(_mT(up), _mT(low) @ g_r, upper=False, left=False).triu()
+                g_lu = g_r.tril(-1) + g_u
+            g_lu = g_lu.sum_to_size(ctx.shapes[0])
+        return g_lu, g_b.sum_to_size(ctx.shapes[1]), None, None, None
+
+
+def lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True,  # noqa: N803
+             adjoint: bool = False) -> Tensor:
+    """The solution ``X`` of ``A X = B`` from ``A``'s LU factorization (``lu_factor``'s
+    ``LU`` and ``pivots``); ``adjoint``: of ``A^T X = B``; ``left=False``: of ``X A = B``.
+
+    >>> import minitorch
+    >>> A = minitorch.tensor([[2.0, 0.0], [0.0, 4.0]])
+    >>> LU, pivots = minitorch.linalg.lu_factor(A)
+    >>> minitorch.linalg.lu_solve(LU, pivots, minitorch.tensor([[2.0], [4.0]]))
+    tensor([[1.],
+            [1.]])
+    """
+    if B.dim() < 2:
+        raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 "
+                           "dimensions.")
+    _check_square(LU, "linalg.lu_solve")
+    if pivots.dtype is not _dtype.int32:
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type "
+                           "torch.int32")
+    n = LU.shape[-1]
+    rows = B.shape[-2] if left else B.shape[-1]
+    if rows != n:
+        raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
+                           f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {B.shape[-2]}x"
+                           f"{B.shape[-1]})")
+    if LU.dtype is not B.dtype:
+        raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but "
+                           f"found LU of type {LU.dtype._legacy[:-6]} and B of type "
+                           f"{B.dtype._legacy[:-6]} instead")
+    _check_float(LU, "linalg.lu_solve")
+    return LuSolve.apply(LU, B, pivots, bool(left), bool(adjoint))
+
+
+__all__ += ["lu_factor", "lu_factor_ex", "lu", "lu_solve"]
+
+
+# ---------------------------------------------------------------- least squares
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+class Lstsq(Function):
+    """The least-squares solution ``X = A+ B`` (singular values up to ``rcond`` times the
+    largest count as zero) and, where asked for, its squared residuals. Backward is
+    PyTorch's ``linalg_lstsq_backward``, through the pseudo-inverse: ``grad_A`` is
+    ``pinv_backward(G B^T)``, ``grad_B = A+^T G``; the residuals ``|A X - B|^2`` add
+    ``2 (A X - B) gR X^T`` and ``-2 (A X - B) gR`` (``X`` is optimal: its change does not
+    move them)."""
+
+    node_name = "LinalgLstsqBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, b, vector, rcond, residuals):
+        x, y = to_numpy(a._data).astype(np.float64), to_numpy(b._data).astype(np.float64)
+        y = y[..., None] if vector else y
+        u, s, vh = np.linalg.svd(x, full_matrices=False)
+        keep = s > rcond * s[..., :1] if s.shape[-1] else s > 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inverse = np.where(keep, 1 / np.where(keep, s, 1), 0)
+        sol = np.swapaxes(vh, -1, -2) @ (inverse[..., None] * (np.swapaxes(u, -1, -2) @ y))
+        res = np.zeros((0,), x.dtype)
+        if residuals:
+            res = ((x @ sol - y) ** 2).sum(-2)  # (a vector's: of length 1)
+        sol = sol[..., 0] if vector else sol
+        return _on_device_of(sol, a), _on_device_of(res, a)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.vector = inputs[2]
+        ctx.save_for_backward(inputs[0], inputs[1], output[0])
+        ctx.set_materialize_grads(False)
+
+    @staticmethod
+    def backward(ctx, g_x, g_res):
+        a, b, x = ctx.saved_tensors
+        bm = b.unsqueeze(-1) if ctx.vector else b
+        xm = x.unsqueeze(-1) if ctx.vector else x
+        g_a = g_b = None
+        if g_x is not None:
+            g = g_x.unsqueeze(-1) if ctx.vector else g_x
+            p = pinv(a)
+            g_a = _pinv_backward(g @ _mT(bm), a, p) if ctx.needs_input_grad[0] else None
+            g_b = _mT(p) @ g if ctx.needs_input_grad[1] else None
+        if g_res is not None and g_res.numel():
+            r = (a @ xm - bm) * g_res.unsqueeze(-2) * 2
+            g_a = r @ _mT(xm) if g_a is None else g_a + r @ _mT(xm)
+            g_b = -r if g_b is None else g_b - r
+        if g_b is not None:
+            g_b = (g_b.squeeze(-1) if ctx.vector else g_b).sum_to_size(b.shape)
+        if g_a is not None:
+            g_a = g_a.sum_to_size(a.shape)
+        return g_a, g_b, None, None, None
+
+
+def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):  # noqa: N803
+    """The least-squares solution of ``A X = B`` (the minimum-norm one where ``A`` is rank
+    deficient): ``torch.return_types.linalg_lstsq(solution, residuals, rank,
+    singular_values)`` as PyTorch's CPU drivers fill them: the default ``'gelsy'`` gives the
+    rank, no residuals and no singular values; ``'gelsd'``/``'gelss'`` all three (residuals
+    only for a tall ``A`` of full rank); ``'gels'`` the residuals alone. Singular values up
+    to ``rcond`` times the largest (default: ``eps * max(m, n)``) count as zero.
+
+    minitorch solves through the SVD for every driver: where LAPACK's QR-based ``gelsy``
+    would round differently for a nearly rank-deficient ``A``, the results can differ.
+
+    >>> import minitorch
+    >>> A = minitorch.tensor([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
+    >>> minitorch.linalg.lstsq(A, minitorch.tensor([[1.0], [2.0], [3.0]])).solution
+    tensor([[1.],
+            [2.]])
+    """
+    if A.dim() < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    if A._data.dtype not in (np.float32, np.float64) or B._data.dtype not in (np.float32,
+                                                                                np.float64):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same "
+                           f"dtype, but got input's dtype {A.dtype._legacy[:-6]} and other's "
+                           f"dtype {B.dtype._legacy[:-6]}")
+    if B.dim() > A.dim() or A.dim() - B.dim() > 1:
+        raise RuntimeError("torch.linalg.lstsq: input.dim() must be greater or equal to "
+                           "other.dim() and (input.dim() - other.dim()) <= 1")
+    vector = B.dim() == A.dim() - 1
+    driver = "gelsy" if driver is None else driver
+    if driver not in _LSTSQ_DRIVERS:
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, "
+                           "gelsy, gelsd, gelss)")
+    try:
+        np.broadcast_shapes(A.shape[:-2], B.shape[:-1 if vector else -2])
+    except ValueError:
+        raise broadcast_error(A.shape[:-2], B.shape[:-1 if vector else -2]) from None
+    if (B.shape[-1] if vector else B.shape[-2]) != A.shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    m, n = A.shape[-2:]
+    data = to_numpy(A._data)
+    rcond = float(np.finfo(data.dtype).eps * max(m, n)) if rcond is None else float(rcond)
+    s = np.linalg.svd(data.astype(np.float64), compute_uv=False) if data.size else \
+        np.zeros(data.shape[:-2] + (min(m, n),))
+    rank = (s > rcond * s[..., :1]).sum(-1) if s.shape[-1] else np.zeros(s.shape[:-1], int)
+    full = bool(np.all(rank == min(m, n)))
+    solution, residuals = Lstsq.apply(A, B, vector, rcond,
+                                      driver != "gelsy" and m > n and full)
+    xp = array_module(A._data)
+    rank_t = _wrap(xp.asarray(rank.astype(np.int64) if driver != "gels" else
+                              np.zeros((0,), np.int64)))
+    values = _on_device_of(s if driver in ("gelsd", "gelss") else np.zeros((0,)), A)
+    return return_types.linalg_lstsq(solution, residuals, rank_t, values)
+
+
+__all__ += ["lstsq"]
+
+
+# out= (task linalg2): the names PyTorch's errors give them
+vecdot = with_out(vecdot, "linalg_vecdot", writer="sum")
+solve_triangular, lu_solve = (with_out(f, name) for f, name in (
+    (solve_triangular, "linalg_solve_triangular"), (lu_solve, "linalg_lu_solve")))
+
+
+def _copy_out(fn, name: str):
+    """``out=`` of a function PyTorch builds from others: the result is copied into ``out``
+    by ``copy_``, so ``out`` joins the graph (``CopyBackwards``) where the result needs
+    gradients."""
+    @functools.wraps(fn)
+    def wrapper(*args, out=None, **kwargs):
+        result = fn(*args, **kwargs)
+        if out is None:
+            return result
+        _check_out_dtype(name, out, result)
+        if out.shape != result.shape:
+            copy_into_out(out, result.detach(), warn_resize=True)
+        return out.copy_(result)
+
+    return wrapper
+
+
+cond, tensorinv, tensorsolve = (_copy_out(f, name) for f, name in (
+    (cond, "linalg_cond"), (tensorinv, "linalg_tensorinv"), (tensorsolve, "linalg_tensorsolve")))
+
+
+# ---------------------------------------------------------------- householder_product
+def _householder_vectors(a, i: int):
+    """The ``i``-th Householder vector stored in column ``i`` of ``a``: 1 at row ``i``, the
+    column below it, zeros above (an array, or a tensor for the backward)."""
+    m = a.shape[-2]
+    below = np.arange(m) > i
+    if isinstance(a, Tensor):
+        unit = _wrap(array_module(a._data).asarray((np.arange(m) == i).astype(a._data.dtype)))
+        mask = _wrap(array_module(a._data).asarray(below.astype(a._data.dtype)))
+        return a[..., :, i] * mask + unit
+    return np.where(below, a[..., :, i], 0) + (np.arange(m) == i)
+
+
+class HouseholderProduct(Function):
+    """The first ``n`` columns of ``H_1 ... H_k`` with ``H_i = I - tau_i v_i v_i^T`` (LAPACK's
+    ``orgqr``; ``v_i`` stored below the diagonal of column ``i``). Backward: with ``W_i =
+    H_{i-1} ... H_1 G`` and ``X_i = H_{i+1} ... H_k I``, the gradient of ``H_i`` is ``W_i
+    X_i^T``, so ``grad_tau_i = -(v^T W_i)(X_i^T v)`` and ``grad_v_i = -tau_i (W_i X_i^T v +
+    X_i W_i^T v)``, in tensor operations (so it differentiates again)."""
+
+    node_name = "LinalgHouseholderProductBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, a, tau):
+        x, t = to_numpy(a._data), to_numpy(tau._data)
+        m, n = x.shape[-2:]
+        q = np.broadcast_to(np.eye(m, n, dtype=x.dtype), x.shape).copy()
+        for i in range(t.shape[-1] - 1, -1, -1):
+            v = _householder_vectors(x, i)[..., :, None]
+            q = q - t[..., i, None, None] * v * (np.swapaxes(v, -1, -2) @ q)
+        ctx.save_for_backward(a, tau)
+        return _on_device_of(q.astype(x.dtype), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, tau = ctx.saved_tensors
+        m, n = a.shape[-2:]
+        k = tau.shape[-1]
+        vs = [_householder_vectors(a, i).unsqueeze(-1) for i in range(k)]
+        xs = [None] * k
+        x = _wrap(array_module(a._data).asarray(np.broadcast_to(
+            np.eye(m, n, dtype=a._data.dtype), a.shape).copy()))
+        for i in range(k - 1, -1, -1):  # X_i = H_{i+1} ... H_k E
+            xs[i] = x
+            v, t = vs[i], tau[..., i].unsqueeze(-1).unsqueeze(-1)
+            x = x - t * v * (_mT(v) @ x)
+        g_cols, g_tau = [], []
+        w = grad
+        for i in range(k):  # W_i = H_{i-1} ... H_1 G
+            v, t = vs[i], tau[..., i].unsqueeze(-1).unsqueeze(-1)
+            vw, vx = _mT(v) @ w, _mT(v) @ xs[i]  # (1, n) each
+            g_tau.append(-(vw * vx).sum((-2, -1)))
+            g_v = -t * (w @ _mT(vx) + xs[i] @ _mT(vw))
+            g_cols.append(g_v.squeeze(-1) * (_wrap(array_module(a._data).asarray(
+                (np.arange(m) > i).astype(a._data.dtype)))))
+            w = w - t * v * (_mT(v) @ w)
+        zeros = a.new_zeros(a.shape[:-1])
+        g_a = _shape_ops.stack(g_cols + [zeros] * (n - k), -1)
+        g_t = _shape_ops.stack(g_tau, -1) if k else tau.new_zeros(tau.shape)
+        return g_a, g_t
+
+
+def householder_product(A: Tensor, tau: Tensor) -> Tensor:  # noqa: N803
+    """The first ``n`` columns of the product of the Householder reflections ``H_i = I -
+    tau_i v_i v_i^T`` stored in ``A`` (as ``geqrf`` leaves them: ``v_i`` below the diagonal
+    of column ``i``, its leading 1 implied), as LAPACK's ``orgqr``."""
+    name = "torch.linalg.householder_product"
+    if A.dim() < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if A.shape[-2] < A.shape[-1]:
+        raise RuntimeError(f"{name}: input.shape[-2] must be greater than or equal to "
+                           "input.shape[-1]")
+    if A.shape[-1] < tau.shape[-1]:
+        raise RuntimeError(f"{name}: input.shape[-1] must be greater than or equal to "
+                           "tau.shape[-1]")
+    if A.dim() - tau.dim() != 1:
+        raise RuntimeError(f"{name}: Expected tau to have one dimension less than input, but "
+                           f"got tau.ndim equal to {tau.dim()} and input.ndim is equal to "
+                           f"{A.dim()}")
+    if A.dim() > 2 and tuple(tau.shape[:-1]) != tuple(A.shape[:-2]):
+        raise RuntimeError(f"{name}: Expected batch dimensions of tau to be equal to "
+                           f"input.shape[:-2], but got [{', '.join(map(str, tau.shape[:-1]))}]")
+    if tau.dtype is not A.dtype:
+        raise RuntimeError(f"{name}: tau dtype {tau.dtype._legacy[:-6]} does not match input "
+                           f"dtype {A.dtype._legacy[:-6]}")
+    if A._data.dtype.kind != "f" or A._data.dtype == np.float16:
+        raise NotImplementedError(f"\"orgqr_cpu\" not implemented for '{A.dtype._legacy[:-6]}'")
+    return HouseholderProduct.apply(A, tau)
+
+
+__all__ += ["householder_product"]
+
+
+# ---------------------------------------------------------------- LDL^T (Bunch-Kaufman)
+_BK_ALPHA = (1 + math.sqrt(17)) / 8
+
+
+def _ldl_one(a: np.ndarray) -> tuple:
+    """LAPACK's ``sytf2`` (lower) for one symmetric matrix: ``P A P^T = L D L^T`` with 1x1
+    and 2x2 blocks in ``D`` chosen by Bunch-Kaufman pivoting. Returns the packed ``LD``,
+    LAPACK's 1-based pivots (negative for a 2x2 block) and ``info``."""
+    a = np.tril(a).astype(a.dtype, copy=True)
+    a = a + np.tril(a, -1).T  # symmetric, so the updates can read either triangle
+    n = a.shape[0]
+    ipiv = np.zeros(n, np.int32)
+    info, k = 0, 0
+    with np.errstate(all="ignore"):
+        while k < n:
+            kstep, absakk = 1, abs(a[k, k])
+            imax, colmax = k, 0.0
+            if k < n - 1:
+                imax = k + 1 + int(np.argmax(np.abs(a[k + 1:, k])))
+                colmax = abs(a[imax, k])
+            if max(absakk, colmax) == 0 or np.isnan(absakk):
+                info = info or k + 1
+                kp = k
+            else:
+                if absakk >= _BK_ALPHA * colmax:
+                    kp = k
+                else:
+                    rowmax = np.abs(a[imax, k:imax]).max()
+                    if imax < n - 1:
+                        rowmax = max(rowmax, np.abs(a[imax + 1:, imax]).max())
+                    if absakk >= _BK_ALPHA * colmax * (colmax / rowmax):
+                        kp = k
+                    elif abs(a[imax, imax]) >= _BK_ALPHA * rowmax:
+                        kp = imax
+                    else:
+                        kp, kstep = imax, 2
+                kk = k + kstep - 1
+                if kp != kk:  # swap rows and columns kk and kp of the trailing matrix
+                    perm = np.arange(n)
+                    perm[[kk, kp]] = perm[[kp, kk]]
+                    rest = slice(k, n)
+                    block = a[rest, rest][np.ix_(perm[k:] - k, perm[k:] - k)]
+                    a[rest, rest] = block  # (the columns before k keep their rows)
+                if kstep == 1:
+                    if k < n - 1:
+                        d11 = 1 / a[k, k]
+                        col = a[k + 1:, k].copy()
+                        a[k + 1:, k + 1:] -= d11 * np.outer(col, col)
+                        a[k + 1:, k] = col * d11
+                        a[k, k + 1:] = a[k + 1:, k]
+                else:
+                    if k < n - 2:
+                        d21 = a[k + 1, k]
+                        d11 = a[k + 1, k + 1] / d21
+                        d22 = a[k, k] / d21
+                        t = 1 / (d11 * d22 - 1)
+                        d21 = t / d21
+                        wk = d21 * (d11 * a[k + 2:, k] - a[k + 2:, k + 1])
+                        wkp1 = d21 * (d22 * a[k + 2:, k + 1] - a[k + 2:, k])
+                        a[k + 2:, k + 2:] -= (np.outer(a[k + 2:, k], wk) +
+                                              np.outer(a[k + 2:, k + 1], wkp1))
+                        a[k + 2:, k], a[k + 2:, k + 1] = wk, wkp1
+                        a[k, k + 2:], a[k + 1, k + 2:] = wk, wkp1
+            if kstep == 1:
+                ipiv[k] = kp + 1
+            else:
+                ipiv[k] = ipiv[k + 1] = -(kp + 1)
+            k += kstep
+    return np.tril(a), ipiv, info
+
+
+def _ldl_solve_one(ld: np.ndarray, ipiv: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """LAPACK's ``sytrs`` (lower): ``A^-1 B`` from ``sytf2``'s ``LD`` and pivots."""
+    b = b.copy()
+    n = ld.shape[0]
+    k = 0
+    with np.errstate(all="ignore"):
+        while k < n:  # L D Y = P B
+            if ipiv[k] > 0:
+                kp = ipiv[k] - 1
+                b[[k, kp]] = b[[kp, k]]
+                b[k + 1:] -= np.outer(ld[k + 1:, k], b[k])
+                b[k] = b[k] / ld[k, k]
+                k += 1
+            else:
+                kp = -ipiv[k] - 1
+                b[[k + 1, kp]] = b[[kp, k + 1]]
+                b[k + 2:] -= np.outer(ld[k + 2:, k], b[k]) + np.outer(ld[k + 2:, k + 1], b[k + 1])
+                akm1k = ld[k + 1, k]
+                akm1, ak = ld[k, k] / akm1k, ld[k + 1, k + 1] / akm1k
+                denom = akm1 * ak - 1
+                bkm1, bk = b[k] / akm1k, b[k + 1] / akm1k
+                b[k], b[k + 1] = (ak * bkm1 - bk) / denom, (akm1 * bk - bkm1) / denom
+                k += 2
+        k = n - 1
+        while k >= 0:  # L^T P^T X = Y
+            if ipiv[k] > 0:
+                b[k] -= ld[k + 1:, k] @ b[k + 1:]
+                kp = ipiv[k] - 1
+                b[[k, kp]] = b[[kp, k]]
+                k -= 1
+            else:
+                b[k] -= ld[k + 1:, k] @ b[k + 1:]
+                b[k - 1] -= ld[k + 1:, k - 1] @ b[k + 1:]
+                kp = -ipiv[k] - 1
+                b[[k, kp]] = b[[kp, k]]
+                k -= 2
+    return b
+
+
+class LdlNotImplemented(Function):
+    """The results of ``ldl_factor``/``ldl_solve`` made from tensors that require grad:
+    recorded, as PyTorch records them, without a derivative (backward raises)."""
+
+    node_name = "torch::autograd::NotImplemented"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, name, out, *tensors):  # (its edges: the tensors that require grad)
+        ctx.aten_name = name
+        return _wrap(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError(f"derivative for aten::{ctx.aten_name} is not implemented")
+
+
+def _maybe_recorded(out: np.ndarray, a: Tensor, b, name: str) -> Tensor:
+    host = array_module(a._data).asarray(out)
+    inputs = [t for t in (a, b) if t is not None and t.requires_grad]
+    return LdlNotImplemented.apply(name, host, *inputs) if inputs else _wrap(host)
+
+
+def ldl_factor_ex(A: Tensor, *, hermitian: bool = False, check_errors: bool = False):  # noqa: N803
+    """The ``L D L^T`` factorization of a symmetric matrix (read from its lower triangle)
+    with Bunch-Kaufman pivoting, as LAPACK's ``sytrf``: ``torch.return_types.
+    linalg_ldl_factor_ex(LD, pivots, info)``, ``LD`` holding ``L`` below the diagonal and
+    ``D``'s 1x1 and 2x2 blocks on it, 1-based int32 pivots (negative for a 2x2 block).
+    Not differentiable (as in PyTorch)."""
+    name = "torch.linalg.ldl_factor_ex"
+    if A.dim() < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    _check_square(A, name)
+    _check_float(A, name)
+    if A._data.dtype == np.float16:
+        raise NotImplementedError("\"ldl_factor_kernel_cpu\" not implemented for 'Half'")
+    data = to_numpy(A._data)
+    n = data.shape[-1]
+    flat = data.reshape(int(np.prod(data.shape[:-2])), n, n)
+    lds, pivs, infos = np.zeros_like(flat), np.zeros((flat.shape[0], n), np.int32), []
+    for i, m in enumerate(flat):
+        lds[i], pivs[i], info = _ldl_one(m)
+        infos.append(info)
+    info = np.array(infos, np.int32).reshape(data.shape[:-2])
+    if check_errors:
+        _ldl_error(info, "torch.linalg.ldl_factor_ex")
+    return return_types.linalg_ldl_factor_ex(
+        _maybe_recorded(lds.reshape(data.shape), A, None, "linalg_ldl_factor_ex"),
+        _info_tensor(pivs.reshape(data.shape[:-1]), A), _info_tensor(info, A))
+
+
+def _ldl_error(info: np.ndarray, name: str) -> None:
+    """PyTorch's error for a zero column: an internal assertion of its own, word for word."""
+    flat = info.reshape(-1)
+    if flat.any():
+        raise RuntimeError('false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/'
+                           'native/BatchLinearAlgebra.cpp":1642, please report a bug to PyTorch. '
+                           f"{name}: Unknown error code: {int(flat[np.flatnonzero(flat)[0]])}.")
+
+
+def ldl_factor(A: Tensor, *, hermitian: bool = False):  # noqa: N803
+    """``ldl_factor_ex`` without ``info``: ``torch.return_types.linalg_ldl_factor(LD,
+    pivots)``. (PyTorch fails with an internal error for a matrix with a zero column; so
+    does minitorch, with PyTorch's message.)"""
+    ld, pivots, info = ldl_factor_ex(A, hermitian=hermitian)
+    _ldl_error(to_numpy(info._data), "torch.linalg.ldl_factor")
+    return return_types.linalg_ldl_factor(ld, pivots)
+
+
+def ldl_solve(LD: Tensor, pivots: Tensor, B: Tensor, *, hermitian: bool = False) -> Tensor:  # noqa: N803
+    """The solution ``X`` of ``A X = B`` from ``ldl_factor``'s ``LD`` and pivots, as LAPACK's
+    ``sytrs``. Not differentiable (as in PyTorch)."""
+    if B.dim() < 2:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-B.dim()}, "
+                         f"{B.dim() - 1}], but got -2)")
+    n = LD.shape[-1]
+    if B.shape[-2] != n:
+        raise RuntimeError(f"Incompatible matrix sizes for torch.linalg.ldl_solve: each A matrix "
+                           f"is {n} by {n} but each b matrix is {B.shape[-2]} by {B.shape[-1]}")
+    if B.dtype is not LD.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{B.dtype._legacy[:-6]} and A of type {LD.dtype._legacy[:-6]} "
+                           "instead.")
+    ld, piv, b = to_numpy(LD._data), to_numpy(pivots._data), to_numpy(B._data)
+    batch = np.broadcast_shapes(ld.shape[:-2], b.shape[:-2])
+    ld = np.broadcast_to(ld, batch + ld.shape[-2:]).reshape(-1, n, n)
+    piv = np.broadcast_to(piv, batch + piv.shape[-1:]).reshape(-1, n)
+    bs = np.broadcast_to(b, batch + b.shape[-2:]).reshape(-1, *b.shape[-2:])
+    out = np.stack([_ldl_solve_one(x, p, y) for x, p, y in zip(ld, piv, bs)]) if bs.shape[0] \
+        else np.zeros(bs.shape, b.dtype)
+    return _maybe_recorded(out.reshape(batch + b.shape[-2:]), LD, B, "linalg_ldl_solve")
+
+
+__all__ += ["ldl_factor", "ldl_factor_ex", "ldl_solve"]

@@ -6,10 +6,15 @@ is ``erf``); PyTorch's errors call them ``special_<name>``, and so do minitorch'
 builds it: ``ndtr(x) = (1 + erf(x / sqrt(2))) / 2``, so its graph is PyTorch's
 (``MulBackward1`` on top).
 
-Left out: what needs special functions NumPy does not have and minitorch cannot compute to the
-last bit of PyTorch's float64 (``gammaln``, ``digamma``/``psi``, ``polygamma``,
-``multigammaln``, ``erfinv``, ``erfcx``, ``log_ndtr``, ``ndtri``, ``zeta``, ``gammainc``,
-``gammaincc``, ``i0e``, ``i1``, ``i1e``, the Bessel, Airy and orthogonal-polynomial functions).
+The gamma family (``gammaln``, ``digamma``/``psi``, ``polygamma``, ``multigammaln``,
+``gammainc``, ``gammaincc``) and ``erfinv`` are ``torch.lgamma``... under their SciPy names
+(``ops/gamma.py``, ``ops/incomplete_gamma.py``).
+
+So are ``i0e``, ``i1``, ``i1e``, ``erfcx``, ``log_ndtr``, ``ndtri`` and ``zeta``
+(``ops/special.py``), and the orthogonal polynomials (``chebyshev_polynomial_t``... of
+``(input, n)``; like PyTorch's, without a derivative), ``bessel_j0/j1/y0/y1``,
+``modified_bessel_i0/i1/k0/k1``, ``scaled_modified_bessel_k0/k1``, ``spherical_bessel_j0`` and
+``airy_ai`` (also without one).
 
 Example:
     >>> import minitorch
@@ -25,12 +30,14 @@ import math
 import numbers
 
 from minitorch import _dtype
-from minitorch._out import copy_into_out, with_out
-from minitorch._tensor import Tensor
+from minitorch._out import _NOT_DIFFERENTIABLE, copy_into_out, with_out
+from minitorch._tensor import Tensor, _wrap
 from minitorch.ops import elementwise, pointwise, rounding, scan, unary
+from minitorch.ops import gamma as _gamma
+from minitorch.ops import incomplete_gamma as _incomplete_gamma
 from minitorch.ops import softmax as _softmax
 from minitorch.ops import special as _special
-from minitorch.ops._util import check_tensor
+from minitorch.ops._util import broadcast_error, check_tensor, float_type
 from minitorch.ops.arithmetic import AddScalar, MulScalar
 from minitorch.ops.elementwise import _numbers_allowed
 
@@ -202,6 +209,159 @@ def logsumexp(input: Tensor, dim=_MISSING, keepdim: bool = False, *, out=None) -
 
 
 _logsumexp = with_out(scan.logsumexp)
+
+# gammaln, digamma, psi, polygamma, erfinv, multigammaln (ops/gamma.py; task: the gamma family)
+gammaln = _of_input(_gamma.lgamma, "gammaln", "``log|Gamma(input)|`` (``torch.lgamma``).",
+                    "lgamma")
+digamma = _of_input(_gamma.digamma, "digamma", "The digamma function ``lgamma'(input)``.")
+psi = _of_input(_gamma.digamma, "psi", "The digamma function (``digamma``).", "digamma")
+erfinv = _of_input(_gamma.erfinv, "erfinv", "The inverse error function.")
+
+
+def polygamma(n: int, input: Tensor, *, out=None) -> Tensor:  # noqa: A002
+    """The ``n``-th derivative of the digamma function (``torch.polygamma``)."""
+    if not _is_int(n):
+        raise TypeError(f"special_polygamma(): argument 'n' (position 1) must be int, not "
+                        f"{type(n).__name__}")
+    check_tensor(input, "special_polygamma", "input", 2)
+    _check_out("polygamma", out)
+    return _polygamma(n, input, out=out)
+
+
+def multigammaln(input: Tensor, p: int, *, out=None) -> Tensor:  # noqa: A002
+    """The multivariate log-gamma function of dimension ``p`` (``torch.mvlgamma``)."""
+    check_tensor(input, "special_multigammaln", "input", 1)
+    if not _is_int(p):
+        raise TypeError(f"special_multigammaln(): argument 'p' (position 2) must be int, not "
+                        f"{type(p).__name__}")
+    _check_out("multigammaln", out)
+    return _multigammaln(input, p, out=out)
+
+
+
+
+def _two_tensors(op, name: str, doc: str):
+    """``special.<name>(input, other, *, out=None)`` of two tensors."""
+    op_with_out = with_out(op)
+
+    def fn(input: Tensor, other: Tensor, *, out=None) -> Tensor:  # noqa: A002
+        check_tensor(input, f"special_{name}", "input", 1)
+        check_tensor(other, f"special_{name}", "other", 2)
+        _check_out(name, out)
+        return op_with_out(input, other, out=out)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+gammainc = _two_tensors(_incomplete_gamma.igamma, "gammainc", "The regularized lower "
+                        "incomplete gamma function ``P(input, other)`` (``torch.igamma``).")
+gammaincc = _two_tensors(_incomplete_gamma.igammac, "gammaincc", "The regularized upper "
+                         "incomplete gamma function ``Q(input, other)`` (``torch.igammac``).")
+i0e = _of_input(_special.I0e.apply, "i0e", "``exp(-|input|) I0(input)``.", "special_i0e")
+i1 = _of_input(_special.SpecialI1.apply, "i1", "The modified Bessel function of the first kind, "
+               "order 1.", "special_i1")
+i1e = _of_input(_special.I1e.apply, "i1e", "``exp(-|input|) I1(input)``.", "special_i1e")
+erfcx = _of_input(_special.Erfcx.apply, "erfcx", "``exp(input^2) erfc(input)``, without "
+                  "overflow.", "special_erfcx")
+log_ndtr = _of_input(_special.LogNdtr.apply, "log_ndtr", "``log(ndtr(input))``, accurate far "
+                     "into the lower tail.", "special_log_ndtr")
+ndtri = _of_input(_special.Ndtri.apply, "ndtri", "The standard normal quantile: ``ndtr``'s "
+                  "inverse.", "special_ndtri")
+zeta = _two_numbers(_special.Zeta, _special.ZetaNumberSelf, _special.ZetaNumberOther, "zeta",
+                    "Hurwitz's zeta function ``sum_k (other + k)^-input``.")
+_POLYNOMIALS = ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
+                "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t",
+                "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+                "shifted_chebyshev_polynomial_w", "hermite_polynomial_h",
+                "hermite_polynomial_he", "laguerre_polynomial_l", "legendre_polynomial_p")
+
+
+def _polynomial(name: str):
+    """``special.<name>(input, n, *, out=None)``: the polynomial of degree ``n`` (a tensor or a
+    number, truncated to an integer) at ``input``, elementwise. No derivative: the result never
+    requires grad, as in PyTorch."""
+    def compute(input, n):  # noqa: A002
+        if not isinstance(input, Tensor):
+            input = elementwise._float_number(input, n)  # noqa: A001
+        elif not isinstance(n, Tensor):
+            n = elementwise._float_number(n, input)
+        x, degree = elementwise._float_operands(input, n)
+        if x.dtype.char == "e":
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'Half'")
+        try:
+            return _wrap(_special.polynomial_array(name, x, degree))
+        except ValueError:
+            raise broadcast_error(input.shape, n.shape) from None
+    compute.__name__ = f"special_{name}"
+    _NOT_DIFFERENTIABLE.add(compute.__name__)  # out= takes inputs that require grad
+    compute_with_out = with_out(compute)
+
+    def fn(input, n, *, out=None) -> Tensor:  # noqa: A002
+        numbers_ok = isinstance(n, Tensor) and isinstance(input, (Tensor, numbers.Number)) or (
+            isinstance(input, Tensor) and isinstance(n, numbers.Number))
+        if not numbers_ok or (out is not None and not isinstance(out, Tensor)):
+            words = ", ".join("Tensor" if isinstance(v, Tensor) else type(v).__name__
+                              for v in (input, n))
+            words += "" if out is None or isinstance(out, Tensor) else (
+                f", out={type(out).__name__}")
+            raise TypeError(
+                f"special_{name}() received an invalid combination of arguments - got ({words}), "
+                "but expected one of:\n * (Tensor x, Tensor n, *, Tensor out = None)\n"
+                " * (Number x, Tensor n, *, Tensor out = None)\n"
+                " * (Tensor x, Number n, *, Tensor out = None)\n")
+        return compute_with_out(input, n, out=out)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"``{name}(input, n)``: the polynomial of degree ``n`` at ``input``, "
+                  "elementwise (no derivative).")
+    return fn
+
+
+def _without_derivative(name: str, arg: str):
+    """``special.<name>(input, *, out=None)``, a function PyTorch has no derivative of: the
+    result never requires grad (``arg``: the argument's name in PyTorch's errors)."""
+    def compute(input):  # noqa: A002
+        x = input._data.astype(float_type(input), copy=False)
+        if x.dtype.char == "e":
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'Half'")
+        return _wrap(_special.WITHOUT_DERIVATIVE[name](x))
+    compute.__name__ = f"special_{name}"
+    _NOT_DIFFERENTIABLE.add(compute.__name__)
+    compute_with_out = with_out(compute)
+
+    def fn(input, *, out=None) -> Tensor:  # noqa: A002
+        check_tensor(input, f"special_{name}", arg, 1)
+        _check_out(name, out)
+        return compute_with_out(input, out=out)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"``{name}(input)``, elementwise (no derivative, as in PyTorch)."
+    return fn
+
+
+modified_bessel_i0 = _without_derivative("modified_bessel_i0", "input")
+modified_bessel_i1 = _without_derivative("modified_bessel_i1", "input")
+spherical_bessel_j0 = _without_derivative("spherical_bessel_j0", "x")
+airy_ai = _without_derivative("airy_ai", "x")
+bessel_j0 = _without_derivative("bessel_j0", "input")
+bessel_j1 = _without_derivative("bessel_j1", "input")
+bessel_y0 = _without_derivative("bessel_y0", "input")
+bessel_y1 = _without_derivative("bessel_y1", "input")
+modified_bessel_k0 = _without_derivative("modified_bessel_k0", "input")
+modified_bessel_k1 = _without_derivative("modified_bessel_k1", "input")
+scaled_modified_bessel_k0 = _without_derivative("scaled_modified_bessel_k0", "x")
+scaled_modified_bessel_k1 = _without_derivative("scaled_modified_bessel_k1", "x")
+__all__ += ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0",
+            "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
+            "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0"]
+
+for _name in _POLYNOMIALS:
+    globals()[_name] = _polynomial(_name)
+__all__ += list(_POLYNOMIALS)
+
+_polygamma = with_out(_gamma.polygamma)
+_multigammaln = with_out(_gamma.mvlgamma)
+__all__ += ["digamma", "erfcx", "erfinv", "gammainc", "gammaincc", "gammaln", "i0e", "i1",
+            "i1e", "log_ndtr", "multigammaln", "ndtri", "polygamma", "psi", "zeta"]
 
 # Python names a function's __qualname__ in its own errors ("takes 1 positional argument but 2
 # were given", "got an unexpected keyword argument"); PyTorch's say special_<name>.

@@ -2366,6 +2366,9 @@ def _build_table() -> dict:
     import _opinfo_samples_losses  # the margin, triplet, Gaussian and Poisson losses
 
     _opinfo_samples_losses.add_samples(t)
+    import _opinfo_samples_linalg2  # task linalg2: addmv, addr, ger, index_reduce, linalg.*
+
+    _opinfo_samples_linalg2.add_samples(t)
     import _opinfo_samples_elementwise  # tan, sinh, atan2, logaddexp, xlogy, addcmul, ...
 
     _opinfo_samples_elementwise.add_samples(t)
@@ -2393,6 +2396,22 @@ def _build_table() -> dict:
     import _opinfo_samples_matrices  # block_diag, diagflat, combinations, vander, cov, ...
 
     _opinfo_samples_matrices.add_samples(t)
+    import _opinfo_samples_torchnn  # torch.dropout, torch.layer_norm, torch.kl_div, pdist...
+
+    _opinfo_samples_torchnn.add_samples(t)
+    _opinfo_samples_torchnn.add_cell_samples(t)
+    import _opinfo_samples_methods  # torch.abs_(x), ..., fill, the *_copy functions (methods)
+
+    _opinfo_samples_methods.add_samples(t)
+    import _opinfo_samples_nn3d  # conv3d, conv_transpose1d/3d, 3-d pools, unpooling (nn3d)
+
+    _opinfo_samples_nn3d.add_samples(t)
+    import _opinfo_samples_nn_misc  # nn misc: interpolate's bicubic and area, embedding's options
+
+    _opinfo_samples_nn_misc.add_samples(t)
+    import _opinfo_samples_gamma  # lgamma, digamma, polygamma, erfinv, mvlgamma (gamma family)
+
+    _opinfo_samples_gamma.add_samples(t)
     _add_issue26_samples(t)
     return t
 
@@ -2938,6 +2957,16 @@ def _add_topic_entries() -> None:
 
 
 _add_topic_entries()
+
+
+def _add_torchnn_entries() -> None:
+    """The deliberate differences of the torch.* names of the nn functions (torchnn task)."""
+    import _opinfo_samples_torchnn
+
+    KNOWN_DIFFERENCES.extend(_opinfo_samples_torchnn.KNOWN_DIFFERENCES)
+
+
+_add_torchnn_entries()
 
 
 def known_difference(sample_id: str, verdict: str) -> str | None:

@@ -197,7 +197,33 @@ LAYERS = {  # name: (make the layer, its inputs as NumPy arrays; the first gets 
     "BCEWithLogitsLoss": (lambda: nn.BCEWithLogitsLoss(pos_weight=minitorch.ones(5)),
                           [_floats(4, 5), _unit(4, 5)]),
     "KLDivLoss": (lambda: nn.KLDivLoss(reduction="batchmean"), [_floats(4, 5), _unit(4, 5)]),
+    # the 3-d and transposed convolutions and pools (task nn3d)
+    "Conv3d": (lambda: nn.Conv3d(4, 2, 2, groups=2, padding=1), [_floats(1, 4, 3, 3, 3)]),
+    "ConvTranspose1d": (lambda: nn.ConvTranspose1d(2, 3, 3, stride=2), [_floats(2, 2, 4)]),
+    "ConvTranspose3d": (lambda: nn.ConvTranspose3d(2, 2, 2, stride=2), [_floats(1, 2, 2, 2, 2)]),
+    "MaxPool3d": (lambda: nn.MaxPool3d(2, return_indices=True), [_floats(1, 2, 4, 4, 4)]),
+    "AvgPool3d": (lambda: nn.AvgPool3d(3, 2, 1, count_include_pad=False),
+                  [_floats(1, 2, 4, 4, 4)]),
+    "AdaptiveMaxPool3d": (lambda: nn.AdaptiveMaxPool3d((2, 3, 2)), [_floats(1, 2, 5, 4, 3)]),
+    "BatchNorm3d": (lambda: nn.BatchNorm3d(2), [_floats(2, 2, 3, 3, 3)]),
+    "LPPool2d": (lambda: nn.LPPool2d(2, 2), [_unit(1, 2, 4, 4)]),
+    "FractionalMaxPool2d": (lambda: nn.FractionalMaxPool2d(2, output_size=(3, 4)),
+                            [_floats(2, 2, 7, 8)]),
 }
+
+# nn misc: EmbeddingBag's modes and offsets, Upsample's bicubic and area
+LAYERS.update({
+    "EmbeddingBag-sum": (lambda: nn.EmbeddingBag(10, 3, mode="sum", padding_idx=0),
+                         [np.array([1, 0, 4, 4, 9]), np.array([0, 2, 2])]),
+    "EmbeddingBag-mean-freq": (lambda: nn.EmbeddingBag(10, 3, scale_grad_by_freq=True),
+                               [_classes(10, 2, 5)]),
+    "EmbeddingBag-max": (lambda: nn.EmbeddingBag(10, 3, mode="max"), [_classes(10, 3, 4)]),
+    "Upsample-bicubic": (lambda: nn.Upsample(scale_factor=1.5, mode="bicubic"),
+                         [_floats(1, 2, 3, 3)]),
+    "Upsample-area": (lambda: nn.Upsample(size=(2, 3), mode="area"), [_floats(1, 2, 5, 4)]),
+    "LazyLinear": (lambda: nn.LazyLinear(3), [_floats(2, 4)]),
+    "LazyConv2d": (lambda: nn.LazyConv2d(2, 3), [_floats(1, 3, 5, 5)]),
+})
 
 
 def _tensors(out) -> list:

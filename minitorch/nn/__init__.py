@@ -17,6 +17,12 @@ Example:
 from minitorch.nn import functional, init, utils
 from minitorch.nn.modules import *  # noqa: F403
 from minitorch.nn.modules import __all__ as _modules_all
-from minitorch.nn.parameter import Parameter
+from minitorch.nn.parameter import (  # (Buffer and the Uninitialized ones: nn misc)
+    Buffer,
+    Parameter,
+    UninitializedBuffer,
+    UninitializedParameter,
+)
 
 __all__ = ["functional", "init", "utils", "Parameter", *_modules_all]
+__all__ += ["Buffer", "UninitializedParameter", "UninitializedBuffer"]  # nn misc

@@ -285,14 +285,15 @@ def inplace_negative_slope_error() -> RuntimeError:
         "backward calculation with negative slope")
 
 
-def rrelu_noise(x, lower: float, upper: float):
+def rrelu_noise(x, lower: float, upper: float, generator=None):
     """PyTorch's slopes for the training pass: a 53-bit uniform for each element ``<= 0`` in
     C order, ``u (upper - lower) + lower`` in double (not fused: PyTorch's loop is not), the
-    bounds and the result rounded to float32 for a float32 input; 1 for the others."""
+    bounds and the result rounded to float32 for a float32 input; 1 for the others. The
+    numbers come from ``generator`` (by default the global one)."""
     math_t = np.float64 if x.dtype == np.float64 else np.float32
     lo, hi = float(math_t(lower)), float(math_t(upper))
     low = to_numpy(x <= 0)
-    u = _random._unit(_random.default_generator, int(low.sum()), np.float64)
+    u = _random._unit(_random._gen(generator), int(low.sum()), np.float64)
     noise = np.ones(low.shape, math_t)
     noise[low] = (u * (hi - lo) + lo).astype(math_t)  # the True places, in C order
     return noise if array_module(x) is np else array_module(x).asarray(noise)

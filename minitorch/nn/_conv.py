@@ -1,7 +1,11 @@
-"""2-d convolution: the ``Function`` classes behind ``nn.functional.conv2d``
-(``ConvolutionBackward0``), computed as one matrix product over image patches (im2col)."""
+"""Convolution: the ``Function`` classes behind ``nn.functional.conv2d`` and ``conv3d``
+(``ConvolutionBackward0``), computed as one matrix product over image patches (im2col). They
+take any number of spatial dimensions, and ``groups``."""
 
 from __future__ import annotations
+
+import itertools
+import math
 
 import numpy as np
 
@@ -18,15 +22,18 @@ from minitorch.nn._util import (
 # (kh, kw, C) block without copying. Reshaping that view to one row per output pixel,
 # (N * Ho * Wo, kh * kw * C), makes the one copy; multiplying by the weight matrix
 # (kh * kw * C, O) gives every output pixel of every image in a single matmul.
+# The helpers below take any number of spatial dimensions (conv3d's (D, H, W) as well).
 def _conv_out_size(size: int, k: int, s: int, p: int, d: int) -> int:
     return (size + 2 * p - d * (k - 1) - 1) // s + 1
 
 
-def _pad_nhwc(x: np.ndarray, ph: int, pw: int) -> np.ndarray:
-    """``x`` (N, C, H, W) as channels-last (N, H + 2 ph, W + 2 pw, C), zero padded."""
-    n, c, h, w = x.shape
-    out = array_module(x).zeros((n, h + 2 * ph, w + 2 * pw, c), dtype=x.dtype)
-    out[:, ph:ph + h, pw:pw + w, :] = x.transpose(0, 2, 3, 1)
+def _pad_nhwc(x: np.ndarray, padding) -> np.ndarray:
+    """``x`` (N, C, *spatial) as channels-last (N, *(spatial + 2 padding), C), zero padded."""
+    n, c, *sizes = x.shape
+    out = array_module(x).zeros((n, *(s + 2 * p for s, p in zip(sizes, padding)), c),
+                                dtype=x.dtype)
+    inside = tuple(slice(p, p + s) for s, p in zip(sizes, padding))
+    out[(slice(None), *inside, slice(None))] = array_module(x).moveaxis(x, 1, -1)
     return out
 
 
@@ -35,68 +42,98 @@ def _im2col(x: np.ndarray, kernel, stride, padding, dilation) -> tuple:
 
     Returns ``(cols, (Ho, Wo))`` with ``cols`` of shape (N * Ho * Wo, kh * kw * C).
     """
-    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
-    n, c, h, w = x.shape
-    ho, wo = _conv_out_size(h, kh, sh, ph, dh), _conv_out_size(w, kw, sw, pw, dw)
-    xp = _pad_nhwc(x, ph, pw)
-    s_n, s_h, s_w, s_c = xp.strides
-    fields = _as_strided(xp, (n, ho, wo, kh, kw, c),
-                         (s_n, s_h * sh, s_w * sw, s_h * dh, s_w * dw, s_c))
-    return fields.reshape(n * ho * wo, kh * kw * c), (ho, wo)
+    n, c, *sizes = x.shape
+    out = tuple(_conv_out_size(*a) for a in zip(sizes, kernel, stride, padding, dilation))
+    xp = _pad_nhwc(x, padding)
+    s_n, *s_sp, s_c = xp.strides
+    fields = _as_strided(xp, (n, *out, *kernel, c),
+                         (s_n, *(a * b for a, b in zip(s_sp, stride)),
+                          *(a * b for a, b in zip(s_sp, dilation)), s_c))
+    return fields.reshape(n * math.prod(out), math.prod(kernel) * c), out
 
 
 def _weight_matrix(w: np.ndarray) -> np.ndarray:
     """The weight (O, C, kh, kw) as (O, kh * kw * C), in the order of the im2col columns."""
-    return w.transpose(0, 2, 3, 1).reshape(w.shape[0], -1)
+    return array_module(w).moveaxis(w, 1, -1).reshape(w.shape[0], -1)
 
 
-def _to_nchw(rows: np.ndarray, n: int, ho: int, wo: int) -> np.ndarray:
+def _to_nchw(rows: np.ndarray, n: int, out_size) -> np.ndarray:
     """One row per output pixel (N * Ho * Wo, O) -> a contiguous (N, O, Ho, Wo) array."""
-    out = rows.reshape(n, ho, wo, rows.shape[1]).transpose(0, 3, 1, 2)
+    out = array_module(rows).moveaxis(rows.reshape(n, *out_size, rows.shape[1]), -1, 1)
     return array_module(rows).ascontiguousarray(out)
 
 
-def _conv2d_array(x, w, b, stride, padding, dilation) -> tuple:
+# With ``groups`` g, the channels split into g groups, each convolved with its own Og = O / g
+# filters: the one matmul becomes a batch of g matmuls over the columns of each group.
+def _grouped(cols: np.ndarray, k: int, groups: int) -> np.ndarray:
+    """The im2col matrix (M, K * C), columns ordered (tap, channel), as (g, M, K * C / g):
+    the columns of each group's channels."""
+    m = cols.shape[0]
+    split = cols.reshape(m, k, groups, -1).transpose(2, 0, 1, 3)
+    return array_module(cols).ascontiguousarray(split).reshape(groups, m, -1)
+
+
+def _conv2d_array(x, w, b, stride, padding, dilation, groups=1) -> tuple:
     """The convolution of arrays; also returns the im2col matrix (for the weight gradient)."""
-    cols, (ho, wo) = _im2col(x, w.shape[2:], stride, padding, dilation)
-    out = cols @ _weight_matrix(w).T
+    cols, out_size = _im2col(x, w.shape[2:], stride, padding, dilation)
+    if groups == 1:
+        out = cols @ _weight_matrix(w).T
+    else:  # (g, M, K * Cg) @ (g, K * Cg, Og) -> (M, g * Og)
+        wg = _weight_matrix(w).reshape(groups, w.shape[0] // groups, -1)
+        out = _grouped(cols, math.prod(w.shape[2:]), groups) @ wg.transpose(0, 2, 1)
+        out = out.transpose(1, 0, 2).reshape(cols.shape[0], w.shape[0])
     if b is not None:
         out += b
-    return _to_nchw(out, x.shape[0], ho, wo), cols
+    return _to_nchw(out, x.shape[0], out_size), cols
 
 
-def _conv2d_weight_grad_array(g, w_shape, cols) -> np.ndarray:
+def _conv2d_weight_grad_array(g, w_shape, cols, groups=1) -> np.ndarray:
     """dL/dW = sum over output pixels of (output gradient) x (receptive field)."""
-    o, c, kh, kw = w_shape
-    g_rows = g.transpose(0, 2, 3, 1).reshape(-1, o)  # (N * Ho * Wo, O)
-    gw = (g_rows.T @ cols).reshape(o, kh, kw, c).transpose(0, 3, 1, 2)
-    return array_module(gw).ascontiguousarray(gw)
-
-
-def _conv2d_input_grad_array(g, w, x_shape, stride, padding, dilation) -> np.ndarray:
-    """dL/dx: every output gradient flows back to the pixels of its receptive field."""
-    n, c, h, wd = x_shape
-    o, _, kh, kw = w.shape
-    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+    o, c, *kernel = w_shape
     xp = array_module(g)
-    qh, qw = dh * (kh - 1) - ph, dw * (kw - 1) - pw
-    fits = (g.shape[2] + qh - ph, g.shape[3] + qw - pw) == (h, wd)  # no output_padding
-    if (sh, sw) == (1, 1) and qh >= 0 and qw >= 0 and fits:
+    g_rows = xp.moveaxis(g, 1, -1).reshape(-1, o)  # (N * Ho * Wo, O)
+    if groups == 1:
+        gw = g_rows.T @ cols
+    else:  # each group's filters see only its channels
+        g_groups = g_rows.reshape(-1, groups, o // groups).transpose(1, 2, 0)
+        gw = g_groups @ _grouped(cols, math.prod(kernel), groups)
+    gw = xp.moveaxis(gw.reshape(o, *kernel, c), -1, 1)
+    return xp.ascontiguousarray(gw)
+
+
+def _conv2d_input_grad_array(g, w, x_shape, stride, padding, dilation, groups=1) -> np.ndarray:
+    """dL/dx: every output gradient flows back to the pixels of its receptive field."""
+    n, c, *sizes = x_shape
+    o, cg, *kernel = w.shape
+    xp = array_module(g)
+    q = [d * (k - 1) - p for k, p, d in zip(kernel, padding, dilation)]
+    fits = all(go + qi - p == s for go, qi, p, s in zip(g.shape[2:], q, padding, sizes))
+    if all(s == 1 for s in stride) and min(q) >= 0 and fits:  # (no output_padding)
         # With stride 1 this is itself a convolution: of the output gradient, padded by
         # d (k - 1) - p, with the kernel flipped and its in/out channels swapped.
-        flipped = xp.ascontiguousarray(w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))
-        return _conv2d_array(g, flipped, None, (1, 1), (qh, qw), dilation)[0]
+        # (With groups, the swap is within each group: (g, Og, Cg) -> (g, Cg, Og).)
+        flip = (slice(None), slice(None)) + (slice(None, None, -1),) * len(kernel)
+        flipped = xp.swapaxes(w[flip].reshape(groups, o // groups, cg, *kernel), 1, 2)
+        flipped = xp.ascontiguousarray(flipped).reshape(c, o // groups, *kernel)
+        return _conv2d_array(g, flipped, None, stride, q, dilation, groups)[0]
     # General strides: scatter each kernel tap's share back ("col2im"), one tap at a time.
-    ho, wo = g.shape[2:]
-    g_rows = g.transpose(0, 2, 3, 1).reshape(-1, o)
-    g_cols = (g_rows @ _weight_matrix(w)).reshape(n, ho, wo, kh, kw, c)
-    gx = xp.zeros((n, h + 2 * ph, wd + 2 * pw, c), dtype=g.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            gx[:, i * dh:i * dh + sh * (ho - 1) + 1:sh,
-               j * dw:j * dw + sw * (wo - 1) + 1:sw, :] += g_cols[:, :, :, i, j, :]
-    gx = gx[:, ph:ph + h, pw:pw + wd, :].transpose(0, 3, 1, 2)
-    return xp.ascontiguousarray(gx)
+    out_size = g.shape[2:]
+    g_rows = xp.moveaxis(g, 1, -1).reshape(-1, o)
+    if groups == 1:
+        g_cols = g_rows @ _weight_matrix(w)
+    else:  # (g, M, Og) @ (g, Og, K * Cg), back to columns ordered (tap, channel)
+        wg = _weight_matrix(w).reshape(groups, o // groups, -1)
+        g_cols = g_rows.reshape(-1, groups, o // groups).transpose(1, 0, 2) @ wg
+        g_cols = g_cols.reshape(groups, -1, math.prod(kernel), cg).transpose(1, 2, 0, 3)
+    g_cols = g_cols.reshape(n, *out_size, *kernel, c)
+    gx = xp.zeros((n, *(s + 2 * p for s, p in zip(sizes, padding)), c), dtype=g.dtype)
+    lead = (slice(None),) * (1 + len(kernel))
+    for tap in itertools.product(*(range(k) for k in kernel)):
+        window = tuple(slice(i * d, i * d + s * (m - 1) + 1, s)
+                       for i, d, s, m in zip(tap, dilation, stride, out_size))
+        gx[(slice(None), *window, slice(None))] += g_cols[(*lead, *tap, slice(None))]
+    inside = tuple(slice(p, p + s) for s, p in zip(sizes, padding))
+    return xp.ascontiguousarray(xp.moveaxis(gx[(slice(None), *inside, slice(None))], -1, 1))
 
 
 class Convolution(Function):
@@ -111,12 +148,12 @@ class Convolution(Function):
     _edge_args = (0, 1, 2)  # input, weight, bias (an edge even when there is no bias)
 
     @staticmethod
-    def forward(ctx, x, weight, bias, stride, padding, dilation):
+    def forward(ctx, x, weight, bias, stride, padding, dilation, groups=1):
         need_x, need_w = ctx.needs_input_grad[0], ctx.needs_input_grad[1]
         out, cols = _conv2d_array(x._data, weight._data, None if bias is None else bias._data,
-                                  stride, padding, dilation)
+                                  stride, padding, dilation, groups)
         ctx.save_for_backward(x if need_w else None, weight if need_x else None)
-        ctx.params = (stride, padding, dilation)
+        ctx.params, ctx.groups = (stride, padding, dilation), groups
         ctx.x_shape, ctx.w_shape = x._data.shape, weight._data.shape
         ctx.cols = cols if need_w else None  # reused by the weight gradient
         return _wrap(out)
@@ -126,11 +163,12 @@ class Convolution(Function):
         x, weight = ctx.saved_tensors
         gx = gw = gb = None
         if weight is not None:
-            gx = ConvolutionInputGrad.apply(grad, weight, ctx.x_shape, *ctx.params)
+            gx = ConvolutionInputGrad.apply(grad, weight, ctx.x_shape, *ctx.params, ctx.groups)
         if x is not None:
-            gw = ConvolutionWeightGrad.apply(x, grad, ctx.w_shape, *ctx.params, ctx.cols)
+            gw = ConvolutionWeightGrad.apply(x, grad, ctx.w_shape, *ctx.params, ctx.cols,
+                                             ctx.groups)
         if ctx.needs_input_grad[2]:
-            gb = grad.sum((0, 2, 3))  # the bias is added at every output pixel
+            gb = grad.sum((0, *range(2, grad.dim())))  # added at every output pixel
         return gx, gw, gb
 
 
@@ -145,21 +183,23 @@ class ConvolutionInputGrad(Function):
     _edge_args = (0, 1)
 
     @staticmethod
-    def forward(ctx, grad, weight, x_shape, stride, padding, dilation):
+    def forward(ctx, grad, weight, x_shape, stride, padding, dilation, groups=1):
         need_g, need_w = ctx.needs_input_grad[0], ctx.needs_input_grad[1]
         ctx.save_for_backward(grad if need_w else None, weight if need_g else None)
         ctx.params, ctx.w_shape = (stride, padding, dilation), weight._data.shape
+        ctx.groups = groups
         return _wrap(_conv2d_input_grad_array(grad._data, weight._data, x_shape, stride,
-                                              padding, dilation))
+                                              padding, dilation, groups))
 
     @staticmethod
     def backward(ctx, gg):
         grad, weight = ctx.saved_tensors
         d_grad = d_weight = None
         if weight is not None:
-            d_grad = Convolution.apply(gg, weight, None, *ctx.params)
+            d_grad = Convolution.apply(gg, weight, None, *ctx.params, ctx.groups)
         if grad is not None:
-            d_weight = ConvolutionWeightGrad.apply(gg, grad, ctx.w_shape, *ctx.params, None)
+            d_weight = ConvolutionWeightGrad.apply(gg, grad, ctx.w_shape, *ctx.params, None,
+                                                   ctx.groups)
         return d_grad, d_weight
 
 
@@ -171,20 +211,21 @@ class ConvolutionWeightGrad(Function):
     _edge_args = (0, 1)
 
     @staticmethod
-    def forward(ctx, x, grad, w_shape, stride, padding, dilation, cols):
+    def forward(ctx, x, grad, w_shape, stride, padding, dilation, cols, groups=1):
         need_x, need_g = ctx.needs_input_grad[0], ctx.needs_input_grad[1]
         ctx.save_for_backward(x if need_g else None, grad if need_x else None)
         ctx.params, ctx.x_shape = (stride, padding, dilation), x._data.shape
+        ctx.groups = groups
         if cols is None:
             cols = _im2col(x._data, w_shape[2:], stride, padding, dilation)[0]
-        return _wrap(_conv2d_weight_grad_array(grad._data, w_shape, cols))
+        return _wrap(_conv2d_weight_grad_array(grad._data, w_shape, cols, groups))
 
     @staticmethod
     def backward(ctx, ggw):
         x, grad = ctx.saved_tensors
         d_x = d_grad = None
         if grad is not None:
-            d_x = ConvolutionInputGrad.apply(grad, ggw, ctx.x_shape, *ctx.params)
+            d_x = ConvolutionInputGrad.apply(grad, ggw, ctx.x_shape, *ctx.params, ctx.groups)
         if x is not None:
-            d_grad = Convolution.apply(x, ggw, None, *ctx.params)
+            d_grad = Convolution.apply(x, ggw, None, *ctx.params, ctx.groups)
         return d_x, d_grad

@@ -58,43 +58,44 @@ class Convolution1d(Function):
 
 
 class ConvolutionTranspose(Function):
-    """2-d transposed convolution of (N, C_in, H, W) by a weight (C_in, C_out, kh, kw): the
-    input gradient of the convolution that maps (N, C_out, H_out, W_out) to the input's
-    shape, plus a bias per output channel."""
+    """Transposed convolution of (N, C_in, *spatial) by a weight (C_in, C_out, *kernel), for
+    any number of spatial dimensions (conv_transpose1d, 2d and 3d): the input gradient of the
+    convolution that maps (N, C_out, *out_spatial) to the input's shape, plus a bias per
+    output channel."""
 
     node_name = "ConvolutionBackward0"
     _builtin = True
     _edge_args = (0, 1, 2)
 
     @staticmethod
-    def forward(ctx, x, weight, bias, stride, padding, dilation, out_shape):
+    def forward(ctx, x, weight, bias, stride, padding, dilation, out_shape, groups=1):
         out = _conv2d_input_grad_array(x._data, weight._data, out_shape, stride, padding,
-                                       dilation)
+                                       dilation, groups)
         if bias is not None:
-            out = out + bias._data.reshape(1, -1, 1, 1)
+            out = out + bias._data.reshape((1, -1) + (1,) * (out.ndim - 2))
         ctx.save_for_backward(x, weight)
-        ctx.params = (stride, padding, dilation)
+        ctx.params, ctx.groups = (stride, padding, dilation), groups
         return _wrap(out.astype(x._data.dtype, copy=False))
 
     @staticmethod
     def backward(ctx, grad):
         x, weight = ctx.saved_tensors
         gx = gw = gb = None
-        h, w = x.shape[2:]
+        sizes = tuple(x.shape[2:])
         # With an output_padding of at least the stride (allowed with dilation), the
         # convolution below has more output positions than x has pixels: those extra ones
         # belong to no input pixel, so gx drops them and x gets zeros there for gw.
         if ctx.needs_input_grad[0]:  # the forward convolution that this one transposes
-            gx = Convolution.apply(grad, weight, None, *ctx.params)
-            if tuple(gx.shape[2:]) != (h, w):
-                gx = gx[:, :, :h, :w]
+            gx = Convolution.apply(grad, weight, None, *ctx.params, ctx.groups)
+            if tuple(gx.shape[2:]) != sizes:
+                gx = gx[(slice(None), slice(None), *(slice(0, s) for s in sizes))]
         if ctx.needs_input_grad[1]:
-            (sh, sw), (ph, pw), (dh, dw) = ctx.params
-            kh, kw = weight.shape[2:]
-            ho = (grad.shape[2] + 2 * ph - dh * (kh - 1) - 1) // sh + 1
-            wo = (grad.shape[3] + 2 * pw - dw * (kw - 1) - 1) // sw + 1
-            xs = x if (ho, wo) == (h, w) else _PadTo.apply(x, tuple(x.shape[:2]) + (ho, wo))
-            gw = ConvolutionWeightGrad.apply(grad, xs, tuple(weight.shape), *ctx.params, None)
+            stride, padding, dilation = ctx.params
+            outs = tuple((g + 2 * p - d * (k - 1) - 1) // s + 1 for g, p, d, k, s in zip(
+                grad.shape[2:], padding, dilation, weight.shape[2:], stride))
+            xs = x if outs == sizes else _PadTo.apply(x, tuple(x.shape[:2]) + outs)
+            gw = ConvolutionWeightGrad.apply(grad, xs, tuple(weight.shape), *ctx.params, None,
+                                             ctx.groups)
         if ctx.needs_input_grad[2]:
-            gb = grad.sum((0, 2, 3))
+            gb = grad.sum((0, *range(2, grad.dim())))
         return gx, gw, gb

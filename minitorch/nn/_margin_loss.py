@@ -459,6 +459,13 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
         raise RuntimeError(
             "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    return _margin_ranking_loss(input1, input2, target, margin, reduction)
+
+
+def _margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float,
+                         reduction: str) -> Tensor:
+    """:func:`margin_ranking_loss` after its Python check (``torch.margin_ranking_loss``
+    broadcasts inputs of any number of dimensions)."""
     return _reduce(_plus(-target * (input1 - input2), margin).clamp_min(0), reduction)
 
 
@@ -485,8 +492,11 @@ def _pairwise_distance(x1: Tensor, x2: Tensor, p: float, eps: float) -> Tensor:
                          False)
 
 
-def _triplet_checks(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float) -> None:
-    if margin <= 0:
+def _triplet_checks(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float,
+                    check_margin: bool = True) -> None:
+    """The checks of the triplet losses (``torch.triplet_margin_loss``: without the one of
+    ``margin``, which only ``nn.functional``'s makes)."""
+    if check_margin and margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
     dims = (anchor.dim(), positive.dim(), negative.dim())
     if len(set(dims)) != 1:
@@ -516,7 +526,13 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
     positive than to the negative by ``margin``, in the p-norm distance of
     ``F.pairwise_distance``."""
     reduction = _reduction_of(size_average, reduce, reduction)
-    _triplet_checks(anchor, positive, negative, margin)
+    return _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction)
+
+
+def _triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float,
+                         p: float, eps: float, swap: bool, reduction: str,
+                         check_margin: bool = True) -> Tensor:
+    _triplet_checks(anchor, positive, negative, margin, check_margin)
     return _triplet(lambda a, b: _pairwise_distance(a, b, p, eps), anchor, positive,
                     negative, margin, swap, reduction)
 

@@ -59,3 +59,43 @@ class PixelUnshuffle(PixelShuffle):
 
 
 PixelShuffle.inverse, PixelUnshuffle.inverse = PixelUnshuffle, PixelShuffle
+
+
+# ---------------------------------------------------------------- channel shuffle (torchnn task)
+def _channel_shuffle(x, groups: int):
+    """``(N, g k, *) -> (N, k g, *)``: channel ``a k + b`` moves to ``b g + a``."""
+    n, c = x.shape[:2]
+    return x.reshape(n, groups, c // groups, *x.shape[2:]).swapaxes(1, 2).reshape(x.shape)
+
+
+class ChannelShuffle(Function):
+    """``channel_shuffle``: the channels (dimension 1), split into ``groups`` groups, dealt
+    out one from each group in turn (ShuffleNet). The gradient is the inverse shuffle, a
+    shuffle with ``C / groups`` groups."""
+
+    node_name = "ChannelShuffleBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(x, groups):
+        return _wrap(_channel_shuffle(x._data, groups).copy())
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.groups = inputs[1]
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ChannelShuffle.apply(grad, grad.shape[1] // ctx.groups)
+
+
+class NativeChannelShuffle(ChannelShuffle):
+    """``native_channel_shuffle``: the same shuffle, with no derivative in PyTorch (its node
+    is NotImplemented, and backward raises)."""
+
+    node_name = "torch::autograd::NotImplemented"
+    _builtin = True
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::native_channel_shuffle is not implemented")

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import numpy as np
 
 from minitorch._backend import array_module, open_grid
@@ -65,44 +68,51 @@ def _pool_geometry(x_shape, kernel, stride, padding, dilation, ceil_mode, name, 
     return kernel, stride, padding, dilation, (ho, wo), (hp - padding[0], wp - padding[1])
 
 
+# The helpers below take any number of spatial dimensions: (H, W) for the 2-d pools and
+# (D, H, W) for the 3-d ones (a tap is then a triple of slices).
+def _inside(padding, sizes) -> tuple:
+    """The index of the input inside its padded copy: (:, :, ph:ph + h, pw:pw + w)."""
+    return (slice(None), slice(None), *(slice(p, p + s) for p, s in zip(padding, sizes)))
+
+
 def _padded(x: np.ndarray, padding, extent, fill) -> np.ndarray:
     """``x`` inside a (hp, wp) plane of ``fill`` (left/top padding, then the right side)."""
-    (ph, pw), (eh, ew) = padding, extent
-    n, c, h, w = x.shape
-    if (ph, pw) == (0, 0) and (eh, ew) == (h, w):
+    n, c, *sizes = x.shape
+    if not any(padding) and tuple(extent) == tuple(sizes):
         return x
-    out = array_module(x).full((n, c, ph + eh, pw + ew), fill, dtype=x.dtype)
-    out[:, :, ph:ph + h, pw:pw + w] = x
+    out = array_module(x).full((n, c, *(p + e for p, e in zip(padding, extent))), fill,
+                               dtype=x.dtype)
+    out[_inside(padding, sizes)] = x
     return out
 
 
 def _taps(kernel, stride, dilation, out_size):
     """For each kernel offset (i, j): the slices of the padded input that it reads."""
-    (kh, kw), (sh, sw), (dh, dw), (ho, wo) = kernel, stride, dilation, out_size
-    return [(slice(i * dh, i * dh + sh * (ho - 1) + 1, sh),
-             slice(j * dw, j * dw + sw * (wo - 1) + 1, sw))
-            for i in range(kh) for j in range(kw)]
+    return [tuple(slice(i * d, i * d + s * (o - 1) + 1, s)
+                  for i, s, d, o in zip(tap, stride, dilation, out_size))
+            for tap in itertools.product(*(range(k) for k in kernel))]
 
 
 def _gathered(padded: np.ndarray, taps: list) -> np.ndarray:
     """What each kernel offset reads, as one contiguous (offsets, N, C, Ho, Wo) array."""
-    return array_module(padded).stack([padded[:, :, rows, cols] for rows, cols in taps])
+    return array_module(padded).stack([padded[(slice(None), slice(None), *tap)]
+                                       for tap in taps])
 
 
-def _as4d(a: np.ndarray) -> np.ndarray:
-    """An unbatched (C, H, W) array as a batch of one; (N, C, H, W) unchanged."""
-    return a[None] if a.ndim == 3 else a
+def _as4d(a: np.ndarray, n: int = 2) -> np.ndarray:
+    """An unbatched (C, H, W) array as a batch of one; (N, C, H, W) unchanged (``n``: the
+    number of spatial dimensions)."""
+    return a[None] if a.ndim == n + 1 else a
 
 
-def _shape4d(shape: tuple) -> tuple:
-    return (1, *shape) if len(shape) == 3 else tuple(shape)
+def _shape4d(shape: tuple, n: int = 2) -> tuple:
+    return (1, *shape) if len(shape) == n + 1 else tuple(shape)
 
 
 def _unpad(gx: np.ndarray, padding, x_shape) -> np.ndarray:
-    (ph, pw), (h, w) = padding, x_shape[2:]
-    if gx.shape[2:] == (h, w):
+    if gx.shape[2:] == tuple(x_shape[2:]):
         return gx
-    return array_module(gx).ascontiguousarray(gx[:, :, ph:ph + h, pw:pw + w])
+    return array_module(gx).ascontiguousarray(gx[_inside(padding, x_shape[2:])])
 
 
 class MaxPool2DWithIndices(Function):
@@ -114,7 +124,7 @@ class MaxPool2DWithIndices(Function):
     @staticmethod
     def forward(ctx, x, geometry):
         kernel, stride, padding, dilation, out_size, extent = geometry
-        xd = _as4d(x._data)
+        xd = _as4d(x._data, len(kernel))
         xp = array_module(xd)
         fill = -np.inf if xd.dtype.kind == "f" else np.iinfo(xd.dtype).min
         taps = _gathered(_padded(xd, padding, extent, fill),
@@ -133,7 +143,7 @@ class MaxPool2DWithIndices(Function):
             xp.maximum(which, wins.view(np.uint8) * np.uint8(k), out=which)
             xp.maximum(out, candidate, out=out)
         ctx.which, ctx.geometry, ctx.x_shape = which, geometry, x._data.shape
-        return _wrap(out if x._data.ndim == 4 else out[0])
+        return _wrap(out if x._data.ndim == len(kernel) + 2 else out[0])
 
     @staticmethod
     def backward(ctx, grad):
@@ -142,12 +152,17 @@ class MaxPool2DWithIndices(Function):
     @staticmethod
     def indices(which, geometry, x_shape) -> np.ndarray:
         """PyTorch's ``return_indices``: the flat position (in the H x W plane) of each max."""
-        kernel, stride, padding, dilation, (ho, wo), _ = geometry
+        kernel, stride, padding, dilation, out_size, _ = geometry
         xp = array_module(which)
-        i, j = which // kernel[1], which % kernel[1]
-        rows = xp.arange(ho)[:, None] * stride[0] + i * dilation[0] - padding[0]
-        cols = xp.arange(wo)[None, :] * stride[1] + j * dilation[1] - padding[1]
-        return (rows * x_shape[3] + cols).astype(np.int64)
+        n = len(kernel)
+        flat = 0
+        # the offset of the winner along each dimension: ``which`` is the row-major tap number
+        for axis, (tap, s, p, d, o, size) in enumerate(zip(
+                xp.unravel_index(which, tuple(kernel)), stride, padding, dilation, out_size,
+                x_shape[2:])):
+            start = xp.arange(o).reshape((o,) + (1,) * (n - 1 - axis)) * s - p
+            flat = flat * size + (start + tap.astype(np.int64) * d)
+        return flat.astype(np.int64)
 
 
 class MaxPool2DBackward(Function):
@@ -163,16 +178,17 @@ class MaxPool2DBackward(Function):
         g = grad._data.reshape(which.shape)
         xp = array_module(g)
         ctx.which, ctx.geometry = which, geometry
-        n, c = _shape4d(x_shape)[:2]
-        gx = xp.zeros((n, c, padding[0] + extent[0], padding[1] + extent[1]), dtype=g.dtype)
+        n, c = _shape4d(x_shape, len(kernel))[:2]
+        gx = xp.zeros((n, c, *(p + e for p, e in zip(padding, extent))), dtype=g.dtype)
         overlap = any(s < d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation))
-        for k, (rows, cols) in enumerate(_taps(kernel, stride, dilation, out_size)):
+        for k, tap in enumerate(_taps(kernel, stride, dilation, out_size)):
             won = _select_gradient(g, which != k)  # g where offset k won its window, else 0
+            at = (slice(None), slice(None), *tap)
             if overlap:  # an element can win several windows: add up their gradients
-                gx[:, :, rows, cols] += won
+                gx[at] += won
             else:  # each element is in one window at most: just write
-                gx[:, :, rows, cols] = won
-        return _wrap(_unpad(gx, padding, _shape4d(x_shape)).reshape(x_shape))
+                gx[at] = won
+        return _wrap(_unpad(gx, padding, _shape4d(x_shape, len(kernel))).reshape(x_shape))
 
     @staticmethod
     def backward(ctx, gg):
@@ -189,13 +205,13 @@ class MaxPoolGather(Function):
     @staticmethod
     def forward(ctx, x, which, geometry):
         kernel, stride, padding, dilation, out_size, extent = geometry
-        xd = _as4d(x._data)
+        xd = _as4d(x._data, len(kernel))
         ctx.which, ctx.geometry, ctx.x_shape = which, geometry, x._data.shape
         taps = _gathered(_padded(xd, padding, extent, 0), _taps(kernel, stride, dilation, out_size))
         out = array_module(xd).zeros(which.shape, dtype=xd.dtype)
         for k in range(len(taps)):
             out += _select_gradient(taps[k], which != k)
-        return _wrap(out if x._data.ndim == 4 else out[0])
+        return _wrap(out if x._data.ndim == len(kernel) + 2 else out[0])
 
     @staticmethod
     def backward(ctx, grad):
@@ -211,7 +227,7 @@ class AvgPool2D(Function):
     @staticmethod
     def forward(ctx, x, geometry, divisor):
         kernel, stride, padding, dilation, out_size, extent = geometry
-        taps = _gathered(_padded(_as4d(x._data), padding, extent, 0),
+        taps = _gathered(_padded(_as4d(x._data, len(kernel)), padding, extent, 0),
                          _taps(kernel, stride, dilation, out_size))
         out = taps[0].astype(np.int64) if taps[0].dtype.kind in "iu" else taps[0].copy()
         for tap in taps[1:]:
@@ -222,7 +238,7 @@ class AvgPool2D(Function):
         else:
             out /= divisor
         ctx.geometry, ctx.divisor, ctx.x_shape = geometry, divisor, x._data.shape
-        return _wrap(out if x._data.ndim == 4 else out[0])
+        return _wrap(out if x._data.ndim == len(kernel) + 2 else out[0])
 
     @staticmethod
     def backward(ctx, grad):
@@ -239,14 +255,14 @@ class AvgPool2DBackward(Function):
     @staticmethod
     def forward(ctx, grad, geometry, divisor, x_shape):
         kernel, stride, padding, dilation, out_size, extent = geometry
-        g = _as4d(grad._data) / divisor
-        n, c = _shape4d(x_shape)[:2]
-        gx = array_module(g).zeros((n, c, padding[0] + extent[0], padding[1] + extent[1]),
+        g = _as4d(grad._data, len(kernel)) / divisor
+        n, c = _shape4d(x_shape, len(kernel))[:2]
+        gx = array_module(g).zeros((n, c, *(p + e for p, e in zip(padding, extent))),
                                    dtype=grad._data.dtype)
-        for rows, cols in _taps(kernel, stride, dilation, out_size):
-            gx[:, :, rows, cols] += g
+        for tap in _taps(kernel, stride, dilation, out_size):
+            gx[(slice(None), slice(None), *tap)] += g
         ctx.geometry, ctx.divisor = geometry, divisor
-        return _wrap(_unpad(gx, padding, _shape4d(x_shape)).reshape(x_shape))
+        return _wrap(_unpad(gx, padding, _shape4d(x_shape, len(kernel))).reshape(x_shape))
 
     @staticmethod
     def backward(ctx, gg):
@@ -254,9 +270,9 @@ class AvgPool2DBackward(Function):
 
 
 # ---------------------------------------------------------------- adaptive pooling
-def _check_grad_size(grad: Tensor, name: str) -> None:
+def _check_grad_size(grad: Tensor, name: str, n: int = 2) -> None:
     """PyTorch's backward refuses an empty output (outside the batch dimensions)."""
-    for d in range(grad.dim() - 2, grad.dim()):
+    for d in range(1, grad.dim()):
         if grad.shape[d] == 0:
             raise RuntimeError(
                 f"{name}_backward(): Expected grad_output to have non-zero size for non-batch "
@@ -307,8 +323,11 @@ class AdaptiveAvgPool2D(Function):
 
     @staticmethod
     def forward(ctx, x, out_hw):
-        ctx.in_hw = x._data.shape[-2:]
-        return _wrap(_bin_means(_bin_means(x._data, -2, out_hw[0]), -1, out_hw[1]))
+        ctx.in_hw = x._data.shape[-len(out_hw):]
+        out = x._data
+        for axis, size in zip(range(-len(out_hw), 0), out_hw):  # one dimension at a time
+            out = _bin_means(out, axis, size)
+        return _wrap(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -325,8 +344,11 @@ class AdaptiveAvgPool2DGrad(Function):
 
     @staticmethod
     def forward(ctx, grad, in_hw):
-        ctx.out_hw = grad._data.shape[-2:]
-        return _wrap(_bin_spread(_bin_spread(grad._data, -2, in_hw[0]), -1, in_hw[1]))
+        ctx.out_hw = grad._data.shape[-len(in_hw):]
+        out = grad._data
+        for axis, size in zip(range(-len(in_hw), 0), in_hw):
+            out = _bin_spread(out, axis, size)
+        return _wrap(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -342,21 +364,27 @@ class AdaptiveMaxPool2D(Function):
     @staticmethod
     def forward(ctx, x, out_hw):
         data = x._data
-        h, w = data.shape[-2:]
+        n = len(out_hw)
+        sizes, lead = data.shape[-n:], data.shape[:-n]
         xp = array_module(data)
-        out = xp.empty(data.shape[:-2] + tuple(out_hw), dtype=data.dtype)
-        idx = xp.empty(data.shape[:-2] + tuple(out_hw), dtype=np.int64)
-        for i, (r0, r1) in enumerate(_adaptive_bins(h, out_hw[0])):
-            for j, (c0, c1) in enumerate(_adaptive_bins(w, out_hw[1])):
-                window = data[..., r0:r1, c0:c1].reshape(data.shape[:-2] +
-                                                         ((r1 - r0) * (c1 - c0),))
-                # the first maximum wins, as in PyTorch; but a NaN always wins (the last one)
-                k = window.argmax(-1) if window.size else xp.zeros(window.shape[:-1], np.int64)
-                nan = xp.isnan(window)
-                last_nan = window.shape[-1] - 1 - nan[..., ::-1].argmax(-1) if window.size else k
-                k = xp.where(nan.any(-1), last_nan, k)
-                out[..., i, j] = xp.take_along_axis(window, k[..., None], -1)[..., 0]
-                idx[..., i, j] = (r0 + k // (c1 - c0)) * w + c0 + k % (c1 - c0)
+        out = xp.empty(lead + tuple(out_hw), dtype=data.dtype)
+        idx = xp.empty(lead + tuple(out_hw), dtype=np.int64)
+        bins = [list(enumerate(_adaptive_bins(i, o))) for i, o in zip(sizes, out_hw)]
+        for cell in itertools.product(*bins):  # one output position (i, j) at a time
+            at = (Ellipsis, *(i for i, _ in cell))
+            spans = [b - a for _, (a, b) in cell]
+            window = data[(Ellipsis, *(slice(a, b) for _, (a, b) in cell))]
+            window = window.reshape(lead + (math.prod(spans),))
+            # the first maximum wins, as in PyTorch; but a NaN always wins (the last one)
+            k = window.argmax(-1) if window.size else xp.zeros(window.shape[:-1], np.int64)
+            nan = xp.isnan(window)
+            last_nan = window.shape[-1] - 1 - nan[..., ::-1].argmax(-1) if window.size else k
+            k = xp.where(nan.any(-1), last_nan, k)
+            out[at] = xp.take_along_axis(window, k[..., None], -1)[..., 0]
+            flat = 0  # the winner's position in the input's plane (or volume)
+            for (_, (a, _b)), size, i in zip(cell, sizes, xp.unravel_index(k, spans)):
+                flat = flat * size + a + i
+            idx[at] = flat
         ctx.shape, ctx.idx = data.shape, idx
         return _wrap(out), _wrap(idx)
 
@@ -374,22 +402,22 @@ class AdaptiveMaxPool2DGradInput(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, grad, shape, idx):
+    def forward(ctx, grad, shape, idx, n=2):
         from minitorch.ops.indexing import _add_at
 
-        ctx.grad_hw = grad._data.shape[-2:]
-        plane = ctx.grad_hw[0] * ctx.grad_hw[1]
-        ctx.idx = idx.reshape(idx.shape[:-2] + (plane,))
-        g = grad._data.reshape(grad._data.shape[:-2] + (plane,))
-        out = array_module(g).zeros(shape[:-2] + (shape[-2] * shape[-1],), dtype=g.dtype)
+        ctx.grad_hw, ctx.n = grad._data.shape[-n:], n
+        plane = math.prod(ctx.grad_hw)
+        ctx.idx = idx.reshape(idx.shape[:-n] + (plane,))
+        g = grad._data.reshape(grad._data.shape[:-n] + (plane,))
+        out = array_module(g).zeros(shape[:-n] + (math.prod(shape[-n:]),), dtype=g.dtype)
         lead = open_grid(array_module(g), g.shape[:-1]) if g.ndim > 1 else ()
         _add_at(out, (*[i[..., None] for i in lead], ctx.idx), g)
         return _wrap(out.reshape(shape))
 
     @staticmethod
     def backward(ctx, grad):
-        flat = grad.reshape(*grad.shape[:-2], -1)
-        return flat.gather(-1, _wrap(ctx.idx)).reshape(*grad.shape[:-2], *ctx.grad_hw)
+        flat = grad.reshape(*grad.shape[:-ctx.n], -1)
+        return flat.gather(-1, _wrap(ctx.idx)).reshape(*grad.shape[:-ctx.n], *ctx.grad_hw)
 
 
 # ---------------------------------------------------------------- the 1-d pools' checks
@@ -437,3 +465,289 @@ def check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode) -
         length -= 1
     if length <= 0:
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {length}")
+
+
+# ---------------------------------------------------------------- the 3-d pools (task nn3d)
+# The 2-d Functions above work on any number of spatial dimensions; the 3-d ones are the same
+# classes under PyTorch's 3-d node names (each backward names its own 3-d partner).
+class MaxPool3DWithIndices(MaxPool2DWithIndices):
+    """The largest value of each (kd, kh, kw) window."""
+
+    node_name = "MaxPool3DWithIndicesBackward0"
+    _builtin = True
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MaxPool3DBackward.apply(grad, ctx.which, ctx.geometry, ctx.x_shape)
+
+
+class MaxPool3DBackward(MaxPool2DBackward):
+    node_name = "MaxPool3DWithIndicesBackwardBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def backward(ctx, gg):
+        return MaxPool3DGather.apply(gg, ctx.which, ctx.geometry)
+
+
+class MaxPool3DGather(MaxPoolGather):
+    node_name = "MaxPool3DWithIndicesBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MaxPool3DBackward.apply(grad, ctx.which, ctx.geometry, ctx.x_shape)
+
+
+class AvgPool3D(AvgPool2D):
+    """The mean of each (kd, kh, kw) window."""
+
+    node_name = "AvgPool3DBackward0"
+    _builtin = True
+
+    @staticmethod
+    def backward(ctx, grad):
+        return AvgPool3DBackward.apply(grad, ctx.geometry, ctx.divisor, ctx.x_shape)
+
+
+class AvgPool3DBackward(AvgPool2DBackward):
+    node_name = "AvgPool3DBackwardBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def backward(ctx, gg):
+        return AvgPool3D.apply(gg, ctx.geometry, ctx.divisor)
+
+
+class AdaptiveAvgPool3D(AdaptiveAvgPool2D):
+    node_name = "AdaptiveAvgPool3DBackward0"
+    _builtin = True
+
+    @staticmethod
+    def backward(ctx, grad):
+        _check_grad_size(grad, "adaptive_avg_pool3d", 3)
+        return AdaptiveAvgPool3DGrad.apply(grad, ctx.in_hw)
+
+
+class AdaptiveAvgPool3DGrad(AdaptiveAvgPool2DGrad):
+    node_name = "AdaptiveAvgPool3DBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def backward(ctx, grad):
+        return AdaptiveAvgPool3D.apply(grad, ctx.out_hw)
+
+
+class AdaptiveMaxPool3D(AdaptiveMaxPool2D):
+    node_name = "AdaptiveMaxPool3DBackward0"
+    _builtin = True
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices=None):
+        _check_grad_size(grad, "adaptive_max_pool3d", 3)
+        return AdaptiveMaxPool3DGradInput.apply(grad, ctx.shape, ctx.idx, 3)
+
+
+class AdaptiveMaxPool3DGradInput(AdaptiveMaxPool2DGradInput):
+    node_name = "AdaptiveMaxPool3DBackwardBackward0"
+    _builtin = True
+
+
+def _triple(value, message: str, allow_empty: bool = False) -> tuple:
+    """PyTorch's 3-d pool argument: an int, or a sequence of one or three ints."""
+    values = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    if len(values) == 1:
+        values = values * 3
+    if len(values) != 3:
+        raise RuntimeError(message)
+    return tuple(int(v) for v in values)
+
+
+def pool3d_geometry(x_shape, kernel, stride, padding, dilation, ceil_mode, fn: str,
+                    check_input_size: bool = False) -> tuple:
+    """The windows of a 3-d pool over ``x_shape`` (N, C, D, H, W) or (C, D, H, W), after
+    PyTorch's checks in its order (``pooling_output_shape``, then ``pool3d_shape_check``)."""
+    for k, s, p, d in zip(kernel, stride, padding, dilation):
+        if s == 0:
+            raise RuntimeError("stride should not be zero")
+        if p < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+        if p > int((d * (k - 1) + 1) / 2):
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p}, "
+                f"kernel_size={k} and dilation={d}")
+    for what, values, names in (("kernel size", kernel, ("kT", "kH", "kW")),
+                                ("stride", stride, ("dT", "dH", "dW")),
+                                ("dilation", dilation, ("dilationT", "dilationH", "dilationW"))):
+        if min(values) <= 0:
+            got = " ".join(f"{n}: {v}" for n, v in zip(names, values))
+            raise RuntimeError(f"{what} should be greater than zero, but got {got}")
+    for i, size in enumerate(x_shape):
+        if size == 0 and not (len(x_shape) == 5 and i == 0):
+            raise RuntimeError(f"{fn}: Expected input's non-batch dimensions to have positive "
+                               f"length, but input has a shape of {list(x_shape)} and "
+                               f"non-batch dimension {size} has length zero!")
+    c, *sizes = x_shape[-4:]
+    if check_input_size and any(i < k for i, k in zip(sizes, kernel)):
+        raise RuntimeError(f"input image (T: {sizes[0]} H: {sizes[1]} W: {sizes[2]}) smaller "
+                           f"than kernel size (kT: {kernel[0]} kH: {kernel[1]} kW: "
+                           f"{kernel[2]})")
+    out = tuple(_pool_out_size(*a, ceil_mode)
+                for a in zip(sizes, kernel, stride, padding, dilation))
+    if min(out) < 1:
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, [c, *sizes]))}). Calculated "
+                           f"output size: ({'x'.join(map(str, [c, *out]))}). Output size is too "
+                           "small")
+    # The padded extent: left padding, plus whatever the last window needs on the right.
+    extent = tuple(max(i + p, (o - 1) * s + d * (k - 1) + 1) - p for i, o, k, s, p, d in zip(
+        sizes, out, kernel, stride, padding, dilation))
+    return kernel, stride, padding, dilation, out, extent
+
+
+def avg_divisor(sizes, geometry, ceil_mode: bool, count_include_pad: bool, dtype):
+    """What each window's sum is divided by: the window's size, or (``count_include_pad=False``
+    or windows that ``ceil_mode`` lets run off the end) how many of its positions are input
+    (or input-or-padding): one number, or one per output position."""
+    kernel, stride, padding, _, out_size, extent = geometry
+    if (not any(padding) and tuple(extent) == tuple(sizes)) or (count_include_pad
+                                                                 and not ceil_mode):
+        return float(math.prod(kernel))
+    inside = np.zeros((1, 1, *(p + e for p, e in zip(padding, extent))), dtype=dtype)
+    if count_include_pad:
+        inside[(slice(None), slice(None), *(slice(0, s + 2 * p)
+                                            for s, p in zip(sizes, padding)))] = 1
+    else:
+        inside[_inside(padding, sizes)] = 1
+    counts = sum(inside[(slice(None), slice(None), *tap)]
+                 for tap in _taps(kernel, stride, (1,) * len(kernel), out_size))
+    return counts[0, 0]
+
+
+# ---------------------------------------------------------------- unpooling (task nn3d)
+class MaxUnpool2D(Function):
+    """Max pooling's partial inverse: each value written at its index in a zero plane (or
+    volume) of ``out_size``. Linear in the input; its backward reads the gradient at the
+    indices again (a gather)."""
+
+    node_name = "MaxUnpool2DBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, x, indices, out_size):
+        n = len(out_size)
+        data, idx = x._data, indices._data
+        lead, plane = data.shape[:-n], math.prod(data.shape[-n:])
+        flat_idx = idx.reshape(lead + (plane,))
+        out = array_module(data).zeros(lead + (math.prod(out_size),), dtype=data.dtype)
+        grid = open_grid(array_module(data), lead) if lead else ()
+        out[(*[i[..., None] for i in grid], flat_idx)] = data.reshape(lead + (plane,))
+        ctx.idx, ctx.in_size = flat_idx, data.shape[-n:]
+        return _wrap(out.reshape(lead + tuple(out_size)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        n = len(ctx.in_size)
+        lead = grad.shape[:-n]
+        flat = grad.reshape(*lead, math.prod(grad.shape[-n:]))
+        return flat.gather(-1, _wrap(ctx.idx)).reshape(*lead, *ctx.in_size)
+
+
+class MaxUnpool3D(MaxUnpool2D):
+    node_name = "MaxUnpool3DBackward0"
+    _builtin = True
+    _edge_args = (0,)
+
+
+# ---------------------------------------------------------------- fractional max pools (task nn3d)
+def _fractional_starts(sample: np.ndarray, in_size: int, out_size: int, k: int) -> np.ndarray:
+    """PyTorch's ``generate_intervals``: where each of the ``out_size`` windows starts, from
+    one random ``sample`` in [0, 1) per plane, computed in the input's precision as PyTorch
+    computes it (``int((i + u) * alpha) - int(u * alpha)``; the last window ends the input)."""
+    xp = array_module(sample)
+    starts = xp.empty(sample.shape + (out_size,), dtype=np.int64)
+    if out_size > 1:
+        dt = sample.dtype.type
+        alpha = dt(in_size - k) / dt(out_size - 1)
+        i = xp.arange(out_size - 1).astype(sample.dtype)
+        starts[..., :-1] = (((i + sample[..., None]) * alpha).astype(np.int64)
+                            - (sample * alpha).astype(np.int64)[..., None])
+    if out_size > 0:
+        starts[..., -1] = in_size - k
+    return starts
+
+
+class FractionalMaxPool2D(Function):
+    """The maximum of each ``kernel`` window, the windows starting at pseudo-random places
+    (one random sample per plane and dimension) so that ``out_size`` of them cover the input.
+    The first maximum of a window wins, a NaN always (the last one). Backward sends each
+    gradient to its window's winner (:class:`FractionalMaxPool2DGrad`)."""
+
+    node_name = "FractionalMaxPool2DBackward0"
+    _builtin = True
+    _edge_args = (0,)
+    _sample_of_dim = (1, 0)  # PyTorch's 2-d kernel: sample 0 for the width, 1 for the height
+
+    @staticmethod
+    def forward(ctx, x, kernel, out_size, samples):
+        n = len(kernel)
+        data = x._data
+        xd = _as4d(data, n)
+        xp = array_module(xd)
+        batch, c, *sizes = xd.shape
+        which = FractionalMaxPool3D._sample_of_dim if n == 3 else (1, 0)
+        flat = xp.zeros((batch, c, *out_size), dtype=np.int64)  # each window's first element
+        step = 1
+        for d in reversed(range(n)):
+            starts = _fractional_starts(samples[:batch, :, which[d]], sizes[d], out_size[d],
+                                        kernel[d])
+            flat += starts.reshape((batch, c) + (1,) * d + (out_size[d],)
+                                   + (1,) * (n - 1 - d)) * step
+            step *= sizes[d]
+        plane = xd.reshape(batch, c, math.prod(sizes))
+        best = idx = None
+        for tap in itertools.product(*(range(k) for k in kernel)):
+            at = flat + sum(t * math.prod(sizes[d + 1:]) for d, t in enumerate(tap))
+            val = xp.take_along_axis(plane, at.reshape(batch, c, math.prod(out_size)),
+                                     -1).reshape(at.shape)
+            if best is None:
+                best, idx = val, at
+                continue
+            wins = val > best
+            if val.dtype.kind == "f":
+                wins |= xp.isnan(val)
+            best, idx = xp.where(wins, val, best), xp.where(wins, at, idx)
+        if data.ndim == n + 1:
+            best, idx = best[0], idx[0]
+        ctx.shape, ctx.idx, ctx.n = data.shape, idx, n
+        return _wrap(best), _wrap(idx)
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices=None):
+        return FractionalMaxPool2DGrad.apply(grad, ctx.shape, ctx.idx, ctx.n)
+
+
+class FractionalMaxPool2DGrad(AdaptiveMaxPool2DGradInput):
+    """Each gradient added at its window's winner; its backward picks them out again."""
+
+    node_name = "FractionalMaxPool2DBackwardBackward0"
+    _builtin = True
+
+
+class FractionalMaxPool3D(FractionalMaxPool2D):
+    node_name = "FractionalMaxPool3DBackward0"
+    _builtin = True
+    _edge_args = (0,)
+    _sample_of_dim = (0, 1, 2)  # the 3-d kernel: samples 0, 1, 2 for time, height, width
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices=None):
+        return FractionalMaxPool3DGrad.apply(grad, ctx.shape, ctx.idx, ctx.n)
+
+
+class FractionalMaxPool3DGrad(AdaptiveMaxPool2DGradInput):
+    node_name = "FractionalMaxPool3DBackwardBackward0"
+    _builtin = True

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minitorch import _dtype
 from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
@@ -34,7 +35,9 @@ class SmoothL1Loss(Function):
 
     @classmethod
     def forward(cls, ctx, x, y, reduction, beta):
-        xd, yd = x._data, y._data.astype(x._data.dtype, copy=False)
+        # smooth L1 computes in the promoted dtype of the two; Huber in the input's
+        dt = x._data.dtype if cls._huber else _dtype.result_type(x, y).np
+        xd, yd = x._data.astype(dt, copy=False), y._data.astype(dt, copy=False)
         opmath = np.float64 if xd.dtype == np.float64 else np.float32
         with np.errstate(invalid="ignore", over="ignore"):
             z = np.abs(xd.astype(opmath) - yd.astype(opmath))
@@ -51,17 +54,18 @@ class SmoothL1Loss(Function):
     @classmethod
     def backward(cls, ctx, grad):
         x, y = ctx.saved_tensors
-        d = x - (y if y.dtype is x.dtype else y.to(x.dtype))
+        d = x - (y if y.dtype is x.dtype or not cls._huber else y.to(x.dtype))
         # clamp(d, -beta, beta), whose own derivative is 0 from |d| = beta on, as PyTorch's
         # second derivative (clamp's is 1 at the edges): outside, the slope is a constant
         slope = where(d.abs() < ctx.beta, d, d.detach().clamp(-ctx.beta, ctx.beta))
         if not cls._huber:
             slope = slope / ctx.beta
         g = slope * _scale_grad(grad, ctx.reduction, ctx.n)
+        gx = g if ctx.needs_input_grad[0] else None
         gy = -g if ctx.needs_input_grad[1] else None
-        if gy is not None and gy.dtype is not y.dtype:
-            gy = gy.to(y.dtype)
-        return (g if ctx.needs_input_grad[0] else None), gy
+        gx, gy = (t.to(a.dtype) if t is not None and t.dtype is not a.dtype else t
+                  for t, a in ((gx, x), (gy, y)))
+        return gx, gy
 
 
 class HuberLoss(SmoothL1Loss):

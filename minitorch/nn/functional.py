@@ -26,10 +26,12 @@ import warnings
 import numpy as np
 
 from minitorch._backend import array_module
+from minitorch._backend import to_numpy as _to_numpy
 from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch._warnings import warn_once
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
+from minitorch.functional import broadcast_tensors as _broadcast_tensors  # losses broadcast first
 
 # The Function classes live in modules named for what they compute; they stay importable
 # from here, as before (``from minitorch.nn.functional import NllLoss``).
@@ -104,15 +106,23 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     """
     if reduce is not None or size_average is not None:  # the deprecated way to say reduction
         reduction = _legacy_reduction(size_average, reduce)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Target size ({target.shape}) must be the same as input size ({input.shape})"
+        )
+    return _binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
+
+
+def _binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A002
+                                      weight: Tensor | None, pos_weight: Tensor | None,
+                                      reduction: str) -> Tensor:
+    """:func:`binary_cross_entropy_with_logits` after its Python checks (``torch.``'s
+    has none)."""
     for name, w in (("weight", weight), ("pos_weight", pos_weight)):
         if isinstance(w, Tensor) and w.requires_grad and grad_mode._state.enabled:
             raise RuntimeError(
                 "The function 'binary_cross_entropy_with_logits' is not differentiable with "
                 f"respect to argument '{name}'. This input cannot have requires_grad True.")
-    if target.shape != input.shape:
-        raise ValueError(
-            f"Target size ({target.shape}) must be the same as input size ({input.shape})"
-        )
     kind = target._data.dtype.kind
     if kind == "b":  # PyTorch's first step is 1 - target
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
@@ -439,25 +449,12 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
     x, shape = _pool_input(input, "avg_pool2d")
     geometry = _pool_geometry(shape, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d",
                               input.shape)
-    kernel, stride_, padding_, _, out_size, extent = geometry
-    h, w = shape[2:]
     if divisor_override is not None:
         divisor = float(divisor_override)
-    elif padding_ == (0, 0) and extent == (h, w) or (count_include_pad and not ceil_mode):
-        divisor = float(kernel[0] * kernel[1])
-    else:
-        # Count, for each window, the positions that are real input (count_include_pad=False)
-        # or input-or-padding but not beyond it (windows that ceil_mode lets run off the end).
-        ph, pw = padding_
-        inside = np.zeros((1, 1, ph + extent[0], pw + extent[1]), dtype=x._data.dtype)
-        if count_include_pad:
-            inside[:, :, :h + 2 * ph, :w + 2 * pw] = 1
-        else:
-            inside[:, :, ph:ph + h, pw:pw + w] = 1
-        counts = sum(inside[:, :, rows, cols]
-                     for rows, cols in _taps(kernel, stride_, (1, 1), out_size))
-        divisor = counts[0, 0]
-        if array_module(x._data) is not np:
+    else:  # the window size, or how many of each window's positions count
+        divisor = _pooling.avg_divisor(shape[2:], geometry, ceil_mode, count_include_pad,
+                                       x._data.dtype)
+        if not isinstance(divisor, float) and array_module(x._data) is not np:
             divisor = array_module(x._data).asarray(divisor)
     if x._data.dtype.kind != "f" and x._data.dtype != np.int64:  # PyTorch's kernels: floats, long
         raise NotImplementedError(f"\"avg_pool2d\" not implemented for '{_type_name(x)}'")
@@ -556,6 +553,13 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                 "Expected more than 1 value per channel when training, got input size "
                 f"{input.shape}"
             )
+    return _batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+def _batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,  # noqa: A002
+                weight: Tensor | None, bias: Tensor | None, training: bool, momentum: float,
+                eps: float) -> Tensor:
+    """:func:`batch_norm` after its Python checks (``torch.batch_norm`` has none of them)."""
     c = input._data.shape[1]
     if running_mean is not None and running_mean._data.shape[0] != c:
         raise RuntimeError(
@@ -578,28 +582,41 @@ class Embedding(Function):
     _edge_args = (0,)  # only the weight gets a gradient
 
     @staticmethod
-    def forward(ctx, weight, indices, padding_idx):
+    def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq=False):
         ctx.indices, ctx.padding_idx, ctx.num = indices, padding_idx, weight._data.shape[0]
+        ctx.scale_grad_by_freq = scale_grad_by_freq
         return _wrap(weight._data[indices])
 
     @staticmethod
     def backward(ctx, grad):
-        return EmbeddingDenseBackward.apply(grad, ctx.indices, ctx.num, ctx.padding_idx)
+        return EmbeddingDenseBackward.apply(grad, ctx.indices, ctx.num, ctx.padding_idx,
+                                            ctx.scale_grad_by_freq)
+
+
+def _inverse_counts(indices, g):
+    """``1 / (how often each index occurs)``, one per index, shaped to scale its row."""
+    xp = array_module(g)
+    flat = indices.reshape(-1)
+    counts = xp.bincount(flat, minlength=int(flat.max()) + 1 if flat.size else 0)
+    return (1 / counts[flat]).astype(g.dtype)[:, None]
 
 
 class EmbeddingDenseBackward(Function):
-    """Add each looked-up row's gradient into its row (a row used twice gets it twice)."""
+    """Add each looked-up row's gradient into its row (a row used twice gets it twice; with
+    ``scale_grad_by_freq`` each is divided by how often its index occurs)."""
 
     node_name = "EmbeddingDenseBackwardBackward0"
     _builtin = True
     _edge_args = (0,)
 
     @staticmethod
-    def forward(ctx, grad, indices, num, padding_idx):
+    def forward(ctx, grad, indices, num, padding_idx, scale_grad_by_freq=False):
         g = grad._data
         dim = g.shape[-1]
         flat_idx = indices.reshape(-1)
         flat_g = g.reshape(-1, dim)
+        if scale_grad_by_freq:
+            flat_g = flat_g * _inverse_counts(indices, g)
         if padding_idx is not None:
             keep = flat_idx != padding_idx  # the padding row never learns
             flat_idx, flat_g = flat_idx[keep], flat_g[keep]
@@ -610,30 +627,93 @@ class EmbeddingDenseBackward(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        return Embedding.apply(gg, ctx.indices, None)
+        # PyTorch's double backward (embedding_dense_double_backward) masks the padding rows
+        # but does not divide by the counts: minitorch's follows it
+        rows = Embedding.apply(gg, ctx.indices, None)
+        if ctx.padding_idx is not None:
+            shape = ctx.indices.shape + (1,)
+            rows = rows * _wrap((ctx.indices != ctx.padding_idx).astype(gg._data.dtype)
+                                .reshape(shape))
+        return rows
+
+
+def _check_indices(indices: Tensor, kernel: str, arg: str) -> None:
+    if indices._data.dtype.kind not in "iu":
+        raise RuntimeError(
+            f"Expected tensor for argument #{arg} 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got torch.{indices.dtype._legacy} instead (while checking "
+            f"arguments for {kernel})")
+
+
+def _embedding_renorm_(weight: Tensor, indices: Tensor, max_norm: float,
+                       norm_type: float) -> Tensor:
+    """``torch.embedding_renorm_``: scale each row of ``weight`` that ``indices`` names, in
+    place, so that its ``norm_type``-norm is at most ``max_norm`` (a row above it is
+    multiplied by ``max_norm / (norm + 1e-7)``). Returns ``weight``."""
+    _check_indices(indices, "embedding_renorm_", "2")
+    if weight.dim() != 2:
+        raise RuntimeError(f"Expected 2-dimensional tensor, but got {weight.dim()}-dimensional "
+                           "tensor for argument #1 'self' (while checking arguments for "
+                           "embedding_renorm_)")
+    if weight.requires_grad and grad_mode.is_grad_enabled():
+        if weight.grad_fn is None:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                               "operation.")
+        raise RuntimeError("the derivative for 'embedding_renorm_' is not implemented (minitorch "
+                           "refuses it here; PyTorch would at backward)")
+    num = weight.shape[0]
+    flat = _to_numpy(indices._data).reshape(-1)
+    bad = flat[(flat < -num) | (flat >= num)]
+    if bad.size:
+        raise IndexError(f"select(): index {int(bad[0])} out of range for tensor of size "
+                         f"{_fmt_shape(weight.shape)} at dimension 0")
+    rows = np.unique(np.where(flat < 0, flat + num, flat))
+    # each row's norm on its own, as PyTorch sums it (row.norm(p))
+    norms = np.array([float(_vector_norm(weight[int(r)], norm_type)) for r in rows])
+    big = norms > max_norm
+    if big.any():
+        scale = (max_norm / (norms[big] + 1e-7)).astype(weight._data.dtype)
+        xp = array_module(weight._data)
+        picked = xp.asarray(rows[big])
+        weight._data[picked] = weight._data[picked] * xp.asarray(scale)[:, None]
+    _counter(weight).value += 1  # one in-place op, whether or not a row changed
+    return weight
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # noqa: A002
               max_norm=None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
               sparse: bool = False) -> Tensor:
-    """Look up the rows of ``weight`` given by the integer tensor ``input``."""
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError(
-            "minitorch's embedding supports neither max_norm, scale_grad_by_freq nor sparse"
-        )
-    if input._data.dtype.kind not in "iu":
-        raise RuntimeError(
-            "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got torch.{input.dtype._legacy} instead (while checking "
-            "arguments for embedding)"
-        )
-    idx = input._data
+    """Look up the rows of ``weight`` given by the integer tensor ``input``.
+
+    ``max_norm``: first rescale (in place, without recording it) each looked-up row whose
+    ``norm_type``-norm is above it; ``scale_grad_by_freq``: divide each row's gradient by how
+    often its index occurs in ``input``. ``sparse=True`` asks for a sparse gradient, which
+    minitorch (no sparse tensors) refuses.
+    """
     num = weight._data.shape[0]
+    if padding_idx is not None:
+        if padding_idx >= num or padding_idx < -num:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        if padding_idx < 0:
+            padding_idx += num
+    if max_norm is not None:
+        with grad_mode.no_grad():
+            _embedding_renorm_(weight.detach(), input, max_norm, norm_type)
+    return _embedding(input, weight, padding_idx, scale_grad_by_freq, sparse)
+
+
+def _embedding(input: Tensor, weight: Tensor, padding_idx: int | None,  # noqa: A002
+               scale_grad_by_freq: bool, sparse: bool) -> Tensor:
+    """The lookup itself (``torch.embedding``), after ``embedding``'s Python checks."""
+    num = weight._data.shape[0]
+    _check_indices(input, "embedding", "1")
+    idx = input._data
     if idx.size and (idx.min() < 0 or idx.max() >= num):
         raise IndexError("index out of range in self")
-    if padding_idx is not None and padding_idx < 0:
-        padding_idx += num
-    return Embedding.apply(weight, idx, padding_idx)
+    if sparse and weight.requires_grad and grad_mode.is_grad_enabled():
+        raise NotImplementedError("minitorch has no sparse tensors: embedding(..., sparse=True) "
+                                  "would give the weight a sparse gradient; use sparse=False")
+    return Embedding.apply(weight, idx, padding_idx, bool(scale_grad_by_freq))
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -685,7 +765,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,  # n
         return _weighted_loss(input, target, weight, reduction, lambda x, y: (x - y).pow(2))
     _check_reduction(reduction)
     _warn_size(input, target)
-    return MseLoss.apply(input, target, reduction)
+    return MseLoss.apply(*_broadcast_tensors(input, target), reduction)
 
 
 def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,  # noqa: A002
@@ -701,7 +781,8 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,  # no
         return _weighted_loss(input, target, weight, reduction, lambda x, y: (x - y).abs())
     _check_reduction(reduction)
     _warn_size(input, target)
-    return _reduce((input - target).abs(), reduction)
+    x, y = _broadcast_tensors(input, target)
+    return _reduce((x - y).abs(), reduction)
 
 
 def _weighted_loss(input: Tensor, target: Tensor, weight: Tensor, reduction: str,  # noqa: A002
@@ -709,9 +790,7 @@ def _weighted_loss(input: Tensor, target: Tensor, weight: Tensor, reduction: str
     """``weight * error(input, target)``, the two broadcast together, as PyTorch's weighted
     losses compute it; ``"mean"`` divides the sum by the sum of the weights (mse_loss,
     l1_loss) or by their number (``by_weights=False``: huber_loss)."""
-    from minitorch.functional import broadcast_tensors
-
-    x, y = broadcast_tensors(input, target)
+    x, y = _broadcast_tensors(input, target)
     if weight.shape != input.shape:
         raise ValueError("Weights and input must have the same size.")
     loss = error(x, y) * weight
@@ -888,6 +967,12 @@ def _adaptive_input(input: Tensor, name: str, colon: str = "") -> None:  # noqa:
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f'"{name}" not implemented for '
                                   f"'{input.dtype._legacy[:-6]}'")
+    # (interpolate's mode "area" pools through here); the max pool checks the channels too
+    for i in range(1 - input.dim(), 0) if "max" in name else (-2, -1):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {list(input.shape)} with "
+                               f"dimension {i + input.dim()} being empty")
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
@@ -948,7 +1033,11 @@ from minitorch.nn._activation import Gelu, Silu  # noqa: E402
 from minitorch.nn._conv_nd import Convolution1d, ConvolutionTranspose  # noqa: E402
 from minitorch.nn._norm import NativeGroupNorm, NativeLayerNorm  # noqa: E402
 from minitorch.nn._robust_loss import HuberLoss, SmoothL1Loss, Xlogy  # noqa: E402
-from minitorch.nn._upsample import _source_index, _upsample_class  # noqa: E402
+from minitorch.nn._upsample import (  # noqa: E402
+    _antialias_plan,
+    _source_index,
+    _upsample_class,
+)
 
 __all__ += ["gelu", "silu", "layer_norm", "group_norm", "conv1d", "conv_transpose2d",
             "interpolate", "kl_div", "smooth_l1_loss", "huber_loss"]
@@ -1135,63 +1224,89 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     return out.squeeze(0) if unbatched else out
 
 
-_INTERPOLATE_MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area",
-                      "nearest-exact")
-
-
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",  # noqa: A002
                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
                 antialias: bool = False) -> Tensor:
     """Resize the spatial dimensions of ``input`` (N, C, L), (N, C, H, W) or (N, C, D, H, W)
     to ``size``, or by ``scale_factor``. Modes: ``"nearest"`` (the default) and
-    ``"nearest-exact"`` for any of them, ``"linear"`` for 3-D input, ``"bilinear"`` for 4-D.
+    ``"nearest-exact"`` for any of them, ``"linear"`` for 3-D input, ``"bilinear"`` and
+    ``"bicubic"`` for 4-D, ``"area"`` (adaptive average pooling to the output size) for 3-D
+    and 4-D. The checks come in PyTorch's order.
 
     >>> import minitorch
     >>> interpolate(minitorch.tensor([[[1.0, 2.0]]]), scale_factor=2)
     tensor([[[1., 1., 2., 2.]]])
     """
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating "
+                             "modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
     dim = input.dim() - 2
-    if mode not in _INTERPOLATE_MODES + ("lanczos",) or dim not in (1, 2, 3):
-        raise NotImplementedError(
-            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
-            "the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
-            f"nearest-exact (got {mode})")
-    if (size is None) == (scale_factor is None):
-        raise ValueError("only one of size or scale_factor should be defined" if size is not None
-                         else "either size or scale_factor should be defined")
-    if mode in ("nearest", "area", "nearest-exact") and align_corners is not None:
-        raise ValueError("align_corners option can only be set with the interpolating modes: "
-                         "linear | bilinear | bicubic | trilinear")
     in_sizes = list(input._data.shape[2:])
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
     if size is not None:
-        sizes = list(size) if isinstance(size, (tuple, list)) else [size] * dim
-        if len(sizes) != dim:
-            raise ValueError(
-                "Input and output must have the same number of spatial dimensions, but got "
-                f"input with spatial dimensions of {in_sizes} and output size of {size}. Please "
-                "provide input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, "
-                "o2, ...,oK) format.")
-        sizes, scales = [int(s) for s in sizes], [None] * dim
-    else:
+        if isinstance(size, (tuple, list)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {in_sizes} and output size of {size}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and output "
+                    "size in (o1, o2, ...,oK) format.")
+            if not all(_is_integer(s) for s in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] "
+                                "or Tuple[int, int, int], but got size with types "
+                                f"{[type(s) for s in size]}")
+            sizes = [int(s) for s in size]
+        else:
+            sizes = [int(size)] * max(dim, 0)
+        scales = [None] * len(sizes)
+    elif scale_factor is not None:
         scales = list(scale_factor) if isinstance(scale_factor, (tuple, list)) else \
-            [scale_factor] * dim
-        if len(scales) != dim:
+            [scale_factor] * max(dim, 0)
+        if len(scales) != dim and isinstance(scale_factor, (tuple, list)):
             raise ValueError(
                 "Input and scale_factor must have the same number of spatial dimensions, but "
                 f"got input with spatial dimensions of {in_sizes} and scale_factor of shape "
                 f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
                 "and scale_factor in (s1, s2, ...,sK) format.")
         sizes = [int(np.floor(float(n) * float(s))) for n, s in zip(in_sizes, scales)]
-        if recompute_scale_factor:
-            scales = [None] * dim
-    needs = {"linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2}.get(mode)
-    if needs is not None and needs != dim:
-        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
-                                  f"{needs + 2}D input")
-    if mode not in ("nearest", "nearest-exact", "linear", "bilinear") or antialias:
-        raise NotImplementedError(f"minitorch's interpolate supports the modes nearest, "
-                                  f"nearest-exact, linear and bilinear (without antialias), not "
-                                  f"{mode!r}")
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if recompute_scale_factor or mode == "area":  # the kernel sees the output size only
+        scales = [None] * len(sizes)
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
+                         "modes and requires a 4-D tensor as input")
+    kernels = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2),
+               "linear": (1,), "bilinear": (2,), "bicubic": (2,)}
+    if mode == "area" and dim == 3:
+        raise NotImplementedError("minitorch's interpolate has no mode 'area' for 5-D input "
+                                  "(it would be adaptive_avg_pool3d)")
+    if mode == "lanczos" and dim == 2:
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
+        raise NotImplementedError("minitorch's interpolate does not implement mode 'lanczos' "
+                                  "(PyTorch's _upsample_lanczos2d_aa) yet")
+    if dim not in kernels.get(mode, ()):
+        needs = {"linear": 1, "bilinear": 2, "trilinear": 3}.get(mode)
+        if needs is not None and needs != dim and dim in (1, 2, 3):
+            raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
+                                      f"{needs + 2}D input")
+        if mode == "trilinear" and dim == 3:
+            raise NotImplementedError("minitorch's interpolate has no mode 'trilinear'")
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
+            "the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+            f"nearest-exact (got {mode})")
+    if mode == "area":
+        return (adaptive_avg_pool1d if dim == 1 else adaptive_avg_pool2d)(input, sizes)
     kernel = "nearest" if mode.startswith("nearest") else mode
     if min(in_sizes) < 1 or min(sizes) < 1:
         names = "DHW"[3 - dim:]
@@ -1203,10 +1318,22 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     if input._data.shape[1] == 0:  # (an empty batch is fine)
         raise RuntimeError(f"Non-empty {input.dim()}D data tensor expected but got a tensor "
                            f"with sizes {list(input.shape)}")
-    _check_float_input(input, f"upsample_{kernel}{dim}d_channels_last")
-    plans = tuple(_source_index(mode, n, out, s, bool(align_corners), input._data.dtype)
+    if antialias and input._data.dtype not in (np.float32, np.float64):
+        raise NotImplementedError('"compute_index_ranges_weights" not implemented for '
+                                  f"'{_type_name(input)}'")
+    _check_float_input(input, "compute_indices_weights_cubic" if mode == "bicubic"
+                       else f"upsample_{kernel}{dim}d_channels_last")
+    plan = _antialias_plan if antialias else _source_index
+    plans = tuple(plan(mode, n, out, s, bool(align_corners), input._data.dtype)
                   for n, out, s in zip(in_sizes, sizes, scales))
-    return _upsample_class(mode, dim).apply(input, plans)
+    return _upsample_class(mode + "-aa" * bool(antialias), dim).apply(input, plans)
+
+
+def _is_integer(x) -> bool:
+    """An int, a NumPy integer or an integer Tensor (what PyTorch accepts as a size)."""
+    if isinstance(x, Tensor):
+        return not x.dtype.is_floating_point
+    return isinstance(x, (int, np.integer))
 
 
 def _check_loss_inputs(input: Tensor, target: Tensor, kernel: str):  # noqa: A002
@@ -1238,11 +1365,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
         return l1_loss(input, target, reduction=reduction)
-    from minitorch import _dtype
-
     x, y = _check_loss_inputs(input, target, "smooth_l1_cpu")
-    dt = _dtype.result_type(x, y)
-    x, y = (t if t.dtype is dt else t.to(dt) for t in (x, y))
     return SmoothL1Loss.apply(x, y, reduction, float(beta))
 
 
@@ -1277,6 +1400,11 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None,  # noq
                       "support size.'batchmean' divides only by the batch size, and aligns with "
                       "the KL div math definition.'mean' will be changed to behave the same as "
                       "'batchmean' in the next major release.", UserWarning, stacklevel=2)
+    return _kl_div(input, target, reduction, log_target)
+
+
+def _kl_div(input: Tensor, target: Tensor, reduction: str, log_target: bool) -> Tensor:  # noqa: A002
+    """:func:`kl_div` after its Python checks and warning (``torch.kl_div`` has none)."""
     if input._data.dtype.kind != "f" or target._data.dtype.kind != "f":
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
@@ -1643,8 +1771,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
             shape = np.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
         except ValueError:
             raise broadcast_error(x1.shape, x2.shape) from None
-        x1 = x1 if x1.shape == shape else x1.expand(shape)
-        x2 = x2 if x2.shape == shape else x2.expand(shape)
+        x1, x2 = x1.expand(shape), x2.expand(shape)  # PyTorch's expand_outplace: both
     n1 = _vector_norm(x1, 2, dim, keepdim=True).clone()
     n2 = _vector_norm(x2, 2, dim, keepdim=True).clone()
     with grad_mode.no_grad():
@@ -2632,12 +2759,20 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None,  # noqa: A0
     if not use_input_stats and (running_mean is None or running_var is None):
         raise RuntimeError("Expected running_mean and running_var to be defined when "
                            "use_input_stats is false")
+    return _instance_norm(input, running_mean, running_var, weight, bias, use_input_stats,
+                          momentum, eps)
+
+
+def _instance_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,  # noqa: A002
+                   weight: Tensor | None, bias: Tensor | None, use_input_stats: bool,
+                   momentum: float, eps: float) -> Tensor:
+    """:func:`instance_norm` after its Python checks (``torch.instance_norm`` has none)."""
     b, c = input.shape[:2]
     repeated = [None if t is None else t.repeat(b)
                 for t in (weight, bias, running_mean, running_var)]
     flat = input.contiguous().view(1, b * c, *input.shape[2:])
-    out = batch_norm(flat, repeated[2], repeated[3], repeated[0], repeated[1],
-                     use_input_stats, momentum, eps)
+    out = _batch_norm(flat, repeated[2], repeated[3], repeated[0], repeated[1],
+                      use_input_stats, momentum, eps)
     with grad_mode.no_grad():  # each running statistic: the mean over the samples
         for stat, updated in ((running_mean, repeated[2]), (running_var, repeated[3])):
             if stat is not None:
@@ -2650,10 +2785,8 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4,  # noqa: 
     """Divide each value by ``(k + alpha * mean of the squares of its ``size`` neighbouring
     channels) ** beta`` (AlexNet's normalisation), written as PyTorch writes it.
 
-    PyTorch averages the neighbouring squares of a 4-d or larger input with ``avg_pool3d``,
-    which minitorch lacks: here they are the same windows of ``avg_pool2d`` over the spatial
-    positions flattened (the same numbers; the nodes inside differ, the last is
-    ``DivBackward0`` as in PyTorch).
+    The neighbouring squares are averaged as PyTorch averages them: ``avg_pool2d`` over a 3-d
+    input's channels, ``avg_pool3d`` over a larger input's (the same nodes as PyTorch's).
     """
     dim = input.dim()
     if dim < 3:
@@ -2662,10 +2795,16 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4,  # noqa: 
     if input.numel() == 0:
         return input
     div = input.mul(input)
-    sizes = input.shape
-    div = div.reshape(sizes[0], 1, sizes[1], -1)  # (N, 1, C, positions)
-    div = pad(div, (0, 0, size // 2, (size - 1) // 2))
-    div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(sizes)
+    if dim == 3:
+        div = div.unsqueeze(1)  # (N, 1, C, L)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.shape
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)  # (N, 1, C, H, positions)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
     div = div.mul(alpha).add(k).pow(beta)
     return input / div
 
@@ -2767,6 +2906,12 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa
     >>> rrelu(minitorch.tensor([-3.0, 2.0]), 0.1, 0.3)
     tensor([-0.6000,  2.0000])
     """
+    return _rrelu(input, lower, upper, training, inplace)
+
+
+def _rrelu(input: Tensor, lower, upper, training: bool, inplace: bool,  # noqa: A002
+           generator=None) -> Tensor:
+    """:func:`rrelu`, its slopes drawn from ``generator`` (``torch.rrelu`` takes one)."""
     check_tensor(input, "rrelu", "input", 1)
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
@@ -2774,14 +2919,869 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa
         raise NotImplementedError(
             f"\"rrelu_with_noise_out_cpu\" not implemented for '{_type_name(input)}'")
     _check_float_input(input, "leaky_relu_cpu")
-    noise = _extra.rrelu_noise(input._data, lower, upper) if training else None
+    noise = _extra.rrelu_noise(input._data, lower, upper, generator) if training else None
     cls = _extra.RreluWithNoiseInplace if inplace else _extra.RreluWithNoise
     args = (noise, (lower + upper) / 2, training)
     return input._inplace(cls.apply, *args) if inplace else cls.apply(input, *args)
 
 
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa: A002
-           training: bool = False) -> Tensor:
-    """In-place :func:`rrelu`."""
+           training: bool = False, generator=None) -> Tensor:
+    """In-place :func:`rrelu` (also ``torch.rrelu_``), its slopes drawn from ``generator``."""
     check_tensor(input, "rrelu_", "input", 1)
-    return rrelu(input, lower, upper, training, inplace=True)
+    return _rrelu(input, lower, upper, training, True, generator)
+
+
+# ====================================================================== torchnn task
+# channel_shuffle (its Function in _pixel) and pdist (in ops.linalg, beside cdist, whose
+# gradient it shares), and the torch.* names of the nn functions (_aten) use these.
+from minitorch.nn._pixel import ChannelShuffle, NativeChannelShuffle  # noqa: E402
+from minitorch.ops.linalg import pdist  # noqa: E402
+
+__all__ += ["channel_shuffle", "native_channel_shuffle", "pdist"]
+
+# F.hardshrink is torch.hardshrink, whose kernel writes into an ``out=`` tensor too
+hardshrink = _with_out(hardshrink)
+
+
+def _check_channel_shuffle(input: Tensor, groups, name: str) -> None:  # noqa: A002
+    check_tensor(input, name, "input", 1)
+    if not isinstance(groups, (int, np.integer)) or isinstance(groups, bool):
+        raise TypeError(f"{name}(): argument 'groups' (position 2) must be int, not "
+                        f"{type(groups).__name__}")
+    if input.ndim <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with "
+                           f"sizes {list(input.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{groups}")
+    if input.shape[1] % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got "
+                           f"{input.shape[1]} channels and {groups} groups.")
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:  # noqa: A002
+    """Split the channels (dimension 1) of a ``(N, C, *)`` input into ``groups`` groups and
+    deal them out one from each group in turn, as ShuffleNet does between grouped
+    convolutions.
+
+    >>> import minitorch
+    >>> channel_shuffle(minitorch.arange(6.0).reshape(1, 6, 1), 2).flatten()
+    tensor([0., 3., 1., 4., 2., 5.])
+    """
+    _check_channel_shuffle(input, groups, "channel_shuffle")
+    return ChannelShuffle.apply(input, int(groups))
+
+
+def native_channel_shuffle(input: Tensor, groups: int) -> Tensor:  # noqa: A002
+    """:func:`channel_shuffle` without a derivative (PyTorch's backward raises)."""
+    _check_channel_shuffle(input, groups, "native_channel_shuffle")
+    return NativeChannelShuffle.apply(input, int(groups))
+
+
+# ====================================================================== 3-d convs (task nn3d)
+# conv3d, conv_transpose1d and conv_transpose3d: the N-d Convolution and ConvolutionTranspose
+# Functions (ConvolutionBackward0) after PyTorch's checks for N spatial dimensions.
+__all__ += ["conv3d", "conv_transpose1d", "conv_transpose3d"]
+
+
+def _ntuple(value, name: str, n: int) -> tuple:
+    """An int repeated ``n`` times, or a sequence of ``n`` ints (PyTorch's convolution
+    argument check)."""
+    if isinstance(value, (tuple, list)):
+        if len(value) != n:
+            raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} "
+                               "values to match the convolution dimensions, but got "
+                               f"{name}={list(value)}")
+        return tuple(int(v) for v in value)
+    return (int(value),) * n
+
+
+def _conv_input(input: Tensor, weight: Tensor, n: int, name: str) -> tuple:  # noqa: A002
+    """The input as a batch (and whether it was one sample), after the rank and dtype checks."""
+    if input._data.ndim not in (n + 1, n + 2):
+        raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to "
+                           f"{name}, but got input of size: {_fmt_shape(input._data.shape)}")
+    unbatched = input._data.ndim == n + 1
+    x = input.unsqueeze(0) if unbatched else input
+    if x._data.dtype != weight._data.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(x)} but found {_type_name(weight)}")
+    return x, unbatched
+
+
+def _check_bias(weight: Tensor, bias, channels: int, given: str = "") -> None:
+    if bias is not None and tuple(bias._data.shape) != (channels,):
+        raise RuntimeError(f"Given {given}weight of size {_fmt_shape(weight._data.shape)}, "
+                           f"expected bias to be 1-dimensional with {channels} elements, but "
+                           f"got bias of size {_fmt_shape(bias._data.shape)} instead")
+
+
+def _check_conv_params(weight: Tensor, stride, padding, dilation, output_padding,
+                       groups: int) -> None:
+    """PyTorch's ``check_shape_forward``, before it compares the shapes."""
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if min(padding) < 0:
+        raise RuntimeError("negative padding is not supported")
+    if min(output_padding, default=0) < 0:
+        raise RuntimeError("negative output_padding is not supported")
+    if min(stride) <= 0:
+        raise RuntimeError("non-positive stride is not supported")
+    if min(dilation) <= 0:
+        raise RuntimeError("non-positive dilation is not supported")
+    w0 = weight._data.shape[0]
+    for what, bad in (("at least", w0 < groups), ("divisible by", w0 % groups)):
+        if bad:
+            raise RuntimeError(f"Given groups={groups}, expected weight to be {what} {groups} "
+                               f"at dimension 0, but got weight of size "
+                               f"[{_fmt_shape(weight._data.shape)}] instead")
+
+
+def _conv_nd(input: Tensor, weight: Tensor, bias, stride, padding, dilation,  # noqa: A002
+             groups: int, n: int, name: str) -> Tensor:
+    """The convolution over ``n`` spatial dimensions, as :func:`conv2d` checks and runs it."""
+    x, unbatched = _conv_input(input, weight, n, name)
+    kernel = weight._data.shape[2:]
+    stride, dilation = _ntuple(stride, "stride", n), _ntuple(dilation, "dilation", n)
+    if isinstance(padding, str):
+        if padding not in ("valid", "same"):
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+        if padding == "same" and stride != (1,) * n:
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        total = [d * (k - 1) if padding == "same" else 0 for k, d in zip(kernel, dilation)]
+        if any(t % 2 for t in total):
+            raise NotImplementedError("minitorch supports padding='same' only when it is "
+                                      "symmetric (odd kernel sizes)")
+        padding = tuple(t // 2 for t in total)
+    padding = _ntuple(padding, "padding", n)
+    _check_conv_params(weight, stride, padding, dilation, (), groups)
+    c, *sizes = x._data.shape[1:]
+    if c != weight._data.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {_fmt_shape(weight._data.shape)}, expected "
+            f"input{_fmt_shape(x._data.shape)} to have {weight._data.shape[1] * groups} "
+            f"channels, but got {c} channels instead")
+    _check_bias(weight, bias, weight._data.shape[0])
+    padded = [s + 2 * p for s, p in zip(sizes, padding)]
+    eff = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
+    if any(a < b for a, b in zip(padded, eff)):
+        raise RuntimeError(f"Calculated padded input size per channel: ("
+                           f"{' x '.join(map(str, padded))}). Kernel size: ("
+                           f"{' x '.join(map(str, eff))}). Kernel size can't be greater than "
+                           "actual input size")
+    out = Convolution.apply(x, weight, bias, stride, padding, dilation, groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,  # noqa: A002
+           padding=0, dilation=1, groups: int = 1) -> Tensor:
+    """3-d convolution of ``input`` (N, C, D, H, W) or (C, D, H, W) with ``weight``
+    (O, C, kd, kh, kw): the same im2col matrix product as :func:`conv2d`, over volumes.
+
+    >>> import minitorch
+    >>> conv3d(minitorch.ones(1, 1, 2, 2, 2), minitorch.ones(1, 1, 2, 2, 2))
+    tensor([[[[[8.]]]]])
+    """
+    return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
+
+
+def _conv_transpose_nd(input: Tensor, weight: Tensor, bias, stride, padding,  # noqa: A002
+                       output_padding, groups: int, dilation, n: int, name: str) -> Tensor:
+    """The transposed convolution over ``n`` spatial dimensions (see
+    :func:`conv_transpose2d`). PyTorch checks a 1-d one as a 2-d one of height 1, and its
+    messages say so."""
+    for arg, value in (("stride", stride), ("padding", padding),
+                       ("output_padding", output_padding), ("dilation", dilation)):
+        if isinstance(value, str):
+            raise TypeError(f"{name}(): argument '{arg}' must be tuple of ints, not str")
+    x, unbatched = _conv_input(input, weight, n, name)
+    stride, padding = _ntuple(stride, "stride", n), _ntuple(padding, "padding", n)
+    dilation = _ntuple(dilation, "dilation", n)
+    output_padding = _ntuple(output_padding, "output_padding", n)
+    _check_conv_params(weight, stride, padding, dilation, output_padding, groups)
+    c, *sizes = x._data.shape[1:]
+    if c != weight._data.shape[0]:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {_fmt_shape(weight._data.shape)}, expected "
+            f"input{_fmt_shape(x._data.shape)} to have {weight._data.shape[0]} channels, but "
+            f"got {c} channels instead")
+    _check_bias(weight, bias, weight._data.shape[1] * groups, "transposed=1, ")
+    kernel = weight._data.shape[2:]
+    out_sizes = [(i - 1) * s - 2 * p + d * (k - 1) + op + 1 for i, s, p, d, k, op in zip(
+        sizes, stride, padding, dilation, kernel, output_padding)]
+    lift = (lambda v, one: (one, *v)) if n == 1 else (lambda v, one: tuple(v))  # 1-d as 2-d
+    if any(op >= max(s, d) for op, s, d in zip(output_padding, stride, dilation)):
+        axes = ("depth", "height", "width")[-max(n, 2):]
+        parts = [f"{what}_{axis}: {v}"
+                 for what, vals in (("output_padding", lift(output_padding, 0)),
+                                    ("stride", lift(stride, 1)), ("dilation", lift(dilation, 1)))
+                 for axis, v in zip(axes, vals)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           f"got {' '.join(parts)}")
+    if min(out_sizes) < 1:
+        raise RuntimeError(
+            f"Given input size per channel: ({' x '.join(map(str, lift(sizes, 1)))}). "
+            f"Calculated output size per channel: ({' x '.join(map(str, lift(out_sizes, 1)))}"
+            "). Output size is too small")
+    out_shape = (x._data.shape[0], weight._data.shape[1] * groups, *out_sizes)
+    out = ConvolutionTranspose.apply(x, weight, bias, stride, padding, dilation, out_shape,
+                                     groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A002
+                     stride=1, padding=0, output_padding=0, groups: int = 1,
+                     dilation=1) -> Tensor:
+    """1-d transposed convolution of ``input`` (N, C_in, L) or (C_in, L) with ``weight``
+    (C_in, C_out, k): the gradient of :func:`conv1d` with respect to its input.
+
+    >>> import minitorch
+    >>> conv_transpose1d(minitorch.ones(1, 1, 3), minitorch.ones(1, 1, 2))
+    tensor([[[1., 2., 2., 1.]]])
+    """
+    return _conv_transpose_nd(input, weight, bias, stride, padding, output_padding, groups,
+                              dilation, 1, "conv_transpose1d")
+
+
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A002
+                     stride=1, padding=0, output_padding=0, groups: int = 1,
+                     dilation=1) -> Tensor:
+    """3-d transposed convolution of ``input`` (N, C_in, D, H, W) with ``weight``
+    (C_in, C_out, kd, kh, kw): the gradient of :func:`conv3d` with respect to its input.
+
+    >>> import minitorch
+    >>> conv_transpose3d(minitorch.ones(1, 1, 2, 2, 2), minitorch.ones(1, 1, 2, 2, 2)).shape
+    torch.Size([1, 1, 3, 3, 3])
+    """
+    return _conv_transpose_nd(input, weight, bias, stride, padding, output_padding, groups,
+                              dilation, 3, "conv_transpose3d")
+
+
+# ====================================================================== 3-d pools (task nn3d)
+# max_pool3d, avg_pool3d and the adaptive 3-d pools: the N-d pooling Functions of _pooling under
+# their 3-d names, after PyTorch's 3-d checks.
+__all__ += ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg_pool3d",
+            "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices"]
+
+
+def _pool3d_args(input: Tensor, name: str, kernel_size, stride, padding, dilation,  # noqa: A002
+                 either: str) -> tuple:
+    """The arguments as triples, in PyTorch's words (``either``: max_pool3d's "either ")."""
+    kernel = _pooling._triple(kernel_size, f"{name}: kernel_size must {either}be a single "
+                                           "int, or a tuple of three ints")
+    if stride is None or (isinstance(stride, (tuple, list)) and not stride):
+        stride = kernel
+    stride = _pooling._triple(stride, f"{name}: stride must {either}be omitted, a single int, "
+                                      "or a tuple of three ints")
+    padding = _pooling._triple(padding, f"{name}: padding must {either}be a single int, or a "
+                                        "tuple of three ints")
+    dilation = _pooling._triple(dilation, f"{name}: dilation must be either a single int, or a "
+                                          "tuple of three ints")
+    if input._data.ndim not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    return kernel, stride, padding, dilation
+
+
+def max_pool3d_with_indices(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
+                            dilation=1, ceil_mode: bool = False, return_indices: bool = False):
+    """:func:`max_pool3d` and the flat index (``d * H * W + h * W + w``) of each maximum."""
+    check_tensor(input, "max_pool3d_with_indices", "input", 1)
+    args = _pool3d_args(input, "max_pool3d", kernel_size, stride, padding, dilation, "either ")
+    geometry = _pooling.pool3d_geometry(input.shape, *args, ceil_mode,
+                                        "max_pool3d_with_indices_out_cpu_template()")
+    if input._data.dtype == np.bool_:
+        raise NotImplementedError("\"max_pool3d\" not implemented for 'Bool'")
+    out = _pooling.MaxPool3DWithIndices.apply(input, geometry)
+    node = out.grad_fn
+    if isinstance(node, _pooling.MaxPool3DWithIndices._backward_cls):
+        which = node.which
+    else:  # no graph was recorded: find the winners again
+        which = _winners(input, geometry)
+    return out, _wrap(_pooling.MaxPool3DWithIndices.indices(
+        which, geometry, _shape4d(input.shape, 3)).reshape(out.shape))
+
+
+def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  # noqa: A002
+               ceil_mode: bool = False, return_indices: bool = False):
+    """The maximum of each ``kernel_size`` window of a volume (N, C, D, H, W) or (C, D, H, W),
+    moving by ``stride`` (default: the kernel).
+
+    >>> import minitorch
+    >>> max_pool3d(minitorch.arange(8.0).reshape(1, 1, 2, 2, 2), 2)
+    tensor([[[[[7.]]]]])
+    """
+    out, idx = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, idx) if return_indices else out
+
+
+def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
+               ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: int | None = None) -> Tensor:
+    """The mean of each ``kernel_size`` window of a volume (N, C, D, H, W) or (C, D, H, W).
+
+    >>> import minitorch
+    >>> avg_pool3d(minitorch.arange(8.0).reshape(1, 1, 2, 2, 2), 2)
+    tensor([[[[[3.5000]]]]])
+    """
+    check_tensor(input, "avg_pool3d", "input", 1)
+    args = _pool3d_args(input, "avg_pool3d", kernel_size, stride, padding, 1, "")
+    geometry = _pooling.pool3d_geometry(input.shape, *args, ceil_mode, "avg_pool3d()", True)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    if input._data.dtype not in (np.float32, np.float64, np.int64):
+        raise NotImplementedError(
+            f"\"avg_pool3d_out_frame\" not implemented for '{_type_name(input)}'")
+    if divisor_override is not None:
+        divisor = float(divisor_override)
+    else:
+        divisor = _pooling.avg_divisor(input.shape[-3:], geometry, ceil_mode, count_include_pad,
+                                       input._data.dtype)
+        if not isinstance(divisor, float) and array_module(input._data) is not np:
+            divisor = array_module(input._data).asarray(divisor)
+    return _pooling.AvgPool3D.apply(input, geometry, divisor)
+
+
+def _adaptive3d(input: Tensor, output_size, name: str, colon: str, must: str) -> tuple:  # noqa: A002
+    """PyTorch's checks of a 3-d adaptive pool; the output size, None keeping a dimension."""
+    if input.dim() not in (4, 5):
+        raise RuntimeError(f"{name}(): Expected 4D or 5D tensor, but got{colon} "
+                           f"[{', '.join(map(str, input.shape))}]")
+    sizes = (output_size,) * 3 if isinstance(output_size, int) else tuple(output_size)
+    if len(sizes) != 3:
+        raise RuntimeError(must)
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                  f"'{input.dtype._legacy[:-6]}'")
+    return tuple(i if o is None else int(o) for o, i in zip(sizes, input.shape[-3:]))
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:  # noqa: A002
+    """Average-pool ``(N, C, D, H, W)`` (or ``(C, D, H, W)``) to ``output_size`` whatever the
+    input size (an int, or ``(d, h, w)`` where None keeps that dimension)."""
+    out_size = _adaptive3d(input, output_size, "adaptive_avg_pool3d", "",
+                           "adaptive_avg_pool3d: output_size must be 3")
+    if out_size == (1, 1, 1):  # global average pooling: PyTorch takes the mean
+        return input.mean((-3, -2, -1), keepdim=True)
+    return _pooling.AdaptiveAvgPool3D.apply(input, out_size)
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size,  # noqa: A002
+                                     return_indices: bool = False):
+    """:func:`adaptive_max_pool3d` and the flat index of each maximum in its volume."""
+    out_size = _adaptive3d(input, output_size, "adaptive_max_pool3d", ":",
+                           "adaptive_max_pool3d(): internal error: output_size.size() must be 3")
+    return _pooling.AdaptiveMaxPool3D.apply(input, out_size)
+
+
+def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):  # noqa: A002
+    """Max-pool to ``output_size`` (see :func:`adaptive_avg_pool3d`); with
+    ``return_indices=True`` also the position of each maximum in its ``D * H * W`` volume."""
+    out, idx = adaptive_max_pool3d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
+
+
+# ====================================================================== unpooling, LP pools (nn3d)
+# max_unpool1d/2d/3d (the MaxUnpool Functions of _pooling) and lp_pool1d/2d/3d, written with
+# tensor operations as PyTorch writes them.
+__all__ += ["max_unpool1d", "max_unpool2d", "max_unpool3d", "lp_pool1d", "lp_pool2d",
+            "lp_pool3d"]
+
+
+def _unpool_output_size(input: Tensor, kernel_size, stride, padding,  # noqa: A002
+                        output_size) -> list:
+    """PyTorch's ``_unpool_output_size``: the default size, or ``output_size`` checked."""
+    n = len(kernel_size)
+    default = [(input.shape[-n + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d]
+               for d in range(n)]
+    if output_size is None:
+        return default
+    if len(output_size) == n + 2:
+        output_size = output_size[2:]
+    if len(output_size) != n:
+        raise ValueError(f"output_size should be a sequence containing {n} or {n + 2} "
+                         f"elements, but it has a length of '{len(output_size)}'")
+    for d in range(n):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
+                             f"{low} and {high})")
+    return [int(s) for s in output_size]
+
+
+def _max_unpool(input: Tensor, indices: Tensor, out_size: list, n: int) -> Tensor:  # noqa: A002
+    """PyTorch's ``max_unpool2d`` / ``max_unpool3d`` kernels: their checks, then the node."""
+    name = f"max_unpooling{n}d"
+    got = "" if n == 3 else f" but got: {_type_name(indices)}"
+    if n == 2 and indices._data.dtype != np.int64:
+        raise RuntimeError(f"elements in indices should be type int64{got}")
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError(f"Input to {name} should be a {n + 1}d or {n + 2}d Tensor, but got a "
+                           f"tensor with {input.dim()} dimensions.")
+    if indices._data.dtype != np.int64:
+        raise RuntimeError(f"elements in indices should be type int64{got}")
+    if tuple(indices.shape) != tuple(input.shape):
+        raise RuntimeError("Expected shape of indices to be same as that of the input tensor "
+                           f"({list(input.shape)}) but got indices tensor with shape: "
+                           f"{list(indices.shape)}")
+    for d in range(input.dim() - n - 1, input.dim()):
+        if d > 0 or input.dim() == n + 1:
+            if input.shape[d] == 0:
+                raise RuntimeError(
+                    f"{name}_forward_out_cpu(): Expected input to have "
+                    "non-zero size for non-batch dimensions, but got "
+                    f"{list(input.shape)} with dimension {d} being empty.")
+    if input._data.dtype.kind not in "f":
+        raise NotImplementedError(f"\"max_unpool{n}d\" not implemented for "
+                                  f"'{_type_name(input)}'")
+    idx = indices._data
+    volume = math.prod(out_size)
+    bad = (idx < 0) | (idx >= volume)
+    if bad.any():  # PyTorch's loop reports the last one it meets
+        last = idx.reshape(-1)[bad.size - 1 - int(bad.reshape(-1)[::-1].argmax())]
+        raise RuntimeError(f"Found an invalid max index: {int(last)} (output volumes are of "
+                           f"size {'x'.join(map(str, out_size))})")
+    cls = _pooling.MaxUnpool2D if n == 2 else _pooling.MaxUnpool3D
+    return cls.apply(input, indices, tuple(out_size))
+
+
+def _unpool_args(kernel_size, stride, padding, n: int) -> tuple:
+    def tup(v):
+        return tuple(int(a) for a in v) * (n if len(v) == 1 else 1) if isinstance(
+            v, (tuple, list)) else (int(v),) * n
+
+    kernel = tup(kernel_size)
+    return kernel, kernel if stride is None else tup(stride), tup(padding)
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None,  # noqa: A002
+                 padding=0, output_size=None) -> Tensor:
+    """The partial inverse of :func:`max_pool1d`: each value put back where ``indices`` (from
+    ``max_pool1d(..., return_indices=True)``) says it came from, zeros elsewhere. As in
+    PyTorch, a 2-d unpool of the input with a width of 1.
+
+    >>> import minitorch
+    >>> out, idx = minitorch.nn.functional.max_pool1d(
+    ...     minitorch.tensor([[1.0, 3.0, 2.0, 0.0]]), 2, return_indices=True)
+    >>> max_unpool1d(out, idx, 2)
+    tensor([[0., 3., 2., 0.]])
+    """
+    kernel, stride, padding = _unpool_args(kernel_size, stride, padding, 1)
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    return _max_unpool(input.unsqueeze(-1), indices.unsqueeze(-1), [*size, 1], 2).squeeze(-1)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None,  # noqa: A002
+                 padding=0, output_size=None) -> Tensor:
+    """The partial inverse of :func:`max_pool2d`: each value put back at its index (in the
+    ``H * W`` plane) from ``max_pool2d(..., return_indices=True)``, zeros elsewhere."""
+    kernel, stride, padding = _unpool_args(kernel_size, stride, padding, 2)
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    return _max_unpool(input, indices, size, 2)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None,  # noqa: A002
+                 padding=0, output_size=None) -> Tensor:
+    """The partial inverse of :func:`max_pool3d` (indices in the ``D * H * W`` volume)."""
+    kernel, stride, padding = _unpool_args(kernel_size, stride, padding, 3)
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    return _max_unpool(input, indices, size, 3)
+
+
+def _lp_pool(input: Tensor, norm_type, kernel_size, stride, ceil_mode: bool,  # noqa: A002
+             n: int) -> Tensor:
+    """PyTorch's ``lp_pool1d/2d/3d``: ``(sum over the window of x ** p) ** (1 / p)``, as the
+    window mean of ``x ** p`` times the window size (inf: the max of ``|x|``)."""
+    max_pool = (max_pool1d, max_pool2d, max_pool3d)[n - 1]
+    avg_pool = (avg_pool1d, avg_pool2d, avg_pool3d)[n - 1]
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if n == 1:
+        size = kernel_size
+    else:
+        sizes = kernel_size if isinstance(kernel_size, (tuple, list)) else (kernel_size,) * n
+        size = math.prod(sizes)
+    if stride is not None:
+        out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (out.sign() * relu(out.abs())).mul(size).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input: Tensor, norm_type, kernel_size, stride=None,  # noqa: A002
+              ceil_mode: bool = False) -> Tensor:
+    """The p-norm of each ``kernel_size`` window along the length of (N, C, L) or (C, L).
+
+    >>> import minitorch
+    >>> lp_pool1d(minitorch.tensor([[3.0, 4.0]]), 2, 2)
+    tensor([[5.]])
+    """
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1)
+
+
+def lp_pool2d(input: Tensor, norm_type, kernel_size, stride=None,  # noqa: A002
+              ceil_mode: bool = False) -> Tensor:
+    """The p-norm of each ``kernel_size`` window of (N, C, H, W) or (C, H, W)."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2)
+
+
+def lp_pool3d(input: Tensor, norm_type, kernel_size, stride=None,  # noqa: A002
+              ceil_mode: bool = False) -> Tensor:
+    """The p-norm of each ``kernel_size`` window of (N, C, D, H, W) or (C, D, H, W)."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3)
+
+
+# ====================================================================== fractional max pools (nn3d)
+# fractional_max_pool2d/3d: PyTorch's Python code (the output size, one torch.rand sample per
+# plane and dimension, so the same seed gives the same windows) and its kernel's checks.
+__all__ += ["fractional_max_pool2d", "fractional_max_pool2d_with_indices",
+            "fractional_max_pool3d", "fractional_max_pool3d_with_indices"]
+
+
+def _fractional_max_pool(input: Tensor, kernel_size, output_size, output_ratio,  # noqa: A002
+                         samples, n: int):
+    name = f"fractional_max_pool{n}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if n == 2 and len(output_ratio) > 2:  # (PyTorch's len() of a float: its TypeError)
+            raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple "
+                             "of Ints.")
+        ratio = tuple(output_ratio) if isinstance(output_ratio, (tuple, list)) else (
+            output_ratio,)
+        ratio = ratio * n if len(ratio) == 1 else ratio
+        output_size = [int(input.size(d - n) * r) for d, r in enumerate(ratio)]
+    if samples is None:
+        batch = 1 if input.dim() == n + 1 else input.size(0)
+        samples = _creation.rand(batch, input.size(-n - 1), n, dtype=input.dtype,
+                                 device=input.device)
+    kernel = (kernel_size,) * n if isinstance(kernel_size, int) else tuple(kernel_size)
+    out_size = (output_size,) * n if isinstance(output_size, int) else tuple(output_size)
+    kernel = kernel * n if len(kernel) == 1 else kernel
+    out_size = out_size * n if len(out_size) == 1 else out_size
+    where = f"{name}()" if n == 2 else f"{name}_out()"
+    for what, values in (("kernel_size", kernel), ("output_size", out_size)):
+        if len(values) != n:
+            raise RuntimeError(f"{name}: {what} must either be a single Int or tuple of Ints")
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError(f"{where}: Expected {n + 1}D or {n + 2}D tensor, but got: "
+                           f"{list(input.shape)}")
+    for d in range(1, input.dim()):
+        if input.shape[d] == 0:
+            raise RuntimeError(f"{where}: Expected input to have non-zero size for non-batch "
+                               f"dimensions, but got{list(input.shape)} with dimension {d} "
+                               "being empty.")
+    batch = 1 if input.dim() == n + 1 else input.shape[0]
+    if samples.dim() != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.dim()}")
+    if samples._data.dtype != input._data.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if samples.shape[0] < batch:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if samples.shape[1] != input.shape[-n - 1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if samples.shape[2] != n:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {n}; got "
+                           f"{samples.shape[2]}.")
+    for what, k, o, i in zip(("time", "height", "width")[-n:], kernel, out_size,
+                             input.shape[-n:]):
+        # (the 3-d kernel also refuses windows that would end exactly at the input's end)
+        if o + k - 1 > i or (n == 3 and o + k - 1 == i):
+            raise RuntimeError(f"{where}: pool {what} {k} too large relative to input {what} "
+                               f"{i}")
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"{name}_out_frame\" not implemented for "
+                                  f"'{_type_name(input)}'")
+    cls = _pooling.FractionalMaxPool2D if n == 2 else _pooling.FractionalMaxPool3D
+    return cls.apply(input, kernel, out_size, samples._data)
+
+
+def fractional_max_pool2d_with_indices(input: Tensor, kernel_size, output_size=None,  # noqa: A002
+                                       output_ratio=None, return_indices: bool = False,
+                                       _random_samples: Tensor | None = None):
+    """:func:`fractional_max_pool2d` and the flat index (``h * W + w``) of each maximum."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio,
+                                _random_samples, 2)
+
+
+def fractional_max_pool2d(input: Tensor, kernel_size, output_size=None,  # noqa: A002
+                          output_ratio=None, return_indices: bool = False,
+                          _random_samples: Tensor | None = None):
+    """Fractional max pooling (Graham, 2014): the maximum of ``kernel_size`` windows placed
+    pseudo-randomly so that ``output_size`` (or ``output_ratio`` times the input size) of
+    them cover each plane. The random places come from ``torch.rand``, as in PyTorch: the
+    same seed gives the same windows.
+
+    >>> import minitorch
+    >>> x = minitorch.arange(16.0).reshape(1, 1, 4, 4)
+    >>> fractional_max_pool2d(x, 2, output_size=3).shape
+    torch.Size([1, 1, 3, 3])
+    """
+    out, idx = fractional_max_pool2d_with_indices(input, kernel_size, output_size,
+                                                  output_ratio, False, _random_samples)
+    return (out, idx) if return_indices else out
+
+
+def fractional_max_pool3d_with_indices(input: Tensor, kernel_size, output_size=None,  # noqa: A002
+                                       output_ratio=None, return_indices: bool = False,
+                                       _random_samples: Tensor | None = None):
+    """:func:`fractional_max_pool3d` and the flat index of each maximum in its volume."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio,
+                                _random_samples, 3)
+
+
+def fractional_max_pool3d(input: Tensor, kernel_size, output_size=None,  # noqa: A002
+                          output_ratio=None, return_indices: bool = False,
+                          _random_samples: Tensor | None = None):
+    """Fractional max pooling of volumes (N, C, D, H, W) or (C, D, H, W); see
+    :func:`fractional_max_pool2d`."""
+    out, idx = fractional_max_pool3d_with_indices(input, kernel_size, output_size,
+                                                  output_ratio, False, _random_samples)
+    return (out, idx) if return_indices else out
+
+
+# ====================================================================== nn misc: embedding_bag
+from minitorch.nn._embedding_bag import EmbeddingBag as _EmbeddingBag  # noqa: E402
+from minitorch.nn._embedding_bag import _bags as _bag_plan  # noqa: E402
+
+__all__ += ["embedding_bag"]
+
+
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,  # noqa: A002
+                  max_norm=None, norm_type: float = 2, scale_grad_by_freq: bool = False,
+                  mode: str = "mean", sparse: bool = False,
+                  per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
+                  padding_idx: int | None = None) -> Tensor:
+    """The sum, mean or maximum of each bag of rows of ``weight`` (``nn.EmbeddingBag``).
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> w = minitorch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> F.embedding_bag(minitorch.tensor([0, 2, 1]), w, minitorch.tensor([0, 2]), mode="sum")
+    tensor([[6., 8.],
+            [3., 4.]])
+    """
+    if not weight.dtype.is_floating_point and input.dtype.is_floating_point:
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
+                      "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
+                      "`embedding_bag(input, weight, ...)`.", stacklevel=2)
+        weight, input = input, weight  # noqa: A001
+    if per_sample_weights is not None and input.shape != per_sample_weights.shape:
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is "
+                         f"not None, then it must have the same shape as the input "
+                         f"({input.shape})")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
+                         f"{weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
+                             "is a mini-batch of fixed length sequences. However, found offsets "
+                             f"of type {type(offsets)}")
+        off = np.arange(0, input.numel(), input.shape[1]) if input.shape[1] else \
+            np.zeros(input.shape[0], np.int64)
+        include_last_offset = False
+        input = input.reshape(-1)  # noqa: A001
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+        off = None
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
+                         f"{input.dim()}")
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
+    if max_norm is not None:
+        with grad_mode.no_grad():
+            _embedding_renorm_(weight.detach(), input, max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+            f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+            "GitHub.")
+    for t, arg in ((input, "1 'indices'"), (offsets, "2 'offsets'")):
+        if t is not None and t.dtype.is_floating_point:
+            raise RuntimeError(f"Expected tensor for argument #{arg.split()[0]} "
+                               f"{arg.split()[1]} to have one of the following scalar types: "
+                               f"Long, Int; but got torch.{t.dtype._legacy} instead (while "
+                               "checking arguments for embedding_bag)")
+    num = weight.shape[0]
+    if padding_idx is not None:
+        if not -num <= padding_idx < num:
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, -{num} "
+                               f"through {num - 1}, but got {padding_idx}")
+        padding_idx %= num
+    idx = _to_numpy(input._data).astype(np.int64)
+    off = _to_numpy(offsets._data).astype(np.int64) if off is None else off
+    if off.size and off[0] != 0:
+        kind = "Int" if offsets is not None and offsets.dtype == _dtype.int32 else "Long"
+        raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
+                           f"has to start from position 0. However, got {off[0]}\n"
+                           f"[ torch.{kind}Tensor{{}} ]")
+    if off.size and off[-1] > idx.shape[0]:
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {idx.shape[0]} "
+                           f"but got offsets[-1] of {off[-1]}")
+    bad = np.flatnonzero((idx < 0) | (idx >= num))
+    if bad.size:
+        if mode != "max" and padding_idx is None and weight.dtype != _dtype.float64:
+            raise RuntimeError(f"Index {bad[0]} of input takes value {idx[bad[0]]} which is not "
+                               f"in the valid range [0, {num})")  # PyTorch's fast path says so
+        raise RuntimeError("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found "
+                           f"idx to be {idx[bad[0]]}")
+    if per_sample_weights is not None and per_sample_weights.dtype != weight.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(weight)} but found "
+                           f"{_type_name(per_sample_weights)}")
+    if sparse and weight.requires_grad and grad_mode.is_grad_enabled():
+        raise NotImplementedError("minitorch has no sparse tensors: embedding_bag(..., "
+                                  "sparse=True) would give the weight a sparse gradient; use "
+                                  "sparse=False")
+    bag_of, n_bags = _bag_plan(idx, off, include_last_offset)
+    return _EmbeddingBag.apply(weight, per_sample_weights, idx, bag_of, n_bags, mode,
+                              padding_idx, bool(scale_grad_by_freq))
+
+
+# ====================================================================== nn misc: affine_grid
+from minitorch.nn._grid import AffineGridGenerator as _AffineGridGenerator  # noqa: E402
+
+__all__ += ["affine_grid"]
+
+_ALIGN_CORNERS_DEFAULT = ("Default grid_sample and affine_grid behavior has changed to "
+                          "align_corners=False since 1.3.0. Please specify align_corners=True "
+                          "if the old behavior is desired. See the documentation of grid_sample "
+                          "for details.")
+
+
+def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tensor:
+    """The sampling grid ``(N, H, W, 2)`` (or ``(N, D, H, W, 3)``) of the affine maps
+    ``theta`` ``(N, 2, 3)`` (or ``(N, 3, 4)``) for an output of ``size``: each point's
+    normalised coordinates in ``[-1, 1]``, mapped by its batch's matrix (for ``grid_sample``).
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> F.affine_grid(minitorch.tensor([[[1.0, 0, 0], [0, 1, 0]]]), (1, 1, 2, 2),
+    ...               align_corners=True)
+    tensor([[[[-1., -1.],
+              [ 1., -1.]],
+    <BLANKLINE>
+             [[-1.,  1.],
+              [ 1.,  1.]]]])
+    """
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_DEFAULT, stacklevel=2)
+        align_corners = False
+    if not theta.dtype.is_floating_point:
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    sizes = tuple(size)
+    if len(sizes) in (4, 5):
+        k = len(sizes) - 2
+        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (k, k + 1):
+            kind, mat = ("2D", "Nx2x3") if k == 2 else ("3D", "Nx3x4")
+            raise ValueError(f"Expected a batch of {kind} affine matrices of shape {mat} for "
+                             f"size {size}. Got {theta.shape}.")
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                                  f"affine transforms, respectively. Got size {size}.")
+    if align_corners and min(sizes[2:]) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids "
+                      "when align_corners=True. This is not an intended use case of "
+                      "affine_grid. See the documentation of affine_grid for details.",
+                      stacklevel=2)
+    elif min(sizes) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return _AffineGridGenerator.apply(theta, sizes, bool(align_corners))
+
+
+
+# ====================================================================== nn misc: gumbel_softmax
+__all__ += ["gumbel_softmax"]
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10,
+                   dim: int = -1) -> Tensor:
+    """A differentiable sample from the categorical distribution of ``logits``: softmax of
+    ``(logits + g) / tau`` with Gumbel(0, 1) noise ``g = -log(Exponential(1))``, drawn as
+    PyTorch draws it (the same numbers under the same seed). ``hard=True`` returns the one-hot
+    of the largest entry, with the soft sample's gradient (straight-through).
+
+    >>> import minitorch
+    >>> _ = minitorch.manual_seed(0)
+    >>> gumbel_softmax(minitorch.tensor([[1.0, 2.0, 3.0]]), hard=True)
+    tensor([[0., 0., 1.]])
+    """
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -_creation.empty_like(logits).exponential_().log()  # ~Gumbel(0, 1)
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft  # the reparameterization trick
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = _creation.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft  # straight through
+
+
+# ====================================================================== nn misc: grid_sample
+from minitorch.nn._grid_sample import GridSampler2D as _GridSampler2D  # noqa: E402
+
+__all__ += ["grid_sample"]
+
+
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",  # noqa: A002
+                padding_mode: str = "zeros", align_corners: bool | None = None) -> Tensor:
+    """Read ``input`` (N, C, H, W) at the points of ``grid`` (N, Ho, Wo, 2), whose ``(x, y)``
+    run from -1 to 1 across the image (with :func:`affine_grid`: a spatial transformer).
+    ``mode``: ``"bilinear"`` or ``"nearest"``; ``padding_mode``: ``"zeros"``, ``"border"``
+    or ``"reflection"``. (5-D input and ``"bicubic"`` are not written yet.)
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> img = minitorch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+    >>> F.grid_sample(img, minitorch.tensor([[[[0.0, 0.0], [1.0, -1.0]]]]), align_corners=True)
+    tensor([[[[2.5000, 2.0000]]]])
+    """
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_DEFAULT, stacklevel=2)
+        align_corners = False
+    if grid.shape[0] != input.shape[0]:
+        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, "
+                           f"but got input with sizes {list(input.shape)} and grid with sizes "
+                           f"{list(grid.shape)}")
+    if grid.shape[-1] != input.dim() - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {input.dim() - 2} in last "
+                           f"dimension, but got grid with sizes {list(grid.shape)}")
+    for i in range(2, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial "
+                               f"dimensions, but input has sizes {list(input.shape)} with "
+                               f"dimension {i} being empty")
+    if input.dim() != 4 or grid.dim() != 4:
+        if input.dim() == 5 and grid.dim() == 5:
+            raise NotImplementedError("minitorch's grid_sample reads 4-D input only, not yet "
+                                      "5-D (PyTorch's grid_sampler_3d)")
+        kind = "4D" if input.dim() == 4 else "5D"
+        raise RuntimeError(f"grid_sampler(): expected {kind} input and grid with same number of "
+                           f"dimensions, but got input with sizes {list(input.shape)} and grid "
+                           f"with sizes {list(grid.shape)}")
+    if mode == "bicubic":
+        raise NotImplementedError("minitorch's grid_sample reads in the modes bilinear and "
+                                  "nearest, not yet 'bicubic'")
+    if input.dtype != grid.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(input)} but found "
+                           f"{_type_name(grid)}")
+    return _GridSampler2D.apply(input, grid, mode, padding_mode, bool(align_corners))
+

@@ -23,7 +23,7 @@ import numpy as np
 
 from minitorch._tensor import Tensor, _counter, _VersionCounter
 
-__all__ = ["Parameter"]
+__all__ = ["Parameter", "Buffer"]
 
 
 class Parameter(Tensor):
@@ -51,3 +51,91 @@ class Parameter(Tensor):
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
 
+
+# nn misc: nn.Buffer (PyTorch 2.5+)
+class _BufferMeta(type):
+    """``isinstance(t, nn.Buffer)`` is true for the tensors :class:`Buffer` marked."""
+
+    def __instancecheck__(cls, instance) -> bool:
+        if cls is Buffer:
+            return isinstance(instance, Tensor) and getattr(instance, "_is_buffer", False)
+        return super().__instancecheck__(instance)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """A tensor that is module state but not a parameter (``torch.nn.Buffer``): assigned to a
+    module attribute, it is registered as a buffer (saved in the ``state_dict`` unless
+    ``persistent=False``), as ``register_buffer`` does.
+
+    ``Buffer(data)`` returns ``data`` detached (keeping its ``requires_grad``), marked as a
+    buffer: an ordinary Tensor, as in PyTorch.
+    """
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True):
+        if data is None:
+            data = Tensor(np.empty(0, dtype=np.float32))
+        t = data.detach().requires_grad_(data.requires_grad)
+        t.persistent = persistent
+        t._is_buffer = True
+        return t
+
+
+
+# nn misc: the lazy modules' placeholders
+_UNINITIALIZED_SHAPE = ("Can't access the shape of an uninitialized parameter or buffer. This "
+                        "error usually happens in `load_state_dict` when trying to load an "
+                        "uninitialized parameter into an initialized one. Call `forward` to "
+                        "initialize the parameters before accessing their attributes.")
+
+
+class UninitializedTensorMixin:
+    """A placeholder whose shape is not known yet: ``materialize(shape)`` gives it memory and
+    turns it into ``cls_to_become`` (the lazy modules do that on their first call)."""
+
+    cls_to_become: type = Tensor
+
+    @property
+    def shape(self):
+        raise RuntimeError(_UNINITIALIZED_SHAPE)
+
+    def size(self, dim=None):
+        raise RuntimeError(_UNINITIALIZED_SHAPE)
+
+    def materialize(self, shape, device=None, dtype=None) -> None:
+        """Allocate (uninitialised) memory of ``shape`` and become ``cls_to_become``."""
+        from minitorch import _creation  # (the creation layer is below nn)
+
+        device = self.device if device is None else device
+        dtype = self.dtype if dtype is None else dtype
+        self._data = _creation.empty(*tuple(shape), dtype=dtype, device=device)._data
+        self.__class__ = self.cls_to_become
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A parameter of a lazy module before its first call (``<UninitializedParameter>``)."""
+
+    cls_to_become = Parameter
+
+    def __init__(self, requires_grad: bool = True, device=None, dtype=None) -> None:
+        from minitorch import _creation
+
+        super().__init__(_creation.empty(0, dtype=dtype, device=device), requires_grad)
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    """A buffer of a lazy module before its first call (``<UninitializedBuffer>``)."""
+
+    cls_to_become = Tensor
+
+    def __init__(self, requires_grad: bool = False, device=None, dtype=None) -> None:
+        from minitorch import _creation
+
+        self._data = _creation.empty(0, dtype=dtype, device=device)._data
+        self._version_counter = _VersionCounter()
+        self.requires_grad = requires_grad
+
+
+__all__ += ["UninitializedParameter", "UninitializedBuffer"]

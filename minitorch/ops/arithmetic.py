@@ -1243,3 +1243,111 @@ class DivScalar(DivNumber):
     node_name = "DivBackward1"
     _builtin = True
     _edge_args = (0,)
+
+
+# ---------------------------------------------------------------- shifts, logical_xor, rsub
+# (task: methods)
+def _shift_kernel(np_fn, left: bool):
+    """``x << s`` / ``x >> s`` as PyTorch computes them: a shift by a negative amount or by
+    the width of the dtype or more gives 0 (``<<``) or the sign (``>>``: -1 or 0)."""
+    def kernel(x, s):
+        xp = array_module(x)
+        x, s = xp.broadcast_arrays(x, s)
+        outside = (s < 0) | (s >= x.dtype.itemsize * 8)
+        shifted = np_fn(x, xp.where(outside, 0, s).astype(x.dtype))
+        edge = xp.zeros_like(x) if left else xp.where(x < 0, -1, 0).astype(x.dtype)
+        return xp.where(outside, edge, shifted)
+    return kernel
+
+
+_SHIFTS = {"bitwise_left_shift": (_shift_kernel(np.left_shift, True), "lshift"),
+           "bitwise_right_shift": (_shift_kernel(np.right_shift, False), "rshift")}
+
+
+def _shift(name: str, input, other) -> Tensor:  # noqa: A002
+    kernel, kernel_name = _SHIFTS[name]
+    if not isinstance(input, Tensor):
+        input = as_tensor(input, other)  # noqa: A001
+    other = as_tensor(other, input)
+    _check_broadcast(input, other)
+    if _dtype.result_type(input, other) is _dtype.bool:
+        raise NotImplementedError(f'"{kernel_name}_cpu" not implemented for \'Bool\'')
+    _check_bitwise(kernel_name, input, other)
+    return _binary(kernel, input, other)
+
+
+def bitwise_left_shift(input, other) -> Tensor:  # noqa: A002
+    """``input << other`` of integer tensors: shifted out bits are lost, and a shift by the
+    width of the dtype or more (or by a negative amount) gives 0.
+
+    >>> import minitorch
+    >>> minitorch.bitwise_left_shift(minitorch.tensor([1, -3]), 2)
+    tensor([  4, -12])
+    """
+    return _shift("bitwise_left_shift", input, other)
+
+
+def bitwise_right_shift(input, other) -> Tensor:  # noqa: A002
+    """``input >> other`` of integer tensors (arithmetic: the sign is kept); a shift by the
+    width of the dtype or more gives -1 for a negative number, else 0."""
+    return _shift("bitwise_right_shift", input, other)
+
+
+def logical_xor(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """Elementwise ``bool(input) != bool(other)`` of two tensors (non-zero is True)."""
+    check_tensor(other, "logical_xor", "other", 2)
+    x, y = operands(input, other)
+    try:
+        return _wrap(np.logical_xor(x, y))
+    except ValueError:
+        raise broadcast_error(input.shape, other.shape) from None
+
+
+class RsubTensor(Function):
+    """``torch.rsub(input, other, alpha=...)`` of two tensors: ``other - alpha * input``."""
+
+    node_name = "RsubBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, b, alpha):
+        return _binary(lambda x, y: _add_scaled(y, x, -alpha), a, b)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.alpha = inputs[2]
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad * -ctx.alpha if ctx.needs_input_grad[0] else None), grad
+
+
+class RsubScaled(RsubTensor):
+    """``torch.rsub(input, number, alpha=...)``: the number gets no edge in the graph."""
+
+    node_name = "RsubBackward1"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * -ctx.alpha
+
+
+def rsub_function(input, other, alpha=1) -> Tensor:  # noqa: A002
+    """``torch.rsub(input, other, alpha=1)``: ``other - alpha * input``."""
+    if not isinstance(input, Tensor):
+        got = ", ".join(type(a).__name__ for a in (input, other))
+        raise TypeError(f"rsub() received an invalid combination of arguments - got ({got}), "
+                        "but expected one of:\n * (Tensor input, Tensor other, *, Number alpha "
+                        "= 1)\n * (Tensor input, Number other, Number alpha = 1)\n")
+    _check_sub(other, input)
+    if isinstance(other, Tensor):
+        _check_broadcast(other, input)
+        return RsubTensor.apply(input, other, alpha)
+    if alpha == 1:
+        return rsub(input, other)
+    return RsubScaled.apply(input, as_tensor(other, input), alpha)
+
+
+__all__ += ["bitwise_left_shift", "bitwise_right_shift", "logical_xor"]

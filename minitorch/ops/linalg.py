@@ -535,28 +535,34 @@ class Cdist(Function):
     @staticmethod
     def backward(ctx, grad):
         x1, x2, dist = ctx.saved_tensors
-        p = ctx.p
         diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)  # (..., r1, r2, c)
-        if p == 0 or diff.numel() == 0:
-            term = diff * 0
-        else:
-            g, d = grad.unsqueeze(-1), dist.detach().unsqueeze(-1)
-            zero = (d == 0).expand(diff.shape).detach()
-            d = d.masked_fill(d == 0, 1)
-            if p == 1:
-                term = g * diff.sign()
-            elif p == 2:
-                term = g * diff / d
-            elif p == np.inf:
-                term = g * diff.sign() * (diff.abs() == d).to(diff.dtype)
-            else:
-                a = diff.abs()
-                if p < 1:  # |diff| ** (p - 1) is infinite at 0: PyTorch gives 0 there
-                    zero = zero | (a == 0)
-                    a = a.masked_fill(a == 0, 1)
-                term = g * diff.sign() * a ** (p - 1) / d ** (p - 1)
-            term = term.masked_fill(zero, 0)
+        term = _pnorm_grad(diff, grad.unsqueeze(-1), dist.unsqueeze(-1), ctx.p)
         return (term.sum(-2).sum_to_size(x1.shape), (-term).sum(-3).sum_to_size(x2.shape))
+
+
+def _pnorm_grad(diff: Tensor, g: Tensor, d: Tensor, p: float) -> Tensor:
+    """``g`` times the derivative of the p-norm distance ``d = |diff|_p`` (over the last
+    dimension) by ``diff``: PyTorch's ``_cdist_backward`` and ``_pdist_backward``, 0 where
+    the distance is 0 (and for p = 0, whose distance is a count). ``g`` and ``d`` have a last
+    dimension of 1. ``d`` is the node's output, not detached: the second derivative goes
+    through the distance too."""
+    if p == 0 or diff.numel() == 0:
+        return diff * 0
+    zero = (d == 0).expand(diff.shape).detach()
+    d = d.masked_fill(d == 0, 1)
+    if p == 1:
+        term = g * diff.sign()
+    elif p == 2:
+        term = g * diff / d
+    elif p == np.inf:
+        term = g * diff.sign() * (diff.abs() == d).to(diff.dtype)
+    else:
+        a = diff.abs()
+        if p < 1:  # |diff| ** (p - 1) is infinite at 0: PyTorch gives 0 there
+            zero = zero | (a == 0)
+            a = a.masked_fill(a == 0, 1)
+        term = g * diff.sign() * a ** (p - 1) / d ** (p - 1)
+    return term.masked_fill(zero, 0)
 
 
 class EuclideanDist(Function):
@@ -641,6 +647,60 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
 
 
 __all__ += ["cdist"]
+
+
+# ---------------------------------------------------------------- pdist (torchnn task)
+class Pdist(Function):
+    """``pdist``: the p-norm distance of each pair of rows ``i < j`` of a 2-d tensor, in the
+    order of ``triu_indices(n, n, 1)``: :func:`_cdist_array` of the pairs. Its gradient (PyTorch's
+    ``_pdist_backward``) is cdist's, each pair's term added to row ``i`` and taken from row
+    ``j``."""
+
+    node_name = "PdistBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, p):
+        xp = array_module(x._data)
+        i, j = np.triu_indices(x._data.shape[0], 1)
+        ctx.p, ctx.pairs = p, (i, j)
+        a, b = x._data[xp.asarray(i)], x._data[xp.asarray(j)]
+        out = _wrap(_cdist_array(a[:, None, :], b[:, None, :], p).reshape(len(i)))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, dist = ctx.saved_tensors
+        i, j = (_wrap(np.asarray(k, np.int64)).to(x.device) for k in ctx.pairs)
+        diff = x.index_select(0, i) - x.index_select(0, j)  # (pairs, c)
+        term = _pnorm_grad(diff, grad.unsqueeze(-1), dist.unsqueeze(-1), ctx.p)
+        return x.new_zeros(x.shape).index_add(0, i, term).index_add(0, j, -term)
+
+
+def pdist(input: Tensor, p: float = 2.0) -> Tensor:  # noqa: A002
+    """The p-norm distance between each pair of rows of the 2-d ``input`` (``(n, c)``): the
+    ``n (n - 1) / 2`` distances above the diagonal of ``cdist(input, input, p)``, row by row,
+    as ``torch.pdist``.
+
+    >>> import minitorch
+    >>> minitorch.pdist(minitorch.tensor([[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]]))
+    tensor([5.0000, 1.0000, 4.2426])
+    """
+    check_tensor(input, "pdist", "input", 1)
+    if input._data.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input._data.ndim}D")
+    if input._data.dtype.kind != "f":
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    p = float(p)
+    if not p >= 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    if input._data.dtype == np.float16:
+        raise NotImplementedError("\"pdist\" not implemented for 'Half'")
+    return Pdist.apply(input.contiguous(), p)
+
+
+__all__ += ["pdist"]
 
 
 # ---------------------------------------------------------------- trace, vdot, inner, kron
@@ -910,3 +970,132 @@ def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:  # noqa: A002
 
 
 __all__ += ["renorm"]
+
+
+# ---------------------------------------------------------------- addmv, addr (task linalg2)
+class Addmv(Function):
+    """``beta * input + alpha * (mat @ vec)``; ``input`` broadcasts to the product's length.
+    Backward, as PyTorch's: ``beta * grad`` for ``input``, ``alpha * outer(grad, vec)`` for
+    ``mat`` and ``alpha * mat^T grad`` for ``vec``."""
+
+    node_name = "AddmvBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, mat, vec, beta, alpha):
+        ctx.save_for_backward(mat, vec)
+        ctx.shape, ctx.beta, ctx.alpha = x.shape, beta, alpha
+        return _wrap(_add_scaled(x._data, mat._data @ vec._data, beta, alpha))
+
+    @staticmethod
+    def backward(ctx, grad):
+        mat, vec = ctx.saved_tensors
+        need_x, need_m, need_v = ctx.needs_input_grad[:3]
+        return (_scaled(grad, ctx.beta).sum_to_size(ctx.shape) if need_x else None,
+                _scaled(outer(grad, vec), ctx.alpha) if need_m else None,
+                _scaled(mat.t().mv(grad), ctx.alpha) if need_v else None)
+
+
+def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:  # noqa: A002
+    """``beta * input + alpha * (mat @ vec)``, as ``torch.addmv``: ``input`` (0-d or 1-D)
+    broadcasts to ``mat.shape[0]``, and with ``beta=0`` it is not read (its NaNs do not
+    spread). For integer tensors ``beta`` and ``alpha`` are truncated to whole numbers.
+
+    >>> import minitorch
+    >>> minitorch.addmv(minitorch.ones(2), minitorch.eye(2), minitorch.tensor([1.0, 2.0]))
+    tensor([2., 3.])
+    """
+    check_tensor(input, "addmv", "input", 1)
+    check_tensor(mat, "addmv", "mat", 2)
+    check_tensor(vec, "addmv", "vec", 3)
+    dims = input._data.ndim, mat._data.ndim, vec._data.ndim
+    if dims[1] != 2 or dims[2] != 1 or dims[0] > 1:
+        raise RuntimeError("vector + matrix @ vector expected, got {}, {}, {}".format(*dims))
+    (n, k), k2 = mat.shape, vec.shape[0]
+    if k != k2 or (input.numel() != n and input.numel() != 1):
+        if dims[0] == 0:  # PyTorch's message reads input.size(0)
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        raise RuntimeError(f"size mismatch, got input ({input.shape[0]}), mat ({n}x{k}), "
+                           f"vec ({k2})")
+    check_same_device(input, mat)
+    check_same_device(mat, vec)
+    if len({input._data.dtype, mat._data.dtype, vec._data.dtype}) > 1:
+        raise RuntimeError("addmv input tensors must have the same dtype, but got {}, {}, and {}"
+                           .format(*(t.dtype._legacy[:-6] for t in (input, mat, vec))))
+    _check_not_bool(mat, "addmv_impl_cpu")
+    return Addmv.apply(input, mat, vec, *_scalars(beta, alpha, mat._data.dtype))
+
+
+class Addr(Function):
+    """``beta * input + alpha * outer(vec1, vec2)`` in the three's promoted dtype (for bools:
+    ``(beta and input) or (alpha and vec1 and vec2)``). Backward, as PyTorch's: ``beta *
+    grad`` for ``input``, ``alpha * grad @ vec2`` and ``alpha * grad^T @ vec1``."""
+
+    node_name = "AddrBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, x, v1, v2, beta, alpha, dtype):
+        ctx.save_for_backward(v1, v2)
+        ctx.shape, ctx.dtype, ctx.beta, ctx.alpha = x.shape, x.dtype, beta, alpha
+        a, b, c = (t._data.astype(dtype, copy=False) for t in (x, v1, v2))
+        product = b[:, None] * c[None, :]
+        if dtype == np.bool_:
+            return _wrap((product & alpha) | (a & beta) if beta else product & alpha)
+        if dtype == np.float16:  # PyTorch computes in float32 and rounds once
+            return _wrap(_add_scaled(a.astype(np.float32), product.astype(np.float32), beta,
+                                     alpha).astype(np.float16))
+        return _wrap(_add_scaled(a, product, beta, alpha))
+
+    @staticmethod
+    def backward(ctx, grad):
+        v1, v2 = ctx.saved_tensors
+        need_x, need_1, need_2 = ctx.needs_input_grad[:3]
+        return (_scaled(grad, ctx.beta).sum_to_size(ctx.shape).to(ctx.dtype) if need_x else None,
+                _scaled(grad.mv(v2), ctx.alpha) if need_1 else None,
+                _scaled(grad.t().mv(v1), ctx.alpha) if need_2 else None,
+                None, None, None)
+
+
+def _addr_scalar(value, dtype: np.dtype, name: str):
+    """``beta`` or ``alpha`` of ``addr`` as its kernel takes it, with PyTorch's checks."""
+    if isinstance(value, (bool, np.bool_)) and dtype != np.bool_:
+        raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+    if dtype.kind in "biu" and not isinstance(value, (int, np.integer, np.bool_)):
+        raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
+                           "floating point number.")
+    return bool(value) if dtype == np.bool_ else int(value) if dtype.kind in "iu" else value
+
+
+def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor:  # noqa: A002
+    """``beta * input + alpha * outer(vec1, vec2)``, as ``torch.addr``: ``input`` broadcasts
+    to ``(len(vec1), len(vec2))``, the three promote to one dtype, and with ``beta=0``
+    ``input`` is not read (its NaNs do not spread).
+
+    >>> import minitorch
+    >>> minitorch.addr(minitorch.zeros(2, 2), minitorch.tensor([1, 2]), minitorch.tensor([3, 4]))
+    tensor([[3., 4.],
+            [6., 8.]])
+    """
+    check_tensor(input, "addr", "input", 1)
+    check_tensor(vec1, "addr", "vec1", 2)
+    check_tensor(vec2, "addr", "vec2", 3)
+    for t, name in ((vec1, "vec1"), (vec2, "vec2")):
+        if t._data.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t._data.ndim}-D")
+    shape = (vec1.shape[0], vec2.shape[0])
+    _check_broadcast(input, shape)
+    return _addr(input, vec1, vec2, beta, alpha)
+
+
+def _addr(input: Tensor, vec1: Tensor, vec2: Tensor, beta, alpha) -> Tensor:  # noqa: A002
+    check_same_device(input, vec1)
+    check_same_device(vec1, vec2)
+    dtype = _dtype.promote_types(_dtype.promote_types(input.dtype, vec1.dtype), vec2.dtype)
+    np_dtype = dtype.np
+    beta = _addr_scalar(beta, np_dtype, "beta")
+    alpha = _addr_scalar(alpha, np_dtype, "alpha")
+    return Addr.apply(input, vec1, vec2, beta, alpha, np_dtype)
+
+
+__all__ += ["addmv", "addr"]

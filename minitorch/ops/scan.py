@@ -28,6 +28,8 @@ from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops._util import normalize_dim, normalize_dims, quietly
 from minitorch.ops.arithmetic import DivScalar, MulScalar, where
+from minitorch.ops.arithmetic import div as _arith_div
+from minitorch.ops.arithmetic import mul as _arith_mul
 from minitorch.ops.shape import Flip, Slice, cat, stack
 
 __all__ = ["cumsum", "cumprod", "logsumexp"]
@@ -513,3 +515,108 @@ def _by_number(t: Tensor, op, number: float) -> Tensor:
 
 
 __all__ += ["logcumsumexp", "trapezoid", "trapz", "cumulative_trapezoid"]
+
+
+# ---------------------------------------------------------------- gradient (task linalg2)
+def _gradient_checks(input: Tensor, n_spacing, dims, edge_order: int) -> None:  # noqa: A002
+    """PyTorch's ``pre_check_gradient``."""
+    if input.dtype is _dtype.uint8:
+        raise RuntimeError("torch.gradient does not support uint8 input.")
+    if n_spacing is not None and dims is None and n_spacing != input.dim():
+        raise RuntimeError("torch.gradient expected spacing to be unspecified, a scalar, or a "
+                           f"list of length equal to 'self.dim() = {input.dim()}', since dim "
+                           f"argument was not given, but got a list of length {n_spacing}")
+    if n_spacing is not None and dims is not None and n_spacing != len(dims):
+        raise RuntimeError("torch.gradient expected spacing to be unspecified, a scalar or it's "
+                           "spacing and dim arguments to have the same length, but got a "
+                           f"spacing argument of length {n_spacing} and a dim argument of "
+                           f"length {len(dims)}.")
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    for d in (range(input.dim()) if dims is None else normalize_dims(dims, input.dim())):
+        if input.shape[d] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least "
+                               "edge_order+1")
+
+
+def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1) -> tuple:  # noqa: A002
+    """The derivative of ``input`` estimated along each of ``dim`` (all by default) by
+    central differences inside and one-sided ones (first or second order, ``edge_order``)
+    at the ends, as ``torch.gradient``: one tensor per dimension. ``spacing`` is the
+    distance between samples (one number, or one per dimension) or their coordinates (one
+    1-D tensor per dimension). Built from slices, so it is differentiable.
+
+    >>> import minitorch
+    >>> minitorch.gradient(minitorch.tensor([1.0, 2.0, 4.0, 7.0]))
+    (tensor([1.0000, 1.5000, 2.5000, 3.0000]),)
+    """
+    dims = (dim,) if isinstance(dim, int) else (None if dim is None else tuple(dim))
+    if isinstance(spacing, (list, tuple)):
+        n_spacing = len(spacing)
+    else:
+        n_spacing, spacing = None, [spacing] * (input.dim() if dims is None else len(dims))
+    _gradient_checks(input, n_spacing, dims, edge_order)
+    dims = tuple(range(input.dim())) if dims is None else dims
+    out = []
+    for d, h in zip(dims, spacing):
+        d = normalize_dim(d, input.dim())
+        out.append(_coordinate_gradient(input, d, h, edge_order) if isinstance(h, Tensor)
+                   else _uniform_gradient(input, d, h, edge_order))
+    return tuple(out)
+
+
+def _part(x: Tensor, d: int, start: int, stop: int | None = None) -> Tensor:
+    """``x[start:stop]`` along ``d`` (negative positions count from the end)."""
+    n = x.shape[d]
+    start = start + n if start < 0 else start
+    stop = n if stop is None else (stop + n if stop < 0 else stop)
+    return x.narrow(d, start, stop - start)
+
+
+def _uniform_gradient(x: Tensor, d: int, h, edge_order: int) -> Tensor:
+    """PyTorch's ``gradient_helper_float``: samples ``h`` apart. Its C++ multiplies and
+    divides by numbers with the number overloads (``MulBackward1``, ``DivBackward1``)."""
+    div, mul = DivScalar.apply, MulScalar.apply
+    if not x.is_floating_point():  # integers become floats: the ordinary operators
+        div, mul = _arith_div, _arith_mul
+    center = div(_part(x, d, 2) - _part(x, d, 0, -2), h)
+    if edge_order == 1:
+        first = div(_part(x, d, 1, 2) - _part(x, d, 0, 1), h)
+        last = div(_part(x, d, -1) - _part(x, d, -2, -1), h)
+    else:
+        first = div(mul(_part(x, d, 0, 1), -1.5) + mul(_part(x, d, 1, 2), 2)
+                    - mul(_part(x, d, 2, 3), 0.5), h)
+        last = div(mul(_part(x, d, -3, -2), 0.5) - mul(_part(x, d, -2, -1), 2)
+                   + mul(_part(x, d, -1), 1.5), h)
+    return cat([first, div(center, 2), last], d)
+
+
+def _coordinate_gradient(x: Tensor, d: int, coords: Tensor, edge_order: int) -> Tensor:
+    """PyTorch's ``gradient_helper``: samples at the 1-D ``coords``."""
+    if coords.dim() != 1:
+        raise RuntimeError("torch.gradient expected each element of spacing to have one "
+                           f"dimension, but got an element with {coords.dim()} dimensions!")
+    shape = [1] * x.dim()
+    shape[d] = -1
+    dx = coords[1:] - coords[:-1]
+    dx1, dx2 = dx[:-1], dx[1:]
+    a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+    b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+    c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+    center = a * _part(x, d, 0, -2) + b * _part(x, d, 1, -1) + c * _part(x, d, 2)
+    if edge_order == 1:
+        first = (_part(x, d, 1, 2) - _part(x, d, 0, 1)) / dx[0]
+        last = (_part(x, d, -1) - _part(x, d, -2, -1)) / dx[-1]
+    else:
+        a = -(2.0 * dx[0] + dx[1]) / (dx[0] * (dx[0] + dx[1]))
+        b = (dx[0] + dx[1]) / (dx[0] * dx[1])
+        c = -dx[0] / (dx[1] * (dx[0] + dx[1]))
+        first = a * _part(x, d, 0, 1) + b * _part(x, d, 1, 2) + c * _part(x, d, 2, 3)
+        a = dx[-1] / (dx[-2] * (dx[-1] + dx[-2]))
+        b = -(dx[-1] + dx[-2]) / (dx[-1] * dx[-2])
+        c = (2 * dx[-1] + dx[-2]) / (dx[-1] * (dx[-1] + dx[-2]))
+        last = a * _part(x, d, -3, -2) + b * _part(x, d, -2, -1) + c * _part(x, d, -1)
+    return cat([first, center, last], d)
+
+
+__all__ += ["gradient"]

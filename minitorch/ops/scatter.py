@@ -397,6 +397,31 @@ def _reduce_at(reduce: str, out, key: tuple, values) -> None:
         out[...] = xp.asarray(host)
 
 
+def _reduce_into(out, dim: int, idx, values, reduce: str, include_self: bool) -> None:
+    """``out[..., idx[i][j], ...] = reduce(that, values[i][j])`` along ``dim``, in place (the
+    old value of ``out`` left out where ``include_self`` is False); the work of
+    ``scatter_reduce`` and ``index_reduce``."""
+    corner = out[_corner(idx.shape, dim)]
+    key = _positions(idx, dim)
+    if not include_self:
+        corner[key] = _identity(reduce, out.dtype)
+    if reduce == "mean":
+        xp = array_module(out)
+        count = xp.zeros(corner.shape, np.int64)
+        _add_at(count, key, 1)
+        total = corner.astype(np.float64) if out.dtype.kind == "f" else corner.copy()
+        _add_at(total, key, values)
+        count = count + (1 if include_self else 0)
+        n = np.maximum(count, 1)
+        hit = xp.zeros(corner.shape, bool)
+        hit[key] = True
+        mean = total / n if out.dtype.kind == "f" else np.floor_divide(total, n)
+        corner[hit] = mean[hit].astype(out.dtype)
+    else:
+        with np.errstate(all="ignore"):
+            _reduce_at(reduce, corner, key, values)
+
+
 class ScatterReduce(Function):
     """``input.scatter_reduce(dim, index, src, reduce, include_self=...)``: ``src[i][j]``
     combined (``reduce``) into ``[i][index[i][j]]`` (for ``dim=1``), with the old value there
@@ -418,26 +443,8 @@ class ScatterReduce(Function):
         out = _as_nd(a._data.copy())
         idx = _as_nd(index._data)
         if idx.size:
-            values = _as_nd(src._data)[_corner(idx.shape)]
-            corner = out[_corner(idx.shape, dim)]
-            key = _positions(idx, dim)
-            if not include_self:
-                corner[key] = _identity(reduce, out.dtype)
-            if reduce == "mean":
-                xp = array_module(out)
-                count = xp.zeros(corner.shape, np.int64)
-                _add_at(count, key, 1)
-                total = corner.astype(np.float64) if out.dtype.kind == "f" else corner.copy()
-                _add_at(total, key, values)
-                count = count + (1 if include_self else 0)
-                n = np.maximum(count, 1)
-                hit = xp.zeros(corner.shape, bool)
-                hit[key] = True
-                mean = total / n if out.dtype.kind == "f" else np.floor_divide(total, n)
-                corner[hit] = mean[hit].astype(out.dtype)
-            else:
-                with np.errstate(all="ignore"):
-                    _reduce_at(reduce, corner, key, values)
+            _reduce_into(out, dim, idx, _as_nd(src._data)[_corner(idx.shape)], reduce,
+                         include_self)
         result = _wrap(out.reshape(a._data.shape))
         ctx.save_for_backward(a, src, result)
         return result
@@ -518,7 +525,7 @@ class MaskedScatterSource(Function):
     @staticmethod
     def forward(ctx, a, mask, source):
         ctx.mask, ctx.source_shape = mask, source._data.shape
-        out = a._data.copy()
+        out = array_module(mask).broadcast_to(a._data, mask.shape).copy()  # a may broadcast
         n = int(mask.sum())
         out.reshape(-1)[mask.reshape(-1)] = source._data.reshape(-1)[:n]
         return _wrap(out)
@@ -564,8 +571,9 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:  # no
     m = array_module(mask._data).broadcast_to(mask._data, shape)
     if int(m.sum()) > source._data.size:
         raise RuntimeError("Number of elements of source < number of ones in mask")
-    target = input.expand(shape) if tuple(shape) != input._data.shape else input
-    return MaskedScatterSource.apply(target, array_module(m).ascontiguousarray(m), source)
+    # one node on input itself, as PyTorch's: its gradient is summed back to its shape
+    m = array_module(m).ascontiguousarray(m).reshape(shape)  # (ascontiguousarray makes 0-d 1-d)
+    return MaskedScatterSource.apply(input, m, source)
 
 
 def argwhere(input: Tensor) -> Tensor:  # noqa: A002
@@ -580,3 +588,158 @@ def argwhere(input: Tensor) -> Tensor:  # noqa: A002
 
 
 __all__ += ["scatter_reduce", "masked_scatter", "argwhere"]
+
+
+# ---------------------------------------------------------------- index_reduce (task linalg2)
+_INDEX_REDUCES = ("prod", "mean", "amax", "amin")
+
+
+class IndexReduce(Function):
+    """``input.index_reduce(dim, index, source, reduce, include_self=...)``: slice ``i`` of
+    ``source`` along ``dim`` combined (``reduce``) into slice ``index[i]`` of ``input``; the
+    work is ``scatter_reduce``'s with ``index`` repeated along the other dims.
+
+    Backward is PyTorch's ``index_reduce_backward``, ``scatter_reduce``'s rules on slices:
+    ``mean`` divides by the count, ``prod`` multiplies by the product of the other factors
+    (exactly, also where one factor is 0), ``amax``/``amin`` share the gradient evenly among
+    the values equal to the result; without ``include_self`` the slices written get no
+    gradient for ``input``.
+    """
+
+    node_name = "IndexReduceBackward0"
+    _builtin = True
+    _edge_args = (0, 3)
+
+    @staticmethod
+    def forward(ctx, a, dim, index, source, reduce, include_self):
+        ctx.dim, ctx.index, ctx.reduce, ctx.include_self = dim, index, reduce, include_self
+        out = _as_nd(a._data.copy())
+        values = _as_nd(source._data)
+        if index.size:
+            shape = [1] * values.ndim
+            shape[dim] = -1
+            xp = array_module(values)
+            idx = xp.broadcast_to(index.reshape(shape), values.shape)
+            _reduce_into(out, dim, idx, values, reduce, include_self)
+        result = _wrap(out.reshape(a._data.shape))
+        ctx.save_for_backward(a, source, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        from minitorch.ops.arithmetic import where
+        from minitorch.ops.indexing import index_add, index_fill, index_select
+
+        self, src, result = ctx.saved_tensors
+        dim, reduce, include_self = ctx.dim, ctx.reduce, ctx.include_self
+        index = _wrap(ctx.index)
+        if reduce == "prod":
+            masked_self = self.masked_fill(self == 0, 1)
+            g_self = grad * index_reduce(masked_self, dim, index, src, "prod",
+                                         include_self=include_self) / masked_self
+            src_zero = src == 0
+            zeros_at = index_select(index_add(self.new_zeros(self.shape), dim, index,
+                                              src_zero.to(self.dtype)), dim, index)
+            single_zero = src_zero & (zeros_at == 1)
+            masked_src_result = index_reduce(self, dim, index, src.masked_fill(single_zero, 1),
+                                             "prod", include_self=include_self)
+            g_src = where(single_zero, index_select(grad * masked_src_result, dim, index),
+                          index_select(grad * result, dim, index) / src.masked_fill(src_zero, 1))
+        elif reduce == "mean":
+            n = grad.new_ones(grad.shape) if include_self else grad.new_zeros(grad.shape)
+            n = index_add(n, dim, index, src.new_ones(src.shape).to(grad.dtype))
+            n = n.masked_fill(n == 0, 1)
+            g_self, g_src = grad / n, index_select(grad, dim, index) / index_select(n, dim, index)
+        else:  # amax, amin
+            value = index_select(result, dim, index)
+            self_is = (self == result).to(self.dtype)
+            src_is = (src == value).to(self.dtype)
+            share = grad / index_add(self_is, dim, index, src_is)
+            g_self = self_is * share
+            g_src = src_is * index_select(share, dim, index)
+        if not include_self:
+            g_self = index_fill(g_self, dim, index, 0)
+        return (g_self if ctx.needs_input_grad[0] else None,
+                g_src if ctx.needs_input_grad[3] else None)
+
+
+def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor,  # noqa: A002
+                 reduce: str, *, include_self: bool = True) -> Tensor:
+    """Combine slice ``i`` of ``source`` along ``dim`` into slice ``index[i]`` of a copy of
+    ``input`` with ``reduce`` (``"prod"``, ``"mean"``, ``"amax"`` or ``"amin"``), the old
+    values of ``input`` left out where ``include_self=False``. (An integer ``mean`` rounds
+    down.) PyTorch marks it as beta and says so once.
+
+    >>> import minitorch
+    >>> minitorch.zeros(3).index_reduce(0, minitorch.tensor([0, 0, 2]),
+    ...                                 minitorch.tensor([1.0, 5.0, 2.0]), "amax")
+    tensor([5., 0., 2.])
+    """
+    check_tensor(input, "index_reduce", "input", 1)
+    check_tensor(index, "index_reduce", "index", 3)
+    check_tensor(source, "index_reduce", "source", 4)
+    if reduce not in _INDEX_REDUCES:
+        raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+    dim = normalize_dim(dim, input._data.ndim)
+    if index._data.ndim > 1:
+        raise IndexError("index_reduce_(): Index is supposed to be a vector, but got dim: "
+                         f"{index._data.ndim} with type: {index.dtype._legacy[:-6]} and size: "
+                         f"[{', '.join(map(str, index.shape))}]")
+    if index._data.dtype not in (np.int32, np.int64):
+        raise RuntimeError("index_reduce_(): Expected dtype int32/int64 for index but got: "
+                           f"{index.dtype._legacy[:-6]}")
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"index_reduce_(): self ({input.dtype._legacy[:-6]}) and source "
+                           f"({source.dtype._legacy[:-6]}) must have the same scalar type")
+    ndim, sdim = input._data.ndim, source._data.ndim
+    if dim != 0 and dim >= sdim:
+        raise RuntimeError(f"index_reduce_(): Indexing dim {dim} is out of bounds of the source "
+                           f"tensor with dim {sdim}")
+    n_src = source._data.shape[dim] if sdim else 1
+    if index._data.size != n_src:
+        raise RuntimeError(f"index_reduce_(): Number of indices ({index._data.size}) should be "
+                           f"equal to source.size(dim): ({n_src}), for dim: {dim}")
+    rest, src_rest = input._data.shape, source._data.shape
+    if ndim and sdim:
+        rest, src_rest = rest[:dim] + rest[dim + 1:], src_rest[:dim] + src_rest[dim + 1:]
+    if rest != src_rest:
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified "
+            f"dimension. Got self.shape = [{', '.join(map(str, input.shape))}] source.shape = "
+            f"[{', '.join(map(str, source.shape))}]")
+    idx = index._data.reshape(-1)  # in its dtype: the backward's index_fill wants int64
+    size = input._data.shape[dim] if ndim else 1
+    if idx.size and (idx.min() < 0 or idx.max() >= size):  # no negative indices
+        raise IndexError("index out of range in self")
+    warn_once("index_reduce", "index_reduce() is in beta and the API may change at any time.",
+              stacklevel=2)
+    if input._data.dtype == np.bool_ and (reduce == "mean" or not include_self):
+        kernel = "div_floor_cpu" if reduce == "mean" else "index_reduce_func_exclude_input_init"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    return IndexReduce.apply(input, dim, idx, source, reduce, bool(include_self))
+
+
+__all__ += ["index_reduce"]
+
+
+# ---------------------------------------------------------------- nonzero_static (task linalg2)
+def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:  # noqa: A002
+    """``nonzero``'s (count, ndim) indices with exactly ``size`` rows: the first ``size``
+    found, or all of them followed by rows of ``fill_value``.
+
+    >>> import minitorch
+    >>> minitorch.nonzero_static(minitorch.tensor([0, 5, 0, 7]), size=3)
+    tensor([[ 1],
+            [ 3],
+            [-1]])
+    """
+    if size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    found = nonzero(input)._data[:size]
+    xp = array_module(found)
+    pad = xp.full((size - found.shape[0], found.shape[1]), fill_value, dtype=np.int64)
+    return _wrap(xp.concatenate([found, pad]))
+
+
+__all__ += ["nonzero_static"]

@@ -23,9 +23,10 @@ import numbers
 
 import numpy as np
 
-from minitorch import _dtype
+from minitorch import _dtype, return_types
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd.function import Function
 from minitorch.ops._util import as_tensor, operands
 from minitorch.ops.shape import _invalid_combination, _scalar_type
 
@@ -277,3 +278,155 @@ def unravel_index(indices, shape) -> tuple:
     flat = indices._data.astype(np.int64)[..., None]
     coords = flat // xp.asarray(strides.astype(np.int64)) % xp.asarray(np.array(sizes, np.int64))
     return tuple(_wrap(coords[..., i].copy()) for i in range(len(sizes)))
+
+
+# ---------------------------------------------------------------- histogram, histogramdd
+# (task linalg2)
+def _linspace(start, end, steps: int, dtype) -> np.ndarray:
+    """PyTorch's ``linspace`` in ``dtype``: the first half counted up from ``start``, the
+    second down from ``end``."""
+    i = np.arange(steps)
+    if steps == 1:
+        return np.array([start], dtype)
+    start, end = dtype.type(start), dtype.type(end)
+    step = (end - start) / dtype.type(steps - 1)
+    up = start + step * i.astype(dtype)
+    down = end - step * (steps - 1 - i).astype(dtype)
+    return np.where(i < steps // 2, up, down).astype(dtype)
+
+
+def _outer_edges(column: np.ndarray, lo, hi, dim: int) -> tuple:
+    """The range of one dimension: given, or the data's (``(0, 1)`` for no data), widened
+    by 0.5 each way where it is one value; PyTorch's checks."""
+    if lo is None:
+        lo, hi = (float(column.min()), float(column.max())) if column.size else (0.0, 1.0)
+    if lo > hi:
+        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
+                           f"{_c_double(lo)} max {_c_double(hi)} for dimension {dim}")
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise RuntimeError(f"torch.histogramdd: dimension {dim}'s range [{_c_double(lo)}, "
+                           f"{_c_double(hi)}] is not finite")
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return lo, hi
+
+
+def _histogramdd(input: Tensor, bins, range, weight, density, name):  # noqa: A002
+    """``histogramdd`` of an ``(N, D)`` view of ``input``: the counts (or summed weights)
+    and the edges of each dimension, as PyTorch bins: equal bins by interpolation checked
+    against the edges, given edges by binary search; the right edge closes the last bin."""
+    dt = input.dtype
+    if not dt.is_floating_point or dt is _dtype.float16:
+        raise _not_implemented("histogramdd", dt)
+    d = input.shape[-1] if input.dim() else 1
+    x = np.asarray(input._data).reshape(-1, d)
+    xp = array_module(input._data)
+    if isinstance(bins, Tensor):
+        bins = [bins]
+    bins = list(bins) if isinstance(bins, (list, tuple)) else [bins] * d
+    if weight is not None and tuple(weight.shape) != tuple(input.shape[:-1]):
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the "
+                           "same shape as the input tensor excluding its innermost dimension, "
+                           f"but got input with shape [{', '.join(map(str, input.shape))}] and "
+                           f"weight with shape [{', '.join(map(str, weight.shape))}]")
+    edges, positions = [], []
+    keep = np.ones(x.shape[0], bool)
+    for k, b in enumerate(bins):
+        column = x[:, k]
+        if isinstance(b, Tensor):
+            if b.dtype is not dt:
+                raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have "
+                                   f"the same dtype, but got input with dtype "
+                                   f"{_dtype.CPP_NAMES[dt.name]} and bins for dimension {k} "
+                                   f"with dtype {_dtype.CPP_NAMES[b.dtype.name]}")
+            e = np.asarray(b._data)
+            lo, hi = (e[0], e[-1]) if e.size else (0, 0)
+            pos = np.searchsorted(e, column, side="right") - 1
+        else:
+            if b <= 0:
+                raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {b} for "
+                                   f"dimension {k}")
+            given = (None, None) if range is None else (range[2 * k], range[2 * k + 1])
+            lo, hi = _outer_edges(column, *given, k)
+            e = _linspace(lo, hi, b + 1, x.dtype)
+            lo, hi = e[0], e[-1]
+            with np.errstate(all="ignore"):
+                pos = ((column - lo) * x.dtype.type(b) / (hi - lo))
+            pos = np.where(np.isfinite(pos), pos, -1).astype(np.int64)
+            pos = np.clip(pos, 0, b - 1)
+            pos = pos - (column < e[pos]) + (column >= e[np.minimum(pos + 1, b)]) * (pos + 1 < b)
+        n_bins = max(e.size - 1, 0)
+        pos = np.where(column == hi, n_bins - 1, pos)
+        keep &= (column >= lo) & (column <= hi)
+        edges.append(e)
+        positions.append(np.clip(pos, 0, max(n_bins - 1, 0)))
+    shape = tuple(max(e.size - 1, 0) for e in edges)
+    w = np.ones(x.shape[0], x.dtype) if weight is None else np.asarray(
+        weight._data).reshape(-1)
+    hist = np.zeros(shape, np.float64)
+    if keep.any() and all(shape):
+        np.add.at(hist, tuple(p[keep] for p in positions), w[keep].astype(np.float64))
+    hist = hist.astype(x.dtype)
+    if density:
+        total = hist.sum(dtype=np.float64)
+        widths = [np.diff(e) for e in edges]
+        volume = np.ones(shape, np.float64)
+        for k, wk in enumerate(widths):
+            volume = volume * wk.reshape((1,) * k + (-1,) + (1,) * (len(shape) - k - 1))
+        with np.errstate(all="ignore"):
+            hist = (hist / total / volume).astype(x.dtype)
+    outs = [xp.asarray(hist)] + [xp.asarray(e.astype(x.dtype)) for e in edges]
+    if input.requires_grad or (weight is not None and weight.requires_grad):
+        recorded = HistogramNotImplemented.apply(input, weight, name, *outs)
+        given = [isinstance(b, Tensor) and name != "histogram" for b in bins]
+        return recorded[0], [_wrap(e) if g else r for e, r, g in zip(outs[1:], recorded[1:],
+                                                                      given)]
+    return _wrap(outs[0]), [_wrap(e) for e in outs[1:]]
+
+
+class HistogramNotImplemented(Function):
+    """The results of ``histogram``/``histogramdd`` made from a tensor that requires grad:
+    recorded, as PyTorch records them, but without a derivative (backward raises)."""
+
+    node_name = "torch::autograd::NotImplemented"
+    _builtin = True
+    _edge_args = (0, 1)
+
+    @staticmethod
+    def forward(ctx, input, weight, name, *outs):  # noqa: A002
+        ctx.aten_name = name
+        return tuple(_wrap(o) for o in outs)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(f"derivative for aten::{ctx.aten_name} is not implemented")
+
+
+def histogram(input: Tensor, bins, *, range=None, weight=None, density: bool = False):  # noqa: A002
+    """The histogram of ``input``'s elements: ``torch.return_types.histogram(hist,
+    bin_edges)``. ``bins`` is a number of equal bins (over ``range``, by default the data's
+    smallest to largest element) or a 1-D tensor of increasing edges; ``weight`` adds each
+    element's weight instead of 1; ``density`` divides by the total and the bin widths.
+
+    >>> import minitorch
+    >>> minitorch.histogram(minitorch.tensor([0.0, 0.4, 1.0]), 2).hist
+    tensor([2., 1.])
+    """
+    if weight is not None and weight.shape == input.shape:
+        weight = weight.reshape(-1)  # (another shape: histogramdd's error names it as given)
+    hist, edges = _histogramdd(input.reshape(-1, 1), [bins], range, weight, density,
+                               "histogram")
+    return return_types.histogram(hist, edges[0])
+
+
+def histogramdd(input: Tensor, bins, *, range=None, weight=None, density: bool = False):  # noqa: A002
+    """The histogram of the points ``input[..., :]`` (each row one point of ``D``
+    coordinates): ``torch.return_types.histogramdd(hist, bin_edges)`` with a ``D``-dimensional
+    ``hist`` and one tensor of edges per dimension; ``bins`` is one number, one per
+    dimension, or one tensor of edges per dimension; ``range`` is ``[min0, max0, min1,
+    ...]``."""
+    hist, edges = _histogramdd(input, bins, range, weight, density, "_histogramdd_from_bin_cts")
+    return return_types.histogramdd(hist, tuple(edges))
+
+
+__all__ += ["histogram", "histogramdd"]

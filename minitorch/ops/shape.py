@@ -133,6 +133,18 @@ class ReshapeAlias(View):
     _builtin = True
 
 
+class ViewCopy(View):
+    """``view_copy``: ``view``'s values in memory of their own, so that any layout works (one
+    node, ``ViewBackward0_copy``, where ``contiguous().view()`` would record two)."""
+
+    node_name = "ViewBackward0_copy"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, shape):
+        return _wrap(np.reshape(a._data, shape).copy())
+
+
 class Alias(Function):
     """``x[...]``: a new view of the whole tensor."""
 
@@ -852,6 +864,9 @@ def split(input: Tensor, split_size, dim: int = 0) -> tuple:  # noqa: A002
         sizes = [min(split_size, n - i) for i in range(0, n, split_size)] or [0]
         return Split.apply(input, sizes, d)
     sizes = list(split_size)
+    if any(size < 0 for size in sizes):
+        raise RuntimeError("split_with_sizes expects split_sizes have only non-negative "
+                           f"entries, but got split_sizes={sizes}")
     if sum(sizes) != n:
         raise RuntimeError(
             f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size "
@@ -1466,3 +1481,85 @@ def unfold(input: Tensor, dimension: int, size: int, step: int) -> Tensor:  # no
 __all__ += ["roll", "movedim", "moveaxis", "swapaxes", "swapdims", "hstack", "vstack",
             "row_stack", "dstack", "column_stack", "tensor_split", "tile", "repeat_interleave",
             "diag", "diag_embed", "unfold"]
+
+
+# ---------------------------------------------------------------- torch.fill (task: methods)
+class FillOut(Fill):
+    """``torch.fill(input, number)``: a new tensor of ``input``'s shape and dtype."""
+
+    node_name = "FillBackward0"
+    _builtin = True
+
+
+class FillTensorOut(FillTensor):
+    """``torch.fill(input, value)`` with a 0-d tensor ``value``."""
+
+    node_name = "FillBackward1"
+    _builtin = True
+
+
+def fill(input: Tensor, value) -> Tensor:  # noqa: A002
+    """``input.clone().fill_(value)`` as one operation: ``input``'s shape and dtype, every
+    element ``value`` (PyTorch's out-of-place ``torch.fill``)."""
+    if not isinstance(input, Tensor):
+        raise _invalid_combination("fill", f"{type(input).__name__}, {type(value).__name__}",
+                                   "Tensor input, Tensor value", "Tensor input, Number value")
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value._data.ndim} dimensions.")
+        return FillTensorOut.apply(input, value)
+    return FillOut.apply(input, _dtype.number_as(value, input.dtype))
+
+
+class ConjPhysicalInplace(Clone):
+    """What ``x.conj_physical_()`` writes into a real tensor: its own values."""
+
+    node_name = "ConjPhysicalBackward1"
+    _builtin = True
+
+
+def conj_physical_value(a: Tensor) -> Tensor:
+    return ConjPhysicalInplace.apply(a)
+
+
+_renamed_classes: dict = {}
+
+
+def renamed_node(node, name: str):
+    """``node``, its class renamed ``name``: the node PyTorch gives an op made of another
+    (``unsafe_split`` is ``split`` recorded as ``UnsafeSplitBackward0``)."""
+    if node is not None and type(node).__name__ != name:
+        key = (type(node), name)
+        if key not in _renamed_classes:
+            _renamed_classes[key] = type(name, (type(node),), {"__module__": __name__})
+        node.__class__ = _renamed_classes[key]
+    return node
+
+
+def unsafe(pieces: tuple) -> tuple:
+    """``split``'s pieces as ``unsafe_split`` returns them: the same memory, but not views
+    (no ``_base``, no version counter of the input's), recorded by ``UnsafeSplitBackward0``
+    (or ``UnsafeSplitWithSizesBackward0``)."""
+    out = []
+    node = pieces[0]._grad_fn if pieces else None
+    name = node is not None and "Unsafe" + type(node).__name__
+    for piece in pieces:
+        t = _wrap(piece._data)
+        if piece._grad_fn is not None:
+            t._set_history(renamed_node(piece._grad_fn, name), piece._output_nr)
+        t._requires_grad = piece._requires_grad
+        out.append(t)
+    return tuple(out)
+
+
+class DetachCopy(Clone):
+    """``torch.detach_copy``: a copy that PyTorch records (it requires grad when the input
+    does) but cannot differentiate: backward raises."""
+
+    node_name = "torch::autograd::NotImplemented"
+    _builtin = True
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::detach_copy is not implemented")

@@ -168,3 +168,48 @@ __all__ += ["Threshold", "Hardshrink", "Softshrink", "Softmin", "Softmax2d", "GL
             "AvgPool1d", "UpsamplingNearest2d", "UpsamplingBilinear2d", "Bilinear",
             "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "Fold",
             "Unfold", "RReLU"]
+
+# torchnn task: nn.ChannelShuffle
+from minitorch.nn.modules.pixelshuffle import ChannelShuffle  # noqa: E402
+
+__all__ += ["ChannelShuffle"]
+# 3-d and transposed convolutions, 3-d pools, unpooling, power-average pools (task nn3d)
+from minitorch.nn.modules.batchnorm import BatchNorm3d  # noqa: E402
+from minitorch.nn.modules.conv import Conv3d, ConvTranspose1d, ConvTranspose3d  # noqa: E402
+from minitorch.nn.modules.pooling import (  # noqa: E402
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool3d,
+    AvgPool3d,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
+    LPPool1d,
+    LPPool2d,
+    LPPool3d,
+    MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
+)
+
+__all__ += ["Conv3d", "ConvTranspose1d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d",
+            "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "BatchNorm3d", "MaxUnpool1d", "MaxUnpool2d",
+            "MaxUnpool3d", "LPPool1d", "LPPool2d", "LPPool3d", "FractionalMaxPool2d",
+            "FractionalMaxPool3d"]
+# nn misc: EmbeddingBag
+from minitorch.nn.modules.sparse import EmbeddingBag  # noqa: E402
+
+__all__ += ["EmbeddingBag"]
+
+# nn misc: the lazy modules
+from minitorch.nn.modules.lazy import (  # noqa: E402
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyLinear,
+)
+
+__all__ += ["LazyLinear", "LazyConv1d", "LazyConv2d", "LazyBatchNorm1d", "LazyBatchNorm2d",
+            "LazyInstanceNorm1d", "LazyInstanceNorm2d"]

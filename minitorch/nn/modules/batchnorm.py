@@ -109,3 +109,13 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input) -> None:  # noqa: A002
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch norm over (N, C, D, H, W): one mean and variance per channel (task nn3d)."""
+
+    def _check_input_dim(self, input) -> None:  # noqa: A002
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+__all__ += ["BatchNorm3d"]

@@ -108,8 +108,14 @@ class _ConvNdMore(Module):
                  padding_mode: str, device, dtype, n: int) -> None:
         super().__init__()
         name = type(self).__name__
-        if groups != 1:
+        if groups != 1 and not self._any_groups:
             raise NotImplementedError(f"minitorch's {name} supports groups=1 only")
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
         if padding_mode != "zeros":
             raise NotImplementedError(f"minitorch's {name} supports padding_mode='zeros' only")
 
@@ -130,7 +136,8 @@ class _ConvNdMore(Module):
         self.output_padding = tup(output_padding)
         self.groups = groups
         self.padding_mode = padding_mode
-        shape = (in_channels, out_channels) if transposed else (out_channels, in_channels)
+        shape = ((in_channels, out_channels // groups) if transposed
+                 else (out_channels, in_channels // groups))
         self.weight = Parameter(_creation.empty(*shape, *self.kernel_size, dtype=dtype,
                                                 device=device))
         if bias:
@@ -140,6 +147,7 @@ class _ConvNdMore(Module):
         self.reset_parameters()
 
     reset_parameters = Conv2d.reset_parameters
+    _any_groups = False  # the layers whose functional form takes groups (task nn3d)
 
     def extra_repr(self) -> str:
         n = len(self.kernel_size)
@@ -199,3 +207,65 @@ class ConvTranspose2d(_ConvNdMore):
 
 
 __all__ += ["Conv1d", "ConvTranspose2d"]
+
+
+# ---------------------------------------------------------------- 3-d and transposed (task nn3d)
+class Conv3d(_ConvNdMore):
+    """3-d convolution over an input of shape (N, C_in, D, H, W) or (C_in, D, H, W), for
+    volumes and videos. The weight has shape (out_channels, in_channels, kd, kh, kw)."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 device=None, dtype=None) -> None:
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         False, 0, groups, bias, padding_mode, device, dtype, 3)
+
+    _any_groups = True
+
+    def forward(self, input):  # noqa: A002
+        return F.conv3d(input, self.weight, self.bias, self.stride, self.padding,
+                        self.dilation, self.groups)
+
+
+class _ConvTransposeNd(_ConvNdMore):
+    """ConvTranspose1d and 3d: the arguments of ConvTranspose2d, for ``n`` dimensions."""
+
+    _n = 0
+    _any_groups = True
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
+                 padding_mode: str = "zeros", device=None, dtype=None) -> None:
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         True, output_padding, groups, bias, padding_mode, device, dtype,
+                         self._n)
+
+    def forward(self, input, output_size=None):  # noqa: A002
+        output_padding = self.output_padding
+        if output_size is not None:  # the output_padding that gives this size
+            n = self._n
+            output_padding = tuple(
+                int(want) - ((i - 1) * s - 2 * p + d * (k - 1) + 1)
+                for want, i, s, p, d, k in zip(list(output_size)[-n:], input.shape[-n:],
+                                               self.stride, self.padding, self.dilation,
+                                               self.kernel_size))
+        fn = F.conv_transpose1d if self._n == 1 else F.conv_transpose3d
+        return fn(input, self.weight, self.bias, self.stride, self.padding, output_padding,
+                  self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """1-d transposed convolution over (N, C_in, L) or (C_in, L). The weight has shape
+    (in_channels, out_channels, kernel_size)."""
+
+    _n = 1
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """3-d transposed convolution over (N, C_in, D, H, W) or (C_in, D, H, W). The weight has
+    shape (in_channels, out_channels, kd, kh, kw)."""
+
+    _n = 3
+
+
+__all__ += ["Conv3d", "ConvTranspose1d", "ConvTranspose3d"]

@@ -38,7 +38,7 @@ from minitorch._device import device as _device_cls
 from minitorch._tensor import Tensor, _counter
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import RemovableHandle
-from minitorch.nn.parameter import Parameter
+from minitorch.nn.parameter import Buffer, Parameter
 
 __all__ = ["Module"]
 
@@ -305,13 +305,16 @@ class Module:
                 modules[name] = value
             else:
                 buffers = self.__dict__.get("_buffers")
-                if buffers is not None and name in buffers:
+                if isinstance(value, Buffer) or buffers is not None and name in buffers:
                     if value is not None and not isinstance(value, Tensor):
                         raise TypeError(
                             f"cannot assign '{_typename(value)}' as buffer '{name}' "
-                            "(torch.Tensor or None expected)"
+                            "(torch.nn.Buffer, torch.Tensor or None expected)"
                         )
-                    buffers[name] = value
+                    # an nn.Buffer says whether it is saved; a plain tensor keeps the old say
+                    persistent = value.persistent if isinstance(value, Buffer) else \
+                        name not in self._non_persistent_buffers_set
+                    self.register_buffer(name, value, persistent)
                 else:
                     object.__setattr__(self, name, value)
 

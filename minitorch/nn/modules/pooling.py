@@ -151,3 +151,175 @@ def _single(value) -> tuple:
 
 
 __all__ += ["MaxPool1d", "AvgPool1d"]
+
+
+# ---------------------------------------------------------------- the 3-d pools (task nn3d)
+class MaxPool3d(_MaxPoolNd):
+    """The maximum over each ``kernel_size`` window of a volume (N, C, D, H, W)."""
+
+    def forward(self, input):  # noqa: A002
+        return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class AvgPool3d(AvgPool2d):
+    """The mean over each ``kernel_size`` window of a volume (N, C, D, H, W)."""
+
+    def forward(self, input):  # noqa: A002
+        return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+
+class AdaptiveAvgPool3d(_AdaptivePoolNd):
+    """Average-pool a volume to a fixed ``output_size`` (an int or a triple; None keeps a
+    dimension)."""
+
+    def forward(self, input):  # noqa: A002
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
+class AdaptiveMaxPool3d(AdaptiveMaxPool2d):
+    """Max-pool a volume to a fixed ``output_size`` (``return_indices=True``: also where each
+    max was)."""
+
+    def forward(self, input):  # noqa: A002
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+
+__all__ += ["MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d"]
+
+
+# ---------------------------------------------------------------- unpooling, LP pools (task nn3d)
+class _MaxUnpoolNd(Module):
+    """Max pooling's partial inverse; PyTorch keeps the sizes as n-tuples."""
+
+    _n = 2
+
+    def __init__(self, kernel_size, stride=None, padding=0) -> None:
+        super().__init__()
+        n = self._n
+
+        def tup(v):
+            return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
+
+        self.kernel_size = tup(kernel_size)
+        self.stride = tup(stride if stride is not None else kernel_size)
+        self.padding = tup(padding)
+
+    def forward(self, input, indices, output_size=None):  # noqa: A002
+        fn = (F.max_unpool1d, F.max_unpool2d, F.max_unpool3d)[self._n - 1]
+        return fn(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """Put each value of a 1-d max pool back where it came from (zeros elsewhere)."""
+
+    _n = 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """Put each value of a 2-d max pool back where it came from (zeros elsewhere)."""
+
+    _n = 2
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """Put each value of a 3-d max pool back where it came from (zeros elsewhere)."""
+
+    _n = 3
+
+
+class _LPPoolNd(Module):
+    """The p-norm of each window (power-average pooling)."""
+
+    _n = 2
+
+    def __init__(self, norm_type: float, kernel_size, stride=None,
+                 ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):  # noqa: A002
+        fn = (F.lp_pool1d, F.lp_pool2d, F.lp_pool3d)[self._n - 1]
+        return fn(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+    def extra_repr(self) -> str:
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, ceil_mode={self.ceil_mode}")
+
+
+class LPPool1d(_LPPoolNd):
+    """The p-norm of each ``kernel_size`` window along the length of (N, C, L)."""
+
+    _n = 1
+
+
+class LPPool2d(_LPPoolNd):
+    """The p-norm of each ``kernel_size`` window of (N, C, H, W)."""
+
+    _n = 2
+
+
+class LPPool3d(_LPPoolNd):
+    """The p-norm of each ``kernel_size`` window of (N, C, D, H, W)."""
+
+    _n = 3
+
+
+__all__ += ["MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "LPPool1d", "LPPool2d", "LPPool3d"]
+
+
+# ---------------------------------------------------------------- fractional max pools (task nn3d)
+class _FractionalMaxPoolNd(Module):
+    """Fractional max pooling: ``kernel_size`` windows at pseudo-random places (the same as
+    PyTorch's after the same seed), ``output_size`` or ``output_ratio`` of the input."""
+
+    _n = 2
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None,
+                 return_indices: bool = False, _random_samples=None) -> None:
+        super().__init__()
+        n = self._n
+
+        def tup(v):
+            return tuple(v) * (n if len(v) == 1 else 1) if isinstance(v, (tuple, list)) \
+                else (v,) * n
+
+        self.kernel_size = tup(kernel_size)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = tup(output_size) if output_size is not None else None
+        self.output_ratio = tup(output_ratio) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{type(self).__name__} requires specifying either an output "
+                             "size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):  # noqa: A002
+        fn = F.fractional_max_pool2d if self._n == 2 else F.fractional_max_pool3d
+        return fn(input, self.kernel_size, self.output_size, self.output_ratio,
+                  self.return_indices, _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Fractional max pooling of (N, C, H, W) or (C, H, W)."""
+
+    _n = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """Fractional max pooling of (N, C, D, H, W) or (C, D, H, W)."""
+
+    _n = 3
+
+
+__all__ += ["FractionalMaxPool2d", "FractionalMaxPool3d"]

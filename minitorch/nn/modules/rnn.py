@@ -47,20 +47,21 @@ _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
 # ---------------------------------------------------------------- one step of each cell
 def rnn_tanh_cell(x_proj: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
-    """``tanh(x_proj + W_hh h + b_hh)``, where ``x_proj = W_ih x + b_ih`` is precomputed."""
-    return _unary.tanh(x_proj + F.linear(h, w_hh, b_hh))
+    """``tanh(W_hh h + b_hh + x_proj)``, where ``x_proj = W_ih x + b_ih`` is precomputed (the
+    sum in PyTorch's order, so that the graph is PyTorch's)."""
+    return _unary.tanh(F.linear(h, w_hh, b_hh) + x_proj)
 
 
 def rnn_relu_cell(x_proj: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
-    """``relu(x_proj + W_hh h + b_hh)``."""
-    return _unary.relu(x_proj + F.linear(h, w_hh, b_hh))
+    """``relu(W_hh h + b_hh + x_proj)``."""
+    return _unary.relu(F.linear(h, w_hh, b_hh) + x_proj)
 
 
 def lstm_cell(x_proj: Tensor, state: tuple, w_hh: Tensor, b_hh: Tensor | None) -> tuple:
     """One LSTM step: the four gates ``i, f, g, o`` come from one matrix product."""
     h, c = state
-    gates = x_proj + F.linear(h, w_hh, b_hh)
-    i, f, g, o = _shape.chunk(gates, 4, -1)
+    gates = F.linear(h, w_hh, b_hh) + x_proj
+    i, f, g, o = gates.unsafe_chunk(4, -1)  # PyTorch's: UnsafeSplitBackward0
     i, f, g, o = _unary.sigmoid(i), _unary.sigmoid(f), _unary.tanh(g), _unary.sigmoid(o)
     c = f * c + i * g          # forget some of the old memory, write some new
     h = o * _unary.tanh(c)     # show some of the memory
@@ -69,13 +70,13 @@ def lstm_cell(x_proj: Tensor, state: tuple, w_hh: Tensor, b_hh: Tensor | None) -
 
 def gru_cell(x_proj: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
     """One GRU step: ``r`` decides how much of ``h`` feeds the candidate ``n``, ``z`` how much
-    of ``h`` is kept."""
-    x_r, x_z, x_n = _shape.chunk(x_proj, 3, -1)
-    h_r, h_z, h_n = _shape.chunk(F.linear(h, w_hh, b_hh), 3, -1)
-    r = _unary.sigmoid(x_r + h_r)
-    z = _unary.sigmoid(x_z + h_z)
-    n = _unary.tanh(x_n + r * h_n)
-    return (1 - z) * n + z * h
+    of ``h`` is kept: ``(1 - z) n + z h``, computed as PyTorch does, ``(h - n) z + n``."""
+    x_r, x_z, x_n = x_proj.unsafe_chunk(3, -1)
+    h_r, h_z, h_n = F.linear(h, w_hh, b_hh).unsafe_chunk(3, -1)
+    r = _unary.sigmoid(h_r + x_r)
+    z = _unary.sigmoid(h_z + x_z)
+    n = _unary.tanh(x_n + h_n * r)
+    return (h - n) * z + n
 
 
 _CELLS = {"RNN_TANH": rnn_tanh_cell, "RNN_RELU": rnn_relu_cell, "LSTM": lstm_cell,

@@ -22,7 +22,7 @@ __all__ = ["Upsample"]
 
 class Upsample(Module):
     """Resize to ``size``, or by ``scale_factor`` (``mode``: ``"nearest"``,
-    ``"nearest-exact"``, ``"linear"`` or ``"bilinear"``)."""
+    ``"nearest-exact"``, ``"linear"``, ``"bilinear"``, ``"bicubic"`` or ``"area"``)."""
 
     def __init__(self, size=None, scale_factor=None, mode: str = "nearest",
                  align_corners: bool | None = None,

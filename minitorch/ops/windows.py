@@ -1,0 +1,199 @@
+"""The window functions of signal processing: ``bartlett_window``, ``blackman_window``,
+``hamming_window``, ``hann_window`` and ``kaiser_window``.
+
+Each is a factory (``dtype``, ``device``, ``requires_grad`` as ``zeros`` takes them) computed as
+PyTorch's kernels compute it, step by step in the window's dtype (float16 in float32, rounded
+after each step): ``arange(N)`` scaled, then the window's formula. A *periodic* window (the
+default, for spectral analysis) is the symmetric window of length ``N + 1`` without its last
+point. Length 0 gives an empty tensor, length 1 ``[1.]``.
+
+Example:
+    >>> import minitorch
+    >>> minitorch.hann_window(4)
+    tensor([0.0000, 0.5000, 1.0000, 0.5000])
+    >>> minitorch.bartlett_window(5, periodic=False)
+    tensor([0.0000, 0.5000, 1.0000, 0.5000, 0.0000])
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from minitorch import _dtype
+from minitorch._creation import _finish
+from minitorch._tensor import Tensor
+from minitorch.ops.special import modified_bessel_i0_array
+
+__all__ = ["bartlett_window", "blackman_window", "hamming_window", "hann_window",
+           "kaiser_window"]
+
+_CPP_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char", "bool": "bool"}
+_OPTIONS = ("*, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False")
+_SIGNATURES = {
+    "hamming_window": ["int window_length", "int window_length, bool periodic",
+                       "int window_length, bool periodic, float alpha",
+                       "int window_length, bool periodic, float alpha, float beta"],
+    "kaiser_window": ["int window_length", "int window_length, bool periodic",
+                      "int window_length, bool periodic, float beta"],
+}
+
+
+def _invalid(name: str, args, kwargs) -> TypeError:
+    got = ", ".join([type(a).__name__ for a in args]
+                    + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+    signatures = _SIGNATURES.get(name, ["int window_length", "int window_length, bool periodic"])
+    return TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but "
+                     "expected one of:\n" + "".join(f" * ({s}, {_OPTIONS})\n" for s in signatures))
+
+
+class _Unset:
+    """An argument not given: PyTorch's errors list only the given ones."""
+
+    def __repr__(self) -> str:
+        return "<default>"
+
+
+_UNSET = _Unset()
+
+
+def _check(name: str, window_length, periodic, numbers_after, dtype):
+    """PyTorch's argument errors, and the window's dtype."""
+    if not isinstance(window_length, numbers.Integral) or isinstance(window_length, bool):
+        raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not "
+                        f"{type(window_length).__name__}")
+    given = [v for v in (window_length, periodic, *numbers_after) if v is not _UNSET]
+    if not isinstance(periodic, bool) and periodic is not _UNSET or not all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool) or v is _UNSET
+            for v in numbers_after):
+        raise _invalid(name, given, {})
+    dtype = _dtype.as_dtype(dtype, name) or _dtype.get_default_dtype()
+    if window_length < 0:
+        raise RuntimeError(f"{name} requires non-negative window_length, got "
+                           f"window_length={window_length}")
+    if not dtype.is_floating_point:
+        raise RuntimeError(
+            f"{name} expects floating point dtypes, got: TensorOptions(dtype="
+            f"{_CPP_NAMES[dtype.np.name]}, device=cpu, layout=Strided (default), "
+            "requires_grad=false (default), pinned_memory=false, memory_format=(nullopt))")
+    return dtype
+
+
+def _no_more(name: str, window_length, periodic, extra) -> None:
+    """PyTorch's error for more positional arguments than a window takes."""
+    if extra:
+        raise _invalid(name, [window_length, periodic, *extra], {})
+
+
+def _steps(n: int, dt):
+    """``arange(n)`` in ``dt``, and ``op(fn, values, *others)``: ``fn`` as PyTorch's kernels
+    compute it in ``dt`` (float16 through float32), rounded to ``dt`` after each step."""
+    work = np.float32 if dt == np.float16 else dt
+
+    def op(fn, values, *numbers_):
+        return fn(values.astype(work), *(work(dt(v)) for v in numbers_)).astype(dt)
+    return np.arange(n).astype(dt), op
+
+
+def _window(name: str, window_length: int, periodic: bool, dtype, device, requires_grad,
+            formula) -> Tensor:
+    dt = dtype.np.type
+    if window_length == 0:
+        data = np.zeros(0, dt)
+    elif window_length == 1:
+        data = np.ones(1, dt)
+    else:
+        n = window_length + 1 if periodic else window_length
+        with np.errstate(all="ignore"):
+            data = formula(n, dt)[:window_length]
+    return _finish(data, dtype, device, requires_grad)
+
+
+def hamming_window(window_length: int, periodic: bool = _UNSET, alpha: float = _UNSET,
+                   beta: float = _UNSET, *, dtype=None, layout=None, device=None,
+                   pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
+    """``alpha - beta cos(2 pi k / (N - 1))`` (``periodic=True``, ``alpha=0.54``,
+    ``beta=0.46`` unless given)."""
+    return _hamming("hamming_window", window_length, periodic, alpha, beta, dtype, device,
+                    requires_grad)
+
+
+def _hamming(name, window_length, periodic, alpha, beta, dtype, device, requires_grad):
+    dtype = _check(name, window_length, periodic, (alpha, beta) if name == "hamming_window"
+                   else (), dtype)
+    periodic = True if periodic is _UNSET else periodic
+    alpha = 0.54 if alpha is _UNSET else alpha
+    beta = 0.46 if beta is _UNSET else beta
+
+    def formula(n, dt):
+        w, op = _steps(n, dt)
+        w = op(np.multiply, w, math.pi * 2.0 / (n - 1))
+        w = op(np.cos, w)
+        w = op(np.multiply, w, -beta)
+        return op(np.add, w, alpha)
+    return _window(name, window_length, periodic, dtype, device, requires_grad, formula)
+
+
+def hann_window(window_length: int, periodic: bool = _UNSET, *extra, dtype=None, layout=None,
+                device=None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
+    """``0.5 - 0.5 cos(2 pi k / (N - 1))``: ``hamming_window`` with ``alpha = beta = 0.5``."""
+    _no_more("hann_window", window_length, periodic, extra)
+    return _hamming("hann_window", window_length, periodic, 0.5, 0.5, dtype, device,
+                    requires_grad)
+
+
+def bartlett_window(window_length: int, periodic: bool = _UNSET, *extra, dtype=None, layout=None,
+                    device=None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
+    """The triangle ``1 - |2k / (N - 1) - 1|``."""
+    _no_more("bartlett_window", window_length, periodic, extra)
+    dtype = _check("bartlett_window", window_length, periodic, (), dtype)
+    periodic = True if periodic is _UNSET else periodic
+
+    def formula(n, dt):
+        w, op = _steps(n, dt)
+        w = op(np.multiply, w, 2.0 / (n - 1))
+        half = ((n - 1) >> 1) + 1
+        w[half:] = op(np.add, op(np.multiply, w[half:], -1), 2)
+        return w
+    return _window("bartlett_window", window_length, periodic, dtype, device, requires_grad,
+                   formula)
+
+
+def blackman_window(window_length: int, periodic: bool = _UNSET, *extra, dtype=None, layout=None,
+                    device=None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
+    """``0.42 - 0.5 cos(2 pi k / (N - 1)) + 0.08 cos(4 pi k / (N - 1))``."""
+    _no_more("blackman_window", window_length, periodic, extra)
+    dtype = _check("blackman_window", window_length, periodic, (), dtype)
+    periodic = True if periodic is _UNSET else periodic
+
+    def formula(n, dt):
+        w, op = _steps(n, dt)
+        w = op(np.multiply, w, math.pi / (n - 1))
+        four = op(np.multiply, op(np.cos, op(np.multiply, w, 4)), 0.08)
+        two = op(np.multiply, op(np.cos, op(np.multiply, w, 2)), 0.5)
+        return op(np.add, op(np.subtract, four, two), 0.42)
+    return _window("blackman_window", window_length, periodic, dtype, device, requires_grad,
+                   formula)
+
+
+def kaiser_window(window_length: int, periodic: bool = _UNSET, beta: float = _UNSET, *,
+                  dtype=None, layout=None, device=None, pin_memory: bool = False,
+                  requires_grad: bool = False) -> Tensor:
+    """``I0(beta sqrt(1 - ((k - a) / a)^2)) / I0(beta)``, ``a = (N - 1) / 2`` (``periodic=True``,
+    ``beta=12.0`` unless given)."""
+    dtype = _check("kaiser_window", window_length, periodic, (beta,), dtype)
+    periodic = True if periodic is _UNSET else periodic
+    beta = 12.0 if beta is _UNSET else beta
+
+    def formula(n, dt):
+        k = np.arange(n, dtype=np.float64)
+        alpha = (n - 1) / 2.0
+        arg = beta * np.sqrt(1 - ((k - alpha) / alpha) ** 2)
+        return (modified_bessel_i0_array(arg) / modified_bessel_i0_array(
+            np.array(beta, np.float64))).astype(dt)
+    return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad,
+                   formula)
