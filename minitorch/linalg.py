@@ -1475,7 +1475,7 @@ class InvEx(Inv):
                                                                      data.dtype), data.shape))
         else:
             out = np.linalg.inv(data)
-        out = _on_device_of(_nan_where_nan(data, out), a)
+        out = _on_device_of(_by_columns(_nan_where_nan(data, out)), a)  # as inv's
         ctx.save_for_backward(out)
         return out
 
@@ -1606,7 +1606,7 @@ class CholeskyEx(Cholesky):
     @staticmethod
     def forward(a, upper, name):
         factor = _cholesky_info(to_numpy(a._data))[0]
-        return _on_device_of(np.swapaxes(factor, -1, -2).copy() if upper else factor, a)
+        return _on_device_of(_by_columns(np.swapaxes(factor, -1, -2) if upper else factor), a)
 
 
 def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False):  # noqa: N803

@@ -156,8 +156,11 @@ def test_errors_match_torch(call):
     lambda lib, a: lib.linalg.cholesky(a @ a.mT + lib.eye(a.shape[-2], dtype=a.dtype)),
     lambda lib, a: lib.linalg.cholesky(a @ a.mT + lib.eye(a.shape[-2], dtype=a.dtype),
                                        upper=True),
+    lambda lib, a: lib.linalg.inv_ex(a @ a.mT + lib.eye(a.shape[-2], dtype=a.dtype)),
+    lambda lib, a: lib.linalg.cholesky_ex(a @ a.mT + lib.eye(a.shape[-2], dtype=a.dtype),
+                                          upper=True),
 ], ids=["qr", "qr-complete", "qr-r", "svd", "svd-reduced", "torch.svd", "eigh", "inv",
-        "cholesky", "cholesky-upper"])
+        "cholesky", "cholesky-upper", "inv_ex", "cholesky_ex-upper"])
 def test_lapack_results_are_laid_out_by_columns(shape, call):
     a = _mat(shape)
     mine, ref = call(mt, mt.tensor(a)), call(torch, torch.tensor(a))
