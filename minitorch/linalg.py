@@ -110,6 +110,14 @@ def _mT(t: Tensor) -> Tensor:  # noqa: N802
     return t.transpose(-2, -1)
 
 
+def _by_columns(x):
+    """The array ``x`` with each of its matrices laid out column by column (the batch stays
+    row-major), as LAPACK writes its results and PyTorch returns them: a later ``reshape``
+    (in ``matmul``) is then a view, or a copy, exactly where PyTorch's is."""
+    xp = array_module(x)
+    return xp.swapaxes(xp.ascontiguousarray(xp.swapaxes(x, -1, -2)), -1, -2)
+
+
 # ---------------------------------------------------------------- inverse
 class Inv(Function):
     node_name = "LinalgInvExBackward0"
@@ -119,7 +127,7 @@ class Inv(Function):
     def forward(ctx, a):
         xp = array_module(a._data)
         try:
-            out = _wrap(_nan_where_nan(a._data, xp.linalg.inv(a._data)))
+            out = _wrap(_by_columns(_nan_where_nan(a._data, xp.linalg.inv(a._data))))
         except np.linalg.LinAlgError:
             raise LinAlgError(
                 f"linalg.inv: The diagonal element {_zero_pivot(to_numpy(a._data))} is zero, "
@@ -495,6 +503,7 @@ class Svd(Function):
         else:
             u, s, vh = np.linalg.svd(data, full_matrices=full_matrices)
         xp = array_module(a._data)
+        u, vh = _by_columns(u), _by_columns(vh)
         u, s, vh = (_wrap(xp.asarray(t.astype(dt, copy=False))) for t in (u, s, vh))
         ctx.save_for_backward(u, s, vh)
         ctx.full_matrices, ctx.k = full_matrices, k
@@ -776,7 +785,7 @@ class Cholesky(Function):
         if factor is None or np.isnan(factor).any():
             raise _not_positive_definite(data, name)
         factor = np.tril(factor)
-        out = _on_device_of(np.swapaxes(factor, -1, -2).copy() if upper else factor, a)
+        out = _on_device_of(_by_columns(np.swapaxes(factor, -1, -2) if upper else factor), a)
         return out
 
     @staticmethod
@@ -835,9 +844,10 @@ class Eigh(Function):
     def forward(a, uplo):
         data = to_numpy(a._data)
         if not np.isfinite(data).all():  # LAPACK's answer is undefined: NaN
-            return (_on_device_of(np.full(data.shape[:-1], np.nan, data.dtype), a),
-                    _on_device_of(np.full(data.shape, np.nan, data.dtype), a))
-        return tuple(_on_device_of(x, a) for x in np.linalg.eigh(data, UPLO=uplo))
+            values, vectors = np.full(data.shape[:-1], np.nan), np.full(data.shape, np.nan)
+        else:
+            values, vectors = np.linalg.eigh(data, UPLO=uplo)
+        return _on_device_of(values, a), _on_device_of(_by_columns(vectors), a)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
@@ -909,9 +919,10 @@ class Qr(Function):
         data = to_numpy(a._data)
         if mode == "r":
             r = np.linalg.qr(data, mode="r")
-            return _on_device_of(np.zeros((0,), data.dtype), a), _on_device_of(r, a)
+            return (_on_device_of(np.zeros((0,), data.dtype), a),
+                    _on_device_of(_by_columns(r), a))
         q, r = np.linalg.qr(data, mode=mode)
-        return _on_device_of(q, a), _on_device_of(r, a)
+        return _on_device_of(_by_columns(q), a), _on_device_of(_by_columns(r), a)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
@@ -1464,7 +1475,7 @@ class InvEx(Inv):
                                                                      data.dtype), data.shape))
         else:
             out = np.linalg.inv(data)
-        out = _on_device_of(_nan_where_nan(data, out), a)
+        out = _on_device_of(_by_columns(_nan_where_nan(data, out)), a)  # as inv's
         ctx.save_for_backward(out)
         return out
 
@@ -1595,7 +1606,7 @@ class CholeskyEx(Cholesky):
     @staticmethod
     def forward(a, upper, name):
         factor = _cholesky_info(to_numpy(a._data))[0]
-        return _on_device_of(np.swapaxes(factor, -1, -2).copy() if upper else factor, a)
+        return _on_device_of(_by_columns(np.swapaxes(factor, -1, -2) if upper else factor), a)
 
 
 def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False):  # noqa: N803

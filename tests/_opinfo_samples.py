@@ -1379,6 +1379,15 @@ def tensordot_samples(op):
         yield Sample(op, "negative", (A(rnd(2, 3)), A(rnd(3, 2))), {"dims": -1})
         yield Sample(op, "mixed-dtype", (A(rnd(2, 3)), A(rnd(3, 2, dtype=np.float64))),
                      {"dims": 1})
+        # graph task: PyTorch's dot path (one row and one column), broadcast contractions
+        yield Sample(op, "vectors", (A(rnd(3)), A(rnd(3))), {"dims": 1})
+        yield Sample(op, "all-contracted", (A(rnd(2, 3)), A(rnd(2, 3))), {"dims": 2})
+        yield Sample(op, "row-vector", (A(rnd(1, 3)), A(rnd(3))), {"dims": ([1], [0])})
+        yield Sample(op, "0-d", (A(f32(2.0)), A(f32(3.0))), {"dims": 0})
+        yield Sample(op, "broadcast-first", (A(rnd(2, 1)), A(rnd(3, 4))), {"dims": ([1], [0])})
+        yield Sample(op, "broadcast-second", (A(rnd(2, 3)), A(rnd(1, 4))), {"dims": ([1], [0])})
+        yield Sample(op, "broadcast-vectors", (A(rnd(1)), A(rnd(3))), {"dims": 1})
+        yield Sample(op, "empty-rows", (A(rnd(0, 3)), A(rnd(3))), {"dims": 1})
     return gen
 
 
@@ -2810,6 +2819,18 @@ KNOWN_DIFFERENCES = [
      "AsStridedBackward0 (the same gradient); minitorch gives views new nodes only when an "
      "in-place change is recorded, which keeps no_grad's in-place ops (optimizer steps) free "
      "of that work. Values and gradients agree"),
+    # graph task: the same design choice, met through an alias outside the graph
+    ("views[detach-noncontig]", GRAPH,
+     "as views[after-no-grad-change]: x is a view of a leaf (x = leaf.mT), and x.detach()[0] "
+     "+= 1 changes the memory through an alias that shares x's version counter but is not in "
+     "the graph. PyTorch compares a view's version with the one its grad_fn was made at "
+     "whenever grad_fn is read, and on any change (through the base, another view, or a "
+     "detach()ed alias of either; not through .data, which has a version counter of its own) "
+     "replaces the node by AsStridedBackward0 of the base; minitorch renames a view's node "
+     "only when the in-place op is recorded (the base or a view requiring grad changed under "
+     "grad mode), so x keeps TransposeBackward0. Values and gradients agree"),
+    ("views[detach-strided]", GRAPH, "as views[detach-noncontig], for x = leaf[::2] "
+     "(SliceBackward0 where PyTorch gives AsStridedBackward0)"),
     ("*:var[*dim()*]", SILENT,
      "PyTorch bug: var(dim=()) reduces every dim forward, but its backward divides by N - 1 with "
      "N = 1 (the empty product), giving inf/NaN gradients; minitorch's agree with gradcheck"),

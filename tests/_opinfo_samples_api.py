@@ -384,6 +384,34 @@ def einsum_samples(op):
                                      A(rnd(3, 4, dtype=np.float64))), call=_einsum_call)
         yield Sample(op, "inf-nan", ("i,i->i", A(f32([INF, NAN, 1.0])), A(f32([0.0, 1.0, 2.0]))),
                      call=_einsum_call)
+        # graph task: the families of PyTorch's einsum algorithm (diagonals, sums of dims one
+        # operand carries, broadcast size-1 labels, ellipsis contracted, non-contiguous)
+        for fam, eq, shapes in [("diag-and-pair", "ii,i->i", ((3, 3), (3,))),
+                                ("diag-3", "iij->ji", ((2, 2, 3),)),
+                                ("diag-twice", "iji->j", ((2, 3, 2),)),
+                                ("sum-one-side", "ij,jk->k", ((2, 3), (3, 4))),
+                                ("sum-both-sides", "ijl,jkm->k", ((2, 3, 5), (3, 4, 6))),
+                                ("broadcast-sum", "ij,jk->ik", ((2, 1), (3, 4))),
+                                ("three-shared", "i,i,i->", ((3,), (3,), (3,))),
+                                ("three-batch", "bij,bjk,bkl->bil",
+                                 ((1, 2, 3), (4, 3, 2), (4, 2, 2))),
+                                ("four", "ab,bc,cd,de->ae", ((2, 3), (3, 2), (2, 4), (4, 2))),
+                                ("ellipsis-summed", "a...b->a", ((2, 3, 4, 5),)),
+                                ("ellipsis-pair-summed", "ab...,b...->a", ((2, 3, 4, 5), (3, 5))),
+                                ("ellipsis-middle", "a...b,b...->...a", ((2, 3, 4), (4, 3))),
+                                ("implicit-upper", "Ba,aC", ((2, 3), (3, 4))),
+                                ("batch-outer", "bi,bj->bij", ((2, 3), (2, 4)))]:
+            yield Sample(op, fam, (eq,) + tuple(A(rnd(*s)) for s in shapes), call=_einsum_call,
+                         gradgrad=fam in ("diag-and-pair", "three-batch"))
+        yield Sample(op, "noncontig", ("ij,jk->ik", A(rnd(2, 3), layout="T"),
+                                       A(rnd(6, 4), layout="step")), call=_einsum_call)
+        yield Sample(op, "noncontig-batch", ("bij,bkj->bik", A(rnd(2, 3, 4), layout="T"),
+                                             A(rnd(2, 5, 4), layout="T")), call=_einsum_call)
+        for fam, eq, shapes in [("repeated-size", "ii->i", ((2, 3),)),
+                                ("ellipsis-mismatch", "...i,...i", ((2, 3), (4, 3))),
+                                ("ellipsis-mismatch-2", "i...,i...", ((3, 2), (3, 4)))]:
+            yield Sample(op, fam, (eq,) + tuple(A(rnd(*s)) for s in shapes),
+                         call=_einsum_call, msg=60)
         for fam, eq, shapes in [("too-many", "ij->ij", ((2, 3), (3, 4))),
                                 ("too-few", "ij,jk->ik", ((2, 3),)),
                                 ("bad-label", "i1->i", ((2, 3),)),

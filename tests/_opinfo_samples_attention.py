@@ -87,7 +87,55 @@ def sdpa_samples(op):
         yield Sample(op, "query-not-a-tensor", ([1.0], q, q))
         yield Sample(op, "value-not-a-tensor", (q, q, [1.0]))
         yield Sample(op, "mask-not-a-tensor", (q, q, q), {"attn_mask": [1.0]})
+        # graph task: no query or no value (zeros tied to the inputs by sum * 0, whatever the
+        # other shapes), the fused kernel's conditions (last-dim stride 1, grouped heads) and
+        # its result laid out as the query (a later transpose + reshape is then a view)
+        for fam, shapes in [("empty-values", ((2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 5, 0))),
+                            ("empty-batch", ((0, 3, 4), (0, 5, 4), (0, 5, 4))),
+                            ("empty-batch-values", ((0, 3, 4), (1, 5, 4), (0, 5, 4))),
+                            ("empty-queries-other-batch", ((2, 0, 4), (3, 5, 4), (3, 5, 4))),
+                            ("empty-2d", ((0, 4), (2, 4), (2, 4))),
+                            ("no-features", ((2, 3, 0), (2, 5, 0), (2, 5, 4))),
+                            ("gqa-3-groups", ((2, 6, 3, 4), (2, 2, 5, 4), (2, 2, 5, 4))),
+                            ("gqa-one-kv-head", ((1, 3, 2, 4), (1, 1, 5, 4), (1, 1, 5, 4)))]:
+            yield Sample(op, fam, tuple(A(rnd(*sh)) for sh in shapes),
+                         {"enable_gqa": True} if fam.startswith("gqa") else {})
+        yield Sample(op, "empty-int", (A(np.zeros((2, 0, 4), np.int64)),) * 3)
+        yield Sample(op, "empty-bool", (A(np.zeros((2, 0, 4), bool)),) * 3)
+        yield Sample(op, "empty-with-mask", (A(rnd(1, 2, 0, 4)), A(rnd(1, 2, 3, 4)),
+                                             A(rnd(1, 2, 3, 4))),
+                     {"attn_mask": A(rnd(7, 3), grad=False), "dropout_p": 0.5})
+        yield Sample(op, "empty-only-values-grad", (A(rnd(2, 0, 4), grad=False),
+                                                    A(rnd(2, 3, 4), grad=False), A(rnd(2, 3, 4))))
+        q4 = A(rnd(2, 2, 3, 4))
+        for fam, args in [("4d-key-transposed", (q4, A(rnd(2, 2, 4, 5), layout="T"), *_kv(q4)[1:])),
+                          ("4d-value-transposed", (q4, _kv(q4)[0], A(rnd(2, 2, 4, 5), layout="T"))),
+                          ("gqa-noncontig", (A(rnd(2, 4, 4, 3), layout="T"),
+                                             A(rnd(2, 2, 5, 4)), A(rnd(2, 2, 5, 4))))]:
+            yield Sample(op, fam, args, {"enable_gqa": True} if fam.startswith("gqa") else {})
+        yield Sample(op, "mask-transposed", (q4, *_kv(q4)),
+                     {"attn_mask": A(rnd(5, 3), layout="T", grad=False)})
+        yield Sample(op, "gqa-mask", (A(rnd(2, 4, 3, 4)), A(rnd(2, 2, 5, 4)), A(rnd(2, 2, 5, 4))),
+                     {"enable_gqa": True, "attn_mask": A(rnd(3, 5) > 0)})
+        yield Sample(op, "gqa-heads-not-divisible", (A(rnd(2, 3, 3, 4)), A(rnd(2, 2, 5, 4)),
+                                                     A(rnd(2, 2, 5, 4))), {"enable_gqa": True})
+        yield Sample(op, "gqa-values-fewer", (A(rnd(2, 4, 3, 4)), A(rnd(2, 4, 5, 4)),
+                                              A(rnd(2, 2, 5, 4))), {"enable_gqa": True})
+        yield Sample(op, "gqa-3d", (A(rnd(4, 3, 4)), A(rnd(2, 5, 4)), A(rnd(2, 5, 4))),
+                     {"enable_gqa": True})
+        yield Sample(op, "gqa-2d", (A(rnd(3, 4)), A(rnd(5, 4)), A(rnd(5, 4))),
+                     {"enable_gqa": True})
+        yield Sample(op, "query-heads-last", (A(rnd(2, 2, 3, 4)), *_kv(A(rnd(2, 2, 3, 4)))),
+                     call=_heads_last)
     return gen
+
+
+def _heads_last(lib, q, k, v):
+    """Attention of a query laid out (batch, length, heads, features), as multi-head attention
+    makes it, then its heads merged: a view of PyTorch's fused result, laid out as the query."""
+    q = q.transpose(1, 2).contiguous().transpose(1, 2)
+    out = lib.nn.functional.scaled_dot_product_attention(q, k, v)
+    return out.transpose(1, 2).reshape(out.shape[0], out.shape[2], -1)
 
 
 def rms_norm_samples(op):

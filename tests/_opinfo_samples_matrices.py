@@ -116,6 +116,13 @@ def cov_samples(op):
             yield Sample(op, fam, (x,), kw, gradgrad=fam in ("both", "aweights-grad"))
         yield Sample(op, "int", (A(np.array([[1, 2, 3], [2, 2, 5]])),))
         yield Sample(op, "bool", (A(np.array([True, False])),))
+        # graph task: the normalization with aweights that require grad (MulBackward1; the
+        # weights' sum itself without a correction)
+        awg = A(f32([0.5, 1.0, 2.0, 0.25]))
+        for fam, kw in (("aweights-grad-correction-0", {"aweights": awg, "correction": 0}),
+                        ("aweights-grad-correction-2", {"aweights": awg, "correction": 2}),
+                        ("both-grad", {"aweights": awg, "fweights": fw})):
+            yield Sample(op, fam, (x,), kw)
     return gen
 
 

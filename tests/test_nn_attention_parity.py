@@ -120,6 +120,31 @@ def test_sdpa_gradgradcheck(shape, mask):
     assert minitorch.autograd.gradgradcheck(f, (q, k, v))
 
 
+# graph task: the fused node with grouped heads (keys and values taken un-repeated, their
+# gradients summed over each group), and the zeros of an empty attention
+@pytest.mark.parametrize("heads", [(4, 2, 2), (6, 2, 2), (3, 1, 1), (4, 4, 2)])
+def test_sdpa_grouped_heads_gradgradcheck(heads):
+    hq, hk, hv = heads
+    q, k, v = (minitorch.tensor(_arr(2, h, n, 4, dtype=np.float64), requires_grad=True)
+               for h, n in ((hq, 3), (hk, 5), (hv, 5)))
+
+    def f(*qkv):
+        return nn.functional.scaled_dot_product_attention(*qkv, enable_gqa=True)
+    assert minitorch.autograd.gradcheck(f, (q, k, v))
+    assert minitorch.autograd.gradgradcheck(f, (q, k, v))
+
+
+@pytest.mark.parametrize("shapes", [((2, 0, 4), (2, 3, 4), (2, 3, 5)),
+                                    ((1, 2, 3, 4), (1, 2, 5, 4), (1, 2, 5, 0))])
+def test_sdpa_empty_gives_zero_gradients_of_each_shape(shapes):
+    q, k, v = (minitorch.tensor(_arr(*s, dtype=np.float64), requires_grad=True) for s in shapes)
+    out = nn.functional.scaled_dot_product_attention(q, k, v)
+    assert out.grad_fn.name() == "AddBackward0"
+    out.sum().backward()
+    for t in (q, k, v):
+        assert t.grad.shape == t.shape and not t.grad.numpy().any()
+
+
 def test_sdpa_dropout_draws_pytorchs_mask():
     q, k, v = _arr(2, 2, 3, 4), _arr(2, 2, 5, 4), _arr(2, 2, 5, 4)
     results = []

@@ -1831,24 +1831,52 @@ def _check_attention_inputs(query: Tensor, key: Tensor, value: Tensor,
         raise RuntimeError("Expected attn_mask dtype to be bool or float or to match query "
                            f"dtype, but got attn_mask.dtype: {CPP_NAMES[attn_mask.dtype.name]} "
                            f"and  query.dtype: {names[0]} instead.")
-    if not query.is_floating_point():
-        raise RuntimeError(f"expected scalar type Float but found {_type_name(query)}")
 
 
 def _fused_attention_fits(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None,
-                          dropout_p: float) -> bool:
-    """Whether PyTorch's CPU takes its fused kernel: 4-d inputs of one batch and head count,
-    one head size, no dropout, keys and queries to attend, a 2-d or 4-d mask needing no
-    gradient."""
+                          dropout_p: float, enable_gqa: bool) -> bool:
+    """Whether PyTorch's CPU takes its fused kernel (sdp_utils_cpp.cpp): 4-d inputs of one
+    batch size and head count (``enable_gqa``: keys and values with a divisor of the query's
+    head count), one head size, no dropout, keys and queries to attend, a 2-d or 4-d mask
+    needing no gradient, and each input's last dimension with stride 1 (a transposed input
+    takes the math path)."""
     if dropout_p > 0.0 or not q.dim() == k.dim() == v.dim() == 4:
         return False
-    if not q.shape[:2] == k.shape[:2] == v.shape[:2]:
+    if not q.shape[0] == k.shape[0] == v.shape[0]:
         return False
-    if not q.shape[-1] == k.shape[-1] == v.shape[-1]:
+    if enable_gqa:
+        if k.shape[1] != v.shape[1] or q.shape[1] % k.shape[1]:
+            return False
+    elif not q.shape[1] == k.shape[1] == v.shape[1]:
         return False
     if mask is not None and (mask.dim() not in (2, 4) or mask.requires_grad):
         return False
-    return q.shape[-2] > 0 and k.shape[-2] > 0
+    if not q.shape[-1] == k.shape[-1] == v.shape[-1]:
+        return False
+    if not (q.shape[-2] > 0 and k.shape[-2] > 0):
+        return False
+    return all(t.stride(-1) == 1 for t in (q, k, v) + (() if mask is None else (mask,)))
+
+
+def _repeat_kv_heads(query: Tensor, key: Tensor, value: Tensor) -> tuple:
+    """``enable_gqa`` on the math path: keys and values with each head (dimension -3)
+    repeated for the group of query heads it serves (both, once any head count differs)."""
+    heads_q, heads_k, heads_v = query.size(-3), key.size(-3), value.size(-3)
+    if heads_q % heads_k or heads_q % heads_v:
+        raise RuntimeError("Number of heads in key and value must divide the number of heads in ")
+    if heads_q == heads_k == heads_v:
+        return key, value
+    return (key.repeat_interleave(heads_q // heads_k, -3),
+            value.repeat_interleave(heads_q // heads_v, -3))
+
+
+def _empty_attention(query: Tensor, key: Tensor, value: Tensor) -> Tensor:
+    """PyTorch's answer where there is no query or no value: zeros of the result's shape,
+    tied to all three inputs by their sums times 0 (so that each gets a zero gradient of its
+    own shape rather than none)."""
+    shape = tuple(query.shape[:-1]) + (value.shape[-1],)
+    zeros = _creation.zeros(shape, dtype=query.dtype, device=query.device)
+    return zeros + MulScalar.apply(query.sum() + key.sum() + value.sum(), 0)
 
 
 def _additive_mask(mask: Tensor | None, query: Tensor) -> Tensor | None:
@@ -1884,11 +1912,15 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
              [2.]]])
     """
     _check_attention_inputs(query, key, value, attn_mask)
-    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    if enable_gqa and key.dim() >= 3 and key.shape[-3] != query.shape[-3]:
-        key = key.repeat_interleave(query.shape[-3] // key.shape[-3], -3)
-        value = value.repeat_interleave(query.shape[-3] // value.shape[-3], -3)
-    fused = _fused_attention_fits(query, key, value, attn_mask, dropout_p)
+    if query.shape[-2] == 0 or value.numel() == 0:
+        return _empty_attention(query, key, value)
+    if not query.is_floating_point():
+        raise RuntimeError(f"expected scalar type Float but found {_type_name(query)}")
+    if scale is None:  # 1 / sqrt(0) is inf in PyTorch's C++ (no query features: E = 0)
+        scale = 1.0 / math.sqrt(query.shape[-1]) if query.shape[-1] else math.inf
+    fused = _fused_attention_fits(query, key, value, attn_mask, dropout_p, enable_gqa)
+    if not fused and enable_gqa:
+        key, value = _repeat_kv_heads(query, key, value)
     if is_causal and attn_mask is not None and not fused:  # the fused kernel applies both
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
                            "when is_causal=True")

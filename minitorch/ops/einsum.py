@@ -5,11 +5,14 @@ dimension of the result; a letter that appears in the inputs but not in the outp
 over. Without ``->`` the output is every letter that appears once, in alphabetical order.
 ``...`` stands for the leading dimensions, which broadcast.
 
-minitorch computes an equation the way PyTorch does, with operations it already has, so the
-graph and the gradients come for free: a letter repeated within one operand takes a diagonal
-(``"ii->i"``), letters that only one operand has are summed out first, and the operands are
-then combined left to right, two at a time: a batched matrix product (``bmm``) when the pair
-shares letters to sum over, else a broadcast ``*``.
+minitorch computes an equation the way PyTorch's ``einsum`` does (ATen's Linear.cpp), with
+operations it already has, so the graph and the gradients come for free and are PyTorch's node
+for node. Every operand is first brought to the same dimensions, one per label (``_align``: a
+letter repeated within an operand takes a ``diagonal``, a missing letter is an ``unsqueeze``,
+then a ``permute``). The operands are then contracted left to right, two at a time
+(``_sumproduct_pair``): a dimension only one of the pair carries, and that no later operand
+needs, is summed on its own; the dimensions both sum over become a batched matrix product
+(``bmm``), and a pair with nothing to sum over is a broadcast ``*``.
 
 Example:
     >>> import minitorch
@@ -25,8 +28,6 @@ from __future__ import annotations
 
 import math
 import string
-
-import numpy as np
 
 from minitorch._tensor import Tensor
 from minitorch.ops.linalg import bmm
@@ -99,75 +100,94 @@ def _parse(equation: str, operands) -> tuple:
     return labels, out
 
 
-def _check_sizes(operands, labels) -> None:
-    """Every letter must have one size (or 1, which broadcasts), as in PyTorch."""
-    seen: dict = {}
+def _align(operands, labels: list, out: list) -> tuple:
+    """Bring every operand to the same dimensions, as PyTorch's ``einsum`` does: one dimension
+    per label, the output's labels first (in the output's order), then the labels summed over
+    (the ellipsis's dimensions if the output has none, then the letters, uppercase first). A
+    label an operand has twice becomes its diagonal, a label it lacks a size-1 dimension
+    (``unsqueeze``), and a ``permute`` puts the dimensions in that order.
+
+    Returns the aligned operands, the number of output dimensions, and for each dimension the
+    number of operands in which it has a size other than 1 (the operands that still carry it:
+    a dimension is summed as soon as at most one operand carries it)."""
+    ellipsis = sorted({lab for ls in labels for lab in ls if not isinstance(lab, str)},
+                      reverse=True)
+    order = list(out) + [lab for lab in ellipsis if lab not in out]
+    order += sorted({lab for ls in labels for lab in ls if lab not in order},
+                    key=lambda c: (c.islower(), c))
+    sizes: dict = {}
+    counts = dict.fromkeys(order, 0)
+    aligned = []
     for i, (t, ls) in enumerate(zip(operands, labels)):
-        for lab, n in zip(ls, t._data.shape):
-            if lab in seen and n != seen[lab] and 1 not in (n, seen[lab]):
-                name = lab if isinstance(lab, str) else "..."
-                raise RuntimeError(f"einsum(): subscript {name} has size {n} for operand {i} "
-                                   f"which does not broadcast with previously seen size "
-                                   f"{seen[lab]}")
-            if lab not in seen or seen[lab] == 1:
-                seen[lab] = n
+        where: dict = {}  # label -> its dimension in t
+        dim = 0
+        for lab in ls:
+            n = t.shape[dim]
+            if lab in where:  # a repeated label: the diagonal, moved to the first one's place
+                prev = where[lab]
+                if n != t.shape[prev]:
+                    raise RuntimeError(f"einsum(): subscript {lab} is repeated for operand "
+                                       f"{i} but the sizes don't match, {n} != "
+                                       f"{t.shape[prev]}")
+                t = t.diagonal(0, prev, dim).movedim(-1, prev)
+                continue
+            if n != 1:
+                seen = sizes.get(lab, 1)
+                if seen not in (1, n):
+                    if isinstance(lab, str):
+                        raise RuntimeError(f"einsum(): subscript {lab} has size {n} for "
+                                           f"operand {i} which does not broadcast with "
+                                           f"previously seen size {seen}")
+                    raise RuntimeError(f"einsum(): dimension {dim} covered by ellipsis in "
+                                       f"operand {i}has size {n} which does not broadcast "
+                                       f"with previously seen ellipsis with size {seen} for "
+                                       "the respective dimension")
+                sizes[lab] = n
+                counts[lab] += 1
+            where[lab] = dim
+            dim += 1
+        for lab in order:  # the labels t lacks, in order, as size-1 dimensions at the end
+            if lab not in where:
+                t = t.unsqueeze(dim)
+                where[lab] = dim
+                dim += 1
+        aligned.append(t.permute([where[lab] for lab in order]))
+    return aligned, len(out), [counts[lab] for lab in order]
 
 
-def _diagonal(t: Tensor, ls: list) -> tuple:
-    """Take the diagonal of every label that ``t`` has more than once (``"ii"``)."""
-    while True:
-        repeated = next((lab for lab in ls if ls.count(lab) > 1), None)
-        if repeated is None:
-            return t, ls
-        where = [i for i, lab in enumerate(ls) if lab == repeated]
-        rest = [i for i in range(len(ls)) if i not in where]
-        t = t.permute(rest + where)
-        ar = np.arange(t._data.shape[-1])
-        t = t[(Ellipsis,) + (ar,) * len(where)]  # the diagonal, as the last dimension
-        ls = [ls[i] for i in rest] + [repeated]
-
-
-def _sum_out(t: Tensor, ls: list, drop) -> tuple:
-    drop = [lab for lab in ls if lab in drop]
-    if not drop:
-        return t, ls
-    return t.sum(tuple(ls.index(lab) for lab in drop)), [lab for lab in ls if lab not in drop]
-
-
-def _pair(a: Tensor, la: list, b: Tensor, lb: list, keep: set) -> tuple:
-    """Combine two operands, summing the labels they share that are not in ``keep``."""
-    a, la = _sum_out(a, la, [lab for lab in la if lab not in lb and lab not in keep])
-    b, lb = _sum_out(b, lb, [lab for lab in lb if lab not in la and lab not in keep])
-    summed = [lab for lab in la if lab in lb and lab not in keep]
-    size_a = dict(zip(la, a._data.shape))
-    size_b = dict(zip(lb, b._data.shape))
-    for lab in summed:  # a size-1 (broadcast) side: sum the other side on its own first
-        if size_a[lab] != size_b[lab]:
-            if size_a[lab] == 1:
-                b = b.sum(lb.index(lab), keepdim=True)
-            else:
-                a = a.sum(la.index(lab), keepdim=True)
-            size_a[lab] = size_b[lab] = 1
-    if not summed:  # nothing to sum over: a broadcast product
-        out = la + [lab for lab in lb if lab not in la]
-        a = a.reshape(a._data.shape + (1,) * (len(out) - len(la)))
-        b = b.permute([lb.index(lab) for lab in out if lab in lb])
-        b = b.reshape([size_b[lab] if lab in lb else 1 for lab in out])
-        return a * b, out
-    batch = [lab for lab in la if lab in lb and lab not in summed]
-    a_only = [lab for lab in la if lab not in lb]
-    b_only = [lab for lab in lb if lab not in la]
-    batch_sizes = [max(size_a[lab], size_b[lab]) for lab in batch]
-    a = a.permute([la.index(lab) for lab in batch + a_only + summed])
-    b = b.permute([lb.index(lab) for lab in batch + summed + b_only])
-    a = a.expand(batch_sizes + list(a._data.shape[len(batch):]))
-    b = b.expand(batch_sizes + list(b._data.shape[len(batch):]))
-    n_b, n_k = math.prod(batch_sizes), math.prod(size_a[lab] for lab in summed)
-    m = math.prod(size_a[lab] for lab in a_only)
-    n = math.prod(size_b[lab] for lab in b_only)
-    product = bmm(a.reshape(n_b, m, n_k), b.reshape(n_b, n_k, n))
-    shape = batch_sizes + [size_a[lab] for lab in a_only] + [size_b[lab] for lab in b_only]
-    return product.reshape(shape), batch + a_only + b_only
+def _sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list) -> Tensor:
+    """``(left * right).sum(sum_dims, keepdim=True)`` for two aligned operands, by a batched
+    matrix product (PyTorch's ``sumproduct_pair``): the dimensions both operands carry and keep
+    are the batch, those only the left one carries the rows, the summed ones the inner
+    dimension, those only the right one carries the columns. Both operands are permuted and
+    reshaped to that, multiplied with ``bmm``, and the product viewed and permuted back."""
+    if not sum_dims:
+        return left * right
+    both, only_left, only_right = [], [], []
+    for i in range(left.dim()):
+        sl, sr = left.shape[i] != 1, right.shape[i] != 1
+        if i in sum_dims:  # a summed dimension only one side carries: sum it there first
+            if sl and not sr:
+                left = left.sum(i, keepdim=True)
+            elif sr and not sl:
+                right = right.sum(i, keepdim=True)
+        elif sl and sr:
+            both.append(i)
+        elif sl:
+            only_left.append(i)
+        else:
+            only_right.append(i)
+    n_both = math.prod(left.shape[i] for i in both)
+    n_left = math.prod(left.shape[i] for i in only_left)
+    n_right = math.prod(right.shape[i] for i in only_right)
+    n_sum = math.prod(left.shape[i] for i in sum_dims)
+    out_size = ([left.shape[i] for i in both + only_left] + [1] * len(sum_dims)
+                + [right.shape[i] for i in only_right])
+    left = left.permute(both + only_left + sum_dims + only_right)
+    right = right.permute(both + sum_dims + only_right + only_left)
+    product = bmm(left.reshape(n_both, n_left, n_sum), right.reshape(n_both, n_sum, n_right))
+    order = both + only_left + sum_dims + only_right
+    return product.view(out_size).permute([order.index(i) for i in range(len(order))])
 
 
 def einsum(equation: str, *operands) -> Tensor:
@@ -186,19 +206,31 @@ def einsum(equation: str, *operands) -> Tensor:
             raise TypeError(f"einsum(): argument 'operands' must be tuple of Tensors, not "
                             f"{type(t).__name__}")
     labels, out = _parse(equation, operands)
-    _check_sizes(operands, labels)
-    pairs = [_diagonal(t, list(ls)) for t, ls in zip(operands, labels)]
-    result, lr = pairs[0]
-    for i in range(1, len(pairs)):
-        later = set(out)
-        for _, ls in pairs[i + 1:]:
-            later.update(ls)
-        result, lr = _pair(result, lr, *pairs[i], later)
-    result, lr = _sum_out(result, lr, [lab for lab in lr if lab not in out])
-    missing = [lab for lab in out if lab not in lr]  # ellipsis dims no operand had
-    if missing:
-        result = result.reshape(result._data.shape + (1,) * len(missing))
-        lr = lr + missing
-    if lr != out:
-        result = result.permute([lr.index(lab) for lab in out])
+    ops, n_out, counts = _align(operands, labels, out)
+    while len(ops) > 1:  # contract left to right, two operands at a time
+        a, b = ops.pop(0), ops.pop(0)
+        sum_dims, a_sums, b_sums = [], [], []
+        for d in range(n_out, len(counts)):  # the dimensions no later operand carries
+            if a.shape[d] != 1 and b.shape[d] != 1:
+                counts[d] -= 1
+                if counts[d] == 1:
+                    sum_dims.append(d)
+                    counts[d] = 0
+            elif counts[d] == 1:  # only a (or only b) carries it: sum it there now
+                if a.shape[d] != 1:
+                    a_sums.append(d)
+                    counts[d] = 0
+                elif b.shape[d] != 1:
+                    b_sums.append(d)
+                    counts[d] = 0
+        if a_sums:
+            a = a.sum(a_sums, keepdim=True)
+        if b_sums:
+            b = b.sum(b_sums, keepdim=True)
+        ops.insert(0, _sumproduct_pair(a, b, sum_dims))
+    result = ops[0]
+    if len(counts) > n_out:  # the summed dimensions
+        if len(operands) > 1:  # already summed to size 1 by the contractions
+            return result.view(result.shape[:n_out])
+        return result.sum(list(range(n_out, len(counts))))
     return result

@@ -784,20 +784,24 @@ def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
     free_a = [d for d in range(a.dim()) if d not in dims_a]
     free_b = [d for d in range(b.dim()) if d not in dims_b]
     k = 1
-    for da, db in zip(dims_a, dims_b):
-        if a.shape[da] != b.shape[db]:
+    for da, db in zip(dims_a, dims_b):  # a size-1 (broadcast) side: sum the other one first
+        if b.shape[db] == 1:
+            a = a.sum(da, keepdim=True)
+        elif a.shape[da] == 1:
+            b = b.sum(db, keepdim=True)
+        elif a.shape[da] != b.shape[db]:
             raise RuntimeError(f"contracted dimensions need to match, but first has size "
                                f"{a.shape[da]} in dim {da} and second has size {b.shape[db]} "
                                f"in dim {db}")
-        k *= a.shape[da]
+        else:
+            k *= a.shape[da]
     rows, cols = (int(np.prod([t.shape[d] for d in free], dtype=np.int64))
                   for t, free in ((a, free_a), (b, free_b)))
     out_shape = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
-    if not out_shape:  # everything contracted: one dot product, as PyTorch does
-        return dot(a.permute(*dims_a).reshape(k), b.permute(*dims_b).reshape(k)).view(())
-    left = a.permute(*free_a, *dims_a).reshape(rows, k)
-    right = b.permute(*dims_b, *free_b).reshape(k, cols)
-    return mm(left, right).view(*out_shape)
+    left, right = a.permute(*free_a, *dims_a), b.permute(*dims_b, *free_b)
+    if rows == 1 and cols == 1:  # one dot product, as PyTorch does (flatten: 1-d as it is)
+        return dot(left.flatten(), right.flatten()).view(out_shape)
+    return mm(left.reshape(rows, k), right.reshape(k, cols)).view(*out_shape)
 
 
 def inner(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002

@@ -27,6 +27,7 @@ from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops import shape as _shape
+from minitorch.ops.arithmetic import MulScalar
 from minitorch.ops.linalg import mm
 from minitorch.ops.rearrange import _check_tensors, ravel
 from minitorch.ops.scan import cumprod
@@ -222,8 +223,10 @@ def cov(input: Tensor, *, correction: int = 1, fweights=None, aweights=None) -> 
         if not bool(w_sum._data != 0):
             raise RuntimeError("cov(): weights sum to zero, can't be normalized")
     avg = (x if w is None else x * w).sum(1) / w_sum
-    if w is not None and correction != 0 and aweights is not None:
-        norm = w_sum - correction * (w * aweights).sum() / w_sum
+    if correction == 0:  # the weights' sum itself, as PyTorch records it (no node)
+        norm = w_sum
+    elif w is not None and aweights is not None:  # times a number: PyTorch's MulBackward1
+        norm = w_sum - MulScalar.apply((w * aweights).sum(), correction) / w_sum
     else:
         norm = w_sum - correction
     if bool(norm._data <= 0):

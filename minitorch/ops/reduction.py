@@ -84,7 +84,12 @@ class SumDim(Function):
 
     @staticmethod
     def forward(a, dims, keepdim, dtype=None):
-        return _wrap(_summed(a._data, dims, keepdim, _sum_dtype(a, dtype)))
+        total = _summed(a._data, dims, keepdim, _sum_dtype(a, dtype))
+        # contiguous, as PyTorch allocates a reduction's result (NumPy's follows the input's
+        # layout): a later reshape is then a view exactly where PyTorch's is
+        if not total.flags.c_contiguous:
+            total = total.copy(order="C")
+        return _wrap(total)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
