@@ -207,9 +207,9 @@ class CholeskySolve(_Function):
 
     @staticmethod
     def forward(ctx, b, factor, upper):
-        f = factor._data
+        f = to_numpy(factor._data)  # the triangular solves run on the host (as inv's)
         low = _np.swapaxes(f, -1, -2) if upper else f
-        y = linalg._trsm(low, b._data, upper=False, unit=False)
+        y = linalg._trsm(low, to_numpy(b._data), upper=False, unit=False)
         x = linalg._trsm(_np.swapaxes(low, -1, -2), y, upper=True, unit=False)
         out = linalg._on_device_of(x, b)
         ctx.upper, ctx.shapes = upper, (b.shape, factor.shape)
@@ -261,10 +261,11 @@ class TriangularSolve(_Function):
 
     @staticmethod
     def forward(b, a, upper, transpose, unit):
-        m = _np.swapaxes(a._data, -1, -2) if transpose else a._data
-        x = linalg._trsm(m, b._data, upper=upper != transpose, unit=unit)
+        host = to_numpy(a._data)  # the triangular solve runs on the host (as inv's)
+        m = _np.swapaxes(host, -1, -2) if transpose else host
+        x = linalg._trsm(m, to_numpy(b._data), upper=upper != transpose, unit=unit)
         batch = _np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-        copy = _np.array(_np.broadcast_to(a._data, batch + a.shape[-2:]))
+        copy = _np.array(_np.broadcast_to(host, batch + a.shape[-2:]))
         return linalg._on_device_of(x, b), linalg._on_device_of(copy, a)
 
     @staticmethod

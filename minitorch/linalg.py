@@ -1481,8 +1481,9 @@ class InvEx(Inv):
 
 
 def _raise_info(info: np.ndarray, message: str, batched: bool) -> None:
-    """PyTorch's ``_linalg_check_errors``: the error of the first failed matrix."""
-    flat = info.reshape(-1)
+    """PyTorch's ``_linalg_check_errors``: the error of the first failed matrix (``info`` an
+    array, or an info tensor on any device)."""
+    flat = (to_numpy(info._data) if isinstance(info, Tensor) else info).reshape(-1)
     bad = np.flatnonzero(flat)
     if bad.size:
         i = int(bad[0])

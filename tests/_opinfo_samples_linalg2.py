@@ -29,7 +29,7 @@ def _style_call(op):
 
 def _out_call(name, dtype=None):
     def call(lib, x, *args, **kw):
-        out = lib.empty(0, dtype=getattr(lib, dtype) if dtype else x.dtype)
+        out = lib.empty(0, dtype=getattr(lib, dtype) if dtype else x.dtype, device=x.device)
         res = getattr(lib, name)(x.detach(), *(a.detach() for a in args), out=out, **kw)
         return res, res is out
     return call
@@ -156,7 +156,8 @@ def addmv_addr_samples(op):
             for fam, dtype in (("out", None), ("out-float64", "float64"), ("out-int", "int64")):
                 yield Sample(op, fam, (x, m1, m2), {"beta": 0.5}, call=_out_call(name, dtype))
             yield Sample(op, "out-requires-grad", (x, m1, m2),
-                         call=lambda lib, *a: getattr(lib, name)(*a, out=lib.empty(0)))
+                         call=lambda lib, *a: getattr(lib, name)(
+                             *a, out=lib.empty(0, device=a[0].device)))
     return gen
 
 
@@ -176,7 +177,7 @@ def ger_samples(op):
         yield Sample(op, "graph", (A(rnd(3)), A(rnd(2))), call=_graph("ger"))
         if op.startswith("fn:"):
             yield Sample(op, "out", (A(rnd(3), grad=False), A(rnd(2), grad=False)),
-                         call=lambda lib, a, b: lib.ger(a, b, out=lib.empty(0)))
+                         call=lambda lib, a, b: lib.ger(a, b, out=lib.empty(0, device=a.device)))
     return gen
 
 
@@ -273,7 +274,8 @@ def index_reduce_samples(op):
         if op.startswith("fn:"):
             yield Sample(op, "out", (A(rnd(4, 3), grad=False), 0, idx, A(rnd(4, 3), grad=False),
                                      "amin"),
-                         call=lambda lib, *a: lib.index_reduce(*a, out=lib.empty(0)))
+                         call=lambda lib, *a: lib.index_reduce(
+                             *a, out=lib.empty(0, device=a[0].device)))
     return gen
 
 
@@ -974,28 +976,30 @@ def out_samples(op):
     calls = {
         "vecdot": lambda lib, x: lib.linalg.vecdot(x, x, out=OUT[0](lib)),
         "solve_triangular": lambda lib, x: lib.linalg.solve_triangular(
-            x, lib.ones(3, 2), upper=False, out=OUT[0](lib)),
+            x, lib.ones(3, 2, device=x.device), upper=False, out=OUT[0](lib)),
         "lu_solve": lambda lib, x: lib.linalg.lu_solve(*lib.linalg.lu_factor(x),
-                                                       lib.ones(3, 2), out=OUT[0](lib)),
+                                                       lib.ones(3, 2, device=x.device),
+                                                       out=OUT[0](lib)),
         "cond": lambda lib, x: lib.linalg.cond(x, out=OUT[0](lib)),
         "tensorinv": lambda lib, x: lib.linalg.tensorinv(x, ind=1, out=OUT[0](lib)),
-        "tensorsolve": lambda lib, x: lib.linalg.tensorsolve(x, lib.ones(3), out=OUT[0](lib)),
+        "tensorsolve": lambda lib, x: lib.linalg.tensorsolve(x, lib.ones(3, device=x.device),
+                                                             out=OUT[0](lib)),
         "cholesky_inverse": lambda lib, x: lib.cholesky_inverse(x.tril(), out=OUT[0](lib)),
-        "cholesky_solve": lambda lib, x: lib.cholesky_solve(lib.ones(3, 2), x.tril(),
-                                                            out=OUT[0](lib)),
+        "cholesky_solve": lambda lib, x: lib.cholesky_solve(lib.ones(3, 2, device=x.device),
+                                                            x.tril(), out=OUT[0](lib)),
     }
 
     def gen():
         arg = b if name == "vecdot" else eye
         for dtype in ("float32", "float64", "int64"):
             def call(lib, x, dtype=dtype):
-                OUT[0] = lambda lib: lib.empty(0, dtype=getattr(lib, dtype))
+                OUT[0] = lambda lib: lib.empty(0, dtype=getattr(lib, dtype), device=x.device)
                 res = calls[name](lib, x)  # (compared in float32: both round in float32)
                 return str(res.dtype), res.float()
             yield Sample(op, f"out-{dtype}", (A(arg, grad=False),), call=call)
 
         def grad_call(lib, x):
-            OUT[0] = lambda lib: lib.empty(0)
+            OUT[0] = lambda lib: lib.empty(0, device=x.device)
             return calls[name](lib, x)
         yield Sample(op, "out-requires-grad", (A(arg),), call=grad_call)
     return gen

@@ -24,7 +24,7 @@ import warnings
 
 import numpy as np
 import pytest
-from _opinfo_samples import AGREE, OPS, SAME_EXC, A, compare, run
+from _opinfo_samples import AGREE, GRAPH, OPS, SAME_EXC, A, compare, run
 
 import minitorch
 from minitorch.backends.pretend import PretendArray, add_pretend_gpu
@@ -35,6 +35,10 @@ ON_CUDA = minitorch.cuda.is_available()
 # (logspace reads the numbers of 0-d tensors for start and end and makes its result on the
 # default device, as PyTorch's does)
 ON_THE_CPU_BY_DESIGN = {"method:cpu", "fn:logspace"}
+# (``x.cpu()`` of a device tensor is a copy, ToCopyBackward0; of a CPU tensor, x itself)
+MOVES_ACROSS_DEVICES = {"method:cpu"}
+# Ops whose answer names the device: the index of the tensor's device, -1 on the CPU
+DEVICE_INDEX = {"fn:get_device", "method:get_device"}
 
 # Where a real GPU gives other answers than the CPU, as PyTorch's CUDA build does too
 # (sample-id prefixes). Not used on the pretend GPU, which computes with NumPy.
@@ -128,8 +132,19 @@ def test_op_on_a_device_matches_the_cpu(op, device):
         for s in OPS[op]():
             if ON_CUDA and any(s.id.startswith(k) for k in CUDA_DIFFERENCES):
                 continue
-            on_cpu, on_device = run(minitorch, s), run(minitorch, s, device=device)
+            minitorch.manual_seed(0)  # (random ops: both runs start from the same state)
+            on_cpu = run(minitorch, s)
+            minitorch.manual_seed(0)
+            on_device = run(minitorch, s, device=device)
             verdict, detail = compare(on_device, on_cpu, s)
+            if op in DEVICE_INDEX and not on_cpu.error:
+                index = device.index if device.index is not None else 0
+                if on_device.values != [("value", index)] or on_cpu.values != [("value", -1)]:
+                    problems.append(f"{s.id}: {on_device.values} on {device}, {on_cpu.values} "
+                                    "on the CPU")
+                continue
+            if verdict == GRAPH and op in MOVES_ACROSS_DEVICES:
+                continue
             if verdict not in (AGREE, SAME_EXC):
                 problems.append(f"{s.id}: {verdict}: {detail}")
             elif (op not in ON_THE_CPU_BY_DESIGN and _has_tensor((s.args, s.kwargs))

@@ -24,7 +24,7 @@ import numbers
 import numpy as np
 
 from minitorch import _dtype, return_types
-from minitorch._backend import array_module
+from minitorch._backend import array_module, to_numpy
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import as_tensor, operands
@@ -319,7 +319,7 @@ def _histogramdd(input: Tensor, bins, range, weight, density, name):  # noqa: A0
     if not dt.is_floating_point or dt is _dtype.float16:
         raise _not_implemented("histogramdd", dt)
     d = input.shape[-1] if input.dim() else 1
-    x = np.asarray(input._data).reshape(-1, d)
+    x = to_numpy(input._data).reshape(-1, d)  # binned on the host, the results moved back
     xp = array_module(input._data)
     if isinstance(bins, Tensor):
         bins = [bins]
@@ -339,7 +339,7 @@ def _histogramdd(input: Tensor, bins, range, weight, density, name):  # noqa: A0
                                    f"the same dtype, but got input with dtype "
                                    f"{_dtype.CPP_NAMES[dt.name]} and bins for dimension {k} "
                                    f"with dtype {_dtype.CPP_NAMES[b.dtype.name]}")
-            e = np.asarray(b._data)
+            e = to_numpy(b._data)
             lo, hi = (e[0], e[-1]) if e.size else (0, 0)
             pos = np.searchsorted(e, column, side="right") - 1
         else:
@@ -361,7 +361,7 @@ def _histogramdd(input: Tensor, bins, range, weight, density, name):  # noqa: A0
         edges.append(e)
         positions.append(np.clip(pos, 0, max(n_bins - 1, 0)))
     shape = tuple(max(e.size - 1, 0) for e in edges)
-    w = np.ones(x.shape[0], x.dtype) if weight is None else np.asarray(
+    w = np.ones(x.shape[0], x.dtype) if weight is None else to_numpy(
         weight._data).reshape(-1)
     hist = np.zeros(shape, np.float64)
     if keep.any() and all(shape):

@@ -592,8 +592,10 @@ class FillTensor(Function):
     @staticmethod
     def forward(a, value):
         xp = array_module(a._data)
+        out = xp.empty(a._data.shape, dtype=a._data.dtype)
         with np.errstate(invalid="ignore"):  # NaN into an integer dtype: as PyTorch, no error
-            return _wrap(xp.full(a._data.shape, value._data, dtype=a._data.dtype))
+            out[...] = value._data  # (a device's value stays on it: no host array involved)
+        return _wrap(out)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
