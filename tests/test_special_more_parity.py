@@ -61,11 +61,11 @@ def _same(mine, ref):
                                equal_nan=True)
 
 
-@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int64", "bool"])
-@pytest.mark.parametrize("name", UNARY)
+@pytest.mark.parametrize("name,dtype", [
+    (name, dtype) for name in UNARY for dtype in ("float64", "float32", "float16", "int64", "bool")
+    # (PyTorch's float16 i0e depends on an element's place in the array)
+    if not (name == "i0e" and dtype == "float16")])
 def test_values_match_torch(name, dtype):
-    if name == "i0e" and dtype == "float16":
-        pytest.skip("PyTorch's float16 i0e depends on an element's place in the array")
     data = _data(name)
     if dtype in ("int64", "bool"):
         data = np.array([0, 1, 2, -3, 7]) if dtype == "int64" else np.array([True, False])
