@@ -786,6 +786,8 @@ def _lazy_story(lib, make, shape):
                                                   (3, 7)),
     (lambda nn: nn.LazyConv2d(4, 3), (2, 3, 6, 6)),
     (lambda nn: nn.LazyConv2d(2, (2, 3), padding=1, bias=False), (3, 5, 5)),
+    (lambda nn: nn.LazyConv3d(3, 2), (2, 2, 4, 4, 3)),
+    (lambda nn: nn.LazyConv3d(4, (1, 2, 2), groups=2, bias=False), (2, 3, 3, 3)),
 ])
 def test_lazy_modules_materialize_like_torch(make, shape):
     assert _lazy_story(minitorch, make, shape) == _lazy_story(torch, make, shape)
@@ -824,6 +826,7 @@ def _lazy_norm_story(lib, name, shape, kw):
     ("LazyBatchNorm2d", (2, 3, 4, 4), {}), ("LazyBatchNorm2d", (2, 3, 4, 4), {"affine": False}),
     ("LazyBatchNorm1d", (4, 6), {"track_running_stats": False, "bias": False}),
     ("LazyInstanceNorm1d", (2, 3, 5), {}), ("LazyInstanceNorm2d", (2, 3, 4, 4), {"eps": 0.1}),
+    ("LazyBatchNorm3d", (2, 3, 2, 3, 2), {}), ("LazyInstanceNorm3d", (2, 3, 2, 3, 2), {}),
 ])
 def test_lazy_norms_materialize_like_torch(name, shape, kw):
     mine, ref = _lazy_norm_story(minitorch, name, shape, kw), _lazy_norm_story(torch, name,

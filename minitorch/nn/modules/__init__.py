@@ -204,12 +204,16 @@ __all__ += ["EmbeddingBag"]
 from minitorch.nn.modules.lazy import (  # noqa: E402
     LazyBatchNorm1d,
     LazyBatchNorm2d,
+    LazyBatchNorm3d,
     LazyConv1d,
     LazyConv2d,
+    LazyConv3d,
     LazyInstanceNorm1d,
     LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
     LazyLinear,
 )
 
-__all__ += ["LazyLinear", "LazyConv1d", "LazyConv2d", "LazyBatchNorm1d", "LazyBatchNorm2d",
-            "LazyInstanceNorm1d", "LazyInstanceNorm2d"]
+__all__ += ["LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyBatchNorm1d",
+            "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+            "LazyInstanceNorm3d"]

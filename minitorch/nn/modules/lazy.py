@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from minitorch import _creation, _dtype
 from minitorch.autograd import grad_mode
-from minitorch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
-from minitorch.nn.modules.conv import Conv1d, Conv2d
-from minitorch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
+from minitorch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
+from minitorch.nn.modules.conv import Conv1d, Conv2d, Conv3d
+from minitorch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from minitorch.nn.modules.linear import Linear
 from minitorch.nn.parameter import (
     UninitializedBuffer,
@@ -156,6 +156,21 @@ class LazyConv2d(_LazyConvMixin, Conv2d):
         self._lazy_conv_setup(bias, device, dtype)
 
 
+class LazyConv3d(_LazyConvMixin, Conv3d):
+    """:class:`~minitorch.nn.Conv3d` whose ``in_channels`` is read from its first input."""
+
+    cls_to_become = Conv3d
+    _spatial = 3
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None,
+                 dtype=None) -> None:
+        self._out = out_channels
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
+                         padding_mode)
+        self._lazy_conv_setup(bias, device, dtype)
+
+
 class _LazyNormBase(LazyModuleMixin):
     """Batch and instance norm whose ``num_features`` is the size of dim 1 of the first
     input (the running statistics are :class:`~minitorch.nn.UninitializedBuffer` until
@@ -216,3 +231,15 @@ class LazyInstanceNorm2d(_LazyNormBase, InstanceNorm2d):
 
     cls_to_become = InstanceNorm2d
 
+
+class LazyBatchNorm3d(_LazyNormBase, BatchNorm3d):
+    """:class:`~minitorch.nn.BatchNorm3d` that reads ``num_features`` from its first input."""
+
+    cls_to_become = BatchNorm3d
+
+
+class LazyInstanceNorm3d(_LazyNormBase, InstanceNorm3d):
+    """:class:`~minitorch.nn.InstanceNorm3d` that reads ``num_features`` from its first
+    input (lazy, it has weights and running statistics by default, as PyTorch's)."""
+
+    cls_to_become = InstanceNorm3d
