@@ -270,7 +270,7 @@ class AvgPool2DBackward(Function):
 
 
 # ---------------------------------------------------------------- adaptive pooling
-def _check_grad_size(grad: Tensor, name: str, n: int = 2) -> None:
+def _check_grad_size(grad: Tensor, name: str) -> None:
     """PyTorch's backward refuses an empty output (outside the batch dimensions)."""
     for d in range(1, grad.dim()):
         if grad.shape[d] == 0:
@@ -528,7 +528,7 @@ class AdaptiveAvgPool3D(AdaptiveAvgPool2D):
 
     @staticmethod
     def backward(ctx, grad):
-        _check_grad_size(grad, "adaptive_avg_pool3d", 3)
+        _check_grad_size(grad, "adaptive_avg_pool3d")
         return AdaptiveAvgPool3DGrad.apply(grad, ctx.in_hw)
 
 
@@ -547,7 +547,7 @@ class AdaptiveMaxPool3D(AdaptiveMaxPool2D):
 
     @staticmethod
     def backward(ctx, grad, _grad_indices=None):
-        _check_grad_size(grad, "adaptive_max_pool3d", 3)
+        _check_grad_size(grad, "adaptive_max_pool3d")
         return AdaptiveMaxPool3DGradInput.apply(grad, ctx.shape, ctx.idx, 3)
 
 

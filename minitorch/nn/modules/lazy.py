@@ -94,7 +94,18 @@ class LazyLinear(LazyModuleMixin, Linear):
 
 
 class _LazyConvMixin(LazyModuleMixin):
+    """``LazyConv1d``/``2d``/``3d``: the convolution of ``_spatial`` dimensions made with
+    ``in_channels = 0`` and uninitialized parameters, until the first input."""
+
     _spatial = 0
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None,
+                 dtype=None) -> None:
+        self._out = out_channels
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
+                         padding_mode)
+        self._lazy_conv_setup(bias, device, dtype)
 
     def _lazy_conv_setup(self, bias: bool, device, dtype) -> None:
         self.weight = UninitializedParameter(device=device, dtype=dtype)
@@ -132,14 +143,6 @@ class LazyConv1d(_LazyConvMixin, Conv1d):
     cls_to_become = Conv1d
     _spatial = 1
 
-    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None,
-                 dtype=None) -> None:
-        self._out = out_channels
-        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
-                         padding_mode)
-        self._lazy_conv_setup(bias, device, dtype)
-
 
 class LazyConv2d(_LazyConvMixin, Conv2d):
     """:class:`~minitorch.nn.Conv2d` whose ``in_channels`` is read from its first input."""
@@ -147,28 +150,12 @@ class LazyConv2d(_LazyConvMixin, Conv2d):
     cls_to_become = Conv2d
     _spatial = 2
 
-    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None,
-                 dtype=None) -> None:
-        self._out = out_channels
-        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
-                         padding_mode)
-        self._lazy_conv_setup(bias, device, dtype)
-
 
 class LazyConv3d(_LazyConvMixin, Conv3d):
     """:class:`~minitorch.nn.Conv3d` whose ``in_channels`` is read from its first input."""
 
     cls_to_become = Conv3d
     _spatial = 3
-
-    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None,
-                 dtype=None) -> None:
-        self._out = out_channels
-        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
-                         padding_mode)
-        self._lazy_conv_setup(bias, device, dtype)
 
 
 class _LazyNormBase(LazyModuleMixin):
