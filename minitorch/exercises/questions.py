@@ -343,8 +343,8 @@ QUESTIONS: dict[int, list[Question]] = {
                 "Right: the graph grows from the leaves to the root in the forward pass, "
                 "and backward walks from the root to the leaves.",
                 "It is the other way round: outputs are computed *from* the leaves.",
-                "The graph's nodes are tensors and operations (`Function` objects), not "
-                "layers or optimizers.",
+                "The graph's nodes are operations (`Function` objects, with an "
+                "`AccumulateGrad` for each leaf tensor), not layers or optimizers.",
                 "The graph is acyclic and directed, from inputs to outputs.",
             ),
         ),
