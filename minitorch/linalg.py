@@ -2525,7 +2525,8 @@ def ldl_solve(LD: Tensor, pivots: Tensor, B: Tensor, *, hermitian: bool = False)
     bs = np.broadcast_to(b, batch + b.shape[-2:]).reshape(-1, *b.shape[-2:])
     out = np.stack([_ldl_solve_one(x, p, y) for x, p, y in zip(ld, piv, bs)]) if bs.shape[0] \
         else np.zeros(bs.shape, b.dtype)
-    return _maybe_recorded(_by_columns(out.reshape(batch + b.shape[-2:])), LD, B, "linalg_ldl_solve")
+    out = _by_columns(out.reshape(batch + b.shape[-2:]))
+    return _maybe_recorded(out, LD, B, "linalg_ldl_solve")
 
 
 __all__ += ["ldl_factor", "ldl_factor_ex", "ldl_solve"]

@@ -257,3 +257,40 @@ def test_householder_product_is_laid_out_by_columns():
         for q in (lib.linalg.householder_product(x, t), lib.orgqr(x[0], t[0, :2])):
             assert q.stride() == (torch.linalg.householder_product(a, tau).stride() if
                                   q.dim() == 3 else (1, 5))
+
+
+# task lapack: lstsq's drivers on rank-deficient and nearly rank-deficient matrices. (torch's
+# gelsy hands LAPACK an uninitialised pivot array, so whether it pivots the first matrix is
+# chance; these matrices have their independent columns first and largest, where pivoting
+# changes nothing)
+def _deficient(m, n, r, noise, seed):
+    rng = np.random.default_rng(seed)
+    lead = 10 * rng.standard_normal((m, r))
+    a = np.concatenate([lead, lead @ (0.1 * rng.standard_normal((r, n - r)))], 1)
+    return a + noise * rng.standard_normal((m, n))
+
+
+@pytest.mark.parametrize("driver", [None, "gelsy", "gelsd", "gelss"])
+@pytest.mark.parametrize("case", [(5, 4, 2, 0.0, None), (4, 4, 3, 0.0, None),
+                                  (3, 5, 2, 0.0, None), (6, 4, 2, 1e-10, 1e-8),
+                                  (4, 6, 3, 1e-10, 1e-8), (5, 3, 3, 0.0, 0.5)],
+                         ids=["tall", "square", "wide", "tall-nearly", "wide-nearly", "rcond"])
+def test_lstsq_rank_deficient_matches_torch(case, driver):
+    m, n, r, noise, rcond = case
+    a = np.stack([_deficient(m, n, r, noise, 3), _deficient(m, n, r, noise, 5)])
+    b = _mat((2, m, 2), 4)
+    mine = mt.linalg.lstsq(mt.tensor(a), mt.tensor(b), rcond, driver=driver)
+    ref = torch.linalg.lstsq(torch.tensor(a), torch.tensor(b), rcond, driver=driver)
+    np.testing.assert_allclose(mine.solution.numpy(), ref.solution.numpy(), rtol=1e-7,
+                               atol=1e-9)
+    assert mine.rank.tolist() == ref.rank.tolist()
+    for m_, t in ((mine.residuals, ref.residuals), (mine.singular_values, ref.singular_values)):
+        np.testing.assert_allclose(m_.numpy(), t.numpy(), rtol=1e-7, atol=1e-9)
+
+
+def test_lstsq_gelsy_zero_matrix_and_no_columns():
+    for a, b in ((np.zeros((3, 2)), np.ones((3, 2))), (np.ones((3, 2)), np.ones((3, 0)))):
+        mine, ref = mt.linalg.lstsq(mt.tensor(a), mt.tensor(b)), torch.linalg.lstsq(
+            torch.tensor(a), torch.tensor(b))
+        assert mine.rank.item() == ref.rank.item()
+        np.testing.assert_array_equal(mine.solution.numpy(), ref.solution.numpy())
