@@ -173,7 +173,8 @@ class CholeskyInverse(_Function):
     def forward(ctx, factor, upper):
         f = factor._data
         a = _np.swapaxes(f, -1, -2) @ f if upper else f @ _np.swapaxes(f, -1, -2)
-        out = linalg._on_device_of(_np.linalg.inv(a) if a.size else a.copy(), factor)
+        out = linalg._on_device_of(linalg._by_columns(_np.linalg.inv(a) if a.size else a.copy()),
+                                   factor)
         ctx.upper = upper
         ctx.save_for_backward(factor, out)
         return out
@@ -211,7 +212,7 @@ class CholeskySolve(_Function):
         low = _np.swapaxes(f, -1, -2) if upper else f
         y = linalg._trsm(low, to_numpy(b._data), upper=False, unit=False)
         x = linalg._trsm(_np.swapaxes(low, -1, -2), y, upper=True, unit=False)
-        out = linalg._on_device_of(x, b)
+        out = linalg._on_device_of(linalg._by_columns(x), b)  # by columns, as PyTorch's
         ctx.upper, ctx.shapes = upper, (b.shape, factor.shape)
         ctx.save_for_backward(factor, out)
         return out
@@ -266,7 +267,8 @@ class TriangularSolve(_Function):
         x = linalg._trsm(m, to_numpy(b._data), upper=upper != transpose, unit=unit)
         batch = _np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
         copy = _np.array(_np.broadcast_to(host, batch + a.shape[-2:]))
-        return linalg._on_device_of(x, b), linalg._on_device_of(copy, a)
+        return (linalg._on_device_of(linalg._by_columns(x), b),  # by columns, as PyTorch's
+                linalg._on_device_of(linalg._by_columns(copy), a))
 
     @staticmethod
     def setup_context(ctx, inputs, output):

@@ -113,9 +113,14 @@ def _mT(t: Tensor) -> Tensor:  # noqa: N802
 def _by_columns(x):
     """The array ``x`` with each of its matrices laid out column by column (the batch stays
     row-major), as LAPACK writes its results and PyTorch returns them: a later ``reshape``
-    (in ``matmul``) is then a view, or a copy, exactly where PyTorch's is."""
+    (in ``matmul``) is then a view, or a copy, exactly where PyTorch's is. A vector (one
+    dimension) is returned as it is."""
     xp = array_module(x)
-    return xp.swapaxes(xp.ascontiguousarray(xp.swapaxes(x, -1, -2)), -1, -2)
+    if x.ndim < 2:
+        return x
+    out = xp.empty(x.shape[:-2] + x.shape[:-3:-1], x.dtype)  # (a fresh array: its strides are
+    out[...] = xp.swapaxes(x, -1, -2)  # PyTorch's also along dimensions of size 1)
+    return xp.swapaxes(out, -1, -2)
 
 
 # ---------------------------------------------------------------- inverse
@@ -211,14 +216,15 @@ class Solve(Function):
     @staticmethod
     def forward(ctx, a, b, vector, left=True):
         xp = array_module(a._data)
-        da, db = (a._data, b._data) if left else (_swapped(a._data), _swapped(b._data))
+        rhs = b._data[..., None] if vector else b._data
+        da, db = (a._data, rhs) if left else (_swapped(a._data), _swapped(rhs))
         try:
-            x = _nan_where_nan(da, xp.linalg.solve(da, db[..., None] if vector else db))
+            x = _nan_where_nan(da, xp.linalg.solve(da, db))
         except np.linalg.LinAlgError:
             raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix "
                               "is singular.") from None
-        x = x[..., 0] if vector else x
-        out = _wrap(x if left else _swapped(x))
+        x = x if left else _swapped(x)
+        out = _wrap(_solve_layout(x[..., 0] if vector else x, left))
         ctx.vector, ctx.left = vector, left
         ctx.save_for_backward(a, out)
         return out
@@ -242,16 +248,23 @@ def _swapped(x):
     return x.swapaxes(-1, -2)
 
 
+def _solve_layout(x, left: bool):
+    """A solve's result laid out as PyTorch's: by columns for ``A X = B``, by rows for ``X A
+    = B`` (which PyTorch solves as the transposed equation); a batch of vectors counts as one
+    matrix."""
+    if left:
+        return _by_columns(x)
+    out = array_module(x).empty(x.shape, x.dtype)  # (PyTorch's strides also along dimensions
+    out[...] = x  # of size 1, which NumPy's ascontiguousarray leaves as they were)
+    return out
+
+
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:  # noqa: N803
     """The solution ``X`` of ``A X = B`` (``X A = B`` with ``left=False``), without forming
     ``A^-1``. ``B`` may be a vector (one right-hand side) or a matrix (one per column)."""
     _check_square(A, "linalg.solve")
     _check_float(A, "linalg.solve")
-    if left:
-        return Solve.apply(A, B, _solve_checks(A, B, "linalg.solve"))
-    if _solve_checks(_mT(A), _mT(B), "linalg.solve"):  # the transposed equation's checks
-        return _mT(solve(_mT(A), _mT(B)))  # (a batch of vectors that reads as one)
-    return Solve.apply(A, B, False, False)
+    return Solve.apply(A, B, _solve_checks(A, B, "linalg.solve", left), bool(left))
 
 
 # ---------------------------------------------------------------- norms
@@ -1330,7 +1343,7 @@ class SolveTriangular(Function):
         else:  # X A = B: A^T X^T = B^T
             out = np.swapaxes(_trsm(np.swapaxes(x, -1, -2), np.swapaxes(y, -1, -2), not upper,
                                     unit), -1, -2)
-        result = _on_device_of(out, a)
+        result = _on_device_of(_by_columns(out), a)  # by columns (left or not), as PyTorch's
         ctx.save_for_backward(a, result)
         return result
 
@@ -1516,16 +1529,16 @@ class SolveEx(Solve):
     @staticmethod
     def forward(ctx, a, b, vector, left=True):
         data, rhs = to_numpy(a._data), to_numpy(b._data)
+        rhs = rhs[..., None] if vector else rhs
         if not left:
             data, rhs = _swapped(data), _swapped(rhs)
-        rhs = rhs[..., None] if vector else rhs
         lu, pivots, info = _lu_array(data)
         x = _lu_solve_array(lu, pivots, rhs) if info.any() else np.linalg.solve(
             np.broadcast_to(data, np.broadcast_shapes(data.shape[:-2], rhs.shape[:-2]) +
                             data.shape[-2:]), rhs)
         x = _nan_where_nan(data, x)
-        x = x[..., 0] if vector else x
-        out = _on_device_of(x if left else _swapped(x), a)
+        x = x if left else _swapped(x)
+        out = _on_device_of(_solve_layout(x[..., 0] if vector else x, left), a)
         ctx.vector, ctx.left = vector, left
         ctx.save_for_backward(a, out)
         return out
@@ -1536,11 +1549,7 @@ def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = Fa
     ``torch.return_types.linalg_solve_ex(result, info)``."""
     _check_square(A, "linalg.solve")  # PyTorch's messages name solve, not solve_ex
     _check_float(A, "linalg.solve")
-    vector = _solve_checks(A, B, "linalg.solve") if left else \
-        _solve_checks(_mT(A), _mT(B), "linalg.solve")
-    if not left and vector:  # a batch of vectors that reads as one: the transposed equation
-        result, info = solve_ex(_mT(A), _mT(B), check_errors=check_errors)
-        return return_types.linalg_solve_ex(_mT(result), info)
+    vector = _solve_checks(A, B, "linalg.solve", left)
     info = _lu_array(to_numpy(A._data))[2]
     if check_errors:
         _raise_info(info, "torch.linalg.solve_ex: {batch}The solver failed because the input "
@@ -1549,8 +1558,9 @@ def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = Fa
                                         _info_tensor(info, A))
 
 
-def _solve_checks(A: Tensor, B: Tensor, name: str) -> bool:  # noqa: N803
-    """``solve``'s checks (under ``name``); whether ``B`` is a vector."""
+def _solve_checks(A: Tensor, B: Tensor, name: str, left: bool = True) -> bool:  # noqa: N803
+    """``solve``'s checks (under ``name``); whether ``B`` is a vector (PyTorch decides before
+    it reads ``left``, and refuses a vector for ``left=False``)."""
     if A.dtype is not B.dtype:
         raise RuntimeError(f"{name}: Expected A and B to have the same dtype, but found A of "
                            f"type {A.dtype._legacy[:-6]} and B of type {B.dtype._legacy[:-6]} "
@@ -1558,11 +1568,14 @@ def _solve_checks(A: Tensor, B: Tensor, name: str) -> bool:  # noqa: N803
     _check_low_precision(A, "lu_cpu", NotImplementedError)
     n = A.shape[-1]
     vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
-    rows = B.shape[-1] if vector else B.shape[-2]
-    if rows != n:
-        cols = 1 if vector else B.shape[-1]
-        raise RuntimeError(f"{name}: Incompatible shapes of A and B for the equation AX = B "
-                           f"({n}x{n} and {rows}x{cols})")
+    rows, cols = (B.shape[-1], 1) if vector else tuple(B.shape[-2:])
+    if (rows if left else cols) != n:
+        raise RuntimeError(f"{name}: Incompatible shapes of A and B for the equation "
+                           f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {rows}x{cols})")
+    if vector and not left:
+        raise RuntimeError(f"{name}: Vector broadcasting of the left hand side is not supported "
+                           "for left=False. In this case linalg.solve is equivalent to B / "
+                           "A.squeeze(-1)")
     return vector
 
 
@@ -1744,7 +1757,7 @@ class LuFactor(Function):
 
     @staticmethod
     def forward(ctx, a, lu, pivots):
-        out = _on_device_of(lu, a)
+        out = _on_device_of(_by_columns(lu), a)  # as LAPACK's getrf writes it
         ctx.pivots = pivots
         ctx.save_for_backward(out)
         return out
@@ -1866,7 +1879,7 @@ class LuSolve(Function):
         else:  # X A = B: A^T X^T = B^T
             out = np.swapaxes(_lu_solve_array(x, piv, np.swapaxes(y, -1, -2), not adjoint),
                               -1, -2)
-        result = _on_device_of(out, b)
+        result = _on_device_of(_solve_layout(out, left), b)
         ctx.pivots, ctx.flags, ctx.shapes = pivots, (left, adjoint), (lu.shape, b.shape)
         ctx.save_for_backward(lu, result)
         return result
@@ -1938,8 +1951,8 @@ _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 
 
 class Lstsq(Function):
-    """The least-squares solution ``X = A+ B`` (singular values up to ``rcond`` times the
-    largest count as zero) and, where asked for, its squared residuals. Backward is
+    """The least-squares solution and, where asked for, its squared residuals (computed by
+    ``lstsq`` for its driver, passed in as arrays). Backward is
     PyTorch's ``linalg_lstsq_backward``, through the pseudo-inverse: ``grad_A`` is
     ``pinv_backward(G B^T)``, ``grad_B = A+^T G``; the residuals ``|A X - B|^2`` add
     ``2 (A X - B) gR X^T`` and ``-2 (A X - B) gR`` (``X`` is optimal: its change does not
@@ -1949,19 +1962,8 @@ class Lstsq(Function):
     _builtin = True
 
     @staticmethod
-    def forward(a, b, vector, rcond, residuals):
-        x, y = to_numpy(a._data).astype(np.float64), to_numpy(b._data).astype(np.float64)
-        y = y[..., None] if vector else y
-        u, s, vh = np.linalg.svd(x, full_matrices=False)
-        keep = s > rcond * s[..., :1] if s.shape[-1] else s > 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            inverse = np.where(keep, 1 / np.where(keep, s, 1), 0)
-        sol = np.swapaxes(vh, -1, -2) @ (inverse[..., None] * (np.swapaxes(u, -1, -2) @ y))
-        res = np.zeros((0,), x.dtype)
-        if residuals:
-            res = ((x @ sol - y) ** 2).sum(-2)  # (a vector's: of length 1)
-        sol = sol[..., 0] if vector else sol
-        return _on_device_of(sol, a), _on_device_of(res, a)
+    def forward(a, b, vector, solution, residuals):  # (the arrays computed by lstsq)
+        return _on_device_of(solution, a), _on_device_of(residuals, a)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
@@ -1991,6 +1993,155 @@ class Lstsq(Function):
         return g_a, g_b, None, None, None
 
 
+# ---------------------------------------------------------------- task lapack: lstsq's drivers
+_ULP = np.finfo(np.float64).eps / 2  # LAPACK's dlamch('Epsilon')
+
+
+def _laic1_max(x, sest, w, gamma):
+    """LAPACK's ``dlaic1`` (job 1): the estimate of the largest singular value of ``[[L, 0],
+    [w^T, gamma]]`` from that of ``L`` (``sest``, vector ``x``); returns it, ``s`` and ``c``
+    (the new vector is ``[s x, c]``)."""
+    alpha = float(x @ w)
+    a, g, e = abs(alpha), abs(gamma), abs(sest)
+    if sest == 0:
+        big = max(g, a)
+        if big == 0:
+            return 0.0, 0.0, 1.0
+        s, c = alpha / big, gamma / big
+        norm = math.hypot(s, c)
+        return big * norm, s / norm, c / norm
+    if g <= _ULP * e:
+        return math.hypot(e, a), 1.0, 0.0
+    if a <= _ULP * e:
+        return (e, 1.0, 0.0) if g <= e else (g, 0.0, 1.0)
+    if e <= _ULP * a or e <= _ULP * g:
+        if g <= a:
+            t = math.sqrt(1 + (g / a) ** 2)
+            return a * t, math.copysign(1.0, alpha) / t, gamma / a / t
+        t = math.sqrt(1 + (a / g) ** 2)
+        return g * t, alpha / g / t, math.copysign(1.0, gamma) / t
+    z1, z2 = alpha / e, gamma / e
+    b, c = (1 - z1 * z1 - z2 * z2) / 2, z1 * z1
+    t = c / (b + math.sqrt(b * b + c)) if b > 0 else math.sqrt(b * b + c) - b
+    sine, cosine = -z1 / t, -z2 / (1 + t)
+    norm = math.hypot(sine, cosine)
+    return math.sqrt(t + 1) * e, sine / norm, cosine / norm
+
+
+def _laic1_min(x, sest, w, gamma):
+    """LAPACK's ``dlaic1`` (job 2): as ``_laic1_max``, for the smallest singular value."""
+    alpha = float(x @ w)
+    a, g, e = abs(alpha), abs(gamma), abs(sest)
+    if sest == 0:
+        sine, cosine = (1.0, 0.0) if max(g, a) == 0 else (-gamma, alpha)
+        big = max(abs(sine), abs(cosine))
+        norm = math.hypot(sine / big, cosine / big)
+        return 0.0, sine / big / norm, cosine / big / norm
+    if g <= _ULP * e:
+        return g, 0.0, 1.0
+    if a <= _ULP * e:
+        return (g, 0.0, 1.0) if g <= e else (e, 1.0, 0.0)
+    if e <= _ULP * a or e <= _ULP * g:
+        if g <= a:
+            t = math.sqrt(1 + (g / a) ** 2)
+            return e * (g / a) / t, -(gamma / a) / t, math.copysign(1.0, alpha) / t
+        t = math.sqrt(1 + (a / g) ** 2)
+        return e / t, -math.copysign(1.0, gamma) / t, alpha / g / t
+    z1, z2 = alpha / e, gamma / e
+    norma = max(1 + z1 * z1 + abs(z1 * z2), abs(z1 * z2) + z2 * z2)
+    if 1 + 2 * (z1 - z2) * (z1 + z2) >= 0:  # the root is near 0
+        b, c = (z1 * z1 + z2 * z2 + 1) / 2, z2 * z2
+        t = c / (b + math.sqrt(abs(b * b - c)))
+        sine, cosine, est = z1 / (1 - t), -z2 / t, math.sqrt(t + 4 * _ULP * _ULP * norma) * e
+    else:  # near 1: shifted by it
+        b, c = (z2 * z2 + z1 * z1 - 1) / 2, z1 * z1
+        t = -c / (b + math.sqrt(b * b + c)) if b >= 0 else b - math.sqrt(b * b + c)
+        sine, cosine = -z1 / t, -z2 / (1 + t)
+        est = math.sqrt(1 + t + 4 * _ULP * _ULP * norma) * e
+    norm = math.hypot(sine, cosine)
+    return est, sine / norm, cosine / norm
+
+
+def _gelsy_one(a: np.ndarray, b: np.ndarray, rcond: float) -> tuple:
+    """LAPACK's ``gelsy`` for one matrix as PyTorch calls it: the Householder QR of ``A``
+    (its columns stay in place: PyTorch hands ``geqp3`` an uninitialised pivot array, which
+    in practice fixes every column, and always does for the matrices of a batch after the
+    first), the rank from the incremental condition estimate of ``R`` (the leading ``r``
+    columns, while ``smax * rcond <= smin``), then the minimum-norm solution of ``[R11 R12]
+    y = (Q^T B)[:r]``. Returns the solution (``n x k``) and the rank."""
+    m, n = a.shape
+    r, qtb = a.astype(np.float64), b.astype(np.float64)
+    for i in range(min(m, n)):  # Householder reflections, applied to R and to B as they come
+        alpha, below = r[i, i], np.linalg.norm(r[i + 1:, i])
+        if below == 0:
+            continue
+        beta = -math.copysign(math.hypot(alpha, below), alpha)
+        u = np.concatenate([[1.0], r[i + 1:, i] / (alpha - beta)])
+        tau = (beta - alpha) / beta
+        r[i:, i:] -= tau * np.outer(u, u @ r[i:, i:])
+        qtb[i:] -= tau * np.outer(u, u @ qtb[i:])
+    x = np.zeros((n, b.shape[1]))
+    if min(m, n, b.shape[1]) == 0 or r[0, 0] == 0:
+        return x, 0
+    smin = smax = abs(r[0, 0])
+    vmin = vmax = np.ones(1)
+    rank = 1
+    while rank < min(m, n):
+        sminpr, s1, c1 = _laic1_min(vmin, smin, r[:rank, rank], r[rank, rank])
+        smaxpr, s2, c2 = _laic1_max(vmax, smax, r[:rank, rank], r[rank, rank])
+        if smaxpr * rcond > sminpr:
+            break
+        vmin, vmax = np.append(s1 * vmin, c1), np.append(s2 * vmax, c2)
+        smin, smax, rank = sminpr, smaxpr, rank + 1
+    top = np.triu(r[:rank])  # [R11 R12]: its minimum-norm solution through the QR of its
+    if rank == n:  # transpose (LAPACK's tzrzf makes the same orthogonal reduction)
+        return np.linalg.solve(top, qtb[:rank]), rank
+    z, t = np.linalg.qr(top.T)
+    return z @ np.linalg.solve(t.T, qtb[:rank]), rank
+
+
+def _lstsq_arrays(a: np.ndarray, b: np.ndarray, rcond: float, driver: str) -> tuple:
+    """The solution (``n x k`` per matrix, batches broadcast), rank and singular values of
+    ``lstsq`` as PyTorch's CPU driver computes them: ``gelsy`` as ``_gelsy_one``; ``gelsd``
+    and ``gelss`` through the SVD, singular values up to ``rcond`` times the largest counting
+    as zero (``gelsd`` takes LAPACK's epsilon for an ``rcond`` outside (0, 1), ``gelss`` for
+    a negative one); ``gels`` (full rank assumed) as the SVD's."""
+    m, n = a.shape[-2:]
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    x = np.zeros(batch + (n, b.shape[-1]))
+    if driver == "gelsy":
+        count = math.prod(batch)
+        aa = np.broadcast_to(a, batch + (m, n)).reshape(count, m, n)
+        bb = np.broadcast_to(b, batch + b.shape[-2:]).reshape(count, m, b.shape[-1])
+        flat, ranks = x.reshape(count, n, b.shape[-1]), np.zeros(count, np.int64)
+        for i in range(aa.shape[0]):
+            flat[i], ranks[i] = _gelsy_one(aa[i], bb[i], rcond)
+        lead = len(batch) - (a.ndim - 2)  # the rank has A's batch shape (it depends on A only)
+        rank = ranks.reshape(batch)[(0,) * lead + tuple(slice(0, 1) if d == 1 else slice(None)
+                                                        for d in a.shape[:-2])]
+        return x, rank, None
+    s = np.linalg.svd(a.astype(np.float64), compute_uv=False) if a.size else \
+        np.zeros(a.shape[:-2] + (min(m, n),))
+    if driver == "gelsd" and not 0 < rcond < 1 or driver == "gelss" and rcond < 0:
+        rcond = _ULP
+    rank = (s > rcond * s[..., :1]).sum(-1) if s.shape[-1] else np.zeros(s.shape[:-1], int)
+    if a.size and b.size:
+        u, s_, vh = np.linalg.svd(a.astype(np.float64), full_matrices=False)
+        keep = s_ > rcond * s_[..., :1]
+        inverse = np.where(keep, 1 / np.where(keep, s_, 1), 0)
+        x[...] = np.swapaxes(vh, -1, -2) @ (inverse[..., None] * (np.swapaxes(u, -1, -2) @ b))
+    return x, rank, s
+
+
+def _lstsq_layout(x: np.ndarray, m: int) -> np.ndarray:
+    """The solution inside LAPACK's ``max(m, n) x k`` right-hand side, by columns, as
+    PyTorch returns it (a view of its first ``n`` rows)."""
+    n = x.shape[-2]
+    buffer = _by_columns(np.zeros(x.shape[:-2] + (max(m, n), x.shape[-1]), x.dtype))
+    buffer[..., :n, :] = x
+    return buffer[..., :n, :]
+
+
 def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):  # noqa: N803
     """The least-squares solution of ``A X = B`` (the minimum-norm one where ``A`` is rank
     deficient): ``torch.return_types.linalg_lstsq(solution, residuals, rank,
@@ -1999,8 +2150,10 @@ def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):  # noqa: N803
     only for a tall ``A`` of full rank); ``'gels'`` the residuals alone. Singular values up
     to ``rcond`` times the largest (default: ``eps * max(m, n)``) count as zero.
 
-    minitorch solves through the SVD for every driver: where LAPACK's QR-based ``gelsy``
-    would round differently for a nearly rank-deficient ``A``, the results can differ.
+    ``gelsy`` is LAPACK's (QR, the rank from an incremental condition estimate, the
+    minimum-norm solution of the leading rows of ``R``) with the columns in place, as
+    PyTorch's runs it in practice (see ``_gelsy_one``); the other drivers solve through the
+    SVD.
 
     >>> import minitorch
     >>> A = minitorch.tensor([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
@@ -2032,14 +2185,15 @@ def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):  # noqa: N803
     if (B.shape[-1] if vector else B.shape[-2]) != A.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     m, n = A.shape[-2:]
-    data = to_numpy(A._data)
+    data, rhs = to_numpy(A._data), to_numpy(B._data).astype(np.float64)
+    rhs = rhs[..., None] if vector else rhs
     rcond = float(np.finfo(data.dtype).eps * max(m, n)) if rcond is None else float(rcond)
-    s = np.linalg.svd(data.astype(np.float64), compute_uv=False) if data.size else \
-        np.zeros(data.shape[:-2] + (min(m, n),))
-    rank = (s > rcond * s[..., :1]).sum(-1) if s.shape[-1] else np.zeros(s.shape[:-1], int)
-    full = bool(np.all(rank == min(m, n)))
-    solution, residuals = Lstsq.apply(A, B, vector, rcond,
-                                      driver != "gelsy" and m > n and full)
+    x, rank, s = _lstsq_arrays(data, rhs, rcond, driver)
+    residuals = np.zeros((0,), data.dtype)
+    if driver != "gelsy" and m > n and (driver == "gels" or bool(np.all(rank == n))):
+        residuals = ((data.astype(np.float64) @ x - rhs) ** 2).sum(-2)  # (a vector's: length 1)
+    x = _lstsq_layout(x.astype(data.dtype), m)
+    solution, residuals = Lstsq.apply(A, B, vector, x[..., 0] if vector else x, residuals)
     xp = array_module(A._data)
     rank_t = _wrap(xp.asarray(rank.astype(np.int64) if driver != "gels" else
                               np.zeros((0,), np.int64)))
@@ -2109,7 +2263,7 @@ class HouseholderProduct(Function):
             v = _householder_vectors(x, i)[..., :, None]
             q = q - t[..., i, None, None] * v * (np.swapaxes(v, -1, -2) @ q)
         ctx.save_for_backward(a, tau)
-        return _on_device_of(q.astype(x.dtype), a)
+        return _on_device_of(_by_columns(q.astype(x.dtype)), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -2328,7 +2482,7 @@ def ldl_factor_ex(A: Tensor, *, hermitian: bool = False, check_errors: bool = Fa
     if check_errors:
         _ldl_error(info, "torch.linalg.ldl_factor_ex")
     return return_types.linalg_ldl_factor_ex(
-        _maybe_recorded(lds.reshape(data.shape), A, None, "linalg_ldl_factor_ex"),
+        _maybe_recorded(_by_columns(lds.reshape(data.shape)), A, None, "linalg_ldl_factor_ex"),
         _info_tensor(pivs.reshape(data.shape[:-1]), A), _info_tensor(info, A))
 
 
@@ -2371,7 +2525,8 @@ def ldl_solve(LD: Tensor, pivots: Tensor, B: Tensor, *, hermitian: bool = False)
     bs = np.broadcast_to(b, batch + b.shape[-2:]).reshape(-1, *b.shape[-2:])
     out = np.stack([_ldl_solve_one(x, p, y) for x, p, y in zip(ld, piv, bs)]) if bs.shape[0] \
         else np.zeros(bs.shape, b.dtype)
-    return _maybe_recorded(out.reshape(batch + b.shape[-2:]), LD, B, "linalg_ldl_solve")
+    out = _by_columns(out.reshape(batch + b.shape[-2:]))
+    return _maybe_recorded(out, LD, B, "linalg_ldl_solve")
 
 
 __all__ += ["ldl_factor", "ldl_factor_ex", "ldl_solve"]

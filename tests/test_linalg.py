@@ -167,3 +167,130 @@ def test_lapack_results_are_laid_out_by_columns(shape, call):
     for m, t in zip(mine, ref) if isinstance(ref, tuple) else [(mine, ref)]:
         if t.numel() > 1:  # PyTorch's strides of an empty result are its own business
             assert m.stride() == t.stride()
+
+
+# task lapack: the other LAPACK-backed results, laid out as PyTorch lays them out (by columns,
+# or by rows where PyTorch solves the transposed equation, lstsq's solution inside its
+# max(m, n)-row buffer), with batches, broadcasting, dimensions of size 1 and left=False
+def _spd(lib, a):
+    return a @ a.mT + a.shape[-1] * lib.eye(a.shape[-1], dtype=a.dtype)
+
+
+_LAYOUT_CALLS = {
+    "solve": lambda lib, a, b: lib.linalg.solve(a, b),
+    "solve-left=False": lambda lib, a, b: lib.linalg.solve(a, b.mT, left=False),
+    "solve-vector": lambda lib, a, b: lib.linalg.solve(a, a[..., 0]),
+    "solve-A^T": lambda lib, a, b: lib.linalg.solve(a.mT, b),
+    "solve_ex": lambda lib, a, b: lib.linalg.solve_ex(a, b),
+    "solve_ex-left=False": lambda lib, a, b: lib.linalg.solve_ex(a, b.mT, left=False),
+    "lu_factor": lambda lib, a, b: lib.linalg.lu_factor(a),
+    "lu_factor-wide": lambda lib, a, b: lib.linalg.lu_factor(lib.cat([a, b], -1)),
+    "lu_factor-tall": lambda lib, a, b: lib.linalg.lu_factor(lib.cat([a, b.mT], -2)),
+    "lu_factor_ex": lambda lib, a, b: lib.linalg.lu_factor_ex(a),
+    "torch.lu": lambda lib, a, b: lib.lu(a, get_infos=True),
+    "lu_solve": lambda lib, a, b: lib.linalg.lu_solve(*lib.linalg.lu_factor(a), b),
+    "lu_solve-adjoint": lambda lib, a, b: lib.linalg.lu_solve(*lib.linalg.lu_factor(a), b,
+                                                              adjoint=True),
+    "lu_solve-left=False": lambda lib, a, b: lib.linalg.lu_solve(*lib.linalg.lu_factor(a), b.mT,
+                                                                 left=False),
+    "lu_solve-left=False-adjoint": lambda lib, a, b: lib.linalg.lu_solve(
+        *lib.linalg.lu_factor(a), b.mT, left=False, adjoint=True),
+    "torch.lu_solve": lambda lib, a, b: lib.lu_solve(b, *lib.linalg.lu_factor(a)),
+    "solve_triangular": lambda lib, a, b: lib.linalg.solve_triangular(a, b, upper=True),
+    "solve_triangular-left=False": lambda lib, a, b: lib.linalg.solve_triangular(
+        a, b.mT, upper=False, left=False, unitriangular=True),
+    "triangular_solve": lambda lib, a, b: lib.triangular_solve(b, a),
+    "triangular_solve-transpose": lambda lib, a, b: lib.triangular_solve(b, a, False, True),
+    "cholesky_solve": lambda lib, a, b: lib.cholesky_solve(b, lib.linalg.cholesky(_spd(lib, a))),
+    "cholesky_inverse": lambda lib, a, b: lib.cholesky_inverse(lib.linalg.cholesky(_spd(lib, a))),
+    "cholesky_inverse-upper": lambda lib, a, b: lib.cholesky_inverse(
+        lib.linalg.cholesky(_spd(lib, a), upper=True), upper=True),
+    "ldl_factor": lambda lib, a, b: lib.linalg.ldl_factor(_spd(lib, a)),
+    "ldl_factor_ex": lambda lib, a, b: lib.linalg.ldl_factor_ex(_spd(lib, a)),
+    "ldl_solve": lambda lib, a, b: lib.linalg.ldl_solve(*lib.linalg.ldl_factor(_spd(lib, a)), b),
+    "lstsq": lambda lib, a, b: lib.linalg.lstsq(a, b),
+    "lstsq-gelsd": lambda lib, a, b: lib.linalg.lstsq(a, b, driver="gelsd"),
+    "lstsq-gels": lambda lib, a, b: lib.linalg.lstsq(a, b, driver="gels"),
+    "lstsq-tall": lambda lib, a, b: lib.linalg.lstsq(lib.cat([a, b.mT], -2),
+                                                     lib.cat([b, b[..., :1, :]], -2)),
+    "lstsq-tall-gelss": lambda lib, a, b: lib.linalg.lstsq(lib.cat([a, b.mT], -2), lib.cat(
+        [b, b[..., :1, :]], -2), driver="gelss"),
+    "lstsq-wide": lambda lib, a, b: lib.linalg.lstsq(lib.cat([a, b], -1), b),
+    "lstsq-vector": lambda lib, a, b: lib.linalg.lstsq(lib.cat([a, b.mT], -2), lib.cat(
+        [b, b[..., :1, :]], -2)[..., 0]),
+}
+
+
+_LAYOUT_SHAPES = {"matrix": ((3, 3), (3, 2)), "batch": ((2, 3, 3), (2, 3, 2)),
+                  "batch2-one-column": ((2, 2, 3, 3), (2, 2, 3, 1)),
+                  "broadcast-B": ((3, 3), (2, 3, 2)), "broadcast-A": ((1, 3, 3), (2, 3, 1)),
+                  "1x1": ((1, 1), (1, 1))}
+
+
+@pytest.mark.parametrize("name, shapes", [
+    pytest.param(name, shapes, id=f"{name}-{sid}") for name in _LAYOUT_CALLS
+    for sid, shapes in _LAYOUT_SHAPES.items()
+    # (torch 2.13's ldl_solve crashes the process, a segmentation fault, when the batches of
+    # LD and B broadcast: those cases are left out)
+    if not (name == "ldl_solve" and sid.startswith("broadcast"))])
+def test_more_lapack_results_are_laid_out_as_torch(name, shapes):
+    a, b = _mat(shapes[0]), _mat(shapes[1], 1)
+    if name.startswith("solve_triangular") or name.startswith("triangular_solve"):
+        a = a + 3 * np.eye(shapes[0][-1])
+    call = _LAYOUT_CALLS[name]
+    try:
+        ref = call(torch, torch.tensor(a), torch.tensor(b))
+    except RuntimeError:  # (the shapes do not fit this call: neither library takes them)
+        with pytest.raises(RuntimeError):
+            call(mt, mt.tensor(a), mt.tensor(b))
+        return
+    mine = call(mt, mt.tensor(a), mt.tensor(b))
+    for m, t in zip(mine, ref) if isinstance(ref, tuple) else [(mine, ref)]:
+        assert tuple(m.shape) == tuple(t.shape)
+        if t.numel() > 1:  # PyTorch's strides of an empty result are its own business
+            assert (m.stride(), m.is_contiguous()) == (t.stride(), t.is_contiguous())
+
+
+def test_householder_product_is_laid_out_by_columns():
+    a, tau = torch.geqrf(torch.tensor(_mat((2, 5, 3))))
+    for lib, x, t in ((torch, a, tau), (mt, mt.tensor(a.numpy()), mt.tensor(tau.numpy()))):
+        for q in (lib.linalg.householder_product(x, t), lib.orgqr(x[0], t[0, :2])):
+            assert q.stride() == (torch.linalg.householder_product(a, tau).stride() if
+                                  q.dim() == 3 else (1, 5))
+
+
+# task lapack: lstsq's drivers on rank-deficient and nearly rank-deficient matrices. (torch's
+# gelsy hands LAPACK an uninitialised pivot array, so whether it pivots the first matrix is
+# chance; these matrices have their independent columns first and largest, where pivoting
+# changes nothing)
+def _deficient(m, n, r, noise, seed):
+    rng = np.random.default_rng(seed)
+    lead = 10 * rng.standard_normal((m, r))
+    a = np.concatenate([lead, lead @ (0.1 * rng.standard_normal((r, n - r)))], 1)
+    return a + noise * rng.standard_normal((m, n))
+
+
+@pytest.mark.parametrize("driver", [None, "gelsy", "gelsd", "gelss"])
+@pytest.mark.parametrize("case", [(5, 4, 2, 0.0, None), (4, 4, 3, 0.0, None),
+                                  (3, 5, 2, 0.0, None), (6, 4, 2, 1e-10, 1e-8),
+                                  (4, 6, 3, 1e-10, 1e-8), (5, 3, 3, 0.0, 0.5)],
+                         ids=["tall", "square", "wide", "tall-nearly", "wide-nearly", "rcond"])
+def test_lstsq_rank_deficient_matches_torch(case, driver):
+    m, n, r, noise, rcond = case
+    a = np.stack([_deficient(m, n, r, noise, 3), _deficient(m, n, r, noise, 5)])
+    b = _mat((2, m, 2), 4)
+    mine = mt.linalg.lstsq(mt.tensor(a), mt.tensor(b), rcond, driver=driver)
+    ref = torch.linalg.lstsq(torch.tensor(a), torch.tensor(b), rcond, driver=driver)
+    np.testing.assert_allclose(mine.solution.numpy(), ref.solution.numpy(), rtol=1e-7,
+                               atol=1e-9)
+    assert mine.rank.tolist() == ref.rank.tolist()
+    for m_, t in ((mine.residuals, ref.residuals), (mine.singular_values, ref.singular_values)):
+        np.testing.assert_allclose(m_.numpy(), t.numpy(), rtol=1e-7, atol=1e-9)
+
+
+def test_lstsq_gelsy_zero_matrix_and_no_columns():
+    for a, b in ((np.zeros((3, 2)), np.ones((3, 2))), (np.ones((3, 2)), np.ones((3, 0)))):
+        mine, ref = mt.linalg.lstsq(mt.tensor(a), mt.tensor(b)), torch.linalg.lstsq(
+            torch.tensor(a), torch.tensor(b))
+        assert mine.rank.item() == ref.rank.item()
+        np.testing.assert_array_equal(mine.solution.numpy(), ref.solution.numpy())

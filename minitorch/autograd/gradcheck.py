@@ -42,14 +42,15 @@ def numerical_jacobian(func: Callable, inputs: Sequence[Tensor], eps: float = 1e
     for i, t in enumerate(inputs):
         if not (isinstance(t, Tensor) and t.requires_grad):
             continue
-        flat = t._data.reshape(-1)  # a view: nudging it nudges the input
-        for k in range(flat.size):
-            orig = flat[k].item()
-            flat[k] = orig + eps
+        data = t._data  # nudged in place, element by element in row-major order (whatever
+        for k in range(data.size):  # its layout: a reshape of a column-major one is a copy)
+            at = np.unravel_index(k, data.shape)
+            orig = data[at].item()
+            data[at] = orig + eps
             plus = [o._data.astype(np.float64).reshape(-1) for o in _outputs(func, inputs)]
-            flat[k] = orig - eps
+            data[at] = orig - eps
             minus = [o._data.astype(np.float64).reshape(-1) for o in _outputs(func, inputs)]
-            flat[k] = orig
+            data[at] = orig
             for j in range(len(outs)):
                 jac[i][j][:, k] = (plus[j] - minus[j]) / (2 * eps)
     return jac
