@@ -424,3 +424,40 @@ def test_fused_float32_lstm_second_derivatives_match_torch():
         results.append([*grads, *(leaf.grad for leaf in leaves)])
     for a, b in zip(*results):
         _close(a, b, rtol=1e-4, atol=1e-5)
+
+
+def _lstm_out(lib, x, hx=None):
+    lib.manual_seed(0)
+    y, (h, c) = lib.nn.LSTM(4, 3)(x, hx)
+    return y, h, c
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: _lstm_out(lib, lib.tensor(_SEQ, requires_grad=True).transpose(0, 1)),
+    lambda lib: _lstm_out(lib, lib.tensor(_SEQ[:2]), tuple(
+        lib.tensor(_SEQ[:2, :1, :3] * k, requires_grad=True).transpose(0, 1) for k in (1, 2))),
+    lambda lib: _lstm_out(lib, lib.zeros(5, 0, 4, requires_grad=True)),
+], ids=["non-contiguous-input", "non-contiguous-state", "empty-batch"])
+def test_fused_lstm_edge_graphs(make):
+    """A non-contiguous input or state is copied first (``CloneBackward0``), as PyTorch's
+    kernel does; an empty batch takes the unrolled steps (PyTorch's fused kernel wants
+    elements)."""
+    from _opinfo_samples import graph_lines
+
+    graphs = [[graph_lines(o.grad_fn, limit=5000) for o in make(lib)] for lib in (mt, torch)]
+    assert graphs[0] == graphs[1]
+
+
+def test_fused_lstm_propagates_nan_and_inf_as_torch():
+    """A NaN and an inf in the input: the same outputs, and NaN in the same gradients."""
+    seq = _SEQ.copy()
+    seq[1, 0, 2], seq[3, 1, 0] = np.nan, np.inf
+    results = []
+    for lib in (mt, torch):
+        x = lib.tensor(seq, requires_grad=True)
+        y, h, c = _lstm_out(lib, x)
+        assert lib is torch or _fused(y)
+        (y.sum() + h.sum() + c.sum()).backward()
+        results.append([t.detach().numpy() for t in (y, h, c)] + [np.isnan(x.grad.numpy())])
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, **F32)
