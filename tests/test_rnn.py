@@ -461,3 +461,10 @@ def test_fused_lstm_propagates_nan_and_inf_as_torch():
         results.append([t.detach().numpy() for t in (y, h, c)] + [np.isnan(x.grad.numpy())])
     for a, b in zip(*results):
         np.testing.assert_allclose(a, b, **F32)
+
+
+def test_fused_lstm_node_saves_pytorchs_tensors():
+    """The node keeps what PyTorch's keeps, under PyTorch's names (``_saved_input``, ...)."""
+    nodes = [_lstm_case(lib, hx=True)[0][0].grad_fn for lib in (mt, torch)]
+    for name in ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_", "result0"):
+        _close(getattr(nodes[0], f"_saved_{name}"), getattr(nodes[1], f"_saved_{name}"), **F32)

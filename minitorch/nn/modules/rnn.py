@@ -105,6 +105,7 @@ class MkldnnRnnLayer(Function):
     """
 
     node_name = "MkldnnRnnLayerBackward0"
+    saved_names = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_", "result0")
     _builtin = True
     _edge_args = (0, 1, 2, 3, 4, 5, 6)
 
