@@ -273,18 +273,22 @@ _SEQ = np.random.default_rng(11).standard_normal((5, 2, 4)).astype(np.float32)
     lambda lib: lib.nn.RNN(4, 3, batch_first=True)(lib.tensor(_SEQ, requires_grad=True))[0],
     lambda lib: lib.nn.GRU(4, 3, batch_first=True)(lib.tensor(_SEQ, requires_grad=True))[0],
     lambda lib: lib.nn.GRU(4, 3)(lib.tensor(_SEQ[:, 0], requires_grad=True))[0],
+    lambda lib: lib.nn.GRU(4, 3, batch_first=True)(lib.tensor(_SEQ[:, 0], requires_grad=True))[0],
+    lambda lib: lib.nn.RNN(4, 3, batch_first=True)(lib.tensor(_SEQ[0], requires_grad=True))[1],
     lambda lib: lib.nn.functional.linear(lib.tensor(_SEQ, requires_grad=True).transpose(0, 1),
                                      lib.ones(3, 4, requires_grad=True), lib.ones(3)),
     lambda lib: lib.nn.functional.linear(lib.tensor(_SEQ, requires_grad=True)[:, 0, 0],
                                      lib.ones(3, 5), lib.ones(3, requires_grad=True)),
 ], ids=["gru", "gru-2-layers-bidirectional", "rnn-relu-h", "rnn-batch-first",
-        "gru-batch-first", "gru-unbatched", "linear-transposed-input", "linear-strided-vector"])
+        "gru-batch-first", "gru-unbatched", "gru-unbatched-batch-first",
+        "rnn-unbatched-batch-first-h", "linear-transposed-input", "linear-strided-vector"])
 def test_recurrent_layers_record_pytorchs_whole_graph(make):
-    """The recurrent layers record PyTorch's graph node for node (LSTM aside: PyTorch's CPU
-    runs it as one fused MkldnnRnnLayer node): each step's input from an ``unbind`` of the
-    projected sequence, the gates split with ``unsafe_chunk``, a batch-first output
-    transposed in place (``TransposeBackward1``), and ``linear`` of a non-contiguous input
-    as a matrix product plus the bias added in place, as PyTorch's kernels do."""
+    """The recurrent layers record PyTorch's graph node for node (LSTM: see below): each
+    step's input from an ``unbind`` of the projected sequence, the gates split with
+    ``unsafe_chunk``, a batch-first output transposed in place (``TransposeBackward1``), an
+    unbatched input given its batch dimension where ``batch_first`` says, and ``linear`` of a
+    non-contiguous input as a matrix product plus the bias added in place, as PyTorch's
+    kernels do."""
     from _opinfo_samples import graph_lines
 
     graphs = []
@@ -292,3 +296,175 @@ def test_recurrent_layers_record_pytorchs_whole_graph(make):
         lib.manual_seed(0)
         graphs.append(graph_lines(make(lib).sum().grad_fn, limit=5000))
     assert graphs[0] == graphs[1]
+
+
+# ---------------------------------------------------------------- LSTM: the fused float32 layer
+def _lstm_case(lib, dtype="float32", hx=False, unbatched=False, x_grad=True, params_grad=True,
+               state_grad=(True, True), train=True, **kwargs):
+    """An LSTM of PyTorch's default initialisation (seed 0) run on ``_SEQ``: ``(y, h_n, c_n)``
+    and the leaves (input, state, parameters) that require grad."""
+    lib.manual_seed(0)
+    dt = getattr(lib, dtype)
+    lstm = lib.nn.LSTM(4, 3, **kwargs).to(dt).train(train).requires_grad_(params_grad)
+    seq = _SEQ[:, 0] if unbatched else _SEQ  # (5, 2, 4): batch-first, 5 sequences of 2 steps
+    args = [lib.tensor(seq, dtype=dt, requires_grad=x_grad)]
+    if hx:
+        rows = kwargs.get("num_layers", 1) * (2 if kwargs.get("bidirectional") else 1)
+        shape = (rows, 3) if unbatched else (rows, seq.shape[1 - kwargs.get("batch_first", 0)], 3)
+        rng = np.random.default_rng(12)
+        args.append(tuple(lib.tensor(rng.standard_normal(shape), dtype=dt, requires_grad=r)
+                          for r in state_grad))
+    y, (h, c) = lstm(*args)
+    leaves = [args[0], *(args[1] if hx else ()), *lstm.parameters()]
+    return (y, h, c), [t for t in leaves if t.requires_grad]
+
+
+_LSTM_GRAPHS = {
+    "default": {},
+    "2-layers": {"num_layers": 2},
+    "batch-first": {"batch_first": True},
+    "bidirectional": {"bidirectional": True},
+    "3-layers-bidirectional-batch-first": {"num_layers": 3, "bidirectional": True,
+                                           "batch_first": True},
+    "no-bias": {"bias": False},
+    "dropout-training": {"num_layers": 2, "dropout": 0.5},
+    "dropout-eval": {"num_layers": 2, "dropout": 0.5, "train": False},
+    "unbatched": {"unbatched": True, "num_layers": 2},
+    "unbatched-batch-first": {"unbatched": True, "batch_first": True},
+    "state": {"hx": True, "num_layers": 2, "bidirectional": True},
+    "state-unbatched": {"hx": True, "unbatched": True},
+    "state-only-c-grad": {"hx": True, "state_grad": (False, True)},
+    "state-batch-first-no-bias": {"hx": True, "batch_first": True, "bias": False},
+    "input-grad-only": {"params_grad": False},
+    "params-grad-only": {"x_grad": False, "num_layers": 2},
+    "state-grad-only": {"hx": True, "x_grad": False, "params_grad": False},
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("case", sorted(_LSTM_GRAPHS))
+def test_lstm_records_pytorchs_whole_graph(case, dtype):
+    """PyTorch's CPU build runs a float32 LSTM as one fused ``mkldnn_rnn_layer`` per layer and
+    direction: one ``MkldnnRnnLayerBackward0`` node, with edges to the input, the four weights
+    and the state ``hx[k]``, ``cx[k]`` (``SelectBackward0``); a batch-first input transposed
+    and made contiguous (``CloneBackward0``), the directions joined by ``cat``, dropout a
+    ``mul``, ``h_n`` and ``c_n`` stacks of the layers' final states. float64 and float16
+    record the steps unrolled. minitorch records the same graphs, for all three outputs."""
+    from _opinfo_samples import graph_lines
+
+    graphs = [[graph_lines(o.grad_fn, limit=5000) if o.grad_fn is not None else None
+               for o in _lstm_case(lib, dtype, **_LSTM_GRAPHS[case])[0]] for lib in (mt, torch)]
+    assert graphs[0] == graphs[1]
+    fused = ["MkldnnRnnLayerBackward0" in line for line in graphs[1][0] or []]
+    assert any(fused) == (dtype == "float32")  # the case tests what it means to
+
+
+F32 = {"rtol": 2e-5, "atol": 2e-6}
+
+
+def _fused(out) -> bool:
+    """Whether ``out`` came through the fused layer (what the tests below are about)."""
+    from _opinfo_samples import graph_lines
+
+    return any(line.endswith(" MkldnnRnnLayerBackward0") for line in graph_lines(out.grad_fn))
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in
+                                                                  c.items()) or "default")
+@pytest.mark.parametrize("with_state", [False, True], ids=["zero-state", "given-state"])
+def test_fused_float32_lstm_matches_torch(config, with_state):
+    """The fused layer's outputs and every gradient, against PyTorch's oneDNN kernel."""
+    kwargs = {"hx": True, "state_grad": (True, True)} if with_state else {}
+    runs = [_lstm_case(lib, **kwargs, **config) for lib in (mt, torch)]
+    assert _fused(runs[0][0][0])
+    for a, b in zip(runs[0][0], runs[1][0]):
+        assert a.dtype == mt.float32
+        _close(a, b, **F32)
+    w = [np.random.default_rng(20 + i).standard_normal(tuple(o.shape)).astype(np.float32)
+         for i, o in enumerate(runs[1][0])]
+    for lib, (outs, _) in zip((mt, torch), runs):
+        sum((o * lib.tensor(wi)).sum() for o, wi in zip(outs, w)).backward()
+    for a, b in zip(runs[0][1], runs[1][1]):
+        _close(a.grad, b.grad, **F32)
+
+
+@pytest.mark.parametrize("reverse", [False, True], ids=["forward", "reverse"])
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "no-bias"])
+def test_mkldnn_rnn_layer_gradcheck(reverse, bias):
+    """The fused layer's backward, and the backward of that backward, against finite
+    differences in float64: every input, the state included."""
+    from minitorch.nn.modules.rnn import MkldnnRnnLayer
+
+    rng = np.random.default_rng(3)
+    steps, batch, inputs, hidden = 4, 2, 3, 2
+    shapes = [(steps, batch, inputs), (4 * hidden, inputs), (4 * hidden, hidden)]
+    shapes += [(4 * hidden,)] * 2 if bias else []
+    shapes += [(batch, hidden)] * 2
+    args = [mt.tensor(rng.standard_normal(s), requires_grad=True) for s in shapes]
+
+    def layer(x, w_ih, w_hh, *rest):
+        b_ih, b_hh, hx, cx = rest if bias else (None, None, *rest)
+        return MkldnnRnnLayer.apply(x, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse)
+
+    assert mt.autograd.gradcheck(layer, args)
+    assert mt.autograd.gradgradcheck(layer, args)
+
+
+def test_fused_float32_lstm_second_derivatives_match_torch():
+    """Double backward through the fused node: the gradients taken with ``create_graph`` are
+    differentiable, and their own gradients are PyTorch's."""
+    results = []
+    for lib in (mt, torch):
+        (y, h, c), leaves = _lstm_case(lib, hx=True, num_layers=2, bidirectional=True)
+        assert _fused(y)
+        loss = (y * y).sum() + (h ** 3).sum() + (c * c.sin()).sum()
+        grads = lib.autograd.grad(loss, leaves, create_graph=True)
+        assert all(g.grad_fn is not None for g in grads)
+        sum((g * g).sum() for g in grads).backward()
+        results.append([*grads, *(leaf.grad for leaf in leaves)])
+    for a, b in zip(*results):
+        _close(a, b, rtol=1e-4, atol=1e-5)
+
+
+def _lstm_out(lib, x, hx=None):
+    lib.manual_seed(0)
+    y, (h, c) = lib.nn.LSTM(4, 3)(x, hx)
+    return y, h, c
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: _lstm_out(lib, lib.tensor(_SEQ, requires_grad=True).transpose(0, 1)),
+    lambda lib: _lstm_out(lib, lib.tensor(_SEQ[:2]), tuple(
+        lib.tensor(_SEQ[:2, :1, :3] * k, requires_grad=True).transpose(0, 1) for k in (1, 2))),
+    lambda lib: _lstm_out(lib, lib.zeros(5, 0, 4, requires_grad=True)),
+], ids=["non-contiguous-input", "non-contiguous-state", "empty-batch"])
+def test_fused_lstm_edge_graphs(make):
+    """A non-contiguous input or state is copied first (``CloneBackward0``), as PyTorch's
+    kernel does; an empty batch takes the unrolled steps (PyTorch's fused kernel wants
+    elements)."""
+    from _opinfo_samples import graph_lines
+
+    graphs = [[graph_lines(o.grad_fn, limit=5000) for o in make(lib)] for lib in (mt, torch)]
+    assert graphs[0] == graphs[1]
+
+
+def test_fused_lstm_propagates_nan_and_inf_as_torch():
+    """A NaN and an inf in the input: the same outputs, and NaN in the same gradients."""
+    seq = _SEQ.copy()
+    seq[1, 0, 2], seq[3, 1, 0] = np.nan, np.inf
+    results = []
+    for lib in (mt, torch):
+        x = lib.tensor(seq, requires_grad=True)
+        y, h, c = _lstm_out(lib, x)
+        assert lib is torch or _fused(y)
+        (y.sum() + h.sum() + c.sum()).backward()
+        results.append([t.detach().numpy() for t in (y, h, c)] + [np.isnan(x.grad.numpy())])
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, **F32)
+
+
+def test_fused_lstm_node_saves_pytorchs_tensors():
+    """The node keeps what PyTorch's keeps, under PyTorch's names (``_saved_input``, ...)."""
+    nodes = [_lstm_case(lib, hx=True)[0][0].grad_fn for lib in (mt, torch)]
+    for name in ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_", "result0"):
+        _close(getattr(nodes[0], f"_saved_{name}"), getattr(nodes[1], f"_saved_{name}"), **F32)

@@ -7,6 +7,12 @@ is nothing special for autograd here: the layers are built from ordinary minitor
 operations (``linear``, ``sigmoid``, ``tanh``, ``*``, ``+``), and backward through the unrolled
 graph is "backpropagation through time".
 
+One exception, PyTorch's: a float32 LSTM on the CPU runs each layer and direction as one fused
+kernel (oneDNN's ``mkldnn_rnn_layer``), which records a single ``MkldnnRnnLayerBackward0`` node
+for the whole sequence. :class:`MkldnnRnnLayer` is that node here: its forward loops over the
+steps on arrays, its backward runs backpropagation through time with tensor operations (so it
+can be differentiated again). Other dtypes keep the unrolled graph, as in PyTorch.
+
 The equations are PyTorch's, with its gate order and parameter names, so a ``state_dict``
 moves between the two libraries unchanged:
 
@@ -31,8 +37,11 @@ import math
 import numbers
 import warnings
 
-from minitorch import _creation
-from minitorch._tensor import Tensor
+import numpy as np
+
+from minitorch import _creation, _dtype
+from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd.function import Function
 from minitorch.nn import functional as F
 from minitorch.nn import init
 from minitorch.nn.modules.module import Module
@@ -81,6 +90,90 @@ def gru_cell(x_proj: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Te
 
 _CELLS = {"RNN_TANH": rnn_tanh_cell, "RNN_RELU": rnn_relu_cell, "LSTM": lstm_cell,
           "GRU": gru_cell}
+
+
+# ---------------------------------------------------------------- the fused float32 LSTM layer
+class MkldnnRnnLayer(Function):
+    """One LSTM layer in one direction over the whole sequence, as one node: PyTorch's
+    ``mkldnn_rnn_layer``, which its CPU build runs for a float32 LSTM.
+
+    Inputs ``x`` ``(T, N, I)``, the layer's weights (biases ``None`` without bias), its initial
+    state ``hx``, ``cx`` ``(N, H)`` and ``reverse`` (the backward direction of a bidirectional
+    layer reads the steps last to first). Outputs ``(output, hy, cy)``: every step's ``h``
+    ``(T, N, H)`` and the final state. The node's seven edges, in PyTorch's order: input,
+    ``weight_ih``, ``weight_hh``, ``bias_ih``, ``bias_hh``, ``hx``, ``cx``.
+    """
+
+    node_name = "MkldnnRnnLayerBackward0"
+    saved_names = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_", "result0")
+    _builtin = True
+    _edge_args = (0, 1, 2, 3, 4, 5, 6)
+
+    @staticmethod
+    def forward(ctx, x, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
+        xd, w_hh_t = x._data, w_hh._data.T
+        proj = xd @ w_ih._data.T  # W_ih x for every step at once
+        if b_ih is not None:
+            proj += b_ih._data + b_hh._data
+        h, c = hx._data, cx._data
+        out = np.empty(xd.shape[:2] + h.shape[-1:], dtype=xd.dtype)
+        for t in _steps(xd.shape[0], reverse):
+            i, f, g, o = np.split(proj[t] + h @ w_hh_t, 4, axis=-1)
+            # sigmoid(a) = (1 + tanh(a / 2)) / 2: no overflow for any a
+            i, f, o = [np.tanh(a * 0.5) * 0.5 + 0.5 for a in (i, f, o)]
+            c = f * c + i * np.tanh(g)
+            h = out[t] = o * np.tanh(c)
+        output = _wrap(out)
+        ctx.save_for_backward(x, w_ih, w_hh, b_ih, b_hh, hx, cx, output)
+        ctx.reverse = reverse
+        return output, _wrap(h), _wrap(c)
+
+    @staticmethod
+    def backward(ctx, grad_output, grad_hy, grad_cy):
+        """Backpropagation through time, in tensor operations. The gates of every step come
+        back in one batch (the state each step started from is ``hx`` or a saved output); the
+        cell states, then the gradients, step by step."""
+        x, w_ih, w_hh, b_ih, b_hh, hx, cx, output = ctx.saved_tensors
+        steps = _steps(x.shape[0], ctx.reverse)
+        ends = (output[1:], hx.unsqueeze(0)) if ctx.reverse else (hx.unsqueeze(0), output[:-1])
+        h_prev = _shape.cat(ends, 0)
+        gates = F.linear(x, w_ih, b_ih) + F.linear(h_prev, w_hh, b_hh)
+        i, f, g, o = gates.unsafe_chunk(4, -1)
+        i, f, g, o = _unary.sigmoid(i), _unary.sigmoid(f), _unary.tanh(g), _unary.sigmoid(o)
+        f_t, i_t, g_t = f.unbind(0), i.unbind(0), g.unbind(0)
+        c, c_before, c_after = cx, [None] * len(steps), [None] * len(steps)
+        for t in steps:  # the cell states: c = f c_before + i g
+            c_before[t] = c
+            c = c_after[t] = f_t[t] * c + i_t[t] * g_t[t]
+        c_before, tanh_c = _shape.stack(c_before, 0), _unary.tanh(_shape.stack(c_after, 0))
+        # One step backwards: h = o tanh(c) gives dc += dh o (1 - tanh(c)^2); then the gates
+        # i, f, g get dc times g, c_before, i, and o gets dh tanh(c), each times the
+        # derivative of its sigmoid or tanh; dc_before = dc f, dh_before = d_gates W_hh.
+        dc_dh = (o * (1 - tanh_c * tanh_c)).unbind(0)
+        local = _shape.cat([g * i * (1 - i), c_before * f * (1 - f), i * (1 - g * g),
+                            tanh_c * o * (1 - o)], -1).unbind(0)
+        grad_output = grad_output.unbind(0)
+        dh, dc, d_gates = grad_hy, grad_cy, [None] * len(steps)
+        for t in reversed(steps):
+            dh = grad_output[t] + dh
+            dc = dc + dh * dc_dh[t]
+            d_gates[t] = _shape.cat([dc, dc, dc, dh], -1) * local[t]
+            dc = dc * f_t[t]
+            dh = d_gates[t].matmul(w_hh)
+        d_gates = _shape.stack(d_gates, 0)
+        flat = d_gates.flatten(0, 1).t()  # (4H, T N): sums over steps and batch as one product
+        needs = ctx.needs_input_grad
+        d_bias = d_gates.sum((0, 1)) if b_ih is not None and (needs[3] or needs[4]) else None
+        return (d_gates.matmul(w_ih) if needs[0] else None,
+                flat.matmul(x.flatten(0, 1)) if needs[1] else None,
+                flat.matmul(h_prev.flatten(0, 1)) if needs[2] else None,
+                d_bias if needs[3] else None, d_bias if needs[4] else None,
+                dh if needs[5] else None, dc if needs[6] else None)
+
+
+def _steps(steps: int, reverse: bool) -> range:
+    """The order a direction reads the steps in."""
+    return range(steps - 1, -1, -1) if reverse else range(steps)
 
 
 class RNNBase(Module):
@@ -173,12 +266,13 @@ class RNNBase(Module):
             raise RuntimeError(f"Expected {what} size {expected}, got "
                                f"[{', '.join(map(str, h.shape))}]")
 
-    def _run(self, x: Tensor, states: list) -> tuple:
+    def _run(self, x: Tensor, states: list, fused: bool = False) -> tuple:
         """Run all layers over ``x`` (time, batch, features).
 
         ``states[k]`` is the initial state of layer/direction ``k`` (a tensor, or ``(h, c)``
         for LSTM). Returns the last layer's outputs and the final state of every
-        layer/direction.
+        layer/direction. ``fused``: each layer/direction of an LSTM as one
+        :class:`MkldnnRnnLayer` node, instead of the steps unrolled.
         """
         cell = _CELLS[self.mode]
         directions = 2 if self.bidirectional else 1
@@ -188,12 +282,17 @@ class RNNBase(Module):
             outputs = []
             for direction in range(directions):
                 w_ih, w_hh, b_ih, b_hh = self._layer_weights(layer, direction)
+                state = states[layer * directions + direction]
+                if fused:
+                    out, h, c = MkldnnRnnLayer.apply(x, w_ih, w_hh, b_ih, b_hh, *state,
+                                                     direction == 1)
+                    finals.append((h, c))
+                    outputs.append(out)
+                    continue
                 # W_ih x + b_ih for every step at once, then one step each (unbind, as PyTorch)
                 x_proj = F.linear(x, w_ih, b_ih).unbind(0)
-                state = states[layer * directions + direction]
-                order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
                 hs = [None] * steps
-                for t in order:  # the recurrence: each step needs the previous state
+                for t in _steps(steps, direction == 1):  # each step needs the previous state
                     state = cell(x_proj[t], state, w_hh, b_hh)
                     hs[t] = state[0] if self.mode == "LSTM" else state
                 finals.append(state)
@@ -205,9 +304,10 @@ class RNNBase(Module):
 
     def _forward(self, input: Tensor, hx):  # noqa: A002
         batched = self._check_input(input)
-        if not batched:
-            input = input.unsqueeze(1)  # noqa: A001
-        elif self.batch_first:
+        batch_dim = 0 if self.batch_first else 1
+        if not batched:  # a batch of one, where batch_first puts it (as PyTorch)
+            input = input.unsqueeze(batch_dim)  # noqa: A001
+        if self.batch_first:
             input = input.transpose(0, 1)  # noqa: A001
         if input.shape[0] == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
@@ -229,27 +329,35 @@ class RNNBase(Module):
                     raise RuntimeError("For unbatched 2-D input, hx should also be 2-D but got "
                                        f"{hx.dim()}-D tensor")
                 hx = hx.unsqueeze(1)
+        # PyTorch's CPU kernel for a float32 LSTM: a contiguous input, each layer's state
+        # picked out with hx[k] (SelectBackward0), each layer/direction one node
+        fused = is_lstm and input.dtype == _dtype.float32 and input.device.type == "cpu" \
+            and input.numel() != 0
         if is_lstm:
             h0, c0 = hx[0], hx[1]
             self._check_hidden(h0, expected)
             self._check_hidden(c0, expected, "cell")
-            states = list(zip(h0.unbind(0), c0.unbind(0)))
+            if fused:
+                input, h0, c0 = input.contiguous(), h0.contiguous(), c0.contiguous()  # noqa: A001
+                states = [(h0[k], c0[k]) for k in range(len(h0))]
+            else:
+                states = list(zip(h0.unbind(0), c0.unbind(0)))
         else:
             self._check_hidden(hx, expected)
             states = list(hx.unbind(0))
-        out, finals = self._run(input, states)
+        out, finals = self._run(input, states, fused)
         if is_lstm:
             h_n = _shape.stack([s[0] for s in finals], 0)
             c_n = _shape.stack([s[1] for s in finals], 0)
         else:
             h_n = _shape.stack(finals, 0)
+        if self.batch_first:  # (PyTorch's RNN and GRU kernels transpose in place; LSTM's not)
+            out = out.transpose(0, 1) if is_lstm else out.transpose_(0, 1)
         if not batched:
-            out = out.squeeze(1)
+            out = out.squeeze(batch_dim)
             h_n = h_n.squeeze(1)
             if is_lstm:
                 c_n = c_n.squeeze(1)
-        elif self.batch_first:  # (PyTorch's RNN and GRU kernels transpose in place; LSTM's not)
-            out = out.transpose(0, 1) if is_lstm else out.transpose_(0, 1)
         return (out, (h_n, c_n)) if is_lstm else (out, h_n)
 
     def extra_repr(self) -> str:
