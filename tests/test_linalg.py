@@ -280,12 +280,27 @@ def test_lstsq_rank_deficient_matches_torch(case, driver):
     a = np.stack([_deficient(m, n, r, noise, 3), _deficient(m, n, r, noise, 5)])
     b = _mat((2, m, 2), 4)
     mine = mt.linalg.lstsq(mt.tensor(a), mt.tensor(b), rcond, driver=driver)
-    ref = torch.linalg.lstsq(torch.tensor(a), torch.tensor(b), rcond, driver=driver)
-    np.testing.assert_allclose(mine.solution.numpy(), ref.solution.numpy(), rtol=1e-7,
-                               atol=1e-9)
-    assert mine.rank.tolist() == ref.rank.tolist()
-    for m_, t in ((mine.residuals, ref.residuals), (mine.singular_values, ref.singular_values)):
-        np.testing.assert_allclose(m_.numpy(), t.numpy(), rtol=1e-7, atol=1e-9)
+
+    def differences(ref):
+        try:
+            np.testing.assert_allclose(mine.solution.numpy(), ref.solution.numpy(), rtol=1e-7,
+                                       atol=1e-9)
+            assert mine.rank.tolist() == ref.rank.tolist()
+            for m_, t in ((mine.residuals, ref.residuals),
+                          (mine.singular_values, ref.singular_values)):
+                np.testing.assert_allclose(m_.numpy(), t.numpy(), rtol=1e-7, atol=1e-9)
+        except AssertionError as e:
+            return str(e)
+        return None
+
+    # torch 2.13's gelsy (the CPU default) hands LAPACK an uninitialised pivot array
+    # (at::empty), so where pivoting changes the rank decision (the "rcond" case) about one
+    # call in three pivots the first matrix. minitorch gives the answer of the calls that do
+    # not pivot: it must agree with one of 20 calls (all 20 pivoting: about 3e-10).
+    tries = 20 if driver in (None, "gelsy") else 1
+    found = [differences(torch.linalg.lstsq(torch.tensor(a), torch.tensor(b), rcond,
+                                            driver=driver)) for _ in range(tries)]
+    assert None in found, found[0]
 
 
 def test_lstsq_gelsy_zero_matrix_and_no_columns():
