@@ -634,7 +634,7 @@ def test_buffer_registers_like_torch():
 GS_SHAPES = [(4, 5, 3, 2), (1, 3, 2, 2), (3, 1, 2, 3), (5, 5, 4, 4)]
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
 @pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
 @pytest.mark.parametrize("align", [False, True])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -659,11 +659,13 @@ def test_grid_sample_matches_torch(mode, padding_mode, align, dtype):
             assert_same_values(a, b, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("mode,dims", [("bilinear", 2), ("nearest", 2), ("bicubic", 2),
+                                       ("bilinear", 3), ("nearest", 3)])
 @pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
-def test_grid_sample_gradcheck_and_second_order_like_torch(mode, padding_mode):
+def test_grid_sample_gradcheck_and_second_order_like_torch(mode, dims, padding_mode):
     rng = np.random.default_rng(12)
-    x, g = rng.standard_normal((1, 2, 3, 4)), rng.random((1, 2, 3, 2)) * 2.4 - 1.2
+    x = rng.standard_normal((1, 2, 3, 4) if dims == 2 else (1, 2, 2, 3, 4))
+    g = rng.random((1, 2, 3, 2) if dims == 2 else (1, 2, 2, 2, 3)) * 2.4 - 1.2
     F = minitorch.nn.functional
     f = lambda a, b: F.grid_sample(a, b, mode=mode, padding_mode=padding_mode,  # noqa: E731
                                    align_corners=False)
@@ -735,15 +737,114 @@ def test_grid_sample_errors_and_edges_match_torch(x, g, kw):
     assert outs[0] == outs[1]
 
 
-@pytest.mark.parametrize("x,g,kw", [
-    (np.zeros((1, 1, 2, 2, 2), np.float32), np.zeros((1, 1, 1, 1, 3), np.float32), {}),
-    (np.zeros((1, 1, 2, 2), np.float32), np.zeros((1, 1, 1, 2), np.float32),
-     {"mode": "bicubic"}),
+# ------------------------------------------------------------------ grid_sample, 5-D
+GS3_SHAPES = [(3, 4, 5, 2, 3, 2), (1, 2, 2, 2, 2, 2), (2, 1, 3, 1, 3, 4), (4, 4, 4, 3, 2, 2)]
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_grid_sample_3d_matches_torch(mode, padding_mode, align, dtype):
+    """Volumes (trilinear and nearest) read at points inside, on and well outside them."""
+    rng = np.random.default_rng(14)
+    for d, h, w, do, ho, wo in GS3_SHAPES:
+        x = rng.standard_normal((2, 3, d, h, w)).astype(dtype)
+        g = (rng.random((2, do, ho, wo, 3)) * 3.4 - 1.7).astype(dtype)
+        g[0, 0, 0, 0] = (-1, 1, -1)  # exactly on the corners
+        g[1, 0, 0, 0] = (1, -1, 1)
+        outs = []
+        for lib in (minitorch, torch):
+            xt, gt = lib.tensor(x, requires_grad=True), lib.tensor(g, requires_grad=True)
+            y = lib.nn.functional.grid_sample(xt, gt, mode=mode, padding_mode=padding_mode,
+                                              align_corners=align)
+            y.backward(lib.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)).astype(
+                dtype)))
+            outs.append((y, xt.grad, gt.grad, _node(lib, y)))
+        assert outs[0][3] == outs[1][3]
+        for a, b in zip(outs[0][:3], outs[1][:3]):
+            assert_same_values(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_grid_sample_3d_special_grids_and_affine_grid():
+    x = np.random.default_rng(15).standard_normal((1, 2, 3, 4, 5)).astype(np.float32)
+    g = np.array([[[[[np.nan, 0, 0], [np.inf, 0, 0.5], [0, -np.inf, 0],
+                     [0.3, 0.2, -0.9]]]]], np.float32)
+    for mode in ("bilinear", "nearest"):
+        for pad in ("zeros", "border", "reflection"):
+            outs = []
+            for lib in (minitorch, torch):
+                xt, gt = lib.tensor(x, requires_grad=True), lib.tensor(g, requires_grad=True)
+                y = lib.nn.functional.grid_sample(xt, gt, mode=mode, padding_mode=pad,
+                                                  align_corners=False)
+                y.sum().backward()
+                outs.append((y, xt.grad, gt.grad))
+            assert_same_values(outs[0][0], outs[1][0])
+            # the gradients only where PyTorch's backward agrees with its own forward: its
+            # 3-d backward clips a NaN or infinite point to no pixel at all where the forward
+            # read the border pixel ("border", "reflection")
+            if pad == "zeros":
+                for m, r in zip(outs[0][1:], outs[1][1:]):
+                    assert_same_values(m, r)
+    outs = []  # affine_grid + grid_sample in 3-d, and the gradient of the matrix
+    theta = np.array([[[0.8, -0.6, 0.0, 0.1], [0.6, 0.8, 0.0, -0.2], [0.0, 0.1, 0.9, 0.3]]],
+                     np.float32)
+    for lib in (minitorch, torch):
+        th = lib.tensor(theta, requires_grad=True)
+        grid = lib.nn.functional.affine_grid(th, (1, 2, 3, 4, 5), align_corners=False)
+        y = lib.nn.functional.grid_sample(lib.tensor(x), grid, align_corners=False)
+        y.sum().backward()
+        outs.append((y, th.grad))
+    for m, r in zip(*outs):
+        assert_same_values(m, r, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("xs,gs,kw", [
+    ((1, 1, 2, 2, 2), (1, 1, 1, 1, 3), {"mode": "bicubic"}),
+    ((1, 1, 2, 2, 2), (1, 1, 1, 2), {"mode": "bicubic"}),
+    ((1, 1, 2, 2, 2), (2, 1, 1, 1, 3), {"mode": "bicubic"}),
+    ((1, 1, 2, 0, 2), (1, 1, 1, 1, 3), {}),
+    ((1, 1, 2, 2, 2), (2, 1, 1, 1, 3), {}),
+    ((1, 1, 2, 2, 2), (1, 1, 1, 3), {}),
+    ((1, 1, 2, 2), (1, 1, 1, 1, 2), {"mode": "bicubic"}),
+    ((0, 1, 2, 2, 2), (0, 1, 1, 1, 3), {}),
+    ((1, 1, 2, 2, 2), (1, 0, 1, 1, 3), {}),
+    ((1, 1, 2, 2, 2), (1, 1, 1, 1, 3), {"mode": "cubic"}),
 ])
-def test_grid_sample_refuses_what_is_not_written(x, g, kw):
-    with pytest.raises(NotImplementedError, match="grid_sample"):
-        minitorch.nn.functional.grid_sample(minitorch.tensor(x), minitorch.tensor(g),
-                                            align_corners=False, **kw)
+def test_grid_sample_3d_and_bicubic_errors_match_torch(xs, gs, kw):
+    outs = []
+    for lib in (minitorch, torch):
+        try:
+            y = lib.nn.functional.grid_sample(lib.ones(*xs), lib.ones(*gs), align_corners=False,
+                                              **kw)
+            outs.append((tuple(y.shape), y.tolist()))
+        except Exception as e:
+            outs.append((type(e).__name__, str(e)))
+    assert outs[0] == outs[1]
+
+
+def test_grid_sample_bicubic_special_grids_and_float16():
+    x = np.random.default_rng(16).standard_normal((1, 2, 4, 5)).astype(np.float32)
+    g = np.array([[[[np.nan, 0], [np.inf, 0], [0, -np.inf], [0.3, 0.2], [-1.6, 1.9]]]],
+                 np.float32)
+    for pad in ("zeros", "border", "reflection"):
+        for align in (False, True):
+            a, b = (lib.nn.functional.grid_sample(lib.tensor(x), lib.tensor(g), mode="bicubic",
+                                                  padding_mode=pad, align_corners=align)
+                    for lib in (minitorch, torch))
+            assert_same_values(a, b)
+    gs = []  # nearest reads have no slope: a zero gradient for the grid, NaN points included
+    for lib in (minitorch, torch):
+        gt = lib.tensor(g, requires_grad=True)
+        lib.nn.functional.grid_sample(lib.tensor(x), gt, mode="nearest",
+                                      align_corners=False).sum().backward()
+        gs.append(gt.grad)
+    assert_same_values(*gs)
+    for mode in ("bilinear", "nearest", "bicubic"):
+        x16, g16 = x[:, :, :3].astype(np.float16), (g[:, :, 3:] / 2).astype(np.float16)
+        a, b = (lib.nn.functional.grid_sample(lib.tensor(x16), lib.tensor(g16), mode=mode,
+                                              align_corners=False) for lib in (minitorch, torch))
+        assert_same_values(a, b, rtol=1e-2, atol=1e-2)
 
 
 @pytest.mark.parametrize("xs,gs", [((1, 1, 2), (1, 1, 2)), ((1, 1, 2, 2, 2), (1, 1, 1, 2)),
