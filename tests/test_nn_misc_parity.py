@@ -894,6 +894,47 @@ def test_lazy_modules_materialize_like_torch(make, shape):
     assert _lazy_story(minitorch, make, shape) == _lazy_story(torch, make, shape)
 
 
+@pytest.mark.parametrize("make,shape", [  # task nnextra: the lazy transposed convolutions
+    (lambda nn: nn.LazyConvTranspose1d(4, 3), (2, 3, 8)),
+    (lambda nn: nn.LazyConvTranspose1d(2, 2, stride=2, output_padding=1), (3, 7)),
+    (lambda nn: nn.LazyConvTranspose2d(4, 3), (2, 3, 6, 6)),
+    (lambda nn: nn.LazyConvTranspose2d(2, (2, 3), padding=1, bias=False, dilation=2),
+     (3, 5, 5)),
+    (lambda nn: nn.LazyConvTranspose2d(4, 3, stride=2, padding=1, output_padding=1, groups=2),
+     (1, 4, 3, 3)),
+    (lambda nn: nn.LazyConvTranspose3d(3, 2), (2, 2, 4, 4, 3)),
+    (lambda nn: nn.LazyConvTranspose3d(4, (1, 2, 2), groups=2, bias=False), (2, 3, 3, 3)),
+])
+def test_lazy_transposed_convolutions_materialize_like_torch(make, shape):
+    assert _lazy_story(minitorch, make, shape) == _lazy_story(torch, make, shape)
+
+
+@pytest.mark.parametrize("name", ["LazyConvTranspose1d", "LazyConvTranspose2d",
+                                  "LazyConvTranspose3d"])
+def test_lazy_transposed_convolutions_errors_and_output_size_like_torch(name):
+    n = int(name[-2])
+    outs = []
+    for lib in (minitorch, torch):
+        make = getattr(lib.nn, name)
+        got = [repr(make(6, 3, stride=2, output_padding=1, dilation=2, groups=3)),
+               repr(make(2, 1, padding=(1,) * n, bias=False))]
+        for layer, x in [(make(4, 3), lib.ones(*(2,) * (n + 3))),
+                         (make(4, 3), lib.ones(*(2,) * n)),
+                         (make(4, 3, groups=2), lib.ones(1, 3, *(4,) * n)),
+                         (make(3, 3, groups=2), lib.ones(1, 4, *(4,) * n))]:
+            try:
+                layer(x)
+                got.append(repr(layer))
+            except (RuntimeError, ValueError) as e:
+                got.append((type(e).__name__, str(e), type(layer).__name__))
+        lib.manual_seed(3)
+        m = make(2, 3, stride=2)
+        y = m(lib.ones(1, 2, *(3,) * n), output_size=(8,) * n)
+        got += [tuple(y.shape), y.detach().numpy().round(5).tolist(), repr(m)]
+        outs.append(got)
+    assert outs[0] == outs[1]
+
+
 def test_lazy_placeholders_and_errors_like_torch():
     outs = []
     for lib in (minitorch, torch):
