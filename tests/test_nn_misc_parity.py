@@ -5,6 +5,9 @@ The op table (tests/_opinfo_samples_nn_misc.py) covers the input families."""
 
 from __future__ import annotations
 
+import inspect
+import warnings
+
 import numpy as np
 import pytest
 from _oracle import assert_same_values
@@ -976,3 +979,142 @@ def test_lazy_norms_materialize_like_torch(name, shape, kw):
     assert mine[0] == ref[0]
     for a, b in zip(mine[1], ref[1]):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+# ------------------------------------------------------------------ adaptive softmax (nnextra)
+ASM_CONFIGS = [  # (in_features, n_classes, cutoffs, keywords)
+    (8, 10, [2, 6], {}), (16, 12, [3], {"head_bias": True}),
+    (8, 20, [4, 8, 15], {"div_value": 2.0}), (5, 7, [1, 2, 3, 6], {"div_value": 1.5}),
+    (6, 9, (2, 5), {"dtype": "float64", "head_bias": True}),
+]
+
+
+def _asm(lib, in_features, n_classes, cutoffs, kw):
+    kw = dict(kw)
+    if "dtype" in kw:
+        kw["dtype"] = getattr(lib, kw["dtype"])
+    lib.manual_seed(7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a tail of 0 features: "Initializing zero-element"
+        return lib.nn.AdaptiveLogSoftmaxWithLoss(in_features, n_classes, cutoffs, **kw)
+
+
+def _asm_story(lib, config, x, targets):
+    """Repr, parameters, and per target set: output, loss, their nodes and the gradients."""
+    m = _asm(lib, *config)
+    params = [(n, tuple(p.shape), p.detach().numpy().copy()) for n, p in m.named_parameters()]
+    story = [repr(m), [p[:2] for p in params], [m.shortlist_size, m.n_clusters, m.head_size,
+                                                m.cutoffs]]
+    arrays = [p[2] for p in params]
+    for t in targets:
+        m.zero_grad()
+        xt = lib.tensor(x, requires_grad=True)
+        tt = lib.tensor(t)
+        if tt.dim() == 0:
+            xt = lib.tensor(x[0], requires_grad=True)
+        out = m(xt, tt)
+        story += [type(out).__name__, out._fields, tuple(out.output.shape),
+                  _node(lib, out.output), _node(lib, out.loss)]
+        out.loss.backward(retain_graph=True)
+        (out.output * 0.5).sum().backward()
+        arrays += [out.output.detach().numpy(), out.loss.detach().numpy(), xt.grad.numpy()]
+        arrays += [np.zeros(0) if p.grad is None else p.grad.numpy() for p in m.parameters()]
+    xt = lib.tensor(x)
+    arrays += [m.log_prob(xt).detach().numpy(), m.predict(xt).numpy()]
+    story.append(m.log_prob(lib.tensor(x, requires_grad=True)).grad_fn.name())
+    return story, arrays
+
+
+@pytest.mark.parametrize("config", ASM_CONFIGS)
+def test_adaptive_log_softmax_matches_torch(config):
+    """Targets in every cluster, in the shortlist only, in some clusters, one row, 0-d."""
+    in_features, n_classes, cutoffs, kw = config
+    dtype = np.float64 if kw.get("dtype") == "float64" else np.float32
+    x = np.random.default_rng(21).standard_normal((7, in_features)).astype(dtype)
+    targets = [np.arange(7) * (n_classes - 1) // 6, np.zeros(7, np.int64),
+               np.full(7, n_classes - 1), np.array([0, n_classes - 1] * 3 + [1]),
+               np.array([n_classes - 2]), np.array(n_classes - 1), np.array(0)]
+    xs = {len(t) if t.ndim else 0: x[:max(t.size, 1)] for t in targets}
+    mine, ref = ([], []), ([], [])
+    for t in targets:
+        xi = xs[len(t) if t.ndim else 0]
+        for lib, acc in ((minitorch, mine), (torch, ref)):
+            s, a = _asm_story(lib, config, xi, [t])
+            acc[0].append(s)
+            acc[1].extend(a)
+    assert mine[0] == ref[0]
+    for a, b in zip(mine[1], ref[1]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_adaptive_log_softmax_signatures_match_torch():
+    def params(fn):
+        return [(p.name, p.kind, p.default) for p in inspect.signature(fn).parameters.values()]
+    mine, ref = minitorch.nn.AdaptiveLogSoftmaxWithLoss, torch.nn.AdaptiveLogSoftmaxWithLoss
+    for method in ("__init__", "forward", "log_prob", "predict", "reset_parameters"):
+        assert params(getattr(mine, method)) == params(getattr(ref, method))
+    m, r = _asm(minitorch, 16, 10, [2, 6], {}), _asm(torch, 16, 10, [2, 6], {})
+    m.reset_parameters()
+    r.reset_parameters()
+    assert [tuple(p.shape) for p in m.parameters()] == [tuple(p.shape) for p in r.parameters()]
+    assert {k: v for k, v in vars(m).items() if not k.startswith("_") and k != "training"} == \
+        {k: v for k, v in vars(r).items() if not k.startswith("_") and k != "training"}
+
+
+def test_adaptive_log_softmax_predict_paths_match_torch():
+    """``predict``'s three paths: all rows in the shortlist, none, some (the head's weights
+    set so that the head prefers a cluster on some rows)."""
+    x = np.random.default_rng(22).standard_normal((6, 8)).astype(np.float32)
+    outs = []
+    for lib in (minitorch, torch):
+        m = _asm(lib, 8, 10, [2, 6], {"head_bias": True})
+        got = []
+        for bias in ([9.0, 0, 0, 0], [0, 0, 9.0, -9.0], [0, 0, 0, 9.0], [0, 0, 0, 0]):
+            with lib.no_grad():
+                m.head.bias.copy_(lib.tensor(bias))
+                m.head.weight[:, 0] = lib.tensor([0.0, 0.0, 9.0, 0.0])
+            got.append((m.predict(lib.tensor(x)).tolist(),
+                        m.log_prob(lib.tensor(x)).argmax(1).tolist()))
+        outs.append(got)
+    assert outs[0] == outs[1]
+    assert all(p == a for p, a in outs[0])
+
+
+def test_adaptive_log_softmax_gradcheck():
+    m = _asm(minitorch, 6, 9, [2, 5], {"head_bias": True, "dtype": "float64"})
+    x = minitorch.tensor(np.random.default_rng(23).standard_normal((5, 6)), requires_grad=True)
+    t = minitorch.tensor([0, 3, 8, 1, 6])
+    assert minitorch.autograd.gradcheck(lambda a: m(a, t).output, (x,))
+    assert minitorch.autograd.gradcheck(lambda a: m.log_prob(a), (x,))
+    assert minitorch.autograd.gradgradcheck(lambda a: m(a, t).loss, (x,))
+
+
+@pytest.mark.parametrize("args", [
+    (8, 10, []), (8, 10, [5, 2]), (8, 10, [0, 4]), (8, 10, [2, 10]), (8, 10, [2, 2, 5]),
+    (8, 10, [2.5, 6]), (8, 10, [-1]), (8, 10, [9]),
+])
+def test_adaptive_log_softmax_bad_cutoffs_like_torch(args):
+    outs = []
+    for lib in (minitorch, torch):
+        try:
+            outs.append(repr(_asm(lib, *args, {})))
+        except Exception as e:
+            outs.append((type(e).__name__, str(e)))
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("xs,t", [
+    ((3, 8), [0, 1]), ((3, 8, 2), [0, 1, 2]), ((8,), [1]), ((2, 8), 1), ((3, 8), [[0, 1, 2]]),
+    ((3, 8), [0, 10, 2]), ((3, 8), [0, -1, 2]), ((3, 8), [-3, 12, 2]), ((8,), 10),
+    ((0, 8), np.zeros(0, np.int64)),
+])
+def test_adaptive_log_softmax_bad_inputs_like_torch(xs, t):
+    outs = []
+    for lib in (minitorch, torch):
+        m = _asm(lib, 8, 10, [2, 6], {})
+        try:
+            out = m(lib.zeros(*xs), lib.tensor(t))
+            outs.append((out.output.tolist(), out.loss.tolist()))
+        except Exception as e:
+            outs.append((type(e).__name__, str(e)))
+    assert str(outs[0]) == str(outs[1])

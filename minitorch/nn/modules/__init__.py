@@ -226,3 +226,8 @@ from minitorch.nn.modules.lazy import (  # noqa: E402
 )
 
 __all__ += ["LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"]
+
+# nnextra: the adaptive softmax
+from minitorch.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
+
+__all__ += ["AdaptiveLogSoftmaxWithLoss"]
