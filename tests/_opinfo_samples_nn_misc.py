@@ -226,6 +226,37 @@ def _grid_sample_samples(op):
                     yield Sample(op, fam, (x, g), {"mode": mode, "padding_mode": pad,
                                                    "align_corners": align},
                                  gradgrad=not align and mode == "bilinear")
+        for pad in ("zeros", "border", "reflection"):  # task nnextra: bicubic, 5-D
+            for align in (False, True):
+                yield Sample(op, f"bicubic-{pad}-{'align' if align else 'centres'}", (x, g),
+                             {"mode": "bicubic", "padding_mode": pad, "align_corners": align},
+                             gradgrad=not align and pad == "zeros")
+                for mode in ("bilinear", "nearest"):
+                    yield Sample(op, f"5-d-{mode}-{pad}-{'align' if align else 'centres'}",
+                                 (A(rnd(2, 2, 3, 4, 3)), A(rnd(2, 2, 3, 2, 3) * 1.5)),
+                                 {"mode": mode, "padding_mode": pad, "align_corners": align},
+                                 gradgrad=not align and mode == "bilinear" and pad == "zeros")
+        yield Sample(op, "5-d-float64", (A(rnd(1, 2, 2, 3, 3, dtype=np.float64)),
+                                         A(rnd(1, 2, 1, 2, 3, dtype=np.float64))),
+                     {"align_corners": False})
+        yield Sample(op, "5-d-float16", (A(rnd(1, 2, 2, 3, 3, dtype=np.float16)),
+                                         A(rnd(1, 2, 1, 2, 3, dtype=np.float16) * 0.5)),
+                     {"align_corners": False})
+        yield Sample(op, "5-d-noncontig", (A(rnd(2, 3, 4, 5, 3), layout="T"),
+                                           A(rnd(2, 2, 1, 2, 3))), {"align_corners": True})
+        yield Sample(op, "5-d-nan-grid", (A(rnd(1, 1, 2, 2, 3)),
+                                          A(f32([[[[[NAN, 0.0, 0.0], [0.0, INF, 0.2]]]]]))),
+                     {"align_corners": False})
+        yield Sample(op, "5-d-empty-batch", (A(np.zeros((0, 2, 3, 3, 2), np.float32)),
+                                             A(np.zeros((0, 2, 2, 2, 3), np.float32))),
+                     {"align_corners": False})
+        for fam, args, kw in [
+                ("5-d-bicubic", (A(rnd(1, 2, 2, 2, 2)), A(rnd(1, 1, 2, 2, 3))),
+                 {"mode": "bicubic"}),
+                ("5-d-grid-last-dim", (A(rnd(1, 2, 2, 2, 2)), A(rnd(1, 1, 2, 2, 2))), {}),
+                ("5-d-batch-mismatch", (A(rnd(1, 2, 2, 2, 2)), A(rnd(2, 1, 2, 2, 3))), {}),
+                ("5-d-grid-4-d", (A(rnd(1, 2, 2, 2, 2)), A(rnd(1, 2, 2, 3))), {})]:
+            yield Sample(op, fam, args, {"align_corners": False, **kw}, msg=80)
         yield Sample(op, "float64", (A(rnd(1, 2, 3, 3, dtype=np.float64)),
                                      A(rnd(1, 2, 2, 2, dtype=np.float64))),
                      {"align_corners": False})

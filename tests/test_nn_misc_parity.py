@@ -5,6 +5,9 @@ The op table (tests/_opinfo_samples_nn_misc.py) covers the input families."""
 
 from __future__ import annotations
 
+import inspect
+import warnings
+
 import numpy as np
 import pytest
 from _oracle import assert_same_values
@@ -634,7 +637,7 @@ def test_buffer_registers_like_torch():
 GS_SHAPES = [(4, 5, 3, 2), (1, 3, 2, 2), (3, 1, 2, 3), (5, 5, 4, 4)]
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
 @pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
 @pytest.mark.parametrize("align", [False, True])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -659,11 +662,13 @@ def test_grid_sample_matches_torch(mode, padding_mode, align, dtype):
             assert_same_values(a, b, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("mode,dims", [("bilinear", 2), ("nearest", 2), ("bicubic", 2),
+                                       ("bilinear", 3), ("nearest", 3)])
 @pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
-def test_grid_sample_gradcheck_and_second_order_like_torch(mode, padding_mode):
+def test_grid_sample_gradcheck_and_second_order_like_torch(mode, dims, padding_mode):
     rng = np.random.default_rng(12)
-    x, g = rng.standard_normal((1, 2, 3, 4)), rng.random((1, 2, 3, 2)) * 2.4 - 1.2
+    x = rng.standard_normal((1, 2, 3, 4) if dims == 2 else (1, 2, 2, 3, 4))
+    g = rng.random((1, 2, 3, 2) if dims == 2 else (1, 2, 2, 2, 3)) * 2.4 - 1.2
     F = minitorch.nn.functional
     f = lambda a, b: F.grid_sample(a, b, mode=mode, padding_mode=padding_mode,  # noqa: E731
                                    align_corners=False)
@@ -735,15 +740,114 @@ def test_grid_sample_errors_and_edges_match_torch(x, g, kw):
     assert outs[0] == outs[1]
 
 
-@pytest.mark.parametrize("x,g,kw", [
-    (np.zeros((1, 1, 2, 2, 2), np.float32), np.zeros((1, 1, 1, 1, 3), np.float32), {}),
-    (np.zeros((1, 1, 2, 2), np.float32), np.zeros((1, 1, 1, 2), np.float32),
-     {"mode": "bicubic"}),
+# ------------------------------------------------------------------ grid_sample, 5-D
+GS3_SHAPES = [(3, 4, 5, 2, 3, 2), (1, 2, 2, 2, 2, 2), (2, 1, 3, 1, 3, 4), (4, 4, 4, 3, 2, 2)]
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_grid_sample_3d_matches_torch(mode, padding_mode, align, dtype):
+    """Volumes (trilinear and nearest) read at points inside, on and well outside them."""
+    rng = np.random.default_rng(14)
+    for d, h, w, do, ho, wo in GS3_SHAPES:
+        x = rng.standard_normal((2, 3, d, h, w)).astype(dtype)
+        g = (rng.random((2, do, ho, wo, 3)) * 3.4 - 1.7).astype(dtype)
+        g[0, 0, 0, 0] = (-1, 1, -1)  # exactly on the corners
+        g[1, 0, 0, 0] = (1, -1, 1)
+        outs = []
+        for lib in (minitorch, torch):
+            xt, gt = lib.tensor(x, requires_grad=True), lib.tensor(g, requires_grad=True)
+            y = lib.nn.functional.grid_sample(xt, gt, mode=mode, padding_mode=padding_mode,
+                                              align_corners=align)
+            y.backward(lib.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)).astype(
+                dtype)))
+            outs.append((y, xt.grad, gt.grad, _node(lib, y)))
+        assert outs[0][3] == outs[1][3]
+        for a, b in zip(outs[0][:3], outs[1][:3]):
+            assert_same_values(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_grid_sample_3d_special_grids_and_affine_grid():
+    x = np.random.default_rng(15).standard_normal((1, 2, 3, 4, 5)).astype(np.float32)
+    g = np.array([[[[[np.nan, 0, 0], [np.inf, 0, 0.5], [0, -np.inf, 0],
+                     [0.3, 0.2, -0.9]]]]], np.float32)
+    for mode in ("bilinear", "nearest"):
+        for pad in ("zeros", "border", "reflection"):
+            outs = []
+            for lib in (minitorch, torch):
+                xt, gt = lib.tensor(x, requires_grad=True), lib.tensor(g, requires_grad=True)
+                y = lib.nn.functional.grid_sample(xt, gt, mode=mode, padding_mode=pad,
+                                                  align_corners=False)
+                y.sum().backward()
+                outs.append((y, xt.grad, gt.grad))
+            assert_same_values(outs[0][0], outs[1][0])
+            # the gradients only where PyTorch's backward agrees with its own forward: its
+            # 3-d backward clips a NaN or infinite point to no pixel at all where the forward
+            # read the border pixel ("border", "reflection")
+            if pad == "zeros":
+                for m, r in zip(outs[0][1:], outs[1][1:]):
+                    assert_same_values(m, r)
+    outs = []  # affine_grid + grid_sample in 3-d, and the gradient of the matrix
+    theta = np.array([[[0.8, -0.6, 0.0, 0.1], [0.6, 0.8, 0.0, -0.2], [0.0, 0.1, 0.9, 0.3]]],
+                     np.float32)
+    for lib in (minitorch, torch):
+        th = lib.tensor(theta, requires_grad=True)
+        grid = lib.nn.functional.affine_grid(th, (1, 2, 3, 4, 5), align_corners=False)
+        y = lib.nn.functional.grid_sample(lib.tensor(x), grid, align_corners=False)
+        y.sum().backward()
+        outs.append((y, th.grad))
+    for m, r in zip(*outs):
+        assert_same_values(m, r, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("xs,gs,kw", [
+    ((1, 1, 2, 2, 2), (1, 1, 1, 1, 3), {"mode": "bicubic"}),
+    ((1, 1, 2, 2, 2), (1, 1, 1, 2), {"mode": "bicubic"}),
+    ((1, 1, 2, 2, 2), (2, 1, 1, 1, 3), {"mode": "bicubic"}),
+    ((1, 1, 2, 0, 2), (1, 1, 1, 1, 3), {}),
+    ((1, 1, 2, 2, 2), (2, 1, 1, 1, 3), {}),
+    ((1, 1, 2, 2, 2), (1, 1, 1, 3), {}),
+    ((1, 1, 2, 2), (1, 1, 1, 1, 2), {"mode": "bicubic"}),
+    ((0, 1, 2, 2, 2), (0, 1, 1, 1, 3), {}),
+    ((1, 1, 2, 2, 2), (1, 0, 1, 1, 3), {}),
+    ((1, 1, 2, 2, 2), (1, 1, 1, 1, 3), {"mode": "cubic"}),
 ])
-def test_grid_sample_refuses_what_is_not_written(x, g, kw):
-    with pytest.raises(NotImplementedError, match="grid_sample"):
-        minitorch.nn.functional.grid_sample(minitorch.tensor(x), minitorch.tensor(g),
-                                            align_corners=False, **kw)
+def test_grid_sample_3d_and_bicubic_errors_match_torch(xs, gs, kw):
+    outs = []
+    for lib in (minitorch, torch):
+        try:
+            y = lib.nn.functional.grid_sample(lib.ones(*xs), lib.ones(*gs), align_corners=False,
+                                              **kw)
+            outs.append((tuple(y.shape), y.tolist()))
+        except Exception as e:
+            outs.append((type(e).__name__, str(e)))
+    assert outs[0] == outs[1]
+
+
+def test_grid_sample_bicubic_special_grids_and_float16():
+    x = np.random.default_rng(16).standard_normal((1, 2, 4, 5)).astype(np.float32)
+    g = np.array([[[[np.nan, 0], [np.inf, 0], [0, -np.inf], [0.3, 0.2], [-1.6, 1.9]]]],
+                 np.float32)
+    for pad in ("zeros", "border", "reflection"):
+        for align in (False, True):
+            a, b = (lib.nn.functional.grid_sample(lib.tensor(x), lib.tensor(g), mode="bicubic",
+                                                  padding_mode=pad, align_corners=align)
+                    for lib in (minitorch, torch))
+            assert_same_values(a, b)
+    gs = []  # nearest reads have no slope: a zero gradient for the grid, NaN points included
+    for lib in (minitorch, torch):
+        gt = lib.tensor(g, requires_grad=True)
+        lib.nn.functional.grid_sample(lib.tensor(x), gt, mode="nearest",
+                                      align_corners=False).sum().backward()
+        gs.append(gt.grad)
+    assert_same_values(*gs)
+    for mode in ("bilinear", "nearest", "bicubic"):
+        x16, g16 = x[:, :, :3].astype(np.float16), (g[:, :, 3:] / 2).astype(np.float16)
+        a, b = (lib.nn.functional.grid_sample(lib.tensor(x16), lib.tensor(g16), mode=mode,
+                                              align_corners=False) for lib in (minitorch, torch))
+        assert_same_values(a, b, rtol=1e-2, atol=1e-2)
 
 
 @pytest.mark.parametrize("xs,gs", [((1, 1, 2), (1, 1, 2)), ((1, 1, 2, 2, 2), (1, 1, 1, 2)),
@@ -793,6 +897,47 @@ def test_lazy_modules_materialize_like_torch(make, shape):
     assert _lazy_story(minitorch, make, shape) == _lazy_story(torch, make, shape)
 
 
+@pytest.mark.parametrize("make,shape", [  # task nnextra: the lazy transposed convolutions
+    (lambda nn: nn.LazyConvTranspose1d(4, 3), (2, 3, 8)),
+    (lambda nn: nn.LazyConvTranspose1d(2, 2, stride=2, output_padding=1), (3, 7)),
+    (lambda nn: nn.LazyConvTranspose2d(4, 3), (2, 3, 6, 6)),
+    (lambda nn: nn.LazyConvTranspose2d(2, (2, 3), padding=1, bias=False, dilation=2),
+     (3, 5, 5)),
+    (lambda nn: nn.LazyConvTranspose2d(4, 3, stride=2, padding=1, output_padding=1, groups=2),
+     (1, 4, 3, 3)),
+    (lambda nn: nn.LazyConvTranspose3d(3, 2), (2, 2, 4, 4, 3)),
+    (lambda nn: nn.LazyConvTranspose3d(4, (1, 2, 2), groups=2, bias=False), (2, 3, 3, 3)),
+])
+def test_lazy_transposed_convolutions_materialize_like_torch(make, shape):
+    assert _lazy_story(minitorch, make, shape) == _lazy_story(torch, make, shape)
+
+
+@pytest.mark.parametrize("name", ["LazyConvTranspose1d", "LazyConvTranspose2d",
+                                  "LazyConvTranspose3d"])
+def test_lazy_transposed_convolutions_errors_and_output_size_like_torch(name):
+    n = int(name[-2])
+    outs = []
+    for lib in (minitorch, torch):
+        make = getattr(lib.nn, name)
+        got = [repr(make(6, 3, stride=2, output_padding=1, dilation=2, groups=3)),
+               repr(make(2, 1, padding=(1,) * n, bias=False))]
+        for layer, x in [(make(4, 3), lib.ones(*(2,) * (n + 3))),
+                         (make(4, 3), lib.ones(*(2,) * n)),
+                         (make(4, 3, groups=2), lib.ones(1, 3, *(4,) * n)),
+                         (make(3, 3, groups=2), lib.ones(1, 4, *(4,) * n))]:
+            try:
+                layer(x)
+                got.append(repr(layer))
+            except (RuntimeError, ValueError) as e:
+                got.append((type(e).__name__, str(e), type(layer).__name__))
+        lib.manual_seed(3)
+        m = make(2, 3, stride=2)
+        y = m(lib.ones(1, 2, *(3,) * n), output_size=(8,) * n)
+        got += [tuple(y.shape), y.detach().numpy().round(5).tolist(), repr(m)]
+        outs.append(got)
+    assert outs[0] == outs[1]
+
+
 def test_lazy_placeholders_and_errors_like_torch():
     outs = []
     for lib in (minitorch, torch):
@@ -834,3 +979,142 @@ def test_lazy_norms_materialize_like_torch(name, shape, kw):
     assert mine[0] == ref[0]
     for a, b in zip(mine[1], ref[1]):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+# ------------------------------------------------------------------ adaptive softmax (nnextra)
+ASM_CONFIGS = [  # (in_features, n_classes, cutoffs, keywords)
+    (8, 10, [2, 6], {}), (16, 12, [3], {"head_bias": True}),
+    (8, 20, [4, 8, 15], {"div_value": 2.0}), (5, 7, [1, 2, 3, 6], {"div_value": 1.5}),
+    (6, 9, (2, 5), {"dtype": "float64", "head_bias": True}),
+]
+
+
+def _asm(lib, in_features, n_classes, cutoffs, kw):
+    kw = dict(kw)
+    if "dtype" in kw:
+        kw["dtype"] = getattr(lib, kw["dtype"])
+    lib.manual_seed(7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a tail of 0 features: "Initializing zero-element"
+        return lib.nn.AdaptiveLogSoftmaxWithLoss(in_features, n_classes, cutoffs, **kw)
+
+
+def _asm_story(lib, config, x, targets):
+    """Repr, parameters, and per target set: output, loss, their nodes and the gradients."""
+    m = _asm(lib, *config)
+    params = [(n, tuple(p.shape), p.detach().numpy().copy()) for n, p in m.named_parameters()]
+    story = [repr(m), [p[:2] for p in params], [m.shortlist_size, m.n_clusters, m.head_size,
+                                                m.cutoffs]]
+    arrays = [p[2] for p in params]
+    for t in targets:
+        m.zero_grad()
+        xt = lib.tensor(x, requires_grad=True)
+        tt = lib.tensor(t)
+        if tt.dim() == 0:
+            xt = lib.tensor(x[0], requires_grad=True)
+        out = m(xt, tt)
+        story += [type(out).__name__, out._fields, tuple(out.output.shape),
+                  _node(lib, out.output), _node(lib, out.loss)]
+        out.loss.backward(retain_graph=True)
+        (out.output * 0.5).sum().backward()
+        arrays += [out.output.detach().numpy(), out.loss.detach().numpy(), xt.grad.numpy()]
+        arrays += [np.zeros(0) if p.grad is None else p.grad.numpy() for p in m.parameters()]
+    xt = lib.tensor(x)
+    arrays += [m.log_prob(xt).detach().numpy(), m.predict(xt).numpy()]
+    story.append(m.log_prob(lib.tensor(x, requires_grad=True)).grad_fn.name())
+    return story, arrays
+
+
+@pytest.mark.parametrize("config", ASM_CONFIGS)
+def test_adaptive_log_softmax_matches_torch(config):
+    """Targets in every cluster, in the shortlist only, in some clusters, one row, 0-d."""
+    in_features, n_classes, cutoffs, kw = config
+    dtype = np.float64 if kw.get("dtype") == "float64" else np.float32
+    x = np.random.default_rng(21).standard_normal((7, in_features)).astype(dtype)
+    targets = [np.arange(7) * (n_classes - 1) // 6, np.zeros(7, np.int64),
+               np.full(7, n_classes - 1), np.array([0, n_classes - 1] * 3 + [1]),
+               np.array([n_classes - 2]), np.array(n_classes - 1), np.array(0)]
+    xs = {len(t) if t.ndim else 0: x[:max(t.size, 1)] for t in targets}
+    mine, ref = ([], []), ([], [])
+    for t in targets:
+        xi = xs[len(t) if t.ndim else 0]
+        for lib, acc in ((minitorch, mine), (torch, ref)):
+            s, a = _asm_story(lib, config, xi, [t])
+            acc[0].append(s)
+            acc[1].extend(a)
+    assert mine[0] == ref[0]
+    for a, b in zip(mine[1], ref[1]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_adaptive_log_softmax_signatures_match_torch():
+    def params(fn):
+        return [(p.name, p.kind, p.default) for p in inspect.signature(fn).parameters.values()]
+    mine, ref = minitorch.nn.AdaptiveLogSoftmaxWithLoss, torch.nn.AdaptiveLogSoftmaxWithLoss
+    for method in ("__init__", "forward", "log_prob", "predict", "reset_parameters"):
+        assert params(getattr(mine, method)) == params(getattr(ref, method))
+    m, r = _asm(minitorch, 16, 10, [2, 6], {}), _asm(torch, 16, 10, [2, 6], {})
+    m.reset_parameters()
+    r.reset_parameters()
+    assert [tuple(p.shape) for p in m.parameters()] == [tuple(p.shape) for p in r.parameters()]
+    assert {k: v for k, v in vars(m).items() if not k.startswith("_") and k != "training"} == \
+        {k: v for k, v in vars(r).items() if not k.startswith("_") and k != "training"}
+
+
+def test_adaptive_log_softmax_predict_paths_match_torch():
+    """``predict``'s three paths: all rows in the shortlist, none, some (the head's weights
+    set so that the head prefers a cluster on some rows)."""
+    x = np.random.default_rng(22).standard_normal((6, 8)).astype(np.float32)
+    outs = []
+    for lib in (minitorch, torch):
+        m = _asm(lib, 8, 10, [2, 6], {"head_bias": True})
+        got = []
+        for bias in ([9.0, 0, 0, 0], [0, 0, 9.0, -9.0], [0, 0, 0, 9.0], [0, 0, 0, 0]):
+            with lib.no_grad():
+                m.head.bias.copy_(lib.tensor(bias))
+                m.head.weight[:, 0] = lib.tensor([0.0, 0.0, 9.0, 0.0])
+            got.append((m.predict(lib.tensor(x)).tolist(),
+                        m.log_prob(lib.tensor(x)).argmax(1).tolist()))
+        outs.append(got)
+    assert outs[0] == outs[1]
+    assert all(p == a for p, a in outs[0])
+
+
+def test_adaptive_log_softmax_gradcheck():
+    m = _asm(minitorch, 6, 9, [2, 5], {"head_bias": True, "dtype": "float64"})
+    x = minitorch.tensor(np.random.default_rng(23).standard_normal((5, 6)), requires_grad=True)
+    t = minitorch.tensor([0, 3, 8, 1, 6])
+    assert minitorch.autograd.gradcheck(lambda a: m(a, t).output, (x,))
+    assert minitorch.autograd.gradcheck(lambda a: m.log_prob(a), (x,))
+    assert minitorch.autograd.gradgradcheck(lambda a: m(a, t).loss, (x,))
+
+
+@pytest.mark.parametrize("args", [
+    (8, 10, []), (8, 10, [5, 2]), (8, 10, [0, 4]), (8, 10, [2, 10]), (8, 10, [2, 2, 5]),
+    (8, 10, [2.5, 6]), (8, 10, [-1]), (8, 10, [9]),
+])
+def test_adaptive_log_softmax_bad_cutoffs_like_torch(args):
+    outs = []
+    for lib in (minitorch, torch):
+        try:
+            outs.append(repr(_asm(lib, *args, {})))
+        except Exception as e:
+            outs.append((type(e).__name__, str(e)))
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("xs,t", [
+    ((3, 8), [0, 1]), ((3, 8, 2), [0, 1, 2]), ((8,), [1]), ((2, 8), 1), ((3, 8), [[0, 1, 2]]),
+    ((3, 8), [0, 10, 2]), ((3, 8), [0, -1, 2]), ((3, 8), [-3, 12, 2]), ((8,), 10),
+    ((0, 8), np.zeros(0, np.int64)),
+])
+def test_adaptive_log_softmax_bad_inputs_like_torch(xs, t):
+    outs = []
+    for lib in (minitorch, torch):
+        m = _asm(lib, 8, 10, [2, 6], {})
+        try:
+            out = m(lib.zeros(*xs), lib.tensor(t))
+            outs.append((out.output.tolist(), out.loss.tolist()))
+        except Exception as e:
+            outs.append((type(e).__name__, str(e)))
+    assert str(outs[0]) == str(outs[1])

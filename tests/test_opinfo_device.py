@@ -240,6 +240,14 @@ LAYERS.update({
     "LazyConv2d": (lambda: nn.LazyConv2d(2, 3), [_floats(1, 3, 5, 5)]),
 })
 
+# nnextra: the lazy transposed convolutions, the adaptive softmax
+LAYERS.update({
+    "LazyConvTranspose1d": (lambda: nn.LazyConvTranspose1d(2, 3, stride=2), [_floats(1, 3, 5)]),
+    "LazyConvTranspose3d": (lambda: nn.LazyConvTranspose3d(2, 2), [_floats(1, 3, 2, 3, 2)]),
+    "AdaptiveLogSoftmaxWithLoss": (lambda: nn.AdaptiveLogSoftmaxWithLoss(16, 10, [2, 6]),
+                                   [_floats(6, 16), np.array([0, 1, 5, 9, 3, 2])]),
+})
+
 
 def _tensors(out) -> list:
     if isinstance(out, minitorch.Tensor):

@@ -1,17 +1,23 @@
-"""The ``Function`` behind ``nn.functional.grid_sample`` for 4-D input
-(``GridSampler2DBackward0``): each output point reads ``input`` at the point its ``grid``
-entry names, ``(x, y)`` in ``[-1, 1]`` across the width and height.
+"""The ``Function`` classes behind ``nn.functional.grid_sample``: 4-D input (N, C, H, W) read
+at a grid (N, Ho, Wo, 2) of ``(x, y)`` points (``GridSampler2DBackward0``), 5-D input
+(N, C, D, H, W) at a grid (N, Do, Ho, Wo, 3) of ``(x, y, z)`` points
+(``GridSampler3DBackward0``); each coordinate runs over ``[-1, 1]`` across its dimension.
 
 A grid coordinate ``c`` becomes a pixel coordinate (``align_corners``: ``(c + 1) / 2 *
 (size - 1)``, else ``(c + 1) * size / 2 - 0.5``), which ``padding_mode`` ``"border"`` clips
 to the image and ``"reflection"`` reflects back into it (``"zeros"``: reads outside give 0).
-``bilinear`` blends the four pixels around the point, ``nearest`` reads the closest one
-(ties to even). The pixel coordinate is a piecewise linear function of the grid coordinate:
-its slope (the unnormalising scale, 0 where clipped, -1 where reflected) is kept to carry
-the gradient back to the grid.
+``bilinear`` (trilinear in 5-D) blends the 4 (8) pixels around the point, ``nearest`` reads
+the closest one (ties to even), ``bicubic`` (4-D only) blends the 4 x 4 pixels around it
+with Keys' cubic weights (``A = -0.75``) and pads each of them instead of the point. The
+pixel coordinate is a piecewise linear function of the grid coordinate: its slope (the
+unnormalising scale, 0 where clipped, -1 where reflected) is kept to carry the gradient back
+to the grid.
 """
 
 from __future__ import annotations
+
+import itertools
+import math
 
 import numpy as np
 
@@ -23,10 +29,11 @@ from minitorch.ops.arithmetic import where
 from minitorch.ops.shape import stack
 
 
-def _clip(c, size: int):
-    """PyTorch's ``clip_coordinates`` and its slope (0 at and beyond either edge)."""
+def _clip(c, size: int, nan_to: int = 0):
+    """PyTorch's ``clip_coordinates`` and its slope (0 at and beyond either edge); a NaN goes
+    to ``nan_to`` (0 in PyTorch's 2-d kernel, ``size - 1`` in its 3-d one)."""
     inside = (c > 0) & (c < size - 1)
-    return np.where(inside, c, np.clip(np.nan_to_num(c), 0, size - 1)), inside
+    return np.where(inside, c, np.clip(np.nan_to_num(c, nan=nan_to), 0, size - 1)), inside
 
 
 def _reflect(c, twice_low: int, twice_high: int):
@@ -43,46 +50,97 @@ def _reflect(c, twice_low: int, twice_high: int):
     return np.where(even, extra + low, span - extra + low), sign * np.where(even, 1, -1)
 
 
-def source_index(c, size: int, padding_mode: str, align_corners: bool):
-    """``(pixel coordinate, its slope in c)`` for grid coordinates ``c`` (an array)."""
+def _unnormalize(c, size: int, align_corners: bool):
+    """PyTorch's ``grid_sampler_unnormalize``: (pixel coordinate, its slope in c)."""
     t = c.dtype.type
     if align_corners:
         scale = t(size - 1) / t(2)
-        pix = (c + t(1)) * scale
-    else:
-        scale = t(size) / t(2)
-        pix = (c + t(1)) * scale - t(0.5)
-    slope = np.full_like(c, scale)
-    if padding_mode == "border":
-        pix, inside = _clip(pix, size)
-        slope = slope * inside
-    elif padding_mode == "reflection":
+        return (c + t(1)) * scale, scale
+    scale = t(size) / t(2)
+    return (c + t(1)) * scale - t(0.5), scale
+
+
+def _pad(pix, size: int, padding_mode: str, align_corners: bool, nan_to: int = 0):
+    """PyTorch's ``compute_coordinates``: (padded coordinate, its slope in ``pix``)."""
+    slope = np.ones_like(pix)
+    if padding_mode == "reflection":
         pix, sign = _reflect(pix, 0, 2 * (size - 1)) if align_corners else \
             _reflect(pix, -1, 2 * size - 1)
         slope = slope * sign
-        pix, inside = _clip(pix, size)
+    if padding_mode in ("border", "reflection"):
+        pix, inside = _clip(pix, size, nan_to)
         slope = slope * inside
     return pix, slope
 
 
-def _taps(ix, iy, h: int, w: int, mode: str):
-    """``[(y, x, in_bounds, kind)]``: the pixels read, the corners for ``bilinear``."""
+def source_index(c, size: int, padding_mode: str, align_corners: bool, nan_to: int = 0):
+    """``(pixel coordinate, its slope in c)`` for grid coordinates ``c`` (an array)."""
+    pix, scale = _unnormalize(c, size, align_corners)
+    pix, slope = _pad(pix, size, padding_mode, align_corners, nan_to)
+    return pix, slope * scale
+
+
+def _weights(mode: str, t):
+    """``{offset: weight}`` of the taps at ``floor(p) + offset`` along one dimension, ``t``
+    being ``p - floor(p)`` (arrays or tensors alike: the forward and backward share it)."""
+    if mode == "bilinear":
+        return {0: 1 - t, 1: t}
+    a = -0.75  # Keys' cubic convolution, PyTorch's get_cubic_upsample_coefficients
+    near = lambda s: ((a + 2) * s - (a + 3)) * s * s + 1  # noqa: E731  |s| <= 1
+    far = lambda s: ((a * s - 5 * a) * s + 8 * a) * s - 4 * a  # noqa: E731  1 < |s| < 2
+    return {-1: far(t + 1), 0: near(t), 1: near(1 - t), 2: far(2 - t)}
+
+
+def _weight_slopes(mode: str, t):
+    """The derivatives in ``t`` of :func:`_weights` (tensors: the grid's gradient)."""
+    if mode == "bilinear":
+        return {0: -1.0, 1: 1.0}
+    a = -0.75
+    near = lambda s: (3 * (a + 2) * s - 2 * (a + 3)) * s  # noqa: E731
+    far = lambda s: (3 * a * s - 10 * a) * s + 8 * a  # noqa: E731
+    return {-1: far(t + 1), 0: near(t), 1: -near(1 - t), 2: -far(2 - t)}
+
+
+def _taps(pix, sizes, mode: str, pad=None):
+    """``[(indices, in_bounds, offsets)]``: the pixels read (one index array per spatial
+    dimension, 0 where out of bounds), in PyTorch's order (nw, ne, sw, se in 2-D); ``pad``
+    maps each tap's index into the image (``bicubic``, which pads the taps, not the point)."""
     with np.errstate(invalid="ignore"):
         if mode == "nearest":
-            cols, rows = [np.round(ix)], [np.round(iy)]
-            kinds = [("n", "n")]
+            bases, offsets = [np.round(p) for p in pix], [(0,) * len(pix)]
         else:
-            x0, y0 = np.floor(ix), np.floor(iy)
-            cols, rows = [x0, x0 + 1], [y0, y0 + 1]
-            kinds = [(a, b) for a in "ns" for b in "we"]
-    taps = []
-    for ky, kx in kinds:
-        y = rows[0] if ky == "n" else rows[1]
-        x = cols[0] if kx in "nw" else cols[1]
-        ok = (x >= 0) & (x <= w - 1) & (y >= 0) & (y <= h - 1)  # False for NaN
-        taps.append((np.where(ok, y, 0).astype(np.int64), np.where(ok, x, 0).astype(np.int64),
-                     ok, (ky, kx)))
+            bases = [np.floor(p) for p in pix]
+            offsets = itertools.product((0, 1) if mode == "bilinear" else (-1, 0, 1, 2),
+                                        repeat=len(pix))
+        taps = []
+        for off in offsets:
+            idx = [b + o for b, o in zip(bases, off)]
+            if pad is not None:
+                idx = [pad(i, s) for i, s in zip(idx, sizes)]
+            ok = np.logical_and.reduce([(i >= 0) & (i <= s - 1) for i, s in zip(idx, sizes)])
+            taps.append(([np.where(ok, i, 0).astype(np.int64) for i in idx], ok, off))
     return taps
+
+
+def _plan(shape, g, mode: str, padding_mode: str, align_corners: bool):
+    """The pixel coordinates (one array per spatial dimension, D, H, W), their slopes in the
+    grid, and the taps; the grid's last axis runs the other way (x, y, z)."""
+    sizes = shape[2:]
+    nd = len(sizes)
+    pix, slopes = [], []
+    for d, size in enumerate(sizes):
+        c = g[..., nd - 1 - d]
+        if mode == "bicubic":
+            p, s = _unnormalize(c, size, align_corners)
+            s = np.full_like(c, s)
+        else:
+            p, s = source_index(c, size, padding_mode, align_corners, (size - 1) * (nd == 3))
+        pix.append(p)
+        slopes.append(s)
+    pad = None
+    if mode == "bicubic":
+        pad = lambda i, s: _pad(i, s, padding_mode, align_corners)[0]  # noqa: E731
+    return pix, slopes, mode, tuple(shape), _taps(pix, sizes, mode, pad)
 
 
 class GridSampler2D(Function):
@@ -93,29 +151,27 @@ class GridSampler2D(Function):
 
     @staticmethod
     def forward(ctx, x, grid, mode, padding_mode, align_corners):
-        xa, g = x._data, _to_numpy(grid._data)
+        xa = x._data
         xp = array_module(xa)
-        n, c, h, w = xa.shape
-        ix, sx = source_index(g[..., 0], w, padding_mode, align_corners)
-        iy, sy = source_index(g[..., 1], h, padding_mode, align_corners)
-        ctx.plan = (ix, iy, sx, sy, mode, (n, c, h, w))
+        ctx.plan = pix, _, _, shape, taps = _plan(xa.shape, _to_numpy(grid._data), mode,
+                                                 padding_mode, align_corners)
         ctx.save_for_backward(x, grid)
-        batch = np.arange(n)[:, None, None]
+        batch = np.arange(shape[0]).reshape((-1,) + (1,) * len(pix))
 
-        def read(y, xx, ok):  # (N, C, Ho, Wo), 0 outside
-            v = xa[xp.asarray(batch), :, xp.asarray(y), xp.asarray(xx)]  # (N, Ho, Wo, C)
+        def read(idx, ok):  # (N, C, *out), 0 outside
+            v = xa[(xp.asarray(batch), slice(None)) + tuple(xp.asarray(i) for i in idx)]
             return xp.moveaxis(v * xp.asarray(ok[..., None]).astype(xa.dtype), -1, 1)
 
-        taps = _taps(ix, iy, h, w, mode)
         if mode == "nearest":
-            return _wrap(read(*taps[0][:3]))
-        tx, ty = ix - np.floor(ix), iy - np.floor(iy)
-        weights = {"n": 1 - ty, "s": ty, "w": 1 - tx, "e": tx}
-        out = None
+            return _wrap(read(*taps[0][:2]))
         with np.errstate(invalid="ignore", over="ignore"):
-            for y, xx, ok, (ky, kx) in taps:  # nw, ne, sw, se: PyTorch's order
-                wk = xp.asarray((weights[ky] * weights[kx]).astype(xa.dtype))[:, None]
-                term = read(y, xx, ok) * wk
+            weights = [_weights(mode, p - np.floor(p)) for p in pix]
+            out = None
+            for idx, ok, off in taps:
+                wk = math.prod(w[o] for w, o in zip(weights, off))
+                term = read(idx, ok) * xp.asarray(wk.astype(xa.dtype))[:, None]
+                if len(pix) == 3:  # PyTorch's 3-d kernel skips the taps outside (NaN weights)
+                    term = xp.where(xp.asarray(ok[:, None]), term, 0)
                 out = term if out is None else out + term
         return _wrap(out)
 
@@ -125,47 +181,60 @@ class GridSampler2D(Function):
         return _grid_sample_grads(x, grid, grad, ctx.plan)
 
 
+class GridSampler3D(GridSampler2D):
+    """``input`` (N, C, D, H, W) read at ``grid`` (N, Do, Ho, Wo, 3): (N, C, Do, Ho, Wo)."""
+
+    node_name = "GridSampler3DBackward0"
+    _builtin = True
+
+
 def _grid_sample_grads(x, grid, grad, plan):
     """The gradients of ``input`` and ``grid``, in tensor ops (so they have gradients too)."""
-    ix, iy, sx, sy, mode, (n, c, h, w) = plan
+    pix, slopes, mode, shape, taps = plan
+    n, c, *sizes = shape
+    nd = len(sizes)
     xp = array_module(grad._data)
     dtype = grad._data.dtype
 
     def const(a):
         return _wrap(xp.asarray(np.asarray(a).astype(dtype)))
 
-    taps = _taps(ix, iy, h, w, mode)
-    flat_x = x.reshape(n, c, h * w)
-    gx = _wrap(xp.zeros((n, c, h * w), dtype=dtype))
-    points = ix.shape[1] * ix.shape[2]
+    flat_x = x.reshape(n, c, math.prod(sizes))
+    gx = _wrap(xp.zeros((n, c, math.prod(sizes)), dtype=dtype))
+    points = math.prod(pix[0].shape[1:])
 
-    def flat_index(y, xx):  # (N, C, Ho * Wo) positions in the flattened image
-        return _wrap(xp.asarray(np.broadcast_to((y * w + xx).reshape(n, 1, points),
-                                               (n, c, points)).copy()))
+    def flat_index(idx):  # (N, C, points) positions in the flattened image
+        flat = np.ravel_multi_index(tuple(idx), sizes).reshape(n, 1, points)
+        return _wrap(xp.asarray(np.broadcast_to(flat, (n, c, points)).copy()))
 
     if mode == "nearest":
-        y, xx, ok, _ = taps[0]
-        gx = gx.scatter_add(2, flat_index(y, xx), (grad * const(ok[:, None])).reshape(n, c, points))
-        return gx.reshape(n, c, h, w), grid * 0
+        idx, ok, _ = taps[0]
+        gx = gx.scatter_add(2, flat_index(idx), (grad * const(ok[:, None])).reshape(n, c, points))
+        return gx.reshape(shape), _wrap(xp.zeros(tuple(grid.shape), dtype=dtype))  # 0 for NaN
     # the pixel coordinates as functions of the grid (their values, their slopes)
-    gxs, gys = grid[..., 0], grid[..., 1]
-    px = gxs * const(sx) + const(ix - _to_numpy(gxs._data) * sx)
-    py = gys * const(sy) + const(iy - _to_numpy(gys._data) * sy)
-    fx, fy = const(np.floor(ix)), const(np.floor(iy))
-    tx, ty = px - fx, py - fy
-    weights = {"n": 1 - ty, "s": ty, "w": 1 - tx, "e": tx}
-    d_dx = {"w": -1.0, "e": 1.0}
-    d_dy = {"n": -1.0, "s": 1.0}
-    dix = diy = None
-    for y, xx, ok, (ky, kx) in taps:
-        idx = flat_index(y, xx)
-        mask = const(ok[:, None])
+    t = []
+    for d in range(nd):
+        gd = grid[..., nd - 1 - d]
+        p = gd * const(slopes[d]) + const(pix[d] - _to_numpy(gd._data) * slopes[d])
+        t.append(p - const(np.floor(pix[d])))
+    weights = [_weights(mode, td) for td in t]
+    dweights = [_weight_slopes(mode, td) for td in t]
+    dgrid = [None] * nd
+    for idx, ok, off in taps:
+        fidx = flat_index(idx)
         inside = _wrap(xp.asarray(ok[:, None]))  # (a NaN weight outside adds nothing)
-        wk = where(inside, (weights[ky] * weights[kx]).unsqueeze(1), 0.0)
-        gx = gx.scatter_add(2, idx, (grad * wk).reshape(n, c, points))
-        v = flat_x.gather(2, idx).reshape(grad.shape) * mask * grad  # the value read, weighted
-        tx_term = (v * (weights[ky].unsqueeze(1) * d_dx[kx])).sum(1)
-        ty_term = (v * (weights[kx].unsqueeze(1) * d_dy[ky])).sum(1)
-        dix = tx_term if dix is None else dix + tx_term
-        diy = ty_term if diy is None else diy + ty_term
-    return gx.reshape(n, c, h, w), stack([dix * const(sx), diy * const(sy)], -1)
+        wk = math.prod(w[o] for w, o in zip(weights, off))
+        gx = gx.scatter_add(2, fidx, (grad * where(inside, wk.unsqueeze(1), 0.0)).reshape(
+            n, c, points))
+        v = flat_x.gather(2, fidx).reshape(grad.shape) * const(ok[:, None]) * grad  # weighted
+        for d in range(nd):
+            dw = dweights[d][off[d]]
+            for e in range(nd):
+                if e != d:
+                    dw = dw * weights[e][off[e]]
+            term = (v * dw.unsqueeze(1)).sum(1)
+            if nd == 3:  # skipped outside, as in the forward
+                term = where(inside[:, 0], term, 0.0)
+            dgrid[d] = term if dgrid[d] is None else dgrid[d] + term
+    return gx.reshape(shape), stack([dgrid[d] * const(slopes[d]) for d in reversed(range(nd))],
+                                    -1)

@@ -147,7 +147,7 @@ class MaxPool2DWithIndices(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return MaxPool2DBackward.apply(grad, ctx.which, ctx.geometry, ctx.x_shape)
+        return ctx._forward_cls._partner.apply(grad, ctx.which, ctx.geometry, ctx.x_shape)
 
     @staticmethod
     def indices(which, geometry, x_shape) -> np.ndarray:
@@ -192,7 +192,7 @@ class MaxPool2DBackward(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        return MaxPoolGather.apply(gg, ctx.which, ctx.geometry)
+        return ctx._forward_cls._partner.apply(gg, ctx.which, ctx.geometry)
 
 
 class MaxPoolGather(Function):
@@ -215,7 +215,7 @@ class MaxPoolGather(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return MaxPool2DBackward.apply(grad, ctx.which, ctx.geometry, ctx.x_shape)
+        return ctx._forward_cls._partner.apply(grad, ctx.which, ctx.geometry, ctx.x_shape)
 
 
 class AvgPool2D(Function):
@@ -242,7 +242,7 @@ class AvgPool2D(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return AvgPool2DBackward.apply(grad, ctx.geometry, ctx.divisor, ctx.x_shape)
+        return ctx._forward_cls._partner.apply(grad, ctx.geometry, ctx.divisor, ctx.x_shape)
 
 
 class AvgPool2DBackward(Function):
@@ -265,8 +265,16 @@ class AvgPool2DBackward(Function):
         return _wrap(_unpad(gx, padding, _shape4d(x_shape, len(kernel))).reshape(x_shape))
 
     @staticmethod
-    def backward(ctx, gg):
-        return AvgPool2D.apply(gg, ctx.geometry, ctx.divisor)  # the adjoint of the adjoint
+    def backward(ctx, gg):  # the adjoint of the adjoint
+        return ctx._forward_cls._partner.apply(gg, ctx.geometry, ctx.divisor)
+
+
+# Each backward applies its class's ``_partner`` (the 3-d subclasses below name their own).
+MaxPool2DWithIndices._partner = MaxPool2DBackward
+MaxPool2DBackward._partner = MaxPoolGather
+MaxPoolGather._partner = MaxPool2DBackward
+AvgPool2D._partner = AvgPool2DBackward
+AvgPool2DBackward._partner = AvgPool2D
 
 
 # ---------------------------------------------------------------- adaptive pooling
@@ -331,8 +339,8 @@ class AdaptiveAvgPool2D(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        _check_grad_size(grad, "adaptive_avg_pool2d")
-        return AdaptiveAvgPool2DGrad.apply(grad, ctx.in_hw)
+        _check_grad_size(grad, f"adaptive_avg_pool{len(ctx.in_hw)}d")
+        return ctx._forward_cls._partner.apply(grad, ctx.in_hw)
 
 
 class AdaptiveAvgPool2DGrad(Function):
@@ -352,7 +360,7 @@ class AdaptiveAvgPool2DGrad(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return AdaptiveAvgPool2D.apply(grad, ctx.out_hw)
+        return ctx._forward_cls._partner.apply(grad, ctx.out_hw)
 
 
 class AdaptiveMaxPool2D(Function):
@@ -385,13 +393,13 @@ class AdaptiveMaxPool2D(Function):
             for (_, (a, _b)), size, i in zip(cell, sizes, xp.unravel_index(k, spans)):
                 flat = flat * size + a + i
             idx[at] = flat
-        ctx.shape, ctx.idx = data.shape, idx
+        ctx.shape, ctx.idx, ctx.n = data.shape, idx, n
         return _wrap(out), _wrap(idx)
 
     @staticmethod
     def backward(ctx, grad, _grad_indices=None):
-        _check_grad_size(grad, "adaptive_max_pool2d")
-        return AdaptiveMaxPool2DGradInput.apply(grad, ctx.shape, ctx.idx)
+        _check_grad_size(grad, f"adaptive_max_pool{ctx.n}d")
+        return ctx._forward_cls._partner.apply(grad, ctx.shape, ctx.idx, ctx.n)
 
 
 class AdaptiveMaxPool2DGradInput(Function):
@@ -418,6 +426,11 @@ class AdaptiveMaxPool2DGradInput(Function):
     def backward(ctx, grad):
         flat = grad.reshape(*grad.shape[:-ctx.n], -1)
         return flat.gather(-1, _wrap(ctx.idx)).reshape(*grad.shape[:-ctx.n], *ctx.grad_hw)
+
+
+AdaptiveAvgPool2D._partner = AdaptiveAvgPool2DGrad
+AdaptiveAvgPool2DGrad._partner = AdaptiveAvgPool2D
+AdaptiveMaxPool2D._partner = AdaptiveMaxPool2DGradInput
 
 
 # ---------------------------------------------------------------- the 1-d pools' checks
@@ -469,16 +482,12 @@ def check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode) -
 
 # ---------------------------------------------------------------- the 3-d pools (task nn3d)
 # The 2-d Functions above work on any number of spatial dimensions; the 3-d ones are the same
-# classes under PyTorch's 3-d node names (each backward names its own 3-d partner).
+# classes under PyTorch's 3-d node names, each backward applying its 3-d ``_partner``.
 class MaxPool3DWithIndices(MaxPool2DWithIndices):
     """The largest value of each (kd, kh, kw) window."""
 
     node_name = "MaxPool3DWithIndicesBackward0"
     _builtin = True
-
-    @staticmethod
-    def backward(ctx, grad):
-        return MaxPool3DBackward.apply(grad, ctx.which, ctx.geometry, ctx.x_shape)
 
 
 class MaxPool3DBackward(MaxPool2DBackward):
@@ -486,19 +495,11 @@ class MaxPool3DBackward(MaxPool2DBackward):
     _builtin = True
     _edge_args = (0,)
 
-    @staticmethod
-    def backward(ctx, gg):
-        return MaxPool3DGather.apply(gg, ctx.which, ctx.geometry)
-
 
 class MaxPool3DGather(MaxPoolGather):
     node_name = "MaxPool3DWithIndicesBackward0"
     _builtin = True
     _edge_args = (0,)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return MaxPool3DBackward.apply(grad, ctx.which, ctx.geometry, ctx.x_shape)
 
 
 class AvgPool3D(AvgPool2D):
@@ -507,53 +508,41 @@ class AvgPool3D(AvgPool2D):
     node_name = "AvgPool3DBackward0"
     _builtin = True
 
-    @staticmethod
-    def backward(ctx, grad):
-        return AvgPool3DBackward.apply(grad, ctx.geometry, ctx.divisor, ctx.x_shape)
-
 
 class AvgPool3DBackward(AvgPool2DBackward):
     node_name = "AvgPool3DBackwardBackward0"
     _builtin = True
     _edge_args = (0,)
 
-    @staticmethod
-    def backward(ctx, gg):
-        return AvgPool3D.apply(gg, ctx.geometry, ctx.divisor)
-
 
 class AdaptiveAvgPool3D(AdaptiveAvgPool2D):
     node_name = "AdaptiveAvgPool3DBackward0"
     _builtin = True
-
-    @staticmethod
-    def backward(ctx, grad):
-        _check_grad_size(grad, "adaptive_avg_pool3d")
-        return AdaptiveAvgPool3DGrad.apply(grad, ctx.in_hw)
 
 
 class AdaptiveAvgPool3DGrad(AdaptiveAvgPool2DGrad):
     node_name = "AdaptiveAvgPool3DBackwardBackward0"
     _builtin = True
 
-    @staticmethod
-    def backward(ctx, grad):
-        return AdaptiveAvgPool3D.apply(grad, ctx.out_hw)
-
 
 class AdaptiveMaxPool3D(AdaptiveMaxPool2D):
     node_name = "AdaptiveMaxPool3DBackward0"
     _builtin = True
 
-    @staticmethod
-    def backward(ctx, grad, _grad_indices=None):
-        _check_grad_size(grad, "adaptive_max_pool3d")
-        return AdaptiveMaxPool3DGradInput.apply(grad, ctx.shape, ctx.idx, 3)
-
 
 class AdaptiveMaxPool3DGradInput(AdaptiveMaxPool2DGradInput):
     node_name = "AdaptiveMaxPool3DBackwardBackward0"
     _builtin = True
+
+
+MaxPool3DWithIndices._partner = MaxPool3DBackward
+MaxPool3DBackward._partner = MaxPool3DGather
+MaxPool3DGather._partner = MaxPool3DBackward
+AvgPool3D._partner = AvgPool3DBackward
+AvgPool3DBackward._partner = AvgPool3D
+AdaptiveAvgPool3D._partner = AdaptiveAvgPool3DGrad
+AdaptiveAvgPool3DGrad._partner = AdaptiveAvgPool3D
+AdaptiveMaxPool3D._partner = AdaptiveMaxPool3DGradInput
 
 
 def _triple(value, message: str, allow_empty: bool = False) -> tuple:
@@ -727,7 +716,7 @@ class FractionalMaxPool2D(Function):
 
     @staticmethod
     def backward(ctx, grad, _grad_indices=None):
-        return FractionalMaxPool2DGrad.apply(grad, ctx.shape, ctx.idx, ctx.n)
+        return ctx._forward_cls._partner.apply(grad, ctx.shape, ctx.idx, ctx.n)
 
 
 class FractionalMaxPool2DGrad(AdaptiveMaxPool2DGradInput):
@@ -743,11 +732,11 @@ class FractionalMaxPool3D(FractionalMaxPool2D):
     _edge_args = (0,)
     _sample_of_dim = (0, 1, 2)  # the 3-d kernel: samples 0, 1, 2 for time, height, width
 
-    @staticmethod
-    def backward(ctx, grad, _grad_indices=None):
-        return FractionalMaxPool3DGrad.apply(grad, ctx.shape, ctx.idx, ctx.n)
-
 
 class FractionalMaxPool3DGrad(AdaptiveMaxPool2DGradInput):
     node_name = "FractionalMaxPool3DBackwardBackward0"
     _builtin = True
+
+
+FractionalMaxPool2D._partner = FractionalMaxPool2DGrad
+FractionalMaxPool3D._partner = FractionalMaxPool3DGrad

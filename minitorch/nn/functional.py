@@ -3730,6 +3730,7 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
 
 # ====================================================================== nn misc: grid_sample
 from minitorch.nn._grid_sample import GridSampler2D as _GridSampler2D  # noqa: E402
+from minitorch.nn._grid_sample import GridSampler3D as _GridSampler3D  # noqa: E402
 
 __all__ += ["grid_sample"]
 
@@ -3737,9 +3738,10 @@ __all__ += ["grid_sample"]
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",  # noqa: A002
                 padding_mode: str = "zeros", align_corners: bool | None = None) -> Tensor:
     """Read ``input`` (N, C, H, W) at the points of ``grid`` (N, Ho, Wo, 2), whose ``(x, y)``
-    run from -1 to 1 across the image (with :func:`affine_grid`: a spatial transformer).
-    ``mode``: ``"bilinear"`` or ``"nearest"``; ``padding_mode``: ``"zeros"``, ``"border"``
-    or ``"reflection"``. (5-D input and ``"bicubic"`` are not written yet.)
+    run from -1 to 1 across the image (with :func:`affine_grid`: a spatial transformer), or a
+    volume (N, C, D, H, W) at the points ``(x, y, z)`` of ``grid`` (N, Do, Ho, Wo, 3).
+    ``mode``: ``"bilinear"`` (trilinear for a volume), ``"nearest"`` or ``"bicubic"`` (4-D
+    only); ``padding_mode``: ``"zeros"``, ``"border"`` or ``"reflection"``.
 
     >>> import minitorch
     >>> import minitorch.nn.functional as F
@@ -3768,19 +3770,16 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",  # noqa: A0
             raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial "
                                f"dimensions, but input has sizes {list(input.shape)} with "
                                f"dimension {i} being empty")
-    if input.dim() != 4 or grid.dim() != 4:
-        if input.dim() == 5 and grid.dim() == 5:
-            raise NotImplementedError("minitorch's grid_sample reads 4-D input only, not yet "
-                                      "5-D (PyTorch's grid_sampler_3d)")
+    if not (input.dim() == grid.dim() and input.dim() in (4, 5)):
         kind = "4D" if input.dim() == 4 else "5D"
         raise RuntimeError(f"grid_sampler(): expected {kind} input and grid with same number of "
                            f"dimensions, but got input with sizes {list(input.shape)} and grid "
                            f"with sizes {list(grid.shape)}")
-    if mode == "bicubic":
-        raise NotImplementedError("minitorch's grid_sample reads in the modes bilinear and "
-                                  "nearest, not yet 'bicubic'")
+    if mode == "bicubic" and input.dim() == 5:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
     if input.dtype != grid.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(input)} but found "
                            f"{_type_name(grid)}")
-    return _GridSampler2D.apply(input, grid, mode, padding_mode, bool(align_corners))
+    sampler = _GridSampler2D if input.dim() == 4 else _GridSampler3D
+    return sampler.apply(input, grid, mode, padding_mode, bool(align_corners))
 

@@ -217,3 +217,17 @@ from minitorch.nn.modules.lazy import (  # noqa: E402
 __all__ += ["LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyBatchNorm1d",
             "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
             "LazyInstanceNorm3d"]
+
+# nnextra: the lazy transposed convolutions
+from minitorch.nn.modules.lazy import (  # noqa: E402
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+)
+
+__all__ += ["LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"]
+
+# nnextra: the adaptive softmax
+from minitorch.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
+
+__all__ += ["AdaptiveLogSoftmaxWithLoss"]

@@ -1,4 +1,5 @@
-"""Lazy modules: ``nn.LazyLinear``, ``nn.LazyConv1d``, ``nn.LazyConv2d``,
+"""Lazy modules: ``nn.LazyLinear``, ``nn.LazyConv1d``/``2d``/``3d``,
+``nn.LazyConvTranspose1d``/``2d``/``3d``,
 ``nn.LazyBatchNorm1d``/``2d`` and ``nn.LazyInstanceNorm1d``/``2d``, whose input size is read
 from their first input.
 
@@ -25,7 +26,14 @@ from __future__ import annotations
 from minitorch import _creation, _dtype
 from minitorch.autograd import grad_mode
 from minitorch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
-from minitorch.nn.modules.conv import Conv1d, Conv2d, Conv3d
+from minitorch.nn.modules.conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+)
 from minitorch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from minitorch.nn.modules.linear import Linear
 from minitorch.nn.parameter import (
@@ -35,7 +43,8 @@ from minitorch.nn.parameter import (
 )
 
 __all__ = ["LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyBatchNorm1d",
-           "LazyBatchNorm2d", "LazyInstanceNorm1d", "LazyInstanceNorm2d"]
+           "LazyBatchNorm2d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+           "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"]
 
 
 class LazyModuleMixin:
@@ -94,8 +103,9 @@ class LazyLinear(LazyModuleMixin, Linear):
 
 
 class _LazyConvMixin(LazyModuleMixin):
-    """``LazyConv1d``/``2d``/``3d``: the convolution of ``_spatial`` dimensions made with
-    ``in_channels = 0`` and uninitialized parameters, until the first input."""
+    """``LazyConv1d``/``2d``/``3d`` (and the transposed ones): the convolution of ``_spatial``
+    dimensions made with ``in_channels = 0`` and uninitialized parameters, until the first
+    input."""
 
     _spatial = 0
 
@@ -130,8 +140,12 @@ class _LazyConvMixin(LazyModuleMixin):
             self.in_channels = input.shape[1] if input.dim() == batched else input.shape[0]
             if self.in_channels % self.groups != 0:
                 raise ValueError("in_channels must be divisible by groups")
-            self.weight.materialize((self.out_channels, self.in_channels // self.groups,
-                                     *self.kernel_size))
+            if self.transposed:  # (in, out / groups, *kernel)
+                self.weight.materialize((self.in_channels, self.out_channels // self.groups,
+                                         *self.kernel_size))
+            else:
+                self.weight.materialize((self.out_channels, self.in_channels // self.groups,
+                                         *self.kernel_size))
             if self.bias is not None:
                 self.bias.materialize((self.out_channels,))
             self.reset_parameters()
@@ -155,6 +169,43 @@ class LazyConv3d(_LazyConvMixin, Conv3d):
     """:class:`~minitorch.nn.Conv3d` whose ``in_channels`` is read from its first input."""
 
     cls_to_become = Conv3d
+    _spatial = 3
+
+
+class _LazyConvTransposeMixin(_LazyConvMixin):
+    """``LazyConvTranspose1d``/``2d``/``3d``: the arguments of the transposed convolutions
+    (``output_padding`` after ``padding``, ``dilation`` after ``bias``)."""
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros",
+                 device=None, dtype=None) -> None:
+        self._out = out_channels
+        super(_LazyConvMixin, self).__init__(0, 0, kernel_size, stride, padding, output_padding,
+                                             groups, False, dilation, padding_mode)
+        self._lazy_conv_setup(bias, device, dtype)
+
+
+class LazyConvTranspose1d(_LazyConvTransposeMixin, ConvTranspose1d):
+    """:class:`~minitorch.nn.ConvTranspose1d` whose ``in_channels`` is read from its first
+    input."""
+
+    cls_to_become = ConvTranspose1d
+    _spatial = 1
+
+
+class LazyConvTranspose2d(_LazyConvTransposeMixin, ConvTranspose2d):
+    """:class:`~minitorch.nn.ConvTranspose2d` whose ``in_channels`` is read from its first
+    input."""
+
+    cls_to_become = ConvTranspose2d
+    _spatial = 2
+
+
+class LazyConvTranspose3d(_LazyConvTransposeMixin, ConvTranspose3d):
+    """:class:`~minitorch.nn.ConvTranspose3d` whose ``in_channels`` is read from its first
+    input."""
+
+    cls_to_become = ConvTranspose3d
     _spatial = 3
 
 
