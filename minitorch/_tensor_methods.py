@@ -27,6 +27,7 @@ import numpy as np
 
 from minitorch import _creation, _dtype, _legacy, _linalg_torch, _random
 from minitorch import functional as _functional
+from minitorch._backend import array_module
 from minitorch._device import device as _device_cls
 from minitorch._size import Size
 from minitorch._tensor import (
@@ -159,6 +160,40 @@ def _product_inplace(self: Tensor, op, a, b, beta, alpha, shape=None) -> Tensor:
         check(out._data.shape)
         return out
     return self._inplace(fn, a, b)
+
+
+# misc: addbmm_ resizes a tensor that broadcasts into the product, as PyTorch's addbmm_out
+def _resizes_into(self: Tensor, shape) -> bool:
+    """Whether ``addbmm_`` resizes ``self`` to the product's ``shape``: PyTorch's kernel
+    broadcasts ``self`` to it and writes the result into ``self``, resized (``addmm_`` and the
+    others refuse). A view is left to that refusal here."""
+    if shape is None or tuple(shape) == self._data.shape or self._base is not None:
+        return False
+    try:  # (baddbmm_ asks too: a shape that does not broadcast is expand's error)
+        return np.broadcast_shapes(self._data.shape, tuple(shape)) == tuple(shape)
+    except ValueError:
+        return False
+
+
+def _addbmm_resizing(self: Tensor, batch1, batch2, beta, alpha, shape) -> Tensor:
+    """``self.addbmm_`` where ``self`` broadcasts into the ``(n, p)`` product: the
+    out-of-place ``addbmm`` (its gradient summed back to ``self``'s shape), written into
+    ``self`` resized. As PyTorch's kernel copies the broadcast ``self`` into its own memory, one
+    element after another, an ``(n, 1)`` ``self`` (``n, p > 1``) reads back its first element
+    into every row: the values are computed from that, the gradient as for the broadcast."""
+    n, p = shape
+    aliased = self._data.ndim == 2 and self._data.shape[1] == 1 and n > 1 and p > 1
+
+    def fn(t, a, b):
+        out = _linalg.addbmm(t, a, b, beta=beta, alpha=alpha)
+        if aliased:
+            with grad_mode.no_grad():
+                first = t.detach()[:1, :1]
+                out._data = _linalg.addbmm(first, a.detach(), b.detach(), beta=beta,
+                                           alpha=alpha)._data
+        self._data = array_module(self._data).empty(out._data.shape, dtype=self._data.dtype)
+        return out
+    return self._inplace(fn, batch1, batch2)
 
 
 def _shape_of(ndim: int, *dims):
@@ -1140,10 +1175,15 @@ class TensorMethods:
                                 _shape_of(2, (mat1, 0), (mat2, 1)))
 
     def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
-        return _product_inplace(self, _linalg.baddbmm, batch1, batch2, beta, alpha,
-                                _shape_of(3, (batch1, 0), (batch1, 1), (batch2, 2)))
+        shape = _shape_of(3, (batch1, 0), (batch1, 1), (batch2, 2))
+        if shape is not None and self._data.shape != shape and not _resizes_into(self, shape):
+            _shape.expand(self.detach(), shape)  # (misc) PyTorch's error first, if it has one
+        return _product_inplace(self, _linalg.baddbmm, batch1, batch2, beta, alpha, shape)
 
     def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+        shape = _shape_of(3, (batch1, 1), (batch2, 2))
+        if _resizes_into(self, shape):
+            return _addbmm_resizing(self, batch1, batch2, beta, alpha, shape)
         return _product_inplace(self, _linalg.addbmm, batch1, batch2, beta, alpha)
 
     def bitwise_and_(self, other):

@@ -195,6 +195,27 @@ def window_samples(op):
                                   ("float-length", (3.0,), {}), ("bool-length", (True,), {}),
                                   ("int-periodic", (3, 1), {}), ("str-extra", (3, True, "a"), {})):
             yield Sample(op, fam, args, kwargs)
+        # misc: PyTorch's parser (the dtype checked before the length, keywords named in the
+        # errors, a number only after the arguments before it, a bool as a float)
+        for fam, args, kwargs in (("negative-int-dtype", (-1,), {"dtype": "int64"}),
+                                  ("keyword-int-periodic", (3,), {"periodic": 1}),
+                                  ("unknown-keyword", (3,), {"foo": 1}),
+                                  ("length-twice", (3,), {"window_length": 3}),
+                                  ("keyword-length", (), {"window_length": 4, "periodic": False}),
+                                  ("no-length", (), {"periodic": False})):
+            yield Sample(op, fam, args, kwargs)
+        if name in ("hamming_window", "kaiser_window"):
+            for fam, args, kwargs in (("number-without-periodic", (5,), {"beta": 3.0}),
+                                      ("number-bool", (5, False), {"beta": True}),
+                                      ("number-none", (5, True), {"beta": None}),
+                                      ("keywords-reversed", (5,),
+                                       {"beta": 0.3, "dtype": "float64", "requires_grad": True}),
+                                      ("all-keywords", (), {"window_length": 6, "periodic": False,
+                                                            "beta": 2.0, "dtype": "float64"})):
+                yield Sample(op, fam, args, kwargs)
+        if name == "hamming_window":
+            yield Sample(op, "beta-without-alpha", (5, True), {"beta": 0.3})
+            yield Sample(op, "alpha-keyword", (5, True), {"alpha": 0.5})
     return gen
 
 

@@ -160,8 +160,8 @@ def test_binary_broadcasting_and_gradients_match_torch(shapes, name):
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_i0_first_and_second_derivatives_match_torch(dtype):
-    """``i0``'s derivative is ``I1``, which NumPy lacks (a power series here, Cephes' Chebyshev
-    series in PyTorch), and ``I1``'s is ``I0 - I1 / x``, taken as 1/2 at 0."""
+    """``i0``'s derivative is ``I1``, which NumPy lacks (Cephes' Chebyshev series, as
+    PyTorch's), and ``I1``'s is ``I0 - I1 / x``, taken as 1/2 at 0."""
     torch = _torch()
     x = np.array([0.0, 1e-9, -0.3, 1.0, 2.5, -7.9, 8.1, 20.0, 100.0, 600.0], dtype)
     results = []
@@ -171,6 +171,25 @@ def test_i0_first_and_second_derivatives_match_torch(dtype):
         (gg,) = lib.autograd.grad(g.sum(), t)
         results.append((g.detach().numpy(), gg.numpy()))
     for mine, ref in zip(*results):
+        np.testing.assert_allclose(mine, ref, rtol=_RTOL[dtype] * 10)
+
+
+# misc: I1 overflows where PyTorch's does
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_i0_gradient_and_i1_overflow_where_torch_does(dtype):
+    """``I1`` (``i0``'s gradient, ``special.i1``) is ``exp(|x|)`` times a series in the input's
+    dtype, as PyTorch's: infinite from ``|x| = 88.72`` in float32 (finite in float64) and from
+    709.78 in float64 (where a power series overflowed before, near 709), finite below."""
+    torch = _torch()
+    x = np.array([12.0, -12.0, 88.0, 88.7, 88.73, -89.0, 90.0, 700.0, -709.0, 709.7, 709.78,
+                  709.79, 710.0, -720.0, np.inf, -np.inf, np.nan], dtype)
+    results = []
+    for lib in (minitorch, torch):
+        t = lib.from_numpy(x.copy()).requires_grad_()
+        lib.i0(t).sum().backward()
+        results.append((t.grad.numpy(), lib.special.i1(lib.from_numpy(x.copy())).numpy()))
+    for mine, ref in zip(*results):
+        np.testing.assert_array_equal(np.isinf(mine), np.isinf(ref))
         np.testing.assert_allclose(mine, ref, rtol=_RTOL[dtype] * 10)
 
 

@@ -218,3 +218,37 @@ def test_copies_own_their_memory_and_keep_gradients():
         assert y._version == 0 and y.tolist() == [[0, 1, 2], [3, 4, 5]]
         c.sum().backward()
         assert x.grad.tolist() == [[2.0] * 3] * 2
+
+
+# misc: addbmm_ resizes a tensor that broadcasts into the product (the others refuse)
+@pytest.mark.parametrize("shape", [(), (5,), (1, 5), (1, 1), (3, 1), (3, 5), (4, 5), (2, 1, 5),
+                                   (3, 5, 1)])
+@pytest.mark.parametrize("method", ["addbmm_", "addmm_", "baddbmm_", "addmv_", "addr_"])
+def test_product_in_place_into_a_broadcasting_tensor_matches_torch(method, shape):
+    """``addbmm_`` into a tensor that broadcasts into the ``(3, 5)`` product resizes it (its
+    values, an ``(n, 1)`` one reading back its first element into every row as PyTorch's copy
+    does, and the gradient summed back to its old shape); the other products refuse with
+    PyTorch's error, as does a shape that does not broadcast."""
+    rng = np.random.default_rng(5)
+    factors = {"addbmm_": ((2, 3, 4), (2, 4, 5)), "addmm_": ((3, 4), (4, 5)),
+               "baddbmm_": ((2, 3, 4), (2, 4, 5)), "addmv_": ((3, 4), (4,)),
+               "addr_": ((3,), (5,))}[method]
+    arrays = [rng.standard_normal(s) for s in factors]
+    base = np.arange(1.0, 1.0 + np.prod(shape, dtype=int)).reshape(shape)
+    results = []
+    for lib in (minitorch, torch):
+        leaf = lib.tensor(base, requires_grad=True)
+        a, b = (lib.tensor(x, requires_grad=True) for x in arrays)
+        x = leaf * 1
+        try:
+            out = getattr(x, method)(a, b, beta=0.5, alpha=2)
+        except RuntimeError as e:
+            results.append(("raises", str(e)))
+            continue
+        (out * lib.tensor(np.arange(out.numel(), dtype=float).reshape(out.shape))).sum().backward()
+        results.append((out is x, tuple(out.shape), out.grad_fn.name(), out.detach().numpy(),
+                        leaf.grad.numpy(), a.grad.numpy(), b.grad.numpy()))
+    mine, ref = results
+    assert len(mine) == len(ref) and mine[0] == ref[0] and mine[:3] == ref[:3]
+    for m, r in zip(mine[3:], ref[3:]):
+        np.testing.assert_allclose(m, r, rtol=1e-12, atol=1e-12)

@@ -88,9 +88,66 @@ _UNINITIALIZED_SHAPE = ("Can't access the shape of an uninitialized parameter or
                         "initialize the parameters before accessing their attributes.")
 
 
+# misc: an uninitialized tensor refuses the Tensor's operations, as PyTorch's does
+_UNINITIALIZED_USE = (
+    "Attempted to use an uninitialized parameter in {}. This error happens when you are using a "
+    "`LazyModule` or explicitly manipulating `torch.nn.parameter.{}` objects. When using "
+    "LazyModules Call `forward` with a dummy batch to initialize the parameters before calling "
+    "torch functions")
+# what PyTorch's UninitializedTensorMixin lets through (and materialize, its own)
+_ALLOWED_METHODS = frozenset({"size", "copy_", "is_complex", "is_floating_point", "half", "float",
+                              "double", "char", "short", "int", "long", "cuda", "cpu", "to",
+                              "get_device", "materialize", "share_memory_"})
+# PyTorch's Tensor methods written in Python: its error names them as functions
+_PYTHON_METHODS = frozenset({
+    "backward", "dim_order", "is_shared", "istft", "lu", "module_load", "norm", "register_hook",
+    "register_post_accumulate_grad_hook", "split", "stft", "storage", "storage_type",
+    "unflatten", "unique", "unique_consecutive", "__rsub__", "__rdiv__", "__floordiv__",
+    "__rfloordiv__", "__rmod__", "__rpow__", "__len__", "__contains__", "__array__",
+    "__format__", "__reversed__", "__rmatmul__"})
+# the operators, by the method PyTorch's error names
+_OPERATORS = {
+    "__add__": "add", "__radd__": "add", "__iadd__": "add_", "__sub__": "sub", "__isub__": "sub_",
+    "__rsub__": "__rsub__", "__mul__": "mul", "__rmul__": "mul", "__imul__": "mul_",
+    "__truediv__": "div", "__rtruediv__": "__rdiv__", "__itruediv__": "div_",
+    "__floordiv__": "__floordiv__", "__rfloordiv__": "__rfloordiv__", "__mod__": "remainder",
+    "__rmod__": "__rmod__", "__pow__": "pow", "__rpow__": "__rpow__", "__matmul__": "matmul",
+    "__rmatmul__": "__rmatmul__", "__neg__": "neg", "__pos__": "positive", "__abs__": "abs",
+    "__invert__": "__invert__", "__eq__": "__eq__", "__ne__": "ne", "__lt__": "lt", "__le__": "le",
+    "__gt__": "gt", "__ge__": "ge", "__and__": "__and__", "__or__": "__or__",
+    "__xor__": "__xor__", "__lshift__": "__lshift__", "__rshift__": "__rshift__",
+    "__bool__": "__bool__", "__float__": "__float__", "__int__": "__int__",
+    "__index__": "__index__", "__iter__": "dim", "__len__": "__len__",
+    "__contains__": "__contains__", "__array__": "__array__", "__format__": "__format__",
+    "__reversed__": "__reversed__", "__getitem__": "__getitem__", "__setitem__": "__setitem__"}
+
+
+def _refusing(name: str):
+    """A method that raises PyTorch's ValueError, naming the Tensor method ``name`` as
+    PyTorch's ``repr`` of it reads (``nelement`` is ``numel`` there)."""
+    name = "numel" if name == "nelement" else name
+
+    def refused(self, *args, **kwargs):
+        if name in _PYTHON_METHODS:
+            func = f"<function Tensor.{name} at 0x{id(refused):x}>"
+        elif name == "pow":
+            func = f"<function TensorBase.pow at 0x{id(refused):x}>"
+        elif name in ("__getitem__", "__setitem__"):
+            func = f"<slot wrapper '{name}' of 'torch._C.TensorBase' objects>"
+        else:
+            func = f"<method '{name}' of 'torch._C.TensorBase' objects>"
+        raise ValueError(_UNINITIALIZED_USE.format(func, type(self).__name__))
+    return refused
+
+
 class UninitializedTensorMixin:
     """A placeholder whose shape is not known yet: ``materialize(shape)`` gives it memory and
-    turns it into ``cls_to_become`` (the lazy modules do that on their first call)."""
+    turns it into ``cls_to_become`` (the lazy modules do that on their first call).
+
+    Until then, as in PyTorch, it refuses the Tensor's methods and operators (a ValueError
+    that names the method) but for a few (``size``, ``to``, the dtype casts, ``copy_``...); its
+    ``shape`` and ``share_memory_`` have their own RuntimeErrors; attributes (``dtype``,
+    ``requires_grad``, ``grad``) read as usual."""
 
     cls_to_become: type = Tensor
 
@@ -98,8 +155,22 @@ class UninitializedTensorMixin:
     def shape(self):
         raise RuntimeError(_UNINITIALIZED_SHAPE)
 
-    def size(self, dim=None):
-        raise RuntimeError(_UNINITIALIZED_SHAPE)
+    def share_memory_(self):
+        raise RuntimeError("Can't share memory on an uninitialized parameter or buffer. Call "
+                           "`forward` to initialize the parameters before calling "
+                           "`module.share_memory()`.")
+
+    def __getattribute__(self, name):
+        value = super().__getattribute__(name)
+        if (name.startswith("_") or name in _ALLOWED_METHODS or not callable(value)
+                or not hasattr(Tensor, name)):
+            return value
+        return _refusing(name).__get__(self)
+
+    for _name, _method in _OPERATORS.items():
+        locals()[_name] = _refusing(_method)
+    del _name, _method
+    __hash__ = Tensor.__hash__
 
     def materialize(self, shape, device=None, dtype=None) -> None:
         """Allocate (uninitialised) memory of ``shape`` and become ``cls_to_become``."""

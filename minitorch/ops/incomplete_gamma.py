@@ -5,9 +5,10 @@ PyTorch's CPU kernel (``calc_igamma``/``calc_igammac`` in ``ATen/native/Math.h``
 SciPy, Cephes and Boost) chooses among four methods by ``a`` and ``x``: a power series, a
 continued fraction, the series for ``Q`` at a small ``x``, and Temme's uniform asymptotic
 expansion where ``a`` is large and ``x`` near ``a`` (its 25 x 25 coefficients below). Each
-element takes its own path with its own stopping rule, so the port runs element by element in
-Python floats (float64), like PyTorch's scalar loop; float32 and float16 round the float64
-result.
+element takes its own path with its own stopping rule: the port runs each method on the NumPy
+array of the elements that take it, and each loop on those that have not yet met their
+stopping rule, so that every element gets the value of PyTorch's scalar loop (in float64, with
+C's ``exp`` and ``log``); float32 and float16 round the float64 result.
 
 PyTorch has no derivative with respect to ``a`` (its NotImplementedError); with respect to
 ``x`` it is ``+-exp((a - 1) log(x) - x - lgamma(a))``.
@@ -226,190 +227,237 @@ _IGAM_D = (
 )
 
 
-def _ratevl(x: float, num, denom) -> float:
-    """``num(x) / denom(x)`` (coefficients from the highest power), in ``1/x`` for ``|x| > 1``."""
-    if abs(x) > 1:
-        y, num, denom = 1 / x, num[::-1], denom[::-1]
-    else:
-        y = x
-    n = 0.0
-    for c in num:
-        n = n * y + c
-    d = 0.0
-    for c in denom:
-        d = d * y + c
-    if abs(x) > 1:
-        return x ** (len(denom) - len(num)) * n / d
-    return n / d
+def _c(fn):
+    """C's ``fn`` (``math``'s) element by element, so that every value is the one the
+    scalar formulas give (NumPy's ``exp`` and ``log`` may differ from C's in the last bit)."""
+    ufunc = np.frompyfunc(fn, 1, 1)
+    return lambda v: np.asarray(ufunc(v), dtype=np.float64)
 
 
-def _lgamma(a: float) -> float:
-    try:
-        return math.lgamma(a)
-    except (ValueError, OverflowError):
-        return math.inf
+_exp, _log, _log1p, _expm1, _erfc, _c_lgamma = (
+    _c(math.exp), _c(math.log), _c(math.log1p), _c(math.expm1), _c(math.erfc), _c(math.lgamma))
 
 
-def _fac(a: float, x: float) -> float:
+def _lgamma(a):
+    """``lgamma`` of positive ``a``, inf past float64 (where C's overflows)."""
+    fits = a < 2.5e305
+    return np.where(fits, _c_lgamma(np.where(fits, a, 1.0)), math.inf)
+
+
+_pow = np.frompyfunc(math.pow, 2, 1)
+
+
+def _iterate(n: int, step, limit: int = 2000) -> None:
+    """Run ``step(live)`` on the indices still iterating, from all ``n``, until each has
+    converged (``step`` returns the mask of those that go on) or ``limit`` rounds: every
+    element stops where the scalar loop would."""
+    live = np.arange(n)
+    for _ in range(limit):
+        if not live.size:
+            return
+        live = live[step(live)]
+
+
+def _ratevl(x, num, denom):
+    """``num(x) / denom(x)`` (coefficients from the highest power), in ``1/x`` for
+    ``|x| > 1`` (where the degrees are equal, as for the Lanczos sum here)."""
+    big = np.abs(x) > 1
+    y = np.where(big, 1 / np.where(big, x, 1), x)
+    n, d = np.zeros_like(x), np.zeros_like(x)
+    for cn, cd, rn, rd in zip(num, denom, num[::-1], denom[::-1]):
+        n = n * y + np.where(big, rn, cn)
+        d = d * y + np.where(big, rd, cd)
+    return np.where(big, 1.0 * n / d, n / d)
+
+
+def _fac(a, x):
     """``x^a exp(-x) / Gamma(a)``, with Boost's Lanczos sum where ``x`` is near ``a``."""
-    if abs(a - x) > 0.4 * abs(a):
-        ax = a * math.log(x) - x - _lgamma(a)
-        return 0.0 if ax < -_MAXLOG else math.exp(ax)
-    fac = a + _LANCZOS_G - 0.5
-    res = math.sqrt(fac / math.e) / _ratevl(a, _LANCZOS_NUM, _LANCZOS_DENOM)
-    if a < 200 and x < 200:
-        return res * math.exp(a - x) * (x / fac) ** a
-    num = x - a - _LANCZOS_G + 0.5
-    numfac = num / fac
-    return res * math.exp(a * (math.log1p(numfac) - numfac) + x * (0.5 - _LANCZOS_G) / fac)
+    out = np.empty_like(a)
+    far = np.abs(a - x) > 0.4 * np.abs(a)
+    af, xf = a[far], x[far]
+    ax = af * _log(xf) - xf - _lgamma(af)
+    out[far] = np.where(ax < -_MAXLOG, 0.0, _exp(np.maximum(ax, -_MAXLOG)))
+    small = (a < 200) & (x < 200)
+    for where, large in ((~far & small, False), (~far & ~small, True)):
+        an, xn = a[where], x[where]
+        fac = an + _LANCZOS_G - 0.5
+        res = np.sqrt(fac / math.e) / _ratevl(an, _LANCZOS_NUM, _LANCZOS_DENOM)
+        if large:
+            numfac = (xn - an - _LANCZOS_G + 0.5) / fac
+            out[where] = res * _exp(an * (_log1p(numfac) - numfac)
+                                    + xn * (0.5 - _LANCZOS_G) / fac)
+        else:
+            power = np.asarray(_pow(xn / fac, an), dtype=np.float64)
+            out[where] = res * _exp(an - xn) * power
+    return out
 
 
-def _series(a: float, x: float) -> float:
+def _series(a, x):
     """``P(a, x)`` by its power series (DLMF 8.11.4)."""
     ax = _fac(a, x)
-    if ax == 0.0:
-        return 0.0
-    r, c, ans = a, 1.0, 1.0
-    for _ in range(2000):
-        r += 1.0
-        c *= x / r
-        ans += c
-        if c <= _MACHEP * ans:
-            break
-    return ans * ax / a
+    r, c, ans = a.copy(), np.ones_like(a), np.ones_like(a)
+
+    def step(i):
+        r[i] += 1.0
+        c[i] *= x[i] / r[i]
+        ans[i] += c[i]
+        return ~(c[i] <= _MACHEP * ans[i])
+    _iterate(a.size, step)
+    return np.where(ax == 0.0, 0.0, ans * ax / a)
 
 
-def _complement_series(a: float, x: float) -> float:
+def _complement_series(a, x):
     """``Q(a, x)`` for a small ``x`` (DLMF 8.7.3), without the cancellation of ``1 - P``."""
-    fac, total = 1.0, 0.0
-    for n in range(1, 2000):
-        fac *= -x / n
-        term = fac / (a + n)
-        total += term
-        if abs(term) <= _MACHEP * abs(total):
-            break
-    logx = math.log(x)
-    term = -math.expm1(a * logx - _lgamma(1 + a))
-    return term - math.exp(a * logx - _lgamma(a)) * total
+    fac, total, n = np.ones_like(a), np.zeros_like(a), np.zeros_like(a)
+
+    def step(i):
+        n[i] += 1
+        fac[i] *= -x[i] / n[i]
+        term = fac[i] / (a[i] + n[i])
+        total[i] += term
+        return ~(np.abs(term) <= _MACHEP * np.abs(total[i]))
+    _iterate(a.size, step, 1999)
+    logx = _log(x)
+    term = -_expm1(a * logx - _lgamma(1 + a))
+    return term - _exp(a * logx - _lgamma(a)) * total
 
 
-def _asymptotic(a: float, x: float, lower: bool) -> float:
+def _asymptotic(a, x, lower: bool):
     """Temme's uniform asymptotic expansion for a large ``a`` near ``x`` (DLMF 8.12.3-4)."""
     sgn = -1 if lower else 1
     sigma = (x - a) / a
     lam = x / a
-    eta = math.sqrt(-2 * (math.log1p(sigma) - sigma)) if lam != 1 else 0.0
-    if lam < 1:
-        eta = -eta
-    res = 0.5 * math.erfc(sgn * eta * math.sqrt(a / 2))
-    etapow = [1.0]
-    total, afac, absoldterm = 0.0, 1.0, math.inf
+    eta = np.where(lam != 1, np.sqrt(-2 * (_log1p(sigma) - sigma)), 0.0)
+    eta = np.where(lam < 1, -eta, eta)
+    res = 0.5 * _erfc(sgn * eta * np.sqrt(a / 2))
+    etapow = [np.ones_like(a)]
+    for _ in range(24):
+        etapow.append(eta * etapow[-1])
+    total, afac = np.zeros_like(a), np.ones_like(a)
+    absoldterm = np.full_like(a, math.inf)
+    live = np.ones(a.shape, bool)
     for row in _IGAM_D:
-        ck = row[0]
+        ck = np.full_like(a, row[0])
+        going = live.copy()
         for n in range(1, 25):
-            if n >= len(etapow):
-                etapow.append(eta * etapow[n - 1])
             ckterm = row[n] * etapow[n]
-            ck += ckterm
-            if abs(ckterm) < _MACHEP * abs(ck):
+            ck = np.where(going, ck + ckterm, ck)
+            going &= ~(np.abs(ckterm) < _MACHEP * np.abs(ck))
+            if not going.any():
                 break
         term = ck * afac
-        absterm = abs(term)
-        if absterm > absoldterm:
+        absterm = np.abs(term)
+        live &= ~(absterm > absoldterm)
+        total = np.where(live, total + term, total)
+        live &= ~(absterm < _MACHEP * np.abs(total))
+        absoldterm = np.where(live, absterm, absoldterm)
+        afac = np.where(live, afac / a, afac)
+        if not live.any():
             break
-        total += term
-        if absterm < _MACHEP * abs(total):
-            break
-        absoldterm = absterm
-        afac /= a
     pi32 = float(np.float32(math.pi))  # PyTorch's c10::pi<float> here
-    return res + sgn * math.exp(-0.5 * a * eta * eta) * total / math.sqrt(2 * pi32 * a)
+    return res + sgn * _exp(-0.5 * a * eta * eta) * total / np.sqrt(2 * pi32 * a)
 
 
-def _continued_fraction(a: float, x: float) -> float:
+def _continued_fraction(a, x):
     """``Q(a, x)`` by its continued fraction, for ``x > 1.1`` past ``a``."""
     ax = _fac(a, x)
-    if ax == 0.0:
-        return 0.0
     big, biginv = 4.503599627370496e15, 2.22044604925031308085e-16
     y = 1.0 - a
     z = x + y + 1.0
-    c = 0.0
-    pkm2, qkm2, pkm1, qkm1 = 1.0, x, x + 1.0, z * x
+    c = np.zeros_like(a)
+    pkm2, qkm2, pkm1, qkm1 = np.ones_like(a), x.copy(), x + 1.0, z * x
     ans = pkm1 / qkm1
-    for _ in range(2000):
-        c += 1.0
-        y += 1.0
-        z += 2.0
-        yc = y * c
-        pk = pkm1 * z - pkm2 * yc
-        qk = qkm1 * z - qkm2 * yc
-        if qk != 0:
-            r = pk / qk
-            t = abs((ans - r) / r)
-            ans = r
-        else:
-            t = 1.0
-        pkm2, pkm1, qkm2, qkm1 = pkm1, pk, qkm1, qk
-        if abs(pk) > big:
-            pkm2, pkm1, qkm2, qkm1 = pkm2 * biginv, pkm1 * biginv, qkm2 * biginv, qkm1 * biginv
-        if t <= _MACHEP:
-            break
-    return ans * ax
+
+    def step(i):
+        c[i] = ci = c[i] + 1.0
+        y[i] = yi = y[i] + 1.0
+        z[i] = zi = z[i] + 2.0
+        p1, q1, yc = pkm1[i], qkm1[i], yi * ci
+        pk = p1 * zi - pkm2[i] * yc
+        qk = q1 * zi - qkm2[i] * yc
+        nonzero = qk != 0
+        r = pk / np.where(nonzero, qk, 1.0)
+        t = np.where(nonzero, np.abs((ans[i] - r) / r), 1.0)
+        ans[i] = np.where(nonzero, r, ans[i])
+        scale = np.where(np.abs(pk) > big, biginv, 1.0)  # (times 1.0 changes nothing)
+        pkm2[i], pkm1[i], qkm2[i], qkm1[i] = p1 * scale, pk * scale, q1 * scale, qk * scale
+        return ~(t <= _MACHEP)
+    _iterate(a.size, step)
+    return np.where(ax == 0.0, 0.0, ans * ax)
 
 
-def _asymptotic_regime(a: float, x: float) -> bool:
-    ratio = abs(x - a) / a
-    return (20.0 < a < 200.0 and ratio < 0.3) or (a > 200.0 and ratio < 4.5 / math.sqrt(a))
+def _asymptotic_regime(a, x):
+    ratio = np.abs(x - a) / a
+    return ((20.0 < a) & (a < 200.0) & (ratio < 0.3)) | ((a > 200.0) & (ratio < 4.5 / np.sqrt(a)))
 
 
-def _igammac(a: float, x: float) -> float:
-    if x < 0 or a < 0 or math.isnan(a) or math.isnan(x):
-        return math.nan
-    if a == 0:
-        return 0.0 if x > 0 else math.nan
-    if x == 0:
-        return 1.0
-    if math.isinf(a):
-        return math.nan if math.isinf(x) else 1.0
-    if math.isinf(x):
-        return 0.0
-    if _asymptotic_regime(a, x):
-        return _asymptotic(a, x, False)
-    if x > 1.1:
-        return 1.0 - _series(a, x) if x < a else _continued_fraction(a, x)
-    if x <= 0.5:
-        return 1.0 - _series(a, x) if -0.4 / math.log(x) < a else _complement_series(a, x)
-    return 1.0 - _series(a, x) if x * 1.1 < a else _complement_series(a, x)
+def _special(a, x, lower: bool):
+    """The values fixed before any series, in PyTorch's order (NaN where ``x`` or ``a`` is
+    negative; then the ends 0 and inf, which a NaN in the other argument does not change:
+    ``igamma(nan, 0)`` is 0), and the mask of the elements still to compute (a NaN left
+    is NaN)."""
+    zero, one = (1.0, 0.0) if lower else (0.0, 1.0)  # at a = 0 (x > 0), and at x = 0
+    out = np.full_like(a, np.nan)
+    rules = [(a == 0, np.where(x > 0, zero, np.nan)), (x == 0, one),
+             (np.isinf(a), np.where(np.isinf(x), np.nan, one)), (np.isinf(x), 1.0 - one)]
+    todo = ~((x < 0) | (a < 0))
+    for where, value in rules:
+        hit = todo & where
+        out[hit] = np.broadcast_to(value, a.shape)[hit]
+        todo &= ~where
+    return out, todo & ~np.isnan(a) & ~np.isnan(x)
 
 
-def _igamma(a: float, x: float) -> float:
-    if x < 0 or a < 0 or math.isnan(a) or math.isnan(x):
-        return math.nan
-    if a == 0:
-        return 1.0 if x > 0 else math.nan
-    if x == 0:
-        return 0.0
-    if math.isinf(a):
-        return math.nan if math.isinf(x) else 0.0
-    if math.isinf(x):
-        return 1.0
-    if _asymptotic_regime(a, x):
-        return _asymptotic(a, x, True)
-    if x > 1.0 and x > a:
-        return 1.0 - _igammac(a, x)
-    return _series(a, x)
+def _pieces(a, x, out, paths):
+    """Fill ``out`` where each mask of ``paths`` holds with its method on those elements."""
+    for mask, method in paths:
+        if mask.any():
+            out[mask] = method(a[mask], x[mask])
 
 
-def _elementwise(scalar_fn):
-    """``scalar_fn`` of two float arrays, broadcast together, in float64, returned in their
+def _igammac_of(a, x, out, todo):
+    asym = todo & _asymptotic_regime(a, x)
+    rest = todo & ~asym
+    use_p = np.where(x > 1.1, x < a,
+                     np.where(x <= 0.5, -0.4 / _log(np.where(rest & (x <= 0.5), x, 0.5)) < a,
+                              x * 1.1 < a))
+    cf = rest & (x > 1.1) & ~use_p
+    _pieces(a, x, out, [(asym, lambda a, x: _asymptotic(a, x, False)),
+                        (rest & use_p, lambda a, x: 1.0 - _series(a, x)),
+                        (cf, _continued_fraction), (rest & ~use_p & ~cf, _complement_series)])
+    return out
+
+
+def _igammac(a, x):
+    """``Q(a, x)`` of float64 arrays (one dimension, one shape), as PyTorch's
+    ``calc_igammac`` chooses its method for each element."""
+    out, todo = _special(a, x, lower=False)
+    return _igammac_of(a, x, out, todo)
+
+
+def _igamma(a, x):
+    """``P(a, x)`` as PyTorch's ``calc_igamma``: past ``x = max(1, a)``, ``1 - Q``."""
+    out, todo = _special(a, x, lower=True)
+    asym = todo & _asymptotic_regime(a, x)
+    upper = todo & ~asym & (x > 1.0) & (x > a)
+    _pieces(a, x, out, [(asym, lambda a, x: _asymptotic(a, x, True)),
+                        (todo & ~asym & ~upper, _series)])
+    if upper.any():
+        q = _igammac_of(a, x, np.empty_like(a), upper)
+        out[upper] = 1.0 - q[upper]
+    return out
+
+
+def _elementwise(array_fn):
+    """``array_fn`` of two float arrays, broadcast together, in float64, returned in their
     dtype on their device."""
-    ufunc = np.frompyfunc(scalar_fn, 2, 1)
 
     def compute(a, x):
         dtype = np.result_type(a, x)
-        out = ufunc(to_numpy(a).astype(np.float64), to_numpy(x).astype(np.float64))
-        out = np.asarray(out, dtype=np.float64)
+        a64, x64 = np.broadcast_arrays(to_numpy(a).astype(np.float64),
+                                       to_numpy(x).astype(np.float64))
+        with np.errstate(all="ignore"):
+            out = array_fn(a64.ravel(), x64.ravel()).reshape(a64.shape)
         return array_module(a).asarray(quietly(out.astype, dtype))
     return compute
 

@@ -730,12 +730,8 @@ def expand(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
             f"the tensor ({len(have)})"
         )
     lead = len(shape) - len(have)
-    for i, want in enumerate(shape[:lead]):
-        if want < 0:
-            raise RuntimeError(f"The expanded size of the tensor ({want}) isn't allowed in a "
-                               f"leading, non-existing dimension {i}")
     target = list(shape)
-    for i, s in enumerate(have):
+    for i, s in reversed(list(enumerate(have))):  # from the last, as PyTorch checks them
         want = shape[lead + i]
         if want == -1:
             target[lead + i] = s
@@ -745,6 +741,10 @@ def expand(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
                 f"non-singleton dimension {lead + i}.  Target sizes: {_fmt(shape)}.  Tensor "
                 f"sizes: {_fmt(have)}"
             )
+    for i, want in reversed(list(enumerate(shape[:lead]))):
+        if want < 0:
+            raise RuntimeError(f"The expanded size of the tensor ({want}) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
     return Expand.apply(input, tuple(target))
 
 

@@ -25,13 +25,19 @@ from minitorch._tensor import _wrap
 from minitorch.ops._util import quietly
 from minitorch.ops.arithmetic import where
 from minitorch.ops.elementwise import (
+    _I1E_A,
+    _I1E_B,
     I1,
     Xlogy,
+    _chbevl,
     _float,
     _OfInput,
     _OfTwoFloats,
     _save_input_and_output,
     erfc_array,
+)
+from minitorch.ops.elementwise import (
+    _i1_array as i1_array,
 )
 from minitorch.ops.gamma import zeta_array
 
@@ -97,7 +103,7 @@ class Xlog1pyNumberOther(Xlog1py):
 
 # ---------------------------------------------------------------- i0e, i1e (Cephes)
 # Chebyshev coefficients of exp(-x) I0(x) on [0, 8] and of exp(-x) sqrt(x) I0(x) on [8, inf),
-# and the same for I1 (Cephes' i0e and i1e, as PyTorch's Math.h has them)
+# (Cephes' i0e, as PyTorch's Math.h has it; I1's are elementwise's, with its _chbevl)
 _I0E_A = (
     -4.41534164647933937950E-18, 3.33079451882223809783E-17, -2.43127984654795469359E-16,
     1.71539128555513303061E-15, -1.16853328779934516808E-14, 7.67618549860493561688E-14,
@@ -119,39 +125,6 @@ _I0E_B = (
     3.39623202570838634515E-9, 2.26666899049817806459E-8, 2.04891858946906374183E-7,
     2.89137052083475648297E-6, 6.88975834691682398426E-5, 3.36911647825569408990E-3,
     8.04490411014108831608E-1)
-_I1E_A = (
-    2.77791411276104639959E-18, -2.11142121435816608115E-17, 1.55363195773620046921E-16,
-    -1.10559694773538630805E-15, 7.60068429473540693410E-15, -5.04218550472791168711E-14,
-    3.22379336594557470981E-13, -1.98397439776494371520E-12, 1.17361862988909016308E-11,
-    -6.66348972350202774223E-11, 3.62559028155211703701E-10, -1.88724975172282928790E-9,
-    9.38153738649577178388E-9, -4.44505912879632808065E-8, 2.00329475355213526229E-7,
-    -8.56872026469545474066E-7, 3.47025130813767847674E-6, -1.32731636560394358279E-5,
-    4.78156510755005422638E-5, -1.61760815825896745588E-4, 5.12285956168575772895E-4,
-    -1.51357245063125314899E-3, 4.15642294431288815669E-3, -1.05640848946261981558E-2,
-    2.47264490306265168283E-2, -5.29459812080949914269E-2, 1.02643658689847095384E-1,
-    -1.76416518357834055153E-1, 2.52587186443633654823E-1)
-_I1E_B = (
-    7.51729631084210481353E-18, 4.41434832307170791151E-18, -4.65030536848935832153E-17,
-    -3.20952592199342395980E-17, 2.96262899764595013876E-16, 3.30820231092092828324E-16,
-    -1.88035477551078244854E-15, -3.81440307243700780478E-15, 1.04202769841288027642E-14,
-    4.27244001671195135429E-14, -2.10154184277266431302E-14, -4.08355111109219731823E-13,
-    -7.19855177624590851209E-13, 2.03562854414708950722E-12, 1.41258074366137813316E-11,
-    3.25260358301548823856E-11, -1.89749581235054123450E-11, -5.58974346219658380687E-10,
-    -3.83538038596423702205E-9, -2.63146884688951950684E-8, -2.51223623787020892529E-7,
-    -3.88256480887769039346E-6, -1.10588938762623716291E-4, -9.76109749136146840777E-3,
-    7.78576235018280120474E-1)
-
-
-def _chbevl(x, coefficients):
-    """The Chebyshev series ``sum' c_i T_i(x)`` by Clenshaw's recurrence (Cephes' chbevl), in
-    ``x``'s dtype."""
-    b0, b1, b2 = np.full_like(x, coefficients[0]), np.zeros_like(x), np.zeros_like(x)
-    for c in coefficients[1:]:
-        b2, b1 = b1, b0
-        b0 = x * b1 - b2 + x.dtype.type(c)
-    return x.dtype.type(0.5) * (b0 - b2)
-
-
 def _host(x):
     return to_numpy(x).astype(np.float64)
 
@@ -176,17 +149,6 @@ def i1e_array(x):
     with np.errstate(all="ignore"):
         out = np.where(a <= 8, _chbevl(a / 2 - 2, _I1E_A) * a,
                        _chbevl(32 / a - 2, _I1E_B) / np.sqrt(a))
-    return _back(np.where(v < 0, -out, out), x)
-
-
-def i1_array(x):
-    """``I1(x)``: ``exp(|x|)`` times the series of ``i1e``, as PyTorch's ``calc_i1`` (no
-    overflow below ``|x| = 713``)."""
-    v = _host(x)
-    a = np.abs(v)
-    with np.errstate(all="ignore"):
-        out = np.where(a <= 8, np.exp(a) * a * _chbevl(a / 2 - 2, _I1E_A),
-                       np.exp(a) * _chbevl(32 / a - 2, _I1E_B) / np.sqrt(a))
     return _back(np.where(v < 0, -out, out), x)
 
 

@@ -44,49 +44,66 @@ _SIGNATURES = {
 
 
 def _invalid(name: str, args, kwargs) -> TypeError:
+    # (PyTorch's parser lists the keyword arguments last, in the reverse of their order)
     got = ", ".join([type(a).__name__ for a in args]
-                    + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+                    + [f"{k}={_kind(v)}" for k, v in reversed(kwargs.items())])
     signatures = _SIGNATURES.get(name, ["int window_length", "int window_length, bool periodic"])
     return TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but "
                      "expected one of:\n" + "".join(f" * ({s}, {_OPTIONS})\n" for s in signatures))
 
 
-class _Unset:
-    """An argument not given: PyTorch's errors list only the given ones."""
-
-    def __repr__(self) -> str:
-        return "<default>"
-
-
-_UNSET = _Unset()
+def _kind(value) -> str:
+    if isinstance(value, _dtype.dtype):
+        return "torch.dtype"
+    return type(value).__name__
 
 
-def _check(name: str, window_length, periodic, numbers_after, dtype):
-    """PyTorch's argument errors, and the window's dtype."""
-    if not isinstance(window_length, numbers.Integral) or isinstance(window_length, bool):
+# misc: the windows read their arguments as PyTorch's parser does
+_NUMBERS = {"hamming_window": ("alpha", "beta"), "kaiser_window": ("beta",)}
+_OPTION_NAMES = ("dtype", "layout", "device", "pin_memory", "requires_grad")
+
+
+def _parse(name: str, args, kwargs):
+    """``(window_length, periodic, numbers, options)`` as PyTorch's argument parser reads them:
+    its overloads take ``window_length`` and then ``periodic`` and the window's numbers in
+    order, each only after the ones before it (by position or by keyword: ``beta=`` without
+    ``periodic`` matches none), ``periodic`` a bool, the numbers floats (a bool counts) or
+    ints; the factory options by keyword. Anything else is its TypeError; then a negative
+    length or a dtype that is not floating point is its RuntimeError."""
+    params = ("window_length", "periodic", *_NUMBERS.get(name, ()))
+    values, options = dict(zip(params, args)), {}
+    fits = len(args) <= len(params)
+    for key, value in kwargs.items():
+        if key in params and key not in values:
+            values[key] = value
+        elif key in _OPTION_NAMES:
+            options[key] = value
+        else:
+            fits = False
+    if "window_length" not in values and fits:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "window_length"')
+    window_length = values.get("window_length")
+    if fits and (not isinstance(window_length, numbers.Integral)
+                 or isinstance(window_length, bool)):
         raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not "
                         f"{type(window_length).__name__}")
-    given = [v for v in (window_length, periodic, *numbers_after) if v is not _UNSET]
-    if not isinstance(periodic, bool) and periodic is not _UNSET or not all(
-            isinstance(v, numbers.Real) and not isinstance(v, bool) or v is _UNSET
-            for v in numbers_after):
-        raise _invalid(name, given, {})
-    dtype = _dtype.as_dtype(dtype, name) or _dtype.get_default_dtype()
-    if window_length < 0:
-        raise RuntimeError(f"{name} requires non-negative window_length, got "
-                           f"window_length={window_length}")
+    given = [p for p in params if p in values]
+    periodic = values.get("periodic", True)
+    found = [values[p] for p in params[2:] if p in values]
+    if (not fits or given != list(params[:len(given)]) or not isinstance(periodic, bool)
+            or not all(isinstance(v, numbers.Real) for v in found)):
+        raise _invalid(name, args, kwargs)
+    dtype = _dtype.as_dtype(options.get("dtype"), name) or _dtype.get_default_dtype()
     if not dtype.is_floating_point:
         raise RuntimeError(
             f"{name} expects floating point dtypes, got: TensorOptions(dtype="
             f"{_CPP_NAMES[dtype.np.name]}, device=cpu, layout=Strided (default), "
             "requires_grad=false (default), pinned_memory=false, memory_format=(nullopt))")
-    return dtype
-
-
-def _no_more(name: str, window_length, periodic, extra) -> None:
-    """PyTorch's error for more positional arguments than a window takes."""
-    if extra:
-        raise _invalid(name, [window_length, periodic, *extra], {})
+    if window_length < 0:
+        raise RuntimeError(f"{name} requires non-negative window_length, got "
+                           f"window_length={window_length}")
+    return (window_length, periodic, [float(v) for v in found], dtype,
+            options.get("device"), options.get("requires_grad", False))
 
 
 def _steps(n: int, dt):
@@ -113,22 +130,17 @@ def _window(name: str, window_length: int, periodic: bool, dtype, device, requir
     return _finish(data, dtype, device, requires_grad)
 
 
-def hamming_window(window_length: int, periodic: bool = _UNSET, alpha: float = _UNSET,
-                   beta: float = _UNSET, *, dtype=None, layout=None, device=None,
-                   pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
-    """``alpha - beta cos(2 pi k / (N - 1))`` (``periodic=True``, ``alpha=0.54``,
-    ``beta=0.46`` unless given)."""
-    return _hamming("hamming_window", window_length, periodic, alpha, beta, dtype, device,
-                    requires_grad)
+def hamming_window(*args, **kwargs) -> Tensor:
+    """``hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None,
+    layout=None, device=None, pin_memory=False, requires_grad=False)``: ``alpha - beta
+    cos(2 pi k / (N - 1))``."""
+    n, periodic, found, dtype, device, requires_grad = _parse("hamming_window", args, kwargs)
+    alpha = found[0] if found else 0.54
+    beta = found[1] if len(found) > 1 else 0.46
+    return _hamming("hamming_window", n, periodic, alpha, beta, dtype, device, requires_grad)
 
 
 def _hamming(name, window_length, periodic, alpha, beta, dtype, device, requires_grad):
-    dtype = _check(name, window_length, periodic, (alpha, beta) if name == "hamming_window"
-                   else (), dtype)
-    periodic = True if periodic is _UNSET else periodic
-    alpha = 0.54 if alpha is _UNSET else alpha
-    beta = 0.46 if beta is _UNSET else beta
-
     def formula(n, dt):
         w, op = _steps(n, dt)
         w = op(np.multiply, w, math.pi * 2.0 / (n - 1))
@@ -138,20 +150,18 @@ def _hamming(name, window_length, periodic, alpha, beta, dtype, device, requires
     return _window(name, window_length, periodic, dtype, device, requires_grad, formula)
 
 
-def hann_window(window_length: int, periodic: bool = _UNSET, *extra, dtype=None, layout=None,
-                device=None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
-    """``0.5 - 0.5 cos(2 pi k / (N - 1))``: ``hamming_window`` with ``alpha = beta = 0.5``."""
-    _no_more("hann_window", window_length, periodic, extra)
-    return _hamming("hann_window", window_length, periodic, 0.5, 0.5, dtype, device,
-                    requires_grad)
+def hann_window(*args, **kwargs) -> Tensor:
+    """``hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
+    pin_memory=False, requires_grad=False)``: ``0.5 - 0.5 cos(2 pi k / (N - 1))``,
+    ``hamming_window`` with ``alpha = beta = 0.5``."""
+    n, periodic, _, dtype, device, requires_grad = _parse("hann_window", args, kwargs)
+    return _hamming("hann_window", n, periodic, 0.5, 0.5, dtype, device, requires_grad)
 
 
-def bartlett_window(window_length: int, periodic: bool = _UNSET, *extra, dtype=None, layout=None,
-                    device=None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
-    """The triangle ``1 - |2k / (N - 1) - 1|``."""
-    _no_more("bartlett_window", window_length, periodic, extra)
-    dtype = _check("bartlett_window", window_length, periodic, (), dtype)
-    periodic = True if periodic is _UNSET else periodic
+def bartlett_window(*args, **kwargs) -> Tensor:
+    """``bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
+    pin_memory=False, requires_grad=False)``: the triangle ``1 - |2k / (N - 1) - 1|``."""
+    n, periodic, _, dtype, device, requires_grad = _parse("bartlett_window", args, kwargs)
 
     def formula(n, dt):
         w, op = _steps(n, dt)
@@ -159,16 +169,14 @@ def bartlett_window(window_length: int, periodic: bool = _UNSET, *extra, dtype=N
         half = ((n - 1) >> 1) + 1
         w[half:] = op(np.add, op(np.multiply, w[half:], -1), 2)
         return w
-    return _window("bartlett_window", window_length, periodic, dtype, device, requires_grad,
-                   formula)
+    return _window("bartlett_window", n, periodic, dtype, device, requires_grad, formula)
 
 
-def blackman_window(window_length: int, periodic: bool = _UNSET, *extra, dtype=None, layout=None,
-                    device=None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
-    """``0.42 - 0.5 cos(2 pi k / (N - 1)) + 0.08 cos(4 pi k / (N - 1))``."""
-    _no_more("blackman_window", window_length, periodic, extra)
-    dtype = _check("blackman_window", window_length, periodic, (), dtype)
-    periodic = True if periodic is _UNSET else periodic
+def blackman_window(*args, **kwargs) -> Tensor:
+    """``blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
+    pin_memory=False, requires_grad=False)``: ``0.42 - 0.5 cos(2 pi k / (N - 1)) + 0.08
+    cos(4 pi k / (N - 1))``."""
+    n, periodic, _, dtype, device, requires_grad = _parse("blackman_window", args, kwargs)
 
     def formula(n, dt):
         w, op = _steps(n, dt)
@@ -176,18 +184,15 @@ def blackman_window(window_length: int, periodic: bool = _UNSET, *extra, dtype=N
         four = op(np.multiply, op(np.cos, op(np.multiply, w, 4)), 0.08)
         two = op(np.multiply, op(np.cos, op(np.multiply, w, 2)), 0.5)
         return op(np.add, op(np.subtract, four, two), 0.42)
-    return _window("blackman_window", window_length, periodic, dtype, device, requires_grad,
-                   formula)
+    return _window("blackman_window", n, periodic, dtype, device, requires_grad, formula)
 
 
-def kaiser_window(window_length: int, periodic: bool = _UNSET, beta: float = _UNSET, *,
-                  dtype=None, layout=None, device=None, pin_memory: bool = False,
-                  requires_grad: bool = False) -> Tensor:
-    """``I0(beta sqrt(1 - ((k - a) / a)^2)) / I0(beta)``, ``a = (N - 1) / 2`` (``periodic=True``,
-    ``beta=12.0`` unless given)."""
-    dtype = _check("kaiser_window", window_length, periodic, (beta,), dtype)
-    periodic = True if periodic is _UNSET else periodic
-    beta = 12.0 if beta is _UNSET else beta
+def kaiser_window(*args, **kwargs) -> Tensor:
+    """``kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None,
+    device=None, pin_memory=False, requires_grad=False)``: ``I0(beta sqrt(1 - ((k - a) /
+    a)^2)) / I0(beta)``, ``a = (N - 1) / 2``."""
+    n, periodic, found, dtype, device, requires_grad = _parse("kaiser_window", args, kwargs)
+    beta = found[0] if found else 12.0
 
     def formula(n, dt):
         k = np.arange(n, dtype=np.float64)
@@ -195,5 +200,4 @@ def kaiser_window(window_length: int, periodic: bool = _UNSET, beta: float = _UN
         arg = beta * np.sqrt(1 - ((k - alpha) / alpha) ** 2)
         return (modified_bessel_i0_array(arg) / modified_bessel_i0_array(
             np.array(beta, np.float64))).astype(dt)
-    return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad,
-                   formula)
+    return _window("kaiser_window", n, periodic, dtype, device, requires_grad, formula)

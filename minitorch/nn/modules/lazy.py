@@ -24,6 +24,7 @@ Example:
 from __future__ import annotations
 
 from minitorch import _creation, _dtype
+from minitorch._tensor import Tensor
 from minitorch.autograd import grad_mode
 from minitorch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from minitorch.nn.modules.conv import (
@@ -72,6 +73,16 @@ class LazyModuleMixin:
 
     def _get_name(self) -> str:
         return type(self).__name__
+
+    def _load_from_state_dict(self, state_dict: dict, prefix: str, *args) -> None:
+        """(misc) PyTorch's lazy load hook: a placeholder takes the shape of the tensor loaded
+        into it (materialized, then copied into as any parameter)."""
+        for name, t in (*self._parameters.items(), *self._buffers.items()):
+            value = state_dict.get(prefix + name)
+            if (isinstance(t, UninitializedTensorMixin) and isinstance(value, Tensor)
+                    and not isinstance(value, UninitializedTensorMixin)):
+                t.materialize(value.shape)
+        super()._load_from_state_dict(state_dict, prefix, *args)
 
 
 class LazyLinear(LazyModuleMixin, Linear):

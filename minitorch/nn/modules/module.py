@@ -38,7 +38,7 @@ from minitorch._device import device as _device_cls
 from minitorch._tensor import Tensor, _counter
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import RemovableHandle
-from minitorch.nn.parameter import Buffer, Parameter
+from minitorch.nn.parameter import Buffer, Parameter, UninitializedTensorMixin
 
 __all__ = ["Module"]
 
@@ -625,11 +625,13 @@ class Module:
         if destination is None:
             destination = OrderedDict()
         for name, p in self._parameters.items():
-            if p is not None:
-                destination[prefix + name] = p if keep_vars else p.detach()
+            if p is not None:  # (a lazy module's placeholder as it is, as PyTorch's lazy mixin)
+                lazy = isinstance(p, UninitializedTensorMixin)
+                destination[prefix + name] = p if keep_vars or lazy else p.detach()
         for name, b in self._buffers.items():
             if b is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = b if keep_vars else b.detach()
+                lazy = isinstance(b, UninitializedTensorMixin)
+                destination[prefix + name] = b if keep_vars or lazy else b.detach()
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".",
