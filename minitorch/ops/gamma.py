@@ -256,8 +256,10 @@ def _erfinv64(y: np.ndarray) -> np.ndarray:
     dem = (d[1] * z + d[0]) * z + 1.0
     x = np.where(y_abs <= 0.7, central, num / dem)
     tail = y_abs > 0.5
-    for _ in range(3):  # Newton's steps
-        residual = np.where(tail, (1.0 - y_abs) - _C_ERFC(x), _C_ERF(x) - y_abs)
+    for _ in range(3):  # Newton's steps (each C function only where it is needed)
+        residual = np.empty_like(x)
+        residual[tail] = (1.0 - y_abs[tail]) - _C_ERFC(x[tail])
+        residual[~tail] = _C_ERF(x[~tail]) - y_abs[~tail]
         x = x - residual / ((2.0 / math.sqrt(math.pi)) * np.exp(-x * x))
     x = np.copysign(np.where(y_abs == 1.0, np.inf, x), y)
     return np.where(y_abs > 1.0, np.nan, x)
