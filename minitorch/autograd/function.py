@@ -309,6 +309,20 @@ class SavedTensor:
         return t
 
 
+def _unpack_saved(node, i: int):
+    """The i-th saved tensor, as PyTorch's ``_saved_<name>`` gives it: an input itself, but
+    an output of the node as a new tensor on the same memory, whose ``grad_fn`` is the node."""
+    if node._saved is _FREED and node._freed_none and node._freed_none[i]:
+        return None
+    t = node.saved_tensors[i]
+    origin = node._saved[i].origin if t is not None else None
+    if origin is None or origin[0] is not node:
+        return t
+    alias = t.detach()
+    alias._set_history(node, origin[1])
+    return alias
+
+
 def _short_name(node) -> str:
     name = node.name()
     return name.rsplit("Backward", 1)[0] if "Backward" in name else name
@@ -387,6 +401,7 @@ class BackwardCFunction(FunctionCtx, Node):
     """Base of the node classes that ``Function`` makes: the ctx and the graph node in one."""
 
     _forward_cls: type
+    _freed_none: tuple = ()  # after backward freed ``_saved``: which of it was None
 
     def apply(self, *grads):
         """Run the Function's backward for this node: one gradient per edge."""
@@ -408,7 +423,10 @@ class BackwardCFunction(FunctionCtx, Node):
         return tuple([out[i] for i in self._edge_args])
 
     def _release(self) -> None:
-        if self._saved:
+        saved = self._saved
+        if saved and saved is not _FREED:
+            if None in saved:  # its ``_saved_<name>`` stays None, as in PyTorch
+                self._freed_none = tuple([s is None for s in saved])
             self._saved = _FREED
 
     def __repr__(self) -> str:
@@ -430,11 +448,15 @@ class FunctionMeta(type):
         if short_name != node_name:
             node_attrs["name"] = lambda node, full=node_name: full
         # ``saved_names = ("self", "mat2")`` gives the node ``_saved_self`` and ``_saved_mat2``,
-        # the i-th tensor given to ``save_for_backward`` (or None), as PyTorch's nodes have.
+        # the i-th tensor given to ``save_for_backward`` (or None), as PyTorch's nodes have;
+        # ``saved_values = {"alpha": get}`` gives ``_saved_alpha``, ``get(node)``. Both are
+        # worked out only when read: recording a node costs nothing more.
         for i, saved_name in enumerate(attrs.get("saved_names", ())):
             node_attrs[f"_saved_{saved_name}"] = property(
-                lambda node, i=i: node.saved_tensors[i],
+                lambda node, i=i: _unpack_saved(node, i),
                 doc=f"The saved tensor ``{saved_name}`` of the forward call, or None.")
+        for saved_name, get in attrs.get("saved_values", {}).items():
+            node_attrs[f"_saved_{saved_name}"] = property(get)
         if node_attrs["_builtin"]:  # PyTorch's own nodes are called: ``node(grad)``
             node_attrs["__call__"] = _call_builtin
         cls._backward_cls = type(short_name, (BackwardCFunction,), node_attrs)
