@@ -97,6 +97,10 @@ class RemovableHandle:
 class Node:
     """A node of the backward graph (``torch.autograd.graph.Node``).
 
+    As in PyTorch, a built-in op's node and an ``AccumulateGrad`` are called, ``node(grad)``,
+    to run their backward (``_call_builtin``, ``AccumulateGrad.__call__``); the node of a
+    learner's ``Function`` is not callable, and has ``apply``.
+
     Attributes:
         next_functions: ``((node, output_nr), ...)``, one pair per input of the forward op:
             the node that produced that input (``None`` if it needs no gradient) and which of
