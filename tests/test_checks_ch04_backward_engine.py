@@ -258,8 +258,9 @@ def graph_of(loss):
 
 
 def make_backward(overwrite=False, no_grad=True, order_fn=None, leaf_overwrite=False,
-                  alias=False, in_place=False):
-    """The right my_backward, or one with a typical mistake switched on."""
+                  alias=False, in_place=False, call=False):
+    """The right my_backward, or one with a typical mistake switched on (``call``: the
+    nodes are called, ``node(grad)``, as in PyTorch, instead of ``node.apply(grad)``)."""
 
     def my_backward(loss):
         mode = minitorch.no_grad() if no_grad else minitorch.enable_grad()
@@ -282,7 +283,7 @@ def make_backward(overwrite=False, no_grad=True, order_fn=None, leaf_overwrite=F
                     else:
                         leaf.grad = leaf.grad + grad
                     continue
-                outs = node.apply(grad)
+                outs = node(grad) if call else node.apply(grad)
                 outs = outs if isinstance(outs, tuple) else (outs,)
                 for (nxt, _), g in zip(node.next_functions, outs):
                     if nxt is None or g is None:
@@ -298,6 +299,16 @@ def make_backward(overwrite=False, no_grad=True, order_fn=None, leaf_overwrite=F
 def test_my_backward_right(capsys):
     passed, out = _result(check_my_backward, make_backward(), capsys)
     assert passed and "all 9 cases passed" in out
+
+
+def test_my_backward_right_when_it_calls_the_nodes_as_in_pytorch(capsys):
+    passed, out = _result(check_my_backward, make_backward(call=True), capsys)
+    assert passed and "all 9 cases passed" in out
+
+
+def test_my_backward_calling_the_nodes_still_names_a_typical_mistake(capsys):
+    passed, out = _result(check_my_backward, make_backward(call=True, overwrite=True), capsys)
+    assert not passed and "must be *added*" in out
 
 
 def test_my_backward_todo(capsys):
@@ -618,7 +629,7 @@ WRONG = [
 GIVEAWAYS = {
     "check_topological_sort": ["order[::-1]", "stack.append((node, True))"],
     "check_backprop": ["grads[parent] +="],
-    "check_my_backward": ["node.apply(grad)) ", "ones_like(loss)", "zip("],
+    "check_my_backward": ["node.apply(grad)) ", "node(grad)) ", "ones_like(loss)", "zip("],
     "check_inplace_repair": ["h = h * 2", "(2 * h).sum()"],
 }
 

@@ -437,3 +437,38 @@ def test_each_change_marks_only_the_views_used_since_the_last_one():
     expected[0] = 22.0
     np.testing.assert_allclose(x.grad.numpy(), expected)
     assert rows[0].grad_fn.name() == "AsStridedBackward0"
+
+
+@pytest.mark.parametrize("variant", ["the view", "the view, then the base", "a view of it"])
+def test_backward_runs_the_nodes_in_pytorchs_order_after_a_change_through_a_view(variant):
+    # The view changed in place gets its AsStridedBackward0 at once, right after the base's
+    # CopySlices, as PyTorch's does (not when its grad_fn is first read): the nodes' order of
+    # creation, and so the order backward runs them in, is PyTorch's.
+    def order(lib):
+        y = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        z = y * 2
+        v = z[1:]
+        v.mul_(3)
+        if variant == "the view":
+            loss = z.sum() + v.sum()
+        elif variant == "the view, then the base":
+            w = z[:2]
+            z.add_(1)
+            loss = z.sum() + v.sum() + w.sum()
+        else:
+            v2 = v[1:]
+            v2.mul_(2)
+            loss = z.sum() + v.sum() + v2.sum()
+        ran, stack, seen = [], [loss.grad_fn], set()
+        while stack:  # a pre-hook on every node notes when backward runs it
+            node = stack.pop()
+            if node is None or node in seen:
+                continue
+            seen.add(node)
+            name = node.name().split("::")[-1]
+            node.register_prehook(lambda g, name=name: ran.append(name))
+            stack.extend(n for n, _ in node.next_functions)
+        loss.backward()
+        return ran, y.grad.tolist()
+
+    assert order(minitorch) == order(torch)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from minitorch._dtype import from_numpy_dtype
 from minitorch.autograd import function, grad_mode
-from minitorch.autograd.function import AccumulateGrad
+from minitorch.autograd.function import AccumulateGrad, _zeros_for_missing
 
 __all__ = ["backward", "grad", "record_backward", "BackwardStep", "BackwardObserver",
            "observers"]
@@ -157,16 +157,6 @@ def _call_pre_hooks(node, grads: list) -> list:
             if new is not None:
                 grads = list(new)
     return grads
-
-
-def _zeros_for_missing(node, grads: list) -> list:
-    """A multi-output node's backward gets zeros, not None, for outputs that got no gradient
-    (unless its Function called ``ctx.set_materialize_grads(False)``)."""
-    like = next(g for g in grads if g is not None)
-    meta = node._output_meta or ()
-    return [like.new_zeros(meta[i][0], dtype=meta[i][1])
-            if g is None and i < len(meta) and meta[i] is not None else g
-            for i, g in enumerate(grads)]
 
 
 def _checked(node, outs: tuple) -> tuple:

@@ -97,6 +97,10 @@ class RemovableHandle:
 class Node:
     """A node of the backward graph (``torch.autograd.graph.Node``).
 
+    As in PyTorch, a built-in op's node and an ``AccumulateGrad`` are called, ``node(grad)``,
+    to run their backward (``_call_builtin``, ``AccumulateGrad.__call__``); the node of a
+    learner's ``Function`` is not callable, and has ``apply``.
+
     Attributes:
         next_functions: ``((node, output_nr), ...)``, one pair per input of the forward op:
             the node that produced that input (``None`` if it needs no gradient) and which of
@@ -184,12 +188,23 @@ class AccumulateGrad(Node):
         """Accumulate ``grad`` into the leaf: the first gradient is copied, later ones added."""
         return self.accumulate_handed_over([grad])
 
-    def accumulate_handed_over(self, handed: list):
+    def __call__(self, *grads, **kwargs):
+        """``node(grad)``, as PyTorch calls a node: ``apply``, without the leaf's gradient
+        hooks (backward runs those before the node); a None gradient adds nothing, but the
+        post-accumulate hooks still run, as in PyTorch."""
+        _check_call(grads, kwargs, 1)
+        if grads[0] is not None:
+            return self.accumulate_handed_over([grads[0]], False)
+        for hook in tuple((self.variable._post_accumulate_hooks or {}).values()):
+            hook(self.variable)
+        return ()
+
+    def accumulate_handed_over(self, handed: list, hooks: bool = True):
         """``apply`` for the one gradient in ``handed``, which the caller lets go of (the engine
         hands over its own buffer). If nothing else holds that gradient or its memory, the leaf
         keeps it as its ``.grad`` instead of a copy, as PyTorch's AccumulateGrad does."""
         grad, var = handed.pop(), self.variable
-        if var._hooks:
+        if hooks and var._hooks:
             for hook in tuple(var._hooks.values()):
                 new = hook(grad)
                 if new is not None:
@@ -212,6 +227,44 @@ class AccumulateGrad(Node):
             for hook in tuple(var._post_accumulate_hooks.values()):
                 hook(var)
         return ()
+
+
+def _check_call(grads: tuple, kwargs: dict, expected: int) -> None:
+    """PyTorch's errors for ``node(*grads)``: one tensor (or None) per output of the node."""
+    if kwargs:
+        raise TypeError("keyword arguments are not supported")
+    if len(grads) != expected:
+        raise TypeError(f"expected {expected} arguments, got {len(grads)} instead")
+    for i, g in enumerate(grads):
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"argument {i} is not a Variable")
+
+
+def _call_builtin(node, *grads, **kwargs):
+    """``node(*grads)`` for a built-in op's node, as PyTorch calls one: its backward formula
+    on one gradient per output, giving one gradient per edge (None where an edge leads
+    nowhere), a lone gradient unwrapped. Unlike backward, no hooks run and no gradient is
+    summed down to its input's shape. A learner's node is not callable: it has ``apply``."""
+    _check_call(grads, kwargs, node._num_outputs)
+    if all(g is None for g in grads):
+        outs = (None,) * len(node._next)
+    else:
+        if node._materialize and any(g is None for g in grads):
+            grads = _zeros_for_missing(node, list(grads))
+        outs = node._forward_cls.backward(node, *grads)
+        outs = outs if type(outs) is tuple else (outs,)
+        outs = tuple([None if nxt is None else g for (nxt, _), g in zip(node._next, outs)])
+    return outs[0] if len(outs) == 1 else outs
+
+
+def _zeros_for_missing(node, grads: list) -> list:
+    """A multi-output node's backward gets zeros, not None, for outputs that got no gradient
+    (unless its Function called ``ctx.set_materialize_grads(False)``)."""
+    like = next(g for g in grads if g is not None)
+    meta = node._output_meta or ()
+    return [like.new_zeros(meta[i][0], dtype=meta[i][1])
+            if g is None and i < len(meta) and meta[i] is not None else g
+            for i, g in enumerate(grads)]
 
 
 def _recorded_copy(t):
@@ -258,6 +311,20 @@ class SavedTensor:
                 "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
             )
         return t
+
+
+def _unpack_saved(node, i: int):
+    """The i-th saved tensor, as PyTorch's ``_saved_<name>`` gives it: an input itself, but
+    an output of the node as a new tensor on the same memory, whose ``grad_fn`` is the node."""
+    if node._saved is _FREED and node._freed_none and node._freed_none[i]:
+        return None
+    t = node.saved_tensors[i]
+    origin = node._saved[i].origin if t is not None else None
+    if origin is None or origin[0] is not node:
+        return t
+    alias = t.detach()
+    alias._set_history(node, origin[1])
+    return alias
 
 
 def _short_name(node) -> str:
@@ -338,6 +405,7 @@ class BackwardCFunction(FunctionCtx, Node):
     """Base of the node classes that ``Function`` makes: the ctx and the graph node in one."""
 
     _forward_cls: type
+    _freed_none: tuple = ()  # after backward freed ``_saved``: which of it was None
 
     def apply(self, *grads):
         """Run the Function's backward for this node: one gradient per edge."""
@@ -359,7 +427,10 @@ class BackwardCFunction(FunctionCtx, Node):
         return tuple([out[i] for i in self._edge_args])
 
     def _release(self) -> None:
-        if self._saved:
+        saved = self._saved
+        if saved and saved is not _FREED:
+            if None in saved:  # its ``_saved_<name>`` stays None, as in PyTorch
+                self._freed_none = tuple([s is None for s in saved])
             self._saved = _FREED
 
     def __repr__(self) -> str:
@@ -381,11 +452,17 @@ class FunctionMeta(type):
         if short_name != node_name:
             node_attrs["name"] = lambda node, full=node_name: full
         # ``saved_names = ("self", "mat2")`` gives the node ``_saved_self`` and ``_saved_mat2``,
-        # the i-th tensor given to ``save_for_backward`` (or None), as PyTorch's nodes have.
+        # the i-th tensor given to ``save_for_backward`` (or None), as PyTorch's nodes have;
+        # ``saved_values = {"alpha": get}`` gives ``_saved_alpha``, ``get(node)``. Both are
+        # worked out only when read: recording a node costs nothing more.
         for i, saved_name in enumerate(attrs.get("saved_names", ())):
             node_attrs[f"_saved_{saved_name}"] = property(
-                lambda node, i=i: node.saved_tensors[i],
+                lambda node, i=i: _unpack_saved(node, i),
                 doc=f"The saved tensor ``{saved_name}`` of the forward call, or None.")
+        for saved_name, get in attrs.get("saved_values", {}).items():
+            node_attrs[f"_saved_{saved_name}"] = property(get)
+        if node_attrs["_builtin"]:  # PyTorch's own nodes are called: ``node(grad)``
+            node_attrs["__call__"] = _call_builtin
         cls._backward_cls = type(short_name, (BackwardCFunction,), node_attrs)
         # PyTorch 2's second style: ``forward(*args)`` takes no ctx, and ``setup_context(ctx,
         # inputs, output)`` saves what backward needs (see ``_run_forward``).

@@ -8,7 +8,7 @@ check_topological_sort     ``topo_sort(graph, root)``: every node reachable from
 check_backprop             ``backprop(local_grads, order)``: one reverse sweep on plain
                            numbers that adds the gradients of every path
 check_my_backward          ``my_backward(loss)``: a backward engine over minitorch's real
-                           graph (``grad_fn``, ``next_functions``, ``apply``)
+                           graph (``grad_fn``, ``next_functions``, ``node(grad)``)
 check_inplace_repair       ``layer_loss(x, w)``: a layer whose in-place change broke
                            backward ("modified by an inplace operation"), repaired
 =========================  ==================================================================
@@ -441,7 +441,7 @@ def _slip_sweep(build: Callable, slip: str) -> dict:
                 leaf = node.variable
                 leaf.grad = grad.clone() if leaf.grad is None else leaf.grad + grad
                 continue
-            outs = node.apply(grad)
+            outs = node(grad)
             outs = outs if isinstance(outs, tuple) else (outs,)
             for (nxt, _), g in zip(node.next_functions, outs):
                 if nxt is not None and g is not None:
@@ -484,7 +484,7 @@ def _compare_grads(got: Any, expected_and_slips: tuple) -> bool:
     expected, slips = expected_and_slips
     grads, ran = got.value, got.ran
     assert not ran, ("`my_backward` ran the real engine (`loss.backward()` or "
-                     "`autograd.grad`): write the sweep yourself, with `node.apply(grad)`.")
+                     "`autograd.grad`): write the sweep yourself, with `node(grad)`.")
     names = list(grads)
     for i, first in enumerate(names):
         for second in names[i + 1:]:
@@ -528,9 +528,11 @@ def check_my_backward(my_backward: Callable[[Any], Any]) -> bool:
     ``my_backward`` must leave in each leaf's ``.grad`` exactly what ``loss.backward()``
     leaves there: start from ``loss.grad_fn`` with the gradient ``1``, visit the nodes in a
     topological order (each node before the nodes in its ``next_functions``), call
-    ``node.apply(grad)`` to get one gradient per entry of ``node.next_functions``, **sum**
+    ``node(grad)`` to get one gradient per entry of ``node.next_functions``, **sum**
     the gradients arriving at a node from several uses, skip ``(None, 0)`` entries, and at an
-    ``AccumulateGrad`` node add the gradient into ``node.variable.grad``. The cases include a
+    ``AccumulateGrad`` node add the gradient into ``node.variable.grad``. (Calling a node, as
+    in PyTorch, and minitorch's ``node.apply(grad)`` run the same backward formula: either
+    passes.) The cases include a
     diamond, a tensor used three times, the chapter's worked example, a chain 2,000 ops deep,
     two leaves added (whose ``.grad`` must be two tensors, not one shared), a gradient tensor
     handed to two inputs (so adding into it in place changes both), and two calls in a
@@ -571,7 +573,7 @@ def check_my_backward(my_backward: Callable[[Any], Any]) -> bool:
         more_help=[
             "Your `topo_sort` and `graph_of` from above give the order; the loss's node starts "
             "with a gradient of ones.",
-            "For each node, `node.apply(grad)` returns one gradient per entry of "
+            "For each node, `node(grad)` returns one gradient per entry of "
             "`node.next_functions`: hand each to that node, adding to what it already has.",
             "An `AccumulateGrad` node ends a path: its gradient goes into its `.variable`'s "
             "`.grad`, added to any gradient already there. Skip `(None, 0)` entries.",

@@ -16,7 +16,7 @@ from minitorch.nn._util import (
     _scale_grad,
     _type_name,
 )
-from minitorch.ops._util import broadcast_error, quietly
+from minitorch.ops._util import REDUCTION_ENUM, broadcast_error, quietly, saved_attr
 from minitorch.ops.unary import sigmoid
 
 
@@ -86,6 +86,8 @@ class MseLoss(Function):
 
     node_name = "MseLossBackward0"
     _builtin = True
+    saved_names = ("self", "target")  # the node's _saved_<name>, as in PyTorch
+    saved_values = {"reduction": saved_attr("reduction", convert=REDUCTION_ENUM.get)}
 
     @staticmethod
     def forward(ctx, x, y, reduction):
@@ -164,7 +166,12 @@ class NllLoss(Function):
     node_name = "NllLossBackward0"
     _builtin = True
     _edge_args = (0,)  # the target and the class weights get no gradient
-    saved_names = ("self",)  # the node's _saved_self, as in PyTorch
+    saved_names = ("self",)  # the node's _saved_self, as in PyTorch, and (read when asked):
+    saved_values = {"target": lambda node: _nll_saved(node, 0),
+                    "weight": lambda node: _nll_saved(node, 1),
+                    "total_weight": lambda node: _nll_saved(node, "total"),
+                    "reduction": lambda node: REDUCTION_ENUM[node.reduction],
+                    "ignore_index": lambda node: node.arguments[3] % (1 << 64)}
 
     @staticmethod
     def forward(ctx, logp, target, weight, reduction, ignore_index):
@@ -233,6 +240,22 @@ class NllLoss(Function):
         # create_graph=True, is NllLossBackwardBackward0)
         (logp,) = ctx.saved_tensors
         return NllLossGrad.apply(grad, logp, ctx)
+
+
+def _nll_saved(node, which):
+    """``NllLossBackward0._saved_target`` (0), ``_weight`` (1) or ``_total_weight``: as PyTorch
+    saves them (the total weight of the counted targets, 0 without reduction), freed by
+    backward."""
+    if which == 1 and node.arguments[1] is None:
+        return None  # no weight: None, before backward and after
+    node.saved_tensors  # noqa: B018 - raises the freed-graph error after backward
+    if which == 0:
+        return _wrap(node.arguments[0])
+    if which == 1:
+        return node.arguments[1]
+    kept, _, w = node.picked
+    total = 0 if node.reduction == "none" else len(kept) if w is None else w.sum()
+    return _wrap(np.asarray(total, dtype=node._input_meta[0][1]))
 
 
 class NllLossGrad(Function):

@@ -72,7 +72,7 @@ from minitorch.nn._util import (  # noqa: F401
     _type_name,
 )
 from minitorch.ops import unary as _unary
-from minitorch.ops._util import check_tensor, quietly
+from minitorch.ops._util import check_tensor, quietly, saved_sizes
 from minitorch.ops.arithmetic import AddScalar, DivScalar, MulScalar
 from minitorch.ops.linalg import _check_dtypes
 from minitorch.ops.softmax import LogSoftmax, Softmax, log_softmax, softmax  # noqa: F401
@@ -239,6 +239,9 @@ class Addmm(Function):
 
     node_name = "AddmmBackward0"
     _builtin = True
+    saved_names = ("mat1", "mat2")  # the node's _saved_<name>, as in PyTorch (nodecall)
+    saved_values = {"alpha": lambda node: 1, "beta": lambda node: 1,
+                    "mat1_sym_sizes": saved_sizes(1), "mat2_sym_sizes": saved_sizes(2)}
 
     @staticmethod
     def forward(bias, mat1, mat2):

@@ -10,7 +10,7 @@ import numpy as np
 from minitorch import _backend, _dtype
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
-from minitorch.autograd.function import _check_devices
+from minitorch.autograd.function import _check_devices, _unpack_saved
 
 
 def _make_quietly():
@@ -241,3 +241,44 @@ def against_number(np_fn, x, number=None):
 def float_type(t: Tensor) -> np.dtype:
     """The dtype an op like ``exp`` computes in: the tensor's own if floating, else float32."""
     return t._data.dtype if t._data.dtype.kind == "f" else _dtype.get_default_dtype().np
+
+
+# -- task nodecall: the getters behind a node's ``_saved_<name>`` (a Function's
+# ``saved_values``). PyTorch's nodes show what they saved; minitorch's work it out from what
+# the node keeps anyway, only when the attribute is read.
+REDUCTION_ENUM = {"none": 0, "mean": 1, "sum": 2}  # PyTorch's at::Reduction numbers
+
+
+def saved_attr(attr: str, default=None, convert=None):
+    """``_saved_<name>``: the node's ``ctx.<attr>`` (``default`` where it was never set),
+    passed through ``convert`` if given."""
+    if convert is None:
+        return lambda node: getattr(node, attr, default)
+    return lambda node: convert(getattr(node, attr, default))
+
+
+def saved_sizes(edge: int = 0, numel: bool = False):
+    """``_saved_<input>_sym_sizes`` (or ``_sym_numel``): the shape (or the number of elements)
+    of the input on edge ``edge``, which the node keeps to check gradients against."""
+    def get(node):
+        shape = node._input_meta[edge][0]
+        return int(np.prod(shape)) if numel else tuple(shape)
+    return get
+
+
+def saved_number(attr: str):
+    """``_saved_other`` of ``tensor * number`` or ``tensor / number``: PyTorch saves the number
+    as a 0-d tensor (int64, float64 or bool, as it was given), freed by backward like the rest
+    of what the node saved."""
+    def get(node):
+        node.saved_tensors  # noqa: B018 - raises the freed-graph error after backward
+        return _wrap(np.asarray(getattr(node, attr)))
+    return get
+
+
+def name_saved(fn, names: tuple = ()) -> None:
+    """Give ``fn``'s node the ``_saved_<name>`` attributes that ``saved_names = names`` in the
+    class body would (for a class whose source a chapter prints as it is)."""
+    for i, name in enumerate(names):
+        setattr(fn._backward_cls, f"_saved_{name}",
+                property(lambda node, i=i: _unpack_saved(node, i)))

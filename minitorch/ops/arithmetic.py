@@ -30,8 +30,11 @@ from minitorch.ops._util import (
     check_tensor,
     float_type,
     fused_multiply_add,
+    name_saved,
     operands,
     quietly,
+    saved_attr,
+    saved_number,
 )
 
 __all__ = [
@@ -54,6 +57,7 @@ def _binary(np_fn, a: Tensor, b: Tensor) -> Tensor:
 class Add(Function):
     node_name = "AddBackward0"
     _builtin = True
+    saved_values = {"alpha": lambda node: 1}  # the node's _saved_alpha, as in PyTorch
 
     @staticmethod
     def forward(a, b):
@@ -77,6 +81,7 @@ class AddNumber(Function):
 
     node_name = "AddBackward0"
     _builtin = True
+    saved_values = {"alpha": lambda node: 1}  # the node's _saved_alpha, as in PyTorch
     _edge_args = (0, 1)
 
     @staticmethod
@@ -97,6 +102,7 @@ class SubNumber(Function):
 
     node_name = "SubBackward0"
     _builtin = True
+    saved_values = {"alpha": lambda node: 1}  # the node's _saved_alpha, as in PyTorch
     _edge_args = (0, 1)
 
     @staticmethod
@@ -117,6 +123,7 @@ class AddScaled(Function):
 
     node_name = "AddBackward0"
     _builtin = True
+    saved_values = {"alpha": saved_attr("alpha")}
 
     @staticmethod
     def forward(a, b, alpha):
@@ -142,12 +149,14 @@ class SubScaled(AddScaled):
     """``a - alpha * b`` (``sub(a, b, alpha=...)``): ``AddScaled`` with ``-alpha``."""
 
     node_name = "SubBackward0"
+    saved_values = {"alpha": lambda node: -node.alpha}  # PyTorch shows sub's own alpha
     _builtin = True
 
 
 class Sub(Function):
     node_name = "SubBackward0"
     _builtin = True
+    saved_values = {"alpha": lambda node: 1}  # the node's _saved_alpha, as in PyTorch
 
     @staticmethod
     def forward(a, b):
@@ -187,6 +196,7 @@ class Rsub(Function):
 
     node_name = "RsubBackward1"
     _builtin = True
+    saved_values = {"alpha": lambda node: 1}  # the node's _saved_alpha, as in PyTorch
     _edge_args = (0,)
 
     @staticmethod
@@ -244,12 +254,19 @@ def _in_float32(np_fn, x, number):
     return np_fn(x.astype(np.float32), np.float32(number)).astype(np.float16)
 
 
+# Chapter 02 prints the class above, so its node is given its _saved_self and _saved_other
+# (as in PyTorch) here.
+name_saved(Mul, ("self", "other"))
+
+
 class MulNumber(Function):
     """``tensor * number`` on a floating-point tensor: the number needs no wrapping, and it is
     all that backward needs (``d(a*c)/da = c``)."""
 
     node_name = "MulBackward0"
     _builtin = True
+    saved_names = ("self",)  # and the number, saved as a 0-d tensor:
+    saved_values = {"other": saved_number("number")}
     _edge_args = (0, 1)  # the number's edge is empty, as in PyTorch
 
     @staticmethod
@@ -274,6 +291,8 @@ class DivNumber(Function):
 
     node_name = "DivBackward0"
     _builtin = True
+    saved_names = ("self",)  # and the number, saved as a 0-d tensor:
+    saved_values = {"other": saved_number("number")}
     _edge_args = (0, 1)  # the number's edge is empty, as in PyTorch
 
     @staticmethod
@@ -295,6 +314,7 @@ class DivNumber(Function):
 class Div(Function):
     node_name = "DivBackward0"
     _builtin = True
+    saved_names = ("self", "other")
 
     @staticmethod
     def forward(a, b):
@@ -381,6 +401,8 @@ class PowScalar(Function):
 
     node_name = "PowBackward0"
     _builtin = True
+    saved_names = ("self",)
+    saved_values = {"exponent": saved_attr("exponent")}
 
     @staticmethod
     def forward(a, exponent):
@@ -436,6 +458,7 @@ class PowTensor(Function):
 
     node_name = "PowBackward1"
     _builtin = True
+    saved_names = ("self", "exponent", "result")
 
     @staticmethod
     def forward(a, b):
@@ -465,6 +488,8 @@ class PowScalarBase(Function):
 
     node_name = "PowBackward2"
     _builtin = True
+    saved_names = ("exponent", "result")
+    saved_values = {"self": saved_attr("base")}
     _edge_args = (1,)
 
     @staticmethod
@@ -1308,6 +1333,7 @@ class RsubTensor(Function):
 
     node_name = "RsubBackward0"
     _builtin = True
+    saved_values = {"alpha": saved_attr("alpha")}
 
     @staticmethod
     def forward(a, b, alpha):
@@ -1327,6 +1353,7 @@ class RsubScaled(RsubTensor):
 
     node_name = "RsubBackward1"
     _builtin = True
+    saved_values = RsubTensor.saved_values
     _edge_args = (0,)
 
     @staticmethod

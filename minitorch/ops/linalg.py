@@ -34,6 +34,8 @@ from minitorch.ops._util import (
     check_tensor,
     normalize_dim,
     operands,
+    saved_attr,
+    saved_sizes,
 )
 from minitorch.ops.arithmetic import _check_sub
 from minitorch.ops.reduction import check_norm_identity, norm_array, norm_backward
@@ -66,6 +68,7 @@ class Mm(Function):
     node_name = "MmBackward0"
     _builtin = True
     saved_names = ("self", "mat2")  # the node's _saved_<name> attributes, as in PyTorch
+    saved_values = {"self_sym_sizes": saved_sizes(0), "mat2_sym_sizes": saved_sizes(1)}
 
     @staticmethod
     def forward(a, b):
@@ -351,6 +354,9 @@ class Addmm(Function):
 
     node_name = "AddmmBackward0"
     _builtin = True
+    saved_names = ("mat1", "mat2")  # the node's _saved_<name>, as in PyTorch
+    saved_values = {"alpha": saved_attr("alpha"), "beta": saved_attr("beta"),
+                    "mat1_sym_sizes": saved_sizes(1), "mat2_sym_sizes": saved_sizes(2)}
 
     @staticmethod
     def forward(ctx, x, m1, m2, beta, alpha):

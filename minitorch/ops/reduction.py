@@ -27,7 +27,7 @@ from minitorch._dtype import as_dtype
 from minitorch._tensor import NO_DIM, NO_KEEPDIM, Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
-from minitorch.ops._util import normalize_dim, normalize_dims, quietly
+from minitorch.ops._util import normalize_dim, normalize_dims, quietly, saved_attr, saved_sizes
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var",
            "std", "all", "any", "vector_norm", "sum_to_size"]
@@ -64,6 +64,7 @@ def _summed(x, axis, keepdims: bool, dtype):
 class Sum(Function):
     node_name = "SumBackward0"
     _builtin = True
+    saved_values = {"self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
     def forward(a, dtype=None):
@@ -81,6 +82,8 @@ class Sum(Function):
 class SumDim(Function):
     node_name = "SumBackward1"
     _builtin = True
+    saved_values = {"dim": saved_attr("dims"), "keepdim": saved_attr("keepdim"),
+                    "self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
     def forward(a, dims, keepdim, dtype=None):
@@ -188,6 +191,8 @@ def _mean(x, axis, keepdims: bool):
 class Mean(Function):
     node_name = "MeanBackward0"
     _builtin = True
+    saved_values = {"self_sym_numel": saved_sizes(numel=True),
+                    "self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
     def forward(a):
@@ -208,6 +213,9 @@ class Mean(Function):
 class MeanDim(Function):
     node_name = "MeanBackward1"
     _builtin = True
+    saved_values = {"dim": saved_attr("dims"), "keepdim": saved_attr("keepdim"),
+                    "self_sym_numel": saved_sizes(numel=True),
+                    "self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
     def forward(a, dims, keepdim):

@@ -33,6 +33,7 @@ from minitorch.ops._util import (
     full_like_result,
     normalize_dim,
     normalize_dims,
+    saved_sizes,
 )
 
 __all__ = ["reshape", "view", "flatten", "transpose", "t", "permute", "squeeze", "unsqueeze",
@@ -104,6 +105,7 @@ def _resolve_shape(shape: tuple, numel: int) -> tuple:
 class View(Function):
     node_name = "ViewBackward0"
     _builtin = True
+    saved_values = {"self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
     def forward(a, shape):
@@ -179,6 +181,8 @@ class UnsafeView(Function):
 class Transpose(Function):
     node_name = "TransposeBackward0"
     _builtin = True
+    saved_values = {"dim0": lambda node: node.dims[0],  # as in PyTorch
+                    "dim1": lambda node: node.dims[1]}
 
     @staticmethod
     def forward(a, dim0, dim1):

@@ -19,7 +19,7 @@ from minitorch._backend import array_module
 from minitorch._dtype import as_dtype
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops._util import normalize_dim
+from minitorch.ops._util import normalize_dim, saved_attr
 from minitorch.ops.reduction import _summed
 
 __all__ = ["softmax", "log_softmax"]
@@ -53,6 +53,8 @@ class Softmax(Function):
 
     node_name = "SoftmaxBackward0"
     _builtin = True
+    saved_names = ("result",)  # the node's _saved_<name>, as in PyTorch
+    saved_values = {"dim": saved_attr("dim")}
 
     @staticmethod
     @_zero_dim_as_row
@@ -125,6 +127,8 @@ class LogSoftmax(Function):
 
     node_name = "LogSoftmaxBackward0"
     _builtin = True
+    saved_names = ("result",)  # the node's _saved_<name>, as in PyTorch
+    saved_values = {"dim": saved_attr("dim")}
 
     @staticmethod
     @_zero_dim_as_row

@@ -32,6 +32,7 @@ def _float(a: Tensor) -> np.ndarray:
 class Exp(Function):
     node_name = "ExpBackward0"
     _builtin = True
+    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(a):
@@ -50,6 +51,7 @@ class Exp(Function):
 class Log(Function):
     node_name = "LogBackward0"
     _builtin = True
+    saved_names = ("self",)  # the node's _saved_self, as in PyTorch
 
     @staticmethod
     def forward(a):
@@ -69,6 +71,7 @@ class Log(Function):
 class Sqrt(Function):
     node_name = "SqrtBackward0"
     _builtin = True
+    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(ctx, a):
@@ -140,6 +143,7 @@ class Cos(Function):
 class Tanh(Function):
     node_name = "TanhBackward0"
     _builtin = True
+    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(a):
@@ -158,6 +162,7 @@ class Tanh(Function):
 class Sigmoid(Function):
     node_name = "SigmoidBackward0"
     _builtin = True
+    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(a):
@@ -179,6 +184,7 @@ class Sigmoid(Function):
 class Relu(Function):
     node_name = "ReluBackward0"
     _builtin = True
+    saved_names = ("result",)  # the node's _saved_result, as in PyTorch
 
     @staticmethod
     def forward(a):

@@ -22,10 +22,12 @@ such as ``unbind``'s) raises PyTorch's error instead.
 
 To find a base's views, the version counter they share keeps weak references to them
 (``_VersionCounter.add_view``): a recorded in-place change marks them, and a marked view makes
-its new node when it is next used. PyTorch instead compares a view's version each time its
-node is needed, so after an in-place change made under no_grad (which changes no history) it
-renames a view's node ``AsStridedBackward0``, and refuses a view made under no_grad; minitorch
-keeps the name (values and gradients are the same) and the view.
+its new node when it is next used (the view changed in place makes its own at once, as
+PyTorch's does, so the nodes are made, and run in backward, in PyTorch's order). PyTorch
+instead compares a view's version each time its node is needed, so after an in-place change
+made under no_grad (which changes no history) it renames a view's node
+``AsStridedBackward0``, and refuses a view made under no_grad; minitorch keeps the name
+(values and gradients are the same) and the view.
 
 Example:
     >>> import minitorch
@@ -230,6 +232,8 @@ def inplace_on_view(view: Tensor, fn, args: tuple) -> Tensor:
     node.fn, node.geometry, node._saved = op, ViewGeometry(view, base), op._saved
     base._set_history(node, 0)
     rebase_views(base)
+    if view._view_stale is not None:  # the changed view's own new node is made now, as in
+        regenerate(view)  # PyTorch: it comes next in the order (the other views' when used)
     return view
 
 

@@ -1,0 +1,182 @@
+"""A node's ``_saved_<name>`` attributes: what it saved for backward, as PyTorch shows it.
+
+For the nodes of the common operations, each attribute PyTorch 2.13 has (the
+``_sym_strides`` ones aside) must exist in minitorch with the same value and type (a tensor,
+a number, a bool or a tuple), and after a backward that freed the graph, an attribute that
+reads a saved tensor must raise PyTorch's error where PyTorch's does. Saved inputs are the
+input tensors themselves; a saved output is a new tensor on the output's memory whose
+``grad_fn`` is the node. None of it is worked out when the node is recorded.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minitorch
+
+torch = pytest.importorskip("torch", reason="these tests compare _saved_ attributes with torch")
+
+X = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=np.float32)
+W = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]], dtype=np.float32)
+M = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
+B = np.array([0.1, 0.2, -0.3, 0.4], dtype=np.float32)
+
+
+def _ops(lib):
+    """name -> a function of the leaves (x, w, m, b) giving the tensor whose node is probed
+    (or the node itself)."""
+    F = lib.nn.functional
+    const = lib.tensor(W)
+    t = lib.tensor([0, 2])
+    return {
+        "add": lambda x, w, m, b: x + w,
+        "add alpha int": lambda x, w, m, b: lib.add(x, w, alpha=2),
+        "add alpha float": lambda x, w, m, b: lib.add(x, w, alpha=2.5),
+        "add number": lambda x, w, m, b: x + 2,
+        "number add": lambda x, w, m, b: 2 + x,
+        "sub": lambda x, w, m, b: x - w,
+        "sub alpha": lambda x, w, m, b: lib.sub(x, w, alpha=0.5),
+        "sub number": lambda x, w, m, b: x - 2,
+        "number sub": lambda x, w, m, b: 2 - x,
+        "rsub alpha": lambda x, w, m, b: lib.rsub(x, w, alpha=2),
+        "mul": lambda x, w, m, b: x * w,
+        "mul by a constant": lambda x, w, m, b: x * const,
+        "constant mul": lambda x, w, m, b: const * x,
+        "mul int": lambda x, w, m, b: x * 2,
+        "mul float": lambda x, w, m, b: x * 2.5,
+        "int mul": lambda x, w, m, b: 3 * x,
+        "mul float, float64": lambda x, w, m, b: x.double() * 2.5,
+        "div": lambda x, w, m, b: x / w,
+        "div by a constant": lambda x, w, m, b: x / const,
+        "constant div": lambda x, w, m, b: const / x,
+        "div int": lambda x, w, m, b: x / 2,
+        "div float": lambda x, w, m, b: x / 2.5,
+        "int div": lambda x, w, m, b: 2 / x,
+        "pow int": lambda x, w, m, b: x ** 2,
+        "pow float": lambda x, w, m, b: x ** 2.5,
+        "pow negative": lambda x, w, m, b: x ** -1,
+        "pow tensor": lambda x, w, m, b: x ** w,
+        "int pow": lambda x, w, m, b: 2 ** x,
+        "float pow": lambda x, w, m, b: 2.5 ** x,
+        "exp": lambda x, w, m, b: x.exp(),
+        "log": lambda x, w, m, b: x.log(),
+        "sigmoid": lambda x, w, m, b: lib.sigmoid(x),
+        "tanh": lambda x, w, m, b: x.tanh(),
+        "relu": lambda x, w, m, b: F.relu(x),
+        "sqrt": lambda x, w, m, b: x.sqrt(),
+        "neg": lambda x, w, m, b: -x,
+        "sum": lambda x, w, m, b: x.sum(),
+        "sum dim": lambda x, w, m, b: x.sum(1),
+        "sum dims": lambda x, w, m, b: x.sum((0, 1)),
+        "sum keepdim": lambda x, w, m, b: x.sum(1, keepdim=True),
+        "mean": lambda x, w, m, b: x.mean(),
+        "mean dim": lambda x, w, m, b: x.mean(0, keepdim=True),
+        "mm": lambda x, w, m, b: x.mm(m),
+        "mm by a constant": lambda x, w, m, b: x.mm(lib.tensor(M)),
+        "constant mm": lambda x, w, m, b: lib.tensor(X).mm(m),
+        "matmul": lambda x, w, m, b: x @ m,
+        "addmm": lambda x, w, m, b: lib.addmm(b, x, m),
+        "addmm beta alpha": lambda x, w, m, b: lib.addmm(b, x, m, beta=2, alpha=0.5),
+        "linear": lambda x, w, m, b: F.linear(x, m.t(), b),
+        "linear without bias": lambda x, w, m, b: F.linear(x, m.t()),
+        "view": lambda x, w, m, b: x.view(3, 2),
+        "view -1": lambda x, w, m, b: x.view(-1),
+        "reshape": lambda x, w, m, b: x.reshape(6),
+        "t": lambda x, w, m, b: x.t(),
+        "transpose": lambda x, w, m, b: x.transpose(0, 1),
+        "softmax": lambda x, w, m, b: x.softmax(1),
+        "log_softmax": lambda x, w, m, b: F.log_softmax(x, dim=0),
+        "cross_entropy": lambda x, w, m, b: F.cross_entropy(x, t),
+        "cross_entropy's log_softmax": lambda x, w, m, b: F.cross_entropy(x, t),
+        "nll_loss": lambda x, w, m, b: F.nll_loss(x, t),
+        "nll_loss weight, sum": lambda x, w, m, b: F.nll_loss(
+            x, t, weight=lib.tensor([1.0, 2.0, 3.0]), ignore_index=1, reduction="sum"),
+        "nll_loss none": lambda x, w, m, b: F.nll_loss(x, t, reduction="none"),
+        "nll_loss all ignored": lambda x, w, m, b: F.nll_loss(x, t, ignore_index=0),
+        "mse_loss": lambda x, w, m, b: F.mse_loss(x, w),
+        "mse_loss sum": lambda x, w, m, b: F.mse_loss(x, w, reduction="sum"),
+        "mse_loss none": lambda x, w, m, b: F.mse_loss(x, const, reduction="none"),
+    }
+
+
+CASES = list(_ops(minitorch))
+
+
+def _build(lib, case):
+    """The case's output and the node probed (its grad_fn, or the node below for a name
+    with "'s")."""
+    leaves = [lib.tensor(a, requires_grad=True) for a in (X, W, M, B)]
+    out = _ops(lib)[case](*leaves)
+    node = out.grad_fn
+    if "'s " in case:
+        node = node.next_functions[0][0]
+    return out, node
+
+
+def _names(node) -> list:
+    return sorted(a for a in dir(node) if a.startswith("_saved_") and "strides" not in a)
+
+
+def _read(node, name):
+    """The attribute as a comparable value: (kind, ...), or the error it raised."""
+    try:
+        v = getattr(node, name)
+    except Exception as e:  # the type and message are what is compared
+        return ("raised", type(e).__name__, str(e))
+    if isinstance(v, tuple):  # of Python ints (or bools), not NumPy's
+        return ("tuple", tuple((type(e).__name__, e) for e in v))
+    if v is None or isinstance(v, (bool, int, float)):
+        return (type(v).__name__, v)
+    assert type(v).__name__ == "Tensor", f"{name} is a {type(v).__name__}"
+    return ("tensor", tuple(v.shape), str(v.dtype).removeprefix("torch."),
+            np.round(np.asarray(v.detach().numpy(), dtype=np.float64), 4).tolist())
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_saved_attributes_match_torch(case):
+    _, mine = _build(minitorch, case)
+    _, theirs = _build(torch, case)
+    assert mine.name() == theirs.name()
+    assert _names(mine) == _names(theirs)
+    for name in _names(theirs):
+        assert _read(mine, name) == _read(theirs, name), name
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_saved_attributes_after_backward_freed_the_graph(case):
+    got = {}
+    for lib in (minitorch, torch):
+        out, node = _build(lib, case)
+        out.sum().backward()
+        got[lib.__name__] = {name: _read(node, name) for name in _names(node)}
+    assert got["minitorch"] == got["torch"]
+
+
+@pytest.mark.parametrize("lib", [minitorch, torch], ids=["minitorch", "torch"])
+def test_saved_inputs_are_the_inputs_and_a_saved_output_is_a_new_tensor_on_its_memory(lib):
+    x = lib.tensor(X, requires_grad=True)
+    w = lib.tensor(W, requires_grad=True)
+    h = x * 3
+    node = (h * w).grad_fn
+    assert node._saved_self is h and node._saved_other is w
+    y = x.exp()
+    r = y.grad_fn._saved_result
+    assert r is not y and r.grad_fn is y.grad_fn and r.requires_grad
+    assert np.array_equal(r.detach().numpy(), y.detach().numpy())
+    with lib.no_grad():
+        y.grad_fn._saved_result.mul_(2)  # the same memory, and the same version counter
+    assert y[0, 0].item() == pytest.approx(2 * np.e)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+
+
+def test_saved_attributes_are_read_when_asked_not_recorded():
+    """Recording a node stores nothing for them: they are properties of the node's class."""
+    x = minitorch.tensor(X, requires_grad=True)
+    for out in (x * 2, x.exp(), x.sum(1), x.view(6), x.mm(minitorch.tensor(M)),
+                x.softmax(1), minitorch.nn.functional.mse_loss(x, x.detach())):
+        node = out.grad_fn
+        assert not [k for k in vars(node) if k.startswith("_saved_")]
+        for name in _names(node):
+            assert isinstance(getattr(type(node), name), property), name
