@@ -601,6 +601,31 @@ def _predict_by_running_it():
     return out
 
 
+# second adversarial review: a wrong answer that passed the check before
+class _MulThroughAList(MulRight):
+    """Rebuilds the product from Python numbers: the default dtype, float32, for float64
+    inputs (every value rounded to 7 digits)."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return minitorch.tensor((a * b).tolist())
+
+
+class _MulNeedsInputGrad(MulRight):
+    """Right: a gradient only for the inputs that need one."""
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad * b if ctx.needs_input_grad[0] else None,
+                grad * a if ctx.needs_input_grad[1] else None)
+
+
+def test_mul_alternative_right_answer_passes():
+    assert run(check_mul, _MulNeedsInputGrad).passed
+
+
 # ------------------------------------------------------------------ the meta-test's lists
 RIGHT = {
     "check_mul": (check_mul, MulRight),
@@ -623,6 +648,8 @@ WRONG = [
      ["Nothing was saved"]),
     ("check_mul", _MulOneGradient, "one gradient for two inputs",
      ["incorrect number of gradients"]),
+    ("check_mul", _MulThroughAList, "the product rebuilt from a list (float32)",
+     ["returned a float32 tensor for two float64 inputs", "multiply the tensors themselves"]),
     ("check_mul", _MulNotAFunction, "not an autograd.Function",
      ["must subclass `autograd.Function`"]),
     ("check_find_leaves", _leaves_without_seen, "no seen set", ["appears more than once"]),

@@ -91,9 +91,20 @@ def _forward_values(mul: type) -> Callable[[], Any]:
             raise WrongAnswer(
                 f"`forward` changed its input `{changed[0]}` in place (with `*=` or `mul_`): "
                 "the caller's tensor is not yours to change. Return a new tensor.")
+        if out.dtype != a.dtype:
+            raise WrongAnswer(
+                f"`forward` returned a {_dtype_name(out.dtype)} tensor for two float64 inputs; "
+                "a * b is float64, as in PyTorch. A tensor rebuilt from Python numbers (a "
+                "list, `.tolist()`, `.item()`) gets the default dtype, float32, and a cast "
+                "(`.float()`) loses the same digits: multiply the tensors themselves.")
         return out.detach().numpy()
 
     return run
+
+
+def _dtype_name(dtype: Any) -> str:
+    """``float32`` for ``minitorch.float32``."""
+    return str(dtype).rsplit(".", 1)[-1]
 
 
 def _records_node(mul: type) -> Callable[[], Any]:
