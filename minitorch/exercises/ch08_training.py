@@ -301,6 +301,10 @@ def check_unfold(unfold: Callable[[Any, int, int], Any]) -> bool:
                 raise AssertionError(
                     f"Expected (L, C * kh * kw) = {expected.shape}, with L = "
                     f"(H - kh + 1) * (W - kw + 1) = {oh} * {ow} patches; got {array.shape}.")
+            assert not (array.dtype == np.float32 and expected.dtype == np.float64), (
+                "Your patches are float32, though x is float64: a tensor made without a dtype "
+                "is float32 (the default), and every value copied into it is rounded to "
+                "float32's 7 digits. Unfolding only moves numbers: keep x's dtype.")
             if np.allclose(array, expected):
                 return True
             windows = _windows(x, kh, kw)
