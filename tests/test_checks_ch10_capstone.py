@@ -262,6 +262,18 @@ MUTATIONS = [
                          "for t in reversed(topo_sort(graph_of(root), root)):")],
      "the order reversed: leaves first", ["KeyError", "topological order"]),
 
+    # second adversarial review: passed before (right on every graph, 2**n applies on n
+    # squarings)
+    ("check_backward", [("    grads = {root: np.ones_like(root.data)}\n"
+                         "    for t in topo_sort(graph_of(root), root):\n"
+                         "        grad = grads.pop(t)\n",
+                         "    stack = [(root, np.ones_like(root.data))]\n"
+                         "    while stack:\n"
+                         "        t, grad = stack.pop()\n"),
+                        ("                grads[x] = g if x not in grads else grads[x] + g",
+                         "                stack.append((x, g))")],
+     "gradients passed on along every path, no topological order",
+     ["2**40 paths", "called the backward of one Mul", "each once"]),
     ("check_backward", [("np.where(self.x > 0, grad, 0)", "np.where(self.x >= 0, grad, 0)")],
      "ReLU's gradient at exactly 0 taken as 1", ["w.grad should be", "exactly 0"]),
 

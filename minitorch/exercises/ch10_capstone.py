@@ -111,6 +111,8 @@ class _Raised:
         self.where = _where(_learner_frame(error))
 
     def __repr__(self) -> str:
+        if isinstance(self.error, _RevisitedError):
+            return "an engine that runs one backward again and again (below)"
         if isinstance(self.error, _UnusableError):
             return "something the check could not use (below)"
         return f"{_describe(self.error)}{self.where}"
@@ -1004,6 +1006,14 @@ def _engine_problems() -> list[tuple[str, Callable, Callable, int]]:
             h = h * 1.0001
         return h.sum(), {"x": leaves["x"]}
 
+    def squarings(leaves):
+        h = leaves["x"]
+        for _ in range(40):
+            h = h * h
+        loss = h.sum()
+        _count_backward_calls(loss)
+        return loss, {"x": leaves["x"]}
+
     return [
         ("(x * 3).sum()", one([1.0, -2.0, 3.0, 0.5]), scaled, 1),
         ("diamond: a = x * 2, b = x + 1, loss = (a * b).sum()", one([3.0, -1.0, 0.5]),
@@ -1016,7 +1026,52 @@ def _engine_problems() -> list[tuple[str, Callable, Callable, int]]:
         ("backward() twice on ((a + b) * c).sum(): Add hands a and b the same gradient array",
          two_leaves, added, 2),
         ("a chain 5,000 operations deep", one([1.0, 2.0]), chain, 1),
+        ("x squared 40 times (h = h * h): 2**40 paths from the loss to x", one([1.0, -1.0]),
+         squarings, 1),
     ]
+
+
+class _RevisitedError(_UnusableError):
+    """Raised from a learner's ``grad_fn.backward`` that runs again and again: the engine
+    passes each gradient on along every path instead of once per tensor."""
+
+
+_BACKWARD_CALLS_ALLOWED = 4  # an engine that visits each tensor once calls its backward once
+
+
+def _count_backward_calls(loss: Any) -> None:
+    """Make every ``grad_fn`` behind the learner's ``loss`` count the calls of its
+    ``backward`` (an attribute of the object, over its class's method), and stop an engine
+    that calls one too often. The oracle's tensors (no ``grad_fn.inputs``) are left alone."""
+    stack, seen = [loss], set()
+    while stack:
+        fn = getattr(stack.pop(), "grad_fn", None)
+        inputs = getattr(fn, "inputs", None)
+        if fn is None or inputs is None or id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        try:
+            fn.backward = _counted(fn, fn.backward)
+        except Exception:  # an object that takes no attributes: left uncounted
+            continue
+        stack.extend(inputs)
+
+
+def _counted(fn: Any, backward: Callable[..., Any]) -> Callable[..., Any]:
+    calls = [0]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        if calls[0] > _BACKWARD_CALLS_ALLOWED:
+            raise _RevisitedError(
+                f"Your engine called the backward of one {type(fn).__name__} {calls[0]} times "
+                "and was still going: here every tensor is reached along two paths, so "
+                "passing each gradient on as soon as it arrives follows every path (2**40 of "
+                "them). Visit the tensors in a topological order, each once, with the sum of "
+                "all the gradients that reached it.")
+        return backward(*args, **kwargs)
+
+    return counted
 
 
 def _engine_run(make: Callable, leaves: Callable, graph: Callable, times: int) -> _Got:
@@ -1126,8 +1181,9 @@ def check_backward(tensor_class: type) -> bool:
     require grad, keep ``.grad = None``. The cases include a diamond (a tensor used twice), a
     tensor used three times, a layer with broadcasting and ReLU inputs exactly at 0, two
     ``backward()`` calls (``.grad`` adds up; once with two leaves that ``Add`` hands one
-    gradient array, so adding into ``.grad`` in place counts it twice), and a chain 5,000
-    operations deep, which a recursive topological sort cannot handle.
+    gradient array, so adding into ``.grad`` in place counts it twice), a chain 5,000
+    operations deep, which a recursive topological sort cannot handle, and ``x`` squared 40
+    times (2**40 paths: each ``grad_fn.backward`` must run once, not once per path).
 
     Example:
         >>> import numpy as np
