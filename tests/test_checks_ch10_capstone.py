@@ -262,6 +262,11 @@ MUTATIONS = [
                          "for t in reversed(topo_sort(graph_of(root), root)):")],
      "the order reversed: leaves first", ["KeyError", "topological order"]),
 
+    # second adversarial review: the message named an overflow where exp underflowed
+    ("check_log_softmax", [("shifted = x - x.max(axis=dim, keepdims=True)",
+                            "shifted = x - x.max()")],
+     "shifted by the whole tensor's maximum, not each row's",
+     ["underflows to 0", "each row's *own* maximum"]),
     # second adversarial review: passed before (right on every graph, 2**n applies on n
     # squarings)
     ("check_backward", [("    grads = {root: np.ones_like(root.data)}\n"

@@ -875,6 +875,12 @@ def _log_softmax_compare(x: np.ndarray, dim: int, grad: np.ndarray, name: str):
         if out.shape != want_out.shape:
             raise AssertionError(f"log_softmax keeps x's shape {want_out.shape}; got "
                                  f"{out.shape}: sum with `keepdims=True`.")
+        if np.isposinf(out).any() and not (np.isneginf(out) | np.isnan(out)).any():
+            raise AssertionError(
+                "The forward value has +inf where a row lies far below the largest value of "
+                "the whole tensor: shifted by that one maximum, every exp of the row "
+                "underflows to 0, and log(0) is -inf. Subtract each row's *own* maximum "
+                "(`keepdims=True` along `dim`): then every row has an exp of exactly 1.")
         if not np.isfinite(out).all():
             raise AssertionError(
                 "The forward value has inf or nan: exp(1000) overflows (float32 stops at "
