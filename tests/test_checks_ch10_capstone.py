@@ -299,6 +299,9 @@ MUTATIONS = [
      "step right after zero_grad", ["never change"]),
     ("check_training", [("        optimizer.step()\n", "")],
      "no step", ["never change"]),
+    # second adversarial review: passed before
+    ("check_training", [("        losses.append(loss.item())\n", "        losses.append(loss)\n")],
+     "keeps the loss tensors, graphs and all", ["still hold their graph", "`loss.item()`"]),
 ]
 
 

@@ -1309,6 +1309,13 @@ def _training_compare(epochs: int, lr: float, batch_size: int):
             raise AssertionError(
                 f"`train` should return a list of numbers, one loss per step (`loss.item()`); "
                 f"got {format_value(got)} ({type_name(error)}).") from None
+        graphs = [v for v in got if getattr(v, "grad_fn", None) is not None]
+        if graphs:
+            raise AssertionError(
+                f"{len(graphs)} of your losses are tensors that still hold their graph "
+                f"(grad_fn={graphs[0].grad_fn.name()}): the list keeps every step's graph, "
+                "its saved activations included, alive for the whole training. Keep "
+                "`loss.item()`, a Python float.")
         if len(values) != len(expected):
             raise AssertionError(
                 f"{len(expected)} steps ({epochs} epoch(s) of batches of {batch_size}) should "
