@@ -204,6 +204,26 @@ def _conv_by_unfolding(x, weight, bias):
     return (patches @ weight.reshape(K, -1).T + bias).T.reshape(K, H - kh + 1, W - kw + 1)
 
 
+def _unfold_built_in(x, kh, kw):
+    """The answer key the check itself compares with: F.unfold, transposed."""
+    return minitorch.nn.functional.unfold(x.unsqueeze(0), (kh, kw))[0].T
+
+
+def _unfold_tensor_method(x, kh, kw):
+    """Tensor.unfold twice: the sliding windows as a view."""
+    C, H, W = x.shape
+    windows = x.unfold(1, kh, 1).unfold(2, kw, 1)  # (C, oh, ow, kh, kw)
+    return windows.permute(1, 2, 0, 3, 4).reshape((H - kh + 1) * (W - kw + 1), -1)
+
+
+def _conv_with_f_unfold(x, weight, bias):
+    K, C, kh, kw = weight.shape
+    _, H, W = x.shape
+    patches = minitorch.nn.functional.unfold(x.unsqueeze(0), (kh, kw))[0]
+    return (weight.reshape(K, -1) @ patches + bias.unsqueeze(1)).reshape(K, H - kh + 1,
+                                                                          W - kw + 1)
+
+
 def test_conv2d_by_unfolding_passes():
     assert run(ch08_training.check_conv2d_by_hand, _conv_by_unfolding).passed
 
@@ -247,6 +267,12 @@ WRONG = [
     ("check_unfold", _unfold_sliding_windows, "NumPy's sliding windows",
      ["called `np.lib.stride_tricks.sliding_window_view`"]),
     ("check_unfold", _unfold_numpy, "a NumPy array", ["Return a minitorch tensor"]),
+    ("check_unfold", _unfold_built_in, "F.unfold, transposed",
+     ["called `F.unfold`", "the built-in unfolds"]),
+    ("check_unfold", _unfold_tensor_method, "Tensor.unfold twice",
+     ["called `Tensor.unfold`"]),
+    ("check_conv2d_by_hand", _conv_with_f_unfold, "F.unfold and a matrix product",
+     ["called `F.unfold`"]),
     ("check_unfold", _unfold_float32_buffer, "copied into a float32 buffer",
      ["Your patches are float32, though x is float64"]),
 ]
