@@ -299,6 +299,18 @@ MUTATIONS = [
      "step right after zero_grad", ["never change"]),
     ("check_training", [("        optimizer.step()\n", "")],
      "no step", ["never change"]),
+    # second adversarial review: passed before (minitorch's own pieces, in the NumPy library)
+    ("check_unbroadcast", [("    while grad.ndim > len(shape):            # dims that "
+                            "broadcasting added in front\n",
+                            "    return minitorch.tensor(grad).sum_to_size(shape).numpy()\n"
+                            "    while grad.ndim > len(shape):\n")],
+     "minitorch's sum_to_size", ["called `minitorch.tensor`", "NumPy alone"]),
+    ("check_matmul", [("return grad @ self.b.T, self.a.T @ grad",
+                       "return tuple(minitorch.autograd.functional.vjp(\n"
+                       "            lambda a, b: a @ b, (minitorch.tensor(self.a), "
+                       "minitorch.tensor(self.b)),\n"
+                       "            minitorch.tensor(grad))[1][i].numpy() for i in (0, 1))")],
+     "minitorch's autograd computes the VJP", ["called `minitorch", "NumPy alone"]),
     # second adversarial review: passed before
     ("check_training", [("        losses.append(loss.item())\n", "        losses.append(loss)\n")],
      "keeps the loss tensors, graphs and all", ["still hold their graph", "`loss.item()`"]),

@@ -40,13 +40,22 @@ Example:
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ._common import format_value, safe_str, to_numpy, type_name
-from .runner import Case, _describe, _learner_frame, _where, preserved_state, run_check
+from .runner import (
+    Case,
+    Shortcut,
+    _describe,
+    _learner_frame,
+    _where,
+    preserved_state,
+    run_check,
+)
 
 __all__ = [
     "check_backward", "check_log_softmax", "check_matmul", "check_reductions", "check_tensor",
@@ -116,6 +125,13 @@ class _Raised:
         if isinstance(self.error, _UnusableError):
             return "something the check could not use (below)"
         return f"{_describe(self.error)}{self.where}"
+
+
+_OVER_NUMPY = Shortcut(
+    "Your library is built over NumPy alone: minitorch and PyTorch already hold every piece "
+    "of it (`sum_to_size` is an unbroadcast, their autograd is the engine), so handing the "
+    "work to them is the answer key. Write it with NumPy arrays.",
+    packages=("minitorch", "torch"))
 
 
 def _call(fn: Callable[[], Any]) -> Any:
@@ -538,6 +554,7 @@ def check_unbroadcast(unbroadcast: Callable[[np.ndarray, tuple], np.ndarray]) ->
             "as a dim of size 1.",
             "Print `grad.shape` and `shape` side by side for the failing case.",
         ],
+        refuse=[_OVER_NUMPY],
     )
 
 
@@ -687,6 +704,7 @@ def check_reductions(tensor_class: type) -> bool:
             "reduced dims gets the same value.",
             "For `Mean`, reuse `Sum`'s backward on a gradient divided by `self.count`.",
         ],
+        refuse=[_OVER_NUMPY],
     )
 
 
@@ -824,6 +842,7 @@ def check_matmul(tensor_class: type) -> bool:
             "that, and does b appear transposed in it?",
             "Check the shapes: a's gradient is (n, k), grad is (n, m), b is (k, m).",
         ],
+        refuse=[_OVER_NUMPY],
     )
 
 
@@ -962,6 +981,7 @@ def check_log_softmax(tensor_class: type) -> bool:
             "Sum along `self.dim` with `keepdims=True`, so the sum broadcasts back over the "
             "row.",
         ],
+        refuse=[_OVER_NUMPY],
     )
 
 
@@ -1077,7 +1097,11 @@ def _counted(fn: Any, backward: Callable[..., Any]) -> Callable[..., Any]:
                 "all the gradients that reached it.")
         return backward(*args, **kwargs)
 
-    return counted
+    # the learner's engine calls this in place of its own backward: a code object outside
+    # minitorch's folder keeps the check's refusal of minitorch (`_OVER_NUMPY`) off it
+    code = counted.__code__.replace(co_filename="<the check's count of backward calls>")
+    return types.FunctionType(code, counted.__globals__, counted.__name__,
+                              counted.__defaults__, counted.__closure__)
 
 
 def _engine_run(make: Callable, leaves: Callable, graph: Callable, times: int) -> _Got:
@@ -1226,6 +1250,7 @@ def check_backward(tensor_class: type) -> bool:
             "A leaf adds its gradient into `.grad` (which may already hold one from an "
             "earlier backward call).",
         ],
+        refuse=[_OVER_NUMPY],
     )
 
 
