@@ -622,6 +622,15 @@ class _MulNeedsInputGrad(MulRight):
                 grad * a if ctx.needs_input_grad[1] else None)
 
 
+def _leaves_from_walk(t):
+    """The chapter's own `walk` lists the leaves already: the answer key."""
+    from minitorch.autograd.graph import walk
+
+    if t.grad_fn is None:
+        return [t] if t.requires_grad else []
+    return walk(t).leaves
+
+
 def test_mul_alternative_right_answer_passes():
     assert run(check_mul, _MulNeedsInputGrad).passed
 
@@ -670,6 +679,8 @@ WRONG = [
     ("check_find_leaves", _leaves_no_leaf_case, "forgets that t may be a leaf",
      ["it is a leaf itself"]),
     ("check_find_leaves", lambda t: None, "forgot return", ["did you forget a `return`?"]),
+    ("check_find_leaves", _leaves_from_walk, "the chapter's walk(t).leaves",
+     ["called `minitorch.autograd.graph.walk`", "answer key"]),
     ("check_dynamic_graph", _predict_other_branch, "the nodes of the other branch",
      ["branch of the `if`", "x = 1.0"]),
     ("check_dynamic_graph", _predict_one_pass_short, "one loop pass too few",

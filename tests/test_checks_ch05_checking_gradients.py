@@ -340,6 +340,16 @@ def _gradcheck_guarded_relative(f, x, eps=1e-6, atol=1e-5):
     return ((x.grad - numeric).abs() / (numeric.abs() + 1e-12)).max().item() < 1e-3
 
 
+def _gradcheck_numerical_jacobian(f, x, eps=1e-6, atol=1e-5):
+    """gradcheck's own finite differences: the answer key."""
+    from minitorch.autograd.gradcheck import numerical_jacobian
+
+    x.grad = None
+    f(x).backward()
+    ((jacobian,),) = numerical_jacobian(f, [x], eps)
+    return bool(abs(jacobian.reshape(-1) - x.grad.numpy().reshape(-1)).max() < atol)
+
+
 def _second_from_two_first_derivatives(f, x, h=1e-4):
     """Autograd twice, but each time on f: a central difference of f', not f' differentiated."""
     def first(t):
@@ -390,6 +400,8 @@ WRONG = [
     ("check_vjp", lambda x, v: (v * x).sum() * x.sum(), "a scalar", ["shape"]),
     ("check_vjp", _vjp_from_a_list, "entry by entry into a list (float32)",
      ["Your VJP is float32, though x and v are float64"]),
+    ("check_gradcheck", _gradcheck_numerical_jacobian, "gradcheck's numerical_jacobian",
+     ["called `torch.autograd.gradcheck.numerical_jacobian`", "answer key"]),
     ("check_gradcheck", _gradcheck_guarded_relative, "a relative error, division guarded",
      ["the central difference is eps ** 2 = 1e-12", "added to the divisor"]),
     ("check_second_derivative", _second_from_two_first_derivatives,

@@ -504,7 +504,8 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
     ``AccumulateGrad`` node's ``.variable`` is a leaf. Each leaf once, in any order. A tensor
     with no ``grad_fn`` is its own leaf if it requires grad, else there are none. One case is a
     chain 3,000 ops deep, too deep for recursion: use a loop with a stack; another reaches ``x``
-    along 2**40 paths, too many to follow one by one: visit each node once.
+    along 2**40 paths, too many to follow one by one: visit each node once. The chapter's
+    ``walk`` (``minitorch.autograd.graph``), which lists the leaves already, is refused.
 
     Example:
         >>> def find_leaves(t):
@@ -579,6 +580,12 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
         case("x squared 40 times (h = h * h): 2**40 paths from the root to x",
              lambda: _squarings(40), ["x"]),
     ]
+    from minitorch.autograd.graph import walk
+
+    answer_key = Shortcut(
+        "The exercise is to walk the graph yourself: `walk` (from `minitorch.autograd.graph`) "
+        "already lists a graph's nodes and leaves, so it is the answer key.",
+        objects={"minitorch.autograd.graph.walk": walk})
     return run_check(
         "find_leaves", cases,
         hint=(
@@ -593,6 +600,7 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
             "Leaves sit behind `AccumulateGrad` nodes: such a node has a `.variable`. Entries of "
             "`next_functions` can be `(None, 0)`.",
         ],
+        refuse=[answer_key],
     )
 
 

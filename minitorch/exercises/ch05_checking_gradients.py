@@ -363,7 +363,8 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
     where the central difference is 1e-12 (a relative error is 100% there, however it guards
     its division), and one comes with an old gradient already in ``x.grad``. The learner's
     ``x`` must come back unchanged. ``my_gradcheck`` is called with its own defaults for
-    ``eps`` and ``atol``; the built-in ``gradcheck`` is refused.
+    ``eps`` and ``atol``; the built-in ``gradcheck`` and its ``numerical_jacobian`` are
+    refused.
 
     Example:
         >>> import minitorch
@@ -484,12 +485,14 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
         return compare
 
     import minitorch
+    from minitorch.autograd.gradcheck import numerical_jacobian
 
     answer_key = Shortcut(
-        "The exercise is to write the checker: `gradcheck` is the answer key. Compute the "
-        "finite differences yourself.",
+        "The exercise is to write the checker: `gradcheck` (and its `numerical_jacobian`) is "
+        "the answer key. Compute the finite differences yourself.",
         objects={"torch.autograd.gradcheck": minitorch.autograd.gradcheck,
-                 "torch.autograd.gradgradcheck": minitorch.autograd.gradgradcheck},
+                 "torch.autograd.gradgradcheck": minitorch.autograd.gradgradcheck,
+                 "torch.autograd.gradcheck.numerical_jacobian": numerical_jacobian},
         packages=("torch",))
     cases = [Case(name, lambda build=build, right=right, name=name: run(build, right, name),
                   right, compare=compare_for(name), expected_repr=str(right))
