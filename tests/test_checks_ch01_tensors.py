@@ -303,6 +303,14 @@ class _NumberDropsRequiresGrad(MyTensorRight):
                           requires_grad=self.requires_grad or other.requires_grad)
 
 
+# second adversarial review: a wrong answer whose message named the wrong cause
+class _RequiresGradNone(MyTensorRight):
+    """requires_grad defaults to None (the message said "did you forget a `return`?")."""
+
+    def __init__(self, data, requires_grad=None):
+        super().__init__(data, requires_grad)
+
+
 # ------------------------------------------------------------------ the meta-test's lists
 RIGHT = {
     "check_broadcast_shape": (check_broadcast_shape, broadcast_shape_right),
@@ -329,6 +337,8 @@ WRONG = [
     ("check_broadcast_shape", _adds_two_tensors, "adds two tensors of those shapes",
      ["called `minitorch", "answer key"]),
     ("check_my_tensor", _KeepsDtype, "keeps integer dtype", ["should hold float32 numbers"]),
+    ("check_my_tensor", _RequiresGradNone, "requires_grad defaults to None",
+     ["`requires_grad` is None when it is not given", "default `False`"]),
     ("check_my_tensor", _SelfOnly, "requires_grad of the left operand only",
      ["only when the *left* operand does"]),
     ("check_my_tensor", _BothRequired, "and instead of or", ["`and` where `or` belongs"]),

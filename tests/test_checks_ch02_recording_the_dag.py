@@ -601,6 +601,40 @@ def _predict_by_running_it():
     return out
 
 
+# second adversarial review: a wrong answer that passed the check before
+class _MulThroughAList(MulRight):
+    """Rebuilds the product from Python numbers: the default dtype, float32, for float64
+    inputs (every value rounded to 7 digits)."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return minitorch.tensor((a * b).tolist())
+
+
+class _MulNeedsInputGrad(MulRight):
+    """Right: a gradient only for the inputs that need one."""
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad * b if ctx.needs_input_grad[0] else None,
+                grad * a if ctx.needs_input_grad[1] else None)
+
+
+def _leaves_from_walk(t):
+    """The chapter's own `walk` lists the leaves already: the answer key."""
+    from minitorch.autograd.graph import walk
+
+    if t.grad_fn is None:
+        return [t] if t.requires_grad else []
+    return walk(t).leaves
+
+
+def test_mul_alternative_right_answer_passes():
+    assert run(check_mul, _MulNeedsInputGrad).passed
+
+
 # ------------------------------------------------------------------ the meta-test's lists
 RIGHT = {
     "check_mul": (check_mul, MulRight),
@@ -623,6 +657,8 @@ WRONG = [
      ["Nothing was saved"]),
     ("check_mul", _MulOneGradient, "one gradient for two inputs",
      ["incorrect number of gradients"]),
+    ("check_mul", _MulThroughAList, "the product rebuilt from a list (float32)",
+     ["returned a float32 tensor for two float64 inputs", "multiply the tensors themselves"]),
     ("check_mul", _MulNotAFunction, "not an autograd.Function",
      ["must subclass `autograd.Function`"]),
     ("check_find_leaves", _leaves_without_seen, "no seen set", ["appears more than once"]),
@@ -643,6 +679,8 @@ WRONG = [
     ("check_find_leaves", _leaves_no_leaf_case, "forgets that t may be a leaf",
      ["it is a leaf itself"]),
     ("check_find_leaves", lambda t: None, "forgot return", ["did you forget a `return`?"]),
+    ("check_find_leaves", _leaves_from_walk, "the chapter's walk(t).leaves",
+     ["called `minitorch.autograd.graph.walk`", "answer key"]),
     ("check_dynamic_graph", _predict_other_branch, "the nodes of the other branch",
      ["branch of the `if`", "x = 1.0"]),
     ("check_dynamic_graph", _predict_one_pass_short, "one loop pass too few",

@@ -298,12 +298,12 @@ def make_backward(overwrite=False, no_grad=True, order_fn=None, leaf_overwrite=F
 
 def test_my_backward_right(capsys):
     passed, out = _result(check_my_backward, make_backward(), capsys)
-    assert passed and "all 9 cases passed" in out
+    assert passed and "all 10 cases passed" in out
 
 
 def test_my_backward_right_when_it_calls_the_nodes_as_in_pytorch(capsys):
     passed, out = _result(check_my_backward, make_backward(call=True), capsys)
-    assert passed and "all 9 cases passed" in out
+    assert passed and "all 10 cases passed" in out
 
 
 def test_my_backward_calling_the_nodes_still_names_a_typical_mistake(capsys):
@@ -558,6 +558,102 @@ def _my_backward_stops_at_leaves(loss):
                     grads[nxt] = g
 
 
+# second adversarial review: wrong answers that passed the checks before
+def _backprop_keys_reversed(local_grads, order):
+    """Goes through local_grads' keys from the last one (as if the dict were leaves first):
+    a topological order on every graph the check had, by chance."""
+    grads = {node: 0.0 for node in order}
+    grads[order[0]] = 1.0
+    for node in reversed(local_grads):
+        for parent, local in local_grads[node]:
+            grads[parent] += grads[node] * local
+    return grads
+
+
+def _backprop_skips_zero_locals(local_grads, order):
+    """Skips a local derivative 0 (nothing to pass on): a node reached only that way never
+    gets its gradient 0."""
+    grads = {order[0]: 1.0}
+    for node in order:
+        if node not in grads:  # nothing reached it
+            continue
+        for parent, local in local_grads.get(node, []):
+            if local == 0:
+                continue
+            grads[parent] = grads.get(parent, 0.0) + grads[node] * local
+    return grads
+
+
+def _my_backward_every_path(loss):
+    """Passes each gradient on as soon as it arrives, along every path: the right .grad (the
+    chain rule is linear), but one apply per path, 2**n of them on a graph of n squarings."""
+    with minitorch.no_grad():
+        stack = [(loss.grad_fn, minitorch.ones_like(loss))]
+        while stack:
+            node, grad = stack.pop()
+            if isinstance(node, AccumulateGrad):
+                leaf = node.variable
+                leaf.grad = grad.clone() if leaf.grad is None else leaf.grad + grad
+                continue
+            outs = node.apply(grad)
+            outs = outs if isinstance(outs, tuple) else (outs,)
+            stack.extend((nxt, g) for (nxt, _), g in zip(node.next_functions, outs)
+                         if nxt is not None and g is not None)
+
+
+def _kahn(graph, root):
+    """Kahn's algorithm on the reachable nodes: another right topological sort."""
+    reach, stack = {root}, [root]
+    while stack:
+        for parent in graph.get(stack.pop(), []):
+            if parent not in reach:
+                reach.add(parent)
+                stack.append(parent)
+    uses = dict.fromkeys(reach, 0)
+    for node in reach:
+        for parent in graph.get(node, []):
+            uses[parent] += 1
+    order, ready = [], [root]
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for parent in graph.get(node, []):
+            uses[parent] -= 1
+            if uses[parent] == 0:
+                ready.append(parent)
+    return order
+
+
+def _my_backward_adds_in_place_into_leaf_grad(loss):
+    """Right: a copy the first time, then `+=` into the leaf's own .grad (as PyTorch does)."""
+    with minitorch.no_grad():
+        order = topo_sort(graph_of(loss), loss.grad_fn)
+        grads = {loss.grad_fn: minitorch.tensor(1.0)}  # the loss is 0-d: tensor(1.) will do
+        for node in order:
+            grad = grads.pop(node, None)
+            if grad is None:
+                continue
+            if isinstance(node, AccumulateGrad):
+                if node.variable.grad is None:
+                    node.variable.grad = grad.clone()
+                else:
+                    node.variable.grad += grad
+                continue
+            outs = node.apply(grad)
+            outs = outs if isinstance(outs, tuple) else (outs,)
+            for (nxt, _), g in zip(node.next_functions, outs):
+                if nxt is not None and g is not None:
+                    grads[nxt] = g if nxt not in grads else grads[nxt] + g
+
+
+@pytest.mark.parametrize("check,right", [
+    (check_topological_sort, _kahn),
+    (check_my_backward, _my_backward_adds_in_place_into_leaf_grad),
+], ids=["topo_sort: Kahn's algorithm", "my_backward: += into .grad, tensor(1.) to start"])
+def test_other_right_answers_pass(check, right):
+    assert run(check, right).passed
+
+
 # ------------------------------------------------------------------ the meta-test's lists
 RIGHT = {
     "check_topological_sort": (check_topological_sort, topo_sort_iterative),
@@ -608,6 +704,12 @@ WRONG = [
      ["two leaves added", "one and the same tensor"]),
     ("check_my_backward", lambda loss: loss.backward(retain_graph=True), "the real engine",
      ["ran the real engine"]),
+    ("check_backprop", _backprop_keys_reversed, "goes through local_grads' keys from the last",
+     ["keys in no useful order", "order of `local_grads`' keys"]),
+    ("check_backprop", _backprop_skips_zero_locals, "leaves out a node reached through 0 only",
+     ["'d' is missing"]),
+    ("check_my_backward", _my_backward_every_path, "passes gradients along every path",
+     ["2**40 paths", "apply of one node", "each once"]),
     ("check_my_backward", _my_backward_stops_at_leaves, "never writes .grad",
      ["x.grad is still None"]),
     ("check_inplace_repair", _still_in_place, "still in place",

@@ -102,7 +102,7 @@ def my_gradcheck(f, x, eps=1e-6, atol=1e-5):
 
 def test_gradcheck_right(capsys):
     passed, out = _run(check_gradcheck, my_gradcheck, capsys)
-    assert passed and "all 11 cases passed" in out
+    assert passed and "all 12 cases passed" in out
 
 
 def test_gradcheck_todo(capsys):
@@ -324,6 +324,58 @@ def _second_by_hessian(f, x):
     return minitorch.autograd.functional.hessian(f, x)
 
 
+# second adversarial review: wrong answers that passed the checks before
+def _vjp_from_a_list(x, v):
+    """Entry by entry with .item(): the list becomes a float32 tensor."""
+    s, vx = x.sum().item(), (v * x).sum().item()
+    return minitorch.tensor([s * v[j].item() + vx for j in range(x.numel())])
+
+
+def _gradcheck_guarded_relative(f, x, eps=1e-6, atol=1e-5):
+    """A relative error whose division is guarded: right on an exact 0, wrong where the
+    difference quotient is 1e-12 and the gradient 0."""
+    x.grad = None
+    f(x).backward()
+    numeric = _numeric_gradient(f, x, eps, True)
+    return ((x.grad - numeric).abs() / (numeric.abs() + 1e-12)).max().item() < 1e-3
+
+
+def _gradcheck_numerical_jacobian(f, x, eps=1e-6, atol=1e-5):
+    """gradcheck's own finite differences: the answer key."""
+    from minitorch.autograd.gradcheck import numerical_jacobian
+
+    x.grad = None
+    f(x).backward()
+    ((jacobian,),) = numerical_jacobian(f, [x], eps)
+    return bool(abs(jacobian.reshape(-1) - x.grad.numpy().reshape(-1)).max() < atol)
+
+
+def _second_from_two_first_derivatives(f, x, h=1e-4):
+    """Autograd twice, but each time on f: a central difference of f', not f' differentiated."""
+    def first(t):
+        t = minitorch.tensor(t, dtype=minitorch.float64, requires_grad=True)
+        (dy,) = minitorch.autograd.grad(f(t), t)
+        return dy.item()
+    return (first(x + h) - first(x - h)) / (2 * h)
+
+
+def _second_through_backward(f, x):
+    """Right: grad with create_graph, then backward on the first derivative."""
+    x = minitorch.tensor(x, dtype=minitorch.float64, requires_grad=True)
+    (dy,) = minitorch.autograd.grad(f(x), x, create_graph=True)
+    dy.backward()
+    return x.grad
+
+
+@pytest.mark.parametrize("check,right", [
+    (check_vjp, lambda x, v: v * x.sum() + minitorch.dot(v, x)),
+    (check_gradcheck, _gradcheck(compare="allclose")),
+    (check_second_derivative, _second_through_backward),
+], ids=["vjp with dot", "gradcheck with allclose", "second derivative via backward"])
+def test_other_right_answers_pass(check, right):
+    assert run(check, right).passed
+
+
 # ------------------------------------------------------------------ the meta-test's lists
 RIGHT = {
     "check_vjp": (check_vjp, vjp_right),
@@ -346,6 +398,15 @@ WRONG = [
     ("check_vjp", _vjp_numpy, "NumPy arrays instead of a tensor",
      ["Return a minitorch tensor"]),
     ("check_vjp", lambda x, v: (v * x).sum() * x.sum(), "a scalar", ["shape"]),
+    ("check_vjp", _vjp_from_a_list, "entry by entry into a list (float32)",
+     ["Your VJP is float32, though x and v are float64"]),
+    ("check_gradcheck", _gradcheck_numerical_jacobian, "gradcheck's numerical_jacobian",
+     ["called `torch.autograd.gradcheck.numerical_jacobian`", "answer key"]),
+    ("check_gradcheck", _gradcheck_guarded_relative, "a relative error, division guarded",
+     ["the central difference is eps ** 2 = 1e-12", "added to the divisor"]),
+    ("check_second_derivative", _second_from_two_first_derivatives,
+     "a difference of two first derivatives", ["no backward differentiated the result of "
+                                               "another", "`create_graph=True`"]),
     ("check_gradcheck", lambda f, x: True, "a checker that never fails",
      ["never says False", "forgot the 2"]),
     ("check_gradcheck", lambda f, x: False, "a checker that always fails",

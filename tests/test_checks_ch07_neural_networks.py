@@ -502,6 +502,27 @@ def _linear_init(scale):
     return MyLinear
 
 
+# second adversarial review: a wrong answer whose message named the wrong cause
+def _linear_half_range():
+    """(rand - 0.5) * k: [-k/2, k/2], both signs (the message said "on one side of 0")."""
+    class MyLinear(nn.Module):
+        def __init__(self, in_features, out_features):
+            super().__init__()
+            k = 1 / math.sqrt(in_features)
+            self.weight = nn.Parameter((minitorch.rand(out_features, in_features) - 0.5) * k)
+            self.bias = nn.Parameter(minitorch.zeros(out_features))
+
+        def forward(self, x):
+            return x @ self.weight.T + self.bias
+
+    return MyLinear
+
+
+def test_half_range_is_not_called_one_sided():
+    result = run(check_my_linear, _linear_half_range())
+    assert not result.passed and "on one side of 0" not in result.text
+
+
 def _linear_wraps_nn_linear():
     class MyLinear(nn.Module):
         def __init__(self, in_features, out_features):
@@ -585,6 +606,8 @@ WRONG = [
      ["without the square root"]),
     ("check_my_linear", _linear_init("positive"), "rand * k: all positive",
      ["on one side of 0"]),
+    ("check_my_linear", _linear_half_range(), "(rand - 0.5) * k: half of [-k, k]",
+     ["about half of [-k, k]", "Scale the draw by 2k"]),
     ("check_my_linear", _linear_numpy_random(), "NumPy's random numbers",
      ["does not get the same weights twice", "not with NumPy's"]),
     ("check_my_linear", _linear_seeds_itself(), "manual_seed inside __init__",

@@ -182,6 +182,52 @@ def _unfold_numpy(x, kh, kw):
                      for i in range(H - kh + 1) for j in range(W - kw + 1)])
 
 
+# second adversarial review: a wrong answer that passed the check before
+def _unfold_float32_buffer(x, kh, kw):
+    """Copies the patches into a buffer made without a dtype: float32, rounded."""
+    C, H, W = x.shape
+    out = minitorch.zeros((H - kh + 1) * (W - kw + 1), C * kh * kw)
+    row = 0
+    for i in range(H - kh + 1):
+        for j in range(W - kw + 1):
+            out[row] = x[:, i:i + kh, j:j + kw].reshape(-1)
+            row += 1
+    return out
+
+
+def _conv_by_unfolding(x, weight, bias):
+    """Right: the patches as rows, times the flattened filters."""
+    K, C, kh, kw = weight.shape
+    _, H, W = x.shape
+    patches = minitorch.stack([x[:, i:i + kh, j:j + kw].reshape(-1)
+                               for i in range(H - kh + 1) for j in range(W - kw + 1)])
+    return (patches @ weight.reshape(K, -1).T + bias).T.reshape(K, H - kh + 1, W - kw + 1)
+
+
+def _unfold_built_in(x, kh, kw):
+    """The answer key the check itself compares with: F.unfold, transposed."""
+    return minitorch.nn.functional.unfold(x.unsqueeze(0), (kh, kw))[0].T
+
+
+def _unfold_tensor_method(x, kh, kw):
+    """Tensor.unfold twice: the sliding windows as a view."""
+    C, H, W = x.shape
+    windows = x.unfold(1, kh, 1).unfold(2, kw, 1)  # (C, oh, ow, kh, kw)
+    return windows.permute(1, 2, 0, 3, 4).reshape((H - kh + 1) * (W - kw + 1), -1)
+
+
+def _conv_with_f_unfold(x, weight, bias):
+    K, C, kh, kw = weight.shape
+    _, H, W = x.shape
+    patches = minitorch.nn.functional.unfold(x.unsqueeze(0), (kh, kw))[0]
+    return (weight.reshape(K, -1) @ patches + bias.unsqueeze(1)).reshape(K, H - kh + 1,
+                                                                          W - kw + 1)
+
+
+def test_conv2d_by_unfolding_passes():
+    assert run(ch08_training.check_conv2d_by_hand, _conv_by_unfolding).passed
+
+
 # ------------------------------------------------------------------ the meta-test's lists
 RIGHT = {
     "check_conv2d_by_hand": (ch08_training.check_conv2d_by_hand, make_conv2d()),
@@ -221,6 +267,14 @@ WRONG = [
     ("check_unfold", _unfold_sliding_windows, "NumPy's sliding windows",
      ["called `np.lib.stride_tricks.sliding_window_view`"]),
     ("check_unfold", _unfold_numpy, "a NumPy array", ["Return a minitorch tensor"]),
+    ("check_unfold", _unfold_built_in, "F.unfold, transposed",
+     ["called `F.unfold`", "the built-in unfolds"]),
+    ("check_unfold", _unfold_tensor_method, "Tensor.unfold twice",
+     ["called `Tensor.unfold`"]),
+    ("check_conv2d_by_hand", _conv_with_f_unfold, "F.unfold and a matrix product",
+     ["called `F.unfold`"]),
+    ("check_unfold", _unfold_float32_buffer, "copied into a float32 buffer",
+     ["Your patches are float32, though x is float64"]),
 ]
 
 GIVEAWAYS = {

@@ -357,6 +357,13 @@ def _batches_with_a_data_loader(dataset, batch_size, shuffle=False, drop_last=Fa
                                                collate_fn=collate_fn)
 
 
+# second adversarial review: a wrong answer rejected without a reason ("expected True")
+def _collate_sorted_by_label(batch):
+    ordered = sorted(batch, key=lambda sample: sample[1])
+    return (minitorch.stack([image for image, _ in ordered]),
+            minitorch.tensor([label for _, label in ordered]))
+
+
 # ------------------------------------------------------------------ the meta-test's lists
 RIGHT = {
     "check_dataset": (check_dataset, _dataset()),
@@ -395,6 +402,8 @@ WRONG = [
     ("check_collate", _collate_pops, "pops the samples off the batch",
      ["changed the list it was given"]),
     ("check_collate", _collate_default, "default_collate", ["called `default_collate`"]),
+    ("check_collate", _collate_sorted_by_label, "the samples sorted by label",
+     ["default_collate gives the labels [3, 1, 4, 1, 5]", "in a different order"]),
     ("check_data_loader", make_batches(shuffle_fix="ignored"), "shuffle ignored",
      ["shuffle=True, but the samples come in order"]),
     ("check_data_loader", make_batches(shuffle_fix="global"),

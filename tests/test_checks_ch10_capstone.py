@@ -262,6 +262,23 @@ MUTATIONS = [
                          "for t in reversed(topo_sort(graph_of(root), root)):")],
      "the order reversed: leaves first", ["KeyError", "topological order"]),
 
+    # second adversarial review: the message named an overflow where exp underflowed
+    ("check_log_softmax", [("shifted = x - x.max(axis=dim, keepdims=True)",
+                            "shifted = x - x.max()")],
+     "shifted by the whole tensor's maximum, not each row's",
+     ["underflows to 0", "each row's *own* maximum"]),
+    # second adversarial review: passed before (right on every graph, 2**n applies on n
+    # squarings)
+    ("check_backward", [("    grads = {root: np.ones_like(root.data)}\n"
+                         "    for t in topo_sort(graph_of(root), root):\n"
+                         "        grad = grads.pop(t)\n",
+                         "    stack = [(root, np.ones_like(root.data))]\n"
+                         "    while stack:\n"
+                         "        t, grad = stack.pop()\n"),
+                        ("                grads[x] = g if x not in grads else grads[x] + g",
+                         "                stack.append((x, g))")],
+     "gradients passed on along every path, no topological order",
+     ["2**40 paths", "called the backward of one Mul", "each once"]),
     ("check_backward", [("np.where(self.x > 0, grad, 0)", "np.where(self.x >= 0, grad, 0)")],
      "ReLU's gradient at exactly 0 taken as 1", ["w.grad should be", "exactly 0"]),
 
@@ -282,6 +299,21 @@ MUTATIONS = [
      "step right after zero_grad", ["never change"]),
     ("check_training", [("        optimizer.step()\n", "")],
      "no step", ["never change"]),
+    # second adversarial review: passed before (minitorch's own pieces, in the NumPy library)
+    ("check_unbroadcast", [("    while grad.ndim > len(shape):            # dims that "
+                            "broadcasting added in front\n",
+                            "    return minitorch.tensor(grad).sum_to_size(shape).numpy()\n"
+                            "    while grad.ndim > len(shape):\n")],
+     "minitorch's sum_to_size", ["called `minitorch.tensor`", "NumPy alone"]),
+    ("check_matmul", [("return grad @ self.b.T, self.a.T @ grad",
+                       "return tuple(minitorch.autograd.functional.vjp(\n"
+                       "            lambda a, b: a @ b, (minitorch.tensor(self.a), "
+                       "minitorch.tensor(self.b)),\n"
+                       "            minitorch.tensor(grad))[1][i].numpy() for i in (0, 1))")],
+     "minitorch's autograd computes the VJP", ["called `minitorch", "NumPy alone"]),
+    # second adversarial review: passed before
+    ("check_training", [("        losses.append(loss.item())\n", "        losses.append(loss)\n")],
+     "keeps the loss tensors, graphs and all", ["still hold their graph", "`loss.item()`"]),
 ]
 
 

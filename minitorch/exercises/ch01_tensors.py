@@ -307,6 +307,16 @@ def _is_new_tensor(my_tensor: type) -> Callable[[], Any]:
     return run
 
 
+def _requires_grad_default(got: Any, expected: bool) -> bool:
+    """``requires_grad`` of a tensor made without the argument: ``False``, not ``None``."""
+    if got is None:
+        raise AssertionError(
+            "`requires_grad` is None when it is not given: make its default `False`, as in "
+            "PyTorch (`def __init__(self, data, requires_grad=False)`), so that it is always "
+            "True or False.")
+    return got is expected or (isinstance(got, (bool, np.bool_)) and bool(got) == expected)
+
+
 def check_my_tensor(my_tensor: type) -> bool:
     """Check the learner's ``MyTensor``: a NumPy array with autograd's fields and ``+``.
 
@@ -343,7 +353,7 @@ def check_my_tensor(my_tensor: type) -> bool:
              (2, 2)),
         Case("MyTensor(3.0).shape (a scalar)", lambda: _shape_of_tensor(T(3.0)), ()),
         Case("MyTensor([1.0]).requires_grad (the default)",
-             lambda: T([1.0]).requires_grad, False),
+             lambda: T([1.0]).requires_grad, False, compare=_requires_grad_default),
         Case("MyTensor(3.0, requires_grad=True).requires_grad",
              lambda: T(3.0, requires_grad=True).requires_grad, True),
         Case("MyTensor([1.0]).grad (no gradient yet)", lambda: T([1.0]).grad, None,

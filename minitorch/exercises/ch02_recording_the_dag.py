@@ -91,9 +91,20 @@ def _forward_values(mul: type) -> Callable[[], Any]:
             raise WrongAnswer(
                 f"`forward` changed its input `{changed[0]}` in place (with `*=` or `mul_`): "
                 "the caller's tensor is not yours to change. Return a new tensor.")
+        if out.dtype != a.dtype:
+            raise WrongAnswer(
+                f"`forward` returned a {_dtype_name(out.dtype)} tensor for two float64 inputs; "
+                "a * b is float64, as in PyTorch. A tensor rebuilt from Python numbers (a "
+                "list, `.tolist()`, `.item()`) gets the default dtype, float32, and a cast "
+                "(`.float()`) loses the same digits: multiply the tensors themselves.")
         return out.detach().numpy()
 
     return run
+
+
+def _dtype_name(dtype: Any) -> str:
+    """``float32`` for ``minitorch.float32``."""
+    return str(dtype).rsplit(".", 1)[-1]
 
 
 def _records_node(mul: type) -> Callable[[], Any]:
@@ -493,7 +504,8 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
     ``AccumulateGrad`` node's ``.variable`` is a leaf. Each leaf once, in any order. A tensor
     with no ``grad_fn`` is its own leaf if it requires grad, else there are none. One case is a
     chain 3,000 ops deep, too deep for recursion: use a loop with a stack; another reaches ``x``
-    along 2**40 paths, too many to follow one by one: visit each node once.
+    along 2**40 paths, too many to follow one by one: visit each node once. The chapter's
+    ``walk`` (``minitorch.autograd.graph``), which lists the leaves already, is refused.
 
     Example:
         >>> def find_leaves(t):
@@ -568,6 +580,12 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
         case("x squared 40 times (h = h * h): 2**40 paths from the root to x",
              lambda: _squarings(40), ["x"]),
     ]
+    from minitorch.autograd.graph import walk
+
+    answer_key = Shortcut(
+        "The exercise is to walk the graph yourself: `walk` (from `minitorch.autograd.graph`) "
+        "already lists a graph's nodes and leaves, so it is the answer key.",
+        objects={"minitorch.autograd.graph.walk": walk})
     return run_check(
         "find_leaves", cases,
         hint=(
@@ -582,6 +600,7 @@ def check_find_leaves(find_leaves: Callable[[minitorch.Tensor], Any]) -> bool:
             "Leaves sit behind `AccumulateGrad` nodes: such a node has a `.variable`. Entries of "
             "`next_functions` can be `(None, 0)`.",
         ],
+        refuse=[answer_key],
     )
 
 

@@ -204,7 +204,8 @@ def _sweep(local_grads: LocalGrads, order: list[str], slip: str = "") -> dict[st
     """One reverse sweep on plain numbers, right or with one slip (to name a wrong answer)."""
     grads = {node: 0.0 for node in order}
     grads[order[0]] = 0.0 if slip == "root 0" else 1.0
-    nodes = {"reversed": order[::-1], "dict order": list(local_grads)}.get(slip, order)
+    nodes = {"reversed": order[::-1], "dict order": list(local_grads),
+             "dict order reversed": list(local_grads)[::-1]}.get(slip, order)
     for node in nodes:
         for parent, local in local_grads.get(node, []):
             if slip == "overwrite":
@@ -225,6 +226,9 @@ _SWEEP_SLIPS = {
     "its gradient on only once it is complete, so go root first, in the order given.",
     "dict order": "You went through the nodes in the order of `local_grads`' keys, which is "
     "not a topological order here: use `order`, which is one.",
+    "dict order reversed": "You went through the keys of `local_grads` from the last one: "
+    "their order, forwards or backwards, is not a topological order here. Use `order`, which "
+    "is one.",
     "root 0": "Every gradient is 0: the sweep starts from the root's gradient with respect "
     "to itself, d root / d root = 1.",
 }
@@ -241,7 +245,7 @@ def _backprop_compare(local_grads: LocalGrads, order: list[str]) -> Callable[[An
                        and not default_compare(value, expected)]
             if len(matches) == 1:
                 raise AssertionError(_SWEEP_SLIPS[matches[0]])
-            if matches and set(matches) <= {"reversed", "dict order"}:
+            if matches and set(matches) <= {"reversed", "dict order", "dict order reversed"}:
                 raise AssertionError(
                     "A node passed its gradient on before it was complete: go through the "
                     "nodes in `order`, root first, as given (neither reversed nor in the "
@@ -274,7 +278,7 @@ def check_backprop(backprop: Callable[[LocalGrads, list[str]], dict[str, float]]
         ...             grads[parent] += grads[node] * local
         ...     return grads
         >>> check_backprop(backprop)
-        ✓ backprop: all 5 cases passed.
+        ✓ backprop: all 6 cases passed.
         True
     """
     problems = [
@@ -291,6 +295,14 @@ def check_backprop(backprop: Callable[[LocalGrads, list[str]], dict[str, float]]
          "b = -a, a = 2 * x, at x = -1",
          {"a": [("x", 2.0)], "b": [("a", -1.0)], "L": [("b", 3.0), ("a", 0.0)]},
          ["L", "b", "a", "x"], {"L": 1.0, "b": 3.0, "a": -3.0, "x": -6.0}),
+        # the keys of local_grads in no topological order, forwards or backwards (nor sorted),
+        # and d reached only through a local derivative 0: its gradient is 0, still returned
+        ("keys in no useful order, d reached through a local derivative 0 only: "
+         "L = 2 * c + relu(d), c = 3 * b + a, b = -a, a = x / 2, d = x, at x = -4",
+         {"b": [("a", -1.0)], "L": [("c", 2.0), ("d", 0.0)], "a": [("x", 0.5)],
+          "d": [("x", 1.0)], "c": [("b", 3.0), ("a", 1.0)]},
+         ["L", "c", "d", "b", "a", "x"],
+         {"L": 1.0, "c": 2.0, "d": 0.0, "b": 6.0, "a": -4.0, "x": -2.0}),
     ]
     cases = [
         Case(name, lambda local=local, order=order: _call_unchanged(backprop, local, order),
@@ -365,6 +377,14 @@ def _problems() -> list[tuple[str, Callable[[], tuple[Any, dict]]]]:
         b = minitorch.tensor([3.0, 4.0], requires_grad=True)
         return ((a + b) * minitorch.tensor([1.0, -1.0])).sum(), {"a": a, "b": b}
 
+    def squarings():
+        x = minitorch.tensor(1.0, requires_grad=True)
+        h = x
+        for _ in range(40):
+            h = h * h
+        _count_applies(h)
+        return h, {"x": x}
+
     return [
         ("y = 3 * x at x = 2", one_op),
         ("logistic regression: w=1, b=0, x=6.7, y=0", logistic),
@@ -376,7 +396,51 @@ def _problems() -> list[tuple[str, Callable[[], tuple[Any, dict]]]]:
          "gradient", two_leaves_added),
         ("p = 2 * x, q = 3 * x, L = (p + q) + p at x = 1: each AddBackward0 hands one gradient "
          "tensor to both its inputs", shared_gradient),
+        ("x squared 40 times (h = h * h): 2**40 paths from the root to x", squarings),
     ]
+
+
+class _Revisited(WrongAnswer):
+    """Raised from inside the learner's backward when it calls one node's ``apply`` again and
+    again: it passes each gradient on along every path instead of once per node."""
+
+
+_APPLIES_ALLOWED = 4  # a backward that visits each node once calls its apply once
+
+
+def _count_applies(root: Any) -> None:
+    """Make every node of ``root``'s graph (but the leaves' ``AccumulateGrad``) count the
+    calls of its ``apply``, and stop a backward that calls one too often."""
+    counting: dict[type, type] = {}
+    stack, seen = [root.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(nxt for nxt, _ in node.next_functions if nxt is not None)
+        cls = type(node)
+        if hasattr(node, "variable"):  # AccumulateGrad stays itself, for `isinstance`
+            continue
+        if cls not in counting:
+            counting[cls] = type(cls.__name__, (cls,), {"apply": _counted_apply(cls),
+                                                        "__module__": cls.__module__})
+        node.__class__ = counting[cls]
+
+
+def _counted_apply(cls: type) -> Callable[..., Any]:
+    def apply(node: Any, *grads: Any) -> Any:
+        node._applies = getattr(node, "_applies", 0) + 1
+        if node._applies > _APPLIES_ALLOWED:
+            raise _Revisited(
+                f"Your backward called the apply of one node ({node.name()}) "
+                f"{node._applies} times and was still going: here every node is reached along "
+                "two paths, so passing each gradient on as soon as it arrives follows every "
+                "path (2**40 of them). Visit the nodes in a topological order, each once, with "
+                "the sum of all the gradients that reached it.")
+        return cls.apply(node, *grads)
+
+    return apply
 
 
 def _grads(leaves: dict) -> dict:
@@ -535,8 +599,9 @@ def check_my_backward(my_backward: Callable[[Any], Any]) -> bool:
     passes.) The cases include a
     diamond, a tensor used three times, the chapter's worked example, a chain 2,000 ops deep,
     two leaves added (whose ``.grad`` must be two tensors, not one shared), a gradient tensor
-    handed to two inputs (so adding into it in place changes both), and two calls in a
-    row (the second must add to ``.grad``). The real engine must not run.
+    handed to two inputs (so adding into it in place changes both), ``x`` squared 40 times
+    (2**40 paths: each node's ``apply`` must run once, not once per path), and two calls in
+    a row (the second must add to ``.grad``). The real engine must not run.
 
     The graphs have no broadcasting: the real engine also sums a gradient back down to its
     input's shape where the forward pass broadcast it, which this small version skips.

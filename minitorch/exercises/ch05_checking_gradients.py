@@ -143,6 +143,13 @@ def check_vjp(vjp_f: Callable[[Any, Any], Any]) -> bool:
                     "Jacobian, or a piece of it. The exercise asks for v^T J *without* "
                     "building J, which is what makes a VJP cheap: one number per input, "
                     "from tensor arithmetic on x and v alone.")
+            if isinstance(outcome.value, minitorch.Tensor) and \
+                    outcome.value.dtype != minitorch.float64:
+                raise WrongAnswer(
+                    f"Your VJP is {str(outcome.value.dtype).rsplit('.', 1)[-1]}, though x and "
+                    "v are float64: a tensor rebuilt from Python numbers (a list, `.item()`) "
+                    "gets the default dtype, float32, and loses half the digits. Compute with "
+                    "x and v themselves: the result keeps their dtype.")
             outcome.inputs = (x_np, v_np)
             return outcome
 
@@ -231,6 +238,9 @@ _ONE_ELEMENT = "a wrong backward that shows in one element only"
 
 _ZERO_GRADIENT = "a correct gradient that is 0 at one element: (x ** 2).sum() at x = [0, 1.5]"
 
+_NEAR_ZERO = ("a correct gradient that is 0 at x = 0, where the central difference is "
+              "about 1e-12, not 0: (x ** 3 + x ** 2).sum() at x = [0]")
+
 _STALE_GRAD = ("a correct gradient, with x.grad still holding an earlier gradient when the "
                "checker is called")
 
@@ -288,6 +298,11 @@ def _gradcheck_problems() -> list[tuple[str, Callable[[], tuple[Callable, Any]],
     def zero_gradient():
         return (lambda x: (x ** 2).sum()), x64([0.0, 1.5])
 
+    def near_zero():
+        # f(eps) - f(-eps) = 2 eps ** 3: the difference quotient is eps ** 2 = 1e-12 where the
+        # gradient is exactly 0, so a relative error is about 1, however it guards its division
+        return (lambda x: (x ** 3 + x ** 2).sum()), x64([0.0])
+
     def stale_grad():
         x = x64([0.3, -0.8, 1.1])
         x.grad = minitorch.ones_like(x)  # left over from an earlier backward
@@ -327,6 +342,7 @@ def _gradcheck_problems() -> list[tuple[str, Callable[[], tuple[Callable, Any]],
             ("softplus on a 2 x 2 input, a correct gradient", softplus, True),
             (_FAST_CURVE, fast_curve, True),
             (_ZERO_GRADIENT, zero_gradient, True),
+            (_NEAR_ZERO, near_zero, True),
             (_STALE_GRAD, stale_grad, True),
             ("a custom x ** 2 whose backward forgot the 2", bad_square, False),
             (_ONE_ELEMENT, bad_on_one_element, False),
@@ -339,14 +355,16 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
     """Check ``my_gradcheck(f, x)``: True when autograd's gradient of the scalar ``f`` at ``x``
     agrees with central finite differences, False when it does not.
 
-    Half of the cases have a correct gradient, half a deliberately wrong ``backward`` (known by
+    Seven cases have a correct gradient, five a deliberately wrong ``backward`` (known by
     construction, so the reference does not depend on any checker): one is wrong in a single
     element only, one right in total but at the wrong elements, one by only 0.2% (a tolerance
     that is too loose misses it); one correct case curves so fast that a one-sided difference
-    rejects it, one is 0 at an element (a relative error divides by zero there), and one comes
-    with an old gradient already in ``x.grad``. The learner's ``x`` must come back unchanged.
-    ``my_gradcheck`` is called with its own defaults for ``eps`` and ``atol``; the built-in
-    ``gradcheck`` is refused.
+    rejects it, one is 0 at an element (a relative error divides by zero there), one is 0
+    where the central difference is 1e-12 (a relative error is 100% there, however it guards
+    its division), and one comes with an old gradient already in ``x.grad``. The learner's
+    ``x`` must come back unchanged. ``my_gradcheck`` is called with its own defaults for
+    ``eps`` and ``atol``; the built-in ``gradcheck`` and its ``numerical_jacobian`` are
+    refused.
 
     Example:
         >>> import minitorch
@@ -366,7 +384,7 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
         ...             out[i] = (up - down) / (2 * eps)
         ...     return minitorch.allclose(x.grad, numeric, atol=atol)
         >>> check_gradcheck(my_gradcheck)
-        ✓ my_gradcheck: all 11 cases passed.
+        ✓ my_gradcheck: all 12 cases passed.
         True
     """
 
@@ -416,6 +434,13 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
                     "finite-difference estimate is off. A one-sided difference "
                     "(f(x + eps) - f(x)) / eps is wrong by about eps * f''(x) / 2, large where "
                     "f curves fast; the central difference cancels that term.")
+            if name == _NEAR_ZERO:
+                raise AssertionError(
+                    "This gradient is correct, but your checker said False. It is exactly 0 "
+                    "here, while the central difference is eps ** 2 = 1e-12 (a truncation "
+                    "error far below any tolerance): measured relative to the gradient, that "
+                    "tiny difference is 100%, even with a small number added to the divisor. "
+                    "Compare with an absolute tolerance (atol), as allclose does.")
             if name == _ZERO_GRADIENT:
                 raise AssertionError(
                     "This gradient is correct, but your checker said False. It is 0 at one "
@@ -460,12 +485,14 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
         return compare
 
     import minitorch
+    from minitorch.autograd.gradcheck import numerical_jacobian
 
     answer_key = Shortcut(
-        "The exercise is to write the checker: `gradcheck` is the answer key. Compute the "
-        "finite differences yourself.",
+        "The exercise is to write the checker: `gradcheck` (and its `numerical_jacobian`) is "
+        "the answer key. Compute the finite differences yourself.",
         objects={"torch.autograd.gradcheck": minitorch.autograd.gradcheck,
-                 "torch.autograd.gradgradcheck": minitorch.autograd.gradgradcheck},
+                 "torch.autograd.gradgradcheck": minitorch.autograd.gradgradcheck,
+                 "torch.autograd.gradcheck.numerical_jacobian": numerical_jacobian},
         packages=("torch",))
     cases = [Case(name, lambda build=build, right=right, name=name: run(build, right, name),
                   right, compare=compare_for(name), expected_repr=str(right))
@@ -488,12 +515,24 @@ def check_gradcheck(my_gradcheck: Callable[..., Any]) -> bool:
     )
 
 
+def _near(value: Any, want: float) -> bool:
+    """Whether ``value`` is one number close to ``want`` (False for anything else)."""
+    try:
+        array = to_numpy(value)
+        return bool(array is not None and array.size == 1 and math.isclose(
+            float(np.asarray(array).reshape(())), want, rel_tol=1e-4, abs_tol=1e-6))
+    except Exception:
+        return False
+
+
 def check_second_derivative(second_derivative: Callable[[Callable, float], Any]) -> bool:
     """Check ``second_derivative(f, x)``: ``f''(x)`` found with two calls to
     ``torch.autograd.grad``, the first with ``create_graph=True``.
 
     The expected values are the closed-form second derivatives; the check also makes sure that
-    the real engine ran (``create_graph`` is the point of the exercise).
+    the real engine ran, and that a backward differentiated the result of another (a
+    difference of two first derivatives is refused: ``create_graph`` is the point of the
+    exercise).
 
     Example:
         >>> import minitorch
@@ -554,7 +593,7 @@ def check_second_derivative(second_derivative: Callable[[Callable, float], Any])
         objects={f"torch.autograd.functional.{name}": getattr(functional, name)
                  for name in ("hessian", "hvp", "vhp", "jacobian")},
         packages=("torch",))
-    def run(f: Callable, x: float) -> Any:
+    def run(f: Callable, x: float, want: float) -> Any:
         from minitorch.autograd.engine import record_backward
 
         with record_backward() as steps:
@@ -573,9 +612,21 @@ def check_second_derivative(second_derivative: Callable[[Callable, float], Any])
                     f"{error} ({where}). Differentiating needs a tensor that requires grad: "
                     "make x a float64 tensor with `requires_grad=True` before calling f.") \
                     from None
-        return EngineRun(value, len(steps))
+        outcome = EngineRun(value, len(steps))
+        # the tensors that one backward made with create_graph=True have nodes of their own:
+        # a second backward that runs one of them differentiated the first one's result
+        made = {g.grad_fn for step in steps for g in step.grad_inputs
+                if isinstance(g, minitorch.Tensor) and g.grad_fn is not None}
+        if len(steps) >= 2 and not any(step.node in made for step in steps) \
+                and _near(value, want):  # the right number, but not from a second backward
+            raise WrongAnswer(
+                "The engine ran, but no backward differentiated the result of another: each "
+                "run started from f(x), so f'' came from some other estimate (a difference "
+                "of first derivatives?). Ask for the first derivative with "
+                "`create_graph=True`, then differentiate that tensor itself.")
+        return outcome
 
-    cases = [Case(name, lambda f=f, x=x: run(f, x), want,
+    cases = [Case(name, lambda f=f, x=x, want=want: run(f, x, want), want,
                   compare=compare_for(first), expected_repr=f"{want:.6g}")
              for name, f, x, first, want in problems]
     return run_check(

@@ -715,9 +715,14 @@ def check_my_linear(my_linear: type) -> bool:
             raise AssertionError(
                 f"For MyLinear(16, 8) the weights lie in [{low:.3f}, {high:.3f}]; PyTorch draws "
                 f"them uniformly from [-k, k] with k = 1/sqrt(in_features) = {k}.")
-        assert low < -k / 2 and high > k / 2 or high <= k / 4, (
+        assert low < -k / 2 and high > k / 2 or high <= k / 4 or low < 0, (
             f"All the weights of MyLinear(16, 8) lie in [{low:.3f}, {high:.3f}], on one side "
             "of 0: `torch.rand` draws from [0, 1), so scale *and shift* it to [-k, k].")
+        assert low < -k / 2 and high > k / 2 or high <= k / 4, (
+            f"The weights of MyLinear(16, 8) lie in [{low:.3f}, {high:.3f}], about half of "
+            f"[-k, k] with k = 1/sqrt(in_features) = {k}: `torch.rand` draws from [0, 1), "
+            "so `(torch.rand(...) - 0.5) * k` spans only [-k/2, k/2]. Scale the draw by 2k "
+            "before shifting it by k.")
         assert high > k / 4, (
             f"The weights of MyLinear(16, 8) lie in [{low:.3f}, {high:.3f}], far inside "
             f"[-k, k] with k = 1/sqrt(in_features) = {k}: is k 1/in_features, without the "

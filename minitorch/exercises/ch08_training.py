@@ -117,9 +117,12 @@ def _by_hand(exercise: str) -> Shortcut:
 
     return Shortcut(
         f"`{exercise}` is written by hand, with loops, slicing and tensor arithmetic: "
-        "`F.conv2d`, `nn.Conv2d` and NumPy's sliding windows (`sliding_window_view`, "
-        "`as_strided`) would compute the answer for you.",
+        "`F.conv2d`, `nn.Conv2d`, the built-in unfolds (`F.unfold`, `nn.Unfold`, "
+        "`Tensor.unfold`) and NumPy's sliding windows (`sliding_window_view`, `as_strided`) "
+        "would compute the answer for you.",
         objects={"F.conv2d": minitorch.nn.functional.conv2d, "nn.Conv2d": minitorch.nn.Conv2d,
+                 "F.unfold": minitorch.nn.functional.unfold, "nn.Unfold": minitorch.nn.Unfold,
+                 "Tensor.unfold": minitorch.Tensor.unfold,
                  "np.lib.stride_tricks.sliding_window_view":
                      np.lib.stride_tricks.sliding_window_view,
                  "np.lib.stride_tricks.as_strided": np.lib.stride_tricks.as_strided},
@@ -134,7 +137,8 @@ def check_conv2d_by_hand(conv2d_by_hand: Callable[[Any, Any, Any], Any]) -> bool
 
     The reference is PyTorch's ``conv2d`` where PyTorch is installed, minitorch's otherwise.
     The inputs are float64 tensors and must come back unchanged; the result is a minitorch
-    tensor, computed by hand (``F.conv2d``, ``nn.Conv2d`` and sliding windows are refused).
+    tensor, computed by hand (``F.conv2d``, ``nn.Conv2d``, the built-in unfolds and sliding
+    windows are refused).
 
     Example:
         >>> import minitorch
@@ -259,8 +263,9 @@ def check_unfold(unfold: Callable[[Any, int, int], Any]) -> bool:
 
     The reference is PyTorch's ``F.unfold`` (transposed) where PyTorch is installed, a NumPy
     sliding window otherwise; the last case compares with minitorch's real ``nn.Conv2d``. The
-    result is one minitorch tensor, computed by hand (``F.conv2d``, ``nn.Conv2d`` and
-    sliding windows are refused), and ``x`` comes back unchanged.
+    result is one minitorch tensor, computed by hand (``F.conv2d``, ``nn.Conv2d``, the
+    built-in unfolds ``F.unfold``, ``nn.Unfold``, ``Tensor.unfold`` and sliding windows are
+    refused), and ``x`` comes back unchanged.
 
     Example:
         >>> import minitorch
@@ -301,6 +306,10 @@ def check_unfold(unfold: Callable[[Any, int, int], Any]) -> bool:
                 raise AssertionError(
                     f"Expected (L, C * kh * kw) = {expected.shape}, with L = "
                     f"(H - kh + 1) * (W - kw + 1) = {oh} * {ow} patches; got {array.shape}.")
+            assert not (array.dtype == np.float32 and expected.dtype == np.float64), (
+                "Your patches are float32, though x is float64: a tensor made without a dtype "
+                "is float32 (the default), and every value copied into it is rounded to "
+                "float32's 7 digits. Unfolding only moves numbers: keep x's dtype.")
             if np.allclose(array, expected):
                 return True
             windows = _windows(x, kh, kw)

@@ -399,8 +399,26 @@ def check_collate(collate: Callable[[list], Any]) -> bool:
     def same_as_default():
         mine = result(samples)
         theirs = default_collate(samples)
-        return bool(np.allclose(to_numpy(mine[0]), to_numpy(theirs[0]))
-                    and to_numpy(mine[1]).tolist() == to_numpy(theirs[1]).tolist())
+        images_mine, labels_mine = to_numpy(mine[0]), to_numpy(mine[1])
+        images_theirs, labels_theirs = to_numpy(theirs[0]), to_numpy(theirs[1])
+        same_images = bool(images_mine is not None and images_mine.shape == images_theirs.shape
+                           and np.allclose(images_mine, images_theirs))
+        labels = None if labels_mine is None else labels_mine.tolist()
+        return Seen({"same images": same_images, "labels": labels,
+                     "_want labels": labels_theirs.tolist()})
+
+    def compare_default(got: Any, _expected: Any) -> bool:
+        want = got["_want labels"]
+        if got["same images"] and got["labels"] == want:
+            return True
+        order = (" in a different order: keep the batch's order, sample 0 first"
+                 if got["labels"] is not None and sorted(got["labels"]) == sorted(want) else "")
+        assert got["labels"] == want, (
+            f"On 5 samples default_collate gives the labels {want}; yours are "
+            f"{got['labels']}{order}.")
+        raise AssertionError(
+            "On 5 samples your images differ from default_collate's: stack every sample's "
+            "image, in the batch's order.")
 
     expected_images = to_numpy(minitorch.stack([images[3], images[0], images[2]]))
     answer_key = Shortcut(
@@ -417,7 +435,8 @@ def check_collate(collate: Callable[[list], Any]) -> bool:
              expected_repr="tensor([1, 3, 4]) (int64)"),
         Case("a batch of one sample", batch_of_one,
              {"images": (1, 1, 8, 8), "labels": (1,)}),
-        Case("the same as default_collate on 5 samples", same_as_default, True),
+        Case("the same as default_collate on 5 samples", same_as_default, True,
+             compare=compare_default, expected_repr="the same images and labels"),
         Case("as the collate_fn of DataLoader(..., batch_size=2): the same batches",
              in_a_loader, True),
     ]

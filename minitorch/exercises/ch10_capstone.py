@@ -40,13 +40,22 @@ Example:
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ._common import format_value, safe_str, to_numpy, type_name
-from .runner import Case, _describe, _learner_frame, _where, preserved_state, run_check
+from .runner import (
+    Case,
+    Shortcut,
+    _describe,
+    _learner_frame,
+    _where,
+    preserved_state,
+    run_check,
+)
 
 __all__ = [
     "check_backward", "check_log_softmax", "check_matmul", "check_reductions", "check_tensor",
@@ -111,9 +120,18 @@ class _Raised:
         self.where = _where(_learner_frame(error))
 
     def __repr__(self) -> str:
+        if isinstance(self.error, _RevisitedError):
+            return "an engine that runs one backward again and again (below)"
         if isinstance(self.error, _UnusableError):
             return "something the check could not use (below)"
         return f"{_describe(self.error)}{self.where}"
+
+
+_OVER_NUMPY = Shortcut(
+    "Your library is built over NumPy alone: minitorch and PyTorch already hold every piece "
+    "of it (`sum_to_size` is an unbroadcast, their autograd is the engine), so handing the "
+    "work to them is the answer key. Write it with NumPy arrays.",
+    packages=("minitorch", "torch"))
 
 
 def _call(fn: Callable[[], Any]) -> Any:
@@ -536,6 +554,7 @@ def check_unbroadcast(unbroadcast: Callable[[np.ndarray, tuple], np.ndarray]) ->
             "as a dim of size 1.",
             "Print `grad.shape` and `shape` side by side for the failing case.",
         ],
+        refuse=[_OVER_NUMPY],
     )
 
 
@@ -685,6 +704,7 @@ def check_reductions(tensor_class: type) -> bool:
             "reduced dims gets the same value.",
             "For `Mean`, reuse `Sum`'s backward on a gradient divided by `self.count`.",
         ],
+        refuse=[_OVER_NUMPY],
     )
 
 
@@ -822,6 +842,7 @@ def check_matmul(tensor_class: type) -> bool:
             "that, and does b appear transposed in it?",
             "Check the shapes: a's gradient is (n, k), grad is (n, m), b is (k, m).",
         ],
+        refuse=[_OVER_NUMPY],
     )
 
 
@@ -873,6 +894,12 @@ def _log_softmax_compare(x: np.ndarray, dim: int, grad: np.ndarray, name: str):
         if out.shape != want_out.shape:
             raise AssertionError(f"log_softmax keeps x's shape {want_out.shape}; got "
                                  f"{out.shape}: sum with `keepdims=True`.")
+        if np.isposinf(out).any() and not (np.isneginf(out) | np.isnan(out)).any():
+            raise AssertionError(
+                "The forward value has +inf where a row lies far below the largest value of "
+                "the whole tensor: shifted by that one maximum, every exp of the row "
+                "underflows to 0, and log(0) is -inf. Subtract each row's *own* maximum "
+                "(`keepdims=True` along `dim`): then every row has an exp of exactly 1.")
         if not np.isfinite(out).all():
             raise AssertionError(
                 "The forward value has inf or nan: exp(1000) overflows (float32 stops at "
@@ -954,6 +981,7 @@ def check_log_softmax(tensor_class: type) -> bool:
             "Sum along `self.dim` with `keepdims=True`, so the sum broadcasts back over the "
             "row.",
         ],
+        refuse=[_OVER_NUMPY],
     )
 
 
@@ -1004,6 +1032,14 @@ def _engine_problems() -> list[tuple[str, Callable, Callable, int]]:
             h = h * 1.0001
         return h.sum(), {"x": leaves["x"]}
 
+    def squarings(leaves):
+        h = leaves["x"]
+        for _ in range(40):
+            h = h * h
+        loss = h.sum()
+        _count_backward_calls(loss)
+        return loss, {"x": leaves["x"]}
+
     return [
         ("(x * 3).sum()", one([1.0, -2.0, 3.0, 0.5]), scaled, 1),
         ("diamond: a = x * 2, b = x + 1, loss = (a * b).sum()", one([3.0, -1.0, 0.5]),
@@ -1016,7 +1052,56 @@ def _engine_problems() -> list[tuple[str, Callable, Callable, int]]:
         ("backward() twice on ((a + b) * c).sum(): Add hands a and b the same gradient array",
          two_leaves, added, 2),
         ("a chain 5,000 operations deep", one([1.0, 2.0]), chain, 1),
+        ("x squared 40 times (h = h * h): 2**40 paths from the loss to x", one([1.0, -1.0]),
+         squarings, 1),
     ]
+
+
+class _RevisitedError(_UnusableError):
+    """Raised from a learner's ``grad_fn.backward`` that runs again and again: the engine
+    passes each gradient on along every path instead of once per tensor."""
+
+
+_BACKWARD_CALLS_ALLOWED = 4  # an engine that visits each tensor once calls its backward once
+
+
+def _count_backward_calls(loss: Any) -> None:
+    """Make every ``grad_fn`` behind the learner's ``loss`` count the calls of its
+    ``backward`` (an attribute of the object, over its class's method), and stop an engine
+    that calls one too often. The oracle's tensors (no ``grad_fn.inputs``) are left alone."""
+    stack, seen = [loss], set()
+    while stack:
+        fn = getattr(stack.pop(), "grad_fn", None)
+        inputs = getattr(fn, "inputs", None)
+        if fn is None or inputs is None or id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        try:
+            fn.backward = _counted(fn, fn.backward)
+        except Exception:  # an object that takes no attributes: left uncounted
+            continue
+        stack.extend(inputs)
+
+
+def _counted(fn: Any, backward: Callable[..., Any]) -> Callable[..., Any]:
+    calls = [0]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        if calls[0] > _BACKWARD_CALLS_ALLOWED:
+            raise _RevisitedError(
+                f"Your engine called the backward of one {type(fn).__name__} {calls[0]} times "
+                "and was still going: here every tensor is reached along two paths, so "
+                "passing each gradient on as soon as it arrives follows every path (2**40 of "
+                "them). Visit the tensors in a topological order, each once, with the sum of "
+                "all the gradients that reached it.")
+        return backward(*args, **kwargs)
+
+    # the learner's engine calls this in place of its own backward: a code object outside
+    # minitorch's folder keeps the check's refusal of minitorch (`_OVER_NUMPY`) off it
+    code = counted.__code__.replace(co_filename="<the check's count of backward calls>")
+    return types.FunctionType(code, counted.__globals__, counted.__name__,
+                              counted.__defaults__, counted.__closure__)
 
 
 def _engine_run(make: Callable, leaves: Callable, graph: Callable, times: int) -> _Got:
@@ -1126,8 +1211,9 @@ def check_backward(tensor_class: type) -> bool:
     require grad, keep ``.grad = None``. The cases include a diamond (a tensor used twice), a
     tensor used three times, a layer with broadcasting and ReLU inputs exactly at 0, two
     ``backward()`` calls (``.grad`` adds up; once with two leaves that ``Add`` hands one
-    gradient array, so adding into ``.grad`` in place counts it twice), and a chain 5,000
-    operations deep, which a recursive topological sort cannot handle.
+    gradient array, so adding into ``.grad`` in place counts it twice), a chain 5,000
+    operations deep, which a recursive topological sort cannot handle, and ``x`` squared 40
+    times (2**40 paths: each ``grad_fn.backward`` must run once, not once per path).
 
     Example:
         >>> import numpy as np
@@ -1164,6 +1250,7 @@ def check_backward(tensor_class: type) -> bool:
             "A leaf adds its gradient into `.grad` (which may already hold one from an "
             "earlier backward call).",
         ],
+        refuse=[_OVER_NUMPY],
     )
 
 
@@ -1247,6 +1334,13 @@ def _training_compare(epochs: int, lr: float, batch_size: int):
             raise AssertionError(
                 f"`train` should return a list of numbers, one loss per step (`loss.item()`); "
                 f"got {format_value(got)} ({type_name(error)}).") from None
+        graphs = [v for v in got if getattr(v, "grad_fn", None) is not None]
+        if graphs:
+            raise AssertionError(
+                f"{len(graphs)} of your losses are tensors that still hold their graph "
+                f"(grad_fn={graphs[0].grad_fn.name()}): the list keeps every step's graph, "
+                "its saved activations included, alive for the whole training. Keep "
+                "`loss.item()`, a Python float.")
         if len(values) != len(expected):
             raise AssertionError(
                 f"{len(expected)} steps ({epochs} epoch(s) of batches of {batch_size}) should "
