@@ -22,7 +22,7 @@ import warnings
 import numpy as np
 
 from minitorch import _backend, _device, _dtype, _random
-from minitorch._tensor import Tensor, _keep_numpy_strides, _wrap
+from minitorch._tensor import Tensor, _keep_numpy_strides, _numpy_laid, _wrap
 
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty", "randn", "rand",
@@ -490,7 +490,13 @@ def _laid_out_as(like: Tensor, out: Tensor) -> Tensor:
     to ``memory_format=torch.preserve_format``: the zeros_like of a transposed tensor is
     transposed too)."""
     data = like._data
-    if not data.flags.c_contiguous and type(out._data) is np.ndarray:
+    if type(out._data) is not np.ndarray:
+        return out
+    if not data.size:  # the strides of a tensor without elements, as they are
+        out._data = np.lib.stride_tricks.as_strided(out._data, strides=data.strides)
+        if _numpy_laid(data):  # (NumPy's 0s: an empty array from_numpy was given)
+            _keep_numpy_strides(out._data)
+    elif not data.flags.c_contiguous:
         laid = np.empty_like(data, dtype=out._data.dtype, subok=False)
         laid[...] = out._data
         out._data = laid

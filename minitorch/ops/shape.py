@@ -549,11 +549,8 @@ class ClonePreserve(Clone):
 
     @staticmethod
     def forward(a):
-        data = a._data
-        out = data.copy(order="K")
-        if not data.size and _numpy_laid(data):  # an empty from_numpy's strides, 0, too
-            _keep_numpy_strides(out)
-        return _wrap(out)
+        data = a._data  # (without elements: a new array object with the same strides)
+        return _wrap(data.copy(order="K") if data.size else data.view())
 
 
 class ToCopy(Function):
