@@ -1065,7 +1065,8 @@ class TensorMethods:
 
     def stride(self, dim=None):
         """How many elements to step in memory to move one position along each dimension
-        (``stride(d)``: along dimension ``d``). A broadcast (expanded) dimension steps 0."""
+        (``stride(d)``: along dimension ``d``). A broadcast (expanded) dimension steps 0; a
+        tensor without elements reports the strides of its layout, as PyTorch's does."""
         data = self._data
         strides = tuple(s // data.itemsize for s in data.strides)
         if not data.size and not any(strides) and data.ndim and not _numpy_laid(data):
