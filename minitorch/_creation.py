@@ -506,7 +506,8 @@ def _laid_out_as(like: Tensor, out: Tensor) -> Tensor:
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
     dtype = _dtype.as_dtype(dtype, "ones_like")  # float, int, bool too
     data = input._data
-    if dtype is None and device is None and not requires_grad and type(data) is np.ndarray:
+    if (dtype is None and device is None and not requires_grad and type(data) is np.ndarray
+            and data.size):
         seed = np.empty_like(data)  # the common case: a backward's seed (in input's layout)
         seed.fill(1)
         return _wrap(seed)

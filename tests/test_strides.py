@@ -110,7 +110,7 @@ def test_results_without_elements(op):
 
 
 @pytest.mark.parametrize("how", ["plain", "t", "step", "clone", "clone-t", "inplace",
-                                 "zeros_like"])
+                                 "zeros_like", "ones_like"])
 def test_from_numpy_of_an_empty_array_keeps_numpy_strides(how):
     """PyTorch takes NumPy's strides, 0 for an empty array, and keeps them in views and in a
     clone (preserve_format); minitorch does too, though its fresh empties are laid out."""
@@ -119,7 +119,8 @@ def test_from_numpy_of_an_empty_array_keeps_numpy_strides(how):
         return {"plain": lambda: x, "t": lambda: x.t(), "step": lambda: x[::2],
                 "clone": lambda: x.clone(), "clone-t": lambda: x.t().clone(),
                 "inplace": lambda: x.clone().add_(1),
-                "zeros_like": lambda: lib.zeros_like(x.t())}[how]()
+                "zeros_like": lambda: lib.zeros_like(x.t()),
+                "ones_like": lambda: lib.ones_like(x)}[how]()
     assert_same_layout(make)
 
 
