@@ -22,7 +22,7 @@ import warnings
 import numpy as np
 
 from minitorch import _backend, _device, _dtype, _random
-from minitorch._tensor import Tensor, _wrap
+from minitorch._tensor import Tensor, _keep_numpy_strides, _numpy_laid, _wrap
 
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty", "randn", "rand",
@@ -317,6 +317,8 @@ def from_numpy(array: np.ndarray) -> Tensor:
             "negative strides are not currently supported. (You can probably work around this "
             "by making a copy of your array  with array.copy().) ")
     _dtype.from_numpy_dtype(array.dtype)
+    if not array.size:  # an empty array keeps NumPy's strides, 0, as in PyTorch
+        _keep_numpy_strides(array)
     return _wrap(array)
 
 
@@ -478,15 +480,37 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None,
 
 
 def _like(fn, t: Tensor, dtype, device, requires_grad, *args) -> Tensor:
-    return fn(*args, t.shape, dtype=dtype or t.dtype, device=device or t.device,
-              requires_grad=requires_grad)
+    return _laid_out_as(t, fn(*args, t.shape, dtype=dtype or t.dtype, device=device or
+                              t.device, requires_grad=requires_grad))
+
+
+# layout task: the *_like factories keep their input's layout
+def _laid_out_as(like: Tensor, out: Tensor) -> Tensor:
+    """``out``, its memory laid out as ``like``'s is (PyTorch's ``*_like`` factories default
+    to ``memory_format=torch.preserve_format``: the zeros_like of a transposed tensor is
+    transposed too)."""
+    data = like._data
+    if type(out._data) is not np.ndarray:
+        return out
+    if not data.size:  # the strides of a tensor without elements, as they are
+        out._data = np.lib.stride_tricks.as_strided(out._data, strides=data.strides)
+        if _numpy_laid(data):  # (NumPy's 0s: an empty array from_numpy was given)
+            _keep_numpy_strides(out._data)
+    elif not data.flags.c_contiguous:
+        laid = np.empty_like(data, dtype=out._data.dtype, subok=False)
+        laid[...] = out._data
+        out._data = laid
+    return out
 
 
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
     dtype = _dtype.as_dtype(dtype, "ones_like")  # float, int, bool too
     data = input._data
-    if dtype is None and device is None and not requires_grad and type(data) is np.ndarray:
-        return _wrap(_ones_array(data.shape, data.dtype))  # the common case: a backward's seed
+    if (dtype is None and device is None and not requires_grad and type(data) is np.ndarray
+            and data.size):
+        seed = np.empty_like(data)  # the common case: a backward's seed (in input's layout)
+        seed.fill(1)
+        return _wrap(seed)
     return _like(ones, input, dtype, device, requires_grad)
 
 
@@ -503,8 +527,8 @@ def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = 
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None,  # noqa: A002
               requires_grad: bool = False) -> Tensor:
     dtype = _dtype.as_dtype(dtype, "full_like")  # float, int, bool too
-    return full(input.shape, fill_value, dtype=dtype or input.dtype, device=device or
-                input.device, requires_grad=requires_grad)
+    return _laid_out_as(input, full(input.shape, fill_value, dtype=dtype or input.dtype,
+                                    device=device or input.device, requires_grad=requires_grad))
 
 
 def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
@@ -521,8 +545,8 @@ def randint_like(input: Tensor, low, high=None, *, dtype=None, device=None) -> T
     dtype = _dtype.as_dtype(dtype, "randint_like")  # float, int, bool too
     if high is None:
         low, high = 0, low
-    return randint(low, high, input.shape, dtype=dtype or input.dtype, device=device or
-                   input.device)
+    return _laid_out_as(input, randint(low, high, input.shape, dtype=dtype or input.dtype,
+                                       device=device or input.device))
 
 
 # ---------------------------------------------------------------- logspace, tril/triu_indices,

@@ -639,7 +639,7 @@ class Tensor:
 
 
     def contiguous(self) -> Tensor:
-        return self if self._data.flags.c_contiguous else self.clone()
+        return self if self._data.flags.c_contiguous else self._contiguous_copy()
 
     # ------------------------------------------------------------------ in-place helpers
     # (``_inplace``, which runs an in-place op, is attached from above with the operations:
@@ -770,12 +770,56 @@ def _wrap(data, requires_grad: bool = False) -> Tensor:
     t = _new(Tensor)
     if type(data) is not np.ndarray:
         data = _backend.asarray(data)
+    if not data.size:  # (a tensor without elements: see _laid_out)
+        data = _laid_out(data)
     t._data = data
     if grad_mode._inference_blocks and grad_mode._state.inference:  # _new_counter(), inline
         t._version_counter = _INFERENCE
     if requires_grad:
         t._requires_grad = True
     return t
+
+
+# layout task: the strides of tensors without elements
+def _laid_out(data):
+    """A new array without elements gets the strides PyTorch gives a fresh contiguous tensor
+    of its shape (NumPy sets them all to 0), so that ``stride()`` and the views made from it
+    (``t()``, slices, ``expand``) report what PyTorch's do. An empty array given to
+    ``from_numpy`` keeps NumPy's strides, 0, as PyTorch's tensor does, and so do its views."""
+    if type(data) is not np.ndarray or not data.ndim or any(data.strides) or _numpy_laid(data):
+        return data  # a device's array, 0-d, or strides NumPy carried over from its base
+    return np.lib.stride_tricks.as_strided(data, strides=_contiguous_strides(
+        data.shape, data.itemsize), subok=True)
+
+
+def _contiguous_strides(shape, step: int = 1) -> tuple:
+    """The strides PyTorch gives a contiguous tensor of ``shape`` (in units of ``step``):
+    each dimension steps over the ones inside it, a size-0 one counted as size 1."""
+    strides = []
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+_NUMPY_EMPTIES: dict = {}  # id -> weak reference: the empty arrays from_numpy was given
+
+
+def _numpy_laid(data) -> bool:
+    """Whether ``data`` is (a view of) an empty array ``from_numpy`` was given."""
+    while data is not None:
+        ref = _NUMPY_EMPTIES.get(id(data))
+        if ref is not None and ref() is data:
+            return True
+        data = getattr(data, "base", None)
+    return False
+
+
+def _keep_numpy_strides(data) -> None:
+    """Remember ``data``, an empty array whose strides (NumPy's 0) the tensor keeps, and so
+    do the views made of it."""
+    key = id(data)
+    _NUMPY_EMPTIES[key] = _weakref(data, lambda _, key=key: _NUMPY_EMPTIES.pop(key, None))
 
 
 def _rebuild(cls, array, requires_grad, device):

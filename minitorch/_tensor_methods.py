@@ -36,7 +36,9 @@ from minitorch._tensor import (
     NO_KEEPDIM,
     Tensor,
     _any_requires_grad,
+    _contiguous_strides,
     _counter,
+    _numpy_laid,
     _wrap,
 )
 from minitorch.autograd import grad_mode
@@ -368,7 +370,12 @@ class TensorMethods:
         return self.to(dtype)
 
     def clone(self) -> Tensor:
-        """A copy with its own memory, recorded in the graph (``CloneBackward0``)."""
+        """A copy with its own memory, recorded in the graph (``CloneBackward0``), laid out
+        in memory as this tensor is."""
+        return _shape.ClonePreserve.apply(self)
+
+    def _contiguous_copy(self) -> Tensor:  # layout task
+        """A copy in contiguous memory, recorded as ``clone()`` is (``contiguous()``)."""
         return _shape.Clone.apply(self)
 
     # ------------------------------------------------------------ in-place machinery
@@ -1093,9 +1100,12 @@ class TensorMethods:
 
     def stride(self, dim=None):
         """How many elements to step in memory to move one position along each dimension
-        (``stride(d)``: along dimension ``d``). A broadcast (expanded) dimension steps 0."""
+        (``stride(d)``: along dimension ``d``). A broadcast (expanded) dimension steps 0; a
+        tensor without elements reports the strides of its layout, as PyTorch's does."""
         data = self._data
         strides = tuple(s // data.itemsize for s in data.strides)
+        if not data.size and not any(strides) and data.ndim and not _numpy_laid(data):
+            strides = _contiguous_strides(data.shape)  # NumPy gave it 0s (_tensor._laid_out)
         if dim is None:
             return strides
         if data.ndim == 0:

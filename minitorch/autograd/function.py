@@ -220,8 +220,9 @@ class AccumulateGrad(Node):
             elif var._grad is None:  # the first one: this variable and getrefcount's argument
                 unshared = sys.getrefcount(grad) == 2 and grad._grad_fn is None and (
                     getattr(grad._data, "base", 0) is None and sys.getrefcount(grad._data) == 2)
-                var._grad = grad if unshared else grad.clone()  # (an array that owns its
-            else:  # memory and is held by one tensor has no view anywhere)
+                # (a copy is contiguous: PyTorch lays it out as the parameter, contiguous)
+                var._grad = grad if unshared else grad._contiguous_copy()  # (an array that
+            else:  # owns its memory and is held by one tensor has no view anywhere)
                 var._grad._accumulate_(grad)
         if var._post_accumulate_hooks:
             for hook in tuple(var._post_accumulate_hooks.values()):

@@ -23,7 +23,15 @@ import numpy as np
 from minitorch import _backend, _dtype
 from minitorch._backend import array_module
 from minitorch._device import device as _device_cls
-from minitorch._tensor import VIEW_MULTI, VIEW_NO_GRAD, Tensor, _counter, _wrap
+from minitorch._tensor import (
+    VIEW_MULTI,
+    VIEW_NO_GRAD,
+    Tensor,
+    _counter,
+    _keep_numpy_strides,
+    _numpy_laid,
+    _wrap,
+)
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops._util import (
@@ -534,6 +542,21 @@ class Clone(Function):
         return grad
 
 
+# layout task: clone() keeps its input's layout
+class ClonePreserve(Clone):
+    """``clone()``: a copy laid out in memory as its input is (PyTorch's default
+    ``memory_format=torch.preserve_format``: a transposed tensor's clone is transposed too).
+    ``Clone``, the copy to contiguous memory, serves ``contiguous()`` and ``reshape``."""
+
+    node_name = "CloneBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a):
+        data = a._data  # (without elements: a new array object with the same strides)
+        return _wrap(data.copy(order="K") if data.size else data.view())
+
+
 class ToCopy(Function):
     """A dtype conversion: the gradient is converted back to the input's dtype."""
 
@@ -559,7 +582,10 @@ class ToDevice(Function):
     @staticmethod
     def forward(ctx, a, device: _device_cls):
         ctx.device = a._device
-        return _wrap(_backend.move(a._data, device))
+        data = _backend.move(a._data, device)
+        if not data.size and _numpy_laid(a._data):  # layout task: the strides go along
+            _keep_numpy_strides(data)
+        return _wrap(data)
 
     @staticmethod
     def backward(ctx, grad):
