@@ -786,7 +786,12 @@ def sum_to_size(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
                 raise _not_expandable(shape, have)
             kept.append(lead + i)
     kept = tuple(kept)
-    if not kept:  # only leading dimensions to remove (a bias, a scalar): one sum does it
+    if not shape:  # down to one number: a plain sum, as PyTorch's sum_to
+        return input.sum()
+    if not kept and not (input.requires_grad and grad_mode.is_grad_enabled()):
+        # only leading dimensions to remove (a bias, a scalar) and no graph to record: one
+        # sum does it. A recorded one is PyTorch's sum_to: a sum that keeps the dimensions,
+        # then a view (SumBackward1 under ViewBackward0, as create_graph=True shows)
         return SumDim.apply(input, tuple(range(lead)), False, None)
     out = SumDim.apply(input, tuple(range(lead)) + kept, True, None)
     return out.reshape(shape) if lead else out
