@@ -189,13 +189,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "limits-float64", "equal-limits", "equal-limits-float64", "zero-limits",
          "zero-limits-float64", "bad-limits", "bad-limits-float64"),
         "MulBackward0", "CloneBackward0"),
-    "F:huber_loss": (
-        ("ordinary", "sum", "none", "delta0.5", "delta3.0", "ties", "inf-nan", "broadcast",
-         "empty", "float64", "float16", "delta0.1-none", "delta1.0-none", "delta10.0-none",
-         "delta-kink", "node", "weight-mean", "weight-node-mean", "weight-sum", "weight-node-sum",
-         "weight-none", "weight-node-none", "weight-broadcast-target", "weight-zeros",
-         "weight-float64"),
-        "MulBackward0", "HuberLossBackwardBackward0"),
     "F:instance_norm": (
         ("ordinary", "affine", "4-d", "5-d", "float64", "float16", "eps-momentum", "running",
          "running-momentum", "eval", "one-position-eval", "constant", "specials", "node"),
@@ -355,11 +348,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "float64", "float16", "kinks-float32", "kinks-float64", "kinks-upinf"),
         "MulBackward0", "EluBackward1"),
     "F:silu": (("inplace",), "MulBackward0", "CloneBackward0"),
-    "F:smooth_l1_loss": (
-        ("ordinary", "sum", "none", "beta0.5", "beta3.0", "ties", "inf-nan", "broadcast", "empty",
-         "float64", "float16", "mixed", "int-target", "beta0.1-none", "beta1.0-none",
-         "beta10.0-none", "beta-kink", "node"),
-        "MulBackward0", "SmoothL1LossBackwardBackward0"),
     "F:threshold": (("inplace-kw", "inplace-value-above"), "MulBackward0", "CloneBackward0"),
     "F:threshold_": (
         ("ordinary", "zeros", "ties", "inf", "nan", "empty", "0-d", "noncontig", "strided",

@@ -1,7 +1,8 @@
 """The gradients' own graphs (``create_graph=True``) against PyTorch 2.13's, and their derivatives.
 
 A backward that is one PyTorch kernel (``tanh_backward``, ``sigmoid_backward``,
-``gelu_backward``, ``mse_loss_backward``) is one Function here too, written once on the arrays,
+``gelu_backward``, ``mse_loss_backward``, ``smooth_l1_loss_backward``,
+``huber_loss_backward``) is one Function here too, written once on the arrays,
 with its own backward in tensor operations: so the recorded gradient has PyTorch's node
 (``TanhBackwardBackward0``...), and differentiates to any order. A formula that multiplies by a
 number records PyTorch's Scalar overload (``MulBackward1``, one edge). The op table
@@ -31,6 +32,14 @@ CASES = {  # name: (call on the library, positive inputs only)
     "mse_loss-none": (lambda lib, x: lib.nn.functional.mse_loss(_fixed(lib, x), x,
                                                               reduction="none"), False),
     "mse_loss-both": (lambda lib, x: lib.nn.functional.mse_loss(x, x.flip(0)), False),
+    "smooth_l1_loss": (lambda lib, x: lib.nn.functional.smooth_l1_loss(
+        x, _fixed(lib, x), beta=0.5), False),
+    "smooth_l1_loss-none": (lambda lib, x: lib.nn.functional.smooth_l1_loss(
+        _fixed(lib, x), x, reduction="none"), False),
+    "huber_loss": (lambda lib, x: lib.nn.functional.huber_loss(
+        x, _fixed(lib, x), delta=0.7), False),
+    "huber_loss-sum-both": (lambda lib, x: lib.nn.functional.huber_loss(
+        x, x.flip(0) * 0.5, reduction="sum"), False),
     "pow3": (lambda lib, x: x ** 3, False),
     "pow2.5": (lambda lib, x: x ** 2.5, True),
     "pow-tensor": (lambda lib, x: x ** (_fixed(lib, x) + x), True),
@@ -87,7 +96,8 @@ def test_gradient_graphs_are_torchs(name):
     for (_, vm), (_, vt) in zip(mine, theirs):
         np.testing.assert_allclose(vm, vt, rtol=1e-10, atol=1e-12)
     if name in ("tanh", "sigmoid", "pow3", "abs", "mse_loss", "mse_loss-sum", "mse_loss-none",
-                "mse_loss-both"):
+                "mse_loss-both", "smooth_l1_loss", "smooth_l1_loss-none", "huber_loss",
+                "huber_loss-sum-both"):
         assert mine[1][0] == theirs[1][0]
 
 
@@ -104,7 +114,8 @@ def test_second_and_third_derivatives_by_finite_differences(name):
     assert minitorch.autograd.gradgradcheck(first, (x,))
 
 
-@pytest.mark.parametrize("name", ["tanh", "sigmoid", "gelu", "gelu-tanh", "mse_loss"])
+@pytest.mark.parametrize("name", ["tanh", "sigmoid", "gelu", "gelu-tanh", "mse_loss",
+                                  "smooth_l1_loss", "huber_loss"])
 def test_float16_gradients(name):
     """The backward kernels compute float16 in float32 and round once, as PyTorch's CPU does."""
     mine, theirs = _graphs(minitorch, name, 2, "float16"), _graphs(torch, name, 2, "float16")
