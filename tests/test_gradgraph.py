@@ -40,6 +40,8 @@ CASES = {  # name: (call on the library, positive inputs only)
         x, _fixed(lib, x), delta=0.7), False),
     "huber_loss-sum-both": (lambda lib, x: lib.nn.functional.huber_loss(
         x, x.flip(0) * 0.5, reduction="sum"), False),
+    "var-dim": (lambda lib, x: x.var(1), False),
+    "var-dim-keepdim": (lambda lib, x: x.var(0, keepdim=True, correction=0), False),
     "pow3": (lambda lib, x: x ** 3, False),
     "pow2.5": (lambda lib, x: x ** 2.5, True),
     "pow-tensor": (lambda lib, x: x ** (_fixed(lib, x) + x), True),
@@ -81,7 +83,7 @@ def _graphs(lib, name, order, dtype="float64"):
                     else g.detach().numpy()))
         if g.grad_fn is None:  # a constant derivative (abs'): no higher one to record
             break
-        g = (g * w).sum()
+        g = (g * lib.tensor(np.linspace(0.5, 1.5, 12).reshape(3, 4), dtype=g.dtype)).sum()
     return out
 
 

@@ -28,6 +28,7 @@ from minitorch._tensor import NO_DIM, NO_KEEPDIM, Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops._util import normalize_dim, normalize_dims, quietly
+from minitorch.ops.arithmetic import MulScalar
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var",
            "std", "all", "any", "vector_norm", "sum_to_size"]
@@ -373,11 +374,17 @@ class Var(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        n = int(np.prod([a.shape[d] for d in ctx.dims]))
-        centered = a - a.mean(ctx.dims, keepdim=True)
-        # d var/da_i = 2 (a_i - mean) / (N - correction)
-        scale = _spread(grad, a.shape, ctx.dims, ctx.keepdim)
-        return scale * centered * _ratio(2, n - ctx.correction)
+        return _var_backward(grad, a, ctx)
+
+
+def _var_backward(grad: Tensor, a: Tensor, ctx) -> Tensor:
+    """``d var/da_i = 2 (a_i - mean) / (N - correction)`` times the gradient, in PyTorch's
+    order (``var_backward``: the number times the gradient, as its C++ multiplies by a
+    number, then the centered input); std's backward calls it too."""
+    n = int(np.prod([a.shape[d] for d in ctx.dims]))
+    scale = MulScalar.apply(_spread(grad, a.shape, ctx.dims, ctx.keepdim),
+                            _ratio(2, n - ctx.correction))
+    return scale * (a - a.mean(ctx.dims, keepdim=True))
 
 
 def _variance(x, dims: tuple, correction: float, keepdim: bool, root: bool = False):
@@ -421,11 +428,8 @@ class Std(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        n = int(np.prod([a.shape[d] for d in ctx.dims]))
-        centered = a - a.mean(ctx.dims, keepdim=True)
-        # d std/da_i = (a_i - mean) / ((N - correction) std), taken as 0 where std is 0
-        scale = _spread((grad / out).masked_fill(out == 0, 0.0), a.shape, ctx.dims, ctx.keepdim)
-        return scale * centered * _ratio(1, n - ctx.correction)
+        # d std/da = d var/da / (2 std), taken as 0 where std is 0 (PyTorch's std_backward)
+        return _var_backward((grad / MulScalar.apply(out, 2)).masked_fill(out == 0, 0.0), a, ctx)
 
 
 # ---------------------------------------------------------------- functions (the public API)
