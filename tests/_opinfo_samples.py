@@ -2515,6 +2515,8 @@ class Result:
     grads2: list | None = None
     devices: list = field(default_factory=list)  # the device type of each tensor output
     graphs: list = field(default_factory=list)  # per tensor output: graph_lines(its grad_fn)
+    # gradgraph task: per input, graph_lines of its gradient's grad_fn (create_graph=True)
+    grad_graphs: list | None = None
 
 
 def graph_lines(node, limit: int = 400) -> list[str]:
@@ -2661,13 +2663,26 @@ def run(lib, s: Sample, device=None) -> Result:
     if not leaves or not diff_outs:
         return res
     gos = [lib.from_numpy(_weights(o)).to(o.dtype).to(o.device) for o in diff_outs]
+    # gradgraph task: a floating output's gradients are recorded too (create_graph=True), and
+    # the graph of each is compared as the forward's is (GRAD_GRAPH). Without gradgrad, the
+    # gradients compared are the plain ones (PyTorch computes some differently when it records
+    # them: logit's at -0.0, logdet's at a singular matrix), so they are taken twice.
+    again = not s.gradgrad and any(o.dtype.is_floating_point for o in diff_outs)
     try:
         grads = lib.autograd.grad(diff_outs, leaves, gos, allow_unused=True,
-                                create_graph=s.gradgrad)
+                                  create_graph=s.gradgrad, retain_graph=s.gradgrad or again)
     except Exception as e:
         res.error = ("backward", _exc_class(e), str(e))
         return res
     res.grads = [None if g is None else _describe(lib, g) for g in grads]
+    if again:
+        try:
+            grads = lib.autograd.grad(diff_outs, leaves, gos, allow_unused=True,
+                                      create_graph=True)
+        except Exception:  # (the plain gradients are compared; here there is no graph)
+            grads = ()
+    if s.gradgrad or again:
+        res.grad_graphs = [graph_lines(None if g is None else g.grad_fn) for g in grads]
     if s.gradgrad:
         gg_in = [g for g in grads if g is not None and g.requires_grad]
         if gg_in:
@@ -2731,6 +2746,8 @@ def _same(a, b, grad=False) -> str | None:
 
 # The verdicts, in the issue's terms (plus: the same class, but another message).
 GRAPH = "GRAPH"  # the same values and gradients, recorded as another graph than PyTorch's
+# gradgraph task: the same, for the graph that create_graph=True records for the gradients
+GRAD_GRAPH = "GRAD-GRAPH"
 AGREE, SAME_EXC, SILENT, DIFF_EXC, ACCEPTS, REJECTS, DIFF_MSG = (
     "agree", "same-exception-class", "SILENT", "different-exception-class",
     "accepted-where-torch-raises", "raises-where-torch-works", "same-class-different-message")
@@ -2802,6 +2819,11 @@ def compare(mine: Result, ref: Result, s: Sample) -> tuple[str, str]:
             at = next((j for j, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
             return GRAPH, (f"output {i}, line {at}: {a[at] if at < len(a) else 'end'!r} vs "
                            f"{b[at] if at < len(b) else 'end'!r}")
+    for i, (a, b) in enumerate(zip(mine.grad_graphs or (), ref.grad_graphs or ())):
+        if a != b:  # gradgraph task: the gradients' own graphs (create_graph=True)
+            at = next((j for j, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            return GRAD_GRAPH, (f"grad {i}, line {at}: {a[at] if at < len(a) else 'end'!r} vs "
+                                f"{b[at] if at < len(b) else 'end'!r}")
     return AGREE, ""
 
 
@@ -2976,10 +2998,23 @@ def _add_torchnn_entries() -> None:
 _add_torchnn_entries()
 
 
+# gradgraph task: the gradients' graphs (create_graph=True) not yet PyTorch's, by sample id
+# (thousands of samples: looked up in a dict, not matched as patterns)
+def _add_gradgraph_entries() -> dict:
+    import _opinfo_samples_gradgraph
+
+    return _opinfo_samples_gradgraph.not_yet_fixed()
+
+
+_GRAD_GRAPH_SAMPLES = _add_gradgraph_entries()
+
+
 def known_difference(sample_id: str, verdict: str) -> str | None:
     """The reason when ``sample_id`` is a documented difference of this verdict, else None."""
     import fnmatch
 
+    if verdict == GRAD_GRAPH and sample_id in _GRAD_GRAPH_SAMPLES:  # (gradgraph task)
+        return _GRAD_GRAPH_SAMPLES[sample_id]
     for pattern, v, reason in KNOWN_DIFFERENCES + NOT_YET_FIXED:
         literal = "".join("[[]" if c == "[" else "[]]" if c == "]" else c for c in pattern)
         if v == verdict and fnmatch.fnmatchcase(sample_id, literal):

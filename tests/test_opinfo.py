@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 from _opinfo_samples import (
     AGREE,
+    GRAD_GRAPH,
     OPS,
     SAME_EXC,
     SKIP,
@@ -38,6 +39,7 @@ from _opinfo_samples import (
     public_callables,
     run,
 )
+from _opinfo_samples_gradgraph import GRAD_GRAPHS_NOT_YET_FIXED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -173,4 +175,6 @@ def test_reductions_over_any_dims_like_torch(name, shape, data):
         kwargs = {}
     s = Sample(f"method:{name}", f"hypothesis-dim{dims}-keep{keepdim}", (A(arr),), kwargs)
     verdict, detail = compare(run(minitorch, s), run(torch, s), s)
-    assert verdict in (AGREE, SAME_EXC) or known_difference(s.id, verdict), detail
+    # (gradgraph task: the ops whose gradients' graph is not PyTorch's yet, listed by op)
+    not_yet = verdict == GRAD_GRAPH and s.op in GRAD_GRAPHS_NOT_YET_FIXED
+    assert verdict in (AGREE, SAME_EXC) or known_difference(s.id, verdict) or not_yet, detail

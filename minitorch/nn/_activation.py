@@ -8,8 +8,10 @@ then those of softplus, ELU/SELU/CELU, logsigmoid, hardtanh, hardsigmoid, hardsw
 * ``silu(x) = x * sigmoid(x)`` (also called swish).
 
 ``Phi`` needs ``erf``, which NumPy lacks: ``ops/pointwise.py`` evaluates it (``erf_array``,
-and ``Erf``, the Function behind ``torch.erf``). The backward formulas are written with tensor
-operations, so second derivatives work.
+and ``Erf``, the Function behind ``torch.erf``). gelu's derivative is an operation of its own
+(``GeluBackwardBackward0``, as PyTorch's ``gelu_backward``), whose backward is written with
+tensor operations; silu's backward is written with tensor operations. So second derivatives
+work.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ import numpy as np
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops.arithmetic import where
-from minitorch.ops.pointwise import Erf, erf_array
+from minitorch.ops.arithmetic import AddScalar, where
+from minitorch.ops.pointwise import erf_array
 from minitorch.ops.unary import sigmoid, tanh
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -43,21 +45,41 @@ def _gelu_array(x, approximate: str):
     return out.astype(x.dtype, copy=False)
 
 
-def _gelu_slope(x: Tensor, approximate: str) -> Tensor:
-    """``d gelu(x)/dx`` with tensor operations (so it can be differentiated again)."""
+def _gelu_backward_array(grad, x, approximate: str):
+    """``grad * d gelu(x)/dx`` on arrays, as PyTorch's ``gelu_backward`` kernel computes it
+    (in float32 for float16): ``Phi(x) + x phi(x)``, or the derivative of the tanh form."""
+    xp = array_module(x)
+    opmath = np.float64 if x.dtype == np.float64 else np.float32
+    v, g = x.astype(opmath), grad.astype(opmath)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if approximate == "tanh":
+            t = xp.tanh(opmath(_SQRT_2_OVER_PI) * (v + opmath(_KAPPA) * v * v * v))
+            d_inner = opmath(_SQRT_2_OVER_PI) * (opmath(1) + opmath(3 * _KAPPA) * v * v)
+            slope = opmath(0.5) * (opmath(1) + t) + opmath(0.5) * v * (opmath(1) - t * t) * d_inner
+        else:
+            cdf = opmath(0.5) * (opmath(1) + erf_array(v * opmath(1 / math.sqrt(2.0))))
+            pdf = opmath(1 / math.sqrt(2 * math.pi)) * xp.exp(v * v * opmath(-0.5))
+            slope = cdf + v * pdf
+        return (g * slope).astype(grad.dtype, copy=False)
+
+
+def _gelu_curvature(x: Tensor, approximate: str) -> Tensor:
+    """``d^2 gelu(x)/dx^2`` with tensor operations (so it can be differentiated again), as
+    PyTorch's ``gelu_double_backward``: ``phi(x) (2 - x^2)``; for the tanh form, with
+    ``t = tanh(u)``, ``u = sqrt(2/pi) (x + 0.044715 x^3)`` and ``h = du/dx``,
+    ``(1 - t^2) (h (1 - x t h) + x h' / 2)``."""
     if approximate == "tanh":
-        inner = (x + x * x * x * _KAPPA) * _SQRT_2_OVER_PI
-        t = tanh(inner)
-        d_inner = (x * x * (3 * _KAPPA) + 1) * _SQRT_2_OVER_PI
-        return (t + 1) * 0.5 + x * 0.5 * (1 - t * t) * d_inner
-    cdf = (Erf.apply(x * (1 / math.sqrt(2.0))) + 1) * 0.5
+        t = tanh((x + x * x * x * _KAPPA) * _SQRT_2_OVER_PI)
+        h = (x * x * (3 * _KAPPA) + 1) * _SQRT_2_OVER_PI
+        h_prime = x * (6 * _KAPPA * _SQRT_2_OVER_PI)
+        return (1 - t * t) * (h * (1 - x * t * h) + x * h_prime * 0.5)
     pdf = (x * x * -0.5).exp() * (1 / math.sqrt(2 * math.pi))
-    return cdf + x * pdf
+    return pdf * (2 - x * x)
 
 
 class Gelu(Function):
     """``gelu(x) = x Phi(x)``; its derivative is ``Phi(x) + x phi(x)`` (phi: the normal
-    density), or the derivative of the tanh form."""
+    density), or the derivative of the tanh form (:class:`GeluGrad`)."""
 
     node_name = "GeluBackward0"
     _builtin = True
@@ -71,10 +93,30 @@ class Gelu(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        if a._data.dtype == np.float16:  # in float32, rounded once, as PyTorch computes it:
-            # in float16, x * x overflows from |x| = 256 and the slope became inf * 0 = NaN
-            return (grad.float() * _gelu_slope(a.float(), ctx.approximate)).half()
-        return grad * _gelu_slope(a, ctx.approximate)
+        return GeluGrad.apply(grad, a, ctx.approximate)
+
+
+class GeluGrad(Function):
+    """gelu's backward as an operation of its own, as PyTorch's ``gelu_backward``: the
+    derivative on the arrays (in float32 for float16, where ``x * x`` would overflow from
+    ``|x| = 256``), and with ``create_graph=True`` the node PyTorch records. Its own backward
+    in tensor operations: linear in ``grad``, and ``grad * gelu''(x)`` for ``x``."""
+
+    node_name = "GeluBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, x, approximate):
+        ctx.save_for_backward(grad, x)
+        ctx.approximate = approximate
+        return _wrap(_gelu_backward_array(grad._data, x._data, approximate))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x = ctx.saved_tensors
+        need_grad, need_x = ctx.needs_input_grad[:2]
+        return (GeluGrad.apply(gg, x, ctx.approximate) if need_grad else None,
+                gg * grad * _gelu_curvature(x, ctx.approximate) if need_x else None)
 
 
 class Silu(Function):
@@ -96,8 +138,8 @@ class Silu(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        s = sigmoid(a)
-        return grad * (s * (1 + a * (1 - s)))
+        s = sigmoid(a)  # PyTorch's formula, with a number added and subtracted as its C++ does
+        return grad * s * AddScalar.apply(a * (s.new_ones(()) - s), 1.0)
 
 
 # ---------------------------------------------------------------- softplus, ELU, hard*, mish

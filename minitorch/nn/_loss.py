@@ -17,6 +17,7 @@ from minitorch.nn._util import (
     _type_name,
 )
 from minitorch.ops._util import REDUCTION_ENUM, broadcast_error, quietly, saved_attr
+from minitorch.ops.arithmetic import MulScalar
 from minitorch.ops.unary import sigmoid
 
 
@@ -105,10 +106,48 @@ class MseLoss(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        gx = 2 * (x - y) * _scale_grad(grad, ctx.reduction, ctx.n)
-        return (gx if ctx.needs_input_grad[0] else None,
-                -gx if ctx.needs_input_grad[1] else None)
+        x, y = ctx.saved_tensors  # the target's gradient: the same, with x and y swapped
+        return (MseLossGrad.apply(grad, x, y, ctx.reduction) if ctx.needs_input_grad[0]
+                else None,
+                MseLossGrad.apply(grad, y, x, ctx.reduction) if ctx.needs_input_grad[1]
+                else None)
+
+
+class MseLossGrad(Function):
+    """mse_loss' backward as an operation of its own, as PyTorch's ``mse_loss_backward``:
+    ``d loss/dx = norm (x - y) grad``, with ``norm = 2 / n`` for ``"mean"``, else 2. One
+    node, the one PyTorch records with ``create_graph=True``. Its own backward in tensor
+    operations: linear in ``grad`` (summed back to the loss' shape), and ``norm`` times the
+    incoming gradient times ``grad`` for ``x`` (minus that for ``y``)."""
+
+    node_name = "MseLossBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, grad, x, y, reduction):
+        ctx.save_for_backward(grad, x, y)
+        ctx.reduction = reduction
+        ctx.norm = 2 / max(x.numel(), 1) if reduction == "mean" else 2
+        g, xd, yd = (_opmath(t._data) for t in (grad, x, y))
+        out = quietly(np.multiply, ctx.norm * quietly(np.subtract, xd, yd), g)
+        return _wrap(out.astype(x._data.dtype, copy=False))  # (as the input x, as PyTorch)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x, y = ctx.saved_tensors
+        need_grad, need_x, need_y = ctx.needs_input_grad[:3]
+        d_grad = d_x = None
+        if need_grad:
+            d_grad = MseLossGrad.apply(gg, x, y, ctx.reduction)
+            d_grad = d_grad if ctx.reduction == "none" else d_grad.sum()
+        if need_x or need_y:
+            d_x = MulScalar.apply(gg * grad, ctx.norm)
+        return d_grad, d_x if need_x else None, -d_x if need_y else None
+
+
+def _opmath(x: np.ndarray) -> np.ndarray:
+    """``x`` in the dtype PyTorch's CPU kernels compute in: float32 for float16."""
+    return x.astype(np.float32) if x.dtype == np.float16 else x
 
 
 class BinaryCrossEntropy(Function):

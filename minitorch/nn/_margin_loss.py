@@ -38,22 +38,13 @@ from minitorch.nn._util import (
     _type_name,
 )
 from minitorch.ops._util import broadcast_error
-from minitorch.ops.arithmetic import AddScalar, MulScalar, SubNumber, where
+from minitorch.ops.arithmetic import AddScalar, MulScalar, SubScalar, where
 from minitorch.ops.indexing import _add_at
 from minitorch.ops.shape import unsqueeze
 
 _EPSILON = 1e-12  # cosine_embedding_loss adds it to each squared norm, as PyTorch
 _NEG_BOOL = ("Negation, the `-` operator, on a bool tensor is not supported. If you are "
              "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
-
-
-class SubScalar(SubNumber):
-    """``x - number`` under the node name of PyTorch's ``sub.Scalar`` overload (one edge),
-    which its composite losses record."""
-
-    node_name = "SubBackward1"
-    _builtin = True
-    _edge_args = (0,)
 
 
 def _reduction_of(size_average, reduce, reduction: str) -> str:

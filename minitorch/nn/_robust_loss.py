@@ -9,9 +9,10 @@ With ``z = |input - target|``:
 
 Both are quadratic near 0 and linear far out, so one wild target cannot dominate the gradient:
 ``d/dinput`` is ``clamp(input - target, -beta, beta) / beta`` (Huber:
-``clamp(input - target, -delta, delta)``; its own derivative is 0 outside ``|d| < beta``,
-the edges included, as in PyTorch), written with tensor operations so that it is
-differentiable again.
+``clamp(input - target, -delta, delta)``): an operation of its own, as PyTorch's
+``smooth_l1_loss_backward``, whose own derivative (0 outside ``|d| < beta``, the edges
+included, as in PyTorch) is written with tensor operations so that it is differentiable
+again.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from minitorch import _dtype
 from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
-from minitorch.nn._util import _reduce_array, _scale_grad
-from minitorch.ops.arithmetic import where
+from minitorch.nn._util import _reduce_array
+from minitorch.ops.arithmetic import DivScalar
 
 
 class SmoothL1Loss(Function):
@@ -53,19 +54,70 @@ class SmoothL1Loss(Function):
 
     @classmethod
     def backward(cls, ctx, grad):
-        x, y = ctx.saved_tensors
-        d = x - (y if y.dtype is x.dtype or not cls._huber else y.to(x.dtype))
-        # clamp(d, -beta, beta), whose own derivative is 0 from |d| = beta on, as PyTorch's
-        # second derivative (clamp's is 1 at the edges): outside, the slope is a constant
-        slope = where(d.abs() < ctx.beta, d, d.detach().clamp(-ctx.beta, ctx.beta))
-        if not cls._huber:
-            slope = slope / ctx.beta
-        g = slope * _scale_grad(grad, ctx.reduction, ctx.n)
-        gx = g if ctx.needs_input_grad[0] else None
-        gy = -g if ctx.needs_input_grad[1] else None
-        gx, gy = (t.to(a.dtype) if t is not None and t.dtype is not a.dtype else t
-                  for t, a in ((gx, x), (gy, y)))
-        return gx, gy
+        x, y = ctx.saved_tensors  # the target's gradient: the same, with x and y swapped
+        grad_cls = HuberLossGrad if cls._huber else SmoothL1LossGrad
+        args = (ctx.reduction, ctx.beta)
+        return (grad_cls.apply(grad, x, y, *args) if ctx.needs_input_grad[0] else None,
+                grad_cls.apply(grad, y, x, *args) if ctx.needs_input_grad[1] else None)
+
+
+class SmoothL1LossGrad(Function):
+    """smooth_l1_loss' backward as an operation of its own, as PyTorch's
+    ``smooth_l1_loss_backward``: ``norm * grad * clamp(d, -beta, beta) / beta`` with
+    ``d = x - y`` (``norm``: ``1 / n`` for ``"mean"``), computed on the arrays as PyTorch's
+    kernel (``sign(d)`` from ``|d| >= beta`` on), in the dtype of ``x``. Its own backward in
+    tensor operations, as PyTorch's: linear in ``grad``, and ``norm / beta`` times ``grad``
+    times the incoming gradient where ``|d| < beta`` for ``x`` (minus that for ``y``)."""
+
+    node_name = "SmoothL1LossBackwardBackward0"
+    _builtin = True
+    _huber = False
+
+    @classmethod
+    def forward(cls, ctx, grad, x, y, reduction, beta):
+        ctx.save_for_backward(grad, x, y)
+        ctx.reduction, ctx.beta = reduction, beta
+        dt = x._data.dtype if cls._huber else _dtype.result_type(x, y).np
+        opmath = np.float64 if dt == np.float64 else np.float32
+        g, xd, yd = (t._data.astype(opmath, copy=False) for t in (grad, x, y))
+        xp, b = array_module(xd), opmath(beta)
+        norm = opmath(1 / max(x.numel(), 1) if reduction == "mean" else 1)
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            d = (xd.astype(dt).astype(opmath) - yd.astype(dt).astype(opmath))
+            if cls._huber:  # clamp(d, -delta, delta)
+                slope = xp.where(d <= -b, -b, xp.where(d >= b, b, d))
+            else:
+                slope = xp.where(xp.abs(d) >= b, xp.where(d > 0, opmath(1), opmath(-1)), d / b)
+            out = norm * slope * g
+        return _wrap(out.astype(x._data.dtype, copy=False))
+
+    @classmethod
+    def backward(cls, ctx, gg):
+        grad, x, y = ctx.saved_tensors
+        need_grad, need_x, need_y = ctx.needs_input_grad[:3]
+        d_grad = d_x = None
+        if need_grad:
+            d_grad = cls.apply(gg, x, y, ctx.reduction, ctx.beta)
+            d_grad = d_grad if ctx.reduction == "none" else d_grad.sum()
+        if need_x or need_y:
+            if ctx.beta == 0 and not cls._huber:  # (no quadratic part: zero, as PyTorch)
+                d_x = gg.new_zeros(gg.shape)
+            else:
+                inside = _wrap(array_module(x._data).abs(x._data - y._data) < ctx.beta)
+                d_x = gg * grad * inside.to(grad.dtype)
+                d_x = d_x if cls._huber else DivScalar.apply(d_x, ctx.beta)
+                if ctx.reduction == "mean":
+                    d_x = DivScalar.apply(d_x, max(x.numel(), 1))
+        return d_grad, d_x if need_x else None, -d_x if need_y else None
+
+
+class HuberLossGrad(SmoothL1LossGrad):
+    """huber_loss' backward (``huber_loss_backward``): ``norm * grad * clamp(d, -delta,
+    delta)``, in ``x``'s dtype; its backward as smooth L1's, without the division."""
+
+    node_name = "HuberLossBackwardBackward0"
+    _builtin = True
+    _huber = True
 
 
 class HuberLoss(SmoothL1Loss):

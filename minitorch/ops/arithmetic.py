@@ -438,7 +438,8 @@ class PowScalar(Function):
         p = ctx.exponent
         if p == 0:  # a ** 0 is 1 everywhere (0 ** 0 too): its derivative is 0
             return _wrap(np.zeros_like(grad._data))
-        return grad * (p * a ** (p - 1))  # d(a^p)/da = p * a^(p-1), in PyTorch's order
+        # d(a^p)/da = p * a^(p-1), in PyTorch's order, times the number as its C++ does
+        return grad * MulScalar.apply(a ** (p - 1), p)
 
 
 def _check_exponent(a: Tensor, exponent) -> None:
@@ -476,7 +477,8 @@ class PowTensor(Function):
         # PyTorch's formulas, in its order: the gradient is selected away where b == 0, but
         # multiplies the masked a^b * log(a), so an inf or NaN gradient at a == 0 gives NaN
         if ctx.needs_input_grad[0]:  # b * a^(b-1), taken as 0 where b == 0 (also at a == 0)
-            ga = where(b == 0, 0.0, grad * (b * a ** (b - 1)))
+            ga = where(b == 0, 0.0, grad * (b * a ** (SubScalar.apply(b, 1)
+                                                      if b.is_floating_point() else b - 1)))
         if ctx.needs_input_grad[1]:  # a^b * log(a), taken as 0 where a == 0 and b >= 0
             log_a = a.to(out.dtype).log()  # a float16 base of a float64 power: log in float64
             gb = grad * where((a == 0) & (b >= 0), 0.0, out * log_a)
@@ -507,8 +509,8 @@ class PowScalarBase(Function):
         # multiplied by the gradient, as in PyTorch: an inf gradient gives NaN there)
         log_c = float(np.log(np.float64(c))) if c > 0 else (-np.inf if c == 0 else np.nan)
         if c == 0:
-            return grad * where(b >= 0, 0.0, out * log_c)
-        return grad * (out * log_c)
+            return grad * where(b >= 0, 0.0, MulScalar.apply(out, log_c))
+        return grad * MulScalar.apply(out, log_c)
 
 
 def _safe_power(x, y):
@@ -1266,6 +1268,15 @@ class DivScalar(DivNumber):
     """``x / number`` under the node name of PyTorch's ``div.Scalar`` overload (one edge)."""
 
     node_name = "DivBackward1"
+    _builtin = True
+    _edge_args = (0,)
+
+
+class SubScalar(SubNumber):
+    """``x - number`` under the node name of PyTorch's ``sub.Scalar`` overload (one edge),
+    which its composite losses and backward formulas record."""
+
+    node_name = "SubBackward1"
     _builtin = True
     _edge_args = (0,)
 

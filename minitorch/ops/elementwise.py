@@ -51,7 +51,7 @@ from minitorch.ops.arithmetic import (
     where,
 )
 from minitorch.ops.pointwise import _P, _Q, _R, _S, _poly, erf_array
-from minitorch.ops.unary import Ceil, Sign, _check_not_bool, sign
+from minitorch.ops.unary import Ceil, Sgn, _check_not_bool, sign
 
 __all__ = [
     "tan", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh",
@@ -297,13 +297,6 @@ class Frac(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad
-
-
-class Sgn(Sign):
-    """``sgn``: ``sign`` for real numbers, recorded under its own name."""
-
-    node_name = "SgnBackward0"
-    _builtin = True
 
 
 def _unary(cls, name: str, doc: str, alias_of: str | None = None):

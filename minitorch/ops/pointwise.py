@@ -37,7 +37,7 @@ from minitorch.ops._util import (
     fused_multiply_add,
     quietly,
 )
-from minitorch.ops.arithmetic import _described
+from minitorch.ops.arithmetic import AddScalar, MulScalar, _described
 
 __all__ = ["log1p", "expm1", "rsqrt", "log2", "log10", "exp2", "erf", "isinf", "isposinf",
            "isneginf", "nan_to_num", "lerp", "erf_array"]
@@ -64,7 +64,7 @@ class Log1p(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad / (a + 1)  # d log(1 + a)/da = 1 / (1 + a)
+        return grad / AddScalar.apply(a, 1)  # d log(1 + a)/da = 1 / (1 + a)
 
 
 class Expm1(Function):
@@ -82,7 +82,7 @@ class Expm1(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * (out + 1)  # d (exp(a) - 1)/da = exp(a) = expm1(a) + 1
+        return grad * AddScalar.apply(out, 1)  # d (exp(a) - 1)/da = exp(a) = expm1(a) + 1
 
 
 def _rsqrt_array(x: np.ndarray) -> np.ndarray:
@@ -125,7 +125,7 @@ class Log2(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad / (a * math.log(2.0))  # d log_b(a)/da = 1 / (a ln b)
+        return grad / MulScalar.apply(a, math.log(2.0))  # d log_b(a)/da = 1 / (a ln b)
 
 
 class Log10(Log2):
@@ -139,7 +139,7 @@ class Log10(Log2):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad / (a * math.log(10.0))
+        return grad / MulScalar.apply(a, math.log(10.0))
 
 
 class Exp2(Function):
@@ -157,7 +157,7 @@ class Exp2(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * out * math.log(2.0)  # d 2^a/da = 2^a ln 2
+        return MulScalar.apply(grad * out, math.log(2.0))  # d 2^a/da = 2^a ln 2
 
 
 # ---------------------------------------------------------------- the error function

@@ -28,6 +28,7 @@ from minitorch._tensor import NO_DIM, NO_KEEPDIM, Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops._util import normalize_dim, normalize_dims, quietly, saved_attr, saved_sizes
+from minitorch.ops.arithmetic import MulScalar
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var",
            "std", "all", "any", "vector_norm", "sum_to_size"]
@@ -381,11 +382,17 @@ class Var(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        n = int(np.prod([a.shape[d] for d in ctx.dims]))
-        centered = a - a.mean(ctx.dims, keepdim=True)
-        # d var/da_i = 2 (a_i - mean) / (N - correction)
-        scale = _spread(grad, a.shape, ctx.dims, ctx.keepdim)
-        return scale * centered * _ratio(2, n - ctx.correction)
+        return _var_backward(grad, a, ctx)
+
+
+def _var_backward(grad: Tensor, a: Tensor, ctx) -> Tensor:
+    """``d var/da_i = 2 (a_i - mean) / (N - correction)`` times the gradient, in PyTorch's
+    order (``var_backward``: the number times the gradient, as its C++ multiplies by a
+    number, then the centered input); std's backward calls it too."""
+    n = int(np.prod([a.shape[d] for d in ctx.dims]))
+    scale = MulScalar.apply(_spread(grad, a.shape, ctx.dims, ctx.keepdim),
+                            _ratio(2, n - ctx.correction))
+    return scale * (a - a.mean(ctx.dims, keepdim=True))
 
 
 def _variance(x, dims: tuple, correction: float, keepdim: bool, root: bool = False):
@@ -429,11 +436,8 @@ class Std(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        n = int(np.prod([a.shape[d] for d in ctx.dims]))
-        centered = a - a.mean(ctx.dims, keepdim=True)
-        # d std/da_i = (a_i - mean) / ((N - correction) std), taken as 0 where std is 0
-        scale = _spread((grad / out).masked_fill(out == 0, 0.0), a.shape, ctx.dims, ctx.keepdim)
-        return scale * centered * _ratio(1, n - ctx.correction)
+        # d std/da = d var/da / (2 std), taken as 0 where std is 0 (PyTorch's std_backward)
+        return _var_backward((grad / MulScalar.apply(out, 2)).masked_fill(out == 0, 0.0), a, ctx)
 
 
 # ---------------------------------------------------------------- functions (the public API)
@@ -794,7 +798,12 @@ def sum_to_size(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
                 raise _not_expandable(shape, have)
             kept.append(lead + i)
     kept = tuple(kept)
-    if not kept:  # only leading dimensions to remove (a bias, a scalar): one sum does it
+    if not shape:  # down to one number: a plain sum, as PyTorch's sum_to
+        return input.sum()
+    if not kept and not (input.requires_grad and grad_mode.is_grad_enabled()):
+        # only leading dimensions to remove (a bias, a scalar) and no graph to record: one
+        # sum does it. A recorded one is PyTorch's sum_to: a sum that keeps the dimensions,
+        # then a view (SumBackward1 under ViewBackward0, as create_graph=True shows)
         return SumDim.apply(input, tuple(range(lead)), False, None)
     out = SumDim.apply(input, tuple(range(lead)) + kept, True, None)
     return out.reshape(shape) if lead else out

@@ -51,7 +51,8 @@ def _scan(np_fn, x: np.ndarray, dim: int, out_dtype, reverse: bool = False) -> n
     xp = array_module(x)
     if reverse:
         x = xp.flip(x, dim)
-    out = np_fn(x, axis=dim, dtype=_acc_dtype(x) if x.dtype.kind == "f" else out_dtype)
+    acc = _acc_dtype(x) if x.dtype.kind == "f" else out_dtype  # (inf * 0 is NaN, silently)
+    out = quietly(lambda v: np_fn(v, axis=dim, dtype=acc), x)
     if reverse:
         out = xp.flip(out, dim)
     return xp.ascontiguousarray(out.astype(out_dtype, copy=False))

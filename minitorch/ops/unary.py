@@ -21,6 +21,7 @@ from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import against_number, float_type, quietly
+from minitorch.ops.arithmetic import AddScalar, MulScalar
 
 __all__ = ["exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "sigmoid", "relu", "sign"]
 
@@ -82,7 +83,7 @@ class Sqrt(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad / (2 * out)  # d sqrt(a)/da = 1 / (2 sqrt(a))
+        return grad / MulScalar.apply(out, 2)  # d sqrt(a)/da = 1 / (2 sqrt(a))
 
 
 class Abs(Function):
@@ -99,7 +100,7 @@ class Abs(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad * sign(a)  # d|a|/da = sign(a), taken as 0 at a = 0
+        return grad * Sgn.apply(a)  # d|a|/da = sgn(a), taken as 0 at a = 0 (PyTorch: sgn)
 
 
 class Sin(Function):
@@ -156,7 +157,39 @@ class Tanh(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * (1 - out * out)  # d tanh(a)/da = 1 - tanh(a)^2
+        return TanhBackward.apply(grad, out)
+
+
+def _opmath(x: np.ndarray) -> np.ndarray:
+    """``x`` in the dtype PyTorch's CPU kernels compute in: float32 for float16."""
+    return x.astype(np.float32) if x.dtype == np.float16 else x
+
+
+class TanhBackward(Function):
+    """tanh's backward as an operation of its own, as PyTorch's ``tanh_backward``:
+    ``d tanh(a)/da = 1 - tanh(a)^2``, so ``grad * (1 - out^2)`` from the output ``out``. One
+    node instead of three, and with ``create_graph=True`` the node PyTorch records; its own
+    backward (tanh's second derivative) is in tensor operations, as PyTorch's formula:
+    linear in ``grad``, and ``-2 out grad`` times the incoming gradient for ``out``."""
+
+    node_name = "TanhBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(grad, out):
+        g, o = _opmath(grad._data), _opmath(out._data)
+        return _wrap((g * (1 - o * o)).astype(grad._data.dtype, copy=False))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(*inputs)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        need_grad, need_out = ctx.needs_input_grad
+        return (TanhBackward.apply(gg, out) if need_grad else None,
+                gg * (MulScalar.apply(out, -2) * grad) if need_out else None)
 
 
 class Sigmoid(Function):
@@ -178,7 +211,33 @@ class Sigmoid(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * out * (1 - out)  # d sigmoid(a)/da = sigmoid(a) (1 - sigmoid(a))
+        return SigmoidBackward.apply(grad, out)
+
+
+class SigmoidBackward(Function):
+    """sigmoid's backward as an operation of its own, as PyTorch's ``sigmoid_backward``:
+    ``d sigmoid(a)/da = s (1 - s)`` with ``s = sigmoid(a)``, the output, so ``grad * (1 - s) *
+    s``. Its own backward in tensor operations, as PyTorch's formula: linear in ``grad``, and
+    ``grad (1 - 2 s)`` times the incoming gradient for ``s``."""
+
+    node_name = "SigmoidBackwardBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(grad, out):
+        g, o = _opmath(grad._data), _opmath(out._data)
+        return _wrap((g * (1 - o) * o).astype(grad._data.dtype, copy=False))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(*inputs)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        need_grad, need_out = ctx.needs_input_grad
+        return (SigmoidBackward.apply(gg, out) if need_grad else None,
+                gg * grad * AddScalar.apply(MulScalar.apply(out, -2), 1) if need_out else None)
 
 
 class Relu(Function):
@@ -267,6 +326,14 @@ class Sign(Function):
     def backward(ctx, grad):
         # sign is flat: its derivative is 0 (wherever it exists)
         return _wrap(array_module(grad._data).zeros_like(grad._data))
+
+
+class Sgn(Sign):
+    """``sgn``: ``sign`` for real numbers, recorded under its own name (``abs``'s backward
+    multiplies by it, as PyTorch's does)."""
+
+    node_name = "SgnBackward0"
+    _builtin = True
 
 
 def exp(input: Tensor) -> Tensor:  # noqa: A002
