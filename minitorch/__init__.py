@@ -512,6 +512,7 @@ from minitorch.ops.matrices import (
 from minitorch.ops.linalg import addmv, addr
 
 addmv, addr = _with_out(addmv), _with_out(addr)
+addmm, baddbmm, addbmm = (_with_out(f) for f in (addmm, baddbmm, addbmm))  # (task misc2)
 ger = outer  # PyTorch's older name of outer (out= included: its errors say mul())
 from minitorch.ops.scatter import index_reduce
 

@@ -322,6 +322,43 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return _wrap(array)
 
 
+# misc2: sizes too big for memory get PyTorch's RuntimeErrors, not NumPy's errors
+def storage_error(shape, np_dtype, strides=None) -> RuntimeError:
+    """PyTorch's error for a tensor of ``shape`` (and ``strides``) that cannot be made: its
+    byte count overflows 64 bits, or the allocator has not that much memory."""
+    shape = [int(n) for n in shape]
+    length = 1 if strides is None else 1 + sum((n - 1) * st for n, st in zip(shape, strides))
+    nbytes = (math.prod(shape) if strides is None else length) * np.dtype(np_dtype).itemsize
+    if nbytes > _MAX_BYTES:
+        return RuntimeError(f"Storage size calculation overflowed with sizes={shape}" + (
+            "" if strides is None else f" and strides={list(strides)}"))
+    return RuntimeError("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: "
+                        f"can't allocate memory: you tried to allocate {nbytes} bytes. Error "
+                        "code 12 (Cannot allocate memory)")
+
+
+_MAX_BYTES = 2**63 - 1
+
+
+def check_storage(shape, np_dtype, strides=None) -> None:
+    """Raise PyTorch's overflow error before making a tensor of ``shape`` whose byte count
+    does not fit 64 bits (a factory that computes its values before it has its result)."""
+    error = storage_error(shape, np_dtype, strides)
+    if "overflowed" in str(error):
+        raise error
+
+
+def _allocate(make, shape, np_dtype, *args) -> np.ndarray:
+    """``make(shape, *args, dtype=np_dtype)`` (``np.zeros``, ``np.empty``...), with PyTorch's
+    errors where it is too big."""
+    try:
+        return make(shape, *args, dtype=np_dtype)
+    except (ValueError, MemoryError) as e:
+        if isinstance(e, ValueError) and "too big" not in str(e):
+            raise
+        raise storage_error(shape, np_dtype) from None
+
+
 def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor filled with 1 (float32 unless ``dtype`` says otherwise)."""
     dtype = _dtype.as_dtype(dtype, "ones")  # float, int, bool too
@@ -330,7 +367,7 @@ def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
 
 
 def _ones_array(shape: tuple, np_dtype) -> np.ndarray:
-    data = np.empty(shape, dtype=np_dtype)
+    data = _allocate(np.empty, shape, np_dtype)
     data.fill(1)  # (np.ones does this in Python, at twice the cost)
     return data
 
@@ -339,15 +376,15 @@ def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
     """A tensor filled with 0 (float32 unless ``dtype`` says otherwise)."""
     dtype = _dtype.as_dtype(dtype, "zeros")  # float, int, bool too
     shape = _shape_arg(size, "zeros: Dimension size must be non-negative.")
-    return _finish(np.zeros(shape, dtype=_float(dtype) if dtype is None else dtype.np),
+    return _finish(_allocate(np.zeros, shape, _float(dtype) if dtype is None else dtype.np),
                    None, device, requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor whose values are whatever was in memory (fill it before reading it)."""
     dtype = _dtype.as_dtype(dtype, "empty")  # float, int, bool too
-    return _finish(np.empty(_shape_arg(size), dtype=_float(dtype) if dtype is None else dtype.np),
-                   None, device, requires_grad)
+    return _finish(_allocate(np.empty, _shape_arg(size), _float(dtype) if dtype is None else
+                             dtype.np), None, device, requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -360,7 +397,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
         dtype = _dtype.scalar_dtype(fill_value)
     if isinstance(fill_value, numbers.Number):  # PyTorch's checked conversion: 1e40 is no float32
         fill_value = _dtype.number_as(fill_value, dtype)
-    return _finish(np.full(_shape_arg((size,)), fill_value, dtype=dtype.np), None, device,
+    return _finish(_allocate(np.full, _shape_arg((size,)), dtype.np, fill_value), None, device,
                    requires_grad)
 
 
@@ -368,6 +405,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = 
     """Numbers drawn from the standard normal distribution N(0, 1)."""
     dtype = _dtype.as_dtype(dtype, "randn")  # float, int, bool too
     _random.check_float_fill(_float(dtype), "normal_kernel_cpu")
+    check_storage(_shape_arg(size), _float(dtype))
     return _finish(_random.normal_array(_shape_arg(size), 0.0, 1.0, _float(dtype), generator),
                    None, device, requires_grad)
 
@@ -376,6 +414,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = F
     """Numbers drawn uniformly from [0, 1)."""
     dtype = _dtype.as_dtype(dtype, "rand")  # float, int, bool too
     _random.check_float_fill(_float(dtype), "check_uniform_bounds")
+    check_storage(_shape_arg(size), _float(dtype))
     return _finish(_random.uniform_array(_shape_arg(size), 0.0, 1.0, _float(dtype), generator),
                    None, device, requires_grad)
 
@@ -385,6 +424,7 @@ def normal(mean: float, std: float, size, *, generator=None, dtype=None, device=
     """Numbers drawn from N(mean, std**2)."""
     dtype = _dtype.as_dtype(dtype, "normal")  # float, int, bool too
     _random.check_float_fill(_float(dtype), "normal_kernel_cpu")
+    check_storage(_shape_arg((size,)), _float(dtype))
     return _finish(_random.normal_array(_shape_arg((size,)), mean, std, _float(dtype), generator),
                    None, device, requires_grad)
 
@@ -399,6 +439,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
     np_dtype = np.int64 if dtype is None else dtype.np
+    check_storage(_shape_arg((size,)), np_dtype)
     return _finish(_random.integers_array(low, high, _shape_arg((size,)), np_dtype, generator),
                    dtype, device, requires_grad)
 
@@ -406,6 +447,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 def randperm(n: int, *, generator=None, dtype=None, device=None) -> Tensor:
     """A random permutation of ``0 .. n-1``."""
     dtype = _dtype.as_dtype(dtype, "randperm")  # float, int, bool too
+    check_storage((n,), np.int64)
     return _finish(_random.permutation(n, generator).astype(np.int64), dtype, device, False)
 
 
@@ -429,8 +471,10 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
         dtype = _dtype.int64 if ints else _dtype.get_default_dtype()
     if dtype.is_floating_point:  # compute in float64 as PyTorch does, then cast
         n = int(np.ceil((end - start) / step))
+        check_storage((n,), dtype.np)
         data = (start + step * np.arange(builtins.max(n, 0), dtype=np.float64))
     else:
+        check_storage((len(range(int(start), int(end), int(step))),), dtype.np)
         data = np.arange(start, end, step)
     return _finish(data, dtype, device, requires_grad)
 
@@ -442,6 +486,7 @@ def linspace(start, end, steps: int, *, dtype=None, device=None,
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dtype = dtype or _dtype.get_default_dtype()
+    check_storage((steps,), dtype.np)
     if dtype.np in _FUSED and steps > 1:
         data = _linspace(start, end, steps, dtype.np)
     else:
@@ -475,8 +520,9 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None,
     for name, size in (("n", n), ("m", m)):
         if size is not None and size < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
-    return _finish(np.eye(n, m, dtype=_float(dtype) if dtype is None else dtype.np), None,
-                   device, requires_grad)
+    np_dtype = _float(dtype) if dtype is None else dtype.np
+    check_storage((n, n if m is None else m), np_dtype)
+    return _finish(np.eye(n, m, dtype=np_dtype), None, device, requires_grad)
 
 
 def _like(fn, t: Tensor, dtype, device, requires_grad, *args) -> Tensor:
@@ -582,6 +628,7 @@ def logspace(start, end, steps: int | None = None, base: float = 10.0, *, dtype=
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     start, end = _number(start), _number(end)
+    check_storage((steps,), dtype.np)
     if steps == 1:  # (from start itself, not rounded to the dtype)
         data = _libm_pow(base, np.array([start], np.float64))
     else:
@@ -731,7 +778,8 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad: bool 
                            f"strides={list(stride)}")
     np_dtype = _float(_dtype.as_dtype(dtype, "empty_strided"))
     length = 0 if 0 in size else 1 + sum((n - 1) * st for n, st in zip(size, stride))
-    memory = np.empty(length, np_dtype)
+    check_storage(size, np_dtype, stride)
+    memory = _allocate(np.empty, (length,), np_dtype)
     data = np.lib.stride_tricks.as_strided(
         memory, size, tuple(st * memory.itemsize for st in stride))
     return _finish(data, None, device, requires_grad)

@@ -92,7 +92,8 @@ _SAME_DTYPE |= {"hardshrink"}  # (torchnn task)
 _MATMUL = {"mm", "bmm", "matmul", "linalg_inv_ex", "_linalg_det", "linalg_cross",
            "linalg_cholesky_ex", "_linalg_solve_ex", "renorm",
            "sort", "isin",  # (sort: msort(out=), in matmul's words)
-           "addmv", "linalg_lu_solve"}  # (task linalg2)
+           "addmv", "linalg_lu_solve",  # (task linalg2)
+           "addmm", "baddbmm"}  # (task misc2)
 _SAFE_CAST = {"linalg_pinv": "linalg.pinv",  # their own words for an unsafe cast
               # (task linalg2)
               "linalg_cond": "linalg.cond", "linalg_tensorinv": "tensorinv",
@@ -109,6 +110,9 @@ _OWN_MESSAGE = {  # these insist on their own dtype, each in its own words
 # results without a gradient: their out= takes arguments that require grad
 _NOT_DIFFERENTIABLE = {"searchsorted", "bucketize", "isin", "histc"}
 _CAT = {"cat", "stack"}
+# (task misc2) addbmm's kernel copies ``input`` into ``out`` (cast to its dtype, resized without
+# a warning) and adds the products there: ``out``'s dtype must be the batches'
+_INPUT_INTO_OUT = {"addbmm"}
 
 
 def _check_out_kind(name: str, out: Tensor) -> None:
@@ -177,12 +181,17 @@ def with_out(fn, name: str | None = None, writer: str | None = None):
     def wrapper(*args, out=None, **kwargs):
         if out is None:
             return fn(*args, **kwargs)
+        if not isinstance(out, Tensor):  # (misc2) the argument parser's error, named
+            raise TypeError(f"{wrapper.__name__}(): argument 'out' must be Tensor, not "
+                            f"{type(out).__name__}")
         _check_out_kind(name, out)
         _check_grad(writer, out, args, kwargs)
         with grad_mode.no_grad():
+            if name in _INPUT_INTO_OUT and args and isinstance(args[0], Tensor):
+                args = (args[0].to(out.dtype), *args[1:])
             result = fn(*args, **kwargs)
         _check_out_dtype(name, out, result)
-        return copy_into_out(out, result, warn_resize=True)
+        return copy_into_out(out, result, warn_resize=name not in _INPUT_INTO_OUT)
 
     return wrapper
 

@@ -225,12 +225,33 @@ def _warn_deprecated_0d(what: str, instead: str) -> None:
               f"{instead}.", stacklevel=3)
 
 
+def _warn_reversed_dims(ndim: int) -> None:
+    """(misc2) ``x.T``'s deprecation warnings, once each, as PyTorch's."""
+    from minitorch._warnings import warn_once
+
+    if ndim == 0:
+        warn_once("Tensor.T 0-d", "Tensor.T is deprecated on 0-D tensors. This function is the "
+                  "identity in these cases.", stacklevel=3)
+    elif ndim != 2:
+        warn_once("Tensor.T ndim", "The use of `x.T` on tensors of dimension other than 2 to "
+                  "reverse their shape is deprecated and it will throw an error in a future "
+                  "release. Consider `x.mT` to transpose batches of matrices or "
+                  "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of "
+                  "a tensor.", stacklevel=3)
+
+
 def _adjoint(self: Tensor, message: str) -> Tensor:
-    """``mH``/``adjoint()``: ``mT`` for real numbers (a 0-d tensor is returned, with
-    PyTorch's warning)."""
+    """``mH``/``adjoint()`` (and ``mT`` of fewer than 2 dimensions): ``mT`` for real numbers
+    (a 0-d tensor is returned, with PyTorch's warning)."""
     ndim = self._data.ndim
     if ndim == 0:
-        _warn_deprecated_0d("Tensor.mH" if "mH" in message else "adjoint()", "x.conj()")
+        if "mT" in message:
+            from minitorch._warnings import warn_once
+
+            warn_once("Tensor.mT 0-d", "Tensor.mT is deprecated on 0-D tensors. This function is "
+                      "the identity in these cases.", stacklevel=3)
+        else:
+            _warn_deprecated_0d("Tensor.mH" if "mH" in message else "adjoint()", "x.conj()")
         return self
     if ndim == 1:
         raise RuntimeError(f"{message} on matrices or batches of matrices. Got 1-D tensor.")
@@ -585,10 +606,13 @@ class TensorMethods:
 
     @property
     def T(self):  # noqa: N802
+        _warn_reversed_dims(self._data.ndim)  # (misc2)
         return _shape.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
 
     @property
     def mT(self):  # noqa: N802
+        if self._data.ndim < 2:  # (misc2) PyTorch's warning and error
+            return _adjoint(self, "tensor.mT is only supported")
         return _shape.transpose(self, -2, -1)
 
     def permute(self, *dims):

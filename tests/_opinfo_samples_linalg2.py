@@ -158,6 +158,8 @@ def addmv_addr_samples(op):
             yield Sample(op, "out-requires-grad", (x, m1, m2),
                          call=lambda lib, *a: getattr(lib, name)(
                              *a, out=lib.empty(0, device=a[0].device)))
+            yield Sample(op, "out-not-tensor", (x, m1, m2),  # (task misc2)
+                         call=lambda lib, *a: getattr(lib, name)(*a, out=[1]))
     return gen
 
 

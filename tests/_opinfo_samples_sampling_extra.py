@@ -11,6 +11,8 @@ compared bit for bit in ``tests/test_sampling_extra_parity.py``.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from _opinfo_samples import INF, NAN, A, Sample, all_families, f32, rnd
 
@@ -113,7 +115,53 @@ def addmm_samples(op):
                      call=_graph(name))
         yield Sample(op, "graph-no-input-grad", (A(rnd(2, 3), grad=False), m1, m2),
                      call=_graph(name))
+        if op.startswith("fn:"):  # (task misc2) out=
+            yield from _out_samples(op, name, x, m1, m2)
     return gen
+
+
+def _out_call(name, shape=(0,), dtype=None, detach=True, out_grad=False):
+    """``lib.<name>(..., out=out)`` into a zero ``out`` of ``shape`` and ``dtype`` (the
+    input's when None): the result, whether it is ``out``, and the warnings given."""
+    def call(lib, x, *args, **kw):
+        out = lib.zeros(shape, dtype=getattr(lib, dtype) if dtype else x.dtype,
+                        device=x.device, requires_grad=out_grad)
+        if detach:
+            x, args = x.detach(), [a.detach() for a in args]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = getattr(lib, name)(x, *args, out=out, **kw)
+        return res, res is out, [str(w.message).split(" (Triggered internally")[0]
+                                 for w in caught]
+    return call
+
+
+def _out_samples(op, name, x, m1, m2):
+    """``out=``: resized (PyTorch warns when it had elements, but for ``addbmm``), dtypes
+    (``addbmm`` casts ``input`` into ``out`` and checks ``out`` against the batches), no
+    autograd through it, an ``out`` that is not a tensor."""
+    for fam, kw in (("out", {}), ("out-resized", {"shape": (5,)}),
+                    ("out-same-shape", {"shape": (2, 3)}), ("out-float64", {"dtype": "float64"}),
+                    ("out-int64", {"dtype": "int64"}), ("out-float16", {"dtype": "float16"}),
+                    ("out-bool", {"dtype": "bool"}),
+                    ("out-requires-grad", {"out_grad": True}),
+                    ("out-args-require-grad", {"detach": False})):
+        if fam == "out-same-shape" and name == "baddbmm":
+            kw = {"shape": (5, 2, 3)}
+        yield Sample(op, fam, (x, m1, m2), {"beta": 0.5, "alpha": 2}, call=_out_call(name, **kw))
+    yield Sample(op, "out-float64-input", (A(rnd(2, 3, dtype=np.float64)), m1, m2),
+                 call=_out_call(name, dtype="float32"))
+    ints = np.arange(6).reshape(2, 3)
+    yield Sample(op, "out-int-into-float", (A(ints), _like(rnd(*_shapes(op)[0]), ints),
+                                            _like(rnd(*_shapes(op)[1]), ints)),
+                 call=_out_call(name, dtype="float32"))
+    yield Sample(op, "out-noncontig", (x, m1, m2), call=lambda lib, *a: getattr(lib, name)(
+        *(t.detach() for t in a), out=lib.zeros(3, 2, device=a[0].device).t()))
+    yield Sample(op, "out-errors-first", (x, A(rnd(7, 7, 7)), m2), msg=0,
+                 call=_out_call(name, detach=False))
+    if name == "addbmm":  # (addmm's and baddbmm's name their two signatures)
+        yield Sample(op, "out-not-tensor", (x, m1, m2),
+                     call=lambda lib, *a: lib.addbmm(*a, out=[1]))
 
 
 def cdist_samples(op):

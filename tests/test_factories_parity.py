@@ -75,3 +75,41 @@ def test_range_like_torch(start, step, count, dtype, down):
         warnings.simplefilter("ignore")
         _same(minitorch.range(start, end, step, dtype=getattr(minitorch, dtype)),
               torch.range(start, end, step, dtype=getattr(torch, dtype)))
+
+
+# misc2: sizes too big for memory: PyTorch's RuntimeErrors (its 64-bit byte count overflows,
+# or its allocator has not that much memory), not NumPy's ValueError or MemoryError
+_HUGE = 2**62
+_TOO_BIG = 2**46  # float32: 256 TiB, more than a 64-bit address space holds
+HUGE_CALLS = {
+    "zeros": lambda lib: lib.zeros(_HUGE), "zeros-2d": lambda lib: lib.zeros(2**40, 2**40),
+    "ones": lambda lib: lib.ones(_HUGE), "empty": lambda lib: lib.empty(_HUGE),
+    "full": lambda lib: lib.full((_HUGE,), 1.0), "rand": lambda lib: lib.rand(_HUGE),
+    "randn": lambda lib: lib.randn(_HUGE), "randint": lambda lib: lib.randint(0, 5, (_HUGE,)),
+    "randperm": lambda lib: lib.randperm(_HUGE), "arange": lambda lib: lib.arange(_HUGE),
+    "arange-float": lambda lib: lib.arange(0, 2.0**62),
+    "linspace": lambda lib: lib.linspace(0, 1, _HUGE),
+    "logspace": lambda lib: lib.logspace(0, 1, _HUGE), "eye": lambda lib: lib.eye(2**31),
+    "kaiser_window": lambda lib: lib.kaiser_window(_HUGE),
+    "hann_window": lambda lib: lib.hann_window(_HUGE),
+    "bartlett_window": lambda lib: lib.bartlett_window(_HUGE, periodic=False),
+    "empty_strided": lambda lib: lib.empty_strided((_HUGE,), (1,)),
+    "new_zeros": lambda lib: lib.ones(1).new_zeros(_HUGE),
+    "float64": lambda lib: lib.zeros(2**61, dtype=lib.float64),
+    "int64-max": lambda lib: lib.zeros(2**63 - 1),
+    "no-memory-zeros": lambda lib: lib.zeros(_TOO_BIG),
+    "no-memory-empty": lambda lib: lib.empty(_TOO_BIG),
+    "no-memory-int8": lambda lib: lib.zeros(_HUGE, dtype=lib.int8),
+}
+
+
+@pytest.mark.parametrize("name", list(HUGE_CALLS))
+def test_factories_too_big_for_memory_like_torch(name):
+    outs = []
+    for lib in (torch, minitorch):
+        try:
+            HUGE_CALLS[name](lib)
+            outs.append("made")
+        except Exception as e:  # (its type is compared)
+            outs.append((type(e).__name__, str(e).split(" (Cannot")[0]))
+    assert outs[1] == outs[0]

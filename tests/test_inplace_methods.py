@@ -181,6 +181,47 @@ def test_real_tensor_properties(prop, shape):
     assert outs[1] == outs[0]
 
 
+# misc2: T and mT of other than 2 dimensions (their warnings are given once per process)
+@pytest.mark.parametrize("prop", ["T", "mT"])
+@pytest.mark.parametrize("shape", [(), (3,), (0,), (2, 3), (2, 2, 3), (2, 0, 3)])
+def test_T_and_mT_of_any_dimension(prop, shape):
+    """``mT`` of a 1-D tensor is PyTorch's RuntimeError, of a 0-d one the tensor itself; ``T``
+    reverses any shape (a view)."""
+    outs = []
+    for lib in (torch, minitorch):
+        y = lib.tensor(np.arange(np.prod(shape), dtype=np.float32).reshape(shape),
+                       requires_grad=True) * 1
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                r = getattr(y, prop)
+            outs.append((_describe(lib, r), r is y, tuple(r.shape)))
+        except Exception as e:
+            outs.append((type(e).__name__, str(e)))
+    assert outs[1] == outs[0]
+
+
+def test_T_and_mT_deprecation_warnings_once_each():
+    """In a fresh process: ``T`` of a 0-d tensor and of other than 2 dimensions, and ``mT``
+    of a 0-d tensor, warn as PyTorch's, once each."""
+    import subprocess
+    import sys
+
+    code = ("import sys, warnings\n"
+            "lib = __import__(sys.argv[1])\n"
+            "with warnings.catch_warnings(record=True) as caught:\n"
+            "    warnings.simplefilter('always')\n"
+            "    for shape in [(), (), (3,), (2, 2, 3), (2, 3)]:\n"
+            "        lib.zeros(shape).T\n"
+            "    lib.zeros(()).mT, lib.zeros(()).mT, lib.zeros(2, 3).mT\n"
+            "for w in caught:\n"
+            "    print(w.category.__name__, str(w.message).split(' (Triggered')[0])\n")
+    outs = [subprocess.run([sys.executable, "-c", code, name], capture_output=True, text=True,
+                           check=True).stdout for name in ("torch", "minitorch")]
+    assert outs[1] == outs[0]
+    assert outs[0].count("UserWarning") == 3
+
+
 def test_output_nr_of_pieces():
     for lib in (torch, minitorch):
         y = lib.ones(4, requires_grad=True) * 1

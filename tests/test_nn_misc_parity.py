@@ -988,6 +988,56 @@ def test_uninitialized_placeholders_refuse_tensor_operations_like_torch(expr):
     assert outs[0] == outs[1]
 
 
+# misc2: the functions of torch.* (and nn.init's) refuse a placeholder too, each named
+_UNINITIALIZED_CALLS = [
+    "lib.add(p, 1)", "lib.add(lib.ones(1), p)", "lib.exp(p)", "lib.cat([p, p])",
+    "lib.stack([p])", "lib.matmul(p, p)", "lib.sum(p)", "lib.numel(p)", "lib.zeros_like(p)",
+    "lib.where(lib.ones(1, dtype=lib.bool), p, 1.0)", "lib.clone(p)", "lib.is_floating_point(p)",
+    "lib.allclose(p, p)", "lib.equal(p, p)", "lib.sigmoid(p)",
+    "lib.softmax(p, 0)", "lib.chunk(p, 1)", "lib.einsum('i->i', p)", "lib.norm(p)",
+    "lib.split(p, 1)", "lib.broadcast_tensors(p)", "lib.add(b, 1)",
+    "lib.mul(p, 2, out=lib.ones(0))",
+    "lib.linalg.norm(p)", "lib.linalg.vecdot(p, p)", "lib.special.expit(p)",
+    "lib.nn.functional.relu(p)", "lib.nn.functional.linear(lib.ones(2), p)",
+    "lib.nn.functional.softmax(p, 0)", "lib.nn.functional.mse_loss(p, p)",
+    "lib.nn.functional.conv1d(p, p)", "lib.nn.functional.gelu(p)",
+    "lib.nn.functional.dropout(p)", "lib.nn.functional.layer_norm(p, (1,))",
+    "lib.nn.init.zeros_(p)", "lib.nn.init.ones_(p)", "lib.nn.init.normal_(p)",
+    "lib.nn.init.uniform_(p)", "lib.nn.init.constant_(p, 1.0)", "lib.nn.init.kaiming_uniform_(p)",
+    "lib.nn.init.zeros_(b)",
+    # let through
+    "lib.is_tensor(p)", "type(lib.as_tensor(p)).__name__", "type(p.float()).__name__",
+    "lib.nn.utils.clip_grad_norm_([p], 1.0)", "repr(b.data)", "b.data.requires_grad",
+    "type(b.data).__name__", "b.data is b", "type(p.data).__name__",
+    "[type(d).__name__, d.materialize((2,)), type(d).__name__, type(b).__name__]",
+]
+
+
+@pytest.mark.parametrize("expr", _UNINITIALIZED_CALLS)
+def test_uninitialized_placeholders_refuse_torch_functions_like_torch(expr):
+    """PyTorch's placeholder refuses the functions of torch.*, nn.functional, linalg, special
+    and nn.init (its __torch_function__, and nn.init's checks) with the ValueError naming the
+    function as its repr reads (addresses masked); ``zeros_`` names ``zero_``, ``ones_``
+    ``fill_``; an ``UninitializedBuffer``'s ``.data`` is another placeholder."""
+    import re
+    import warnings
+
+    outs = []
+    for lib in (minitorch, torch):
+        p = lib.nn.UninitializedParameter()
+        b = lib.nn.UninitializedBuffer(requires_grad=True)
+        d = b.data
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                got = eval(expr, {"lib": lib, "p": p, "b": b, "d": d})
+            got = repr(got) if isinstance(got, (str, bool, list)) else "ok"
+        except (ValueError, RuntimeError, TypeError) as e:
+            got = (type(e).__name__, re.sub(r" at 0x[0-9a-f]+>", " at ...>", str(e)))
+        outs.append(got)
+    assert outs[0] == outs[1]
+
+
 def test_lazy_state_dict_keeps_placeholders_and_loading_materializes_like_torch():
     """A lazy module's ``state_dict`` holds its placeholders themselves (not detached, which
     they refuse); loading a state into it materializes them to the loaded shapes; loading

@@ -26,6 +26,7 @@ import warnings
 
 from minitorch._tensor import Tensor
 from minitorch.autograd import grad_mode
+from minitorch.nn.parameter import refuse_uninitialized
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_",
            "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_"]
@@ -89,28 +90,33 @@ def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
     """Fill with values drawn uniformly from ``[a, b)``."""
+    refuse_uninitialized(tensor, uniform_)  # (misc2) as PyTorch's: named
     with grad_mode.no_grad():
         return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
     """Fill with values drawn from ``N(mean, std^2)``."""
+    refuse_uninitialized(tensor, normal_)  # (misc2) as PyTorch's: named
     with grad_mode.no_grad():
         return tensor.normal_(mean, std, generator=generator)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
     """Fill with ``val``."""
+    refuse_uninitialized(tensor, constant_)  # (misc2) as PyTorch's: named
     with grad_mode.no_grad():
         return tensor.fill_(val)
 
 
 def zeros_(tensor: Tensor) -> Tensor:
-    return constant_(tensor, 0.0)
+    with grad_mode.no_grad():  # (misc2) zero_, as PyTorch's (its errors name it)
+        return tensor.zero_()
 
 
 def ones_(tensor: Tensor) -> Tensor:
-    return constant_(tensor, 1.0)
+    with grad_mode.no_grad():  # (misc2) fill_, as PyTorch's (not constant_: its errors name it)
+        return tensor.fill_(1.0)
 
 
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
@@ -137,6 +143,7 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
         mode: ``"fan_in"`` keeps the forward activations' variance, ``"fan_out"`` the
             backward gradients'.
     """
+    refuse_uninitialized(tensor, kaiming_uniform_)  # (misc2) as PyTorch's
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor

@@ -1064,19 +1064,56 @@ def _chbevl(x, coefficients):
     return x.dtype.type(0.5) * (b0 - b2)
 
 
-def _i1_array(x):
+def _chbevl32(x, coefficients):
+    """``_chbevl`` in float32 as PyTorch's compiled kernel runs it: each step's ``x * b1 -
+    b2`` is one fused multiply-add (the product of two float32 is exact in float64)."""
+    xp = array_module(x)
+    wide = x.astype(np.float64)
+    b0, b1, b2 = xp.full_like(x, coefficients[0]), xp.zeros_like(x), xp.zeros_like(x)
+    for c in coefficients[1:]:
+        b2, b1 = b1, b0
+        b0 = (wide * b1 - b2).astype(np.float32) + np.float32(c)
+    return np.float32(0.5) * (b0 - b2)
+
+
+def _exp32(a):
+    """``expf``: float32's ``exp`` correctly rounded (NumPy's float32 ``exp`` is not always)."""
+    return array_module(a).exp(a.astype(np.float64)).astype(np.float32)
+
+
+def _i1_array(x, scaled: bool = False, full: bool = False):
     """The modified Bessel function ``I1`` (``i0``'s derivative, ``special.i1``): ``exp(|x|)``
     times Cephes' Chebyshev series of ``i1e``, odd, as PyTorch's ``calc_i1``, and like it in
     float32 in float32, so that it overflows where PyTorch's does: past ``|x| = 88.72`` in
-    float32 and 709.78 in float64 (where ``exp`` does; float16 rounds the float64 value)."""
+    float32 and 709.78 in float64 (where ``exp`` does; float16 rounds the float64 value).
+
+    (misc2) In float32 as PyTorch's kernels: the series cut to their last 17 and 7
+    coefficients (Cephes' float tables), fused steps, ``expf``. ``scaled``: ``i1e``, without
+    ``exp(|x|)``; ``full``: ``special.modified_bessel_i1``'s float32 kernel, all the
+    coefficients and its own order of products."""
     xp = array_module(x)
-    work = np.float32 if x.dtype == np.float32 else np.float64
-    v = x.astype(work)
-    a = xp.abs(v)
+    if x.dtype != np.float32:
+        v = x.astype(np.float64)
+        a = xp.abs(v)
+        with np.errstate(all="ignore"):
+            scale = 1.0 if scaled else xp.exp(a)
+            out = xp.where(a <= 8, scale * a * _chbevl(a / 2 - 2, _I1E_A),
+                           scale * _chbevl(32 / a - 2, _I1E_B) / xp.sqrt(a))
+        return xp.where(v < 0, -out, out).astype(x.dtype, copy=False)
+    f32 = np.float32
+    a = xp.abs(x)
+    first, second = (_I1E_A, _I1E_B) if full else (_I1E_A[-17:], _I1E_B[-7:])
     with np.errstate(all="ignore"):
-        out = xp.where(a <= 8, xp.exp(a) * a * _chbevl(a / 2 - 2, _I1E_A),
-                       xp.exp(a) * _chbevl(32 / a - 2, _I1E_B) / xp.sqrt(a))
-    return xp.where(v < 0, -out, out).astype(x.dtype, copy=False)
+        small = _chbevl32(a / f32(2) - f32(2), first)
+        large = _chbevl32(f32(32) / a - f32(2), second)
+        if scaled:
+            small, large = small * a, large / xp.sqrt(a)
+        elif full:
+            small, large = small * a * _exp32(a), _exp32(a) * large / xp.sqrt(a)
+        else:
+            small, large = _exp32(a) * a * small, _exp32(a) * large / xp.sqrt(a)
+        out = xp.where(a <= 8, small, large)
+    return xp.where(x < 0, -out, out)
 
 
 class I0(_OfInput):

@@ -143,7 +143,10 @@ def i0e_array(x):
 
 
 def i1e_array(x):
-    """``exp(-|x|) I1(x)``, odd, in float64, returned in ``x``'s dtype."""
+    """``exp(-|x|) I1(x)``, odd, in float64, returned in ``x``'s dtype (float32 computes in
+    float32, as PyTorch's kernel: ``i1_array``'s float32 path)."""
+    if x.dtype == np.float32:  # (misc2)
+        return i1_array(x, scaled=True)
     v = _host(x)
     a = np.abs(v)
     with np.errstate(all="ignore"):
@@ -519,7 +522,7 @@ def spherical_bessel_j0_array(x):
 
 
 WITHOUT_DERIVATIVE = {"modified_bessel_i0": modified_bessel_i0_array,
-                      "modified_bessel_i1": i1_array,
+                      "modified_bessel_i1": lambda x: i1_array(x, full=True),  # (misc2)
                       "spherical_bessel_j0": spherical_bessel_j0_array}
 
 

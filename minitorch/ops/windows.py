@@ -23,7 +23,7 @@ import numbers
 import numpy as np
 
 from minitorch import _dtype
-from minitorch._creation import _finish
+from minitorch._creation import _finish, check_storage, storage_error
 from minitorch._tensor import Tensor
 from minitorch.ops.special import modified_bessel_i0_array
 
@@ -125,8 +125,12 @@ def _window(name: str, window_length: int, periodic: bool, dtype, device, requir
         data = np.ones(1, dt)
     else:
         n = window_length + 1 if periodic else window_length
-        with np.errstate(all="ignore"):
-            data = formula(n, dt)[:window_length]
+        check_storage((window_length,), dt)  # (misc2) PyTorch's errors, not NumPy's
+        try:
+            with np.errstate(all="ignore"):
+                data = formula(n, dt)[:window_length]
+        except MemoryError:
+            raise storage_error((window_length,), dt) from None
     return _finish(data, dtype, device, requires_grad)
 
 
