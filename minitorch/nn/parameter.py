@@ -140,107 +140,6 @@ def _refusing(name: str):
     return refused
 
 
-# misc2: the functions of torch.* refuse it too (PyTorch's __torch_function__), each named as
-# PyTorch's repr of it reads: torch.add is "<built-in method add of type object at 0x...>", the
-# Python functions "<function norm at 0x...>", the linalg/special/fft ones "<built-in function
-# linalg_norm>"
-_TORCH_PYTHON_FUNCTIONS = frozenset({  # torch/functional.py's
-    "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "broadcast_tensors",
-    "cartesian_prod", "block_diag", "cdist", "chain_matmul", "einsum", "istft", "lu", "norm",
-    "meshgrid", "pca_lowrank", "split", "stft", "svd_lowrank", "tensordot", "unique",
-    "unique_consecutive", "unravel_index"})
-# nn.functional's functions that are torch's own built-in methods or torch._C._nn's functions
-_F_TORCH_METHODS = frozenset({
-    "adaptive_avg_pool1d", "avg_pool1d", "bilinear", "celu_", "channel_shuffle", "conv1d",
-    "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
-    "cosine_similarity", "hardshrink", "native_channel_shuffle", "pairwise_distance", "pdist",
-    "pixel_shuffle", "pixel_unshuffle", "prelu", "relu_", "rrelu_", "selu_", "threshold_"})
-_F_BUILTINS = {name: name for name in (
-    "avg_pool2d", "avg_pool3d", "elu_", "gelu", "hardtanh_", "leaky_relu_", "linear", "one_hot",
-    "scaled_dot_product_attention", "softplus", "softshrink")} | {"logsigmoid": "log_sigmoid"}
-# the functions that take it as it is (PyTorch's do not dispatch on it)
-_TAKE_IT = frozenset({"tensor", "as_tensor", "asarray", "is_tensor", "save"})
-_public = None  # {code object: [(function, its repr)]}, built at first use
-
-
-def _describe(ns: str, name: str, fn, root) -> str | None:
-    """How PyTorch's error shows the function ``name`` of namespace ``ns`` (None: it takes
-    the placeholder)."""
-    if ns == "torch" and name in _TAKE_IT:
-        return None
-    if ns == "torch" and name not in _TORCH_PYTHON_FUNCTIONS or \
-            ns == "F" and name in _F_TORCH_METHODS:
-        return f"<built-in method {name} of type object at 0x{id(root):x}>"
-    if ns in ("linalg", "special", "fft"):
-        return f"<built-in function {ns}_{name}>"
-    if ns == "F" and name in _F_BUILTINS:
-        return f"<built-in function {_F_BUILTINS[name]}>"
-    return f"<function {name} at 0x{id(fn):x}>"
-
-
-def _public_functions() -> dict:
-    """The code of each public function (``minitorch.*``, ``nn.functional.*``, ``linalg.*``,
-    ``special.*``, ``fft.*``), with the functions that run it and their PyTorch reprs. The
-    package is looked up where it is already loaded (a refusal happens after ``import
-    minitorch``), not imported here. An alias shows as its shortest name (``cat``, not
-    ``concatenate``)."""
-    global _public
-    if _public is None:
-        import inspect
-        import sys
-
-        root = sys.modules["minitorch"]
-        found = {}
-        spaces = [("F", root.nn.functional)] + [
-            (ns, getattr(root, ns)) for ns in ("linalg", "special", "fft") if hasattr(root, ns)]
-        spaces.append(("torch", root))  # last: its aliases of the others' functions win
-        for ns, module in spaces:
-            for name in sorted(dir(module), key=lambda n: (len(n), n), reverse=True):
-                fn = getattr(module, name) if not name.startswith("_") else None
-                while getattr(fn, "__code__", None) is not None:  # with its wrappers (out=)
-                    found[fn] = _describe(ns, name, inspect.unwrap(fn), root)
-                    fn = getattr(fn, "__wrapped__", None)
-        _public = {}
-        for fn, desc in found.items():
-            _public.setdefault(fn.__code__, []).append((fn, desc))
-    return _public
-
-
-def _which(frame, candidates):
-    """The candidate function that ``frame`` runs: functions made by one factory share their
-    code, their closures tell them apart."""
-    if len(candidates) == 1:
-        return candidates[0][1]
-    names, values = frame.f_code.co_freevars, frame.f_locals
-    for fn, desc in candidates:
-        if all(values.get(v) is c.cell_contents for v, c in zip(names, fn.__closure__ or ())):
-            return desc
-    return candidates[0][1]
-
-
-def _called_in() -> str | None:
-    """The public function the user called that touches the placeholder, as PyTorch's error
-    names it; None when that belongs to a method it lets through (``to``, ``copy_``,
-    ``materialize``...), a function that takes it (``tensor``, ``is_tensor``), or no public
-    function (module machinery, the user's own code).
-
-    The calls inside minitorch are read from the outermost (the user's call) in: the first
-    that is a public function or an allowed method decides."""
-    import sys
-
-    frames, frame = [], sys._getframe(2)
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("minitorch"):
-        frames.append(frame)
-        frame = frame.f_back
-    public = _public_functions()
-    for frame in reversed(frames):
-        if frame.f_code in _ALLOWED_CODES:
-            return None
-        if frame.f_code in public:
-            return _which(frame, public[frame.f_code])
-    return None
-
-
 def refuse_uninitialized(tensor, fn) -> None:
     """The ValueError of a function written in Python (``nn.init.normal_``...) that PyTorch
     lets refuse a placeholder itself, naming it."""
@@ -270,10 +169,6 @@ class UninitializedTensorMixin:
                            "`module.share_memory()`.")
 
     def __getattribute__(self, name):
-        if not name.startswith("__"):  # (misc2) inside a function of torch.*: its error
-            func = _called_in()
-            if func is not None:
-                raise ValueError(_UNINITIALIZED_USE.format(func, type(self).__name__))
         value = super().__getattribute__(name)
         if (name.startswith("_") or name in _ALLOWED_METHODS or not callable(value)
                 or not hasattr(Tensor, name)):
@@ -335,9 +230,3 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
 
 
 __all__ += ["UninitializedParameter", "UninitializedBuffer"]
-# (misc2) the methods let through, and the placeholders' own: what they read is not refused
-_ALLOWED_CODES = frozenset(
-    getattr(getattr(cls, name), "__code__", None)
-    for cls in (UninitializedParameter, UninitializedBuffer)
-    for name in (*_ALLOWED_METHODS, "__init__", "__repr__", "materialize")) - {None} | {
-        UninitializedBuffer.data.fget.__code__}
