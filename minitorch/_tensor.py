@@ -665,6 +665,9 @@ class Tensor:
 
     def _accumulate_(self, grad: Tensor) -> None:
         """``self += grad`` for gradient accumulation (no graph, no checks)."""
+        if grad._data.shape != self._data.shape:  # (a `.grad` whose `.data` was replaced)
+            self.add_(grad)  # PyTorch's in-place add: it broadcasts, or raises PyTorch's error
+            return
         self._data += grad._data
         _counter(self).value += 1
 

@@ -214,6 +214,32 @@ def test_gradients_accumulate_across_backward_calls_until_zeroed():
     close(x.grad, [5.0, 5.0])
 
 
+# redteam2: a `.grad` whose `.data` was replaced by one of another shape
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("shape", [(1,), (), (2,), (0,), (3, 1), (2, 3)])
+def test_accumulating_into_a_grad_of_another_shape_is_torchs_inplace_add(shape, create_graph):
+    """PyTorch accepts ``p.grad.data = zeros(1)`` and adds the next gradient into it in place
+    (``create_graph``: out of place): it broadcasts where it can, else raises its RuntimeError,
+    never NumPy's ValueError."""
+    import warnings
+
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed: nothing to compare")
+    results = []
+    for lib in (torch, minitorch):
+        p = lib.nn.Parameter(lib.ones(3))
+        (p * 2).sum().backward()
+        p.grad.data = lib.zeros(shape)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # PyTorch's gradient layout warning
+                (p * 2).sum().backward(create_graph=create_graph)
+        except Exception as error:  # (compared with PyTorch's)
+            results.append((type(error), str(error)))
+        else:
+            results.append(np.asarray(p.grad.detach().tolist()).tolist())
+    assert results[1] == results[0]
+
+
 def test_one_gradient_reaching_two_leaves_gives_each_its_own_grad():
     """``(x + w).backward(g)``: AddBackward0 hands the very tensor ``g`` to both leaves. Each
     leaf must keep a ``.grad`` of its own, and ``g`` must stay as it was, through a second

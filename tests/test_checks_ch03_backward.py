@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from _checks import assert_fails_naming, run, wrong_ids
 from _checks import checked as _result
@@ -58,12 +59,30 @@ def _loss(w, b, x, y):  # the binary cross-entropy, in plain floats
     return -(y * math.log(p) + (1 - y) * math.log(1 - p))
 
 
-def test_check_logistic_grads_agrees_with_finite_differences(capsys):
-    def by_finite_differences(w, b, x, y):
-        return (central(lambda v: _loss(v, b, x, y), w),
-                central(lambda v: _loss(w, v, x, y), b))
+def _np_loss(w, b, x, y):  # the same loss with NumPy's log (which no Shortcut sees)
+    p = 1 / (1 + np.exp(-(w * x + b)))
+    return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
-    assert check_logistic_grads(by_finite_differences)
+
+def test_the_expected_gradients_agree_with_finite_differences():
+    for sample in [(0.5, 0.0, 2.0, 1.0), (-1.0, 0.3, 1.5, 0.0), (-0.0004, 0.5, -5000.0, 1.0)]:
+        estimate = _logistic_finite_differences(*sample, h=1e-8)
+        assert np.allclose(estimate, logistic_grads(*sample), rtol=1e-6)
+
+
+def _logistic_finite_differences(w, b, x, y, h=1e-5):  # estimates the slope, with math.log
+    return (central(lambda v: _loss(v, b, x, y), w, h),
+            central(lambda v: _loss(w, v, x, y), b, h))
+
+
+def _logistic_central_numpy(w, b, x, y):
+    return (central(lambda v: _np_loss(v, b, x, y), w),
+            central(lambda v: _np_loss(w, v, x, y), b))
+
+
+def _logistic_forward_numpy(w, b, x, y, h=1e-7):
+    loss = _np_loss(w, b, x, y)
+    return (_np_loss(w + h, b, x, y) - loss) / h, (_np_loss(w, b + h, x, y) - loss) / h
 
 
 def test_chain_rule_at_x_fails(capsys):
@@ -191,6 +210,21 @@ def _logistic_autograd_swapped(w, b, x, y):
     return gb, gw
 
 
+def _logistic_autograd_formula_after_backward(w, b, x, y):
+    t = minitorch.tensor(1.0, requires_grad=True)
+    (t * 2).backward()  # "autograd ran"
+    p = 1 / (1 + math.exp(-(w * x + b)))
+    return minitorch.tensor((p - y) * x), minitorch.tensor(p - y)
+
+
+def _chain_rule_numerical_dg(df, g, dg, x, h=1e-6):
+    return df(g(x)) * (g(x + h) - g(x - h)) / (2 * h)
+
+
+def _chain_rule_forward_dg(df, g, dg, x, h=1e-7):
+    return df(g(x)) * (g(x + h) - g(x)) / h
+
+
 def _logistic_autograd_with_pytorch(w, b, x, y):
     import torch
 
@@ -237,6 +271,19 @@ WRONG = [
     ("check_logistic_grads", _logistic_no_bias, "z without the bias", ["forgot the bias"]),
     ("check_logistic_grads", _logistic_with_tensors, "autograd instead of by hand",
      ["called `minitorch.tensor`", "plain Python floats"]),
+    ("check_logistic_grads", _logistic_finite_differences, "finite differences of the loss",
+     ["called `math.log`", "no logarithm left", "instead of deriving it by hand"]),
+    ("check_logistic_grads", _logistic_central_numpy, "central differences with np.log",
+     ["Close, but not exact", "dL/dw", "finite differences"]),
+    ("check_logistic_grads", _logistic_forward_numpy, "forward differences, h=1e-7",
+     ["Close, but not exact", "finite differences"]),
+    ("check_chain_rule", _chain_rule_numerical_dg, "g's slope measured, dg unused",
+     ["straight-through", "measured g's slope numerically", "instead of using `dg`"]),
+    ("check_chain_rule", _chain_rule_forward_dg, "g's slope by forward differences",
+     ["measured g's slope numerically", "instead of using `dg`"]),
+    ("check_logistic_autograd", _logistic_autograd_formula_after_backward,
+     "the formula returned after an unrelated backward",
+     ["`backward()` ran", "is not a gradient it computed", "return their `.grad`"]),
     ("check_logistic_autograd", _logistic_autograd_wrong_sign, "the loss without its minus",
      ["wrong sign", "*negative* log-likelihood"]),
     ("check_logistic_autograd", _logistic_autograd_forgot_requires_grad,

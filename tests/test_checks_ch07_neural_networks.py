@@ -485,6 +485,31 @@ def _linear_seeds_itself():
     return MyLinear
 
 
+def _linear_seeds_after_drawing():
+    right = _linear()
+
+    class MyLinear(right):
+        def __init__(self, in_features, out_features):
+            super().__init__(in_features, out_features)
+            minitorch.manual_seed(0)  # "so that what follows is reproducible"
+
+    return MyLinear
+
+
+def _linear_seeds_a_counter():
+    right = _linear()
+
+    class MyLinear(right):
+        made = 0
+
+        def __init__(self, in_features, out_features):
+            super().__init__(in_features, out_features)
+            MyLinear.made += 1
+            minitorch.manual_seed(MyLinear.made)  # "a new seed per layer, so layers differ"
+
+    return MyLinear
+
+
 def _linear_init(scale):
     class MyLinear(nn.Module):
         def __init__(self, in_features, out_features):
@@ -612,6 +637,10 @@ WRONG = [
      ["does not get the same weights twice", "not with NumPy's"]),
     ("check_my_linear", _linear_seeds_itself(), "manual_seed inside __init__",
      ["seed the generator itself"]),
+    ("check_my_linear", _linear_seeds_after_drawing(), "manual_seed at the end of __init__",
+     ["Two of three MyLinear(3, 2)", "seed the generator itself"]),
+    ("check_my_linear", _linear_seeds_a_counter(), "a new manual_seed per layer, in __init__",
+     ["no longer follows the caller's seed", "re-seeds the generator"]),
     ("check_my_linear", _linear_wraps_nn_linear(), "copies an nn.Linear's parameters",
      ["called `nn.Linear`", "answer key"]),
     ("check_my_linear", _linear_functional(), "F.linear in forward",

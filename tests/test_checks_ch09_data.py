@@ -19,7 +19,7 @@ from _checks import todo as _todo
 import minitorch
 from minitorch.exercises import ch09_data
 from minitorch.exercises.ch09_data import check_collate, check_dataset
-from minitorch.utils.data import Dataset
+from minitorch.utils.data import Dataset, TensorDataset
 
 
 # ------------------------------------------------------------------ Dataset
@@ -193,7 +193,7 @@ def make_batches(shuffle_fix="right", drop="right", collate="right", epoch="righ
 
 def test_data_loader_right(capsys):
     passed, out = _result(ch09_data.check_data_loader, make_batches(), capsys)
-    assert passed and "all 8 cases passed" in out
+    assert passed and "all 9 cases passed" in out
 
 
 def test_data_loader_todo(capsys):
@@ -364,6 +364,61 @@ def _collate_sorted_by_label(batch):
             minitorch.tensor([label for _, label in ordered]))
 
 
+# third adversarial review: the answer key as a base class, and a fixed-seed fallback
+class _DatasetFromTensorDataset(TensorDataset):
+    def __init__(self, images, labels, transform=None):
+        super().__init__(images, labels)
+        self.transform = transform
+
+    def __getitem__(self, i):
+        image, label = super().__getitem__(i)
+        if self.transform is not None:
+            image = self.transform(image)
+        return image, int(label)
+
+
+class _DatasetIsTensorDataset(TensorDataset):
+    """The library has it already."""
+
+
+class _DatasetWrapsTensorDataset(Dataset):
+    def __init__(self, images, labels, transform=None):
+        self.data, self.transform = TensorDataset(images, labels), transform
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, i):
+        image, label = self.data[i]
+        return (image if self.transform is None else self.transform(image)), int(label)
+
+
+def _batches_fixed_seed_fallback(dataset, batch_size, shuffle=False, drop_last=False,
+                                 generator=None,
+                                 collate_fn=minitorch.utils.data.default_collate):
+    if generator is None:
+        generator = minitorch.Generator().manual_seed(0)  # "a default, to be repeatable"
+    yield from make_batches()(dataset, batch_size, shuffle, drop_last, generator, collate_fn)
+
+
+def _batches_numpy_when_no_generator(dataset, batch_size, shuffle=False, drop_last=False,
+                                     generator=None,
+                                     collate_fn=minitorch.utils.data.default_collate):
+    minitorch.randint(2**63 - 1, (), generator=generator)
+    n = len(dataset)
+    if shuffle and generator is None:
+        order = np.random.permutation(n).tolist()
+    elif shuffle:
+        order = minitorch.randperm(n, generator=generator).tolist()
+    else:
+        order = list(range(n))
+    for start in range(0, n, batch_size):
+        indices = order[start:start + batch_size]
+        if drop_last and len(indices) < batch_size:
+            break
+        yield collate_fn([dataset[i] for i in indices])
+
+
 # ------------------------------------------------------------------ the meta-test's lists
 RIGHT = {
     "check_dataset": (check_dataset, _dataset()),
@@ -424,6 +479,17 @@ WRONG = [
      ["changed the dataset it was given"]),
     ("check_data_loader", _batches_with_a_data_loader, "a DataLoader inside",
      ["called `torch.utils.data.DataLoader`"]),
+    ("check_dataset", _DatasetFromTensorDataset, "subclasses TensorDataset",
+     ["called `TensorDataset`", "write the dataset yourself"]),
+    ("check_dataset", _DatasetIsTensorDataset, "TensorDataset under another name",
+     ["subclasses `TensorDataset`", "Subclass `Dataset`"]),
+    ("check_dataset", _DatasetWrapsTensorDataset, "a TensorDataset inside",
+     ["called `TensorDataset`", "write the dataset yourself"]),
+    ("check_data_loader", _batches_fixed_seed_fallback, "a fixed seed when generator is None",
+     ["generator=None", "falls back to a fixed seed", "global random stream"]),
+    ("check_data_loader", _batches_numpy_when_no_generator,
+     "NumPy's global stream when generator is None",
+     ["does not follow `torch.manual_seed`", "randperm(n, generator=None)"]),
 ]
 
 GIVEAWAYS = {

@@ -47,10 +47,11 @@ class Seen(dict):
 
 
 class EngineRun:
-    """What a case got: the learner's value, and how many nodes the real engine ran."""
+    """What a case got: the learner's value, how many nodes the real engine ran and (from
+    :func:`engine_ran`) the steps it ran (``minitorch.autograd.engine.BackwardStep``)."""
 
-    def __init__(self, value: Any, ran: int) -> None:
-        self.value, self.ran = value, ran
+    def __init__(self, value: Any, ran: int, steps: Any = ()) -> None:
+        self.value, self.ran, self.steps = value, ran, list(steps)
 
     def __repr__(self) -> str:  # the feedback's "got:" line shows the value only
         return format_value(self.value)
@@ -62,7 +63,7 @@ def engine_ran(fn: Callable[[], Any]) -> EngineRun:
 
     with record_backward() as steps:
         result = fn()
-    return EngineRun(result, len(steps))
+    return EngineRun(result, len(steps), steps)
 
 
 class OpShapes:

@@ -74,6 +74,13 @@ def _chain_rule_compare(df: Callable, g: Callable, dg: Callable,
             if math.isclose(value, slip, rel_tol=1e-6, abs_tol=1e-9) and not math.isclose(
                     slip, expected, rel_tol=1e-6, abs_tol=1e-9):
                 raise AssertionError(why)
+        slope = (g(x + 1e-6) - g(x - 1e-6)) / 2e-6  # g's own slope, measured numerically
+        if not math.isclose(slope, dg(x), rel_tol=1e-3, abs_tol=1e-6) and math.isclose(
+                value, df(g(x)) * slope, rel_tol=1e-3, abs_tol=1e-6):
+            raise AssertionError(
+                f"You measured g's slope numerically ({slope:.4g} here) instead of using "
+                f"`dg`, which gives {dg(x):.4g}: the chain rule multiplies by the inner "
+                "derivative you are given, dg(x).")
         return False
 
     return compare
@@ -85,13 +92,15 @@ def check_chain_rule(chain_rule: Callable[..., float]) -> bool:
     Here ``df`` is the derivative of the outer function ``f``, ``g`` the inner function and
     ``dg`` its derivative. The chain rule says: ``df(g(x)) * dg(x)``. A wrong answer is
     compared with the usual slips (the outer derivative taken at x, the inner derivative
-    missing, the two added) to name the mistake.
+    missing, the two added) to name the mistake. One case gives a ``dg`` that is not the
+    slope of ``g`` (``g = round`` with the straight-through ``dg = 1``), so an answer that
+    measures ``g``'s slope numerically instead of using ``dg`` is seen.
 
     Example:
         >>> def chain_rule(df, g, dg, x):
         ...     return df(g(x)) * dg(x)
         >>> check_chain_rule(chain_rule)
-        ✓ chain rule: all 4 cases passed.
+        ✓ chain rule: all 5 cases passed.
         True
     """
     problems = [
@@ -100,6 +109,9 @@ def check_chain_rule(chain_rule: Callable[..., float]) -> bool:
         ("f(u) = u**3, g = sin, at x = 1", lambda u: 3 * u**2, math.sin, math.cos, 1.0),
         ("f = log, g(x) = x**2 + 1, at a negative x = -2", lambda u: 1 / u,
          lambda x: x**2 + 1, lambda x: 2 * x, -2.0),
+        # dg is not g's slope (round is flat): only df(g(x)) * dg(x) gives the expected value
+        ("f = exp, g = round with the straight-through dg(x) = 1, at x = 0.3", math.exp,
+         round, lambda x: 1.0, 0.3),
     ]
     cases = [
         Case(name, lambda df=df, g=g, dg=dg, x=x: chain_rule(df, g, dg, x), df(g(x)) * dg(x),
@@ -153,7 +165,8 @@ def _logistic_compare(w: float, b: float, x: float, y: float) -> Callable[[Any, 
         if not all(_is_number(v) for v in got):
             raise AssertionError(f"Return two numbers; got {format_value(got)}.")
         values = tuple(float(np.asarray(to_numpy(v)).reshape(())) for v in got)
-        close = [math.isclose(v, e, rel_tol=1e-6, abs_tol=1e-9) for v, e in zip(values, expected)]
+        # a formula is exact to the last digits; an estimate (finite differences) is not
+        close = [math.isclose(v, e, rel_tol=1e-9, abs_tol=1e-12) for v, e in zip(values, expected)]
         if all(close):
             return True
         for slip, why in _logistic_slips(w, b, x, y):
@@ -161,6 +174,14 @@ def _logistic_compare(w: float, b: float, x: float, y: float) -> Callable[[Any, 
                     and not all(math.isclose(s, e, rel_tol=1e-6, abs_tol=1e-9)
                                 for s, e in zip(slip, expected)):
                 raise AssertionError(why)
+        if all(math.isclose(v, e, rel_tol=0.1) for v, e in zip(values, expected)):
+            name, value, want = next((n, v, e) for n, v, e, ok in zip(
+                ("dL/dw", "dL/db"), values, expected, close) if not ok)
+            raise AssertionError(
+                f"Close, but not exact: {name} is off by a relative "
+                f"{abs(value - want) / abs(want):.1e}. That is what finite differences give "
+                "(the loss evaluated at nearby points estimates the slope); a formula derived "
+                "with the chain rule is exact to the last digits.")
         return False
 
     return compare
@@ -170,6 +191,12 @@ _PLAIN_FLOATS = Shortcut(
     "This exercise derives the gradients by hand, with plain Python floats and `math`: a "
     "tensor, or autograd, would find them for you (that is Exercise 3).",
     packages=("minitorch", "torch"))
+_NO_LOSS = Shortcut(
+    "The derivative has no logarithm left in it (the log's derivative is 1/p): a `log` "
+    "means evaluating the loss itself, which estimates the gradient numerically instead of "
+    "deriving it by hand.",
+    objects={"math.log": math.log, "math.log1p": math.log1p, "math.log2": math.log2,
+             "math.log10": math.log10})
 
 
 def check_logistic_grads(logistic_grads: Callable[..., Any]) -> bool:
@@ -181,9 +208,11 @@ def check_logistic_grads(logistic_grads: Callable[..., Any]) -> bool:
         p = sigmoid(z)                                # 1 / (1 + exp(-z))
         L = -(y * log(p) + (1 - y) * log(1 - p))      # binary cross-entropy
 
-    with plain floats: a call to minitorch or PyTorch is refused. A wrong answer is compared
-    with the usual slips (the sign, the factor x, the order, z for p, an extra p(1 - p), the
-    bias forgotten) to name the mistake.
+    with plain floats: a call to minitorch or PyTorch is refused, and so is `math.log` (the
+    derivative has no log in it: a log means evaluating the loss, finite differences). The
+    values must be exact to 1e-9 (relative), which estimates are not, on inputs where they
+    lose digits. A wrong answer is compared with the usual slips (the sign, the factor x, the
+    order, z for p, an extra p(1 - p), the bias forgotten) to name the mistake.
 
     Example:
         >>> import math
@@ -191,11 +220,13 @@ def check_logistic_grads(logistic_grads: Callable[..., Any]) -> bool:
         ...     p = 1 / (1 + math.exp(-(w * x + b)))
         ...     return (p - y) * x, p - y
         >>> check_logistic_grads(logistic_grads)
-        ✓ logistic regression gradients: all 5 cases passed.
+        ✓ logistic regression gradients: all 6 cases passed.
         True
     """
     samples = [(0.5, 0.0, 2.0, 1.0), (-1.0, 0.3, 1.5, 0.0), (2.0, -1.0, -0.5, 1.0),
-               (0.0, 0.0, 3.0, 0.0), (1.5, -0.5, -2.0, 0.0)]
+               (0.0, 0.0, 3.0, 0.0), (1.5, -0.5, -2.0, 0.0),
+               # a large x: the loss curves fast in w, where finite differences lose digits
+               (-0.0004, 0.5, -5000.0, 1.0)]
     cases = []
     for w, b, x, y in samples:
         p = _sigmoid(w * x + b)
@@ -214,7 +245,7 @@ def check_logistic_grads(logistic_grads: Callable[..., Any]) -> bool:
             "dz/dw and dz/db come straight from z = w*x + b.",
             "Return the two gradients as a pair, in the order (dL/dw, dL/db).",
         ],
-        refuse=[_PLAIN_FLOATS],
+        refuse=[_PLAIN_FLOATS, _NO_LOSS],
     )
 
 
@@ -264,6 +295,18 @@ def check_logistic_autograd(logistic_autograd: Callable[..., Any]) -> bool:
                 assert array is not None and array.size == 1, (
                     f"{name} should be one number; got {format_value(value)}.")
                 values.append(float(array.reshape(())))
+            filled = [float(step.accumulated_into.grad.detach().numpy().reshape(-1)[0])
+                      for step in got.steps if step.accumulated_into is not None
+                      and step.accumulated_into.grad is not None
+                      and step.accumulated_into.grad.numel() == 1]
+            for name, value in zip(("w.grad", "b.grad"), values):
+                assert any(math.isclose(value, g, rel_tol=1e-9, abs_tol=1e-12)
+                           for g in filled), (
+                    f"`backward()` ran, but your {name} ({value:.5g}) is not a gradient it "
+                    "computed (it filled "
+                    + (", ".join(f"{g:.5g}" for g in filled) or "no one-number `.grad`")
+                    + "): build the loss from the tensors `w` and `b`, call `backward()` on "
+                    "it and return their `.grad`, not a formula.")
 
             def same(pair: tuple) -> bool:
                 return all(math.isclose(v, e, rel_tol=1e-4, abs_tol=1e-5)

@@ -739,19 +739,35 @@ def check_my_linear(my_linear: type) -> bool:
         minitorch.manual_seed(5)
         first = _array(_named(MyLinear(3, 2))["weight"]).copy()
         second_layer = _array(_named(MyLinear(3, 2))["weight"]).copy()
+        third_layer = _array(_named(MyLinear(3, 2))["weight"]).copy()
         minitorch.manual_seed(5)
         again = _array(_named(MyLinear(3, 2))["weight"]).copy()
         same = bool(np.array_equal(first, again))
-        differ = not np.array_equal(first, second_layer)
+        differ = not (np.array_equal(first, second_layer)
+                      or np.array_equal(second_layer, third_layer))
+        after = []  # the global stream after a layer is made, for the seeds 6, 6 and 7
+        for seed in (6, 6, 7):
+            minitorch.manual_seed(seed)
+            MyLinear(3, 2)
+            after.append(_array(minitorch.rand(4)).copy())
+        moves_on = np.array_equal(after[0], after[1]) and not np.array_equal(after[0], after[2])
         return Seen({"the same seed, the same weights": same,
-                     "two layers in a row, different weights": differ,
-                     "_same seed, same weights": same, "_two layers differ": differ})
+                     "three layers in a row, different weights": differ,
+                     "after a layer, the stream follows the caller's seed": moves_on,
+                     "_same seed, same weights": same, "_two layers differ": differ,
+                     "_stream moves on": moves_on})
 
     def compare_seeded(got: Any, expected: Any) -> bool:
         assert got["_two layers differ"], (
-            "Two MyLinear(3, 2) made one after the other have the same weights: does "
+            "Two of three MyLinear(3, 2) made one after the other have the same weights: does "
             "`__init__` seed the generator itself (`manual_seed` inside it)? Then every layer "
             "starts alike. Seeding is the caller's business.")
+        assert got["_stream moves on"], (
+            "After MyLinear(3, 2), the global random stream no longer follows the caller's "
+            "seed (`torch.manual_seed(6)`, a layer, then `torch.rand(4)` does not give the "
+            "same draw every time, and a different one for seed 7): `__init__` re-seeds the "
+            "generator (`manual_seed` inside it), so nothing drawn after a layer is made "
+            "(the next layers, a shuffle) is reproducible. Seeding is the caller's business.")
         assert got["_same seed, same weights"], (
             "After `torch.manual_seed(5)`, MyLinear(3, 2) does not get the same weights twice: "
             "draw them with minitorch's generator (`torch.rand`), which `manual_seed` seeds, "
@@ -837,7 +853,8 @@ def check_my_linear(my_linear: type) -> bool:
              compare=_explaining(compare_init),
              expected_repr="random, in [-0.25, 0.25] (k = 1/sqrt(16))"),
         Case("drawn from the generator that manual_seed seeds: the same seed, the same "
-             "weights; two layers in a row, different ones", _run(seeded, errors), None,
+             "weights; layers in a row, different ones; the stream not re-seeded",
+             _run(seeded, errors), None,
              compare=_explaining(compare_seeded),
              expected_repr="reproducible with torch.manual_seed, different per layer"),
         Case("a batch of two samples (2, 4) -> (2, 3), with known weight and bias",

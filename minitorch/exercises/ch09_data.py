@@ -104,7 +104,8 @@ def check_dataset(dataset_class: type) -> bool:
     label as a Python ``int`` (``int(labels[i])``; an integer 0-d tensor is accepted too).
     Negative indices work as for a list. The transform runs at every fetch, on the one image
     fetched (not once in ``__init__``), and the stored images stay unchanged. A
-    ``DataLoader`` over it yields batches.
+    ``DataLoader`` over it yields batches. ``TensorDataset`` (the answer key) is refused, as a
+    base class or inside.
 
     Example:
         >>> from minitorch.utils.data import Dataset
@@ -122,7 +123,7 @@ def check_dataset(dataset_class: type) -> bool:
         ✓ DigitsDataset: all 8 cases passed.
         True
     """
-    from minitorch.utils.data import DataLoader, Dataset
+    from minitorch.utils.data import DataLoader, Dataset, TensorDataset
 
     DS = dataset_class  # noqa: N806  (a class)
     images, labels = _samples(5)
@@ -134,6 +135,10 @@ def check_dataset(dataset_class: type) -> bool:
     def compare_dataset(got: Any, expected: Any) -> bool:
         assert got, ("`DigitsDataset(...)` is not a `Dataset`: write "
                      "`class DigitsDataset(Dataset):` (from `torch.utils.data`).")
+        assert not (isinstance(DS, type) and issubclass(DS, TensorDataset)), (
+            "`DigitsDataset` subclasses `TensorDataset`, which already stores, counts and "
+            "fetches the samples: the exercise is to write that yourself. Subclass `Dataset` "
+            "and write `__init__`, `__len__` and `__getitem__`.")
         return True
 
     def length():
@@ -274,6 +279,10 @@ def check_dataset(dataset_class: type) -> bool:
              in_a_loader, expected_batches,
              compare=lambda got, exp: got == exp),
     ]
+    answer_key = Shortcut(
+        "The exercise is to write the dataset yourself: `TensorDataset` already stores, "
+        "counts and fetches the samples.",
+        objects={"TensorDataset": TensorDataset})
     return run_check(
         "DigitsDataset", cases,
         hint=(
@@ -286,6 +295,7 @@ def check_dataset(dataset_class: type) -> bool:
             "the image of that one sample.",
             "Labels should come out as plain Python ints.",
         ],
+        refuse=[answer_key],
     )
 
 
@@ -521,6 +531,15 @@ def _show_epochs(epochs: list) -> str:
         f"epoch {i + 1}: {text}" for i, text in enumerate(shown))
 
 
+class _GlobalEpochs(_Epochs):
+    """Three epochs drawn without a generator (see ``check_data_loader``)."""
+
+    def __repr__(self) -> str:
+        first, again, after = (_show_epochs([epoch]) for epoch in self.epochs)
+        return (f"after manual_seed(5): {first}; after manual_seed(5) again: {again}; at the "
+                f"next call: {after}")
+
+
 def check_data_loader(my_batches: Callable[..., Any]) -> bool:
     """Check ``my_batches(dataset, batch_size, shuffle, drop_last, generator, collate_fn)``:
     one epoch of the batches that ``DataLoader`` yields with the same options.
@@ -530,8 +549,10 @@ def check_data_loader(my_batches: Callable[..., Any]) -> bool:
     installed (minitorch's random streams match PyTorch's bit for bit), otherwise
     minitorch's. The cases try batching in order, the short last batch, ``drop_last``,
     shuffling with a seeded ``minitorch.Generator``, two epochs from one generator (a new
-    order each), and a custom ``collate_fn``. The dataset stays unchanged, and a
-    ``DataLoader`` (or its samplers) is refused.
+    order each), and a custom ``collate_fn``. Without a generator, the order comes from the
+    global random stream: the same after the same ``manual_seed``, a new one at the next call
+    (not a fixed seed). The dataset stays unchanged, and a ``DataLoader`` (or its samplers)
+    is refused.
 
     Example:
         >>> import minitorch
@@ -550,7 +571,7 @@ def check_data_loader(my_batches: Callable[..., Any]) -> bool:
         ...             break
         ...         yield collate_fn([dataset[i] for i in indices])
         >>> check_data_loader(my_batches)
-        ✓ my_batches: all 8 cases passed.
+        ✓ my_batches: all 9 cases passed.
         True
     """
     import minitorch
@@ -601,6 +622,29 @@ def check_data_loader(my_batches: Callable[..., Any]) -> bool:
                     "say, with `random.shuffle(dataset)`): the dataset stays as it is; "
                     "shuffle a list of indices instead, with the generator.")
         return _Epochs(out)
+
+    global_options = dict(batch_size=5, shuffle=True)
+
+    def global_stream() -> _Epochs:
+        """generator=None: after the same ``manual_seed`` the same order; then a new one."""
+        minitorch.manual_seed(5)
+        first = run(global_options, None, 1).epochs[0]
+        minitorch.manual_seed(5)
+        again = run(global_options, None, 1).epochs[0]
+        return _GlobalEpochs([first, again, run(global_options, None, 1).epochs[0]])
+
+    def compare_global(got: Any, expected: Any) -> bool:
+        first, again, after = got.epochs
+        compare_for(global_options, None)(_Epochs([first]), [None])
+        assert after != first, (
+            "With generator=None, the next call gave the same order again: your code falls "
+            "back to a fixed seed. Without a generator, shuffle from the global random stream "
+            "(pass generator=None on to `randperm`), which moves on: a new order every epoch.")
+        assert again == first, (
+            "With generator=None, the order does not follow `torch.manual_seed` (the same "
+            "seed gave two different orders): draw it from minitorch's global random stream, "
+            "`randperm(n, generator=None)`, not from Python's `random` or NumPy's.")
+        return True
 
     def compare_for(options: dict, seed: int | None) -> Callable[[Any, list], bool]:
         batch_size = options["batch_size"]
@@ -690,6 +734,11 @@ def check_data_loader(my_batches: Callable[..., Any]) -> bool:
             shown = f"epoch 1: {shown} then epoch 2: a new order of all {_N_SAMPLES} samples"
         cases.append(Case(name, lambda o=options, s=seed, e=epochs: run(o, s, e), expected,
                           compare=compare_for(options, seed), expected_repr=shown))
+    cases.append(Case(
+        "generator=None, batch_size=5, shuffle=True: after torch.manual_seed(5) twice, the "
+        "same order; then, at the next call, a new one", global_stream, None,
+        compare=compare_global,
+        expected_repr="an order that follows the global seed and moves on with it"))
     return run_check(
         "my_batches", cases,
         hint="An epoch of a DataLoader: an order of the indices (shuffled by the generator, or "
