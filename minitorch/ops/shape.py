@@ -28,6 +28,7 @@ from minitorch._tensor import (
     VIEW_NO_GRAD,
     Tensor,
     _counter,
+    _in_format,
     _keep_numpy_strides,
     _numpy_laid,
     _wrap,
@@ -555,6 +556,19 @@ class ClonePreserve(Clone):
     def forward(a):
         data = a._data  # (without elements: a new array object with the same strides)
         return _wrap(data.copy(order="K") if data.size else data.view())
+
+
+# layout2 task: clone(memory_format=...)
+class CloneFormat(Clone):
+    """``clone(memory_format=f)`` for ``contiguous_format`` or a channels-last ``f``: a copy
+    laid out in memory as ``f`` says (``contiguous(memory_format=f)`` makes it too)."""
+
+    node_name = "CloneBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, fmt):
+        return _wrap(_in_format(a._data, fmt))
 
 
 class ToCopy(Function):
