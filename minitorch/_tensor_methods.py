@@ -279,6 +279,19 @@ def _invalid_to(args, kwargs) -> str:
             f"), but expected one of:{_TO_SIGNATURES}\n")
 
 
+def _non_overlapping_and_dense(shape, strides) -> bool:  # layout2 task
+    """PyTorch's ``is_non_overlapping_and_dense``: the strides are a permutation of a
+    contiguous tensor's (size-1 dimensions and those after a size-0 one not counted)."""
+    expected = 1
+    for d in sorted(range(len(shape)), key=lambda d: (shape[d] < 2, strides[d])):
+        if shape[d] < 2:
+            return True
+        if strides[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
 def _dense_in_order(shape, strides, order) -> bool:
     """Whether the dimensions in ``order`` (innermost first) step through memory densely
     (size-1 dimensions do not count), as PyTorch's contiguity checks say."""
@@ -409,6 +422,25 @@ class TensorMethods:
     def _contiguous_copy(self) -> Tensor:  # layout task
         """A copy in contiguous memory, recorded as ``clone()`` is (``contiguous()``)."""
         return _shape.Clone.apply(self)
+
+    def _as_grad_of(self, var, unshared: bool = False) -> Tensor:  # layout2 task
+        """This gradient as the first ``.grad`` of the leaf ``var``, by PyTorch's "gradient
+        layout contract" (AccumulateGrad): a gradient nothing else holds is kept if it is
+        laid out as ``var`` (or, where ``var`` is not dense, contiguous), else copied into
+        that layout; under ``create_graph=True`` it is always a (recorded) copy."""
+        data, laid, recorded = self._data, var._data, grad_mode._state.enabled
+        if not recorded and data.strides == laid.strides and laid.flags.c_contiguous:
+            return self._contiguous_copy()  # (the common case: a shared gradient)
+        shape, strides, own = var.shape, var.stride(), self.stride()
+        dense = _non_overlapping_and_dense(shape, strides)
+        if unshared and not recorded and (all(
+                g == s if n != 1 else g != 0 for n, g, s in zip(shape, own, strides))
+                if dense else data.flags.c_contiguous):
+            return self
+        if not dense:
+            return self.clone(memory_format=_dtype.contiguous_format)
+        out = _creation.empty_strided(shape, strides, dtype=self.dtype, device=self.device)
+        return out.copy_(self)  # (CopyBackwards, where it is recorded)
 
     # ------------------------------------------------------------ in-place machinery
     # An in-place op computes its out-of-place result and writes it into ``self``'s memory;

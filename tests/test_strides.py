@@ -10,7 +10,8 @@ they did not, and that minitorch now follows:
   NumPy's 0s, and so do its views and its clone;
 * ``clone()`` and the ``*_like`` factories keep their input's layout (PyTorch's default
   ``memory_format=torch.preserve_format``), while ``contiguous()``, ``reshape`` and the
-  gradient a parameter accumulates are contiguous;
+  gradient a parameter accumulates are contiguous (a leaf's gradient is laid out as the leaf:
+  PyTorch's gradient layout contract);
 * the ``memory_format=`` argument of ``clone``, ``contiguous``, ``is_contiguous``, ``to`` and
   the ``*_like`` factories (``preserve_format``, ``contiguous_format``, ``channels_last`` for
   4-d tensors, ``channels_last_3d`` for 5-d ones, PyTorch's errors for other ranks).
@@ -345,3 +346,59 @@ def test_memory_format_argument_errors(call):
                 "to-dtype": lambda: x.to(lib.float64, memory_format=bad),
                 "to-copy": lambda: x.to("cpu", lib.float64, memory_format=bad)}[call]()
     assert_same_outcome(make)
+
+
+# ---------------------------------------------------------------- the gradient layout contract
+# (layout2 task) PyTorch's AccumulateGrad keeps a leaf's first gradient when nothing else holds
+# it and it is laid out as the leaf (a leaf that is not dense: contiguous), else copies it into
+# that layout; under create_graph=True it always copies (CopyBackwards, CloneBackward0).
+_G = np.random.default_rng(3)
+_A, _W = _G.standard_normal((3, 4)), _G.standard_normal((4, 3))
+_B = _G.standard_normal((2, 3, 4, 5))
+
+
+def _nhwc(t):
+    return t.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)
+
+
+GRAD_GRAPHS = {  # name: (leaf array, how the leaf is made from it, the function summed)
+    "t-leaf-mul": (_A, lambda t: t.t(), lambda lib, x: x * lib.from_numpy(_W)),
+    "t-leaf-add": (_A, lambda t: t.t(), lambda lib, x: x + 1),
+    "t-leaf-sum": (_A, lambda t: t.t(), lambda lib, x: x),
+    "t-leaf-twice": (_A, lambda t: t.t(), lambda lib, x: x + x.t().t()),
+    "leaf-mul-t": (_A, lambda t: t, lambda lib, x: x * lib.from_numpy(_W).t()),
+    "leaf-t-mul": (_A, lambda t: t, lambda lib, x: x.t() * lib.from_numpy(_W)),
+    "step-t-leaf": (_A, lambda t: t.t()[:, ::2], lambda lib, x: x.exp()),
+    "nhwc-leaf-sum": (_B, _nhwc, lambda lib, x: x),
+}
+# (the cases that differed: create_graph=True squares the function's result)
+GRAD_CASES = [("leaf-mul-t", False), ("leaf-t-mul", True), ("nhwc-leaf-sum", False),
+              ("step-t-leaf", False), ("step-t-leaf", True), ("t-leaf-add", False),
+              ("t-leaf-mul", False), ("t-leaf-mul", True), ("t-leaf-sum", False),
+              ("t-leaf-twice", False)]
+
+
+@pytest.mark.filterwarnings(r"ignore:Using backward\(\) with create_graph=True")
+@pytest.mark.parametrize(("name", "create_graph"), GRAD_CASES, ids=str)
+def test_a_leaf_gradient_is_laid_out_as_the_leaf(name, create_graph):
+    data, make, fn = GRAD_GRAPHS[name]
+    out = {}
+    for lib in (minitorch, torch):
+        x = make(lib.from_numpy(data.copy())).detach().requires_grad_(True)
+        y = fn(lib, x)  # (squared under create_graph, so that the gradient has a graph)
+        (y * y if create_graph else y).sum().backward(create_graph=create_graph)
+        node = x.grad.grad_fn
+        out[lib.__name__] = (layout(x.grad), node and type(node).__name__, x.grad.detach().numpy())
+    mine, ref = out["minitorch"], out["torch"]
+    assert mine[:2] == ref[:2]
+    np.testing.assert_allclose(mine[2], ref[2], rtol=1e-12)
+
+
+def test_the_gradient_layout_contract_keeps_gradchecks():
+    x = minitorch.from_numpy(_A.copy()).t().detach().requires_grad_(True)
+    assert minitorch.autograd.gradcheck(lambda t: (t * 2).exp(), (x,))
+    assert minitorch.autograd.gradgradcheck(lambda t: (t * t).exp(), (x,))
+    y = x.detach().requires_grad_(True)
+    (g,) = minitorch.autograd.grad((y * y).sum(), y, create_graph=True)
+    g.sum().backward()
+    assert layout(y.grad) == layout(x) and layout(y.grad)[1] == (1, 4)
