@@ -402,3 +402,69 @@ def test_the_gradient_layout_contract_keeps_gradchecks():
     (g,) = minitorch.autograd.grad((y * y).sum(), y, create_graph=True)
     g.sum().backward()
     assert layout(y.grad) == layout(x) and layout(y.grad)[1] == (1, 4)
+
+
+# ---------------------------------------------------------------- one-input ops (layout2 task)
+# PyTorch lays out sort's results (and polygamma's) as their input, and a pool's result
+# channels-last where its input is (a 1-d pool's input counts as its 4-d unsqueeze).
+def _cl1d(lib):  # (N, C, L) with strides (C L, 1, C): channels-last once unsqueezed
+    return lib.from_numpy(np.arange(48, dtype=np.float32).reshape(2, 8, 3)).transpose(1, 2)
+
+
+def _cl2d(lib):
+    return _nchw(lib, (2, 3, 4, 6), "nhwc")
+
+
+LAYOUT_KEEPING = {
+    "sort": lambda lib, x: x.sort(0).values,
+    "sort-indices": lambda lib, x: lib.sort(x, -1, descending=True).indices,
+    "argsort": lambda lib, x: x.argsort(0),
+    "msort": lambda lib, x: lib.msort(x),
+    "polygamma": lambda lib, x: lib.polygamma(2, x.double().abs() + 1),
+}
+
+
+@pytest.mark.parametrize("kind", ["t", "permute3", "t-step"])
+@pytest.mark.parametrize("op", sorted(LAYOUT_KEEPING))
+def test_one_input_ops_keep_the_layout(op, kind):
+    assert_same_layout(lambda lib: LAYOUT_KEEPING[op](lib, _source(lib, kind)))
+
+
+POOLS = {
+    "max_pool1d-grad": lambda f, x: f.max_pool1d(x.detach().requires_grad_(True), 2),
+    "max_pool1d-indices": lambda f, x: f.max_pool1d(x, 2, return_indices=True)[1],
+    "avg_pool1d": lambda f, x: f.avg_pool1d(x, 2),
+    "lp_pool1d": lambda f, x: f.lp_pool1d(x, 2, 2),
+    "max_pool2d": lambda f, x: f.max_pool2d(x, 2),
+    "max_pool2d-indices": lambda f, x: f.max_pool2d(x, 2, return_indices=True)[1],
+    "avg_pool2d": lambda f, x: f.avg_pool2d(x, 2),
+    "lp_pool2d": lambda f, x: f.lp_pool2d(x, 2, 2),
+    "max_pool3d": lambda f, x: f.max_pool3d(x, (1, 2, 2)),
+    "max_pool3d-indices": lambda f, x: f.max_pool3d(x, (1, 2, 2), return_indices=True)[1],
+}
+
+
+@pytest.mark.parametrize("op", sorted(POOLS))
+def test_pools_keep_a_channels_last_layout(op):
+    def make(lib):
+        x = {"1": _cl1d, "2": _cl2d}.get(op.split("_pool")[1][0], lambda lib: _cl2d(
+            lib).unsqueeze(2).contiguous(memory_format=lib.channels_last_3d))(lib)
+        return POOLS[op](lib.nn.functional, x)
+    assert_same_layout(make)
+
+
+def test_pool_values_and_gradients_with_a_channels_last_input():
+    out = {}
+    for lib in (minitorch, torch):
+        x = _cl1d(lib).double().requires_grad_(True)
+        y = lib.nn.functional.max_pool1d(x, 2) * lib.nn.functional.avg_pool1d(x, 2)
+        (y * y).sum().backward()
+        no_grad = lib.nn.functional.max_pool1d(x.detach(), 2)  # (PyTorch's other kernel: C order)
+        out[lib.__name__] = (y.detach().numpy(), x.grad.numpy(), layout(y), layout(no_grad))
+    for m, r in zip(out["minitorch"][:2], out["torch"][:2]):
+        np.testing.assert_allclose(m, r, rtol=1e-12)
+    assert out["minitorch"][2:] == out["torch"][2:]
+    x = _cl2d(minitorch).double().requires_grad_(True)
+    F = minitorch.nn.functional
+    assert minitorch.autograd.gradcheck(lambda t: F.max_pool2d(t, 2) + F.avg_pool2d(t, 2), (x,))
+    assert minitorch.autograd.gradgradcheck(lambda t: F.avg_pool2d(t * t, 2), (x,))

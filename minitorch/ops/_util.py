@@ -282,3 +282,16 @@ def name_saved(fn, names: tuple = ()) -> None:
     for i, name in enumerate(names):
         setattr(fn._backward_cls, f"_saved_{name}",
                 property(lambda node, i=i: _unpack_saved(node, i)))
+
+
+# layout2 task: results laid out as their input
+def laid_out_as(x, like):
+    """The array ``x`` (of ``like``'s rank) in ``like``'s memory layout: NumPy's
+    ``empty_like`` with order "K" keeps the order of ``like``'s dimensions in memory, as
+    PyTorch's ``sort`` and others lay out their results. ``x`` itself where ``like`` is
+    contiguous (or a device's array)."""
+    if type(like) is not np.ndarray or like.flags.c_contiguous or x.ndim != like.ndim:
+        return x
+    out = np.empty_like(like, dtype=x.dtype, shape=x.shape)
+    out[...] = x
+    return out

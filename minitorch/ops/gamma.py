@@ -38,7 +38,7 @@ from minitorch import _dtype
 from minitorch._backend import array_module, to_numpy
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops._util import check_tensor, float_type, quietly
+from minitorch.ops._util import check_tensor, float_type, laid_out_as, quietly
 from minitorch.ops.arithmetic import MulScalar
 
 __all__ = ["lgamma", "digamma", "polygamma", "erfinv", "mvlgamma"]
@@ -313,7 +313,8 @@ class Polygamma(Function):
 
     @staticmethod
     def forward(a, n):
-        return _wrap(polygamma_array(n, a._data.astype(float_type(a), copy=False)))
+        return _wrap(laid_out_as(polygamma_array(n, a._data.astype(float_type(a), copy=False)),
+                                 a._data))  # (laid out as the input, as PyTorch's)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
