@@ -468,3 +468,28 @@ def test_pool_values_and_gradients_with_a_channels_last_input():
     F = minitorch.nn.functional
     assert minitorch.autograd.gradcheck(lambda t: F.max_pool2d(t, 2) + F.avg_pool2d(t, 2), (x,))
     assert minitorch.autograd.gradgradcheck(lambda t: F.avg_pool2d(t * t, 2), (x,))
+
+
+# PyTorch makes these ops' results contiguous (its kernels take a contiguous input, or allocate
+# with suggest_memory_format); NumPy kept a transposed input's order.
+CONTIGUOUS_RESULTS = {
+    "logsigmoid": lambda lib, x: lib.nn.functional.logsigmoid(x),
+    "renorm": lambda lib, x: x.renorm(2, 0, 1.0),
+    "mvlgamma": lambda lib, x: lib.mvlgamma(x.abs() + 2, 2),
+    "cross": lambda lib, x: lib.linalg.cross(x[:3], x[:3], dim=0),
+    "cdist": lambda lib, x: lib.cdist(x, lib.ones(5, x.shape[1])),
+    "pad": lambda lib, x: lib.nn.functional.pad(x, (1, 2)),
+    "constant_pad_nd": lambda lib, x: lib.constant_pad_nd(x, (1, 1, 0, 2), 3.0),
+}
+
+
+@pytest.mark.parametrize(("op", "kind"), [  # (NumPy's pad of a stepped input was C order)
+    (op, kind) for op in sorted(CONTIGUOUS_RESULTS) for kind in ("t", "t-step")
+    if kind == "t" or "pad" not in op], ids=str)
+def test_ops_with_contiguous_results(op, kind):
+    assert_same_layout(lambda lib: CONTIGUOUS_RESULTS[op](lib, _source(lib, kind)))
+
+
+def test_a_padded_channels_last_tensor_stays_channels_last():
+    assert_same_layout(lambda lib: lib.nn.functional.pad(_cl2d(lib), (1, 1, 1, 1)))
+    assert_same_layout(lambda lib: lib.nn.functional.pad(_cl2d(lib).transpose(2, 3), (1, 1)))

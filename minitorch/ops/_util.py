@@ -9,7 +9,7 @@ import numpy as np
 
 from minitorch import _backend, _dtype
 from minitorch._backend import array_module
-from minitorch._tensor import Tensor, _wrap
+from minitorch._tensor import Tensor, _in_format, _suggest_memory_format, _wrap
 from minitorch.autograd.function import _check_devices, _unpack_saved
 
 
@@ -295,3 +295,15 @@ def laid_out_as(x, like):
     out = np.empty_like(like, dtype=x.dtype, shape=x.shape)
     out[...] = x
     return out
+
+
+def suggested_layout(x, like):
+    """The array ``x`` in C order, or channels-last where the 4-d (5-d) ``like`` is: the
+    layout PyTorch gives the results of ops that make their input contiguous first, or
+    allocate with its ``suggest_memory_format`` (``constant_pad_nd``, ``renorm``, ...)."""
+    if type(x) is not np.ndarray or like.flags.c_contiguous and x.flags.c_contiguous:
+        return x
+    fmt = _suggest_memory_format(like.shape, tuple(s // like.itemsize for s in like.strides))
+    if fmt.name == "contiguous_format":
+        return np.ascontiguousarray(x)
+    return _in_format(x, fmt) if x.ndim == like.ndim else x
