@@ -1387,7 +1387,7 @@ class TensorMethods:
 
     def isreal(self):
         """Every element of a real tensor is real: all True."""
-        return _creation.ones(tuple(self._data.shape), dtype=_dtype.bool, device=self.device)
+        return _creation.ones_like(self, dtype=_dtype.bool)  # (laid out as self: PyTorch's)
 
     def is_signed(self) -> bool:
         return self._data.dtype.kind in "if"

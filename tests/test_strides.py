@@ -421,6 +421,9 @@ LAYOUT_KEEPING = {
     "argsort": lambda lib, x: x.argsort(0),
     "msort": lambda lib, x: lib.msort(x),
     "polygamma": lambda lib, x: lib.polygamma(2, x.double().abs() + 1),
+    "fill": lambda lib, x: lib.fill(x, 2.5),
+    "fill-tensor": lambda lib, x: lib.fill(x, lib.tensor(-1.0)),
+    "isreal": lambda lib, x: x.isreal(),
 }
 
 
@@ -480,6 +483,10 @@ CONTIGUOUS_RESULTS = {
     "cdist": lambda lib, x: lib.cdist(x, lib.ones(5, x.shape[1])),
     "pad": lambda lib, x: lib.nn.functional.pad(x, (1, 2)),
     "constant_pad_nd": lambda lib, x: lib.constant_pad_nd(x, (1, 1, 0, 2), 3.0),
+    "all-no-dims": lambda lib, x: x.all(dim=()),
+    "any-no-dims": lambda lib, x: lib.any(x, dim=(), keepdim=True),
+    "tile-no-dims": lambda lib, x: x.tile(()),
+    "repeat-ones": lambda lib, x: x.repeat(1, 1),
 }
 
 

@@ -305,5 +305,5 @@ def suggested_layout(x, like):
         return x
     fmt = _suggest_memory_format(like.shape, tuple(s // like.itemsize for s in like.strides))
     if fmt.name == "contiguous_format":
-        return np.ascontiguousarray(x)
+        return x if x.flags.c_contiguous else x.copy()  # (C order)
     return _in_format(x, fmt) if x.ndim == like.ndim else x

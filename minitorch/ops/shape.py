@@ -364,7 +364,8 @@ class Repeat(Function):
     @staticmethod
     def forward(ctx, a, repeats):
         ctx.shape, ctx.repeats = a._data.shape, repeats
-        return _wrap(np.tile(a._data, repeats))
+        out = np.tile(a._data, repeats)  # (PyTorch's is C order; NumPy's may keep a's)
+        return _wrap(out if out.flags.c_contiguous else out.copy())
 
     @staticmethod
     def backward(ctx, grad):
@@ -614,7 +615,7 @@ class Fill(Function):
 
     @staticmethod
     def forward(ctx, a, value):
-        return _wrap(array_module(a._data).full(a._data.shape, value, dtype=a._data.dtype))
+        return _wrap(array_module(a._data).full_like(a._data, value))  # (in a's layout)
 
     @staticmethod
     def backward(ctx, grad):
@@ -636,7 +637,7 @@ class FillTensor(Function):
     @staticmethod
     def forward(a, value):
         xp = array_module(a._data)
-        out = xp.empty(a._data.shape, dtype=a._data.dtype)
+        out = xp.empty_like(a._data)  # (laid out as a is, as PyTorch's fill's result)
         with np.errstate(invalid="ignore"):  # NaN into an integer dtype: as PyTorch, no error
             out[...] = value._data  # (a device's value stays on it: no host array involved)
         return _wrap(out)
