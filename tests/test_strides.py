@@ -14,14 +14,19 @@ they did not, and that minitorch now follows:
   PyTorch's gradient layout contract);
 * the ``memory_format=`` argument of ``clone``, ``contiguous``, ``is_contiguous``, ``to`` and
   the ``*_like`` factories (``preserve_format``, ``contiguous_format``, ``channels_last`` for
-  4-d tensors, ``channels_last_3d`` for 5-d ones, PyTorch's errors for other ranks).
+  4-d tensors, ``channels_last_3d`` for 5-d ones, PyTorch's errors for other ranks);
+* one-input ops that keep their input's layout in PyTorch (``sort``, ``polygamma``, ``fill``,
+  the pools of a channels-last input) or make it contiguous (``logsigmoid``, ``renorm``,
+  constant pads, ``all(dim=())``, ``tile``).
 
-Known families that still differ (not tested here, see the layout task's report): elementwise
+Known families that still differ (not tested here, see the layout tasks' reports): elementwise
 results of inputs laid out differently (PyTorch takes the first input's layout, NumPy prefers
 C order when any input has it), LAPACK-based results (PyTorch's are column-major), ops PyTorch
-makes contiguous first (softmax, cat of transposed inputs), the strides of size-1 dimensions
-(keepdim reductions of a transposed input, ``broadcast_to`` to new leading 1s), and the ops
-that keep a ``from_numpy`` empty's 0 strides in PyTorch through ``empty_like``.
+makes contiguous first (softmax and log_softmax, which are on the training step's path, rrelu,
+gradient, grid_sample, cat of transposed inputs), local_response_norm of a transposed input,
+the strides of size-1 dimensions (keepdim reductions of a transposed input, ``broadcast_to``
+to new leading 1s, a preserve_format copy of a transposed tensor with a size-1 dimension), and
+the ops that keep a ``from_numpy`` empty's 0 strides in PyTorch through ``empty_like``.
 """
 
 from __future__ import annotations
