@@ -85,6 +85,16 @@ from minitorch._dtype import (
     short,
     uint8,
 )
+# layout2 task: memory formats and layouts
+from minitorch._dtype import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    layout,
+    memory_format,
+    preserve_format,
+    strided,
+)
 from minitorch._random import (
     Generator,
     default_generator,
@@ -208,8 +218,8 @@ def is_tensor(obj) -> bool:
     return isinstance(obj, Tensor)
 
 
-def clone(input: Tensor) -> Tensor:  # noqa: A002
-    return input.clone()
+def clone(input: Tensor, *, memory_format=preserve_format) -> Tensor:  # noqa: A002, F811
+    return input.clone(memory_format=memory_format)
 
 
 def detach(input: Tensor) -> Tensor:  # noqa: A002

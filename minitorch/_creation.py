@@ -22,7 +22,7 @@ import warnings
 import numpy as np
 
 from minitorch import _backend, _device, _dtype, _random
-from minitorch._tensor import Tensor, _keep_numpy_strides, _numpy_laid, _wrap
+from minitorch._tensor import Tensor, _in_format, _keep_numpy_strides, _numpy_laid, _wrap
 
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty", "randn", "rand",
@@ -525,17 +525,23 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None,
     return _finish(np.eye(n, m, dtype=np_dtype), None, device, requires_grad)
 
 
-def _like(fn, t: Tensor, dtype, device, requires_grad, *args) -> Tensor:
-    return _laid_out_as(t, fn(*args, t.shape, dtype=dtype or t.dtype, device=device or
-                              t.device, requires_grad=requires_grad))
+def _like(fn, t: Tensor, dtype, device, requires_grad, memory_format, name) -> Tensor:
+    return _laid_out_as(t, fn(t.shape, dtype=dtype or t.dtype, device=device or t.device,
+                              requires_grad=requires_grad), memory_format, name)
 
 
 # layout task: the *_like factories keep their input's layout
-def _laid_out_as(like: Tensor, out: Tensor) -> Tensor:
+def _laid_out_as(like: Tensor, out: Tensor, memory_format=_dtype.preserve_format,
+                 name: str = "") -> Tensor:
     """``out``, its memory laid out as ``like``'s is (PyTorch's ``*_like`` factories default
     to ``memory_format=torch.preserve_format``: the zeros_like of a transposed tensor is
-    transposed too)."""
+    transposed too), or as ``memory_format`` says."""
     data = like._data
+    if memory_format is not _dtype.preserve_format:  # layout2 task
+        fmt = _dtype.as_memory_format(memory_format, name)
+        if fmt is not _dtype.preserve_format:
+            out._data = _in_format(out._data, fmt)
+            return out
     if type(out._data) is not np.ndarray:
         return out
     if not data.size:  # the strides of a tensor without elements, as they are
@@ -549,50 +555,63 @@ def _laid_out_as(like: Tensor, out: Tensor) -> Tensor:
     return out
 
 
-def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False,  # noqa: A002
+              memory_format=_dtype.preserve_format) -> Tensor:
     dtype = _dtype.as_dtype(dtype, "ones_like")  # float, int, bool too
     data = input._data
     if (dtype is None and device is None and not requires_grad and type(data) is np.ndarray
-            and data.size):
+            and data.size and memory_format is _dtype.preserve_format):
         seed = np.empty_like(data)  # the common case: a backward's seed (in input's layout)
         seed.fill(1)
         return _wrap(seed)
-    return _like(ones, input, dtype, device, requires_grad)
+    return _like(ones, input, dtype, device, requires_grad, memory_format,
+                 "ones_like")
 
 
-def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False,  # noqa: A002
+               memory_format=_dtype.preserve_format) -> Tensor:
     dtype = _dtype.as_dtype(dtype, "zeros_like")  # float, int, bool too
-    return _like(zeros, input, dtype, device, requires_grad)
+    return _like(zeros, input, dtype, device, requires_grad, memory_format,
+                 "zeros_like")
 
 
-def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False,  # noqa: A002
+               memory_format=_dtype.preserve_format) -> Tensor:
     dtype = _dtype.as_dtype(dtype, "empty_like")  # float, int, bool too
-    return _like(empty, input, dtype, device, requires_grad)
+    return _like(empty, input, dtype, device, requires_grad, memory_format,
+                 "empty_like")
 
 
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None,  # noqa: A002
-              requires_grad: bool = False) -> Tensor:
+              requires_grad: bool = False, memory_format=_dtype.preserve_format) -> Tensor:
     dtype = _dtype.as_dtype(dtype, "full_like")  # float, int, bool too
     return _laid_out_as(input, full(input.shape, fill_value, dtype=dtype or input.dtype,
-                                    device=device or input.device, requires_grad=requires_grad))
+                                    device=device or input.device, requires_grad=requires_grad),
+                        memory_format, "full_like")
 
 
-def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False,  # noqa: A002
+               memory_format=_dtype.preserve_format) -> Tensor:
     dtype = _dtype.as_dtype(dtype, "randn_like")  # float, int, bool too
-    return _like(randn, input, dtype, device, requires_grad)
+    return _like(randn, input, dtype, device, requires_grad, memory_format,
+                 "randn_like")
 
 
-def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False,  # noqa: A002
+              memory_format=_dtype.preserve_format) -> Tensor:
     dtype = _dtype.as_dtype(dtype, "rand_like")  # float, int, bool too
-    return _like(rand, input, dtype, device, requires_grad)
+    return _like(rand, input, dtype, device, requires_grad, memory_format,
+                 "rand_like")
 
 
-def randint_like(input: Tensor, low, high=None, *, dtype=None, device=None) -> Tensor:  # noqa: A002
+def randint_like(input: Tensor, low, high=None, *, dtype=None, device=None,  # noqa: A002
+                 memory_format=_dtype.preserve_format) -> Tensor:
     dtype = _dtype.as_dtype(dtype, "randint_like")  # float, int, bool too
     if high is None:
         low, high = 0, low
     return _laid_out_as(input, randint(low, high, input.shape, dtype=dtype or input.dtype,
-                                       device=device or input.device))
+                                       device=device or input.device),
+                        memory_format, "randint_like")
 
 
 # ---------------------------------------------------------------- logspace, tril/triu_indices,

@@ -311,3 +311,58 @@ def can_cast(from_: dtype, to: dtype) -> _builtins.bool:
     """
     from_ = dtype_argument(from_, "can_cast", "from_", 1)
     return from_.category <= dtype_argument(to, "can_cast", "to", 2).category
+
+
+# layout2 task: memory formats and layouts
+class memory_format:  # noqa: N801  (PyTorch's name)
+    """How a tensor's dimensions are ordered in memory, as ``clone``, ``contiguous``, ``to``
+    and the ``*_like`` factories take it: ``preserve_format`` (as the input is),
+    ``contiguous_format`` (row-major), ``channels_last`` (a 4-d NCHW tensor stored as NHWC)
+    and ``channels_last_3d`` (a 5-d NCDHW tensor stored as NDHWC)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return self.name  # the module's object of that name
+
+
+preserve_format = memory_format("preserve_format")
+contiguous_format = memory_format("contiguous_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+
+
+class layout:  # noqa: N801  (PyTorch's name)
+    """How a tensor's elements are stored: minitorch's tensors are all ``strided`` (dense
+    arrays with a stride per dimension; PyTorch also has sparse layouts)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return self.name
+
+
+strided = layout("strided")
+
+
+def as_memory_format(value, function: str, default=preserve_format) -> memory_format:
+    """The ``memory_format=`` argument of ``function``, ``default`` for None (PyTorch's
+    TypeError for anything else)."""
+    if value is None and default is not None:
+        return default
+    if type(value) is not memory_format:
+        raise TypeError(f"{function}(): argument 'memory_format' must be torch.memory_format, "
+                        f"not {type(value).__name__}")
+    return value

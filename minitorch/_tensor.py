@@ -283,8 +283,18 @@ class Tensor:
     def nbytes(self) -> int:
         return self._data.nbytes
 
-    def is_contiguous(self) -> bool:
-        return bool(self._data.flags.c_contiguous)
+    def is_contiguous(self, memory_format=_dtype.contiguous_format) -> bool:
+        """Whether the elements lie in memory in ``memory_format``'s order, without gaps
+        (row-major by default; ``channels_last``: a 4-d tensor's channels innermost)."""
+        if memory_format is _dtype.contiguous_format:
+            return bool(self._data.flags.c_contiguous)
+        return _is_contiguous_as(self, _dtype.as_memory_format(memory_format,
+                                                               "is_contiguous", None))
+
+    @property
+    def layout(self) -> _dtype.layout:  # layout2 task
+        """How the elements are stored: always ``torch.strided`` (a dense array)."""
+        return _dtype.strided
 
     @property
     def _version(self) -> int:
@@ -638,8 +648,15 @@ class Tensor:
                        if isinstance(device, int) else device)
 
 
-    def contiguous(self) -> Tensor:
-        return self if self._data.flags.c_contiguous else self._contiguous_copy()
+    def contiguous(self, memory_format=_dtype.contiguous_format) -> Tensor:
+        if memory_format is _dtype.contiguous_format:
+            return self if self._data.flags.c_contiguous else self._contiguous_copy()
+        fmt = _dtype.as_memory_format(memory_format, "contiguous", None)  # layout2 task
+        if self.is_contiguous(fmt):
+            return self
+        if fmt is _dtype.preserve_format:
+            raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+        return self.clone(memory_format=fmt)
 
     # ------------------------------------------------------------------ in-place helpers
     # (``_inplace``, which runs an in-place op, is attached from above with the operations:
@@ -803,6 +820,69 @@ def _contiguous_strides(shape, step: int = 1) -> tuple:
         strides.append(step)
         step *= max(n, 1)
     return tuple(reversed(strides))
+
+
+# layout2 task: memory formats (``clone``, ``contiguous``, ``to`` and the ``*_like`` factories)
+_FORMAT_ORDERS = {"channels_last": (4, (1, 3, 2, 0)), "channels_last_3d": (5, (1, 4, 3, 2, 0))}
+
+
+def _format_order(fmt, ndim: int):
+    """The order of ``fmt``'s dimensions in memory, innermost first (PyTorch's error for a
+    channels-last format and a tensor of another rank)."""
+    if fmt is _dtype.contiguous_format:
+        return range(ndim - 1, -1, -1)
+    rank, order = _FORMAT_ORDERS[fmt.name]
+    if ndim != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {fmt.name} format")
+    return order
+
+
+def _is_contiguous_as(t, fmt) -> bool:
+    """``is_contiguous(memory_format=fmt)``: PyTorch's check, where a size-1 dimension has
+    any stride (and a channels-last one is checked for a tensor without elements too)."""
+    if fmt.name not in _FORMAT_ORDERS:  # contiguous_format, or preserve_format (the default)
+        return bool(t._data.flags.c_contiguous)
+    rank, order = _FORMAT_ORDERS[fmt.name]
+    if t._data.ndim != rank:
+        return False
+    shape, strides, expected = t._data.shape, t.stride(), 1
+    for d in order:
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def _suggest_memory_format(shape, strides):
+    """PyTorch's ``suggest_memory_format``: ``channels_last`` (``_3d``) where the strides
+    order a 4-d (5-d) tensor's dimensions as that format does, else ``contiguous_format``."""
+    for fmt in (_dtype.channels_last, _dtype.channels_last_3d):
+        rank, order = _FORMAT_ORDERS[fmt.name]
+        if len(shape) == rank and strides[1]:
+            low = 0
+            for d in order:  # (is_channels_last_strides_2d_s4, with its tie rules)
+                if not shape[d] or strides[d] < low or (d == 0 and low == strides[1]):
+                    break
+                low = strides[d] * max(shape[d], 1)
+            else:
+                return fmt
+    return _dtype.contiguous_format
+
+
+def _in_format(data, fmt):
+    """A copy of the array ``data`` laid out in memory as ``fmt`` says (the strides PyTorch
+    gives a fresh tensor of that format, a dimension of size 0 counted as it is)."""
+    order, strides, step = _format_order(fmt, data.ndim), [0] * data.ndim, data.itemsize
+    if fmt is _dtype.contiguous_format or type(data) is not np.ndarray:  # (a device's: C)
+        data = data.copy()  # (C order)
+        return data if data.size else _laid_out(data)
+    for d in order:
+        strides[d] = step
+        step *= data.shape[d]
+    out = np.lib.stride_tricks.as_strided(np.empty(data.size, data.dtype), data.shape, strides)
+    out[...] = data
+    return out
 
 
 _NUMPY_EMPTIES: dict = {}  # id -> weak reference: the empty arrays from_numpy was given

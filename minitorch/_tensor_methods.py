@@ -38,7 +38,9 @@ from minitorch._tensor import (
     _any_requires_grad,
     _contiguous_strides,
     _counter,
+    _in_format,
     _numpy_laid,
+    _suggest_memory_format,
     _wrap,
 )
 from minitorch.autograd import grad_mode
@@ -280,6 +282,37 @@ def _owned(view: Tensor, node_name) -> Tensor:
     return out
 
 
+# layout2 task: to()'s error for a bad memory_format
+_TO_SIGNATURES = "".join(
+    f"\n * ({sig}bool non_blocking = False, bool copy = False, *, torch.memory_format "
+    "memory_format = None)" for sig in ("torch.device device = None, torch.dtype dtype = None, ",
+                                        "torch.dtype dtype, ", "Tensor tensor, "))
+
+
+def _invalid_to(args, kwargs) -> str:
+    """PyTorch's TypeError message for ``to()`` arguments it cannot parse."""
+    def name(v):
+        return ("torch.dtype" if isinstance(v, _dtype.dtype) else "torch.device"
+                if isinstance(v, _device_cls) else "Tensor" if isinstance(v, Tensor)
+                else type(v).__name__)
+    got = ", ".join([name(a) for a in args] + [f"{k}={name(v)}" for k, v in kwargs.items()])
+    return (f"to() received an invalid combination of arguments - got ({got}{'' if args else ', '}"
+            f"), but expected one of:{_TO_SIGNATURES}\n")
+
+
+def _non_overlapping_and_dense(shape, strides) -> bool:  # layout2 task
+    """PyTorch's ``is_non_overlapping_and_dense``: the strides are a permutation of a
+    contiguous tensor's (size-1 dimensions and those after a size-0 one not counted)."""
+    expected = 1
+    for d in sorted(range(len(shape)), key=lambda d: (shape[d] < 2, strides[d])):
+        if shape[d] < 2:
+            return True
+        if strides[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
 def _dense_in_order(shape, strides, order) -> bool:
     """Whether the dimensions in ``order`` (innermost first) step through memory densely
     (size-1 dimensions do not count), as PyTorch's contiguity checks say."""
@@ -353,6 +386,9 @@ class TensorMethods:
 
         Returns ``self`` when nothing changes, as PyTorch does.
         """
+        fmt = kwargs.pop("memory_format", None)  # layout2 task
+        if fmt is not None and type(fmt) is not _dtype.memory_format:
+            raise TypeError(_invalid_to(args, {"memory_format": fmt, **kwargs}))
         dtype = _dtype.as_dtype(kwargs.pop("dtype", None), "to")
         dev = kwargs.pop("device", None)
         copy = kwargs.pop("copy", False)
@@ -381,6 +417,11 @@ class TensorMethods:
             copy = False
         if copy:
             out = _shape.ToCopy.apply(out, out.dtype)
+        if fmt is not None and fmt is not _dtype.preserve_format:  # layout2 task
+            if out is self and _suggest_memory_format(self.shape, self.stride()) is not fmt:
+                out = _shape.ToCopy.apply(out, out.dtype)  # (else self: its layout is fmt's)
+            if out is not self:
+                out._data = _in_format(out._data, fmt)  # (a new tensor's memory, relaid)
         return out
 
     def type(self, dtype=None):
@@ -390,14 +431,37 @@ class TensorMethods:
             dtype = _legacy.legacy_dtype(dtype)
         return self.to(dtype)
 
-    def clone(self) -> Tensor:
+    def clone(self, *, memory_format=_dtype.preserve_format) -> Tensor:
         """A copy with its own memory, recorded in the graph (``CloneBackward0``), laid out
-        in memory as this tensor is."""
-        return _shape.ClonePreserve.apply(self)
+        in memory as this tensor is (or as ``memory_format`` says)."""
+        if memory_format is _dtype.preserve_format:
+            return _shape.ClonePreserve.apply(self)
+        fmt = _dtype.as_memory_format(memory_format, "clone")  # layout2 task
+        return (_shape.ClonePreserve.apply(self) if fmt is _dtype.preserve_format
+                else _shape.CloneFormat.apply(self, fmt))
 
     def _contiguous_copy(self) -> Tensor:  # layout task
         """A copy in contiguous memory, recorded as ``clone()`` is (``contiguous()``)."""
         return _shape.Clone.apply(self)
+
+    def _as_grad_of(self, var, unshared: bool = False) -> Tensor:  # layout2 task
+        """This gradient as the first ``.grad`` of the leaf ``var``, by PyTorch's "gradient
+        layout contract" (AccumulateGrad): a gradient nothing else holds is kept if it is
+        laid out as ``var`` (or, where ``var`` is not dense, contiguous), else copied into
+        that layout; under ``create_graph=True`` it is always a (recorded) copy."""
+        data, laid, recorded = self._data, var._data, grad_mode._state.enabled
+        if not recorded and data.strides == laid.strides and laid.flags.c_contiguous:
+            return self._contiguous_copy()  # (the common case: a shared gradient)
+        shape, strides, own = var.shape, var.stride(), self.stride()
+        dense = _non_overlapping_and_dense(shape, strides)
+        if unshared and not recorded and (all(
+                g == s if n != 1 else g != 0 for n, g, s in zip(shape, own, strides))
+                if dense else data.flags.c_contiguous):
+            return self
+        if not dense:
+            return self.clone(memory_format=_dtype.contiguous_format)
+        out = _creation.empty_strided(shape, strides, dtype=self.dtype, device=self.device)
+        return out.copy_(self)  # (CopyBackwards, where it is recorded)
 
     # ------------------------------------------------------------ in-place machinery
     # An in-place op computes its out-of-place result and writes it into ``self``'s memory;
@@ -1347,7 +1411,7 @@ class TensorMethods:
 
     def isreal(self):
         """Every element of a real tensor is real: all True."""
-        return _creation.ones(tuple(self._data.shape), dtype=_dtype.bool, device=self.device)
+        return _creation.ones_like(self, dtype=_dtype.bool)  # (laid out as self: PyTorch's)
 
     def is_signed(self) -> bool:
         return self._data.dtype.kind in "if"

@@ -49,7 +49,7 @@ from minitorch.autograd.function import Function
 from minitorch.ops import linalg as _linalg_ops
 from minitorch.ops import reduction as _reduction
 from minitorch.ops import shape as _shape_ops
-from minitorch.ops._util import broadcast_error, normalize_dim
+from minitorch.ops._util import broadcast_error, normalize_dim, suggested_layout
 
 __all__ = ["LinAlgError", "norm", "vector_norm", "matrix_norm", "inv", "det", "solve",
            "svdvals", "svd", "cross", "matmul"]
@@ -435,7 +435,7 @@ class Cross(Function):
         ctx.dim, ctx.shapes = dim, (a._data.shape, b._data.shape)
         x, y = a._data, b._data
         out = array_module(x).cross(x, y, axis=dim)
-        return _wrap(out.astype(np.result_type(x, y), copy=False))
+        return _wrap(suggested_layout(out.astype(np.result_type(x, y), copy=False), x))
 
     @staticmethod
     def backward(ctx, grad):

@@ -216,13 +216,14 @@ class AccumulateGrad(Node):
             if grad_mode._state.enabled:  # create_graph=True: keep the sum differentiable
                 # The first gradient is a (recorded) copy, as in PyTorch (CopyBackwards): the
                 # incoming tensor may be the caller's, or reach another leaf too.
-                var._grad = _recorded_copy(grad) if var._grad is None else var._grad + grad
+                var._grad = grad._as_grad_of(var) if var._grad is None else var._grad + grad
             elif var._grad is None:  # the first one: this variable and getrefcount's argument
                 unshared = sys.getrefcount(grad) == 2 and grad._grad_fn is None and (
                     getattr(grad._data, "base", 0) is None and sys.getrefcount(grad._data) == 2)
-                # (a copy is contiguous: PyTorch lays it out as the parameter, contiguous)
-                var._grad = grad if unshared else grad._contiguous_copy()  # (an array that
-            else:  # owns its memory and is held by one tensor has no view anywhere)
+                # (else a copy, laid out as the parameter is: PyTorch's layout contract)
+                same = unshared and grad._data.strides == var._data.strides  # (an array that
+                var._grad = grad if same else grad._as_grad_of(var, unshared)  # owns its
+            else:  # memory and is held by one tensor has no view anywhere)
                 var._grad._accumulate_(grad)
         if var._post_accumulate_hooks:
             for hook in tuple(var._post_accumulate_hooks.values()):
@@ -266,14 +267,6 @@ def _zeros_for_missing(node, grads: list) -> list:
     return [like.new_zeros(meta[i][0], dtype=meta[i][1])
             if g is None and i < len(meta) and meta[i] is not None else g
             for i, g in enumerate(grads)]
-
-
-def _recorded_copy(t):
-    """A copy of ``t`` made with ``copy_``, so that, like PyTorch's, it has the node
-    ``CopyBackwards`` when ``t`` requires grad (a plain copy when it does not)."""
-    out = t.detach().clone()
-    out.copy_(t)
-    return out
 
 
 class SavedTensor:

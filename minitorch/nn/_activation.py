@@ -23,6 +23,7 @@ import numpy as np
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
+from minitorch.ops._util import suggested_layout
 from minitorch.ops.arithmetic import AddScalar, where
 from minitorch.ops.pointwise import erf_array
 from minitorch.ops.unary import sigmoid, tanh
@@ -469,7 +470,7 @@ class LogSigmoid(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return _wrap(_logsigmoid_array(x._data))
+        return _wrap(suggested_layout(_logsigmoid_array(x._data), x._data))  # (PyTorch's)
 
     @staticmethod
     def backward(ctx, grad):

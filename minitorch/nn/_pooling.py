@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from minitorch._backend import array_module, open_grid
-from minitorch._tensor import Tensor, _wrap
+from minitorch._tensor import Tensor, _in_format, _suggest_memory_format, _wrap
 from minitorch.autograd.function import Function
 from minitorch.nn._util import (
     _pair,
@@ -115,6 +115,16 @@ def _unpad(gx: np.ndarray, padding, x_shape) -> np.ndarray:
     return array_module(gx).ascontiguousarray(gx[_inside(padding, x_shape[2:])])
 
 
+# layout2 task: a pool keeps its input's channels-last layout
+def _kept_layout(out, x):
+    """A batched pool's result, laid out channels-last where its input is (PyTorch's
+    ``suggest_memory_format``: a 1-d pool's (N, C, L) input with strides (C L, 1, C) is one)."""
+    if x.flags.c_contiguous or type(x) is not np.ndarray:
+        return out
+    fmt = _suggest_memory_format(x.shape, tuple(s // x.itemsize for s in x.strides))
+    return out if fmt.name == "contiguous_format" else _in_format(out, fmt)
+
+
 class MaxPool2DWithIndices(Function):
     """The largest value of each window; the gradient goes to the element that won."""
 
@@ -143,7 +153,7 @@ class MaxPool2DWithIndices(Function):
             xp.maximum(which, wins.view(np.uint8) * np.uint8(k), out=which)
             xp.maximum(out, candidate, out=out)
         ctx.which, ctx.geometry, ctx.x_shape = which, geometry, x._data.shape
-        return _wrap(out if x._data.ndim == len(kernel) + 2 else out[0])
+        return _wrap(_kept_layout(out, x._data) if x._data.ndim == len(kernel) + 2 else out[0])
 
     @staticmethod
     def backward(ctx, grad):
@@ -211,7 +221,7 @@ class MaxPoolGather(Function):
         out = array_module(xd).zeros(which.shape, dtype=xd.dtype)
         for k in range(len(taps)):
             out += _select_gradient(taps[k], which != k)
-        return _wrap(out if x._data.ndim == len(kernel) + 2 else out[0])
+        return _wrap(_kept_layout(out, x._data) if x._data.ndim == len(kernel) + 2 else out[0])
 
     @staticmethod
     def backward(ctx, grad):
@@ -238,7 +248,9 @@ class AvgPool2D(Function):
         else:
             out /= divisor
         ctx.geometry, ctx.divisor, ctx.x_shape = geometry, divisor, x._data.shape
-        return _wrap(out if x._data.ndim == len(kernel) + 2 else out[0])
+        if x._data.ndim != len(kernel) + 2:
+            return _wrap(out[0])
+        return _wrap(_kept_layout(out, x._data) if len(kernel) == 2 else out)  # (3-d: C order)
 
     @staticmethod
     def backward(ctx, grad):

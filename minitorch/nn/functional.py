@@ -420,7 +420,7 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  
         else:  # no graph was recorded: find the winners again
             which = _winners(x, geometry)
         idx = MaxPool2DWithIndices.indices(which, geometry, shape)
-        return out, _wrap(idx[0] if unbatched else idx)
+        return out, _wrap(idx[0] if unbatched else _pooling._kept_layout(idx, x._data))
     return out
 
 
@@ -2632,7 +2632,8 @@ def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  
                               dilation, ceil_mode)
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f"\"max_pool1d_impl\" not implemented for '{_type_name(input)}'")
-    return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+    out = max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+    return out if out.requires_grad else out.contiguous()  # (PyTorch's max_pool1d_impl)
 
 
 def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
@@ -3199,8 +3200,9 @@ def max_pool3d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, 
         which = node.which
     else:  # no graph was recorded: find the winners again
         which = _winners(input, geometry)
-    return out, _wrap(_pooling.MaxPool3DWithIndices.indices(
-        which, geometry, _shape4d(input.shape, 3)).reshape(out.shape))
+    idx = _pooling.MaxPool3DWithIndices.indices(which, geometry, _shape4d(input.shape, 3))
+    idx = idx.reshape(out.shape)  # (batched: laid out as the result, layout2 task)
+    return out, _wrap(_pooling._kept_layout(idx, input._data) if input.ndim == 5 else idx)
 
 
 def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  # noqa: A002

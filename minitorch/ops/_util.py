@@ -9,7 +9,7 @@ import numpy as np
 
 from minitorch import _backend, _dtype
 from minitorch._backend import array_module
-from minitorch._tensor import Tensor, _wrap
+from minitorch._tensor import Tensor, _in_format, _suggest_memory_format, _wrap
 from minitorch.autograd.function import _check_devices, _unpack_saved
 
 
@@ -282,3 +282,28 @@ def name_saved(fn, names: tuple = ()) -> None:
     for i, name in enumerate(names):
         setattr(fn._backward_cls, f"_saved_{name}",
                 property(lambda node, i=i: _unpack_saved(node, i)))
+
+
+# layout2 task: results laid out as their input
+def laid_out_as(x, like):
+    """The array ``x`` (of ``like``'s rank) in ``like``'s memory layout: NumPy's
+    ``empty_like`` with order "K" keeps the order of ``like``'s dimensions in memory, as
+    PyTorch's ``sort`` and others lay out their results. ``x`` itself where ``like`` is
+    contiguous (or a device's array)."""
+    if type(like) is not np.ndarray or like.flags.c_contiguous or x.ndim != like.ndim:
+        return x
+    out = np.empty_like(like, dtype=x.dtype, shape=x.shape)
+    out[...] = x
+    return out
+
+
+def suggested_layout(x, like):
+    """The array ``x`` in C order, or channels-last where the 4-d (5-d) ``like`` is: the
+    layout PyTorch gives the results of ops that make their input contiguous first, or
+    allocate with its ``suggest_memory_format`` (``constant_pad_nd``, ``renorm``, ...)."""
+    if type(x) is not np.ndarray or like.flags.c_contiguous and x.flags.c_contiguous:
+        return x
+    fmt = _suggest_memory_format(like.shape, tuple(s // like.itemsize for s in like.strides))
+    if fmt.name == "contiguous_format":
+        return x if x.flags.c_contiguous else x.copy()  # (C order)
+    return _in_format(x, fmt) if x.ndim == like.ndim else x

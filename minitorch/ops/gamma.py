@@ -38,7 +38,13 @@ from minitorch import _dtype
 from minitorch._backend import array_module, to_numpy
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops._util import check_tensor, float_type, quietly
+from minitorch.ops._util import (
+    check_tensor,
+    float_type,
+    laid_out_as,
+    quietly,
+    suggested_layout,
+)
 from minitorch.ops.arithmetic import MulScalar
 
 __all__ = ["lgamma", "digamma", "polygamma", "erfinv", "mvlgamma"]
@@ -313,7 +319,8 @@ class Polygamma(Function):
 
     @staticmethod
     def forward(a, n):
-        return _wrap(polygamma_array(n, a._data.astype(float_type(a), copy=False)))
+        return _wrap(laid_out_as(polygamma_array(n, a._data.astype(float_type(a), copy=False)),
+                                 a._data))  # (laid out as the input, as PyTorch's)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
@@ -371,7 +378,8 @@ class Mvlgamma(Function):
         xp = array_module(x)
         args = x[..., None] + xp.asarray(_mvlgamma_shifts(p, x.dtype))
         total = quietly(lambda v: v.sum(-1, dtype=x.dtype), lgamma_array(args))
-        return _wrap(total + x.dtype.type(p * (p - 1) * math.log(math.pi) / 4))
+        total = total + x.dtype.type(p * (p - 1) * math.log(math.pi) / 4)
+        return _wrap(suggested_layout(total, x))  # (layout2 task: PyTorch's)
 
     @staticmethod
     def setup_context(ctx, inputs, output):

@@ -36,6 +36,7 @@ from minitorch.ops._util import (
     operands,
     saved_attr,
     saved_sizes,
+    suggested_layout,
 )
 from minitorch.ops.arithmetic import _check_sub
 from minitorch.ops.reduction import check_norm_identity, norm_array, norm_backward
@@ -534,7 +535,7 @@ class Cdist(Function):
     @staticmethod
     def forward(ctx, x1, x2, p):
         ctx.p = p
-        out = _wrap(_cdist_array(x1._data, x2._data, p))
+        out = _wrap(suggested_layout(_cdist_array(x1._data, x2._data, p), x1._data))
         ctx.save_for_backward(x1, x2, out)
         return out
 
@@ -929,7 +930,7 @@ class Renorm(Function):
         norm = norm_array(x.astype(np.float32) if x.dtype == np.float16 else x, p, others, True)
         xp = array_module(x)
         factor = xp.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0).astype(x.dtype)
-        return _wrap(x * factor)
+        return _wrap(suggested_layout(x * factor, x))  # (layout2 task: PyTorch's)
 
     @staticmethod
     def setup_context(ctx, inputs, output):

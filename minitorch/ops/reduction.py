@@ -658,7 +658,8 @@ def _logical_reduce(np_fn, input: Tensor, dim, keepdim: bool) -> Tensor:  # noqa
             normalize_dims(dim, x.ndim) if len(dim) else ()
     out = np_fn(x != 0, axis=axis if x.ndim else (), keepdims=keepdim)
     # uint8 gives uint8 (PyTorch's old convention), every other dtype bool
-    return _wrap(array_module(x).asarray(out, dtype=np.uint8 if x.dtype == np.uint8 else np.bool_))
+    return _wrap(array_module(x).asarray(out, dtype=np.uint8 if x.dtype == np.uint8 else np.bool_,
+                                         order="C"))  # (dim=(): C order, as PyTorch's)
 
 
 def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001, A002

@@ -28,6 +28,7 @@ from minitorch._tensor import (
     VIEW_NO_GRAD,
     Tensor,
     _counter,
+    _in_format,
     _keep_numpy_strides,
     _numpy_laid,
     _wrap,
@@ -363,7 +364,8 @@ class Repeat(Function):
     @staticmethod
     def forward(ctx, a, repeats):
         ctx.shape, ctx.repeats = a._data.shape, repeats
-        return _wrap(np.tile(a._data, repeats))
+        out = np.tile(a._data, repeats)  # (PyTorch's is C order; NumPy's may keep a's)
+        return _wrap(out if out.flags.c_contiguous else out.copy())
 
     @staticmethod
     def backward(ctx, grad):
@@ -557,6 +559,19 @@ class ClonePreserve(Clone):
         return _wrap(data.copy(order="K") if data.size else data.view())
 
 
+# layout2 task: clone(memory_format=...)
+class CloneFormat(Clone):
+    """``clone(memory_format=f)`` for ``contiguous_format`` or a channels-last ``f``: a copy
+    laid out in memory as ``f`` says (``contiguous(memory_format=f)`` makes it too)."""
+
+    node_name = "CloneBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(a, fmt):
+        return _wrap(_in_format(a._data, fmt))
+
+
 class ToCopy(Function):
     """A dtype conversion: the gradient is converted back to the input's dtype."""
 
@@ -600,7 +615,7 @@ class Fill(Function):
 
     @staticmethod
     def forward(ctx, a, value):
-        return _wrap(array_module(a._data).full(a._data.shape, value, dtype=a._data.dtype))
+        return _wrap(array_module(a._data).full_like(a._data, value))  # (in a's layout)
 
     @staticmethod
     def backward(ctx, grad):
@@ -622,7 +637,7 @@ class FillTensor(Function):
     @staticmethod
     def forward(a, value):
         xp = array_module(a._data)
-        out = xp.empty(a._data.shape, dtype=a._data.dtype)
+        out = xp.empty_like(a._data)  # (laid out as a is, as PyTorch's fill's result)
         with np.errstate(invalid="ignore"):  # NaN into an integer dtype: as PyTorch, no error
             out[...] = value._data  # (a device's value stays on it: no host array involved)
         return _wrap(out)

@@ -29,7 +29,7 @@ from minitorch import return_types
 from minitorch._backend import array_module, to_numpy
 from minitorch._tensor import Tensor, _Default, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops._util import normalize_dim
+from minitorch.ops._util import laid_out_as, normalize_dim
 from minitorch.ops.scatter import scatter
 
 __all__ = ["unique", "sort", "argsort", "topk", "median", "bincount"]
@@ -137,13 +137,15 @@ class Sort(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, dim, order):
+    def forward(ctx, a, dim, order, laid=False):
         data = a._data
         xp = array_module(data)
         idx = xp.asarray(order)
         values = xp.take_along_axis(data, idx, axis=dim) if data.ndim else data.copy()
         ctx.shape, ctx.dim = data.shape, dim
         ctx.indices = _wrap(idx.astype(np.int64))
+        if laid:  # sort: both results laid out as the input (PyTorch's; topk's: contiguous)
+            values, idx = laid_out_as(values, data), laid_out_as(idx, data)
         indices = _wrap(idx.astype(np.int64))
         ctx.mark_non_differentiable(indices)
         return _wrap(values), indices
@@ -199,7 +201,7 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False,  # noqa: A002
     else:
         order = _stable_order(to_numpy(x), d, descending)
     node = Sort if stable is NO_STABLE else SortStable
-    return return_types.sort(*node.apply(input, d, order))
+    return return_types.sort(*node.apply(input, d, order, True))
 
 
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, *,  # noqa: A002
