@@ -97,6 +97,38 @@ def _ops(lib):
         "mse_loss": lambda x, w, m, b: F.mse_loss(x, w),
         "mse_loss sum": lambda x, w, m, b: F.mse_loss(x, w, reduction="sum"),
         "mse_loss none": lambda x, w, m, b: F.mse_loss(x, const, reduction="none"),
+        # dims as called: a negative one shows as its int64 read unsigned (-1: 2**64 - 1),
+        # several in the order given
+        "sum -1": lambda x, w, m, b: x.sum(-1),
+        "sum dims in their order": lambda x, w, m, b: x.sum((1, 0)),
+        "sum negative dims": lambda x, w, m, b: x.sum([-1, 0]),
+        "sum None keepdim": lambda x, w, m, b: x.sum(None, keepdim=True),
+        "sum no dims": lambda x, w, m, b: x.sum([]),
+        "sum -1 of a 0-d tensor": lambda x, w, m, b: x[0, 0].sum(-1),
+        "mean -1 keepdim": lambda x, w, m, b: x.mean(-1, keepdim=True),
+        "mean dims in their order": lambda x, w, m, b: x.mean((1, -2)),
+        "mean None keepdim": lambda x, w, m, b: x.mean(None, True),
+        "softmax -1": lambda x, w, m, b: x.softmax(-1),
+        "log_softmax -2": lambda x, w, m, b: F.log_softmax(x, dim=-2),
+        "transpose -1 0": lambda x, w, m, b: x.transpose(-1, 0),
+        "transpose 1 -2": lambda x, w, m, b: x.transpose(1, -2),
+        "swapaxes -1 -2": lambda x, w, m, b: x.swapaxes(-1, -2),
+        # a bool number is saved as a bool tensor
+        "mul True": lambda x, w, m, b: x * True,
+        "False mul": lambda x, w, m, b: False * x,
+        "mul True, float64": lambda x, w, m, b: lib.mul(x.double(), True),
+        "div True": lambda x, w, m, b: x / True,
+        # nll_loss of images (and of (N, C, d) scores, viewed as (N, C, 1, d))
+        "nll_loss 2d": lambda x, w, m, b: F.nll_loss(x.reshape(1, 2, 3, 1),
+                                                     lib.tensor([[[0], [1], [1]]])),
+        "nll_loss 2d weight, sum": lambda x, w, m, b: F.nll_loss(
+            x.reshape(1, 2, 1, 3), lib.tensor([[[0, 1, 1]]]), weight=lib.tensor([1.0, 2.0]),
+            ignore_index=0, reduction="sum"),
+        "nll_loss 3d": lambda x, w, m, b: F.nll_loss(x.reshape(1, 2, 3), lib.tensor([[0, 1, 1]])),
+        "nll_loss 3d none's nll_loss2d": lambda x, w, m, b: F.nll_loss(
+            x.reshape(1, 2, 3), lib.tensor([[0, 1, -100]]), reduction="none"),
+        "cross_entropy 3d": lambda x, w, m, b: F.cross_entropy(x.reshape(1, 2, 3),
+                                                               lib.tensor([[0, 1, 1]])),
     }
 
 
@@ -171,11 +203,39 @@ def test_saved_inputs_are_the_inputs_and_a_saved_output_is_a_new_tensor_on_its_m
         y.sum().backward()
 
 
+@pytest.mark.parametrize("lib", [minitorch, torch], ids=["minitorch", "torch"])
+@pytest.mark.parametrize("images", [False, True], ids=["nll_loss", "nll_loss2d"])
+def test_nll_loss_saves_the_target_itself(lib, images):
+    x = lib.tensor(X.reshape(1, 2, 3, 1) if images else X, requires_grad=True)
+    target = lib.tensor([[[0], [1], [1]]] if images else [0, 2])
+    F = lib.nn.functional
+    for loss in (F.nll_loss(x, target), F.cross_entropy(x, target)):
+        node = loss.grad_fn
+        assert node._saved_target is target
+        loss.backward()
+        with pytest.raises(RuntimeError, match="after they have already been freed"):
+            node._saved_target  # noqa: B018
+
+
+@pytest.mark.parametrize("number", [True, False])
+@pytest.mark.parametrize("op", ["mul", "rmul", "div"])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_a_bool_number_gives_torchs_values_and_gradients(number, op, dtype):
+    got = []
+    for lib in (minitorch, torch):
+        x = lib.tensor(X, dtype=getattr(lib, dtype), requires_grad=True)
+        y = x * number if op == "mul" else number * x if op == "rmul" else x / number
+        y.sum().backward()
+        got.append((str(y.dtype), y.detach().numpy().tolist(), x.grad.numpy().tolist()))
+    assert got[0] == got[1]
+
+
 def test_saved_attributes_are_read_when_asked_not_recorded():
     """Recording a node stores nothing for them: they are properties of the node's class."""
     x = minitorch.tensor(X, requires_grad=True)
     for out in (x * 2, x.exp(), x.sum(1), x.view(6), x.mm(minitorch.tensor(M)),
-                x.softmax(1), minitorch.nn.functional.mse_loss(x, x.detach())):
+                x.softmax(1), x.sum(-1), x.transpose(-1, 0), x * True,
+                minitorch.nn.functional.mse_loss(x, x.detach())):
         node = out.grad_fn
         assert not [k for k in vars(node) if k.startswith("_saved_")]
         for name in _names(node):

@@ -875,12 +875,12 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
     _check_target(input, target, weight)
     ndim = input._data.ndim
     if ndim <= 2:
-        return NllLoss.apply(input, target._data, weight, reduction, ignore_index)
+        return NllLoss.apply(input, target, weight, reduction, ignore_index)
     if ndim == 4:
-        return NllLoss2D.apply(input, target._data, weight, reduction, ignore_index)
-    # Other shapes are viewed as images (N, C, -1, 1), as PyTorch does.
+        return NllLoss2D.apply(input, target, weight, reduction, ignore_index)
+    # Other shapes are viewed as images (N, C, 1, -1), as PyTorch does.
     n, c = input._data.shape[:2]
-    out = NllLoss2D.apply(input.reshape(n, c, -1, 1), target._data.reshape(n, -1, 1), weight,
+    out = NllLoss2D.apply(input.reshape(n, c, 1, -1), target.reshape(n, 1, -1), weight,
                           reduction, ignore_index)
     return out.view(target.shape) if reduction == "none" else out
 
@@ -911,7 +911,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
     if label_smoothing == 0.0 and input._data.ndim == 2 and target._data.dtype.kind != "f":
         # The common case, (N, C) logits and class indices, without detours.
         _check_target(input, target, weight)
-        return NllLoss.apply(LogSoftmax.apply(input, 1), target._data, weight, reduction,
+        return NllLoss.apply(LogSoftmax.apply(input, 1, 1), target, weight, reduction,
                              ignore_index)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(

@@ -765,6 +765,12 @@ def _plain_number(value, like: Tensor) -> bool:
             and like._data.dtype.kind == "f")
 
 
+def _bool_number(value, like: Tensor) -> bool:
+    """``x * True`` on a floating-point tensor: multiplied as the number, it is saved as it
+    was given (``_saved_other`` is a bool tensor, as in PyTorch), not as a float."""
+    return type(value) is bool and like._data.dtype.kind == "f"
+
+
 def _number_first(number, other) -> Tensor:
     """``torch.add(2, x)``: PyTorch's argument parser makes the number a tensor, the first
     operand (so its node's first edge is empty, and ``alpha`` scales ``x``). ``2 + x`` does not
@@ -817,7 +823,7 @@ def mul(input: Tensor, other) -> Tensor:  # noqa: A002
         input = _number_first(input, other)  # noqa: A001  (torch.mul(2, x))
     if isinstance(other, Tensor):  # the common case first: tensor * tensor
         return Mul.apply(input, other)
-    if _plain_number(other, input):
+    if _plain_number(other, input) or _bool_number(other, input):
         return MulNumber.apply(input, other)
     return Mul.apply(input, as_tensor(other, input))
 
@@ -832,7 +838,7 @@ def div(input: Tensor, other, *, rounding_mode: str | None = None) -> Tensor:  #
         if isinstance(input, int) and isinstance(other, Tensor) and other._data.dtype.kind != "f":
             input = float(input)  # noqa: A001  (-1 / a uint8 tensor is -1.0 / it, not 255 / it)
         input = _number_first(input, other)  # noqa: A001
-    if _plain_number(other, input):
+    if _plain_number(other, input) or _bool_number(other, input):
         return DivNumber.apply(input, other)
     if isinstance(other, int) and input._data.dtype.kind != "f":
         other = float(other)  # uint8 / -1 divides by -1.0, not by -1 wrapped to 255

@@ -27,7 +27,14 @@ from minitorch._dtype import as_dtype
 from minitorch._tensor import NO_DIM, NO_KEEPDIM, Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
-from minitorch.ops._util import normalize_dim, normalize_dims, quietly, saved_attr, saved_sizes
+from minitorch.ops._util import (
+    normalize_dim,
+    normalize_dims,
+    quietly,
+    saved_attr,
+    saved_dim,
+    saved_sizes,
+)
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var",
            "std", "all", "any", "vector_norm", "sum_to_size"]
@@ -82,11 +89,12 @@ class Sum(Function):
 class SumDim(Function):
     node_name = "SumBackward1"
     _builtin = True
-    saved_values = {"dim": saved_attr("dims"), "keepdim": saved_attr("keepdim"),
+    saved_values = {"dim": saved_dim("given", "dims", as_tuple=True),
+                    "keepdim": saved_attr("keepdim"),
                     "self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
-    def forward(a, dims, keepdim, dtype=None):
+    def forward(a, dims, keepdim, dtype=None, given=None):  # given: the dim as called
         total = _summed(a._data, dims, keepdim, _sum_dtype(a, dtype))
         # contiguous, as PyTorch allocates a reduction's result (NumPy's follows the input's
         # layout): a later reshape is then a view exactly where PyTorch's is
@@ -98,6 +106,8 @@ class SumDim(Function):
     def setup_context(ctx, inputs, output):
         a, dims, keepdim = inputs[:3]
         ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
+        if len(inputs) > 4:
+            ctx.given = inputs[4]
 
     @staticmethod
     def backward(ctx, grad):
@@ -213,18 +223,19 @@ class Mean(Function):
 class MeanDim(Function):
     node_name = "MeanBackward1"
     _builtin = True
-    saved_values = {"dim": saved_attr("dims"), "keepdim": saved_attr("keepdim"),
+    saved_values = {"dim": saved_dim("given", "dims", as_tuple=True),
+                    "keepdim": saved_attr("keepdim"),
                     "self_sym_numel": saved_sizes(numel=True),
                     "self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
-    def forward(a, dims, keepdim):
+    def forward(a, dims, keepdim, given=None):  # given: the dim as called
         x = a._data
         return _wrap(_mean(x, dims, keepdim))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        a, dims, keepdim = inputs
+        a, dims, keepdim, ctx.given = inputs
         ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
 
     @staticmethod
@@ -487,8 +498,8 @@ def sum(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A001,
     dtype = as_dtype(dtype, "sum")
     if (dim is NO_DIM or dim is None) and not keepdim:
         return Sum.apply(input, dtype)
-    return SumDim.apply(input, normalize_dims(None if dim is NO_DIM else dim, input._data.ndim),
-                        keepdim, dtype)
+    dim = None if dim is NO_DIM else dim
+    return SumDim.apply(input, normalize_dims(dim, input._data.ndim), keepdim, dtype, dim)
 
 
 def mean(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A002
@@ -501,8 +512,8 @@ def mean(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A002
     _check_mean_dtype(input, "mean")
     if (dim is NO_DIM or dim is None) and not keepdim:
         return Mean.apply(input)
-    return MeanDim.apply(input, normalize_dims(None if dim is NO_DIM else dim, input._data.ndim),
-                         keepdim)
+    dim = None if dim is NO_DIM else dim
+    return MeanDim.apply(input, normalize_dims(dim, input._data.ndim), keepdim, dim)
 
 
 def prod(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A002
