@@ -129,6 +129,55 @@ def _ops(lib):
             x.reshape(1, 2, 3), lib.tensor([[0, 1, -100]]), reduction="none"),
         "cross_entropy 3d": lambda x, w, m, b: F.cross_entropy(x.reshape(1, 2, 3),
                                                                lib.tensor([[0, 1, 1]])),
+        # convolutions (input and weight saved both, as PyTorch does)
+        "conv2d": lambda x, w, m, b: F.conv2d(x.reshape(1, 1, 2, 3), w.reshape(2, 1, 1, 3),
+                                              b[:2], padding=(0, 1)),
+        "conv2d stride, dilation": lambda x, w, m, b: F.conv2d(
+            x.reshape(1, 2, 3, 1), m.reshape(3, 2, 2, 1), stride=(2, 1), padding=1,
+            dilation=(2, 1)),
+        "conv2d groups": lambda x, w, m, b: F.conv2d(x.reshape(1, 2, 3, 1),
+                                                     w.reshape(2, 1, 3, 1), groups=2,
+                                                     padding=(1, 0)),
+        "conv2d by a constant": lambda x, w, m, b: F.conv2d(x.reshape(1, 1, 2, 3),
+                                                            const.reshape(2, 1, 1, 3)),
+        "constant conv2d": lambda x, w, m, b: F.conv2d(const.reshape(1, 1, 2, 3),
+                                                       w.reshape(2, 1, 1, 3)),
+        "conv2d unbatched's conv": lambda x, w, m, b: F.conv2d(x.reshape(1, 2, 3),
+                                                               w.reshape(2, 1, 1, 3)),
+        "conv1d": lambda x, w, m, b: F.conv1d(x.reshape(1, 2, 3), w.reshape(1, 2, 3),
+                                              stride=2, padding=1),
+        "conv1d bias, dilation": lambda x, w, m, b: F.conv1d(
+            x.reshape(1, 2, 3), m.reshape(2, 2, 3), b[:2], padding=2, dilation=2),
+        "conv1d groups": lambda x, w, m, b: F.conv1d(x.reshape(1, 2, 3), w.reshape(2, 1, 3),
+                                                     b[:2], groups=2),
+        "conv3d": lambda x, w, m, b: F.conv3d(x.reshape(1, 1, 2, 3, 1),
+                                              w.reshape(2, 1, 1, 3, 1), padding=(0, 1, 0)),
+        "conv_transpose2d": lambda x, w, m, b: F.conv_transpose2d(
+            x.reshape(1, 2, 3, 1), w.reshape(2, 3, 1, 1), b[:3], stride=2, output_padding=1),
+        "conv_transpose2d groups": lambda x, w, m, b: F.conv_transpose2d(
+            x.reshape(1, 2, 3, 1), w.reshape(2, 1, 3, 1), groups=2, stride=(1, 2),
+            padding=(1, 0), output_padding=(0, 1)),
+        "conv_transpose1d": lambda x, w, m, b: F.conv_transpose1d(
+            x.reshape(1, 2, 3), w.reshape(2, 1, 3), stride=2, padding=1, output_padding=1),
+        # normalizations and lookups
+        "batch_norm": lambda x, w, m, b: F.batch_norm(x, lib.zeros(3), lib.ones(3), b[:3],
+                                                      b[1:], training=True),
+        "batch_norm eval": lambda x, w, m, b: F.batch_norm(x, lib.zeros(3), lib.ones(3),
+                                                           b[:3], b[1:], eps=0.1),
+        "batch_norm without statistics": lambda x, w, m, b: F.batch_norm(
+            x.reshape(1, 2, 3), None, None, training=True, eps=1e-3),
+        "batch_norm float64": lambda x, w, m, b: F.batch_norm(x.double(), None, None,
+                                                              training=True),
+        "batch_norm float16": lambda x, w, m, b: F.batch_norm(x.half(), None, None,
+                                                              training=True),
+        "layer_norm": lambda x, w, m, b: F.layer_norm(x, (3,), w[0], w[1]),
+        "layer_norm without affine": lambda x, w, m, b: F.layer_norm(x.reshape(1, 2, 3),
+                                                                     (2, 3), eps=1e-3),
+        "layer_norm bias only": lambda x, w, m, b: F.layer_norm(x, (3,), None, b[:3]),
+        "embedding": lambda x, w, m, b: F.embedding(t, m),
+        "embedding padding_idx": lambda x, w, m, b: F.embedding(
+            lib.tensor([[0, 2], [1, 1]]), m, padding_idx=-1, scale_grad_by_freq=True),
+        "embedding max_norm": lambda x, w, m, b: F.embedding(t, m, max_norm=1.0),
     }
 
 
@@ -215,6 +264,22 @@ def test_nll_loss_saves_the_target_itself(lib, images):
         loss.backward()
         with pytest.raises(RuntimeError, match="after they have already been freed"):
             node._saved_target  # noqa: B018
+
+
+@pytest.mark.parametrize("lib", [minitorch, torch], ids=["minitorch", "torch"])
+def test_saved_inputs_of_conv_batch_norm_and_embedding_are_the_inputs(lib):
+    F = lib.nn.functional
+    x = lib.tensor(X.reshape(1, 1, 2, 3), requires_grad=True)
+    weight = lib.tensor(W.reshape(2, 1, 1, 3))  # no gradient: saved all the same
+    node = F.conv2d(x, weight).grad_fn
+    assert node._saved_input is x and node._saved_weight is weight
+    mean, var, x2 = lib.zeros(3), lib.ones(3), lib.tensor(X, requires_grad=True)
+    node = F.batch_norm(x2, mean, var, training=True).grad_fn
+    assert node._saved_input is x2 and node._saved_running_mean is mean
+    assert node._saved_running_var is var and node._saved_weight is None
+    indices = lib.tensor([0, 1, 1])
+    node = F.embedding(indices, x2).grad_fn
+    assert node._saved_indices is indices
 
 
 @pytest.mark.parametrize("number", [True, False])

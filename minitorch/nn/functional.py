@@ -72,7 +72,7 @@ from minitorch.nn._util import (  # noqa: F401
     _type_name,
 )
 from minitorch.ops import unary as _unary
-from minitorch.ops._util import check_tensor, quietly, saved_sizes
+from minitorch.ops._util import as_int64_shown, check_tensor, quietly, saved_sizes
 from minitorch.ops.arithmetic import AddScalar, DivScalar, MulScalar
 from minitorch.ops.linalg import _check_dtypes
 from minitorch.ops.softmax import LogSoftmax, Softmax, log_softmax, softmax  # noqa: F401
@@ -476,6 +476,13 @@ class NativeBatchNorm(Function):
     node_name = "NativeBatchNormBackward0"
     _builtin = True
     _edge_args = (0, 1, 2)
+    saved_names = ("input", "weight")  # as PyTorch's, and (read when asked):
+    saved_values = {"eps": lambda node: float(node.eps),
+                    "training": lambda node: bool(node.training),
+                    "running_mean": lambda node: _batch_norm_saved(node, 0),
+                    "running_var": lambda node: _batch_norm_saved(node, 1),
+                    "result1": lambda node: _batch_norm_saved(node, 2),  # the batch's mean
+                    "result2": lambda node: _batch_norm_saved(node, 3)}  # and 1 / std
 
     @staticmethod
     def forward(ctx, x, weight, bias, running_mean, running_var, training, momentum, eps):
@@ -506,6 +513,7 @@ class NativeBatchNorm(Function):
             out = out + bias._data.reshape(shape)
         ctx.save_for_backward(x, weight)
         ctx.training, ctx.eps, ctx.dims, ctx.shape = training, eps, dims, shape
+        ctx.running = (running_mean, running_var)  # (for _saved_running_mean and _var)
         if not training:
             ctx.stats = (_wrap(mean.reshape(shape)), _wrap(invstd.reshape(shape)))
         return _wrap(out.astype(x._data.dtype, copy=False))
@@ -520,6 +528,26 @@ class NativeBatchNorm(Function):
         param_dtype = grad.dtype if weight is None else weight.dtype
         return (None if gx is None else gx.half(), None if gw is None else gw.to(param_dtype),
                 None if gb is None else gb.to(param_dtype))
+
+
+def _batch_norm_saved(node, which):
+    """``NativeBatchNormBackward0._saved_running_mean`` (0), ``_running_var`` (1), or the
+    batch statistics PyTorch saves (2: the mean, 3: ``1 / sqrt(var + eps)``, per channel, in
+    the input's dtype; empty float32 ones for float16 in evaluation), worked out again from
+    the saved input."""
+    if which < 2 and node.running[which] is None:
+        return None  # None, before backward and after
+    x = node.saved_tensors[0]  # (raises the freed-graph error after backward)
+    if which < 2:
+        return node.running[which]
+    xd = x._data.astype(np.float32) if x._data.dtype == np.float16 else x._data
+    if not node.training:
+        return _wrap(array_module(xd).zeros(0, xd.dtype))
+    if which == 2:
+        stat = quietly(np.mean, xd, node.dims, xd.dtype)
+    else:
+        stat = 1.0 / np.sqrt(quietly(np.var, xd, node.dims, xd.dtype) + xd.dtype.type(node.eps))
+    return _wrap(stat.astype(x._data.dtype, copy=False))
 
 
 def _batch_norm_backward(ctx, x, weight, grad):
@@ -584,9 +612,16 @@ class Embedding(Function):
     node_name = "EmbeddingBackward0"
     _builtin = True
     _edge_args = (0,)  # only the weight gets a gradient
+    saved_names = ("indices",)  # the index tensor, as PyTorch saves it; and (read when asked):
+    saved_values = {"padding_idx": lambda node: as_int64_shown(
+                        -1 if node.padding_idx is None else node.padding_idx),
+                    "scale_grad_by_freq": lambda node: node.scale_grad_by_freq,
+                    "sparse": lambda node: False,  # (minitorch refuses a sparse gradient)
+                    "weight_sym_argsize_0": lambda node: int(node.num)}
 
     @staticmethod
-    def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq=False):
+    def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq=False, index_tensor=None):
+        ctx.save_for_backward(index_tensor)  # the tensor of ``indices``, as PyTorch saves it
         ctx.indices, ctx.padding_idx, ctx.num = indices, padding_idx, weight._data.shape[0]
         ctx.scale_grad_by_freq = scale_grad_by_freq
         return _wrap(weight._data[indices])
@@ -717,7 +752,7 @@ def _embedding(input: Tensor, weight: Tensor, padding_idx: int | None,  # noqa: 
     if sparse and weight.requires_grad and grad_mode.is_grad_enabled():
         raise NotImplementedError("minitorch has no sparse tensors: embedding(..., sparse=True) "
                                   "would give the weight a sparse gradient; use sparse=False")
-    return Embedding.apply(weight, idx, padding_idx, bool(scale_grad_by_freq))
+    return Embedding.apply(weight, idx, padding_idx, bool(scale_grad_by_freq), input)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
