@@ -178,6 +178,31 @@ def _ops(lib):
         "embedding padding_idx": lambda x, w, m, b: F.embedding(
             lib.tensor([[0, 2], [1, 1]]), m, padding_idx=-1, scale_grad_by_freq=True),
         "embedding max_norm": lambda x, w, m, b: F.embedding(t, m, max_norm=1.0),
+        "dropout p=1": lambda x, w, m, b: F.dropout(x, 1.0),
+        # pooling (a stride left out shows as ())
+        "max_pool2d": lambda x, w, m, b: F.max_pool2d(m.reshape(1, 1, 3, 4), 2),
+        "max_pool2d stride, padding, dilation, ceil_mode": lambda x, w, m, b: F.max_pool2d(
+            m.reshape(1, 1, 3, 4), (3, 2), stride=1, padding=1, dilation=(1, 2),
+            ceil_mode=True),
+        "max_pool2d unbatched, return_indices": lambda x, w, m, b: F.max_pool2d(
+            m.reshape(1, 3, 4), 2, 2, return_indices=True)[0],
+        "max_pool2d with ties": lambda x, w, m, b: F.max_pool2d(
+            (m * 0).reshape(1, 1, 3, 4), 2, 1),
+        "avg_pool2d": lambda x, w, m, b: F.avg_pool2d(m.reshape(1, 1, 3, 4), 2),
+        "avg_pool2d options": lambda x, w, m, b: F.avg_pool2d(
+            m.reshape(1, 3, 4), 3, stride=2, padding=1, ceil_mode=True,
+            count_include_pad=False, divisor_override=2),
+        "adaptive_avg_pool2d": lambda x, w, m, b: F.adaptive_avg_pool2d(m.reshape(1, 1, 3, 4),
+                                                                        (2, 3)),
+        "adaptive_avg_pool2d to 1": lambda x, w, m, b: F.adaptive_avg_pool2d(
+            m.reshape(1, 1, 3, 4), 1),
+        # activations
+        "gelu": lambda x, w, m, b: F.gelu(x),
+        "gelu tanh": lambda x, w, m, b: F.gelu(x, approximate="tanh"),
+        "silu": lambda x, w, m, b: F.silu(x),
+        "leaky_relu": lambda x, w, m, b: F.leaky_relu(x),
+        "leaky_relu 0.2": lambda x, w, m, b: F.leaky_relu(w, 0.2),
+        "leaky_relu int slope": lambda x, w, m, b: F.leaky_relu(w, 2),
     }
 
 
@@ -207,7 +232,7 @@ def _read(node, name):
         return ("raised", type(e).__name__, str(e))
     if isinstance(v, tuple):  # of Python ints (or bools), not NumPy's
         return ("tuple", tuple((type(e).__name__, e) for e in v))
-    if v is None or isinstance(v, (bool, int, float)):
+    if v is None or isinstance(v, (bool, int, float, str)):
         return (type(v).__name__, v)
     assert type(v).__name__ == "Tensor", f"{name} is a {type(v).__name__}"
     return ("tensor", tuple(v.shape), str(v.dtype).removeprefix("torch."),

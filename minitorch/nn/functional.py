@@ -169,16 +169,24 @@ class LeakyRelu(Function):
 
     node_name = "LeakyReluBackward0"
     _builtin = True
+    saved_names = ("self",)  # the node's _saved_<name>, as in PyTorch
+    saved_values = {"negative_slope": lambda node: node.slope}
 
     @staticmethod
     def forward(ctx, x, slope):
-        xd = x._data
-        ctx.positive, ctx.x, ctx.slope = xd > 0, x, slope  # what the gradient selects by
-        return _wrap(np.where(ctx.positive, xd, xd * xd.dtype.type(slope)))
+        ctx.save_for_backward(x)
+        return _leaky_relu_forward(ctx, x, slope)
 
     @staticmethod
     def backward(ctx, grad):
-        return LeakyReluGrad.apply(grad, ctx.x, ctx.slope, ctx.positive)
+        (x,) = ctx.saved_tensors
+        return LeakyReluGrad.apply(grad, x, ctx.slope, ctx.positive)
+
+
+def _leaky_relu_forward(ctx, x, slope):
+    xd = x._data
+    ctx.positive, ctx.slope = xd > 0, slope  # what the gradient selects by
+    return _wrap(np.where(ctx.positive, xd, xd * xd.dtype.type(slope)))
 
 
 class LeakyReluGrad(Function):
@@ -412,7 +420,7 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  
                               "max_pool2d", input.shape)
     if x._data.dtype == np.bool_:
         raise NotImplementedError("\"max_pool2d\" not implemented for 'Bool'")
-    out = MaxPool2DWithIndices.apply(x, geometry)
+    out = MaxPool2DWithIndices.apply(x, geometry, (ceil_mode, stride))
     if return_indices:
         node = out.grad_fn
         if isinstance(node, MaxPool2DWithIndices._backward_cls):
@@ -462,7 +470,8 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
             divisor = array_module(x._data).asarray(divisor)
     if x._data.dtype.kind != "f" and x._data.dtype != np.int64:  # PyTorch's kernels: floats, long
         raise NotImplementedError(f"\"avg_pool2d\" not implemented for '{_type_name(x)}'")
-    return AvgPool2D.apply(x, geometry, divisor)
+    return AvgPool2D.apply(x, geometry, divisor,
+                           (ceil_mode, stride, count_include_pad, divisor_override))
 
 
 # ====================================================================== batch norm
@@ -1026,7 +1035,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
     _adaptive_input(input, "adaptive_avg_pool2d")
     out_hw = _adaptive_output_size(output_size, tuple(input.shape[-2:]), "adaptive_avg_pool2d")
     if out_hw == (1, 1):  # global average pooling: PyTorch takes the mean
-        return input.mean((-2, -1), keepdim=True)
+        return input.mean((-1, -2), keepdim=True)  # (its dims in this order)
     return AdaptiveAvgPool2D.apply(input, out_hw)
 
 
@@ -2333,10 +2342,15 @@ class LeakyReluInplace(LeakyRelu):
     _builtin = True
 
     @staticmethod
+    def forward(ctx, x, slope):
+        ctx.x = x  # (not saved: it is about to be overwritten by the result)
+        return _leaky_relu_forward(ctx, x, slope)
+
+    @staticmethod
     def backward(ctx, grad):
         if ctx.slope < 0:
             raise _extra.inplace_negative_slope_error()
-        return LeakyRelu.backward(ctx, grad)
+        return LeakyReluGrad.apply(grad, ctx.x, ctx.slope, ctx.positive)
 
 
 def relu_(input: Tensor) -> Tensor:  # noqa: A002
