@@ -237,7 +237,7 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     if da == 1 and db == 2:
         from minitorch.ops.shape import SqueezeMatmul
 
-        return SqueezeMatmul.apply(mm(input.unsqueeze(0), other), (0,))
+        return SqueezeMatmul.apply(mm(input.unsqueeze(0), other), (0,), 0)
     if da == 2 and db == 2:
         return mm(input, other)
     if _should_fold(input, other):

@@ -311,17 +311,22 @@ class MaxDim(Function):
 
     node_name = "MaxBackward0"
     _builtin = True
+    saved_values = {"dim": saved_dim("given", "dim"), "keepdim": saved_attr("keepdim"),
+                    "indices": lambda node: _saved_indices(node),
+                    "self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
-    def forward(ctx, a, dim, keepdim, find=np.argmax):
+    def forward(ctx, a, dim, keepdim, given=None, find=np.argmax):  # given: the dim as called
         ctx.shape = a._data.shape
+        ctx.dim, ctx.keepdim, ctx.given = dim, keepdim, dim if given is None else given
+        # the indices PyTorch saves are worked out from ctx.index when read; this marks them
+        ctx.save_for_backward(None)  # freed after backward
         if not ctx.shape:  # a 0-d tensor is its own maximum, at index 0
             indices = _wrap(array_module(a._data).zeros((), np.int64))
             ctx.mark_non_differentiable(indices)
             return _wrap(a._data.copy()), indices
         idx = find(a._data, axis=dim, keepdims=True)
         values = np.take_along_axis(a._data, idx, axis=dim)
-        ctx.dim, ctx.keepdim = dim, keepdim
         ctx.index = idx
         if not keepdim:
             values, idx = values.squeeze(dim), idx.squeeze(dim)
@@ -342,10 +347,20 @@ class MaxDim(Function):
 class MinDim(MaxDim):
     node_name = "MinBackward0"
     _builtin = True
+    saved_values = MaxDim.saved_values
 
     @staticmethod
-    def forward(ctx, a, dim, keepdim, find=np.argmin):
-        return MaxDim.forward(ctx, a, dim, keepdim, find)
+    def forward(ctx, a, dim, keepdim, given=None, find=np.argmin):
+        return MaxDim.forward(ctx, a, dim, keepdim, given, find)
+
+
+def _saved_indices(node):
+    """``_saved_indices`` of ``max(dim)`` / ``min(dim)``: the indices it returned."""
+    node.saved_tensors  # noqa: B018 - raises the freed-graph error after backward
+    if not node.shape:
+        return _wrap(np.zeros((), np.int64))
+    idx = node.index if node.keepdim else node.index.squeeze(node.dim)
+    return _wrap(idx.astype(np.int64))
 
 
 class Amax(Function):
@@ -544,10 +559,10 @@ def max(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A
     dim, keepdim = _overload("max", dim, keepdim)
     if dim is NO_DIM:
         return MaxAll.apply(input)
-    d = _one_dim(dim, "max")
-    _check_nonempty_dims(input, "max", (normalize_dim(d, input._data.ndim),))
-    d = normalize_dim(d, input._data.ndim)
-    return return_types.max(*MaxDim.apply(input, d, keepdim))
+    given = _one_dim(dim, "max")
+    _check_nonempty_dims(input, "max", (normalize_dim(given, input._data.ndim),))
+    d = normalize_dim(given, input._data.ndim)
+    return return_types.max(*MaxDim.apply(input, d, keepdim, given))
 
 
 def min(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A002
@@ -559,10 +574,10 @@ def min(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A
     dim, keepdim = _overload("min", dim, keepdim)
     if dim is NO_DIM:
         return MinAll.apply(input)
-    d = _one_dim(dim, "min")
-    _check_nonempty_dims(input, "min", (normalize_dim(d, input._data.ndim),))
-    d = normalize_dim(d, input._data.ndim)
-    return return_types.min(*MinDim.apply(input, d, keepdim))
+    given = _one_dim(dim, "min")
+    _check_nonempty_dims(input, "min", (normalize_dim(given, input._data.ndim),))
+    d = normalize_dim(given, input._data.ndim)
+    return return_types.min(*MinDim.apply(input, d, keepdim, given))
 
 
 def _amax_dims(input: Tensor, dim, name: str) -> tuple:  # noqa: A002

@@ -42,6 +42,7 @@ from minitorch.ops._util import (
     full_like_result,
     normalize_dim,
     normalize_dims,
+    saved_dim,
     saved_sizes,
 )
 
@@ -220,15 +221,19 @@ class T(Transpose):
 class Permute(Function):
     node_name = "PermuteBackward0"
     _builtin = True
+    saved_values = {"dims": lambda node: as_int64_shown(  # as called, as in PyTorch
+        getattr(node, "given", None) or tuple(np.argsort(node.inverse)))}
 
     @staticmethod
-    def forward(a, dims):
+    def forward(a, dims, given=None):  # given: the dims as called
         return _view_of(a, np.transpose(a._data, dims))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        _, dims = inputs
+        _, dims, *given = inputs
         ctx.inverse = tuple(np.argsort(dims))
+        if given:
+            ctx.given = given[0]
 
     @staticmethod
     def backward(ctx, grad):
@@ -240,15 +245,18 @@ class Squeeze(Function):
 
     node_name = "SqueezeBackward0"
     _builtin = True
+    saved_values = {"self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
-    def forward(a, dims):
+    def forward(a, dims, given=None):  # given: the dim(s) as called
         return _view_of(a, np.squeeze(a._data, axis=dims))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        a, _ = inputs
+        a, _, *given = inputs
         ctx.shape = a._data.shape
+        if given:
+            ctx.given = given[0]
 
     @staticmethod
     def backward(ctx, grad):
@@ -258,11 +266,14 @@ class Squeeze(Function):
 class SqueezeDim(Squeeze):
     node_name = "SqueezeBackward1"
     _builtin = True
+    saved_values = {"dim": saved_dim("given"), "self_sym_sizes": saved_sizes()}  # as PyTorch's
 
 
 class SqueezeDims(Squeeze):
     node_name = "SqueezeBackward2"
     _builtin = True
+    saved_values = {"dim": saved_dim("given", as_tuple=True),
+                    "self_sym_sizes": saved_sizes()}  # as in PyTorch
 
 
 class SqueezeMatmul(Squeeze):
@@ -271,24 +282,28 @@ class SqueezeMatmul(Squeeze):
 
     node_name = "SqueezeBackward4"
     _builtin = True
+    saved_values = SqueezeDim.saved_values
 
     @staticmethod
-    def forward(a, dims):
+    def forward(a, dims, given=None):
         return _wrap(np.squeeze(a._data, axis=dims))
 
 
 class Unsqueeze(Function):
     node_name = "UnsqueezeBackward0"
     _builtin = True
+    saved_values = {"dim": saved_dim("given", "dim")}  # as called, as in PyTorch
 
     @staticmethod
-    def forward(a, dim):
+    def forward(a, dim, given=None):  # given: the dim as called
         return _view_of(a, np.expand_dims(a._data, dim))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        _, dim = inputs
+        _, dim, *given = inputs
         ctx.dim = dim
+        if given:
+            ctx.given = given[0]
 
     @staticmethod
     def backward(ctx, grad):
@@ -298,6 +313,7 @@ class Unsqueeze(Function):
 class Expand(Function):
     node_name = "ExpandBackward0"
     _builtin = True
+    saved_values = {"self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
     def forward(a, shape):
@@ -482,9 +498,12 @@ class Unbind(Function):
 class Cat(Function):
     node_name = "CatBackward0"
     _builtin = True
+    saved_values = {"dim": saved_dim("given", "dim")}  # as called, as in PyTorch
 
     @staticmethod
     def forward(ctx, dim, *tensors):
+        if type(dim) is tuple:  # (dim, the dim as called)
+            dim, ctx.given = dim
         ctx.dim = dim
         # A 1-d empty tensor joins tensors of any shape (PyTorch's legacy rule): it adds
         # nothing but its dtype, and gets an empty gradient (None in ``sizes``).
@@ -515,9 +534,12 @@ def _is_legacy_empty(t: Tensor) -> bool:
 class Stack(Function):
     node_name = "StackBackward0"
     _builtin = True
+    saved_values = {"dim": saved_dim("given", "dim")}  # as called, as in PyTorch
 
     @staticmethod
     def forward(ctx, dim, *tensors):
+        if type(dim) is tuple:  # (dim, the dim as called)
+            dim, ctx.given = dim
         ctx.dim = dim
         rt = tensors[0].dtype
         for t in tensors[1:]:
@@ -729,10 +751,11 @@ def permute(input: Tensor, dims: tuple) -> Tensor:  # noqa: A002
             f"length of the desired ordering of dimensions i.e. input.dim() = {n} is not equal "
             f"to len(dims) = {len(dims)}"
         )
+    given = tuple(dims)
     dims = tuple(normalize_dim(d, n) for d in dims)
     if len(set(dims)) != len(dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return Permute.apply(input, dims)
+    return Permute.apply(input, dims, given)
 
 
 def squeeze(input: Tensor, dim=None) -> Tensor:  # noqa: A002
@@ -742,14 +765,14 @@ def squeeze(input: Tensor, dim=None) -> Tensor:  # noqa: A002
         return Squeeze.apply(input, tuple(i for i, s in enumerate(shape) if s == 1))
     if isinstance(dim, numbers.Integral):
         d = normalize_dim(int(dim), len(shape))
-        return SqueezeDim.apply(input, (d,) if shape and shape[d] == 1 else ())
+        return SqueezeDim.apply(input, (d,) if shape and shape[d] == 1 else (), dim)
     dims = tuple(normalize_dim(int(d), len(shape)) for d in dim)
-    return SqueezeDims.apply(input, tuple(d for d in dims if shape and shape[d] == 1))
+    return SqueezeDims.apply(input, tuple(d for d in dims if shape and shape[d] == 1), dim)
 
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:  # noqa: A002
     """Insert a dimension of size 1 at ``dim``."""
-    return Unsqueeze.apply(input, normalize_dim(dim, input._data.ndim + 1))
+    return Unsqueeze.apply(input, normalize_dim(dim, input._data.ndim + 1), dim)
 
 
 def expand(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
@@ -863,7 +886,7 @@ def cat(tensors, dim: int = 0) -> Tensor:
                     f"Sizes of tensors must match except in dimension {d}. Expected size {ref[k]} "
                     f"but got size {s[k]} for tensor number {i} in the list."
                 )
-    return Cat.apply(d, *tensors)
+    return Cat.apply((d, dim), *tensors)
 
 
 concat = concatenate = cat
@@ -881,7 +904,7 @@ def stack(tensors, dim: int = 0) -> Tensor:
                 f"stack expects each tensor to be equal size, but got {_fmt(ref)} at entry 0 and "
                 f"{_fmt(t_._data.shape)} at entry {i}"
             )
-    return Stack.apply(normalize_dim(dim, len(ref) + 1), *tensors)
+    return Stack.apply((normalize_dim(dim, len(ref) + 1), dim), *tensors)
 
 
 def split(input: Tensor, split_size, dim: int = 0) -> tuple:  # noqa: A002
