@@ -232,6 +232,37 @@ def _ops(lib):
         "cumsum": lambda x, w, m, b: x.cumsum(1),
         "cumsum -1 float64": lambda x, w, m, b: x.cumsum(-1, dtype=lib.float64),
         "cumsum -2": lambda x, w, m, b: lib.cumsum(x, -2),
+        # elementwise selections, batched products, binary cross-entropy
+        "abs": lambda x, w, m, b: w.abs(),
+        "clamp": lambda x, w, m, b: w.clamp(-1, 2),
+        "clamp min": lambda x, w, m, b: w.clamp(min=-1),
+        "clamp max float": lambda x, w, m, b: lib.clamp(w, max=1.5),
+        "clamp tensors": lambda x, w, m, b: w.clamp(b[:3], const[0]),
+        "clamp tensor min": lambda x, w, m, b: w.clamp(min=const[1]),
+        "clamp_min": lambda x, w, m, b: w.clamp_min(0.5),
+        "clamp_max": lambda x, w, m, b: w.clamp_max(1),
+        "clamp_min tensor": lambda x, w, m, b: w.clamp_min(b[:3]),
+        "where": lambda x, w, m, b: lib.where(w > 0, x, w),
+        "where number": lambda x, w, m, b: lib.where(w > 0, 1.0, x),
+        "masked_fill": lambda x, w, m, b: x.masked_fill(w > 0, 0.5),
+        "masked_fill tensor": lambda x, w, m, b: x.masked_fill(w > 0, b[0]),
+        "bmm": lambda x, w, m, b: lib.bmm(x.reshape(1, 2, 3), m.reshape(1, 3, 4)),
+        "bmm by a constant": lambda x, w, m, b: lib.bmm(x.reshape(1, 2, 3),
+                                                        const.reshape(1, 3, 2)),
+        "matmul 3d's mm": lambda x, w, m, b: x.reshape(1, 2, 3) @ m,
+        "matmul 3d": lambda x, w, m, b: x.reshape(1, 2, 3) @ m,
+        "binary_cross_entropy": lambda x, w, m, b: F.binary_cross_entropy(
+            lib.sigmoid(x), const.sigmoid()),
+        "binary_cross_entropy weight, sum": lambda x, w, m, b: F.binary_cross_entropy(
+            lib.sigmoid(x), const.sigmoid(), weight=lib.tensor([1.0, 2.0, 3.0]),
+            reduction="sum"),
+        "binary_cross_entropy_with_logits": lambda x, w, m, b: (
+            F.binary_cross_entropy_with_logits(x, w)),
+        "binary_cross_entropy_with_logits weights": lambda x, w, m, b: (
+            F.binary_cross_entropy_with_logits(x, const.sigmoid(),
+                                               weight=lib.tensor([1.0, 2.0, 3.0]),
+                                               pos_weight=lib.tensor([[2.0], [0.5]]),
+                                               reduction="none")),
     }
 
 

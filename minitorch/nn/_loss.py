@@ -35,6 +35,8 @@ class BinaryCrossEntropyWithLogits(Function):
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
     _builtin = True
     _edge_args = (0, 1)  # as in PyTorch, the weights get no gradient (and no edge)
+    saved_names = ("self", "target", "weight", "pos_weight")  # as in PyTorch, and:
+    saved_values = {"reduction": saved_attr("reduction", convert=REDUCTION_ENUM.get)}
 
     @staticmethod
     def forward(ctx, x, y, weight, pos_weight, reduction):
@@ -118,6 +120,8 @@ class BinaryCrossEntropy(Function):
     node_name = "BinaryCrossEntropyBackward0"
     _builtin = True
     _edge_args = (0, 1)  # the weight gets no edge, as in PyTorch
+    saved_names = ("self", "target", "weight")  # as in PyTorch, and:
+    saved_values = {"reduction": saved_attr("reduction", convert=REDUCTION_ENUM.get)}
 
     @staticmethod
     def forward(ctx, x, y, weight, reduction):

@@ -131,8 +131,9 @@ def _binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A0
         raise RuntimeError(f"result type {_type_name(input)} can't be cast to the desired "
                            f"output type {_type_name(target)}")
     # PyTorch's errors: pos_weight meets the target first, the weight multiplies the loss
-    weight = _expand_weight(input, weight, (input, weight))
-    pos_weight = _expand_weight(input, pos_weight, (pos_weight, target))
+    # (checked only: the weights broadcast as they are, and the node saves them as given)
+    _expand_weight(input, weight, (input, weight))
+    _expand_weight(input, pos_weight, (pos_weight, target))
     return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
 
 

@@ -584,6 +584,8 @@ class Clamp(Function):
 
     node_name = "ClampBackward1"
     _builtin = True
+    saved_names = ("self",)  # the node's _saved_<name>, as in PyTorch
+    saved_values = {"min": saved_attr("lo"), "max": saved_attr("hi")}
 
     @staticmethod
     def forward(ctx, a, lo, hi):
@@ -620,6 +622,7 @@ class ClampTensor(Function):
     node_name = "ClampBackward0"
     _builtin = True
     _edge_args = (0, 1, 2)
+    saved_names = ("self", "min", "max")  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
     def forward(ctx, a, lo, hi):
@@ -657,11 +660,15 @@ class ClampMin(Clamp):
 
     node_name = "ClampMinBackward0"
     _builtin = True
+    saved_names = ("self",)  # the node's _saved_<name>, as in PyTorch
+    saved_values = {"min": saved_attr("lo")}
 
 
 class ClampMax(Clamp):
     node_name = "ClampMaxBackward0"
     _builtin = True
+    saved_names = ("self",)  # the node's _saved_<name>, as in PyTorch
+    saved_values = {"max": saved_attr("hi")}
 
 
 class ClampMinTensor(Function):
@@ -670,6 +677,7 @@ class ClampMinTensor(Function):
     node_name = "ClampMinBackward1"
     _builtin = True
     _edge_args = (0, 1)
+    saved_names = ("self", "min")  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
     def forward(ctx, a, lo):
@@ -701,9 +709,11 @@ class MaskedFill(Function):
     node_name = "MaskedFillBackward0"
     _builtin = True
     _edge_args = (0,)
+    saved_names = ("mask",)  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
     def forward(ctx, a, mask, value):
+        ctx.save_for_backward(mask)  # (as PyTorch saves it; backward reads ctx.mask)
         ctx.mask = mask
         x = a._data
         if isinstance(value, Tensor):
@@ -723,6 +733,7 @@ class MaskedFillTensor(MaskedFill):
     node_name = "MaskedFillBackward1"
     _builtin = True
     _edge_args = (0, 2)
+    saved_names = ("mask",)  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
     def backward(ctx, grad):
@@ -735,6 +746,7 @@ class Where(Function):
     node_name = "WhereBackward0"
     _builtin = True
     _edge_args = (1, 2)
+    saved_names = ("condition",)  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
     def forward(cond, a, b):

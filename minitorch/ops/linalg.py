@@ -134,6 +134,7 @@ class Dot(Function):
 class Bmm(Function):
     node_name = "BmmBackward0"
     _builtin = True
+    saved_names = ("self", "mat2")  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
     def forward(a, b):

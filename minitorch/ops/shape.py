@@ -177,6 +177,7 @@ class UnsafeView(Function):
 
     node_name = "UnsafeViewBackward0"
     _builtin = True
+    saved_values = {"self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
     def forward(ctx, a, shape):
