@@ -263,6 +263,18 @@ def _ops(lib):
                                                weight=lib.tensor([1.0, 2.0, 3.0]),
                                                pos_weight=lib.tensor([[2.0], [0.5]]),
                                                reduction="none")),
+        # var and std: the dims and the correction as called (None for neither)
+        "var": lambda x, w, m, b: w.var(),
+        "var dim": lambda x, w, m, b: w.var(1),
+        "var dim, unbiased=False": lambda x, w, m, b: w.var(1, False),
+        "var correction=0": lambda x, w, m, b: w.var(correction=0),
+        "var dims, correction 1.5": lambda x, w, m, b: lib.var(w, [-1, 0], correction=1.5),
+        "var unbiased": lambda x, w, m, b: w.var(unbiased=True),
+        "var keepdim": lambda x, w, m, b: w.var(keepdim=True),
+        "std": lambda x, w, m, b: w.std(),
+        "std -1, correction=0, keepdim": lambda x, w, m, b: w.std(-1, correction=0,
+                                                                  keepdim=True),
+        "std unbiased=False": lambda x, w, m, b: lib.std(w, unbiased=False),
     }
 
 

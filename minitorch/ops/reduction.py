@@ -28,6 +28,7 @@ from minitorch._tensor import NO_DIM, NO_KEEPDIM, Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops._util import (
+    as_int64_shown,
     normalize_dim,
     normalize_dims,
     quietly,
@@ -397,11 +398,18 @@ class Amin(Amax):
 class Var(Function):
     node_name = "VarBackward0"
     _builtin = True
+    saved_names = ("self",)  # the node's _saved_<name>, as in PyTorch, and:
+    saved_values = {"dim": lambda node: _var_saved(node, 0),
+                    "correction": lambda node: _var_saved(node, 1),
+                    "keepdim": saved_attr("keepdim")}
 
     @staticmethod
-    def forward(ctx, a, dims, correction, keepdim):
+    def forward(ctx, a, dims, correction, keepdim, given=None):
+        # given: (dim, correction) as PyTorch shows them (see _var_given)
         ctx.save_for_backward(a)
         ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        if given is not None:
+            ctx.given = given
         return _wrap(_variance(a._data, dims, correction, keepdim))
 
     @staticmethod
@@ -412,6 +420,31 @@ class Var(Function):
         # d var/da_i = 2 (a_i - mean) / (N - correction)
         scale = _spread(grad, a.shape, ctx.dims, ctx.keepdim)
         return scale * centered * _ratio(2, n - ctx.correction)
+
+
+def _var_saved(node, which: int):
+    """``_saved_dim`` (0) or ``_saved_correction`` (1) of var's or std's node: as called
+    (``node.given``), else the dims and correction it computed with."""
+    given = getattr(node, "given", None)
+    if given is None:
+        return node.dims if which == 0 else node.correction
+    return as_int64_shown(given[0]) if which == 0 else given[1]
+
+
+def _var_given(dim, unbiased, correction) -> tuple:
+    """var's and std's (dim, correction) as PyTorch's node shows them: the dims as called (a
+    tuple), and the correction as given (from ``unbiased``: 1 or 0), None where neither a dim,
+    ``unbiased`` nor a correction was given."""
+    if isinstance(dim, bool):  # var(unbiased) in the old positional form
+        dim, unbiased = None, dim
+    if dim is not None and not isinstance(dim, (tuple, list)):
+        dim = (dim,)
+    if correction is None:
+        if unbiased is not None:
+            correction = int(bool(unbiased))
+        elif dim is not None:  # (x.var(None) shows 1 in PyTorch: here it is None)
+            correction = 1
+    return dim, correction
 
 
 def _variance(x, dims: tuple, correction: float, keepdim: bool, root: bool = False):
@@ -444,12 +477,16 @@ def _ratio(a: float, b: float) -> float:
 class Std(Function):
     node_name = "StdBackward0"
     _builtin = True
+    saved_names = ("self", "result")  # the node's _saved_<name>, as in PyTorch, and:
+    saved_values = Var.saved_values
 
     @staticmethod
-    def forward(ctx, a, dims, correction, keepdim):
+    def forward(ctx, a, dims, correction, keepdim, given=None):
         out = _wrap(_variance(a._data, dims, correction, keepdim, root=True))
         ctx.save_for_backward(a, out)
         ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        if given is not None:
+            ctx.given = given
         return out
 
     @staticmethod
@@ -655,20 +692,22 @@ def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,  # noq
         correction=None) -> Tensor:
     """Variance, with Bessel's correction (divide by N - 1) unless ``correction=0``."""
     _check_mean_dtype(input, "var")
+    given = _var_given(dim, unbiased, correction)
     dims, unbiased = _var_args(input, dim, unbiased)
     correction = _correction(unbiased, correction)
     _check_degrees_of_freedom("var", input._data.shape, dims, correction)
-    return Var.apply(input, dims, correction, keepdim)
+    return Var.apply(input, dims, correction, keepdim, given)
 
 
 def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,  # noqa: A002
         correction=None) -> Tensor:
     """Standard deviation, the square root of ``var``."""
     _check_mean_dtype(input, "std")
+    given = _var_given(dim, unbiased, correction)
     dims, unbiased = _var_args(input, dim, unbiased)
     correction = _correction(unbiased, correction)
     _check_degrees_of_freedom("std", input._data.shape, dims, correction)
-    return Std.apply(input, dims, correction, keepdim)
+    return Std.apply(input, dims, correction, keepdim, given)
 
 
 def _logical_reduce(np_fn, input: Tensor, dim, keepdim: bool) -> Tensor:  # noqa: A002
