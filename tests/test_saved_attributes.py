@@ -275,6 +275,15 @@ def _ops(lib):
         "std -1, correction=0, keepdim": lambda x, w, m, b: w.std(-1, correction=0,
                                                                   keepdim=True),
         "std unbiased=False": lambda x, w, m, b: lib.std(w, unbiased=False),
+        # norms: ord and dims as called
+        "norm": lambda x, w, m, b: w.norm(),
+        "norm dim": lambda x, w, m, b: w.norm(dim=1),
+        "norm p=3": lambda x, w, m, b: w.norm(p=3),
+        "norm 2.5, dims, keepdim": lambda x, w, m, b: lib.norm(w, 2.5, (0, -1), True),
+        "vector_norm 1, -1": lambda x, w, m, b: lib.linalg.vector_norm(w, 1, -1),
+        "vector_norm 0": lambda x, w, m, b: lib.linalg.vector_norm(w, 0),
+        "vector_norm -inf": lambda x, w, m, b: lib.linalg.vector_norm(w, -float("inf"), (0, 1)),
+        "vector_norm float64": lambda x, w, m, b: lib.linalg.vector_norm(w, dtype=lib.float64),
     }
 
 

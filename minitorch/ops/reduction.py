@@ -757,9 +757,11 @@ def vector_norm(input: Tensor, p: float = 2.0, dim=None, keepdim: bool = False, 
                                f"but got {dtype._legacy[:-6]}")
     dims = normalize_dims(dim, input._data.ndim)
     check_norm_identity(input._data.shape, p, dims)
+    given = (dim if dim is None or isinstance(dim, (tuple, list)) else (dim,),
+             p if type(p) in (int, float) else float(p))
     if dtype is not None and dtype.np != input._data.dtype:
-        return Norm.apply(input, float(p), dims, keepdim, dtype.np)
-    return Norm.apply(input, float(p), dims, keepdim)
+        return Norm.apply(input, float(p), dims, keepdim, dtype.np, given)
+    return Norm.apply(input, float(p), dims, keepdim, None, given)
 
 
 def check_norm_identity(shape: tuple, p: float, dims: tuple) -> None:
@@ -775,13 +777,20 @@ class Norm(Function):
 
     node_name = "LinalgVectorNormBackward0"
     _builtin = True
+    saved_names = ("self", "result")  # the node's _saved_<name>, as in PyTorch, and:
+    saved_values = {"ord": lambda node: getattr(node, "given", (None, node.p))[1],
+                    "dim": lambda node: as_int64_shown(getattr(node, "given", (node.dims,))[0]),
+                    "keepdim": saved_attr("keepdim")}
 
     @staticmethod
-    def forward(ctx, a, p, dims, keepdim, dtype=None):
+    def forward(ctx, a, p, dims, keepdim, dtype=None, given=None):
+        # given: (dim, ord) as called, which the node shows
         data = a._data if dtype is None else a._data.astype(dtype)
         out = _wrap(norm_array(data, p, dims, keepdim))
         ctx.save_for_backward(a, out)
         ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
+        if given is not None:
+            ctx.given = given
         return out
 
     @staticmethod
