@@ -284,6 +284,18 @@ def _ops(lib):
         "vector_norm 0": lambda x, w, m, b: lib.linalg.vector_norm(w, 0),
         "vector_norm -inf": lambda x, w, m, b: lib.linalg.vector_norm(w, -float("inf"), (0, 1)),
         "vector_norm float64": lambda x, w, m, b: lib.linalg.vector_norm(w, dtype=lib.float64),
+        # select (x[i] included) and unbind: dim and index as called
+        "x[1]": lambda x, w, m, b: x[1],
+        "x[-1]": lambda x, w, m, b: x[-1],
+        "x[:, -1]": lambda x, w, m, b: x[:, -1],
+        "x[1, -2]": lambda x, w, m, b: x[1, -2],
+        "x[..., 0]": lambda x, w, m, b: x[..., 0],
+        "x[None, 1]": lambda x, w, m, b: x[None, 1],
+        "x[0-d tensor]": lambda x, w, m, b: x[lib.tensor(-1)],
+        "select": lambda x, w, m, b: x.select(0, -1),
+        "select -1": lambda x, w, m, b: lib.select(x, -1, 1),
+        "unbind": lambda x, w, m, b: x.unbind(1)[2],
+        "unbind -1": lambda x, w, m, b: lib.unbind(x, -1)[0],
     }
 
 

@@ -403,10 +403,16 @@ class Select(Function):
 
     node_name = "SelectBackward0"
     _builtin = True
+    saved_values = {  # as called (a negative index too), as in PyTorch
+        "dim": lambda node: as_int64_shown(getattr(node, "given_dim", len(node.key) - 1)),
+        "index": lambda node: as_int64_shown(node.key[-1]),
+        "self_sym_sizes": saved_sizes()}
 
     @staticmethod
-    def forward(ctx, a, dim, index):
+    def forward(ctx, a, dim, index, given_dim=None):  # given_dim: the dim as called
         ctx.shape, ctx.key = a._data.shape, (slice(None),) * dim + (index,)
+        if given_dim is not None:
+            ctx.given_dim = given_dim
         # ``...`` keeps a 0-d result an array that shares memory (NumPy's a[2] is a copy)
         return _view_of(a, a._data[ctx.key + (Ellipsis,)])
 
@@ -484,10 +490,13 @@ class Unbind(Function):
 
     node_name = "UnbindBackward0"
     _builtin = True
+    saved_values = {"dim": saved_dim("given", "dim")}  # as called, as in PyTorch
 
     @staticmethod
-    def forward(ctx, a, dim):
+    def forward(ctx, a, dim, given=None):  # given: the dim as called
         ctx.dim = dim
+        if given is not None:
+            ctx.given = given
         return tuple(_view_of(a, a._data[(slice(None),) * dim + (i, ...)], VIEW_MULTI)
                      for i in range(a._data.shape[dim]))
 
@@ -962,7 +971,7 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:  # noqa: A002
     if input._data.ndim == 0:  # 0 and -1 name its one place; others are out of range
         raise IndexError(f"Dimension specified as {normalize_dim(dim, 0)} but tensor has no "
                          "dimensions")
-    return Unbind.apply(input, normalize_dim(dim, input._data.ndim))
+    return Unbind.apply(input, normalize_dim(dim, input._data.ndim), dim)
 
 
 def filled(a: Tensor, value) -> Tensor:
