@@ -282,7 +282,7 @@ def vector_norm(x: Tensor, ord: float = 2, dim=None, keepdim: bool = False, *,  
         raise TypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, not "
                         f"{type(ord).__name__}")
     _check_float(x, "linalg.vector_norm")
-    return _reduction.vector_norm(x, float(ord), dim, keepdim, dtype=dtype)
+    return _reduction.vector_norm(x, ord, dim, keepdim, dtype=dtype)  # (its node shows ord as is)
 
 
 class Svdvals(Function):

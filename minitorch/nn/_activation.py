@@ -84,6 +84,8 @@ class Gelu(Function):
 
     node_name = "GeluBackward0"
     _builtin = True
+    saved_names = ("self",)  # the node's _saved_<name>, as in PyTorch
+    saved_values = {"approximate": lambda node: node.approximate}
 
     @staticmethod
     def forward(ctx, a, approximate):
@@ -125,6 +127,7 @@ class Silu(Function):
 
     node_name = "SiluBackward0"
     _builtin = True
+    saved_names = ("self",)  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
     def forward(ctx, a):

@@ -136,6 +136,30 @@ def _conv2d_input_grad_array(g, w, x_shape, stride, padding, dilation, groups=1)
     return xp.ascontiguousarray(xp.moveaxis(gx[(slice(None), *inside, slice(None))], -1, 1))
 
 
+# -- task saved2: a ConvolutionBackward0's _saved_ attributes, as PyTorch shows them
+def conv_saved_values(spatial=tuple, transposed: bool = False) -> dict:
+    """The ``saved_values`` of a convolution's node, from its ``params`` (stride, padding,
+    dilation; ``spatial`` picks the dims PyTorch sees from them), its ``groups`` and, for a
+    transposed one, the ``out_shape`` it was asked for (which gives the output padding)."""
+    def output_padding(node):
+        if not transposed:
+            return (0,) * len(spatial(node.params[0]))
+        stride, padding, dilation = node.params
+        x_shape, w_shape = node._input_meta[0][0], node._input_meta[1][0]
+        return tuple(int(o - ((i - 1) * s - 2 * p + d * (k - 1) + 1)) for o, i, s, p, d, k in zip(
+            node.out_shape[2:], x_shape[2:], stride, padding, dilation, w_shape[2:]))
+    def bias_sizes(node):
+        shape = node._input_meta[2][0]
+        return (0,) if shape is None else tuple(shape)
+    return {"stride": lambda node: tuple(map(int, spatial(node.params[0]))),
+            "padding": lambda node: tuple(map(int, spatial(node.params[1]))),
+            "dilation": lambda node: tuple(map(int, spatial(node.params[2]))),
+            "groups": lambda node: int(getattr(node, "groups", 1)),
+            "transposed": lambda node: transposed,
+            "output_padding": output_padding,
+            "bias_sym_sizes_opt": bias_sizes}
+
+
 class Convolution(Function):
     """2-D convolution (cross-correlation, as in every deep-learning library).
 
@@ -146,13 +170,15 @@ class Convolution(Function):
     node_name = "ConvolutionBackward0"
     _builtin = True
     _edge_args = (0, 1, 2)  # input, weight, bias (an edge even when there is no bias)
+    saved_names = ("input", "weight")  # both, as PyTorch saves them; and (read when asked):
+    saved_values = conv_saved_values()
 
     @staticmethod
     def forward(ctx, x, weight, bias, stride, padding, dilation, groups=1):
-        need_x, need_w = ctx.needs_input_grad[0], ctx.needs_input_grad[1]
+        need_w = ctx.needs_input_grad[1]
         out, cols = _conv2d_array(x._data, weight._data, None if bias is None else bias._data,
                                   stride, padding, dilation, groups)
-        ctx.save_for_backward(x if need_w else None, weight if need_x else None)
+        ctx.save_for_backward(x, weight)
         ctx.params, ctx.groups = (stride, padding, dilation), groups
         ctx.x_shape, ctx.w_shape = x._data.shape, weight._data.shape
         ctx.cols = cols if need_w else None  # reused by the weight gradient
@@ -162,9 +188,9 @@ class Convolution(Function):
     def backward(ctx, grad):
         x, weight = ctx.saved_tensors
         gx = gw = gb = None
-        if weight is not None:
+        if ctx.needs_input_grad[0]:
             gx = ConvolutionInputGrad.apply(grad, weight, ctx.x_shape, *ctx.params, ctx.groups)
-        if x is not None:
+        if ctx.needs_input_grad[1]:
             gw = ConvolutionWeightGrad.apply(x, grad, ctx.w_shape, *ctx.params, ctx.cols,
                                              ctx.groups)
         if ctx.needs_input_grad[2]:

@@ -19,6 +19,7 @@ from minitorch.nn._conv import (
     ConvolutionWeightGrad,
     _conv2d_array,
     _conv2d_input_grad_array,
+    conv_saved_values,
 )
 from minitorch.ops.scatter import _PadTo
 
@@ -29,6 +30,8 @@ class Convolution1d(Function):
     node_name = "ConvolutionBackward0"
     _builtin = True
     _edge_args = (0, 1, 2)
+    saved_names = ("input", "weight")  # as PyTorch's, with (the width's of the 2-d params):
+    saved_values = conv_saved_values(spatial=lambda pair: pair[1:])
 
     @staticmethod
     def forward(ctx, x, weight, bias, stride, padding, dilation):
@@ -66,6 +69,8 @@ class ConvolutionTranspose(Function):
     node_name = "ConvolutionBackward0"
     _builtin = True
     _edge_args = (0, 1, 2)
+    saved_names = ("input", "weight")  # as PyTorch's, and (read when asked):
+    saved_values = conv_saved_values(transposed=True)
 
     @staticmethod
     def forward(ctx, x, weight, bias, stride, padding, dilation, out_shape, groups=1):
@@ -75,6 +80,7 @@ class ConvolutionTranspose(Function):
             out = out + bias._data.reshape((1, -1) + (1,) * (out.ndim - 2))
         ctx.save_for_backward(x, weight)
         ctx.params, ctx.groups = (stride, padding, dilation), groups
+        ctx.out_shape = out_shape  # (for _saved_output_padding)
         return _wrap(out.astype(x._data.dtype, copy=False))
 
     @staticmethod

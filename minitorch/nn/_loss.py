@@ -36,6 +36,8 @@ class BinaryCrossEntropyWithLogits(Function):
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
     _builtin = True
     _edge_args = (0, 1)  # as in PyTorch, the weights get no gradient (and no edge)
+    saved_names = ("self", "target", "weight", "pos_weight")  # as in PyTorch, and:
+    saved_values = {"reduction": saved_attr("reduction", convert=REDUCTION_ENUM.get)}
 
     @staticmethod
     def forward(ctx, x, y, weight, pos_weight, reduction):
@@ -157,6 +159,8 @@ class BinaryCrossEntropy(Function):
     node_name = "BinaryCrossEntropyBackward0"
     _builtin = True
     _edge_args = (0, 1)  # the weight gets no edge, as in PyTorch
+    saved_names = ("self", "target", "weight")  # as in PyTorch, and:
+    saved_values = {"reduction": saved_attr("reduction", convert=REDUCTION_ENUM.get)}
 
     @staticmethod
     def forward(ctx, x, y, weight, reduction):
@@ -226,7 +230,7 @@ class NllLoss(Function):
             moved = xp.moveaxis(lp, 1, -1)
         n_classes = moved.shape[-1]
         rows_lp = moved.reshape(-1, n_classes)
-        t = target.reshape(-1)
+        t = target._data.reshape(-1)  # (the target tensor itself is saved, as in PyTorch)
         rows = xp.arange(t.shape[0])
         # The common case costs one small reduction: every target a class, none ignored. Read
         # as unsigned, a negative target is huge, so the largest one checks both bounds.
@@ -255,7 +259,7 @@ class NllLoss(Function):
             loss = xp.where(valid, loss, 0)  # or inf (padding masked with -inf), as in PyTorch
         total = None
         if reduction == "none":
-            out = loss.reshape(target.shape)
+            out = loss.reshape(target._data.shape)
         else:  # PyTorch adds the losses to a +0: so does + 0 here, for a sum of -0s
             out = loss.sum(dtype=lp.dtype) + 0
             if reduction == "mean":
@@ -289,7 +293,7 @@ def _nll_saved(node, which):
         return None  # no weight: None, before backward and after
     node.saved_tensors  # noqa: B018 - raises the freed-graph error after backward
     if which == 0:
-        return _wrap(node.arguments[0])
+        return node.arguments[0]  # the target tensor itself
     if which == 1:
         return node.arguments[1]
     kept, _, w = node.picked
@@ -347,3 +351,4 @@ class NllLoss2D(NllLoss):
     node_name = "NllLoss2DBackward0"
     _builtin = True
     _edge_args = (0,)
+    saved_names, saved_values = NllLoss.saved_names, NllLoss.saved_values  # PyTorch's six

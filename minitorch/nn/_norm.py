@@ -49,6 +49,11 @@ class NativeLayerNorm(Function):
     node_name = "NativeLayerNormBackward0"
     _builtin = True
     _edge_args = (0, 1, 2)
+    saved_names = ("input", "weight", "bias")  # as PyTorch's, and (read when asked):
+    saved_values = {"normalized_shape": lambda node: tuple(
+                        int(node._input_meta[0][0][a]) for a in node.axes),
+                    "result1": lambda node: _layer_norm_stats(node)[0],  # the mean
+                    "result2": lambda node: _layer_norm_stats(node)[1]}  # and 1 / std
 
     @staticmethod
     def forward(ctx, x, weight, bias, n, eps):
@@ -60,13 +65,13 @@ class NativeLayerNorm(Function):
             out = out * weight._data
         if bias is not None:
             out = out + bias._data
-        ctx.save_for_backward(x, weight)
+        ctx.save_for_backward(x, weight, bias)
         ctx.axes, ctx.eps = axes, eps
         return _wrap(out.astype(xd.dtype, copy=False))
 
     @staticmethod
     def backward(ctx, grad):
-        x, weight = ctx.saved_tensors
+        x, weight, _ = ctx.saved_tensors
         axes = ctx.axes
         batch = tuple(range(x.dim() - len(axes)))  # the weight is shared over these
         g_xhat = grad if weight is None else grad * weight
@@ -77,6 +82,17 @@ class NativeLayerNorm(Function):
         if ctx.needs_input_grad[2]:
             gb = grad.sum(batch) if batch else grad
         return (gx if ctx.needs_input_grad[0] else None), gw, gb
+
+
+def _layer_norm_stats(node):
+    """The statistics a ``NativeLayerNormBackward0`` saves, worked out again from its saved
+    input: the mean and ``1 / sqrt(var + eps)`` over the normalized dims, kept as size 1, in
+    the input's dtype."""
+    x = node.saved_tensors[0]  # (raises the freed-graph error after backward)
+    v, mean, var = _moments(x._data, node.axes)
+    dtype = x._data.dtype
+    return (_wrap(mean.astype(dtype, copy=False)),
+            _wrap((1 / np.sqrt(var + v.dtype.type(node.eps))).astype(dtype, copy=False)))
 
 
 class NativeGroupNorm(Function):

@@ -123,6 +123,24 @@ def _kept_layout(out, x):
         return out
     fmt = _suggest_memory_format(x.shape, tuple(s // x.itemsize for s in x.strides))
     return out if fmt.name == "contiguous_format" else _in_format(out, fmt)
+# -- task saved2: the _saved_ attributes of a pooling node, as PyTorch shows them
+def pool_saved_values() -> dict:
+    """The ``saved_values`` a max or average pooling node shares: its window, from the node's
+    ``geometry``, and the stride and ``ceil_mode`` as called (``ctx.options``; a stride left
+    out is shown as ``()``)."""
+    return {"kernel_size": lambda node: tuple(map(int, node.geometry[0])),
+            "stride": lambda node: () if node.options[1] is None or node.options[1] == [] else (
+                tuple(map(int, node.geometry[1]))),
+            "padding": lambda node: tuple(map(int, node.geometry[2])),
+            "ceil_mode": lambda node: bool(node.options[0])}
+
+
+def _max_pool_indices(node):
+    """``_saved_result1`` of a max pooling node: the indices ``return_indices`` gives."""
+    (x,) = node.saved_tensors  # (raises the freed-graph error after backward)
+    n = len(node.geometry[0])
+    idx = MaxPool2DWithIndices.indices(node.which, node.geometry, _shape4d(x._data.shape, n))
+    return _wrap(idx if x._data.ndim == n + 2 else idx[0])
 
 
 class MaxPool2DWithIndices(Function):
@@ -130,9 +148,17 @@ class MaxPool2DWithIndices(Function):
 
     node_name = "MaxPool2DWithIndicesBackward0"
     _builtin = True
+    saved_names = ("self",)  # as PyTorch's, and (read when asked):
+    saved_values = {**pool_saved_values(),
+                    "dilation": lambda node: tuple(map(int, node.geometry[3])),
+                    "result1": lambda node: _max_pool_indices(node)}
 
     @staticmethod
-    def forward(ctx, x, geometry):
+    def forward(ctx, x, geometry, options=None):
+        # options: (ceil_mode, stride as given), kept for the _saved_ attributes
+        if options is not None:
+            ctx.save_for_backward(x)
+            ctx.options = options
         kernel, stride, padding, dilation, out_size, extent = geometry
         xd = _as4d(x._data, len(kernel))
         xp = array_module(xd)
@@ -233,9 +259,17 @@ class AvgPool2D(Function):
 
     node_name = "AvgPool2DBackward0"
     _builtin = True
+    saved_names = ("self",)  # as PyTorch's, and (read when asked):
+    saved_values = {**pool_saved_values(),
+                    "count_include_pad": lambda node: bool(node.options[2]),
+                    "divisor_override": lambda node: node.options[3]}
 
     @staticmethod
-    def forward(ctx, x, geometry, divisor):
+    def forward(ctx, x, geometry, divisor, options=None):
+        # options: (ceil_mode, stride, count_include_pad, divisor_override) as called
+        if options is not None:
+            ctx.save_for_backward(x)
+            ctx.options = options
         kernel, stride, padding, dilation, out_size, extent = geometry
         taps = _gathered(_padded(_as4d(x._data, len(kernel)), padding, extent, 0),
                          _taps(kernel, stride, dilation, out_size))
@@ -340,9 +374,11 @@ class AdaptiveAvgPool2D(Function):
 
     node_name = "AdaptiveAvgPool2DBackward0"
     _builtin = True
+    saved_names = ("self",)  # as PyTorch's
 
     @staticmethod
     def forward(ctx, x, out_hw):
+        ctx.save_for_backward(x)
         ctx.in_hw = x._data.shape[-len(out_hw):]
         out = x._data
         for axis, size in zip(range(-len(out_hw), 0), out_hw):  # one dimension at a time

@@ -72,7 +72,7 @@ from minitorch.nn._util import (  # noqa: F401
     _type_name,
 )
 from minitorch.ops import unary as _unary
-from minitorch.ops._util import check_tensor, quietly, saved_sizes
+from minitorch.ops._util import as_int64_shown, check_tensor, quietly, saved_sizes
 from minitorch.ops.arithmetic import AddScalar, DivScalar, MulScalar
 from minitorch.ops.linalg import _check_dtypes
 from minitorch.ops.softmax import LogSoftmax, Softmax, log_softmax, softmax  # noqa: F401
@@ -131,8 +131,9 @@ def _binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A0
         raise RuntimeError(f"result type {_type_name(input)} can't be cast to the desired "
                            f"output type {_type_name(target)}")
     # PyTorch's errors: pos_weight meets the target first, the weight multiplies the loss
-    weight = _expand_weight(input, weight, (input, weight))
-    pos_weight = _expand_weight(input, pos_weight, (pos_weight, target))
+    # (checked only: the weights broadcast as they are, and the node saves them as given)
+    _expand_weight(input, weight, (input, weight))
+    _expand_weight(input, pos_weight, (pos_weight, target))
     return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
 
 
@@ -169,16 +170,24 @@ class LeakyRelu(Function):
 
     node_name = "LeakyReluBackward0"
     _builtin = True
+    saved_names = ("self",)  # the node's _saved_<name>, as in PyTorch
+    saved_values = {"negative_slope": lambda node: node.slope}
 
     @staticmethod
     def forward(ctx, x, slope):
-        xd = x._data
-        ctx.positive, ctx.x, ctx.slope = xd > 0, x, slope  # what the gradient selects by
-        return _wrap(np.where(ctx.positive, xd, xd * xd.dtype.type(slope)))
+        ctx.save_for_backward(x)
+        return _leaky_relu_forward(ctx, x, slope)
 
     @staticmethod
     def backward(ctx, grad):
-        return LeakyReluGrad.apply(grad, ctx.x, ctx.slope, ctx.positive)
+        (x,) = ctx.saved_tensors
+        return LeakyReluGrad.apply(grad, x, ctx.slope, ctx.positive)
+
+
+def _leaky_relu_forward(ctx, x, slope):
+    xd = x._data
+    ctx.positive, ctx.slope = xd > 0, slope  # what the gradient selects by
+    return _wrap(np.where(ctx.positive, xd, xd * xd.dtype.type(slope)))
 
 
 class LeakyReluGrad(Function):
@@ -412,7 +421,7 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  
                               "max_pool2d", input.shape)
     if x._data.dtype == np.bool_:
         raise NotImplementedError("\"max_pool2d\" not implemented for 'Bool'")
-    out = MaxPool2DWithIndices.apply(x, geometry)
+    out = MaxPool2DWithIndices.apply(x, geometry, (ceil_mode, stride))
     if return_indices:
         node = out.grad_fn
         if isinstance(node, MaxPool2DWithIndices._backward_cls):
@@ -462,7 +471,8 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0,  # noqa: A002
             divisor = array_module(x._data).asarray(divisor)
     if x._data.dtype.kind != "f" and x._data.dtype != np.int64:  # PyTorch's kernels: floats, long
         raise NotImplementedError(f"\"avg_pool2d\" not implemented for '{_type_name(x)}'")
-    return AvgPool2D.apply(x, geometry, divisor)
+    return AvgPool2D.apply(x, geometry, divisor,
+                           (ceil_mode, stride, count_include_pad, divisor_override))
 
 
 # ====================================================================== batch norm
@@ -476,6 +486,13 @@ class NativeBatchNorm(Function):
     node_name = "NativeBatchNormBackward0"
     _builtin = True
     _edge_args = (0, 1, 2)
+    saved_names = ("input", "weight")  # as PyTorch's, and (read when asked):
+    saved_values = {"eps": lambda node: float(node.eps),
+                    "training": lambda node: bool(node.training),
+                    "running_mean": lambda node: _batch_norm_saved(node, 0),
+                    "running_var": lambda node: _batch_norm_saved(node, 1),
+                    "result1": lambda node: _batch_norm_saved(node, 2),  # the batch's mean
+                    "result2": lambda node: _batch_norm_saved(node, 3)}  # and 1 / std
 
     @staticmethod
     def forward(ctx, x, weight, bias, running_mean, running_var, training, momentum, eps):
@@ -506,6 +523,7 @@ class NativeBatchNorm(Function):
             out = out + bias._data.reshape(shape)
         ctx.save_for_backward(x, weight)
         ctx.training, ctx.eps, ctx.dims, ctx.shape = training, eps, dims, shape
+        ctx.running = (running_mean, running_var)  # (for _saved_running_mean and _var)
         if not training:
             ctx.stats = (_wrap(mean.reshape(shape)), _wrap(invstd.reshape(shape)))
         return _wrap(out.astype(x._data.dtype, copy=False))
@@ -520,6 +538,26 @@ class NativeBatchNorm(Function):
         param_dtype = grad.dtype if weight is None else weight.dtype
         return (None if gx is None else gx.half(), None if gw is None else gw.to(param_dtype),
                 None if gb is None else gb.to(param_dtype))
+
+
+def _batch_norm_saved(node, which):
+    """``NativeBatchNormBackward0._saved_running_mean`` (0), ``_running_var`` (1), or the
+    batch statistics PyTorch saves (2: the mean, 3: ``1 / sqrt(var + eps)``, per channel, in
+    the input's dtype; empty float32 ones for float16 in evaluation), worked out again from
+    the saved input."""
+    if which < 2 and node.running[which] is None:
+        return None  # None, before backward and after
+    x = node.saved_tensors[0]  # (raises the freed-graph error after backward)
+    if which < 2:
+        return node.running[which]
+    xd = x._data.astype(np.float32) if x._data.dtype == np.float16 else x._data
+    if not node.training:
+        return _wrap(array_module(xd).zeros(0, xd.dtype))
+    if which == 2:
+        stat = quietly(np.mean, xd, node.dims, xd.dtype)
+    else:
+        stat = 1.0 / np.sqrt(quietly(np.var, xd, node.dims, xd.dtype) + xd.dtype.type(node.eps))
+    return _wrap(stat.astype(x._data.dtype, copy=False))
 
 
 def _batch_norm_backward(ctx, x, weight, grad):
@@ -584,9 +622,16 @@ class Embedding(Function):
     node_name = "EmbeddingBackward0"
     _builtin = True
     _edge_args = (0,)  # only the weight gets a gradient
+    saved_names = ("indices",)  # the index tensor, as PyTorch saves it; and (read when asked):
+    saved_values = {"padding_idx": lambda node: as_int64_shown(
+                        -1 if node.padding_idx is None else node.padding_idx),
+                    "scale_grad_by_freq": lambda node: node.scale_grad_by_freq,
+                    "sparse": lambda node: False,  # (minitorch refuses a sparse gradient)
+                    "weight_sym_argsize_0": lambda node: int(node.num)}
 
     @staticmethod
-    def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq=False):
+    def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq=False, index_tensor=None):
+        ctx.save_for_backward(index_tensor)  # the tensor of ``indices``, as PyTorch saves it
         ctx.indices, ctx.padding_idx, ctx.num = indices, padding_idx, weight._data.shape[0]
         ctx.scale_grad_by_freq = scale_grad_by_freq
         return _wrap(weight._data[indices])
@@ -717,7 +762,7 @@ def _embedding(input: Tensor, weight: Tensor, padding_idx: int | None,  # noqa: 
     if sparse and weight.requires_grad and grad_mode.is_grad_enabled():
         raise NotImplementedError("minitorch has no sparse tensors: embedding(..., sparse=True) "
                                   "would give the weight a sparse gradient; use sparse=False")
-    return Embedding.apply(weight, idx, padding_idx, bool(scale_grad_by_freq))
+    return Embedding.apply(weight, idx, padding_idx, bool(scale_grad_by_freq), input)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -875,12 +920,12 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
     _check_target(input, target, weight)
     ndim = input._data.ndim
     if ndim <= 2:
-        return NllLoss.apply(input, target._data, weight, reduction, ignore_index)
+        return NllLoss.apply(input, target, weight, reduction, ignore_index)
     if ndim == 4:
-        return NllLoss2D.apply(input, target._data, weight, reduction, ignore_index)
-    # Other shapes are viewed as images (N, C, -1, 1), as PyTorch does.
+        return NllLoss2D.apply(input, target, weight, reduction, ignore_index)
+    # Other shapes are viewed as images (N, C, 1, -1), as PyTorch does.
     n, c = input._data.shape[:2]
-    out = NllLoss2D.apply(input.reshape(n, c, -1, 1), target._data.reshape(n, -1, 1), weight,
+    out = NllLoss2D.apply(input.reshape(n, c, 1, -1), target.reshape(n, 1, -1), weight,
                           reduction, ignore_index)
     return out.view(target.shape) if reduction == "none" else out
 
@@ -911,7 +956,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
     if label_smoothing == 0.0 and input._data.ndim == 2 and target._data.dtype.kind != "f":
         # The common case, (N, C) logits and class indices, without detours.
         _check_target(input, target, weight)
-        return NllLoss.apply(LogSoftmax.apply(input, 1), target._data, weight, reduction,
+        return NllLoss.apply(LogSoftmax.apply(input, 1, 1), target, weight, reduction,
                              ignore_index)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(
@@ -991,7 +1036,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
     _adaptive_input(input, "adaptive_avg_pool2d")
     out_hw = _adaptive_output_size(output_size, tuple(input.shape[-2:]), "adaptive_avg_pool2d")
     if out_hw == (1, 1):  # global average pooling: PyTorch takes the mean
-        return input.mean((-2, -1), keepdim=True)
+        return input.mean((-1, -2), keepdim=True)  # (its dims in this order)
     return AdaptiveAvgPool2D.apply(input, out_hw)
 
 
@@ -2298,10 +2343,15 @@ class LeakyReluInplace(LeakyRelu):
     _builtin = True
 
     @staticmethod
+    def forward(ctx, x, slope):
+        ctx.x = x  # (not saved: it is about to be overwritten by the result)
+        return _leaky_relu_forward(ctx, x, slope)
+
+    @staticmethod
     def backward(ctx, grad):
         if ctx.slope < 0:
             raise _extra.inplace_negative_slope_error()
-        return LeakyRelu.backward(ctx, grad)
+        return LeakyReluGrad.apply(grad, ctx.x, ctx.slope, ctx.positive)
 
 
 def relu_(input: Tensor) -> Tensor:  # noqa: A002

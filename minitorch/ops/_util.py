@@ -307,3 +307,24 @@ def suggested_layout(x, like):
     if fmt.name == "contiguous_format":
         return x if x.flags.c_contiguous else x.copy()  # (C order)
     return _in_format(x, fmt) if x.ndim == like.ndim else x
+def as_int64_shown(d):
+    """A dim as PyTorch's nodes show it: the int64 read back as unsigned, so that -1 is
+    ``2**64 - 1``; a sequence of them as a tuple, None as None."""
+    if d is None:
+        return None
+    if isinstance(d, (tuple, list)):
+        return tuple([int(e) % (1 << 64) for e in d])
+    return int(d) % (1 << 64)
+
+
+def saved_dim(given: str, normalized: str | None = None, as_tuple: bool = False):
+    """``_saved_dim``: the dim as the call gave it (``ctx.<given>``; else the normalized
+    ``ctx.<normalized>``), negative ones shown as PyTorch shows them (``as_int64_shown``).
+    With ``as_tuple`` one int is shown as a tuple of it, as for ``sum(x, -1)``."""
+    def get(node):
+        d = getattr(node, given, None) if normalized is None else getattr(
+            node, given, getattr(node, normalized))
+        if as_tuple and d is not None and not isinstance(d, (tuple, list)):
+            d = (d,)
+        return as_int64_shown(d)
+    return get

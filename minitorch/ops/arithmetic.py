@@ -586,6 +586,8 @@ class Clamp(Function):
 
     node_name = "ClampBackward1"
     _builtin = True
+    saved_names = ("self",)  # the node's _saved_<name>, as in PyTorch
+    saved_values = {"min": saved_attr("lo"), "max": saved_attr("hi")}
 
     @staticmethod
     def forward(ctx, a, lo, hi):
@@ -622,6 +624,7 @@ class ClampTensor(Function):
     node_name = "ClampBackward0"
     _builtin = True
     _edge_args = (0, 1, 2)
+    saved_names = ("self", "min", "max")  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
     def forward(ctx, a, lo, hi):
@@ -659,11 +662,15 @@ class ClampMin(Clamp):
 
     node_name = "ClampMinBackward0"
     _builtin = True
+    saved_names = ("self",)  # the node's _saved_<name>, as in PyTorch
+    saved_values = {"min": saved_attr("lo")}
 
 
 class ClampMax(Clamp):
     node_name = "ClampMaxBackward0"
     _builtin = True
+    saved_names = ("self",)  # the node's _saved_<name>, as in PyTorch
+    saved_values = {"max": saved_attr("hi")}
 
 
 class ClampMinTensor(Function):
@@ -672,6 +679,7 @@ class ClampMinTensor(Function):
     node_name = "ClampMinBackward1"
     _builtin = True
     _edge_args = (0, 1)
+    saved_names = ("self", "min")  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
     def forward(ctx, a, lo):
@@ -703,9 +711,11 @@ class MaskedFill(Function):
     node_name = "MaskedFillBackward0"
     _builtin = True
     _edge_args = (0,)
+    saved_names = ("mask",)  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
     def forward(ctx, a, mask, value):
+        ctx.save_for_backward(mask)  # (as PyTorch saves it; backward reads ctx.mask)
         ctx.mask = mask
         x = a._data
         if isinstance(value, Tensor):
@@ -725,6 +735,7 @@ class MaskedFillTensor(MaskedFill):
     node_name = "MaskedFillBackward1"
     _builtin = True
     _edge_args = (0, 2)
+    saved_names = ("mask",)  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
     def backward(ctx, grad):
@@ -737,6 +748,7 @@ class Where(Function):
     node_name = "WhereBackward0"
     _builtin = True
     _edge_args = (1, 2)
+    saved_names = ("condition",)  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
     def forward(cond, a, b):
@@ -765,6 +777,12 @@ def _plain_number(value, like: Tensor) -> bool:
     ``x * 0.5``: the common case, which needs no wrapping into a tensor."""
     return ((type(value) is float or type(value) is int and -2**53 < value < 2**53)
             and like._data.dtype.kind == "f")
+
+
+def _bool_number(value, like: Tensor) -> bool:
+    """``x * True`` on a floating-point tensor: multiplied as the number, it is saved as it
+    was given (``_saved_other`` is a bool tensor, as in PyTorch), not as a float."""
+    return type(value) is bool and like._data.dtype.kind == "f"
 
 
 def _number_first(number, other) -> Tensor:
@@ -819,7 +837,7 @@ def mul(input: Tensor, other) -> Tensor:  # noqa: A002
         input = _number_first(input, other)  # noqa: A001  (torch.mul(2, x))
     if isinstance(other, Tensor):  # the common case first: tensor * tensor
         return Mul.apply(input, other)
-    if _plain_number(other, input):
+    if _plain_number(other, input) or _bool_number(other, input):
         return MulNumber.apply(input, other)
     return Mul.apply(input, as_tensor(other, input))
 
@@ -834,7 +852,7 @@ def div(input: Tensor, other, *, rounding_mode: str | None = None) -> Tensor:  #
         if isinstance(input, int) and isinstance(other, Tensor) and other._data.dtype.kind != "f":
             input = float(input)  # noqa: A001  (-1 / a uint8 tensor is -1.0 / it, not 255 / it)
         input = _number_first(input, other)  # noqa: A001
-    if _plain_number(other, input):
+    if _plain_number(other, input) or _bool_number(other, input):
         return DivNumber.apply(input, other)
     if isinstance(other, int) and input._data.dtype.kind != "f":
         other = float(other)  # uint8 / -1 divides by -1.0, not by -1 wrapped to 255

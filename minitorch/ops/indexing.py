@@ -342,7 +342,8 @@ def _parse_key(key, data) -> tuple:
             basic.append(None)
             view_dim += 1
         elif isinstance(k, (numbers.Integral, Tensor)):
-            basic.append(_check_bounds(int(k), shape[dim], dim))
+            _check_bounds(int(k), shape[dim], dim)
+            basic.append(int(k))  # a negative index as it is (SelectBackward0 shows it)
             dim += 1
         elif isinstance(k, slice):
             if k.step is not None and k.step <= 0:
@@ -373,7 +374,8 @@ def getitem(x: Tensor, key) -> Tensor:
     if type(key) is int:  # x[i], the most common key: a view of one position of dimension 0
         if not x._data.ndim:
             raise IndexError(_ZERO_DIM_MESSAGE)
-        return Select.apply(x, 0, _check_bounds(key, x._data.shape[0], 0))
+        _check_bounds(key, x._data.shape[0], 0)
+        return Select.apply(x, 0, key)  # (a negative key as it is: the node shows it)
     if isinstance(key, slice):  # x[a:b] is always a SliceBackward0, even when it takes all
         if x._data.ndim == 0:
             raise IndexError(_ZERO_DIM_MESSAGE)
@@ -539,7 +541,7 @@ def select(input: Tensor, dim: int, index: int, *, _position: int = 3) -> Tensor
     if not -shape[d] <= index < shape[d]:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"[{', '.join(map(str, shape))}] at dimension {d}")
-    return Select.apply(input, d, int(index) % shape[d])
+    return Select.apply(input, d, int(index), dim)  # (as called: the node shows them)
 
 
 def narrow(input: Tensor, dim: int, start, length: int) -> Tensor:  # noqa: A002

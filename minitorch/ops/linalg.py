@@ -135,6 +135,7 @@ class Dot(Function):
 class Bmm(Function):
     node_name = "BmmBackward0"
     _builtin = True
+    saved_names = ("self", "mat2")  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
     def forward(a, b):
@@ -238,7 +239,7 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     if da == 1 and db == 2:
         from minitorch.ops.shape import SqueezeMatmul
 
-        return SqueezeMatmul.apply(mm(input.unsqueeze(0), other), (0,))
+        return SqueezeMatmul.apply(mm(input.unsqueeze(0), other), (0,), 0)
     if da == 2 and db == 2:
         return mm(input, other)
     if _should_fold(input, other):

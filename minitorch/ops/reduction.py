@@ -27,7 +27,15 @@ from minitorch._dtype import as_dtype
 from minitorch._tensor import NO_DIM, NO_KEEPDIM, Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
-from minitorch.ops._util import normalize_dim, normalize_dims, quietly, saved_attr, saved_sizes
+from minitorch.ops._util import (
+    as_int64_shown,
+    normalize_dim,
+    normalize_dims,
+    quietly,
+    saved_attr,
+    saved_dim,
+    saved_sizes,
+)
 from minitorch.ops.arithmetic import MulScalar
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var",
@@ -83,11 +91,12 @@ class Sum(Function):
 class SumDim(Function):
     node_name = "SumBackward1"
     _builtin = True
-    saved_values = {"dim": saved_attr("dims"), "keepdim": saved_attr("keepdim"),
+    saved_values = {"dim": saved_dim("given", "dims", as_tuple=True),
+                    "keepdim": saved_attr("keepdim"),
                     "self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
-    def forward(a, dims, keepdim, dtype=None):
+    def forward(a, dims, keepdim, dtype=None, given=None):  # given: the dim as called
         total = _summed(a._data, dims, keepdim, _sum_dtype(a, dtype))
         # contiguous, as PyTorch allocates a reduction's result (NumPy's follows the input's
         # layout): a later reshape is then a view exactly where PyTorch's is
@@ -99,6 +108,8 @@ class SumDim(Function):
     def setup_context(ctx, inputs, output):
         a, dims, keepdim = inputs[:3]
         ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
+        if len(inputs) > 4:
+            ctx.given = inputs[4]
 
     @staticmethod
     def backward(ctx, grad):
@@ -214,18 +225,19 @@ class Mean(Function):
 class MeanDim(Function):
     node_name = "MeanBackward1"
     _builtin = True
-    saved_values = {"dim": saved_attr("dims"), "keepdim": saved_attr("keepdim"),
+    saved_values = {"dim": saved_dim("given", "dims", as_tuple=True),
+                    "keepdim": saved_attr("keepdim"),
                     "self_sym_numel": saved_sizes(numel=True),
                     "self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
-    def forward(a, dims, keepdim):
+    def forward(a, dims, keepdim, given=None):  # given: the dim as called
         x = a._data
         return _wrap(_mean(x, dims, keepdim))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        a, dims, keepdim = inputs
+        a, dims, keepdim, ctx.given = inputs
         ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
 
     @staticmethod
@@ -301,17 +313,22 @@ class MaxDim(Function):
 
     node_name = "MaxBackward0"
     _builtin = True
+    saved_values = {"dim": saved_dim("given", "dim"), "keepdim": saved_attr("keepdim"),
+                    "indices": lambda node: _saved_indices(node),
+                    "self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
-    def forward(ctx, a, dim, keepdim, find=np.argmax):
+    def forward(ctx, a, dim, keepdim, given=None, find=np.argmax):  # given: the dim as called
         ctx.shape = a._data.shape
+        ctx.dim, ctx.keepdim, ctx.given = dim, keepdim, dim if given is None else given
+        # the indices PyTorch saves are worked out from ctx.index when read; this marks them
+        ctx.save_for_backward(None)  # freed after backward
         if not ctx.shape:  # a 0-d tensor is its own maximum, at index 0
             indices = _wrap(array_module(a._data).zeros((), np.int64))
             ctx.mark_non_differentiable(indices)
             return _wrap(a._data.copy()), indices
         idx = find(a._data, axis=dim, keepdims=True)
         values = np.take_along_axis(a._data, idx, axis=dim)
-        ctx.dim, ctx.keepdim = dim, keepdim
         ctx.index = idx
         if not keepdim:
             values, idx = values.squeeze(dim), idx.squeeze(dim)
@@ -332,10 +349,20 @@ class MaxDim(Function):
 class MinDim(MaxDim):
     node_name = "MinBackward0"
     _builtin = True
+    saved_values = MaxDim.saved_values
 
     @staticmethod
-    def forward(ctx, a, dim, keepdim, find=np.argmin):
-        return MaxDim.forward(ctx, a, dim, keepdim, find)
+    def forward(ctx, a, dim, keepdim, given=None, find=np.argmin):
+        return MaxDim.forward(ctx, a, dim, keepdim, given, find)
+
+
+def _saved_indices(node):
+    """``_saved_indices`` of ``max(dim)`` / ``min(dim)``: the indices it returned."""
+    node.saved_tensors  # noqa: B018 - raises the freed-graph error after backward
+    if not node.shape:
+        return _wrap(np.zeros((), np.int64))
+    idx = node.index if node.keepdim else node.index.squeeze(node.dim)
+    return _wrap(idx.astype(np.int64))
 
 
 class Amax(Function):
@@ -372,11 +399,18 @@ class Amin(Amax):
 class Var(Function):
     node_name = "VarBackward0"
     _builtin = True
+    saved_names = ("self",)  # the node's _saved_<name>, as in PyTorch, and:
+    saved_values = {"dim": lambda node: _var_saved(node, 0),
+                    "correction": lambda node: _var_saved(node, 1),
+                    "keepdim": saved_attr("keepdim")}
 
     @staticmethod
-    def forward(ctx, a, dims, correction, keepdim):
+    def forward(ctx, a, dims, correction, keepdim, given=None):
+        # given: (dim, correction) as PyTorch shows them (see _var_given)
         ctx.save_for_backward(a)
         ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        if given is not None:
+            ctx.given = given
         return _wrap(_variance(a._data, dims, correction, keepdim))
 
     @staticmethod
@@ -393,6 +427,31 @@ def _var_backward(grad: Tensor, a: Tensor, ctx) -> Tensor:
     scale = MulScalar.apply(_spread(grad, a.shape, ctx.dims, ctx.keepdim),
                             _ratio(2, n - ctx.correction))
     return scale * (a - a.mean(ctx.dims, keepdim=True))
+
+
+def _var_saved(node, which: int):
+    """``_saved_dim`` (0) or ``_saved_correction`` (1) of var's or std's node: as called
+    (``node.given``), else the dims and correction it computed with."""
+    given = getattr(node, "given", None)
+    if given is None:
+        return node.dims if which == 0 else node.correction
+    return as_int64_shown(given[0]) if which == 0 else given[1]
+
+
+def _var_given(dim, unbiased, correction) -> tuple:
+    """var's and std's (dim, correction) as PyTorch's node shows them: the dims as called (a
+    tuple), and the correction as given (from ``unbiased``: 1 or 0), None where neither a dim,
+    ``unbiased`` nor a correction was given."""
+    if isinstance(dim, bool):  # var(unbiased) in the old positional form
+        dim, unbiased = None, dim
+    if dim is not None and not isinstance(dim, (tuple, list)):
+        dim = (dim,)
+    if correction is None:
+        if unbiased is not None:
+            correction = int(bool(unbiased))
+        elif dim is not None:  # (x.var(None) shows 1 in PyTorch: here it is None)
+            correction = 1
+    return dim, correction
 
 
 def _variance(x, dims: tuple, correction: float, keepdim: bool, root: bool = False):
@@ -425,12 +484,16 @@ def _ratio(a: float, b: float) -> float:
 class Std(Function):
     node_name = "StdBackward0"
     _builtin = True
+    saved_names = ("self", "result")  # the node's _saved_<name>, as in PyTorch, and:
+    saved_values = Var.saved_values
 
     @staticmethod
-    def forward(ctx, a, dims, correction, keepdim):
+    def forward(ctx, a, dims, correction, keepdim, given=None):
         out = _wrap(_variance(a._data, dims, correction, keepdim, root=True))
         ctx.save_for_backward(a, out)
         ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        if given is not None:
+            ctx.given = given
         return out
 
     @staticmethod
@@ -491,8 +554,8 @@ def sum(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A001,
     dtype = as_dtype(dtype, "sum")
     if (dim is NO_DIM or dim is None) and not keepdim:
         return Sum.apply(input, dtype)
-    return SumDim.apply(input, normalize_dims(None if dim is NO_DIM else dim, input._data.ndim),
-                        keepdim, dtype)
+    dim = None if dim is NO_DIM else dim
+    return SumDim.apply(input, normalize_dims(dim, input._data.ndim), keepdim, dtype, dim)
 
 
 def mean(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A002
@@ -505,8 +568,8 @@ def mean(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A002
     _check_mean_dtype(input, "mean")
     if (dim is NO_DIM or dim is None) and not keepdim:
         return Mean.apply(input)
-    return MeanDim.apply(input, normalize_dims(None if dim is NO_DIM else dim, input._data.ndim),
-                         keepdim)
+    dim = None if dim is NO_DIM else dim
+    return MeanDim.apply(input, normalize_dims(dim, input._data.ndim), keepdim, dim)
 
 
 def prod(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM, *,  # noqa: A002
@@ -537,10 +600,10 @@ def max(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A
     dim, keepdim = _overload("max", dim, keepdim)
     if dim is NO_DIM:
         return MaxAll.apply(input)
-    d = _one_dim(dim, "max")
-    _check_nonempty_dims(input, "max", (normalize_dim(d, input._data.ndim),))
-    d = normalize_dim(d, input._data.ndim)
-    return return_types.max(*MaxDim.apply(input, d, keepdim))
+    given = _one_dim(dim, "max")
+    _check_nonempty_dims(input, "max", (normalize_dim(given, input._data.ndim),))
+    d = normalize_dim(given, input._data.ndim)
+    return return_types.max(*MaxDim.apply(input, d, keepdim, given))
 
 
 def min(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A002
@@ -552,10 +615,10 @@ def min(input: Tensor, dim=NO_DIM, keepdim: bool = NO_KEEPDIM):  # noqa: A001, A
     dim, keepdim = _overload("min", dim, keepdim)
     if dim is NO_DIM:
         return MinAll.apply(input)
-    d = _one_dim(dim, "min")
-    _check_nonempty_dims(input, "min", (normalize_dim(d, input._data.ndim),))
-    d = normalize_dim(d, input._data.ndim)
-    return return_types.min(*MinDim.apply(input, d, keepdim))
+    given = _one_dim(dim, "min")
+    _check_nonempty_dims(input, "min", (normalize_dim(given, input._data.ndim),))
+    d = normalize_dim(given, input._data.ndim)
+    return return_types.min(*MinDim.apply(input, d, keepdim, given))
 
 
 def _amax_dims(input: Tensor, dim, name: str) -> tuple:  # noqa: A002
@@ -633,20 +696,22 @@ def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,  # noq
         correction=None) -> Tensor:
     """Variance, with Bessel's correction (divide by N - 1) unless ``correction=0``."""
     _check_mean_dtype(input, "var")
+    given = _var_given(dim, unbiased, correction)
     dims, unbiased = _var_args(input, dim, unbiased)
     correction = _correction(unbiased, correction)
     _check_degrees_of_freedom("var", input._data.shape, dims, correction)
-    return Var.apply(input, dims, correction, keepdim)
+    return Var.apply(input, dims, correction, keepdim, given)
 
 
 def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,  # noqa: A002
         correction=None) -> Tensor:
     """Standard deviation, the square root of ``var``."""
     _check_mean_dtype(input, "std")
+    given = _var_given(dim, unbiased, correction)
     dims, unbiased = _var_args(input, dim, unbiased)
     correction = _correction(unbiased, correction)
     _check_degrees_of_freedom("std", input._data.shape, dims, correction)
-    return Std.apply(input, dims, correction, keepdim)
+    return Std.apply(input, dims, correction, keepdim, given)
 
 
 def _logical_reduce(np_fn, input: Tensor, dim, keepdim: bool) -> Tensor:  # noqa: A002
@@ -697,9 +762,11 @@ def vector_norm(input: Tensor, p: float = 2.0, dim=None, keepdim: bool = False, 
                                f"but got {dtype._legacy[:-6]}")
     dims = normalize_dims(dim, input._data.ndim)
     check_norm_identity(input._data.shape, p, dims)
+    given = (dim if dim is None or isinstance(dim, (tuple, list)) else (dim,),
+             p if type(p) in (int, float) else float(p))
     if dtype is not None and dtype.np != input._data.dtype:
-        return Norm.apply(input, float(p), dims, keepdim, dtype.np)
-    return Norm.apply(input, float(p), dims, keepdim)
+        return Norm.apply(input, float(p), dims, keepdim, dtype.np, given)
+    return Norm.apply(input, float(p), dims, keepdim, None, given)
 
 
 def check_norm_identity(shape: tuple, p: float, dims: tuple) -> None:
@@ -715,13 +782,20 @@ class Norm(Function):
 
     node_name = "LinalgVectorNormBackward0"
     _builtin = True
+    saved_names = ("self", "result")  # the node's _saved_<name>, as in PyTorch, and:
+    saved_values = {"ord": lambda node: getattr(node, "given", (None, node.p))[1],
+                    "dim": lambda node: as_int64_shown(getattr(node, "given", (node.dims,))[0]),
+                    "keepdim": saved_attr("keepdim")}
 
     @staticmethod
-    def forward(ctx, a, p, dims, keepdim, dtype=None):
+    def forward(ctx, a, p, dims, keepdim, dtype=None, given=None):
+        # given: (dim, ord) as called, which the node shows
         data = a._data if dtype is None else a._data.astype(dtype)
         out = _wrap(norm_array(data, p, dims, keepdim))
         ctx.save_for_backward(a, out)
         ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
+        if given is not None:
+            ctx.given = given
         return out
 
     @staticmethod

@@ -26,7 +26,7 @@ from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
-from minitorch.ops._util import normalize_dim, normalize_dims, quietly
+from minitorch.ops._util import normalize_dim, normalize_dims, quietly, saved_dim
 from minitorch.ops.arithmetic import DivScalar, MulScalar, where
 from minitorch.ops.arithmetic import div as _arith_div
 from minitorch.ops.arithmetic import mul as _arith_mul
@@ -65,10 +65,13 @@ class Cumsum(Function):
 
     node_name = "CumsumBackward0"
     _builtin = True
+    saved_values = {"dim": saved_dim("given", "dim")}  # as called, as in PyTorch
 
     @staticmethod
-    def forward(ctx, a, dim, dtype, reverse=False):
+    def forward(ctx, a, dim, dtype, reverse=False, given=None):  # given: the dim as called
         ctx.dim, ctx.reverse, ctx.in_dtype = dim, reverse, a.dtype
+        if given is not None:
+            ctx.given = given
         return _wrap(_scan(np.cumsum, a._data.astype(dtype, copy=False), dim, dtype, reverse))
 
     @staticmethod
@@ -198,7 +201,7 @@ def cumsum(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002
     tensor([1, 3, 6])
     """
     d = normalize_dim(dim, input._data.ndim)
-    return Cumsum.apply(input, d, _scan_dtype(input, dtype, "cumsum"))
+    return Cumsum.apply(input, d, _scan_dtype(input, dtype, "cumsum"), False, dim)
 
 
 def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002

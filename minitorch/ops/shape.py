@@ -36,12 +36,14 @@ from minitorch._tensor import (
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops._util import (
+    as_int64_shown,
     broadcast_error,
     check_same_device,
     check_tensor,
     full_like_result,
     normalize_dim,
     normalize_dims,
+    saved_dim,
     saved_sizes,
 )
 
@@ -176,6 +178,7 @@ class UnsafeView(Function):
 
     node_name = "UnsafeViewBackward0"
     _builtin = True
+    saved_values = {"self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
     def forward(ctx, a, shape):
@@ -190,19 +193,22 @@ class UnsafeView(Function):
 class Transpose(Function):
     node_name = "TransposeBackward0"
     _builtin = True
-    saved_values = {"dim0": lambda node: node.dims[0],  # as in PyTorch
-                    "dim1": lambda node: node.dims[1]}
+    saved_values = {  # the dims as called, as in PyTorch
+        "dim0": lambda node: as_int64_shown(getattr(node, "given", node.dims)[0]),
+        "dim1": lambda node: as_int64_shown(getattr(node, "given", node.dims)[1])}
 
     @staticmethod
-    def forward(a, dim0, dim1):
+    def forward(a, dim0, dim1, given=None):  # given: (dim0, dim1) as called
         if a._data.ndim == 0:  # a 0-dim tensor accepts dims 0 and -1 and stays as it is
             return _view_of(a, a._data.view())
         return _view_of(a, a._data.swapaxes(dim0, dim1))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        _, dim0, dim1 = inputs
+        _, dim0, dim1, *given = inputs
         ctx.dims = (dim0, dim1)
+        if given:
+            ctx.given = given[0]
 
     @staticmethod
     def backward(ctx, grad):
@@ -217,15 +223,19 @@ class T(Transpose):
 class Permute(Function):
     node_name = "PermuteBackward0"
     _builtin = True
+    saved_values = {"dims": lambda node: as_int64_shown(  # as called, as in PyTorch
+        getattr(node, "given", None) or tuple(np.argsort(node.inverse)))}
 
     @staticmethod
-    def forward(a, dims):
+    def forward(a, dims, given=None):  # given: the dims as called
         return _view_of(a, np.transpose(a._data, dims))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        _, dims = inputs
+        _, dims, *given = inputs
         ctx.inverse = tuple(np.argsort(dims))
+        if given:
+            ctx.given = given[0]
 
     @staticmethod
     def backward(ctx, grad):
@@ -237,15 +247,18 @@ class Squeeze(Function):
 
     node_name = "SqueezeBackward0"
     _builtin = True
+    saved_values = {"self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
-    def forward(a, dims):
+    def forward(a, dims, given=None):  # given: the dim(s) as called
         return _view_of(a, np.squeeze(a._data, axis=dims))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        a, _ = inputs
+        a, _, *given = inputs
         ctx.shape = a._data.shape
+        if given:
+            ctx.given = given[0]
 
     @staticmethod
     def backward(ctx, grad):
@@ -255,11 +268,14 @@ class Squeeze(Function):
 class SqueezeDim(Squeeze):
     node_name = "SqueezeBackward1"
     _builtin = True
+    saved_values = {"dim": saved_dim("given"), "self_sym_sizes": saved_sizes()}  # as PyTorch's
 
 
 class SqueezeDims(Squeeze):
     node_name = "SqueezeBackward2"
     _builtin = True
+    saved_values = {"dim": saved_dim("given", as_tuple=True),
+                    "self_sym_sizes": saved_sizes()}  # as in PyTorch
 
 
 class SqueezeMatmul(Squeeze):
@@ -268,24 +284,28 @@ class SqueezeMatmul(Squeeze):
 
     node_name = "SqueezeBackward4"
     _builtin = True
+    saved_values = SqueezeDim.saved_values
 
     @staticmethod
-    def forward(a, dims):
+    def forward(a, dims, given=None):
         return _wrap(np.squeeze(a._data, axis=dims))
 
 
 class Unsqueeze(Function):
     node_name = "UnsqueezeBackward0"
     _builtin = True
+    saved_values = {"dim": saved_dim("given", "dim")}  # as called, as in PyTorch
 
     @staticmethod
-    def forward(a, dim):
+    def forward(a, dim, given=None):  # given: the dim as called
         return _view_of(a, np.expand_dims(a._data, dim))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        _, dim = inputs
+        _, dim, *given = inputs
         ctx.dim = dim
+        if given:
+            ctx.given = given[0]
 
     @staticmethod
     def backward(ctx, grad):
@@ -295,6 +315,7 @@ class Unsqueeze(Function):
 class Expand(Function):
     node_name = "ExpandBackward0"
     _builtin = True
+    saved_values = {"self_sym_sizes": saved_sizes()}  # as in PyTorch
 
     @staticmethod
     def forward(a, shape):
@@ -384,10 +405,16 @@ class Select(Function):
 
     node_name = "SelectBackward0"
     _builtin = True
+    saved_values = {  # as called (a negative index too), as in PyTorch
+        "dim": lambda node: as_int64_shown(getattr(node, "given_dim", len(node.key) - 1)),
+        "index": lambda node: as_int64_shown(node.key[-1]),
+        "self_sym_sizes": saved_sizes()}
 
     @staticmethod
-    def forward(ctx, a, dim, index):
+    def forward(ctx, a, dim, index, given_dim=None):  # given_dim: the dim as called
         ctx.shape, ctx.key = a._data.shape, (slice(None),) * dim + (index,)
+        if given_dim is not None:
+            ctx.given_dim = given_dim
         # ``...`` keeps a 0-d result an array that shares memory (NumPy's a[2] is a copy)
         return _view_of(a, a._data[ctx.key + (Ellipsis,)])
 
@@ -465,10 +492,13 @@ class Unbind(Function):
 
     node_name = "UnbindBackward0"
     _builtin = True
+    saved_values = {"dim": saved_dim("given", "dim")}  # as called, as in PyTorch
 
     @staticmethod
-    def forward(ctx, a, dim):
+    def forward(ctx, a, dim, given=None):  # given: the dim as called
         ctx.dim = dim
+        if given is not None:
+            ctx.given = given
         return tuple(_view_of(a, a._data[(slice(None),) * dim + (i, ...)], VIEW_MULTI)
                      for i in range(a._data.shape[dim]))
 
@@ -480,9 +510,12 @@ class Unbind(Function):
 class Cat(Function):
     node_name = "CatBackward0"
     _builtin = True
+    saved_values = {"dim": saved_dim("given", "dim")}  # as called, as in PyTorch
 
     @staticmethod
     def forward(ctx, dim, *tensors):
+        if type(dim) is tuple:  # (dim, the dim as called)
+            dim, ctx.given = dim
         ctx.dim = dim
         # A 1-d empty tensor joins tensors of any shape (PyTorch's legacy rule): it adds
         # nothing but its dtype, and gets an empty gradient (None in ``sizes``).
@@ -513,9 +546,12 @@ def _is_legacy_empty(t: Tensor) -> bool:
 class Stack(Function):
     node_name = "StackBackward0"
     _builtin = True
+    saved_values = {"dim": saved_dim("given", "dim")}  # as called, as in PyTorch
 
     @staticmethod
     def forward(ctx, dim, *tensors):
+        if type(dim) is tuple:  # (dim, the dim as called)
+            dim, ctx.given = dim
         ctx.dim = dim
         rt = tensors[0].dtype
         for t in tensors[1:]:
@@ -718,7 +754,7 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:  # 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:  # noqa: A002
     """Swap two dimensions (a view)."""
     n = input._data.ndim
-    return Transpose.apply(input, normalize_dim(dim0, n), normalize_dim(dim1, n))
+    return Transpose.apply(input, normalize_dim(dim0, n), normalize_dim(dim1, n), (dim0, dim1))
 
 
 def t(input: Tensor) -> Tensor:  # noqa: A002
@@ -740,10 +776,11 @@ def permute(input: Tensor, dims: tuple) -> Tensor:  # noqa: A002
             f"length of the desired ordering of dimensions i.e. input.dim() = {n} is not equal "
             f"to len(dims) = {len(dims)}"
         )
+    given = tuple(dims)
     dims = tuple(normalize_dim(d, n) for d in dims)
     if len(set(dims)) != len(dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return Permute.apply(input, dims)
+    return Permute.apply(input, dims, given)
 
 
 def squeeze(input: Tensor, dim=None) -> Tensor:  # noqa: A002
@@ -753,14 +790,14 @@ def squeeze(input: Tensor, dim=None) -> Tensor:  # noqa: A002
         return Squeeze.apply(input, tuple(i for i, s in enumerate(shape) if s == 1))
     if isinstance(dim, numbers.Integral):
         d = normalize_dim(int(dim), len(shape))
-        return SqueezeDim.apply(input, (d,) if shape and shape[d] == 1 else ())
+        return SqueezeDim.apply(input, (d,) if shape and shape[d] == 1 else (), dim)
     dims = tuple(normalize_dim(int(d), len(shape)) for d in dim)
-    return SqueezeDims.apply(input, tuple(d for d in dims if shape and shape[d] == 1))
+    return SqueezeDims.apply(input, tuple(d for d in dims if shape and shape[d] == 1), dim)
 
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:  # noqa: A002
     """Insert a dimension of size 1 at ``dim``."""
-    return Unsqueeze.apply(input, normalize_dim(dim, input._data.ndim + 1))
+    return Unsqueeze.apply(input, normalize_dim(dim, input._data.ndim + 1), dim)
 
 
 def expand(input: Tensor, shape: tuple) -> Tensor:  # noqa: A002
@@ -874,7 +911,7 @@ def cat(tensors, dim: int = 0) -> Tensor:
                     f"Sizes of tensors must match except in dimension {d}. Expected size {ref[k]} "
                     f"but got size {s[k]} for tensor number {i} in the list."
                 )
-    return Cat.apply(d, *tensors)
+    return Cat.apply((d, dim), *tensors)
 
 
 concat = concatenate = cat
@@ -892,7 +929,7 @@ def stack(tensors, dim: int = 0) -> Tensor:
                 f"stack expects each tensor to be equal size, but got {_fmt(ref)} at entry 0 and "
                 f"{_fmt(t_._data.shape)} at entry {i}"
             )
-    return Stack.apply(normalize_dim(dim, len(ref) + 1), *tensors)
+    return Stack.apply((normalize_dim(dim, len(ref) + 1), dim), *tensors)
 
 
 def split(input: Tensor, split_size, dim: int = 0) -> tuple:  # noqa: A002
@@ -949,7 +986,7 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:  # noqa: A002
     if input._data.ndim == 0:  # 0 and -1 name its one place; others are out of range
         raise IndexError(f"Dimension specified as {normalize_dim(dim, 0)} but tensor has no "
                          "dimensions")
-    return Unbind.apply(input, normalize_dim(dim, input._data.ndim))
+    return Unbind.apply(input, normalize_dim(dim, input._data.ndim), dim)
 
 
 def filled(a: Tensor, value) -> Tensor:

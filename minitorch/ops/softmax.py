@@ -19,7 +19,7 @@ from minitorch._backend import array_module
 from minitorch._dtype import as_dtype
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.ops._util import normalize_dim, saved_attr
+from minitorch.ops._util import normalize_dim, saved_dim
 from minitorch.ops.reduction import _summed
 
 __all__ = ["softmax", "log_softmax"]
@@ -54,19 +54,20 @@ class Softmax(Function):
     node_name = "SoftmaxBackward0"
     _builtin = True
     saved_names = ("result",)  # the node's _saved_<name>, as in PyTorch
-    saved_values = {"dim": saved_attr("dim")}
+    saved_values = {"dim": saved_dim("given", "dim")}  # the dim as called
 
     @staticmethod
     @_zero_dim_as_row
-    def forward(x, dim):
+    def forward(x, dim, given=None):
         xd = _acc(x._data)
         e = np.exp(xd - _max_along(xd, dim))
         return _wrap((e / e.sum(axis=dim, keepdims=True)).astype(x._data.dtype, copy=False))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        _, dim = inputs
-        ctx.dim = dim
+        _, ctx.dim, *given = inputs  # given: the dim as called, where it was passed
+        if given:
+            ctx.given = given[0]
         ctx.save_for_backward(output)
 
     @staticmethod
@@ -128,11 +129,11 @@ class LogSoftmax(Function):
     node_name = "LogSoftmaxBackward0"
     _builtin = True
     saved_names = ("result",)  # the node's _saved_<name>, as in PyTorch
-    saved_values = {"dim": saved_attr("dim")}
+    saved_values = {"dim": saved_dim("given", "dim")}  # the dim as called
 
     @staticmethod
     @_zero_dim_as_row
-    def forward(x, dim):
+    def forward(x, dim, given=None):
         if x._data.shape[dim] == 0:  # an empty dim: an empty result (the log of the empty
             return _wrap(x._data.copy())  # sum, log(0), would warn)
         xd = _acc(x._data)
@@ -148,8 +149,9 @@ class LogSoftmax(Function):
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        _, dim = inputs
-        ctx.dim = dim
+        _, ctx.dim, *given = inputs  # given: the dim as called, where it was passed
+        if given:
+            ctx.given = given[0]
         ctx.save_for_backward(output)
 
     @staticmethod
@@ -238,7 +240,7 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa
     tensor([0.5000, 0.5000])
     """
     x, d = _softmax_input(input, dim, dtype, "softmax")
-    return Softmax.apply(x, d)
+    return Softmax.apply(x, d, d if dim is None else dim)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
@@ -250,7 +252,7 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # 
     tensor([-0.6931, -0.6931])
     """
     x, d = _softmax_input(input, dim, dtype, "log_softmax")
-    return LogSoftmax.apply(x, d)
+    return LogSoftmax.apply(x, d, d if dim is None else dim)
 
 
 _MISSING = object()

@@ -89,6 +89,7 @@ class Sqrt(Function):
 class Abs(Function):
     node_name = "AbsBackward0"
     _builtin = True
+    saved_names = ("self",)  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
     def forward(ctx, a):
