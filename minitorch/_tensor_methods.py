@@ -42,6 +42,7 @@ from minitorch._tensor import (
     _wrap,
 )
 from minitorch.autograd import grad_mode
+from minitorch.autograd.function import saved_as_clone
 from minitorch.ops import _util
 from minitorch.ops import arithmetic as _arith
 from minitorch.ops import compare as _compare
@@ -437,7 +438,10 @@ class TensorMethods:
             return self
         if self._base is not None:
             return _views.inplace_on_view(self, fn, args)
-        result = fn(self._recorded_copy(), *args)
+        old = self._recorded_copy()
+        result = fn(old, *args)
+        if result._grad_fn is not None:  # PyTorch saves a clone of the changed input
+            saved_as_clone(result._grad_fn, old)
         self._write(result._data)
         if result._grad_fn is None and not self._requires_grad:
             return self  # an integer result (x_int.copy_(y)): no history, as in PyTorch

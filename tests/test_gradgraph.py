@@ -54,6 +54,30 @@ CASES = {  # name: (call on the library, positive inputs only)
     "log2": (lambda lib, x: x.log2(), True),
     "log10": (lambda lib, x: x.log10(), True),
     "bias-broadcast": (lambda lib, x: (x * lib.ones(2, 3, 4, dtype=x.dtype)) ** 2, False),
+    # ggpoint task: pointwise math (numbers as Scalar overloads, PyTorch's formulas) and the
+    # in-place ops, whose backward reads a clone of the changed input (CloneBackward0)
+    "cos": (lambda lib, x: x.cos(), False),
+    "erf": (lambda lib, x: lib.erf(x), False),
+    "erfc": (lambda lib, x: x.erfc(), False),
+    "tan": (lambda lib, x: x.tan(), False),
+    "asin": (lambda lib, x: x.asin(), "unit"),
+    "acos": (lambda lib, x: lib.arccos(x), "unit"),
+    "atan": (lambda lib, x: x.atan(), False),
+    "asinh": (lambda lib, x: x.asinh(), False),
+    "acosh": (lambda lib, x: x.acosh(), "above1"),
+    "atanh": (lambda lib, x: x.atanh(), "unit"),
+    "sin_": (lambda lib, x: (x * 1).sin_(), False),
+    "cos_": (lambda lib, x: (x * 1).cos_(), False),
+    "cosh_": (lambda lib, x: (x * 1).cosh_(), False),
+    "log_": (lambda lib, x: (x * 1).log_(), True),
+    "log1p_": (lambda lib, x: (x * 1).log1p_(), True),
+    "square_": (lambda lib, x: (x * 1).square_(), False),
+    "erf_": (lambda lib, x: (x * 1).erf_(), False),
+    "asin_": (lambda lib, x: (x * 1).asin_(), "unit"),
+    "digamma_": (lambda lib, x: (x * 1).digamma_(), True),
+    "polygamma_": (lambda lib, x: (x * 1).polygamma_(1), True),
+    "mvlgamma_": (lambda lib, x: (x * 1).mvlgamma_(2), True),
+    "exp_": (lambda lib, x: (x * 1).exp_(), False),  # saves its output: no clone
 }
 
 
@@ -64,8 +88,12 @@ def _fixed(lib, like):
 
 
 def _input(lib, positive, dtype="float64"):
+    """Inputs: any, positive (True), in (-1, 1) ("unit") or above 1 ("above1")."""
     a = np.random.default_rng(0).standard_normal((3, 4))
-    a = np.abs(a) + 0.5 if positive else a
+    if positive == "unit":
+        a = np.tanh(a) * 0.9
+    elif positive:
+        a = np.abs(a) + (1.5 if positive == "above1" else 0.5)
     return lib.tensor(a, dtype=getattr(lib, dtype), requires_grad=True)
 
 

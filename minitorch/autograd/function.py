@@ -314,6 +314,34 @@ class SavedTensor:
         return t
 
 
+class SavedClone(SavedTensor):
+    """An in-place op's saved input (``x.sin_()`` saves the ``x`` it changed): PyTorch saves
+    a clone of it, made before the change, so the gradient's graph (``create_graph=True``)
+    reaches it through ``CloneBackward0``. Here the saved copy is cloned when a graph is
+    recorded: the same graph, at no cost to a backward that records none."""
+
+    __slots__ = ()
+
+    def unpack(self):
+        t = SavedTensor.unpack(self)
+        return t.clone() if grad_mode.is_grad_enabled() else t
+
+
+def saved_as_clone(node, tensor) -> None:
+    """Let ``node`` hand out ``tensor``, where it saved it, as a :class:`SavedClone`."""
+    saved = node._saved
+    if saved and saved is not _FREED and any(s is not None and s.tensor is tensor
+                                               for s in saved):
+        node._saved = tuple(s if s is None or s.tensor is not tensor else _as_clone(s)
+                            for s in saved)
+
+
+def _as_clone(s: SavedTensor) -> SavedClone:
+    c = SavedClone.__new__(SavedClone)
+    c.tensor, c.version, c.origin = s.tensor, s.version, s.origin
+    return c
+
+
 def _unpack_saved(node, i: int):
     """The i-th saved tensor, as PyTorch's ``_saved_<name>`` gives it: an input itself, but
     an output of the node as a new tensor on the same memory, whose ``grad_fn`` is the node."""

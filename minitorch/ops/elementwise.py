@@ -43,7 +43,10 @@ from minitorch.ops._util import (
     quietly,
 )
 from minitorch.ops.arithmetic import (
+    AddScalar,
     FloorDivide,
+    MulScalar,
+    SubScalar,
     _check_int_zero,
     _keeping_first,
     _times,
@@ -112,7 +115,7 @@ class Tan(_OfOutput):
     node_name = "TanBackward0"
     _builtin = True
     _compute = staticmethod(np.tan)
-    derivative = staticmethod(lambda out: 1 + out.pow(2))  # 1 + tan(a)^2
+    derivative = staticmethod(lambda out: AddScalar.apply(out.pow(2), 1))  # 1 + tan(a)^2
 
 
 class Sinh(_OfInput):
@@ -133,7 +136,7 @@ class Asinh(_OfInput):
     node_name = "AsinhBackward0"
     _builtin = True
     _compute = staticmethod(np.arcsinh)
-    derivative = staticmethod(lambda a: (a.pow(2) + 1).rsqrt())  # 1 / sqrt(a^2 + 1)
+    derivative = staticmethod(lambda a: AddScalar.apply(a.pow(2), 1).rsqrt())  # 1/sqrt(a^2+1)
 
 
 class Acosh(_OfInput):
@@ -141,14 +144,18 @@ class Acosh(_OfInput):
     _builtin = True
     _compute = staticmethod(np.arccosh)
     # 1 / sqrt(a^2 - 1): inf at 1, NaN below
-    derivative = staticmethod(lambda a: (a.pow(2) - 1).rsqrt())
+    derivative = staticmethod(lambda a: SubScalar.apply(a * a, 1).rsqrt())
 
 
 class Atanh(_OfInput):
     node_name = "AtanhBackward0"
     _builtin = True
     _compute = staticmethod(np.arctanh)
-    derivative = staticmethod(lambda a: 1 / (1 - a.pow(2)))  # +-inf at +-1
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors  # grad / (1 - a^2): +-inf at +-1 (the 1 a tensor, as PyTorch's)
+        return grad / (_wrap(np.ones((), a._data.dtype)) - a.pow(2))
 
 
 _DEG = math.pi / 180
@@ -226,7 +233,11 @@ class Erfc(_OfInput):
     node_name = "ErfcBackward0"
     _builtin = True
     _compute = staticmethod(erfc_array)
-    derivative = staticmethod(lambda a: -2.0 / math.sqrt(math.pi) * (-a.pow(2)).exp())
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors  # -2 / sqrt(pi) exp(-a^2), in PyTorch's order
+        return MulScalar.apply((-a.pow(2)).exp(), -2.0 / math.sqrt(math.pi)) * grad
 
 
 class Logit(Function):

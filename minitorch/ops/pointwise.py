@@ -217,7 +217,7 @@ class Erf(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad * ((a * a).neg().exp() * (2.0 / math.sqrt(math.pi)))
+        return MulScalar.apply(a.pow(2).neg().exp(), 2.0 / math.sqrt(math.pi)) * grad
 
 
 def log1p(input: Tensor) -> Tensor:  # noqa: A002
