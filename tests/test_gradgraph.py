@@ -78,7 +78,32 @@ CASES = {  # name: (call on the library, positive inputs only)
     "polygamma_": (lambda lib, x: (x * 1).polygamma_(1), True),
     "mvlgamma_": (lambda lib, x: (x * 1).mvlgamma_(2), True),
     "exp_": (lambda lib, x: (x * 1).exp_(), False),  # saves its output: no clone
+    # ggpoint task: reductions whose backward unsqueezes the reduced dims and broadcasts (as
+    # PyTorch's), var/std without a dim (a.mean(), MeanBackward0), prod with zeros (cumprod)
+    "logsumexp": (lambda lib, x: x.logsumexp(1), False),
+    "logsumexp-keepdim": (lambda lib, x: lib.logsumexp(x, (0, 1), keepdim=True), False),
+    "var": (lambda lib, x: x.var(), False),
+    "std": (lambda lib, x: x.std(), False),
+    "std-dim": (lambda lib, x: x.std(1), False),
+    "var_mean": (lambda lib, x: _combined(lib.var_mean(x)), False),
+    "std_mean-dim": (lambda lib, x: _combined(lib.std_mean(x, 0)), False),
+    "prod": (lambda lib, x: x.prod(), True),
+    "prod-dim": (lambda lib, x: x.prod(1), True),
+    "prod-a-zero": (lambda lib, x: (x * _one_zero(lib, x)).prod(), True),
+    "prod-dim-a-zero": (lambda lib, x: (x * _one_zero(lib, x)).prod(0, keepdim=True), True),
 }
+
+
+def _combined(pair):
+    """Both outputs of var_mean / std_mean in one tensor."""
+    return pair[0] * 2 + pair[1]
+
+
+def _one_zero(lib, like):
+    """Ones of ``like``'s shape and dtype, but for a 0 (a product with a zero factor)."""
+    a = np.ones(tuple(like.shape))
+    a[1, 2] = 0
+    return lib.tensor(a, dtype=like.dtype)
 
 
 def _fixed(lib, like):

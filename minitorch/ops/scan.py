@@ -30,6 +30,7 @@ from minitorch.ops._util import normalize_dim, normalize_dims, quietly
 from minitorch.ops.arithmetic import DivScalar, MulScalar, where
 from minitorch.ops.arithmetic import div as _arith_div
 from minitorch.ops.arithmetic import mul as _arith_mul
+from minitorch.ops.reduction import _unsqueezed
 from minitorch.ops.shape import Flip, Slice, cat, stack
 
 __all__ = ["cumsum", "cumprod", "logsumexp"]
@@ -241,9 +242,8 @@ class Logsumexp(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        if not ctx.keepdim and ctx.dims:
-            kept = [1 if i in ctx.dims else s for i, s in enumerate(a._data.shape)]
-            grad, out = grad.reshape(kept), out.reshape(kept)
+        if not ctx.keepdim and a.ndim:  # (PyTorch's: the reduced dims unsqueezed, one by one)
+            grad, out = _unsqueezed(grad, ctx.dims, False), _unsqueezed(out, ctx.dims, False)
         return grad * (a - out).exp()
 
 
