@@ -91,6 +91,11 @@ CASES = {  # name: (call on the library, positive inputs only)
     "prod-dim": (lambda lib, x: x.prod(1), True),
     "prod-a-zero": (lambda lib, x: (x * _one_zero(lib, x)).prod(), True),
     "prod-dim-a-zero": (lambda lib, x: (x * _one_zero(lib, x)).prod(0, keepdim=True), True),
+    "norm": (lambda lib, x: x.norm(), False),
+    "norm-p1-dim": (lambda lib, x: lib.norm(x, 1, dim=1), False),
+    "norm-p3-dims": (lambda lib, x: lib.linalg.vector_norm(x, 3, dim=(0, 1)), False),
+    "norm-p0.5": (lambda lib, x: lib.linalg.vector_norm(x, 0.5, dim=0, keepdim=True), True),
+    "dist": (lambda lib, x: lib.dist(x, _fixed(lib, x), 2.5), False),
 }
 
 

@@ -729,9 +729,9 @@ def vector_norm(input: Tensor, p: float = 2.0, dim=None, keepdim: bool = False, 
                                f"but got {dtype._legacy[:-6]}")
     dims = normalize_dims(dim, input._data.ndim)
     check_norm_identity(input._data.shape, p, dims)
-    if dtype is not None and dtype.np != input._data.dtype:
-        return Norm.apply(input, float(p), dims, keepdim, dtype.np)
-    return Norm.apply(input, float(p), dims, keepdim)
+    given = () if dim is None or _whole(dim) is None else dims
+    convert = dtype.np if dtype is not None and dtype.np != input._data.dtype else None
+    return Norm.apply(input, float(p), dims, keepdim, convert, given)
 
 
 def check_norm_identity(shape: tuple, p: float, dims: tuple) -> None:
@@ -749,20 +749,18 @@ class Norm(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, a, p, dims, keepdim, dtype=None):
+    def forward(ctx, a, p, dims, keepdim, dtype=None, given=None):
         data = a._data if dtype is None else a._data.astype(dtype)
         out = _wrap(norm_array(data, p, dims, keepdim))
         ctx.save_for_backward(a, out)
-        ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
+        # (the dims given, for backward: () without a dim, as PyTorch's)
+        ctx.p, ctx.dims, ctx.keepdim = p, dims if given is None else given, keepdim
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        a, out = ctx.saved_tensors
-        if a.dtype == out.dtype:
-            return norm_backward(grad, a, out, ctx.p, ctx.dims, ctx.keepdim)
-        g = norm_backward(grad, a.to(out.dtype), out, ctx.p, ctx.dims, ctx.keepdim)
-        return None if g is None else g.to(a.dtype)
+        a, out = ctx.saved_tensors  # (with a dtype: the engine casts the gradient to a's)
+        return norm_backward(grad, a, out, ctx.p, ctx.dims, ctx.keepdim)
 
 
 def norm_array(a, p: float, dims: tuple, keepdim: bool):
@@ -788,24 +786,27 @@ def norm_array(a, p: float, dims: tuple, keepdim: bool):
 def norm_backward(grad: Tensor, a: Tensor, out: Tensor, p: float, dims: tuple,
                   keepdim: bool) -> Tensor:
     """The gradient of ``out``, the p-norm of ``a`` over ``dims``, with PyTorch's values at
-    the edges, in tensor operations (so that it can be differentiated again)."""
-    g = _spread(grad, a.shape, dims, keepdim)
-    n = _spread(out, a.shape, dims, keepdim)
+    the edges, in tensor operations (so that it can be differentiated again): PyTorch's
+    ``norm_backward``. ``dims`` are the dims given (``()`` for all): without ``keepdim``
+    they are unsqueezed in the gradient and the norm, and broadcasting spreads them."""
+    if not keepdim and a.ndim:
+        grad, out = _unsqueezed(grad, dims, False), _unsqueezed(out, dims, False)
     if p == 0:  # a count: PyTorch leaves its gradient undefined (``x.grad`` stays None)
         return None
-    if p == 1:  # d|a|/da = sign(a)
-        return a.sign() * g
+    if p == 1:  # d|a|/da = sgn(a)
+        return a.sgn() * grad
     if p == 2:  # a / ||a||, taken as 0 where the norm is 0 (then times the gradient,
-        return g * (a / n).masked_fill(n == 0, 0.0)  # so an inf gradient gives NaN there)
+        return grad * (a / out).masked_fill(out == 0, 0.0)  # so an inf gradient gives NaN)
     if np.isinf(p):  # the largest (smallest) |a| wins; ties (or NaNs) share the gradient
-        winners = (a.abs() == n) | a.isnan()
-        return a.sign() * ((g / winners.sum(dims, True)) * winners)
-    # d/da (sum |a|^p)^(1/p) = sign(a) |a|^(p-1) / ||a||^(p-1)
+        size = a.abs()
+        winners = (size == out) | size.isnan()
+        return a.sgn() * ((grad / winners.sum(dims, True)) * winners)
+    # d/da (sum |a|^p)^(1/p) = sgn(a) |a|^(p-1) / ||a||^(p-1)
     if p < 1:
-        scaled = a.sign() * a.abs().pow(p - 1).masked_fill(a == 0, 0.0)
-        return scaled * g * n.pow(1 - p)
-    scaled = a.sign() * a.abs().pow(p - 1) if p < 2 else a * a.abs().pow(p - 2)
-    return scaled * (g / n.pow(p - 1)).masked_fill(n == 0, 0.0)
+        scaled = a.sgn() * a.abs().pow(p - 1).masked_fill(a == 0, 0.0)
+        return scaled * grad * out.pow(1 - p)
+    scaled = a.sgn() * a.abs().pow(p - 1) if p < 2 else a * a.abs().pow(p - 2)
+    return scaled * (grad / out.pow(p - 1)).masked_fill(out == 0, 0.0)
 
 
 def _not_expandable(shape, have) -> RuntimeError:
