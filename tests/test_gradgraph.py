@@ -96,6 +96,14 @@ CASES = {  # name: (call on the library, positive inputs only)
     "norm-p3-dims": (lambda lib, x: lib.linalg.vector_norm(x, 3, dim=(0, 1)), False),
     "norm-p0.5": (lambda lib, x: lib.linalg.vector_norm(x, 0.5, dim=0, keepdim=True), True),
     "dist": (lambda lib, x: lib.dist(x, _fixed(lib, x), 2.5), False),
+    "lerp-weight": (lambda lib, x: lib.lerp(x, _fixed(lib, x), x.flip(0) * 0.3), False),
+    "addcmul": (lambda lib, x: lib.addcmul(_fixed(lib, x), x, x.flip(1), value=0.5), False),
+    "addcdiv": (lambda lib, x: x.addcdiv(x.flip(0), x + 1, value=2), True),
+    "logaddexp": (lambda lib, x: lib.logaddexp(x, x.flip(0)), False),
+    "logaddexp2": (lambda lib, x: lib.logaddexp2(_fixed(lib, x), x), False),
+    "sinc": (lambda lib, x: lib.sinc(x), False),
+    "logit": (lambda lib, x: (x * 0.2).logit(), True),
+    "logit-eps": (lambda lib, x: lib.logit(x * 0.2, eps=0.1), True),
 }
 
 

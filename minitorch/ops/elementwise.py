@@ -30,6 +30,7 @@ import numpy as np
 from minitorch import _dtype
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap, check_cast, check_shape
+from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops import arithmetic
 from minitorch.ops._util import (
@@ -53,7 +54,7 @@ from minitorch.ops.arithmetic import (
     remainder,
     where,
 )
-from minitorch.ops.pointwise import _P, _Q, _R, _S, _poly, erf_array
+from minitorch.ops.pointwise import _P, _Q, _R, _S, _poly, erf_array, one_minus
 from minitorch.ops.unary import Ceil, Sgn, _check_not_bool, sign
 
 __all__ = [
@@ -155,7 +156,7 @@ class Atanh(_OfInput):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors  # grad / (1 - a^2): +-inf at +-1 (the 1 a tensor, as PyTorch's)
-        return grad / (_wrap(np.ones((), a._data.dtype)) - a.pow(2))
+        return grad / one_minus(a.pow(2))
 
 
 _DEG = math.pi / 180
@@ -208,9 +209,9 @@ class Sinc(_OfInput):
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         # (pi a cos(pi a) - sin(pi a)) / (pi a^2), taken as 0 at a = 0 (PyTorch's formula)
-        a_pi = a * math.pi
-        a_squared_pi = a * a * math.pi
-        out = grad * ((a_pi * a_pi.cos()) - a_pi.sin()) / a_squared_pi
+        a_pi = MulScalar.apply(a, math.pi)
+        a_squared_pi = MulScalar.apply(a * a, math.pi)
+        out = grad * (((a_pi * a_pi.cos()) - a_pi.sin()) / a_squared_pi)
         return where(a_squared_pi == 0.0, 0.0, out)
 
 
@@ -270,10 +271,13 @@ class Logit(Function):
         (a,) = ctx.saved_tensors
         eps = ctx.eps
         lo, hi, outside = (0.0, 1.0, math.nan) if eps < 0 else (eps, 1 - eps, 0.0)
-        # 1 / (a (1 - a)), outside [lo, hi] NaN (no eps) or 0 (where the input was clamped).
-        # At a = 0 and 1 the slope is infinite; PyTorch's kernel gives grad * inf there, also
-        # at a = -0.0, whose a (1 - a) is -0.0: adding 0.0 makes it +0.0
-        return where((a < lo) | (a > hi), outside, grad / (a * (1 - a) + 0.0))
+        # 1 / (a (1 - a)), outside [lo, hi] NaN (no eps) or 0 (where the input was clamped)
+        slope = a * one_minus(a)
+        if grad_mode.is_grad_enabled():  # create_graph: PyTorch's differentiable formula
+            return where((a >= lo) & (a <= hi), grad / slope, outside)  # (NaN: outside)
+        # PyTorch's kernel: a NaN stays NaN, and at a = 0 and 1 the slope is infinite, grad *
+        # inf, also at a = -0.0, whose a (1 - a) is -0.0: adding 0.0 makes it +0.0
+        return where((a < lo) | (a > hi), outside, grad / (slope + 0.0))
 
 
 class Trunc(Ceil):
@@ -519,8 +523,8 @@ class Logaddexp(_OfTwoFloats):
     def backward(cls, ctx, grad):
         a, b = ctx.saved_tensors  # d/da = 1 / (1 + exp(b - a)): a softmax weight
         need_a, need_b = ctx.needs_input_grad
-        return (grad / (1 + cls._exp(b - a)) if need_a else None,
-                grad / (1 + cls._exp(a - b)) if need_b else None)
+        return (grad / AddScalar.apply(cls._exp(b - a), 1) if need_a else None,
+                grad / AddScalar.apply(cls._exp(a - b), 1) if need_b else None)
 
 
 class Logaddexp2(Logaddexp):
@@ -530,7 +534,7 @@ class Logaddexp2(Logaddexp):
     _builtin = True
     _compute = staticmethod(lambda x, y: _logaddexp_array(x, y, np.exp2, 1 / math.log(2)))
     _kernel = "logaddexp2"
-    _exp = staticmethod(lambda t: t.exp2())
+    _exp = staticmethod(lambda t: 2 ** t)  # (pow(2, t): PyTorch's PowBackward2)
 
 
 class Copysign(_OfTwoFloats):
@@ -789,8 +793,8 @@ class Addcmul(Function):
         t1, t2 = ctx.saved_tensors
         value = ctx.value
         need_t1, need_t2 = ctx.needs_input_grad[1:3]
-        return (grad, grad * (t2 * value) if need_t1 else None,
-                grad * t1 * value if need_t2 else None)
+        return (grad, grad * MulScalar.apply(t2, value) if need_t1 else None,
+                grad * MulScalar.apply(t1, value) if need_t2 else None)
 
 
 def _addcmul_array(x, y, z, value):
@@ -822,9 +826,12 @@ class Addcdiv(Addcmul):
         t1, t2 = ctx.saved_tensors
         value = ctx.value
         need_t1, need_t2 = ctx.needs_input_grad[1:3]
-        # d/dt1 = value / t2, d/dt2 = -value t1 / t2^2 (PyTorch's order of operations)
-        return (grad, grad * (value / t2) if need_t1 else None,
-                -grad * value * t1 / (t2 * t2) if need_t2 else None)
+        # d/dt1 = value / t2, d/dt2 = -value t1 / t2^2 (PyTorch's order of operations; the
+        # value a 0-d tensor in value / t2)
+        ratio = (_wrap(array_module(t2._data).asarray(value, t2._data.dtype)) / t2
+                 if t2._data.dtype.kind == "f" else value / t2)
+        return (grad, grad * ratio if need_t1 else None,
+                -grad * (MulScalar.apply(t1, value) / (t2 * t2)) if need_t2 else None)
 
 
 def _three_operands(a, t1, t2, kernel):
