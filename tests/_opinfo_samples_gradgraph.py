@@ -398,18 +398,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "empty-scaled", "0-d-scaled", "noncontig-scaled", "strided-scaled", "float64-scaled",
          "float16-scaled", "alpha0", "negative", "int-scalars", "float16-scaled", "graph"),
         "MulBackward0", "MulBackward1"),
-    "fn:arctan2": (
-        ("ordinary", "broadcast", "noncontig", "strided", "0-d", "0-d-both", "empty", "zeros",
-         "ties", "inf", "nan", "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "int-float",
-         "edges", "edges-float64", "edges-float16", "ties", "broadcast-grow", "float64-pair",
-         "node", "upstream-inf"),
-        "WhereBackward0", "MaskedFillBackward0"),
-    "fn:atan2": (
-        ("ordinary", "broadcast", "noncontig", "strided", "0-d", "0-d-both", "empty", "zeros",
-         "ties", "inf", "nan", "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "int-float",
-         "edges", "edges-float64", "edges-float16", "ties", "broadcast-grow", "float64-pair",
-         "node", "upstream-inf"),
-        "WhereBackward0", "MaskedFillBackward0"),
     "fn:avg_pool1d": (
         ("ordinary", "zeros", "ties", "inf", "nan", "empty", "noncontig", "strided", "float64",
          "float16", "stride-pad", "ceil", "ceil-pad", "overlap", "2-d", "1-tuples",
@@ -494,14 +482,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         ("1d", "1d-stride-pad-dilation", "2d", "2d-one-value", "2d-tuples", "2d-transposed",
          "float64", "node"),
         "end", "AccumulateGrad"),
-    "fn:copysign": (
-        ("ordinary", "broadcast", "noncontig", "strided", "0-d", "0-d-both", "empty", "zeros",
-         "ties", "inf", "nan", "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "edges",
-         "edges-float64", "edges-float16", "scalar-float", "scalar-int", "scalar-zero",
-         "f16-scalar", "f32-scalar-big", "ties", "broadcast-grow", "float64-pair", "node",
-         "upstream-inf", "number-2.5", "number--1.0", "number-0.0", "number--0.0", "number-0",
-         "number--3", "node-number"),
-        "WhereBackward0", "MaskedFillBackward0"),
     "fn:corrcoef": (
         ("ordinary", "zeros", "ties", "inf", "nan", "empty", "0-d", "noncontig", "strided",
          "float64", "float16", "1-d", "one-observation", "3-variables", "constant-row", "inf-nan",
@@ -558,12 +538,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         ("ordinary", "batch", "1x1", "float64", "noncontig", "zeros", "empty", "empty-batch",
          "nan"),
         "MulBackward0", "LinalgSolveExBackward0"),
-    "fn:fmod": (
-        ("ordinary", "broadcast", "noncontig", "strided", "0-d", "0-d-both", "empty", "zeros",
-         "ties", "inf", "nan", "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "int-float",
-         "bool-float", "edges", "edges-float64", "edges-float16", "ties", "broadcast-grow",
-         "float64-pair", "node", "upstream-inf"),
-        "TruncBackward0", "DivBackward2"),
     "fn:gradient": (("coordinates-grad",), "NegBackward0", "DivBackward0"),
     "fn:group_norm": (
         ("ordinary", "affine", "one-group", "per-channel", "4-d", "2-d", "eps", "float64",
@@ -599,12 +573,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         ("ordinary", "affine", "two-dims", "all-dims", "weight-only", "eps", "1-d", "constant",
          "float64", "float16", "inf-nan", "empty", "cudnn", "keywords", "node"),
         "MulBackward0", "NativeLayerNormBackwardBackward0"),
-    "fn:ldexp": (
-        ("ordinary", "broadcast", "noncontig", "strided", "0-d", "0-d-both", "empty", "zeros",
-         "ties", "inf", "nan", "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "int-float",
-         "bool-float", "edges", "edges-float64", "edges-float16", "ties", "broadcast-grow",
-         "float64-pair", "node", "upstream-inf"),
-        "Exp2Backward0", "PowBackward2"),
     "fn:logdet": (
         ("ordinary", "batch", "1x1", "float64", "noncontig", "empty", "empty-batch", "nan",
          "negative", "batch-signs", "large", "node"),
@@ -681,11 +649,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "node-reduction-1", "reduction-keyword"),
         "None", "MulBackward0"),
     "fn:qr": (("ordinary", "tall", "wide"), "TransposeBackward0", "LinalgSolveTriangularBackward0"),
-    "fn:remainder": (
-        ("ordinary", "broadcast", "noncontig", "strided", "0-d", "0-d-both", "empty", "zeros",
-         "ties", "inf", "nan", "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "int-float",
-         "bool-float"),
-        "None", "MulBackward0"),
     "fn:renorm": (
         ("ordinary-p2-dim0", "ordinary-p1-dim-1", "ordinary-p3-dim1", "ordinary-pinf-dim0",
          "zeros-p2-dim0", "zeros-p1-dim-1", "zeros-p3-dim1", "zeros-pinf-dim0", "ties-p2-dim0",
@@ -912,28 +875,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "noncontig-scaled", "strided-scaled", "float64-scaled", "float16-scaled", "alpha0",
          "negative", "int-scalars", "float16-scaled"),
         "MulBackward0", "MulBackward1"),
-    "method:arctan2": (
-        ("ordinary", "broadcast", "noncontig", "strided", "0-d", "0-d-both", "empty", "zeros",
-         "ties", "inf", "nan", "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "int-float",
-         "edges", "edges-float64", "edges-float16", "ties", "broadcast-grow", "float64-pair",
-         "node", "upstream-inf"),
-        "WhereBackward0", "MaskedFillBackward0"),
-    "method:arctan2_": (
-        ("ordinary", "noncontig", "strided", "0-d-both", "empty", "zeros", "ties", "inf", "nan",
-         "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "edges", "edges-float64",
-         "edges-float16", "ties", "float64-pair"),
-        "WhereBackward0", "MaskedFillBackward0"),
-    "method:atan2": (
-        ("ordinary", "broadcast", "noncontig", "strided", "0-d", "0-d-both", "empty", "zeros",
-         "ties", "inf", "nan", "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "int-float",
-         "edges", "edges-float64", "edges-float16", "ties", "broadcast-grow", "float64-pair",
-         "node", "upstream-inf"),
-        "WhereBackward0", "MaskedFillBackward0"),
-    "method:atan2_": (
-        ("ordinary", "noncontig", "strided", "0-d-both", "empty", "zeros", "ties", "inf", "nan",
-         "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "edges", "edges-float64",
-         "edges-float16", "ties", "float64-pair"),
-        "WhereBackward0", "MaskedFillBackward0"),
     "method:baddbmm": (
         ("ordinary-scaled", "zeros-scaled", "ties-scaled", "inf-scaled", "nan-scaled",
          "0-d-scaled", "noncontig-scaled", "strided-scaled", "float64-scaled", "float16-scaled",
@@ -950,21 +891,9 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
     "method:cholesky_solve": (
         ("lower-batch", "upper-batch", "broadcast"),
         "ViewBackward0", "ReshapeAliasBackward0"),
-    "method:copysign": (
-        ("ordinary", "broadcast", "noncontig", "strided", "0-d", "0-d-both", "empty", "zeros",
-         "ties", "inf", "nan", "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "edges",
-         "edges-float64", "edges-float16", "scalar-float", "scalar-int", "scalar-zero",
-         "f16-scalar", "f32-scalar-big", "ties", "broadcast-grow", "float64-pair", "node",
-         "upstream-inf", "number-2.5", "number--1.0", "number-0.0", "number--0.0", "number-0",
-         "number--3", "node-number"),
-        "WhereBackward0", "MaskedFillBackward0"),
     "method:copysign_": (
-        ("ordinary", "noncontig", "strided", "0-d-both", "empty", "zeros", "ties", "inf", "nan",
-         "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "edges", "edges-float64",
-         "edges-float16", "scalar-float", "scalar-int", "scalar-zero", "f16-scalar",
-         "f32-scalar-big", "ties", "float64-pair", "number-2.5", "number--1.0", "number-0.0",
-         "number--0.0", "number-0", "number--3"),
-        "WhereBackward0", "MaskedFillBackward0"),
+        ("f16-f64",),
+        "ToCopyBackward0", "MulBackward0"),
     "method:corrcoef": (
         ("ordinary", "zeros", "ties", "inf", "nan", "empty", "0-d", "noncontig", "strided",
          "float64", "float16", "1-d", "one-observation", "3-variables", "constant-row", "inf-nan",
@@ -1005,17 +934,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
     "method:float_power_": (
         ("float64", "edges-float64", "float64-pair"),
         "AccumulateGrad", "CloneBackward0"),
-    "method:fmod": (
-        ("ordinary", "broadcast", "noncontig", "strided", "0-d", "0-d-both", "empty", "zeros",
-         "ties", "inf", "nan", "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "int-float",
-         "bool-float", "edges", "edges-float64", "edges-float16", "ties", "broadcast-grow",
-         "float64-pair", "node", "upstream-inf"),
-        "TruncBackward0", "DivBackward2"),
-    "method:fmod_": (
-        ("ordinary", "noncontig", "strided", "0-d-both", "empty", "zeros", "ties", "inf", "nan",
-         "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "edges", "edges-float64",
-         "edges-float16", "ties", "float64-pair"),
-        "TruncBackward0", "DivBackward2"),
     "method:hypot_": (
         ("ordinary", "noncontig", "strided", "0-d-both", "empty", "zeros", "ties", "inf", "nan",
          "tiny", "float64", "float16", "f32-0d-f64", "edges", "edges-float64", "edges-float16",
@@ -1038,17 +956,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
     "method:inverse": (
         ("ordinary", "batch", "1x1", "float64", "noncontig", "empty", "empty-batch", "nan"),
         "MmBackward0", "TransposeBackward0"),
-    "method:ldexp": (
-        ("ordinary", "broadcast", "noncontig", "strided", "0-d", "0-d-both", "empty", "zeros",
-         "ties", "inf", "nan", "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "int-float",
-         "bool-float", "edges", "edges-float64", "edges-float16", "ties", "broadcast-grow",
-         "float64-pair", "node", "upstream-inf"),
-        "Exp2Backward0", "PowBackward2"),
-    "method:ldexp_": (
-        ("ordinary", "noncontig", "strided", "0-d-both", "empty", "zeros", "ties", "inf", "nan",
-         "tiny", "float64", "float16", "f32-0d-f64", "edges", "edges-float64", "edges-float16",
-         "ties", "float64-pair"),
-        "Exp2Backward0", "PowBackward2"),
     "method:lgamma_": (
         ("ordinary", "zeros", "ties", "inf", "nan", "empty", "0-d", "noncontig", "strided",
          "float64", "float16", "edges", "edges-float16", "edges-float64", "subnormal",
@@ -1084,11 +991,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
     "method:qr": (
         ("ordinary", "tall", "wide"),
         "TransposeBackward0", "LinalgSolveTriangularBackward0"),
-    "method:remainder": (
-        ("ordinary", "broadcast", "noncontig", "strided", "0-d", "0-d-both", "empty", "zeros",
-         "ties", "inf", "nan", "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "int-float",
-         "bool-float"),
-        "None", "MulBackward0"),
     "method:renorm": (
         ("ordinary-p2-dim0", "ordinary-p1-dim-1", "ordinary-p3-dim1", "ordinary-pinf-dim0",
          "zeros-p2-dim0", "zeros-p1-dim-1", "zeros-p3-dim1", "zeros-pinf-dim0", "ties-p2-dim0",

@@ -104,6 +104,11 @@ CASES = {  # name: (call on the library, positive inputs only)
     "sinc": (lambda lib, x: lib.sinc(x), False),
     "logit": (lambda lib, x: (x * 0.2).logit(), True),
     "logit-eps": (lambda lib, x: lib.logit(x * 0.2, eps=0.1), True),
+    "atan2": (lambda lib, x: lib.atan2(x, x.flip(1)), False),
+    "copysign": (lambda lib, x: lib.copysign(x, _fixed(lib, x)), False),
+    "fmod": (lambda lib, x: lib.fmod(_fixed(lib, x) * 3, x), True),
+    "remainder": (lambda lib, x: lib.remainder(_fixed(lib, x) * 3, x), True),
+    "ldexp": (lambda lib, x: lib.ldexp(x.flip(0), x), False),
 }
 
 

@@ -478,7 +478,7 @@ class Atan2(_OfTwoFloats):
         a, b = ctx.saved_tensors
         # d atan2(a, b) = (b da - a db) / (a^2 + b^2), taken as 0 at a = b = 0
         denom = a * a + b * b
-        recip = where(denom == 0, 0.0, denom.reciprocal())
+        recip = denom.reciprocal().masked_fill(denom == 0, 0.0)
         need_a, need_b = ctx.needs_input_grad
         return (grad * b * recip if need_a else None,
                 grad * -a * recip if need_b else None)
@@ -548,7 +548,7 @@ class Copysign(_OfTwoFloats):
     @classmethod
     def backward(cls, ctx, grad):
         a, out = ctx.saved_tensors
-        ratio = where(a == 0, 0.0, out / a)  # +-1, taken as 0 at a = 0
+        ratio = (out / a).masked_fill(a == 0, 0.0)  # +-1, taken as 0 at a = 0
         need_a, need_b = ctx.needs_input_grad
         return cls._of_edges((grad * ratio if need_a else None,
                               grad.new_zeros(grad.shape) if need_b else None))
@@ -662,7 +662,8 @@ class Fmod(Fmax):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         # d/da = 1, d/db = -trunc(a / b)
-        return grad, (-grad * (a / b).trunc() if ctx.needs_input_grad[1] else None)
+        return grad, (-grad * a.div(b, rounding_mode="trunc") if ctx.needs_input_grad[1]
+                      else None)
 
 
 class FmodNumber(Fmod):
@@ -934,8 +935,8 @@ class Ldexp(_OfTwoFloats):
     def backward(ctx, grad):
         b, out = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (grad * b.exp2() if need_a else None,
-                grad * out * math.log(2.0) if need_b else None)
+        return (grad * 2 ** b if need_a else None,  # (pow(2, b), as PyTorch's formula)
+                MulScalar.apply(grad * out, math.log(2.0)) if need_b else None)
 
 
 class Nextafter(_OfTwoFloats):
