@@ -109,6 +109,10 @@ CASES = {  # name: (call on the library, positive inputs only)
     "fmod": (lambda lib, x: lib.fmod(_fixed(lib, x) * 3, x), True),
     "remainder": (lambda lib, x: lib.remainder(_fixed(lib, x) * 3, x), True),
     "ldexp": (lambda lib, x: lib.ldexp(x.flip(0), x), False),
+    "cumprod": (lambda lib, x: x.cumprod(1), True),
+    "trapezoid-x": (lambda lib, x: lib.trapezoid(x.exp(), x), True),
+    "cumulative_trapezoid-x": (lambda lib, x: lib.cumulative_trapezoid(
+        x.exp(), x, dim=1), True),
 }
 
 

@@ -108,6 +108,8 @@ class Cumprod(Function):
         if x.size <= 1 or x.shape[ctx.dim] == 1:
             return grad
         if not (x == 0).any():
+            if grad_mode._state.enabled:  # create_graph: PyTorch's reversed_cumsum, recorded
+                return (out * grad).flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim) / a
             return Cumsum.apply(out * grad, ctx.dim, x.dtype, True) / a
         if grad_mode._state.enabled:  # create_graph=True: a formula that is differentiable
             return _cumprod_grad_differentiable(a, grad, ctx.dim)
@@ -437,7 +439,8 @@ def _dx_or_x(y: Tensor, x, dx, dim: int, name: str):
         elif x._data.ndim < y._data.ndim:
             x = x.view((1,) * (y._data.ndim - x._data.ndim) + x._data.shape)
         n = x._data.shape[dim]
-        return _narrow(x, dim, 1, n) - _narrow(x, dim, 0, n - 1)
+        left = _narrow(x, dim, 0, n - 1)  # (made first, as PyTorch's: its gradient comes last)
+        return _narrow(x, dim, 1, n) - left
     if x is not None:
         raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
                         f"{type(x).__name__}), but expected one of:\n * (Tensor y, Tensor x, *, "
