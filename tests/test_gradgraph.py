@@ -78,6 +78,9 @@ CASES = {  # name: (call on the library, positive inputs only)
     "polygamma_": (lambda lib, x: (x * 1).polygamma_(1), True),
     "mvlgamma_": (lambda lib, x: (x * 1).mvlgamma_(2), True),
     "exp_": (lambda lib, x: (x * 1).exp_(), False),  # saves its output: no clone
+    "abs_": (lambda lib, x: (x * 1).abs_(), False),
+    "pow_": (lambda lib, x: (x * 1).pow_(3), False),
+    "hypot_": (lambda lib, x: (x * 1).hypot_(x.flip(0)), False),
     # ggpoint task: reductions whose backward unsqueezes the reduced dims and broadcasts (as
     # PyTorch's), var/std without a dim (a.mean(), MeanBackward0), prod with zeros (cumprod)
     "logsumexp": (lambda lib, x: x.logsumexp(1), False),
