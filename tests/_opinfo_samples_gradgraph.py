@@ -17,7 +17,9 @@ one most of its samples show (minitorch's, PyTorch's). The usual causes, by that
   kernel, whose backward is in tensor operations (``TanhBackward`` in ``ops/unary.py``,
   ``GeluGrad``, ``MseLossGrad``), fixes it.
 * ``AccumulateGrad`` vs ``CloneBackward0``: an in-place op whose derivative reads its input:
-  PyTorch saves a clone of it before the change, minitorch the tensor it had.
+  PyTorch saves a clone of it before the change. ``Tensor._inplace`` does the same now (its
+  node hands the saved input out as a clone, ``autograd.function.SavedClone``); one
+  that does not go through it (some nn functions' ``inplace=True``) still saves the tensor.
 * ``SignBackward0`` vs ``SgnBackward0``: the formula multiplies by ``sign(x)`` where PyTorch's
   uses ``sgn(x)`` (``Sgn`` in ``ops/unary.py``).
 * other pairs: minitorch's formula is written another way than PyTorch's (views, reshapes,
