@@ -159,7 +159,8 @@ def frobenius_norm(input: Tensor, dim, keepdim: bool = False) -> Tensor:  # noqa
         raise RuntimeError("norm(): input dtype should be either floating point or complex. "
                            f"Got {input.dtype._legacy[:-6]} instead.")
     dims = _normalize_dims(dim, input.dim()) if dim else tuple(range(input.dim()))
-    return _NormDim.apply(input, 2.0, tuple(dims), bool(keepdim))
+    return _NormDim.apply(input, 2.0, tuple(dims), bool(keepdim), None, None,
+                          tuple(dims) if dim else ())
 
 
 class CholeskyInverse(_Function):

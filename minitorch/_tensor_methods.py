@@ -44,6 +44,7 @@ from minitorch._tensor import (
     _wrap,
 )
 from minitorch.autograd import grad_mode
+from minitorch.autograd.function import _FREED, SavedTensor
 from minitorch.ops import _util
 from minitorch.ops import arithmetic as _arith
 from minitorch.ops import compare as _compare
@@ -84,6 +85,35 @@ _INPLACE_NODE_NAMES = {
     "TransposeBackward0": "TransposeBackward1", "TBackward0": "TBackward1",
 }
 _inplace_node_classes: dict = {}
+
+
+# ggpoint task: an in-place op's saved input, handed out as PyTorch's clone
+class SavedClone(SavedTensor):
+    """An in-place op's saved input (``x.sin_()`` saves the ``x`` it changed): PyTorch saves
+    a clone of it, made before the change, so the gradient's graph (``create_graph=True``)
+    reaches it through ``CloneBackward0``. Here the saved copy is cloned when a graph is
+    recorded: the same graph, at no cost to a backward that records none."""
+
+    __slots__ = ()
+
+    def unpack(self):
+        t = SavedTensor.unpack(self)
+        return t.clone() if grad_mode.is_grad_enabled() else t
+
+
+def saved_as_clone(node, tensor) -> None:
+    """Let ``node`` hand out ``tensor``, where it saved it, as a :class:`SavedClone`."""
+    saved = node._saved
+    if saved and saved is not _FREED and any(s is not None and s.tensor is tensor
+                                               for s in saved):
+        node._saved = tuple(s if s is None or s.tensor is not tensor else _as_clone(s)
+                            for s in saved)
+
+
+def _as_clone(s: SavedTensor) -> SavedClone:
+    c = SavedClone.__new__(SavedClone)
+    c.tensor, c.version, c.origin = s.tensor, s.version, s.origin
+    return c
 
 
 def _inplace_node(node):
@@ -501,7 +531,10 @@ class TensorMethods:
             return self
         if self._base is not None:
             return _views.inplace_on_view(self, fn, args)
-        result = fn(self._recorded_copy(), *args)
+        old = self._recorded_copy()
+        result = fn(old, *args)
+        if result._grad_fn is not None:  # PyTorch saves a clone of the changed input
+            saved_as_clone(result._grad_fn, old)
         self._write(result._data)
         if result._grad_fn is None and not self._requires_grad:
             return self  # an integer result (x_int.copy_(y)): no history, as in PyTorch

@@ -54,7 +54,81 @@ CASES = {  # name: (call on the library, positive inputs only)
     "log2": (lambda lib, x: x.log2(), True),
     "log10": (lambda lib, x: x.log10(), True),
     "bias-broadcast": (lambda lib, x: (x * lib.ones(2, 3, 4, dtype=x.dtype)) ** 2, False),
+    # ggpoint task: pointwise math (numbers as Scalar overloads, PyTorch's formulas) and the
+    # in-place ops, whose backward reads a clone of the changed input (CloneBackward0)
+    "cos": (lambda lib, x: x.cos(), False),
+    "erf": (lambda lib, x: lib.erf(x), False),
+    "erfc": (lambda lib, x: x.erfc(), False),
+    "tan": (lambda lib, x: x.tan(), False),
+    "asin": (lambda lib, x: x.asin(), "unit"),
+    "acos": (lambda lib, x: lib.arccos(x), "unit"),
+    "atan": (lambda lib, x: x.atan(), False),
+    "asinh": (lambda lib, x: x.asinh(), False),
+    "acosh": (lambda lib, x: x.acosh(), "above1"),
+    "atanh": (lambda lib, x: x.atanh(), "unit"),
+    "sin_": (lambda lib, x: (x * 1).sin_(), False),
+    "cos_": (lambda lib, x: (x * 1).cos_(), False),
+    "cosh_": (lambda lib, x: (x * 1).cosh_(), False),
+    "log_": (lambda lib, x: (x * 1).log_(), True),
+    "log1p_": (lambda lib, x: (x * 1).log1p_(), True),
+    "square_": (lambda lib, x: (x * 1).square_(), False),
+    "erf_": (lambda lib, x: (x * 1).erf_(), False),
+    "asin_": (lambda lib, x: (x * 1).asin_(), "unit"),
+    "digamma_": (lambda lib, x: (x * 1).digamma_(), True),
+    "polygamma_": (lambda lib, x: (x * 1).polygamma_(1), True),
+    "mvlgamma_": (lambda lib, x: (x * 1).mvlgamma_(2), True),
+    "exp_": (lambda lib, x: (x * 1).exp_(), False),  # saves its output: no clone
+    "abs_": (lambda lib, x: (x * 1).abs_(), False),
+    "pow_": (lambda lib, x: (x * 1).pow_(3), False),
+    "hypot_": (lambda lib, x: (x * 1).hypot_(x.flip(0)), False),
+    # ggpoint task: reductions whose backward unsqueezes the reduced dims and broadcasts (as
+    # PyTorch's), var/std without a dim (a.mean(), MeanBackward0), prod with zeros (cumprod)
+    "logsumexp": (lambda lib, x: x.logsumexp(1), False),
+    "logsumexp-keepdim": (lambda lib, x: lib.logsumexp(x, (0, 1), keepdim=True), False),
+    "var": (lambda lib, x: x.var(), False),
+    "std": (lambda lib, x: x.std(), False),
+    "std-dim": (lambda lib, x: x.std(1), False),
+    "var_mean": (lambda lib, x: _combined(lib.var_mean(x)), False),
+    "std_mean-dim": (lambda lib, x: _combined(lib.std_mean(x, 0)), False),
+    "prod": (lambda lib, x: x.prod(), True),
+    "prod-dim": (lambda lib, x: x.prod(1), True),
+    "prod-a-zero": (lambda lib, x: (x * _one_zero(lib, x)).prod(), True),
+    "prod-dim-a-zero": (lambda lib, x: (x * _one_zero(lib, x)).prod(0, keepdim=True), True),
+    "norm": (lambda lib, x: x.norm(), False),
+    "norm-p1-dim": (lambda lib, x: lib.norm(x, 1, dim=1), False),
+    "norm-p3-dims": (lambda lib, x: lib.linalg.vector_norm(x, 3, dim=(0, 1)), False),
+    "norm-p0.5": (lambda lib, x: lib.linalg.vector_norm(x, 0.5, dim=0, keepdim=True), True),
+    "dist": (lambda lib, x: lib.dist(x, _fixed(lib, x), 2.5), False),
+    "lerp-weight": (lambda lib, x: lib.lerp(x, _fixed(lib, x), x.flip(0) * 0.3), False),
+    "addcmul": (lambda lib, x: lib.addcmul(_fixed(lib, x), x, x.flip(1), value=0.5), False),
+    "addcdiv": (lambda lib, x: x.addcdiv(x.flip(0), x + 1, value=2), True),
+    "logaddexp": (lambda lib, x: lib.logaddexp(x, x.flip(0)), False),
+    "logaddexp2": (lambda lib, x: lib.logaddexp2(_fixed(lib, x), x), False),
+    "sinc": (lambda lib, x: lib.sinc(x), False),
+    "logit": (lambda lib, x: (x * 0.2).logit(), True),
+    "logit-eps": (lambda lib, x: lib.logit(x * 0.2, eps=0.1), True),
+    "atan2": (lambda lib, x: lib.atan2(x, x.flip(1)), False),
+    "copysign": (lambda lib, x: lib.copysign(x, _fixed(lib, x)), False),
+    "fmod": (lambda lib, x: lib.fmod(_fixed(lib, x) * 3, x), True),
+    "remainder": (lambda lib, x: lib.remainder(_fixed(lib, x) * 3, x), True),
+    "ldexp": (lambda lib, x: lib.ldexp(x.flip(0), x), False),
+    "cumprod": (lambda lib, x: x.cumprod(1), True),
+    "trapezoid-x": (lambda lib, x: lib.trapezoid(x.exp(), x), True),
+    "cumulative_trapezoid-x": (lambda lib, x: lib.cumulative_trapezoid(
+        x.exp(), x, dim=1), True),
 }
+
+
+def _combined(pair):
+    """Both outputs of var_mean / std_mean in one tensor."""
+    return pair[0] * 2 + pair[1]
+
+
+def _one_zero(lib, like):
+    """Ones of ``like``'s shape and dtype, but for a 0 (a product with a zero factor)."""
+    a = np.ones(tuple(like.shape))
+    a[1, 2] = 0
+    return lib.tensor(a, dtype=like.dtype)
 
 
 def _fixed(lib, like):
@@ -64,8 +138,12 @@ def _fixed(lib, like):
 
 
 def _input(lib, positive, dtype="float64"):
+    """Inputs: any, positive (True), in (-1, 1) ("unit") or above 1 ("above1")."""
     a = np.random.default_rng(0).standard_normal((3, 4))
-    a = np.abs(a) + 0.5 if positive else a
+    if positive == "unit":
+        a = np.tanh(a) * 0.9
+    elif positive:
+        a = np.abs(a) + (1.5 if positive == "above1" else 0.5)
     return lib.tensor(a, dtype=getattr(lib, dtype), requires_grad=True)
 
 

@@ -1014,7 +1014,7 @@ class Remainder(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         # d(a % b)/da = 1, d(a % b)/db = -floor(a / b)
-        gb = -grad * floor_divide(a.detach(), b.detach()) if ctx.needs_input_grad[1] else None
+        gb = -grad * a.div(b, rounding_mode="floor") if ctx.needs_input_grad[1] else None
         return grad, gb
 
 

@@ -30,6 +30,7 @@ import numpy as np
 from minitorch import _dtype
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap, check_cast, check_shape
+from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops import arithmetic
 from minitorch.ops._util import (
@@ -43,14 +44,17 @@ from minitorch.ops._util import (
     quietly,
 )
 from minitorch.ops.arithmetic import (
+    AddScalar,
     FloorDivide,
+    MulScalar,
+    SubScalar,
     _check_int_zero,
     _keeping_first,
     _times,
     remainder,
     where,
 )
-from minitorch.ops.pointwise import _P, _Q, _R, _S, _poly, erf_array
+from minitorch.ops.pointwise import _P, _Q, _R, _S, _poly, erf_array, one_minus
 from minitorch.ops.unary import Ceil, Sgn, _check_not_bool, sign
 
 __all__ = [
@@ -112,7 +116,7 @@ class Tan(_OfOutput):
     node_name = "TanBackward0"
     _builtin = True
     _compute = staticmethod(np.tan)
-    derivative = staticmethod(lambda out: 1 + out.pow(2))  # 1 + tan(a)^2
+    derivative = staticmethod(lambda out: AddScalar.apply(out.pow(2), 1))  # 1 + tan(a)^2
 
 
 class Sinh(_OfInput):
@@ -133,7 +137,7 @@ class Asinh(_OfInput):
     node_name = "AsinhBackward0"
     _builtin = True
     _compute = staticmethod(np.arcsinh)
-    derivative = staticmethod(lambda a: (a.pow(2) + 1).rsqrt())  # 1 / sqrt(a^2 + 1)
+    derivative = staticmethod(lambda a: AddScalar.apply(a.pow(2), 1).rsqrt())  # 1/sqrt(a^2+1)
 
 
 class Acosh(_OfInput):
@@ -141,14 +145,18 @@ class Acosh(_OfInput):
     _builtin = True
     _compute = staticmethod(np.arccosh)
     # 1 / sqrt(a^2 - 1): inf at 1, NaN below
-    derivative = staticmethod(lambda a: (a.pow(2) - 1).rsqrt())
+    derivative = staticmethod(lambda a: SubScalar.apply(a * a, 1).rsqrt())
 
 
 class Atanh(_OfInput):
     node_name = "AtanhBackward0"
     _builtin = True
     _compute = staticmethod(np.arctanh)
-    derivative = staticmethod(lambda a: 1 / (1 - a.pow(2)))  # +-inf at +-1
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors  # grad / (1 - a^2): +-inf at +-1 (the 1 a tensor, as PyTorch's)
+        return grad / one_minus(a.pow(2))
 
 
 _DEG = math.pi / 180
@@ -201,9 +209,9 @@ class Sinc(_OfInput):
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         # (pi a cos(pi a) - sin(pi a)) / (pi a^2), taken as 0 at a = 0 (PyTorch's formula)
-        a_pi = a * math.pi
-        a_squared_pi = a * a * math.pi
-        out = grad * ((a_pi * a_pi.cos()) - a_pi.sin()) / a_squared_pi
+        a_pi = MulScalar.apply(a, math.pi)
+        a_squared_pi = MulScalar.apply(a * a, math.pi)
+        out = grad * (((a_pi * a_pi.cos()) - a_pi.sin()) / a_squared_pi)
         return where(a_squared_pi == 0.0, 0.0, out)
 
 
@@ -226,7 +234,11 @@ class Erfc(_OfInput):
     node_name = "ErfcBackward0"
     _builtin = True
     _compute = staticmethod(erfc_array)
-    derivative = staticmethod(lambda a: -2.0 / math.sqrt(math.pi) * (-a.pow(2)).exp())
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors  # -2 / sqrt(pi) exp(-a^2), in PyTorch's order
+        return MulScalar.apply((-a.pow(2)).exp(), -2.0 / math.sqrt(math.pi)) * grad
 
 
 class Logit(Function):
@@ -259,10 +271,13 @@ class Logit(Function):
         (a,) = ctx.saved_tensors
         eps = ctx.eps
         lo, hi, outside = (0.0, 1.0, math.nan) if eps < 0 else (eps, 1 - eps, 0.0)
-        # 1 / (a (1 - a)), outside [lo, hi] NaN (no eps) or 0 (where the input was clamped).
-        # At a = 0 and 1 the slope is infinite; PyTorch's kernel gives grad * inf there, also
-        # at a = -0.0, whose a (1 - a) is -0.0: adding 0.0 makes it +0.0
-        return where((a < lo) | (a > hi), outside, grad / (a * (1 - a) + 0.0))
+        # 1 / (a (1 - a)), outside [lo, hi] NaN (no eps) or 0 (where the input was clamped)
+        slope = a * one_minus(a)
+        if grad_mode.is_grad_enabled():  # create_graph: PyTorch's differentiable formula
+            return where((a >= lo) & (a <= hi), grad / slope, outside)  # (NaN: outside)
+        # PyTorch's kernel: a NaN stays NaN, and at a = 0 and 1 the slope is infinite, grad *
+        # inf, also at a = -0.0, whose a (1 - a) is -0.0: adding 0.0 makes it +0.0
+        return where((a < lo) | (a > hi), outside, grad / (slope + 0.0))
 
 
 class Trunc(Ceil):
@@ -463,7 +478,7 @@ class Atan2(_OfTwoFloats):
         a, b = ctx.saved_tensors
         # d atan2(a, b) = (b da - a db) / (a^2 + b^2), taken as 0 at a = b = 0
         denom = a * a + b * b
-        recip = where(denom == 0, 0.0, denom.reciprocal())
+        recip = denom.reciprocal().masked_fill(denom == 0, 0.0)
         need_a, need_b = ctx.needs_input_grad
         return (grad * b * recip if need_a else None,
                 grad * -a * recip if need_b else None)
@@ -508,8 +523,8 @@ class Logaddexp(_OfTwoFloats):
     def backward(cls, ctx, grad):
         a, b = ctx.saved_tensors  # d/da = 1 / (1 + exp(b - a)): a softmax weight
         need_a, need_b = ctx.needs_input_grad
-        return (grad / (1 + cls._exp(b - a)) if need_a else None,
-                grad / (1 + cls._exp(a - b)) if need_b else None)
+        return (grad / AddScalar.apply(cls._exp(b - a), 1) if need_a else None,
+                grad / AddScalar.apply(cls._exp(a - b), 1) if need_b else None)
 
 
 class Logaddexp2(Logaddexp):
@@ -519,7 +534,7 @@ class Logaddexp2(Logaddexp):
     _builtin = True
     _compute = staticmethod(lambda x, y: _logaddexp_array(x, y, np.exp2, 1 / math.log(2)))
     _kernel = "logaddexp2"
-    _exp = staticmethod(lambda t: t.exp2())
+    _exp = staticmethod(lambda t: 2 ** t)  # (pow(2, t): PyTorch's PowBackward2)
 
 
 class Copysign(_OfTwoFloats):
@@ -533,7 +548,7 @@ class Copysign(_OfTwoFloats):
     @classmethod
     def backward(cls, ctx, grad):
         a, out = ctx.saved_tensors
-        ratio = where(a == 0, 0.0, out / a)  # +-1, taken as 0 at a = 0
+        ratio = (out / a).masked_fill(a == 0, 0.0)  # +-1, taken as 0 at a = 0
         need_a, need_b = ctx.needs_input_grad
         return cls._of_edges((grad * ratio if need_a else None,
                               grad.new_zeros(grad.shape) if need_b else None))
@@ -647,7 +662,8 @@ class Fmod(Fmax):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         # d/da = 1, d/db = -trunc(a / b)
-        return grad, (-grad * (a / b).trunc() if ctx.needs_input_grad[1] else None)
+        return grad, (-grad * a.div(b, rounding_mode="trunc") if ctx.needs_input_grad[1]
+                      else None)
 
 
 class FmodNumber(Fmod):
@@ -778,8 +794,8 @@ class Addcmul(Function):
         t1, t2 = ctx.saved_tensors
         value = ctx.value
         need_t1, need_t2 = ctx.needs_input_grad[1:3]
-        return (grad, grad * (t2 * value) if need_t1 else None,
-                grad * t1 * value if need_t2 else None)
+        return (grad, grad * MulScalar.apply(t2, value) if need_t1 else None,
+                grad * MulScalar.apply(t1, value) if need_t2 else None)
 
 
 def _addcmul_array(x, y, z, value):
@@ -811,9 +827,12 @@ class Addcdiv(Addcmul):
         t1, t2 = ctx.saved_tensors
         value = ctx.value
         need_t1, need_t2 = ctx.needs_input_grad[1:3]
-        # d/dt1 = value / t2, d/dt2 = -value t1 / t2^2 (PyTorch's order of operations)
-        return (grad, grad * (value / t2) if need_t1 else None,
-                -grad * value * t1 / (t2 * t2) if need_t2 else None)
+        # d/dt1 = value / t2, d/dt2 = -value t1 / t2^2 (PyTorch's order of operations; the
+        # value a 0-d tensor in value / t2)
+        ratio = (_wrap(array_module(t2._data).asarray(value, t2._data.dtype)) / t2
+                 if t2._data.dtype.kind == "f" else value / t2)
+        return (grad, grad * ratio if need_t1 else None,
+                -grad * (MulScalar.apply(t1, value) / (t2 * t2)) if need_t2 else None)
 
 
 def _three_operands(a, t1, t2, kernel):
@@ -916,8 +935,8 @@ class Ldexp(_OfTwoFloats):
     def backward(ctx, grad):
         b, out = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (grad * b.exp2() if need_a else None,
-                grad * out * math.log(2.0) if need_b else None)
+        return (grad * 2 ** b if need_a else None,  # (pow(2, b), as PyTorch's formula)
+                MulScalar.apply(grad * out, math.log(2.0)) if need_b else None)
 
 
 class Nextafter(_OfTwoFloats):

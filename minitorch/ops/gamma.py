@@ -330,18 +330,15 @@ class Polygamma(Function):
     @classmethod
     def backward(cls, ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad * Polygamma.apply(a.clone() if cls._inplace_form else a, ctx.n + 1)
-
-    _inplace_form = False
+        return grad * Polygamma.apply(a, ctx.n + 1)
 
 
 class PolygammaInplace(Polygamma):
-    """``x.polygamma_(n)``: PyTorch numbers the in-place node apart, and its backward uses a
-    clone of the saved input (``CloneBackward0`` in a second derivative's graph)."""
+    """``x.polygamma_(n)``: PyTorch numbers the in-place node apart (its backward uses a
+    clone of the saved input, as every in-place op's: ``Tensor._inplace``)."""
 
     node_name = "PolygammaBackward1"
     _builtin = True
-    _inplace_form = True
 
 
 _SQRT_PI_2 = math.sqrt(math.pi) / 2
@@ -386,20 +383,11 @@ class Mvlgamma(Function):
         a, ctx.p = inputs
         ctx.save_for_backward(a)
 
-    _inplace_form = False
-
-    @classmethod
-    def backward(cls, ctx, grad):
+    @staticmethod
+    def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         shifts = _wrap(array_module(a._data).asarray(_mvlgamma_shifts(ctx.p, a._data.dtype)))
-        a = a.clone() if cls._inplace_form else a  # as PyTorch's in-place form
         return grad * Digamma.apply(shifts + a.unsqueeze(-1)).sum(-1)
-
-
-class MvlgammaInplace(Mvlgamma):
-    node_name = "MvlgammaBackward0"
-    _builtin = True
-    _inplace_form = True
 
 
 # ---------------------------------------------------------------- the public functions
@@ -509,7 +497,7 @@ def tensor_methods() -> dict:
             default = _dtype.get_default_dtype()._legacy[:-6]
             raise RuntimeError(f"mvlgamma: result type {self.dtype._legacy[:-6]} can't be cast "
                                f"to the desired output type {default}")
-        return self._inplace(lambda t: _mvlgamma(t, p, MvlgammaInplace))
+        return self._inplace(lambda t: _mvlgamma(t, p, Mvlgamma))
 
     methods = {"polygamma": method_polygamma, "polygamma_": method_polygamma_,
                "mvlgamma": method_mvlgamma, "mvlgamma_": method_mvlgamma_}

@@ -878,11 +878,11 @@ class Dist(Function):
     def backward(ctx, grad):
         a, b, out = ctx.saved_tensors
         diff = a - b
-        g = norm_backward(grad, diff, out, ctx.p, tuple(range(diff.dim())), False)
+        g = norm_backward(grad, diff, out, ctx.p, (), False)
         if g is None:  # p = 0 counts, and has no gradient: PyTorch's backward fails so
             raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor "
                                "in C++) for argument #0 'self'")
-        return g.to(a.dtype), (-g).to(b.dtype)
+        return g, -g  # (the engine sums each to its input's shape, then casts it)
 
 
 def dist(input: Tensor, other: Tensor, p=2) -> Tensor:  # noqa: A002

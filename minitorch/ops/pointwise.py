@@ -217,7 +217,7 @@ class Erf(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad * ((a * a).neg().exp() * (2.0 / math.sqrt(math.pi)))
+        return MulScalar.apply(a.pow(2).neg().exp(), 2.0 / math.sqrt(math.pi)) * grad
 
 
 def log1p(input: Tensor) -> Tensor:  # noqa: A002
@@ -359,6 +359,13 @@ def _lerp_array(start, end, weight):
                     fused_multiply_add(weight - one, diff, end))
 
 
+def one_minus(t: Tensor) -> Tensor:
+    """``1 - t`` as PyTorch's C++ formulas write it: the 1 a 0-d tensor of ``t``'s dtype, so
+    the node is ``SubBackward0`` with an empty first edge (``1 - t`` in Python records
+    ``RsubBackward1``)."""
+    return _wrap(array_module(t._data).ones((), t._data.dtype)) - t
+
+
 class Lerp(Function):
     """``lerp(start, end, w)`` with a number ``w``: ``d/dstart = 1 - w``, ``d/dend = w``."""
 
@@ -410,7 +417,7 @@ class LerpTensor(Function):
         if need_start and weight._data.dtype == np.bool_:  # PyTorch's 1 - weight refuses it
             raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                                "supported. Use the `^` or `logical_xor()` operator instead.")
-        return (grad * (1 - weight) if need_start else None,
+        return (grad * one_minus(weight) if need_start else None,
                 grad * weight if need_end else None,
                 grad * (end - start) if need_weight else None)
 

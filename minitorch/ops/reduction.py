@@ -37,6 +37,7 @@ from minitorch.ops._util import (
     saved_sizes,
 )
 from minitorch.ops.arithmetic import MulScalar
+from minitorch.ops.arithmetic import where as _where
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var",
            "std", "all", "any", "vector_norm", "sum_to_size"]
@@ -48,6 +49,16 @@ def _spread(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
         kept = tuple(1 if i in dims else s for i, s in enumerate(shape))
         grad = grad.reshape(kept)
     return grad.expand(shape)
+
+
+def _unsqueezed(t: Tensor, dims: tuple, keepdim: bool) -> Tensor:
+    """A reduced ``t`` with its reduced ``dims`` put back as size-1 dims, one ``unsqueeze``
+    each (PyTorch's ``unsqueeze_multiple``): what its backward formulas multiply by, letting
+    broadcasting spread it (no ``expand`` node)."""
+    if not keepdim:
+        for d in sorted(dims):
+            t = t.unsqueeze(d)
+    return t
 
 
 def _sum_dtype(a: Tensor, dtype) -> np.dtype | None:
@@ -138,37 +149,48 @@ class Prod(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        g = _spread(grad, a.shape, ctx.dims, ctx.keepdim)
+        if a.ndim == 0:
+            return grad
         # d prod/da_i is the product of the other elements. Without zeros that is prod / a_i;
-        # with zeros it must be computed as such (0 / 0 is NaN).
+        # with zeros it must be computed as such (0 / 0 is NaN). PyTorch's prod_backward.
         zeros = int((a._data == 0).sum())
-        if not zeros:
-            return g * (_spread(out, a.shape, ctx.dims, ctx.keepdim) / a)
         whole = ctx._forward_cls is Prod and len(ctx.dims) == a.ndim  # prod(), not prod(dim)
-        if zeros > 1 and whole and not grad_mode._state.enabled:
+        if not whole:  # prod(dim): its reduced dim unsqueezed, and broadcasting spreads it
+            grad = _unsqueezed(grad, ctx.dims, ctx.keepdim)
+            out = _unsqueezed(out, ctx.dims, ctx.keepdim)
+        if not zeros:
+            return grad * (out / a)
+        if not whole:
+            return _product_of_others(grad, a, ctx.dims[0])
+        if zeros > 1 and not grad_mode._state.enabled:
             # PyTorch's shortcut for prod() of all elements: with two zeros every product of
             # the others is 0, so the gradient is zeros (even where the gradient is inf)
             return _wrap(array_module(a._data).zeros_like(a._data))
-        return g * _product_of_others(a, ctx.dims)
+        return _product_of_others(grad, a.contiguous().view(-1), 0).view_as(a)
 
 
-def _product_of_others(a: Tensor, dims: tuple) -> Tensor:
-    """For each element, the product of the *other* elements of its slice along ``dims``.
+# ops/scan.py sits above this module (its backward formulas use _unsqueezed and prod) and
+# attaches its cumprod here, for prod's backward: a lower layer never imports a higher one.
+_cumprod = None
 
-    The reduced dims are flattened into one of length k; row i of a k x k copy has a_i
-    replaced by 1, and its product is the answer (differentiable, so double backward works).
-    """
-    from minitorch.ops.arithmetic import where
 
-    rest = [d for d in range(a.ndim) if d not in dims]
-    perm = rest + list(dims)
-    rest_shape = [a.shape[d] for d in rest]
-    k = int(np.prod([a.shape[d] for d in dims]))
-    flat = a.permute(perm).reshape(rest_shape + [1, k])
-    diagonal = _wrap(array_module(a._data).eye(k, dtype=np.bool_))
-    others = Prod.apply(where(diagonal, 1.0, flat), (len(rest) + 1,), False)
-    return others.reshape(rest_shape + [a.shape[d] for d in dims]).permute(
-        tuple(np.argsort(perm)))
+def _product_of_others(grad: Tensor, a: Tensor, dim: int) -> Tensor:
+    """``grad`` times, for each element, the product of the *other* elements along ``dim``
+    (PyTorch's ``prod_safe_zeros_backward``): the running products before each element
+    times those after it, each a ``cumprod`` of ``a`` shifted by one behind a row of ones
+    (differentiable, so double backward works)."""
+    from minitorch.ops.shape import cat
+
+    cumprod = _cumprod  # (ops/scan.py's, attached from above)
+
+    n = a.shape[dim]
+    if a.numel() == 0:
+        return grad.expand_as(a)
+    ones = _wrap(array_module(a._data).ones(
+        [1 if d == dim else s for d, s in enumerate(a.shape)], grad._data.dtype))
+    before = cumprod(cat([ones, a.narrow(dim, 0, n - 1)], dim), dim)
+    after = cumprod(cat([ones, a.narrow(dim, 1, n - 1).flip(dim)], dim), dim).flip(dim)
+    return grad * (before * after)
 
 
 class ProdDim(Prod):
@@ -405,10 +427,10 @@ class Var(Function):
                     "keepdim": saved_attr("keepdim")}
 
     @staticmethod
-    def forward(ctx, a, dims, correction, keepdim, given=None):
+    def forward(ctx, a, dims, correction, keepdim, whole=False, given=None):
         # given: (dim, correction) as PyTorch shows them (see _var_given)
         ctx.save_for_backward(a)
-        ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        ctx.dims, ctx.correction, ctx.keepdim, ctx.whole = dims, correction, keepdim, whole
         if given is not None:
             ctx.given = given
         return _wrap(_variance(a._data, dims, correction, keepdim))
@@ -422,11 +444,20 @@ class Var(Function):
 def _var_backward(grad: Tensor, a: Tensor, ctx) -> Tensor:
     """``d var/da_i = 2 (a_i - mean) / (N - correction)`` times the gradient, in PyTorch's
     order (``var_backward``: the number times the gradient, as its C++ multiplies by a
-    number, then the centered input); std's backward calls it too."""
+    number, then the centered input); std's backward calls it too. Without a ``dim``
+    (``ctx.whole`` True) the mean is ``a.mean()``; with one (False), the gradient's reduced
+    dims are unsqueezed (of an input of 2 dims or more), and broadcasting spreads it; with
+    ``dim=()`` (None) nothing is unsqueezed."""
     n = int(np.prod([a.shape[d] for d in ctx.dims]))
-    scale = MulScalar.apply(_spread(grad, a.shape, ctx.dims, ctx.keepdim),
-                            _ratio(2, n - ctx.correction))
-    return scale * (a - a.mean(ctx.dims, keepdim=True))
+    whole = True if a.ndim == 0 else getattr(ctx, "whole", False)
+    if whole and n - ctx.correction <= 0:  # 2 / 0 times a - mean: NaN where that is 0
+        with grad_mode.no_grad():
+            fill = _where(a == a.mean(), math.nan, math.inf).to(a.dtype)
+        return grad * fill
+    if whole is False and a.ndim > 1:
+        grad = _unsqueezed(grad, ctx.dims, ctx.keepdim)
+    scale = MulScalar.apply(grad, _ratio(2, n - ctx.correction))
+    return scale * (a - (a.mean() if whole else a.mean(ctx.dims, keepdim=True)))
 
 
 def _var_saved(node, which: int):
@@ -488,10 +519,10 @@ class Std(Function):
     saved_values = Var.saved_values
 
     @staticmethod
-    def forward(ctx, a, dims, correction, keepdim, given=None):
+    def forward(ctx, a, dims, correction, keepdim, whole=False, given=None):
         out = _wrap(_variance(a._data, dims, correction, keepdim, root=True))
         ctx.save_for_backward(a, out)
-        ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        ctx.dims, ctx.correction, ctx.keepdim, ctx.whole = dims, correction, keepdim, whole
         if given is not None:
             ctx.given = given
         return out
@@ -700,7 +731,7 @@ def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,  # noq
     dims, unbiased = _var_args(input, dim, unbiased)
     correction = _correction(unbiased, correction)
     _check_degrees_of_freedom("var", input._data.shape, dims, correction)
-    return Var.apply(input, dims, correction, keepdim, given)
+    return Var.apply(input, dims, correction, keepdim, _whole(dim), given)
 
 
 def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,  # noqa: A002
@@ -711,7 +742,15 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,  # noq
     dims, unbiased = _var_args(input, dim, unbiased)
     correction = _correction(unbiased, correction)
     _check_degrees_of_freedom("std", input._data.shape, dims, correction)
-    return Std.apply(input, dims, correction, keepdim, given)
+    return Std.apply(input, dims, correction, keepdim, _whole(dim), given)
+
+
+def _whole(dim):
+    """For var's backward: True without a ``dim`` (PyTorch's ``dim=None``), None for an empty
+    one (``dim=()``), else False."""
+    if dim is None or isinstance(dim, bool):
+        return True
+    return None if isinstance(dim, (tuple, list)) and not dim else False
 
 
 def _logical_reduce(np_fn, input: Tensor, dim, keepdim: bool) -> Tensor:  # noqa: A002
@@ -764,9 +803,9 @@ def vector_norm(input: Tensor, p: float = 2.0, dim=None, keepdim: bool = False, 
     check_norm_identity(input._data.shape, p, dims)
     given = (dim if dim is None or isinstance(dim, (tuple, list)) else (dim,),
              p if type(p) in (int, float) else float(p))
-    if dtype is not None and dtype.np != input._data.dtype:
-        return Norm.apply(input, float(p), dims, keepdim, dtype.np, given)
-    return Norm.apply(input, float(p), dims, keepdim, None, given)
+    reduced = () if dim is None or _whole(dim) is None else dims
+    convert = dtype.np if dtype is not None and dtype.np != input._data.dtype else None
+    return Norm.apply(input, float(p), dims, keepdim, convert, given, reduced)
 
 
 def check_norm_identity(shape: tuple, p: float, dims: tuple) -> None:
@@ -788,23 +827,21 @@ class Norm(Function):
                     "keepdim": saved_attr("keepdim")}
 
     @staticmethod
-    def forward(ctx, a, p, dims, keepdim, dtype=None, given=None):
-        # given: (dim, ord) as called, which the node shows
+    def forward(ctx, a, p, dims, keepdim, dtype=None, given=None, reduced=None):
+        # given: (dim, ord) as called, which the node shows; reduced: the dims backward
+        # spreads the gradient over (() without a dim, as PyTorch's)
         data = a._data if dtype is None else a._data.astype(dtype)
         out = _wrap(norm_array(data, p, dims, keepdim))
         ctx.save_for_backward(a, out)
-        ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
+        ctx.p, ctx.dims, ctx.keepdim = p, dims if reduced is None else reduced, keepdim
         if given is not None:
             ctx.given = given
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        a, out = ctx.saved_tensors
-        if a.dtype == out.dtype:
-            return norm_backward(grad, a, out, ctx.p, ctx.dims, ctx.keepdim)
-        g = norm_backward(grad, a.to(out.dtype), out, ctx.p, ctx.dims, ctx.keepdim)
-        return None if g is None else g.to(a.dtype)
+        a, out = ctx.saved_tensors  # (with a dtype: the engine casts the gradient to a's)
+        return norm_backward(grad, a, out, ctx.p, ctx.dims, ctx.keepdim)
 
 
 def norm_array(a, p: float, dims: tuple, keepdim: bool):
@@ -830,24 +867,27 @@ def norm_array(a, p: float, dims: tuple, keepdim: bool):
 def norm_backward(grad: Tensor, a: Tensor, out: Tensor, p: float, dims: tuple,
                   keepdim: bool) -> Tensor:
     """The gradient of ``out``, the p-norm of ``a`` over ``dims``, with PyTorch's values at
-    the edges, in tensor operations (so that it can be differentiated again)."""
-    g = _spread(grad, a.shape, dims, keepdim)
-    n = _spread(out, a.shape, dims, keepdim)
+    the edges, in tensor operations (so that it can be differentiated again): PyTorch's
+    ``norm_backward``. ``dims`` are the dims given (``()`` for all): without ``keepdim``
+    they are unsqueezed in the gradient and the norm, and broadcasting spreads them."""
+    if not keepdim and a.ndim:
+        grad, out = _unsqueezed(grad, dims, False), _unsqueezed(out, dims, False)
     if p == 0:  # a count: PyTorch leaves its gradient undefined (``x.grad`` stays None)
         return None
-    if p == 1:  # d|a|/da = sign(a)
-        return a.sign() * g
+    if p == 1:  # d|a|/da = sgn(a)
+        return a.sgn() * grad
     if p == 2:  # a / ||a||, taken as 0 where the norm is 0 (then times the gradient,
-        return g * (a / n).masked_fill(n == 0, 0.0)  # so an inf gradient gives NaN there)
+        return grad * (a / out).masked_fill(out == 0, 0.0)  # so an inf gradient gives NaN)
     if np.isinf(p):  # the largest (smallest) |a| wins; ties (or NaNs) share the gradient
-        winners = (a.abs() == n) | a.isnan()
-        return a.sign() * ((g / winners.sum(dims, True)) * winners)
-    # d/da (sum |a|^p)^(1/p) = sign(a) |a|^(p-1) / ||a||^(p-1)
+        size = a.abs()
+        winners = (size == out) | size.isnan()
+        return a.sgn() * ((grad / winners.sum(dims, True)) * winners)
+    # d/da (sum |a|^p)^(1/p) = sgn(a) |a|^(p-1) / ||a||^(p-1)
     if p < 1:
-        scaled = a.sign() * a.abs().pow(p - 1).masked_fill(a == 0, 0.0)
-        return scaled * g * n.pow(1 - p)
-    scaled = a.sign() * a.abs().pow(p - 1) if p < 2 else a * a.abs().pow(p - 2)
-    return scaled * (g / n.pow(p - 1)).masked_fill(n == 0, 0.0)
+        scaled = a.sgn() * a.abs().pow(p - 1).masked_fill(a == 0, 0.0)
+        return scaled * grad * out.pow(1 - p)
+    scaled = a.sgn() * a.abs().pow(p - 1) if p < 2 else a * a.abs().pow(p - 2)
+    return scaled * (grad / out.pow(p - 1)).masked_fill(out == 0, 0.0)
 
 
 def _not_expandable(shape, have) -> RuntimeError:

@@ -26,10 +26,12 @@ from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
+from minitorch.ops import reduction as _reduction
 from minitorch.ops._util import normalize_dim, normalize_dims, quietly, saved_dim
 from minitorch.ops.arithmetic import DivScalar, MulScalar, where
 from minitorch.ops.arithmetic import div as _arith_div
 from minitorch.ops.arithmetic import mul as _arith_mul
+from minitorch.ops.reduction import _unsqueezed
 from minitorch.ops.shape import Flip, Slice, cat, stack
 
 __all__ = ["cumsum", "cumprod", "logsumexp"]
@@ -110,6 +112,8 @@ class Cumprod(Function):
         if x.size <= 1 or x.shape[ctx.dim] == 1:
             return grad
         if not (x == 0).any():
+            if grad_mode._state.enabled:  # create_graph: PyTorch's reversed_cumsum, recorded
+                return (out * grad).flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim) / a
             return Cumsum.apply(out * grad, ctx.dim, x.dtype, True) / a
         if grad_mode._state.enabled:  # create_graph=True: a formula that is differentiable
             return _cumprod_grad_differentiable(a, grad, ctx.dim)
@@ -244,9 +248,8 @@ class Logsumexp(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        if not ctx.keepdim and ctx.dims:
-            kept = [1 if i in ctx.dims else s for i, s in enumerate(a._data.shape)]
-            grad, out = grad.reshape(kept), out.reshape(kept)
+        if not ctx.keepdim and a.ndim:  # (PyTorch's: the reduced dims unsqueezed, one by one)
+            grad, out = _unsqueezed(grad, ctx.dims, False), _unsqueezed(out, ctx.dims, False)
         return grad * (a - out).exp()
 
 
@@ -440,7 +443,8 @@ def _dx_or_x(y: Tensor, x, dx, dim: int, name: str):
         elif x._data.ndim < y._data.ndim:
             x = x.view((1,) * (y._data.ndim - x._data.ndim) + x._data.shape)
         n = x._data.shape[dim]
-        return _narrow(x, dim, 1, n) - _narrow(x, dim, 0, n - 1)
+        left = _narrow(x, dim, 0, n - 1)  # (made first, as PyTorch's: its gradient comes last)
+        return _narrow(x, dim, 1, n) - left
     if x is not None:
         raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
                         f"{type(x).__name__}), but expected one of:\n * (Tensor y, Tensor x, *, "
@@ -624,3 +628,6 @@ def _coordinate_gradient(x: Tensor, d: int, coords: Tensor, edge_order: int) -> 
 
 
 __all__ += ["gradient"]
+
+
+_reduction._cumprod = cumprod  # prod's backward (ops/reduction.py) runs on cumprod

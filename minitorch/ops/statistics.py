@@ -45,11 +45,11 @@ class VarMean(Function):
     _spread_node = _reduction.Var
 
     @staticmethod
-    def forward(ctx, a, dims, correction, keepdim, root):
+    def forward(ctx, a, dims, correction, keepdim, root, whole=False):
         x = a._data
         spread = _wrap(_reduction._variance(x, dims, correction, keepdim, root=root))
         ctx.save_for_backward(*((a, spread) if root else (a,)))
-        ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        ctx.dims, ctx.correction, ctx.keepdim, ctx.whole = dims, correction, keepdim, whole
         ctx.set_materialize_grads(False)
         return spread, _wrap(_reduction._mean(x, dims, keepdim))
 
@@ -80,7 +80,8 @@ def _spread_mean(name: str, node, input: Tensor, dim, unbiased, keepdim, correct
     dims, unbiased = _reduction._var_args(input, dim, unbiased)
     correction = _reduction._correction(unbiased, correction)
     _reduction._check_degrees_of_freedom(name, input._data.shape, dims, correction)
-    return tuple(node.apply(input, dims, correction, bool(keepdim), node is StdMean))
+    return tuple(node.apply(input, dims, correction, bool(keepdim), node is StdMean,
+                            _reduction._whole(dim)))
 
 
 def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,  # noqa: A002

@@ -139,7 +139,7 @@ class Cos(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return -grad * a.sin()  # d cos(a)/da = -sin(a)
+        return grad * -a.sin()  # d cos(a)/da = -sin(a)
 
 
 class Tanh(Function):
@@ -429,7 +429,8 @@ class Asin(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad / (1 - a * a).sqrt()  # d asin(a)/da = 1 / sqrt(1 - a^2)
+        # d asin(a)/da = 1 / sqrt(1 - a^2), as PyTorch's formula writes it
+        return grad * AddScalar.apply(-a * a, 1).rsqrt()
 
 
 class Acos(Function):
@@ -444,7 +445,8 @@ class Acos(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return -grad / (1 - a * a).sqrt()  # d acos(a)/da = -1 / sqrt(1 - a^2)
+        # d acos(a)/da = -1 / sqrt(1 - a^2), as PyTorch's formula writes it
+        return grad * -AddScalar.apply(-a * a, 1).rsqrt()
 
 
 class Atan(Function):
@@ -459,7 +461,7 @@ class Atan(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad / (1 + a * a)  # d atan(a)/da = 1 / (1 + a^2)
+        return grad / AddScalar.apply(a * a, 1)  # d atan(a)/da = 1 / (1 + a^2)
 
 
 def ceil(input: Tensor) -> Tensor:  # noqa: A002
