@@ -135,3 +135,68 @@ def test_mse_loss_of_mixed_dtypes_gives_each_input_its_dtype():
         gx, gy = lib.autograd.grad(lib.nn.functional.mse_loss(x, y), (x, y), create_graph=True)
         assert (gx.dtype, gy.dtype) == (lib.float32, lib.float64)
         assert gx.grad_fn.name() == gy.grad_fn.name() == "MseLossBackwardBackward0"
+
+
+# ---------------------------------------------------------------- ggnn task: the nn side
+# Ops of several inputs: (call, input shapes, extra keyword arguments of the call); the graph
+# of the gradient of each input is PyTorch's, and gradgradcheck passes.
+def _colmajor(lib, x):
+    """``x``'s values laid out column by column (a transposed copy, viewed back)."""
+    return x.t().contiguous().t()
+
+
+NN_CASES = {
+    "linear": (lambda lib, x, w, b: lib.nn.functional.linear(x, w, b), [(4, 3), (5, 3), (5,)]),
+    "linear-no-bias": (lambda lib, x, w: lib.nn.functional.linear(x, w), [(4, 3), (5, 3)]),
+    "linear-1-d": (lambda lib, x, w, b: lib.nn.functional.linear(x, w, b), [(3,), (5, 3), (5,)]),
+    "linear-3-d": (lambda lib, x, w, b: lib.nn.functional.linear(x, w, b),
+                   [(2, 4, 3), (5, 3), (5,)]),
+    "mm-t": (lambda lib, x, w: x.mm(w.t()), [(4, 3), (5, 3)]),
+    "mm-column-major": (lambda lib, x, w: _colmajor(lib, x).mm(w), [(4, 3), (3, 5)]),
+    "mv": (lambda lib, m, v: m.mv(v), [(4, 3), (3,)]),
+    "matmul-vector": (lambda lib, m, v: m @ v, [(4, 3), (3,)]),
+    "matmul-batch-of-one": (lambda lib, x, y: x @ y, [(1, 3, 4), (2, 4, 5)]),
+    "matmul-vector-batch": (lambda lib, v, y: v @ y, [(4,), (2, 4, 3)]),
+    "squeeze-dims": (lambda lib, x: x.unsqueeze(1).unsqueeze(0).squeeze((0, 2)).exp(),
+                     [(3, 4)]),
+    "addmm-scaled": (lambda lib, x, a, b: lib.addmm(x, a, b, beta=0.5, alpha=2.0),
+                     [(4, 5), (4, 3), (3, 5)]),
+    "addmm-t": (lambda lib, x, a, b: lib.addmm(x, a, b.t()), [(4, 5), (4, 3), (5, 3)]),
+    "addmv-scaled": (lambda lib, x, m, v: lib.addmv(x, m, v, beta=0.5, alpha=2.0),
+                     [(4,), (4, 3), (3,)]),
+    "addr-scaled": (lambda lib, x, u, v: lib.addr(x, u, v, beta=0.5, alpha=2.0),
+                    [(4, 3), (4,), (3,)]),
+    "baddbmm-scaled": (lambda lib, x, a, b: lib.baddbmm(x, a, b, beta=0.5, alpha=2.0),
+                       [(2, 4, 5), (2, 4, 3), (2, 3, 5)]),
+    "addbmm-scaled": (lambda lib, x, a, b: lib.addbmm(x, a, b, beta=0.5, alpha=2.0),
+                      [(4, 5), (2, 4, 3), (2, 3, 5)]),
+}
+
+
+def _nn_inputs(lib, name):
+    shapes = NN_CASES[name][1]
+    return [lib.tensor(np.random.default_rng(i).standard_normal(s), dtype=lib.float64,
+                       requires_grad=True) for i, s in enumerate(shapes)]
+
+
+def _nn_grads(lib, name):
+    fn = NN_CASES[name][0]
+    xs = _nn_inputs(lib, name)
+    y = fn(lib, *xs)
+    w = lib.tensor(np.linspace(0.5, 1.5, y.numel()).reshape(tuple(y.shape)), dtype=y.dtype)
+    return lib.autograd.grad((y * w).sum(), xs, create_graph=True)
+
+
+@pytest.mark.parametrize("name", sorted(NN_CASES))
+def test_nn_gradient_graphs_are_torchs(name):
+    mine, theirs = _nn_grads(minitorch, name), _nn_grads(torch, name)
+    for i, (gm, gt) in enumerate(zip(mine, theirs)):
+        assert graph_lines(gm.grad_fn) == graph_lines(gt.grad_fn), f"input {i}"
+        np.testing.assert_allclose(gm.detach().numpy(), gt.detach().numpy(), rtol=1e-10)
+
+
+@pytest.mark.parametrize("name", sorted(NN_CASES))
+def test_nn_second_derivatives_by_finite_differences(name):
+    fn = NN_CASES[name][0]
+    assert minitorch.autograd.gradgradcheck(lambda *t: fn(minitorch, *t),
+                                            tuple(_nn_inputs(minitorch, name)))

@@ -74,7 +74,7 @@ from minitorch.nn._util import (  # noqa: F401
 from minitorch.ops import unary as _unary
 from minitorch.ops._util import check_tensor, quietly, saved_sizes
 from minitorch.ops.arithmetic import AddScalar, DivScalar, MulScalar
-from minitorch.ops.linalg import _check_dtypes
+from minitorch.ops.linalg import _check_dtypes, column_major, mm_mat1_backward, mm_mat2_backward
 from minitorch.ops.softmax import LogSoftmax, Softmax, log_softmax, softmax  # noqa: F401
 from minitorch.ops.unary import Relu, sigmoid, tanh  # noqa: F401
 
@@ -254,13 +254,14 @@ class Addmm(Function):
         _, mat1, mat2 = inputs
         _, need_1, need_2 = ctx.needs_input_grad
         ctx.save_for_backward(mat1 if need_2 else None, mat2 if need_1 else None)
+        ctx.column_major = (need_1 and column_major(mat1), need_2 and column_major(mat2))
 
     @staticmethod
     def backward(ctx, grad):
         mat1, mat2 = ctx.saved_tensors
         return (grad.sum(0) if ctx.needs_input_grad[0] else None,
-                grad.mm(mat2.t()) if mat2 is not None else None,
-                mat1.t().mm(grad) if mat1 is not None else None)
+                mm_mat1_backward(grad, mat2, ctx.column_major[0]) if mat2 is not None else None,
+                mm_mat2_backward(grad, mat1, ctx.column_major[1]) if mat1 is not None else None)
 
 
 def _check_linear(mat1: Tensor, weight: Tensor, bias: Tensor | None) -> None:
