@@ -94,32 +94,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "float64", "float16", "kinks-float32", "kinks-float64", "kinks-upinf", "alpha2",
          "alpha2-float64"),
         "MulBackward0", "CeluBackward1"),
-    "F:conv1d": (
-        ("ordinary", "groups", "depthwise", "stride-pad", "dilation", "same", "valid",
-         "tuple-args", "2-d-input", "float64"),
-        "SqueezeBackward1", "ConvolutionBackwardBackward0"),
-    "F:conv2d": (
-        ("ordinary", "stride-pad", "dilation", "same", "3-d-input", "float64", "groups",
-         "depthwise"),
-        "end", "AccumulateGrad"),
-    "F:conv3d": (
-        ("ordinary", "stride-pad", "tuple-args", "dilation", "same", "valid", "4-d-input",
-         "float64", "noncontig", "empty-batch", "inf-nan", "groups", "groups-depthwise", "node"),
-        "end", "AccumulateGrad"),
-    "F:conv_transpose1d": (
-        ("ordinary", "stride", "stride-pad", "output-padding", "dilation",
-         "dilation-output-padding", "tuple-args", "unbatched", "float64", "noncontig",
-         "empty-batch", "groups", "groups-stride", "node"),
-        "ConvolutionBackward0", "ConvolutionBackwardBackward0"),
-    "F:conv_transpose2d": (
-        ("ordinary", "groups", "stride", "stride-pad", "output-padding", "dilation",
-         "dilation-output-padding", "stride-tuple", "3-d-input", "float64"),
-        "ConvolutionBackward0", "ConvolutionBackwardBackward0"),
-    "F:conv_transpose3d": (
-        ("ordinary", "stride", "stride-pad", "output-padding", "dilation",
-         "dilation-output-padding", "tuple-args", "unbatched", "float64", "noncontig",
-         "empty-batch", "groups", "groups-stride", "node"),
-        "ConvolutionBackward0", "ConvolutionBackwardBackward0"),
     "F:cosine_embedding_loss": (
         ("ordinary", "zeros", "ties", "inf", "nan", "noncontig", "strided", "float64", "float16",
          "sum", "none", "size_average-False", "reduce-False", "node", "node-mean", "margin",
@@ -530,36 +504,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
     "fn:cholesky_solve": (
         ("lower-batch", "upper-batch", "broadcast"),
         "ViewBackward0", "ReshapeAliasBackward0"),
-    "fn:conv1d": (
-        ("ordinary", "groups", "depthwise", "stride-pad", "dilation", "same", "valid",
-         "tuple-args", "2-d-input", "float64"),
-        "SqueezeBackward1", "ConvolutionBackwardBackward0"),
-    "fn:conv2d": (
-        ("ordinary", "stride-pad", "dilation", "same", "3-d-input", "float64", "groups",
-         "depthwise"),
-        "end", "AccumulateGrad"),
-    "fn:conv3d": (
-        ("ordinary", "stride-pad", "tuple-args", "dilation", "same", "valid", "4-d-input",
-         "float64", "noncontig", "empty-batch", "inf-nan", "groups", "groups-depthwise", "node"),
-        "end", "AccumulateGrad"),
-    "fn:conv_transpose1d": (
-        ("ordinary", "stride", "stride-pad", "output-padding", "dilation",
-         "dilation-output-padding", "tuple-args", "unbatched", "float64", "noncontig",
-         "empty-batch", "groups", "groups-stride", "node"),
-        "ConvolutionBackward0", "ConvolutionBackwardBackward0"),
-    "fn:conv_transpose2d": (
-        ("ordinary", "groups", "stride", "stride-pad", "output-padding", "dilation",
-         "dilation-output-padding", "stride-tuple", "3-d-input", "float64"),
-        "ConvolutionBackward0", "ConvolutionBackwardBackward0"),
-    "fn:conv_transpose3d": (
-        ("ordinary", "stride", "stride-pad", "output-padding", "dilation",
-         "dilation-output-padding", "tuple-args", "unbatched", "float64", "noncontig",
-         "empty-batch", "groups", "groups-stride", "node"),
-        "ConvolutionBackward0", "ConvolutionBackwardBackward0"),
-    "fn:convolution": (
-        ("1d", "1d-stride-pad-dilation", "2d", "2d-one-value", "2d-tuples", "2d-transposed",
-         "float64", "node"),
-        "end", "AccumulateGrad"),
     "fn:copysign": (
         ("ordinary", "broadcast", "noncontig", "strided", "0-d", "0-d-both", "empty", "zeros",
          "ties", "inf", "nan", "tiny", "float64", "float16", "f16-f64", "f32-0d-f64", "edges",

@@ -170,6 +170,23 @@ NN_CASES = {
                        [(2, 4, 5), (2, 4, 3), (2, 3, 5)]),
     "addbmm-scaled": (lambda lib, x, a, b: lib.addbmm(x, a, b, beta=0.5, alpha=2.0),
                       [(4, 5), (2, 4, 3), (2, 3, 5)]),
+    "conv1d": (lambda lib, x, w, b: lib.nn.functional.conv1d(x, w, b, padding=1),
+               [(2, 3, 6), (4, 3, 3), (4,)]),
+    "conv2d": (lambda lib, x, w, b: lib.nn.functional.conv2d(x, w, b), [(2, 3, 5, 5),
+                                                                     (4, 3, 3, 3), (4,)]),
+    "conv2d-groups-stride": (lambda lib, x, w, b: lib.nn.functional.conv2d(
+        x, w, b, stride=2, padding=1, groups=2), [(1, 4, 5, 5), (2, 2, 3, 3), (2,)]),
+    "conv2d-no-bias": (lambda lib, x, w: lib.nn.functional.conv2d(x, w, dilation=2),
+                       [(1, 2, 6, 6), (3, 2, 2, 2)]),
+    "conv3d": (lambda lib, x, w, b: lib.nn.functional.conv3d(x, w, b), [(1, 2, 4, 4, 4),
+                                                                     (3, 2, 2, 2, 2), (3,)]),
+    "conv_transpose1d": (lambda lib, x, w, b: lib.nn.functional.conv_transpose1d(
+        x, w, b, stride=2, output_padding=1), [(2, 3, 4), (3, 2, 3), (2,)]),
+    "conv_transpose2d": (lambda lib, x, w, b: lib.nn.functional.conv_transpose2d(x, w, b),
+                         [(2, 3, 4, 4), (3, 4, 3, 3), (4,)]),
+    "conv_transpose2d-groups": (lambda lib, x, w, b: lib.nn.functional.conv_transpose2d(
+        x, w, b, stride=2, padding=1, groups=2, dilation=2, output_padding=1),
+        [(1, 4, 3, 3), (4, 1, 2, 2), (2,)]),
 }
 
 

@@ -1035,7 +1035,7 @@ def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False
 # losses; their Function classes live in _activation, _norm, _conv_nd, _upsample and
 # _robust_loss.
 from minitorch.nn._activation import Gelu, Silu  # noqa: E402
-from minitorch.nn._conv_nd import Convolution1d, ConvolutionTranspose  # noqa: E402
+from minitorch.nn._conv_nd import ConvolutionTranspose  # noqa: E402
 from minitorch.nn._norm import NativeGroupNorm, NativeLayerNorm  # noqa: E402
 from minitorch.nn._robust_loss import HuberLoss, SmoothL1Loss, Xlogy  # noqa: E402
 from minitorch.nn._upsample import (  # noqa: E402
@@ -1177,7 +1177,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
         raise RuntimeError(f"Calculated padded input size per channel: ({length + 2 * padding})"
                            f". Kernel size: ({dilation * (k - 1) + 1}). Kernel size can't be "
                            "greater than actual input size")
-    out = Convolution1d.apply(x, weight, bias, stride, padding, dilation)
+    out = Convolution.apply(x, weight, bias, (stride,), (padding,), (dilation,))
     return out.squeeze(0) if unbatched else out
 
 
