@@ -187,7 +187,19 @@ NN_CASES = {
     "conv_transpose2d-groups": (lambda lib, x, w, b: lib.nn.functional.conv_transpose2d(
         x, w, b, stride=2, padding=1, groups=2, dilation=2, output_padding=1),
         [(1, 4, 3, 3), (4, 1, 2, 2), (2,)]),
+    "cross_entropy-2d": (lambda lib, x: lib.nn.functional.cross_entropy(
+        x, _classes(lib, (2, 4, 4), 3)), [(2, 3, 4, 4)]),
+    "cross_entropy-2d-weight-smoothing": (lambda lib, x: lib.nn.functional.cross_entropy(
+        x, _classes(lib, (2, 4, 4), 3), weight=lib.tensor([0.5, 1.0, 2.0], dtype=x.dtype),
+        ignore_index=1, label_smoothing=0.1), [(2, 3, 4, 4)]),
+    "nll_loss-3d-image-none": (lambda lib, x: lib.nn.functional.nll_loss(
+        x, _classes(lib, (2, 3, 2, 2), 4), reduction="none"), [(2, 4, 3, 2, 2)]),
 }
+
+
+def _classes(lib, shape, c):
+    """Fixed class targets of ``shape`` in ``range(c)``."""
+    return lib.tensor(np.random.default_rng(2).integers(0, c, shape))
 
 
 def _nn_inputs(lib, name):

@@ -338,7 +338,10 @@ def _like_logp(rows, ctx):
     out = rows.reshape(ctx.moved_shape)
     if ctx.ndim == 1:
         return out[0]
-    return array_module(out).moveaxis(out, -1, 1) if ctx.ndim > 2 else out
+    if ctx.ndim > 2:  # contiguous, as PyTorch's nll_loss2d_backward returns it
+        xp = array_module(out)
+        return xp.ascontiguousarray(xp.moveaxis(out, -1, 1))
+    return out
 
 
 class NllLoss2D(NllLoss):
@@ -347,3 +350,15 @@ class NllLoss2D(NllLoss):
     node_name = "NllLoss2DBackward0"
     _builtin = True
     _edge_args = (0,)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (logp,) = ctx.saved_tensors
+        return NllLoss2DGrad.apply(grad, logp, ctx)
+
+
+class NllLoss2DGrad(NllLossGrad):
+    """``NllLossGrad`` of the images' loss: PyTorch's ``nll_loss2d_backward``."""
+
+    node_name = "NllLoss2DBackwardBackward0"
+    _builtin = True
