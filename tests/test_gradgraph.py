@@ -194,7 +194,35 @@ NN_CASES = {
         ignore_index=1, label_smoothing=0.1), [(2, 3, 4, 4)]),
     "nll_loss-3d-image-none": (lambda lib, x: lib.nn.functional.nll_loss(
         x, _classes(lib, (2, 3, 2, 2), 4), reduction="none"), [(2, 4, 3, 2, 2)]),
+    "binary_cross_entropy": (lambda lib, x: lib.nn.functional.binary_cross_entropy(
+        x.sigmoid(), _probabilities(lib, (4, 3))), [(4, 3)]),
+    "binary_cross_entropy-weight-none": (lambda lib, x: lib.nn.functional.binary_cross_entropy(
+        x.sigmoid(), _probabilities(lib, (4, 3)), weight=_probabilities(lib, (3,)),
+        reduction="none"), [(4, 3)]),
+    "binary_cross_entropy-target-sum": (lambda lib, x, t: lib.nn.functional.binary_cross_entropy(
+        x.sigmoid(), t.sigmoid(), weight=_probabilities(lib, (4, 3)), reduction="sum"),
+        [(4, 3), (4, 3)]),
+    "binary_cross_entropy-target": (lambda lib, x, t: lib.nn.functional.binary_cross_entropy(
+        x.sigmoid(), t.sigmoid()), [(4, 3), (4, 3)]),
+    "bce_with_logits": (lambda lib, x: lib.nn.functional.binary_cross_entropy_with_logits(
+        x, _probabilities(lib, (4, 3))), [(4, 3)]),
+    "bce_with_logits-weight-sum": (
+        lambda lib, x: lib.nn.functional.binary_cross_entropy_with_logits(
+            x, _probabilities(lib, (4, 3)), weight=_probabilities(lib, (3,)), reduction="sum"),
+        [(4, 3)]),
+    "bce_with_logits-pos_weight": (
+        lambda lib, x, t: lib.nn.functional.binary_cross_entropy_with_logits(
+            x, t.sigmoid(), pos_weight=_probabilities(lib, (3,)) + 1), [(4, 3), (4, 3)]),
+    "bce_with_logits-target-none": (
+        lambda lib, x, t: lib.nn.functional.binary_cross_entropy_with_logits(
+            x, t.sigmoid(), weight=_probabilities(lib, (3,)), reduction="none"),
+        [(4, 3), (4, 3)]),
 }
+
+
+def _probabilities(lib, shape):
+    """Fixed numbers in (0, 1) of ``shape``: targets, weights."""
+    return lib.tensor(np.random.default_rng(3).uniform(0.05, 0.95, shape), dtype=lib.float64)
 
 
 def _classes(lib, shape, c):
@@ -229,3 +257,19 @@ def test_nn_second_derivatives_by_finite_differences(name):
     fn = NN_CASES[name][0]
     assert minitorch.autograd.gradgradcheck(lambda *t: fn(minitorch, *t),
                                             tuple(_nn_inputs(minitorch, name)))
+
+
+@pytest.mark.parametrize("name", sorted(NN_CASES))
+def test_nn_second_derivatives_are_torchs(name):
+    """The derivatives of the gradients (their own backward) are PyTorch's values."""
+    def second(lib):
+        xs = _nn_inputs(lib, name)
+        y = NN_CASES[name][0](lib, *xs)
+        w = lib.tensor(np.linspace(0.5, 1.5, y.numel()).reshape(tuple(y.shape)), dtype=y.dtype)
+        gs = lib.autograd.grad((y * w).sum(), xs, create_graph=True)
+        total = sum((g * lib.tensor(np.linspace(-1, 2, g.numel()).reshape(tuple(g.shape)),
+                                    dtype=g.dtype)).sum() for g in gs)
+        return [np.zeros(tuple(x.shape)) if g is None else g.detach().numpy()
+                for x, g in zip(xs, lib.autograd.grad(total, xs, allow_unused=True))]
+    for mine, theirs in zip(second(minitorch), second(torch)):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-9, atol=1e-12)
