@@ -79,12 +79,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
     "F:batch_norm": (
         ("train", "train-affine", "eval", "4-d", "f16-wide", "train-upinf", "train-upnan"),
         "MulBackward0", "NativeBatchNormBackwardBackward0"),
-    "F:celu": (("inplace",), "MulBackward0", "CeluBackward1"),
-    "F:celu_": (
-        ("ordinary", "zeros", "ties", "inf", "nan", "empty", "0-d", "noncontig", "strided",
-         "float64", "float16", "kinks-float32", "kinks-float64", "kinks-upinf", "alpha2",
-         "alpha2-float64"),
-        "MulBackward0", "CeluBackward1"),
     "F:cosine_embedding_loss": (
         ("ordinary", "zeros", "ties", "inf", "nan", "noncontig", "strided", "float64", "float16",
          "sum", "none", "size_average-False", "reduce-False", "node", "node-mean", "margin",
@@ -104,12 +98,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "unbatched-tensors-mean", "unbatched-tensors-none", "unbatched-lists-mean",
          "unbatched-lists-none", "unbatched-node"),
         "None", "AccumulateGrad"),
-    "F:elu": (("inplace",), "MulBackward0", "EluBackward1"),
-    "F:elu_": (
-        ("ordinary", "zeros", "ties", "inf", "nan", "empty", "0-d", "noncontig", "strided",
-         "float64", "float16", "kinks-float32", "kinks-float64", "kinks-upinf", "alpha2",
-         "alpha2-float64", "alpha0", "alpha0-float64"),
-        "MulBackward0", "EluBackward1"),
     "F:embedding_bag": (("per-sample-weights",), "None", "EmbeddingBagBackwardBackward0"),
     "F:fractional_max_pool2d": (
         ("ordinary", "ratio", "tuple-kernel", "indices", "big", "unbatched", "float64", "float16",
@@ -139,18 +127,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         ("ordinary", "affine", "one-group", "per-channel", "4-d", "2-d", "eps", "float64",
          "float16"),
         "MulBackward0", "AddBackward0"),
-    "F:hardsigmoid": (
-        ("zeros", "ties", "inf", "nan", "empty", "0-d", "noncontig", "strided", "float16",
-         "kinks-upinf", "inplace"),
-        "None", "AccumulateGrad"),
-    "F:hardswish": (("inplace",), "MulBackward0", "CloneBackward0"),
-    "F:hardtanh": (("inplace",), "MulBackward0", "CloneBackward0"),
-    "F:hardtanh_": (
-        ("ordinary", "zeros", "ties", "inf", "nan", "empty", "0-d", "noncontig", "strided",
-         "float64", "float16", "kinks-float32", "kinks-float64", "kinks-upinf", "limits",
-         "limits-float64", "equal-limits", "equal-limits-float64", "zero-limits",
-         "zero-limits-float64", "bad-limits", "bad-limits-float64"),
-        "MulBackward0", "CloneBackward0"),
     "F:instance_norm": (
         ("ordinary", "affine", "4-d", "5-d", "float64", "float16", "eps-momentum", "running",
          "running-momentum", "eval", "one-position-eval", "constant", "specials", "node"),
@@ -169,10 +145,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         ("ordinary", "affine", "two-dims", "all-dims", "weight-only", "eps", "1-d", "constant",
          "float64", "float16", "inf-nan", "empty"),
         "MulBackward0", "NativeLayerNormBackwardBackward0"),
-    "F:leaky_relu_": (
-        ("ordinary", "zeros", "ties", "inf", "nan", "empty", "0-d", "noncontig", "strided",
-         "float64", "float16", "kinks", "node", "slope0.0", "slope0.2", "slope1.5"),
-        "MulBackward0", "LeakyReluBackward1"),
     "F:local_response_norm": (
         ("ordinary", "zeros", "ties", "inf", "nan", "noncontig", "strided", "float64", "float16",
          "4-d", "5-d", "arguments", "size1", "size-big"),
@@ -263,7 +235,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "full-none", "full-target-grad", "full-node", "target-grad", "int-target", "float64",
          "broadcast"),
         "None", "MulBackward0"),
-    "F:relu6": (("inplace",), "MulBackward0", "CloneBackward0"),
     "F:rms_norm": (
         ("ordinary", "ordinary-weight", "zeros", "zeros-weight", "ties", "ties-weight", "inf",
          "inf-weight", "nan", "nan-weight", "empty", "empty-weight", "noncontig",
@@ -271,18 +242,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "float16-weight", "2-dims", "all-dims", "eps", "eps-none", "tiny", "tiny-eps-0",
          "float16-float32-weight", "float64-float32-weight", "nan", "node", "node-float16"),
         "DivBackward0", "DivBackward1"),
-    "F:rrelu": (("inplace-kw",), "MulBackward0", "RreluWithNoiseBackward1"),
-    "F:rrelu_": (
-        ("ordinary-trainingTrue", "zeros-trainingTrue", "ties-trainingTrue", "inf-trainingTrue",
-         "nan-trainingTrue", "empty-trainingTrue", "0-d-trainingTrue", "noncontig-trainingTrue",
-         "strided-trainingTrue", "float64-trainingTrue", "kinks-trainingTrue",
-         "equal-bounds-trainingTrue", "negative-bounds-trainingTrue",
-         "float64-bounds-trainingTrue", "ordinary-trainingFalse", "zeros-trainingFalse",
-         "ties-trainingFalse", "inf-trainingFalse", "nan-trainingFalse", "empty-trainingFalse",
-         "0-d-trainingFalse", "noncontig-trainingFalse", "strided-trainingFalse",
-         "float64-trainingFalse", "float16-trainingFalse", "kinks-trainingFalse",
-         "equal-bounds-trainingFalse", "float64-bounds-trainingFalse", "defaults"),
-        "MulBackward0", "RreluWithNoiseBackward1"),
     "F:scaled_dot_product_attention": (
         ("3d-ordinary", "3d-zeros", "3d-ties", "3d-inf", "3d-nan", "3d-noncontig", "3d-strided",
          "3d-float64", "3d-float16", "3d-bool-mask", "3d-float-mask", "3d-mask-row",
@@ -296,19 +255,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "gqa-3-groups", "gqa-one-kv-head", "gqa-mask", "gqa-values-fewer", "gqa-3d",
          "query-heads-last"),
         "MulBackward0", "MulBackward1"),
-    "F:selu": (("inplace",), "MulBackward0", "EluBackward1"),
-    "F:selu_": (
-        ("ordinary", "zeros", "ties", "inf", "nan", "empty", "0-d", "noncontig", "strided",
-         "float64", "float16", "kinks-float32", "kinks-float64", "kinks-upinf"),
-        "MulBackward0", "EluBackward1"),
-    "F:silu": (("inplace",), "MulBackward0", "CloneBackward0"),
-    "F:threshold": (("inplace-kw", "inplace-value-above"), "MulBackward0", "CloneBackward0"),
-    "F:threshold_": (
-        ("ordinary", "zeros", "ties", "inf", "nan", "empty", "0-d", "noncontig", "strided",
-         "float64", "float16", "kinks-float32", "kinks-float64", "kinks-float16", "zero-zero",
-         "value-above", "nan-value", "nan-threshold", "inf-threshold", "float16-rounds",
-         "float64", "int-values-float", "bool-args", "kinks-upinf", "node"),
-        "MulBackward0", "CloneBackward0"),
     "F:triplet_margin_loss": (
         ("ordinary", "zeros", "ties", "inf", "nan", "noncontig", "strided", "float64", "float16",
          "sum", "none", "size_average-False", "reduce-False", "node", "node-mean", "swap",

@@ -21,7 +21,7 @@ from minitorch import _random
 from minitorch._backend import array_module, to_numpy
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
-from minitorch.nn._activation import HardtanhGrad
+from minitorch.nn._activation import HardtanhGrad, _original
 from minitorch.ops.arithmetic import where
 from minitorch.ops.shape import cat
 from minitorch.ops.unary import sigmoid
@@ -90,6 +90,11 @@ class ThresholdInplace(Threshold):
 
     node_name = "ThresholdBackward1"
     _builtin = True
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, number = inputs[0], inputs[1]
+        ctx.x, ctx.keep = _original(x, True), ctx._forward_cls._keep(x._data, number)
 
 
 class Hardshrink(_Select):
@@ -334,6 +339,12 @@ class RreluWithNoiseInplace(RreluWithNoise):
 
     node_name = "RreluWithNoiseBackward1"
     _builtin = True
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, noise, slope, training = inputs
+        # its gradient is computed from the result (whose grad_fn is this node)
+        ctx.x, ctx.noise, ctx.slope, ctx.training = output, noise, slope, training
 
     @staticmethod
     def backward(ctx, grad):

@@ -1076,7 +1076,7 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     """
     _check_float_input(input, "silu_cpu")
     if inplace:
-        return input._inplace(Silu.apply)
+        return input._inplace(Silu.apply, True)
     return Silu.apply(input)
 
 
@@ -1439,6 +1439,7 @@ from minitorch.nn._activation import (  # noqa: E402
     LogSigmoid,
     Mish,
     Softplus,
+    _result,
 )
 
 __all__ += ["softplus", "elu", "elu_", "selu", "selu_", "celu", "celu_", "logsigmoid",
@@ -1523,7 +1524,7 @@ def _hardtanh(input: Tensor, min_val, max_val, inplace: bool) -> Tensor:  # noqa
     if kind == "u" and (min_val < 0 or max_val < 0):
         raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
     if inplace:
-        return input._inplace(Hardtanh.apply, min_val, max_val)
+        return input._inplace(Hardtanh.apply, min_val, max_val, True)
     return Hardtanh.apply(input, min_val, max_val)
 
 
@@ -1553,8 +1554,8 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
 
 def _unary_activation(input: Tensor, inplace: bool, cls, kernel: str) -> Tensor:  # noqa: A002
     _check_float_input(input, kernel)
-    if inplace:
-        return input._inplace(cls.apply)
+    if inplace:  # (the gradient reads a clone of the input made before the change)
+        return input._inplace(cls.apply, True)
     return cls.apply(input)
 
 
@@ -2299,10 +2300,16 @@ class LeakyReluInplace(LeakyRelu):
     _builtin = True
 
     @staticmethod
+    def forward(ctx, x, slope):
+        out = LeakyRelu.forward(ctx, x, slope)
+        ctx.out = out._data
+        return out
+
+    @staticmethod
     def backward(ctx, grad):
         if ctx.slope < 0:
             raise _extra.inplace_negative_slope_error()
-        return LeakyRelu.backward(ctx, grad)
+        return LeakyReluGrad.apply(grad, _result(ctx, ctx.out), ctx.slope, ctx.positive)
 
 
 def relu_(input: Tensor) -> Tensor:  # noqa: A002
