@@ -27,55 +27,6 @@ one most of its samples show (minitorch's, PyTorch's). The usual causes, by that
 from __future__ import annotations
 
 GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node)
-    "F:adaptive_avg_pool1d": (
-        ("ordinary", "2-d", "tuple", "bigger", "ties", "nan", "inf", "float64", "float16",
-         "noncontig"),
-        "None", "SqueezeBackward1"),
-    "F:adaptive_avg_pool2d": (
-        ("ordinary", "int-size", "none", "bigger", "empty", "ties", "nan", "inf", "float64",
-         "float16", "noncontig"),
-        "None", "AdaptiveAvgPool2DBackwardBackward0"),
-    "F:adaptive_avg_pool3d": (
-        ("ordinary", "int-size", "overlapping-bins", "larger", "none", "unbatched", "float64",
-         "float16", "noncontig", "empty-batch", "nan-inf", "ties", "node"),
-        "None", "AdaptiveAvgPool3DBackwardBackward0"),
-    "F:adaptive_max_pool1d": (
-        ("ordinary", "2-d", "tuple", "global", "bigger", "ties", "nan", "inf", "float64",
-         "float16", "noncontig", "indices"),
-        "None", "SqueezeBackward1"),
-    "F:adaptive_max_pool1d_with_indices": (
-        ("ordinary", "unbatched", "return-indices-false"),
-        "None", "SqueezeBackward1"),
-    "F:adaptive_max_pool2d": (
-        ("ordinary", "int-size", "none", "global", "bigger", "empty", "ties", "nan", "inf",
-         "float64", "float16", "noncontig", "indices"),
-        "None", "AdaptiveMaxPool2DBackwardBackward0"),
-    "F:adaptive_max_pool2d_with_indices": (
-        ("ordinary", "unbatched", "return-indices-false"),
-        "None", "AdaptiveMaxPool2DBackwardBackward0"),
-    "F:adaptive_max_pool3d": (
-        ("ordinary", "int-size", "overlapping-bins", "larger", "none", "global", "unbatched",
-         "float64", "float16", "noncontig", "empty-batch", "nan-inf", "ties", "indices", "node"),
-        "None", "AdaptiveMaxPool3DBackwardBackward0"),
-    "F:adaptive_max_pool3d_with_indices": (
-        ("ordinary", "int-size", "overlapping-bins", "larger", "none", "global", "unbatched",
-         "float64", "float16", "noncontig", "empty-batch", "nan-inf", "ties", "indices", "node"),
-        "None", "AdaptiveMaxPool3DBackwardBackward0"),
-    "F:avg_pool1d": (
-        ("ordinary", "zeros", "ties", "inf", "nan", "empty", "noncontig", "strided", "float64",
-         "float16", "stride-pad", "ceil", "ceil-pad", "overlap", "2-d", "1-tuples",
-         "stride-empty", "ties", "nan-inf", "empty-batch", "no-count-pad", "ceil-no-count-pad",
-         "node"),
-        "None", "SqueezeBackward1"),
-    "F:avg_pool2d": (
-        ("ordinary", "stride-pad", "ceil", "3-d", "ties", "nan", "inf", "float64", "overlap",
-         "empty-batch", "ordinary-upinf", "ordinary-upnan"),
-        "None", "AvgPool2DBackwardBackward0"),
-    "F:avg_pool3d": (
-        ("ordinary", "stride-pad", "tuple-args", "overlap", "ceil", "ceil-pad", "unbatched",
-         "float64", "noncontig", "strided", "empty-batch", "ties", "nan-inf", "stride-empty",
-         "no-count-pad", "ceil-no-count-pad", "divisor", "node"),
-        "None", "AvgPool3DBackwardBackward0"),
     "F:batch_norm": (
         ("train", "train-affine", "eval", "4-d", "f16-wide", "train-upinf", "train-upnan"),
         "MulBackward0", "NativeBatchNormBackwardBackward0"),
@@ -99,22 +50,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "unbatched-lists-none", "unbatched-node"),
         "None", "AccumulateGrad"),
     "F:embedding_bag": (("per-sample-weights",), "None", "EmbeddingBagBackwardBackward0"),
-    "F:fractional_max_pool2d": (
-        ("ordinary", "ratio", "tuple-kernel", "indices", "big", "unbatched", "float64", "float16",
-         "noncontig", "empty-batch", "nan-inf", "ties", "given-samples", "window-at-end", "node"),
-        "None", "FractionalMaxPool2DBackwardBackward0"),
-    "F:fractional_max_pool2d_with_indices": (
-        ("ordinary", "ratio", "tuple-kernel", "indices", "big", "unbatched", "float64", "float16",
-         "noncontig", "empty-batch", "nan-inf", "ties", "given-samples", "window-at-end", "node"),
-        "None", "FractionalMaxPool2DBackwardBackward0"),
-    "F:fractional_max_pool3d": (
-        ("ordinary", "ratio", "tuple-kernel", "indices", "big", "unbatched", "float64", "float16",
-         "noncontig", "empty-batch", "nan-inf", "ties", "given-samples", "node"),
-        "None", "FractionalMaxPool3DBackwardBackward0"),
-    "F:fractional_max_pool3d_with_indices": (
-        ("ordinary", "ratio", "tuple-kernel", "indices", "big", "unbatched", "float64", "float16",
-         "noncontig", "empty-batch", "nan-inf", "ties", "given-samples", "node"),
-        "None", "FractionalMaxPool3DBackwardBackward0"),
     "F:glu": (("second-order-nodes",), "RsubBackward1", "SubBackward0"),
     "F:grid_sample": (
         ("ordinary", "bilinear-zeros-align", "bilinear-border-centres", "bilinear-border-align",
@@ -131,10 +66,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         ("ordinary", "affine", "4-d", "5-d", "float64", "float16", "eps-momentum", "running",
          "running-momentum", "eval", "one-position-eval", "constant", "specials", "node"),
         "MulBackward0", "NativeBatchNormBackwardBackward0"),
-    "F:interpolate": (
-        ("area-size", "area-x0.5", "area-up", "area-scale-tuple", "area-1d", "area-3d",
-         "area-3d-scale", "area-float64", "area-inf-nan"),
-        "None", "AdaptiveAvgPool2DBackwardBackward0"),
     "F:kl_div": (
         ("mean", "mean-log-target", "sum", "sum-log-target", "none", "none-log-target",
          "batchmean", "batchmean-log-target", "target-grad", "zeros-in-target", "negative-target",
@@ -149,45 +80,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         ("ordinary", "zeros", "ties", "inf", "nan", "noncontig", "strided", "float64", "float16",
          "4-d", "5-d", "arguments", "size1", "size-big"),
         "ViewBackward0", "UnsqueezeBackward0"),
-    "F:lp_pool1d": (
-        ("ordinary", "p1.5-stride", "p3-ceil", "negative-values", "odd-power", "inf", "minus-inf",
-         "zeros", "unbatched", "float64", "noncontig", "empty-batch", "node"),
-        "ViewBackward0", "UnsqueezeBackward0"),
-    "F:lp_pool2d": (
-        ("ordinary", "p1.5-stride", "p3-ceil", "negative-values", "odd-power", "inf", "minus-inf",
-         "zeros", "unbatched", "float64", "noncontig", "empty-batch", "tuple-kernel", "node"),
-        "MulBackward1", "PowBackward0"),
-    "F:lp_pool3d": (
-        ("ordinary", "p1.5-stride", "p3-ceil", "negative-values", "odd-power", "inf", "minus-inf",
-         "zeros", "unbatched", "float64", "noncontig", "empty-batch", "tuple-kernel", "node"),
-        "MulBackward1", "PowBackward0"),
-    "F:max_pool1d": (
-        ("ordinary", "zeros", "ties", "inf", "nan", "empty", "noncontig", "strided", "float64",
-         "float16", "stride-pad", "ceil", "ceil-pad", "overlap", "2-d", "1-tuples",
-         "stride-empty", "ties", "nan-inf", "empty-batch", "dilation", "indices", "node"),
-        "None", "SqueezeBackward1"),
-    "F:max_pool1d_with_indices": (
-        ("ordinary", "zeros", "ties", "inf", "nan", "empty", "noncontig", "strided", "float64",
-         "float16", "stride-pad", "ceil", "ceil-pad", "overlap", "2-d", "1-tuples",
-         "stride-empty", "ties", "nan-inf", "empty-batch", "dilation", "indices"),
-        "None", "SqueezeBackward1"),
-    "F:max_pool2d": (
-        ("ordinary", "stride-pad", "ceil", "3-d", "ties", "nan", "inf", "float64", "overlap",
-         "dilation", "empty-batch", "ordinary-upinf", "ordinary-upnan", "ties-upinf", "ties-upnan"),
-        "None", "MaxPool2DWithIndicesBackwardBackward0"),
-    "F:max_pool2d_with_indices": (
-        ("ordinary", "stride-pad", "ceil-dilation", "3-d", "return-indices-false"),
-        "None", "MaxPool2DWithIndicesBackwardBackward0"),
-    "F:max_pool3d": (
-        ("ordinary", "stride-pad", "tuple-args", "overlap", "ceil", "ceil-pad", "unbatched",
-         "float64", "noncontig", "strided", "empty-batch", "ties", "nan-inf", "float16",
-         "stride-empty", "dilation", "indices", "node"),
-        "None", "MaxPool3DWithIndicesBackwardBackward0"),
-    "F:max_pool3d_with_indices": (
-        ("ordinary", "stride-pad", "tuple-args", "overlap", "ceil", "ceil-pad", "unbatched",
-         "float64", "noncontig", "strided", "empty-batch", "ties", "nan-inf", "float16",
-         "stride-empty", "dilation", "node"),
-        "None", "MaxPool3DWithIndicesBackwardBackward0"),
     "F:mish": (
         ("ordinary", "zeros", "ties", "inf", "nan", "empty", "0-d", "noncontig", "strided",
          "float64", "float16", "kinks-float32", "kinks-float64", "kinks-upinf", "inplace"),
@@ -283,14 +175,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "float64", "float16", "edges", "edges-float16", "edges-float64", "subnormal", "ones",
          "ones-float64", "node", "upstream-inf"),
         "SubBackward0", "SubBackward1"),
-    "fn:adaptive_avg_pool1d": (
-        ("ordinary", "2-d", "tuple", "bigger", "ties", "nan", "inf", "float64", "float16",
-         "noncontig"),
-        "None", "SqueezeBackward1"),
-    "fn:adaptive_max_pool1d": (
-        ("ordinary", "2-d", "tuple", "global", "bigger", "ties", "nan", "inf", "float64",
-         "float16", "noncontig", "indices", "node"),
-        "None", "SqueezeBackward1"),
     "fn:addcdiv": (
         ("ordinary", "ordinary-value", "zeros", "zeros-value", "ties", "ties-value", "inf",
          "inf-value", "nan", "nan-value", "empty", "empty-value", "0-d", "0-d-value", "noncontig",
@@ -384,12 +268,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "float64", "float16", "edges", "edges-float16", "edges-float64", "subnormal", "ones",
          "ones-float64", "node", "upstream-inf"),
         "MulBackward0", "DivBackward0"),
-    "fn:avg_pool1d": (
-        ("ordinary", "zeros", "ties", "inf", "nan", "empty", "noncontig", "strided", "float64",
-         "float16", "stride-pad", "ceil", "ceil-pad", "overlap", "2-d", "1-tuples",
-         "stride-empty", "ties", "nan-inf", "empty-batch", "no-count-pad", "ceil-no-count-pad",
-         "default-stride", "empty-stride", "none-stride", "node"),
-        "None", "SqueezeBackward1"),
     "fn:batch_norm": (
         ("train", "train-affine", "eval", "4-d", "one-value", "f16-wide", "all-trainingTrue",
          "one-per-channel-trainingTrue", "all-trainingFalse", "one-per-channel-trainingFalse",
@@ -670,28 +548,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
     "fn:matrix_power": (
         ("n-1", "n-2", "n-3", "n-6", "batch-inverse", "noncontig"),
         "MmBackward0", "TransposeBackward0"),
-    "fn:max_pool1d": (
-        ("ordinary", "zeros", "ties", "inf", "nan", "empty", "noncontig", "strided", "float64",
-         "float16", "stride-pad", "ceil", "ceil-pad", "overlap", "2-d", "1-tuples",
-         "stride-empty", "ties", "nan-inf", "empty-batch", "dilation", "default-stride",
-         "empty-stride", "none-stride", "node"),
-        "None", "SqueezeBackward1"),
-    "fn:max_pool1d_with_indices": (
-        ("ordinary", "zeros", "ties", "inf", "nan", "empty", "noncontig", "strided", "float64",
-         "float16", "stride-pad", "ceil", "ceil-pad", "overlap", "2-d", "1-tuples",
-         "stride-empty", "ties", "nan-inf", "empty-batch", "dilation", "indices",
-         "default-stride", "empty-stride", "none-stride", "node"),
-        "None", "SqueezeBackward1"),
-    "fn:max_pool2d": (
-        ("ordinary", "stride-pad", "ceil", "3-d", "ties", "nan", "inf", "float64", "overlap",
-         "dilation", "empty-batch", "default-stride", "empty-stride", "none-stride", "keywords",
-         "node"),
-        "None", "MaxPool2DWithIndicesBackwardBackward0"),
-    "fn:max_pool3d": (
-        ("ordinary", "stride-pad", "tuple-args", "overlap", "ceil", "ceil-pad", "unbatched",
-         "float64", "noncontig", "strided", "empty-batch", "ties", "nan-inf", "float16",
-         "stride-empty", "dilation"),
-        "None", "MaxPool3DWithIndicesBackwardBackward0"),
     "fn:norm": (
         ("ordinary-p2", "ordinary-p1", "ordinary-p3", "ordinary-p0.5", "ordinary-pinf",
          "ordinary-p-inf", "ordinary-pfro", "ordinary-dim1", "ordinary-keepdim", "ordinary-dim()",

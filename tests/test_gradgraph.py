@@ -235,6 +235,25 @@ NN_CASES = {
            "silu": lambda nnf, x: nnf.silu(x, inplace=True),
        }.items()},
     "hardsigmoid": (lambda lib, x: lib.nn.functional.hardsigmoid(x * 4), [(4, 3)]),
+    # pools: the backward kernel's node has an edge for the pooled input too
+    **{f"{name}": (lambda lib, x, f=f: f(lib.nn.functional, x), [shape])
+       for name, (f, shape) in {
+           "max_pool1d": (lambda nnf, x: nnf.max_pool1d(x, 2), (2, 3, 6)),
+           "max_pool2d": (lambda nnf, x: nnf.max_pool2d(x, 2), (2, 3, 4, 4)),
+           "max_pool2d-overlap": (lambda nnf, x: nnf.max_pool2d(x, 3, 1, 1), (1, 2, 4, 4)),
+           "max_pool3d": (lambda nnf, x: nnf.max_pool3d(x, 2), (1, 2, 4, 4, 4)),
+           "avg_pool1d": (lambda nnf, x: nnf.avg_pool1d(x, 2), (2, 3, 6)),
+           "avg_pool2d": (lambda nnf, x: nnf.avg_pool2d(x, 3, 2, 1), (2, 3, 5, 5)),
+           "avg_pool3d": (lambda nnf, x: nnf.avg_pool3d(x, 2), (1, 2, 4, 4, 4)),
+           "adaptive_avg_pool2d": (lambda nnf, x: nnf.adaptive_avg_pool2d(x, (2, 3)),
+                                   (2, 3, 5, 5)),
+           "adaptive_avg_pool3d": (lambda nnf, x: nnf.adaptive_avg_pool3d(x, 2),
+                                   (1, 2, 3, 3, 3)),
+           "adaptive_max_pool2d": (lambda nnf, x: nnf.adaptive_max_pool2d(x, 2), (2, 3, 5, 5)),
+           "adaptive_max_pool1d": (lambda nnf, x: nnf.adaptive_max_pool1d(x, 3), (2, 3, 7)),
+           "interpolate-area": (lambda nnf, x: nnf.interpolate(x, size=(2, 2), mode="area"),
+                                (1, 2, 5, 5)),
+       }.items()},
 }
 
 # PyTorch has no second derivative of hardsigmoid (its backward's node is NotImplemented)
