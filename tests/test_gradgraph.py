@@ -235,6 +235,10 @@ NN_CASES = {
            "silu": lambda nnf, x: nnf.silu(x, inplace=True),
        }.items()},
     "hardsigmoid": (lambda lib, x: lib.nn.functional.hardsigmoid(x * 4), [(4, 3)]),
+    "mish": (lambda lib, x: lib.nn.functional.mish(x), [(4, 3)]),
+    "mish-inplace": (lambda lib, x: lib.nn.functional.mish(x * 1, inplace=True), [(4, 3)]),
+    "glu": (lambda lib, x: lib.nn.functional.glu(x), [(3, 4)]),
+    "glu-dim0": (lambda lib, x: lib.nn.functional.glu(x, 0), [(4, 3)]),
     # pools: the backward kernel's node has an edge for the pooled input too
     **{f"{name}": (lambda lib, x, f=f: f(lib.nn.functional, x), [shape])
        for name, (f, shape) in {
@@ -321,3 +325,25 @@ def test_nn_second_derivatives_are_torchs(name):
                 for x, g in zip(xs, lib.autograd.grad(total, xs, allow_unused=True))]
     for mine, theirs in zip(second(minitorch), second(torch)):
         np.testing.assert_allclose(mine, theirs, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["glu", "glu-dim0", "bce_with_logits-pos_weight"])
+def test_nn_second_gradient_graphs_are_torchs(name):
+    """The graph of the second gradient (the backward's own backward, recorded) is PyTorch's."""
+    def second(lib):
+        xs = _nn_inputs(lib, name)
+        (g,) = lib.autograd.grad(NN_CASES[name][0](lib, *xs).sum(), xs[:1], create_graph=True)
+        (gg,) = lib.autograd.grad(g.sum(), xs[:1], create_graph=True)
+        return graph_lines(gg.grad_fn)
+    assert second(minitorch) == second(torch)
+
+
+def test_mish_float16_gradient_graph_is_torchs():
+    """Recorded, PyTorch's mish gradient is its formula step by step in float16 (no casts)."""
+    def grad(lib):
+        x = lib.tensor([-2.0, 0.5, 3.0], dtype=lib.float16, requires_grad=True)
+        (g,) = lib.autograd.grad(lib.nn.functional.mish(x).sum(), x, create_graph=True)
+        return graph_lines(g.grad_fn), g.detach().numpy()
+    (mine, vm), (theirs, vt) = grad(minitorch), grad(torch)
+    assert mine == theirs
+    np.testing.assert_allclose(vm.astype(float), vt.astype(float), rtol=2e-3)

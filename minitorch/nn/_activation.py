@@ -554,13 +554,16 @@ class Mish(Function):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        if x._data.dtype == np.float16:  # in float32, rounded once, as PyTorch computes it
+        # in float32, rounded once, as PyTorch's mish_backward kernel computes it; recorded
+        # (create_graph=True), PyTorch's formula step by step, in float16 too
+        if x._data.dtype == np.float16 and not is_grad_enabled():
             return (grad.float() * _mish_slope(x.float())).half()
         return grad * _mish_slope(x)
 
 
 def _mish_slope(x: Tensor) -> Tensor:
     # log(1 + exp(x)) without softplus' threshold, as PyTorch's (``x.exp().log1p()``): its
-    # derivative is NaN where exp(x) overflows, there too
-    t = tanh(Softplus.apply(x, 1.0, math.inf))
-    return t + x * sigmoid(x) * (1.0 - t * t)
+    # derivative is NaN where exp(x) overflows, there too; ``1 - t^2`` as C++'s ``1.0 - t``
+    # (SubBackward0 of a tensor of ones)
+    t = tanh(x.exp().log1p())
+    return t + x * sigmoid(x) * (x.new_ones(()) - t * t)

@@ -209,17 +209,26 @@ class GluGrad(Function):
 
     @staticmethod
     def backward(ctx, gg):
+        # PyTorch's glu_double_backward and glu_double_backward_grad_output, step by step
         grad, x = ctx.saved_tensors
         dim = ctx.dim
-        a, b = _halves(x, dim)
-        gg_a, gg_b = _halves(gg, dim)
-        s = sigmoid(b)
-        ds = s * (1 - s)
-        d_grad = gg_a * s + gg_b * a * ds if ctx.needs_input_grad[0] else None
-        d_x = None
+        n = x.shape[dim] // 2
+        d_grad = d_x = None
+        if ctx.needs_input_grad[0]:
+            sizes = list(x.shape)
+            sizes[dim] = n
+            tmp = gg * GluGrad.apply(x.new_ones(sizes), x, dim)
+            d_grad = tmp.narrow(dim, 0, n) + tmp.narrow(dim, n, n)
         if ctx.needs_input_grad[1]:
-            d_a = gg_b * grad * ds
-            d_b = (gg_a + gg_b * a * (1 - 2 * s)) * grad * ds
+            a, b = x.narrow(dim, 0, n), x.narrow(dim, n, n)
+            s = sigmoid(b)
+            one_sub_s = s.new_ones(()) - s  # C++'s 1 - s
+            s_ds = s * one_sub_s
+            gg_a, gg_b = gg.narrow(dim, 0, n), gg.narrow(dim, n, n)
+            gg_b_a = gg_b * a
+            d_a = gg_b * grad * s_ds
+            second_order = s_ds * one_sub_s - s * s_ds
+            d_b = gg_b_a * grad * second_order + gg_a * grad * s_ds
             d_x = cat([d_a, d_b], dim)
         return d_grad, d_x, None
 
