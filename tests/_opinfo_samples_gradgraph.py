@@ -71,10 +71,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "0-d-batchmean", "broadcast", "float64", "log-target-grad-batchmean",
          "log-target-grad-none", "log-target-inf", "log-target-node", "node"),
         "MulBackward0", "MaskedFillBackward0"),
-    "F:layer_norm": (
-        ("ordinary", "affine", "two-dims", "all-dims", "weight-only", "eps", "1-d", "constant",
-         "float64", "float16", "inf-nan", "empty"),
-        "MulBackward0", "NativeLayerNormBackwardBackward0"),
     "F:local_response_norm": (
         ("ordinary", "zeros", "ties", "inf", "nan", "noncontig", "strided", "float64", "float16",
          "4-d", "5-d", "arguments", "size1", "size-big"),
