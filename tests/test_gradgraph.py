@@ -213,3 +213,226 @@ def test_mse_loss_of_mixed_dtypes_gives_each_input_its_dtype():
         gx, gy = lib.autograd.grad(lib.nn.functional.mse_loss(x, y), (x, y), create_graph=True)
         assert (gx.dtype, gy.dtype) == (lib.float32, lib.float64)
         assert gx.grad_fn.name() == gy.grad_fn.name() == "MseLossBackwardBackward0"
+
+
+# ---------------------------------------------------------------- ggnn task: the nn side
+# Ops of several inputs: (call, input shapes, extra keyword arguments of the call); the graph
+# of the gradient of each input is PyTorch's, and gradgradcheck passes.
+def _colmajor(lib, x):
+    """``x``'s values laid out column by column (a transposed copy, viewed back)."""
+    return x.t().contiguous().t()
+
+
+NN_CASES = {
+    "linear": (lambda lib, x, w, b: lib.nn.functional.linear(x, w, b), [(4, 3), (5, 3), (5,)]),
+    "linear-no-bias": (lambda lib, x, w: lib.nn.functional.linear(x, w), [(4, 3), (5, 3)]),
+    "linear-1-d": (lambda lib, x, w, b: lib.nn.functional.linear(x, w, b), [(3,), (5, 3), (5,)]),
+    "linear-3-d": (lambda lib, x, w, b: lib.nn.functional.linear(x, w, b),
+                   [(2, 4, 3), (5, 3), (5,)]),
+    "mm-t": (lambda lib, x, w: x.mm(w.t()), [(4, 3), (5, 3)]),
+    "mm-column-major": (lambda lib, x, w: _colmajor(lib, x).mm(w), [(4, 3), (3, 5)]),
+    "mv": (lambda lib, m, v: m.mv(v), [(4, 3), (3,)]),
+    "matmul-vector": (lambda lib, m, v: m @ v, [(4, 3), (3,)]),
+    "matmul-batch-of-one": (lambda lib, x, y: x @ y, [(1, 3, 4), (2, 4, 5)]),
+    "matmul-vector-batch": (lambda lib, v, y: v @ y, [(4,), (2, 4, 3)]),
+    "squeeze-dims": (lambda lib, x: x.unsqueeze(1).unsqueeze(0).squeeze((0, 2)).exp(),
+                     [(3, 4)]),
+    "addmm-scaled": (lambda lib, x, a, b: lib.addmm(x, a, b, beta=0.5, alpha=2.0),
+                     [(4, 5), (4, 3), (3, 5)]),
+    "addmm-t": (lambda lib, x, a, b: lib.addmm(x, a, b.t()), [(4, 5), (4, 3), (5, 3)]),
+    "addmv-scaled": (lambda lib, x, m, v: lib.addmv(x, m, v, beta=0.5, alpha=2.0),
+                     [(4,), (4, 3), (3,)]),
+    "addr-scaled": (lambda lib, x, u, v: lib.addr(x, u, v, beta=0.5, alpha=2.0),
+                    [(4, 3), (4,), (3,)]),
+    "baddbmm-scaled": (lambda lib, x, a, b: lib.baddbmm(x, a, b, beta=0.5, alpha=2.0),
+                       [(2, 4, 5), (2, 4, 3), (2, 3, 5)]),
+    "addbmm-scaled": (lambda lib, x, a, b: lib.addbmm(x, a, b, beta=0.5, alpha=2.0),
+                      [(4, 5), (2, 4, 3), (2, 3, 5)]),
+    "conv1d": (lambda lib, x, w, b: lib.nn.functional.conv1d(x, w, b, padding=1),
+               [(2, 3, 6), (4, 3, 3), (4,)]),
+    "conv2d": (lambda lib, x, w, b: lib.nn.functional.conv2d(x, w, b), [(2, 3, 5, 5),
+                                                                     (4, 3, 3, 3), (4,)]),
+    "conv2d-groups-stride": (lambda lib, x, w, b: lib.nn.functional.conv2d(
+        x, w, b, stride=2, padding=1, groups=2), [(1, 4, 5, 5), (2, 2, 3, 3), (2,)]),
+    "conv2d-no-bias": (lambda lib, x, w: lib.nn.functional.conv2d(x, w, dilation=2),
+                       [(1, 2, 6, 6), (3, 2, 2, 2)]),
+    "conv3d": (lambda lib, x, w, b: lib.nn.functional.conv3d(x, w, b), [(1, 2, 4, 4, 4),
+                                                                     (3, 2, 2, 2, 2), (3,)]),
+    "conv_transpose1d": (lambda lib, x, w, b: lib.nn.functional.conv_transpose1d(
+        x, w, b, stride=2, output_padding=1), [(2, 3, 4), (3, 2, 3), (2,)]),
+    "conv_transpose2d": (lambda lib, x, w, b: lib.nn.functional.conv_transpose2d(x, w, b),
+                         [(2, 3, 4, 4), (3, 4, 3, 3), (4,)]),
+    "conv_transpose2d-groups": (lambda lib, x, w, b: lib.nn.functional.conv_transpose2d(
+        x, w, b, stride=2, padding=1, groups=2, dilation=2, output_padding=1),
+        [(1, 4, 3, 3), (4, 1, 2, 2), (2,)]),
+    "cross_entropy-2d": (lambda lib, x: lib.nn.functional.cross_entropy(
+        x, _classes(lib, (2, 4, 4), 3)), [(2, 3, 4, 4)]),
+    "cross_entropy-2d-weight-smoothing": (lambda lib, x: lib.nn.functional.cross_entropy(
+        x, _classes(lib, (2, 4, 4), 3), weight=lib.tensor([0.5, 1.0, 2.0], dtype=x.dtype),
+        ignore_index=1, label_smoothing=0.1), [(2, 3, 4, 4)]),
+    "nll_loss-3d-image-none": (lambda lib, x: lib.nn.functional.nll_loss(
+        x, _classes(lib, (2, 3, 2, 2), 4), reduction="none"), [(2, 4, 3, 2, 2)]),
+    "binary_cross_entropy": (lambda lib, x: lib.nn.functional.binary_cross_entropy(
+        x.sigmoid(), _probabilities(lib, (4, 3))), [(4, 3)]),
+    "binary_cross_entropy-weight-none": (lambda lib, x: lib.nn.functional.binary_cross_entropy(
+        x.sigmoid(), _probabilities(lib, (4, 3)), weight=_probabilities(lib, (3,)),
+        reduction="none"), [(4, 3)]),
+    "binary_cross_entropy-target-sum": (lambda lib, x, t: lib.nn.functional.binary_cross_entropy(
+        x.sigmoid(), t.sigmoid(), weight=_probabilities(lib, (4, 3)), reduction="sum"),
+        [(4, 3), (4, 3)]),
+    "binary_cross_entropy-target": (lambda lib, x, t: lib.nn.functional.binary_cross_entropy(
+        x.sigmoid(), t.sigmoid()), [(4, 3), (4, 3)]),
+    "bce_with_logits": (lambda lib, x: lib.nn.functional.binary_cross_entropy_with_logits(
+        x, _probabilities(lib, (4, 3))), [(4, 3)]),
+    "bce_with_logits-weight-sum": (
+        lambda lib, x: lib.nn.functional.binary_cross_entropy_with_logits(
+            x, _probabilities(lib, (4, 3)), weight=_probabilities(lib, (3,)), reduction="sum"),
+        [(4, 3)]),
+    "bce_with_logits-pos_weight": (
+        lambda lib, x, t: lib.nn.functional.binary_cross_entropy_with_logits(
+            x, t.sigmoid(), pos_weight=_probabilities(lib, (3,)) + 1), [(4, 3), (4, 3)]),
+    "bce_with_logits-target-none": (
+        lambda lib, x, t: lib.nn.functional.binary_cross_entropy_with_logits(
+            x, t.sigmoid(), weight=_probabilities(lib, (3,)), reduction="none"),
+        [(4, 3), (4, 3)]),
+    # in place: PyTorch's gradient reads the result (elu_, leaky_relu_, rrelu_: the edge is
+    # the in-place node itself) or a clone of the input made before the change (the others)
+    **{f"{name}-inplace": (lambda lib, x, f=f: f(lib.nn.functional, x * 1), [(4, 3)])
+       for name, f in {
+           "elu": lambda nnf, x: nnf.elu_(x),
+           "elu-alpha": lambda nnf, x: nnf.elu(x, 0.5, inplace=True),
+           "selu": lambda nnf, x: nnf.selu_(x),
+           "celu": lambda nnf, x: nnf.celu_(x, 2.0),
+           "leaky_relu": lambda nnf, x: nnf.leaky_relu_(x, 0.2),
+           "rrelu-eval": lambda nnf, x: nnf.rrelu_(x, training=False),
+           "hardtanh": lambda nnf, x: nnf.hardtanh_(x, -0.5, 0.5),
+           "relu6": lambda nnf, x: nnf.relu6(x * 4, inplace=True),
+           "hardsigmoid": lambda nnf, x: nnf.hardsigmoid(x * 4, inplace=True),
+           "hardswish": lambda nnf, x: nnf.hardswish(x * 4, inplace=True),
+           "threshold": lambda nnf, x: nnf.threshold_(x, 0.1, 2.0),
+           "silu": lambda nnf, x: nnf.silu(x, inplace=True),
+       }.items()},
+    "hardsigmoid": (lambda lib, x: lib.nn.functional.hardsigmoid(x * 4), [(4, 3)]),
+    "layer_norm": (lambda lib, x: lib.nn.functional.layer_norm(x, (3,)), [(4, 3)]),
+    "layer_norm-affine": (lambda lib, x, w, b: lib.nn.functional.layer_norm(x, (3,), w, b),
+                          [(4, 3), (3,), (3,)]),
+    "layer_norm-weight-2-dims": (lambda lib, x, w: lib.nn.functional.layer_norm(x, (2, 3), w),
+                                 [(4, 2, 3), (2, 3)]),
+    "layer_norm-weight-of-input": (lambda lib, x: lib.nn.functional.layer_norm(
+        x, (3,), x[0] * 0.5 + 1.5, x[1]), [(4, 3)]),
+    "mish": (lambda lib, x: lib.nn.functional.mish(x), [(4, 3)]),
+    "mish-inplace": (lambda lib, x: lib.nn.functional.mish(x * 1, inplace=True), [(4, 3)]),
+    "glu": (lambda lib, x: lib.nn.functional.glu(x), [(3, 4)]),
+    "glu-dim0": (lambda lib, x: lib.nn.functional.glu(x, 0), [(4, 3)]),
+    # pools: the backward kernel's node has an edge for the pooled input too
+    **{f"{name}": (lambda lib, x, f=f: f(lib.nn.functional, x), [shape])
+       for name, (f, shape) in {
+           "max_pool1d": (lambda nnf, x: nnf.max_pool1d(x, 2), (2, 3, 6)),
+           "max_pool2d": (lambda nnf, x: nnf.max_pool2d(x, 2), (2, 3, 4, 4)),
+           "max_pool2d-overlap": (lambda nnf, x: nnf.max_pool2d(x, 3, 1, 1), (1, 2, 4, 4)),
+           "max_pool3d": (lambda nnf, x: nnf.max_pool3d(x, 2), (1, 2, 4, 4, 4)),
+           "avg_pool1d": (lambda nnf, x: nnf.avg_pool1d(x, 2), (2, 3, 6)),
+           "avg_pool2d": (lambda nnf, x: nnf.avg_pool2d(x, 3, 2, 1), (2, 3, 5, 5)),
+           "avg_pool3d": (lambda nnf, x: nnf.avg_pool3d(x, 2), (1, 2, 4, 4, 4)),
+           "adaptive_avg_pool2d": (lambda nnf, x: nnf.adaptive_avg_pool2d(x, (2, 3)),
+                                   (2, 3, 5, 5)),
+           "adaptive_avg_pool3d": (lambda nnf, x: nnf.adaptive_avg_pool3d(x, 2),
+                                   (1, 2, 3, 3, 3)),
+           "adaptive_max_pool2d": (lambda nnf, x: nnf.adaptive_max_pool2d(x, 2), (2, 3, 5, 5)),
+           "adaptive_max_pool1d": (lambda nnf, x: nnf.adaptive_max_pool1d(x, 3), (2, 3, 7)),
+           "interpolate-area": (lambda nnf, x: nnf.interpolate(x, size=(2, 2), mode="area"),
+                                (1, 2, 5, 5)),
+       }.items()},
+}
+
+# PyTorch has no second derivative of hardsigmoid (its backward's node is NotImplemented)
+_NO_GRADGRAD = {"hardsigmoid", "hardsigmoid-inplace"}
+
+
+def _probabilities(lib, shape):
+    """Fixed numbers in (0, 1) of ``shape``: targets, weights."""
+    return lib.tensor(np.random.default_rng(3).uniform(0.05, 0.95, shape), dtype=lib.float64)
+
+
+def _classes(lib, shape, c):
+    """Fixed class targets of ``shape`` in ``range(c)``."""
+    return lib.tensor(np.random.default_rng(2).integers(0, c, shape))
+
+
+def _nn_inputs(lib, name):
+    shapes = NN_CASES[name][1]
+    return [lib.tensor(np.random.default_rng(i).standard_normal(s), dtype=lib.float64,
+                       requires_grad=True) for i, s in enumerate(shapes)]
+
+
+def _nn_grads(lib, name):
+    fn = NN_CASES[name][0]
+    xs = _nn_inputs(lib, name)
+    y = fn(lib, *xs)
+    w = lib.tensor(np.linspace(0.5, 1.5, y.numel()).reshape(tuple(y.shape)), dtype=y.dtype)
+    return lib.autograd.grad((y * w).sum(), xs, create_graph=True)
+
+
+# values and derivatives only: ``x[0]``'s gradient records SliceBackwardBackward0 where PyTorch
+# records SelectBackwardBackward0 (indexing, outside the nn ops)
+_VALUES_ONLY = {"layer_norm-weight-of-input"}
+
+
+@pytest.mark.parametrize("name", sorted(set(NN_CASES) - _VALUES_ONLY))
+def test_nn_gradient_graphs_are_torchs(name):
+    mine, theirs = _nn_grads(minitorch, name), _nn_grads(torch, name)
+    for i, (gm, gt) in enumerate(zip(mine, theirs)):
+        assert graph_lines(gm.grad_fn) == graph_lines(gt.grad_fn), f"input {i}"
+        np.testing.assert_allclose(gm.detach().numpy(), gt.detach().numpy(), rtol=1e-10)
+
+
+# (left out: _NO_GRADGRAD, whose backward PyTorch does not differentiate, nor minitorch)
+@pytest.mark.parametrize("name", sorted(set(NN_CASES) - _NO_GRADGRAD))
+def test_nn_second_derivatives_by_finite_differences(name):
+    fn = NN_CASES[name][0]
+    assert minitorch.autograd.gradgradcheck(lambda *t: fn(minitorch, *t),
+                                            tuple(_nn_inputs(minitorch, name)))
+
+
+@pytest.mark.parametrize("name", sorted(NN_CASES))
+def test_nn_second_derivatives_are_torchs(name):
+    """The derivatives of the gradients (their own backward) are PyTorch's values."""
+    if name in _NO_GRADGRAD:
+        for lib in (minitorch, torch):
+            with pytest.raises(RuntimeError, match="derivative for aten::hardsigmoid_backward"):
+                (g,) = _nn_grads(lib, name)
+                g.sum().backward()
+        return
+    def second(lib):
+        xs = _nn_inputs(lib, name)
+        y = NN_CASES[name][0](lib, *xs)
+        w = lib.tensor(np.linspace(0.5, 1.5, y.numel()).reshape(tuple(y.shape)), dtype=y.dtype)
+        gs = lib.autograd.grad((y * w).sum(), xs, create_graph=True)
+        total = sum((g * lib.tensor(np.linspace(-1, 2, g.numel()).reshape(tuple(g.shape)),
+                                    dtype=g.dtype)).sum() for g in gs)
+        return [np.zeros(tuple(x.shape)) if g is None else g.detach().numpy()
+                for x, g in zip(xs, lib.autograd.grad(total, xs, allow_unused=True))]
+    for mine, theirs in zip(second(minitorch), second(torch)):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["glu", "glu-dim0", "bce_with_logits-pos_weight"])
+def test_nn_second_gradient_graphs_are_torchs(name):
+    """The graph of the second gradient (the backward's own backward, recorded) is PyTorch's."""
+    def second(lib):
+        xs = _nn_inputs(lib, name)
+        (g,) = lib.autograd.grad(NN_CASES[name][0](lib, *xs).sum(), xs[:1], create_graph=True)
+        (gg,) = lib.autograd.grad(g.sum(), xs[:1], create_graph=True)
+        return graph_lines(gg.grad_fn)
+    assert second(minitorch) == second(torch)
+
+
+def test_mish_float16_gradient_graph_is_torchs():
+    """Recorded, PyTorch's mish gradient is its formula step by step in float16 (no casts)."""
+    def grad(lib):
+        x = lib.tensor([-2.0, 0.5, 3.0], dtype=lib.float16, requires_grad=True)
+        (g,) = lib.autograd.grad(lib.nn.functional.mish(x).sum(), x, create_graph=True)
+        return graph_lines(g.grad_fn), g.detach().numpy()
+    (mine, vm), (theirs, vt) = grad(minitorch), grad(torch)
+    assert mine == theirs
+    np.testing.assert_allclose(vm.astype(float), vt.astype(float), rtol=2e-3)

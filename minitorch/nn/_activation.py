@@ -23,9 +23,11 @@ import numpy as np
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
+from minitorch.autograd.grad_mode import is_grad_enabled
 from minitorch.ops._util import suggested_layout
-from minitorch.ops.arithmetic import AddScalar, where
+from minitorch.ops.arithmetic import AddScalar, MulScalar, where
 from minitorch.ops.pointwise import erf_array
+from minitorch.ops.shape import Clone
 from minitorch.ops.unary import sigmoid, tanh
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -130,8 +132,8 @@ class Silu(Function):
     saved_names = ("self",)  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
+    def forward(ctx, a, inplace=False):
+        ctx.save_for_backward(_original(a, inplace))
         x = a._data
         opmath = np.float64 if x.dtype == np.float64 else np.float32
         v = x.astype(opmath)
@@ -161,6 +163,23 @@ def _mask(cond, like: Tensor) -> Tensor:
     """A boolean array as a 0/1 tensor of ``like``'s dtype (PyTorch's ``cond.type_as(x)``):
     multiplying by it zeroes a gradient, and turns an inf one into NaN, as in PyTorch."""
     return _wrap(cond.astype(like._data.dtype))
+
+
+def _original(x: Tensor, inplace: bool) -> Tensor:
+    """What an activation's gradient reads of its input ``x``: for the in-place version, a
+    clone made before the change, as PyTorch saves it (``CloneBackward0``, whose edge leads
+    to the input's history)."""
+    if inplace and x._requires_grad and is_grad_enabled():
+        return Clone.apply(x)
+    return x
+
+
+def _result(node, out) -> Tensor:
+    """The result of an in-place activation whose gradient PyTorch computes from it, as it
+    unpacks a saved output: the array as a tensor whose ``grad_fn`` is ``node`` itself."""
+    t = _wrap(out)
+    t._set_history(node, 0)
+    return t
 
 
 def _softplus_array(x, beta: float, threshold: float):
@@ -273,7 +292,8 @@ class EluInplace(Elu):
                 "not supported. This is caused by calling in-place forward function with a "
                 "negative slope, please call out-of-place version instead.")
         (x,) = ctx.saved_tensors
-        return EluGrad.apply(grad, x, *ctx.coefs, ctx.result)
+        result = _result(ctx, ctx.result.astype(x._data.dtype, copy=False))
+        return EluGrad.apply(grad, result, *ctx.coefs, ctx.result)
 
 
 class Celu(Elu):
@@ -316,7 +336,9 @@ class EluGrad(Function):
         coefs = ctx.coefs
         d_grad = EluGrad.apply(gg, x, *coefs, ctx.result) if ctx.needs_input_grad[0] else None
         d_x = None
-        if ctx.needs_input_grad[1]:
+        if ctx.needs_input_grad[1] and ctx.result is not None:  # x is the result: PyTorch's
+            d_x = MulScalar.apply(gg * grad, coefs[2]) * _mask(ctx.result < 0, x)
+        elif ctx.needs_input_grad[1]:
             d_x = EluGrad.apply(gg * grad * coefs[2], x, *coefs, None) * _mask(x._data < 0, x)
         return d_grad, d_x
 
@@ -335,9 +357,10 @@ class Hardtanh(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, x, lo, hi):
+    def forward(ctx, x, lo, hi, inplace=False):
         xd = x._data
-        ctx.x, ctx.inside = x, ~((xd <= lo) | (xd >= hi))  # the gradient is 0 at the limits
+        # the gradient is 0 at the limits
+        ctx.x, ctx.inside = _original(x, inplace), ~((xd <= lo) | (xd >= hi))
         return _wrap(_hardtanh_array(xd, xd.dtype.type(lo), xd.dtype.type(hi)))
 
     @staticmethod
@@ -377,8 +400,8 @@ class Hardsigmoid(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
+    def forward(ctx, x, inplace=False):
+        ctx.save_for_backward(_original(x, inplace))
         v = _opmath(x._data)
         t, xp = v.dtype.type, array_module(v)
         out = xp.minimum(xp.maximum(v + t(3), t(0)), t(6)) / t(6)
@@ -387,11 +410,14 @@ class Hardsigmoid(Function):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return HardsigmoidGrad.apply(grad, x)
+        # PyTorch's node for it has an edge for each input that requires grad, no other:
+        # the others are passed as arrays (no edge)
+        return HardsigmoidGrad.apply(*(t if t._requires_grad else t._data for t in (grad, x)))
 
 
 class HardsigmoidGrad(Function):
-    """hardsigmoid's backward: ``grad / 6`` where ``-3 < x < 3``, else 0. PyTorch has no
+    """hardsigmoid's backward: ``grad / 6`` where ``-3 < x < 3``, else 0 (times the float
+    ``1.0f / 6.0f``, as PyTorch's kernel, even in float64). PyTorch has no
     derivative for it: differentiating it again raises, as there."""
 
     node_name = "torch::autograd::NotImplemented"
@@ -399,10 +425,12 @@ class HardsigmoidGrad(Function):
 
     @staticmethod
     def forward(ctx, grad, x):
-        g, v = _opmath(grad._data), _opmath(x._data)
+        grad, x = (a._data if isinstance(a, Tensor) else a for a in (grad, x))
+        g, v = _opmath(grad), _opmath(x)
         t = v.dtype.type
-        out = array_module(v).where((v > t(-3)) & (v < t(3)), g / t(6), t(0))
-        return _wrap(out.astype(grad._data.dtype, copy=False))
+        one_sixth = t(np.float32(1) / np.float32(6))  # the kernel's float 1/6, in any dtype
+        out = array_module(v).where((v > t(-3)) & (v < t(3)), g * one_sixth, t(0))
+        return _wrap(out.astype(grad.dtype, copy=False))
 
     @staticmethod
     def backward(ctx, gg):
@@ -416,8 +444,8 @@ class Hardswish(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
+    def forward(ctx, x, inplace=False):
+        ctx.save_for_backward(_original(x, inplace))
         v = _opmath(x._data)
         t, xp = v.dtype.type, array_module(v)
         with np.errstate(invalid="ignore"):  # -inf * 0
@@ -519,8 +547,8 @@ class Mish(Function):
     _builtin = True
 
     @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
+    def forward(ctx, x, inplace=False):
+        ctx.save_for_backward(_original(x, inplace))
         v = _opmath(x._data)
         xp = array_module(v)
         with np.errstate(over="ignore", invalid="ignore"):
@@ -530,13 +558,16 @@ class Mish(Function):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        if x._data.dtype == np.float16:  # in float32, rounded once, as PyTorch computes it
+        # in float32, rounded once, as PyTorch's mish_backward kernel computes it; recorded
+        # (create_graph=True), PyTorch's formula step by step, in float16 too
+        if x._data.dtype == np.float16 and not is_grad_enabled():
             return (grad.float() * _mish_slope(x.float())).half()
         return grad * _mish_slope(x)
 
 
 def _mish_slope(x: Tensor) -> Tensor:
     # log(1 + exp(x)) without softplus' threshold, as PyTorch's (``x.exp().log1p()``): its
-    # derivative is NaN where exp(x) overflows, there too
-    t = tanh(Softplus.apply(x, 1.0, math.inf))
-    return t + x * sigmoid(x) * (1.0 - t * t)
+    # derivative is NaN where exp(x) overflows, there too; ``1 - t^2`` as C++'s ``1.0 - t``
+    # (SubBackward0 of a tensor of ones)
+    t = tanh(x.exp().log1p())
+    return t + x * sigmoid(x) * (x.new_ones(()) - t * t)

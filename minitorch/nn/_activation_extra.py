@@ -21,7 +21,7 @@ from minitorch import _random
 from minitorch._backend import array_module, to_numpy
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
-from minitorch.nn._activation import HardtanhGrad
+from minitorch.nn._activation import HardtanhGrad, _original
 from minitorch.ops.arithmetic import where
 from minitorch.ops.shape import cat
 from minitorch.ops.unary import sigmoid
@@ -90,6 +90,11 @@ class ThresholdInplace(Threshold):
 
     node_name = "ThresholdBackward1"
     _builtin = True
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, number = inputs[0], inputs[1]
+        ctx.x, ctx.keep = _original(x, True), ctx._forward_cls._keep(x._data, number)
 
 
 class Hardshrink(_Select):
@@ -204,17 +209,26 @@ class GluGrad(Function):
 
     @staticmethod
     def backward(ctx, gg):
+        # PyTorch's glu_double_backward and glu_double_backward_grad_output, step by step
         grad, x = ctx.saved_tensors
         dim = ctx.dim
-        a, b = _halves(x, dim)
-        gg_a, gg_b = _halves(gg, dim)
-        s = sigmoid(b)
-        ds = s * (1 - s)
-        d_grad = gg_a * s + gg_b * a * ds if ctx.needs_input_grad[0] else None
-        d_x = None
+        n = x.shape[dim] // 2
+        d_grad = d_x = None
+        if ctx.needs_input_grad[0]:
+            sizes = list(x.shape)
+            sizes[dim] = n
+            tmp = gg * GluGrad.apply(x.new_ones(sizes), x, dim)
+            d_grad = tmp.narrow(dim, 0, n) + tmp.narrow(dim, n, n)
         if ctx.needs_input_grad[1]:
-            d_a = gg_b * grad * ds
-            d_b = (gg_a + gg_b * a * (1 - 2 * s)) * grad * ds
+            a, b = x.narrow(dim, 0, n), x.narrow(dim, n, n)
+            s = sigmoid(b)
+            one_sub_s = s.new_ones(()) - s  # C++'s 1 - s
+            s_ds = s * one_sub_s
+            gg_a, gg_b = gg.narrow(dim, 0, n), gg.narrow(dim, n, n)
+            gg_b_a = gg_b * a
+            d_a = gg_b * grad * s_ds
+            second_order = s_ds * one_sub_s - s * s_ds
+            d_b = gg_b_a * grad * second_order + gg_a * grad * s_ds
             d_x = cat([d_a, d_b], dim)
         return d_grad, d_x, None
 
@@ -334,6 +348,12 @@ class RreluWithNoiseInplace(RreluWithNoise):
 
     node_name = "RreluWithNoiseBackward1"
     _builtin = True
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, noise, slope, training = inputs
+        # its gradient is computed from the result (whose grad_fn is this node)
+        ctx.x, ctx.noise, ctx.slope, ctx.training = output, noise, slope, training
 
     @staticmethod
     def backward(ctx, grad):

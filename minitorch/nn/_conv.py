@@ -178,24 +178,68 @@ class Convolution(Function):
         need_w = ctx.needs_input_grad[1]
         out, cols = _conv2d_array(x._data, weight._data, None if bias is None else bias._data,
                                   stride, padding, dilation, groups)
-        ctx.save_for_backward(x, weight)
+        ctx.save_for_backward(x, weight)  # both, as PyTorch: the edges of its backward's node
         ctx.params, ctx.groups = (stride, padding, dilation), groups
-        ctx.x_shape, ctx.w_shape = x._data.shape, weight._data.shape
         ctx.cols = cols if need_w else None  # reused by the weight gradient
         return _wrap(out)
 
     @staticmethod
     def backward(ctx, grad):
         x, weight = ctx.saved_tensors
+        return ConvolutionBackward.apply(grad, x, weight, ctx.needs_input_grad, *ctx.params,
+                                         ctx.groups, ctx.cols)
+
+
+class ConvolutionBackward(Function):
+    """The three gradients of a convolution (input, weight, bias) from the output gradient:
+    one node, ``ConvolutionBackwardBackward0`` with edges (output gradient, input, weight), as
+    PyTorch's ``convolution_backward`` records them. All three are linear in the output
+    gradient and the input gradient in the weight, the weight gradient in the input, so its
+    own backward is convolutions again (PyTorch's ``_convolution_double_backward``)."""
+
+    node_name = "ConvolutionBackwardBackward0"
+    _builtin = True
+    _edge_args = (0, 1, 2)
+
+    @staticmethod
+    def forward(ctx, grad, x, weight, mask, stride, padding, dilation, groups, cols):
+        ctx.save_for_backward(grad, x, weight)
+        ctx.params, ctx.groups = (stride, padding, dilation), groups
+        g = grad._data
         gx = gw = gb = None
-        if ctx.needs_input_grad[0]:
-            gx = ConvolutionInputGrad.apply(grad, weight, ctx.x_shape, *ctx.params, ctx.groups)
-        if ctx.needs_input_grad[1]:
-            gw = ConvolutionWeightGrad.apply(x, grad, ctx.w_shape, *ctx.params, ctx.cols,
-                                             ctx.groups)
-        if ctx.needs_input_grad[2]:
-            gb = grad.sum((0, *range(2, grad.dim())))  # added at every output pixel
+        if mask[0]:
+            gx = _wrap(_conv2d_input_grad_array(g, weight._data, x._data.shape, stride, padding,
+                                                dilation, groups))
+        if mask[1]:
+            if cols is None:
+                cols = _im2col(x._data, weight._data.shape[2:], stride, padding, dilation)[0]
+            gw = _wrap(_conv2d_weight_grad_array(g, weight._data.shape, cols, groups))
+        if mask[2]:  # added at every output pixel (summed as minitorch's sum does)
+            gb = grad.detach().sum((0, *range(2, g.ndim)))
+        ctx.set_materialize_grads(False)  # a gradient that is not used stays None
         return gx, gw, gb
+
+    @staticmethod
+    def backward(ctx, ggx, ggw, ggb):
+        grad, x, weight = ctx.saved_tensors
+        need_g, need_x, need_w = ctx.needs_input_grad[:3]
+        d_grad = d_x = d_w = None
+        if need_g:  # the output gradient's share of each of the three
+            parts = []
+            if ggx is not None:
+                parts.append(Convolution.apply(ggx, weight, None, *ctx.params, ctx.groups))
+            if ggw is not None:
+                parts.append(Convolution.apply(x, ggw, None, *ctx.params, ctx.groups))
+            if ggb is not None:
+                parts.append(ggb.reshape((1, -1) + (1,) * (grad.dim() - 2)).expand(grad.shape))
+            d_grad = sum(parts[1:], parts[0]) if parts else None
+        if need_x and ggw is not None:  # the weight gradient is linear in the input
+            d_x = ConvolutionInputGrad.apply(grad, ggw, tuple(x.shape), *ctx.params,
+                                             ctx.groups)
+        if need_w and ggx is not None:  # the input gradient is linear in the weight
+            d_w = ConvolutionWeightGrad.apply(ggx, grad, tuple(weight.shape), *ctx.params,
+                                              None, ctx.groups)
+        return d_grad, d_x, d_w
 
 
 class ConvolutionInputGrad(Function):

@@ -11,13 +11,15 @@ from minitorch import _dtype
 from minitorch._backend import array_module
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
+from minitorch.autograd.grad_mode import no_grad
+from minitorch.nn._activation import LogSigmoid
 from minitorch.nn._util import (
     _reduce_array,
-    _scale_grad,
     _type_name,
 )
 from minitorch.ops._util import REDUCTION_ENUM, broadcast_error, quietly, saved_attr
-from minitorch.ops.arithmetic import MulScalar
+from minitorch.ops.arithmetic import AddScalar, DivScalar, MulScalar
+from minitorch.ops.elementwise import logit
 from minitorch.ops.unary import sigmoid
 
 
@@ -65,23 +67,32 @@ class BinaryCrossEntropyWithLogits(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        # PyTorch's binary_cross_entropy_with_logits_backward and ..._target_backward, step
+        # by step (so that create_graph=True records its nodes)
         x, y, weight, pos_weight = ctx.saved_tensors
-        if ctx.reduction == "mean":
-            grad = grad.expand(x.shape) / max(x.numel(), 1)
-        elif ctx.reduction == "sum":
-            grad = grad.expand(x.shape)
-        s = sigmoid(x)
-        if pos_weight is None:
-            gx = s - y                           # d loss / dx = sigmoid(x) - y
-            gy = -x                              # d loss / dy = -x
-        else:
-            gx = (pos_weight * y + 1 - y) * s - pos_weight * y
-            # d loss / dy = (p - 1) * (-log sigmoid(x)) - x, with -log sigmoid(x) written
-            # as max(-x, 0) + log(1 + e^-|x|) so that it never overflows
-            gy = (pos_weight - 1) * ((-x).relu() + ((-x.abs()).exp() + 1).log()) - x
-        if weight is not None:
-            gx, gy = gx * weight, gy * weight
-        return grad * gx, grad * gy
+        gx = gy = None
+        if ctx.needs_input_grad[0]:
+            if pos_weight is None:
+                gx = sigmoid(x) - y                  # d loss / dx = sigmoid(x) - y
+            else:
+                t = pos_weight * y
+                gx = (AddScalar.apply(t, 1) - y) * sigmoid(x) - t
+            gx = _weighted_mean(gx * grad, weight, ctx.reduction, x.numel())
+        if ctx.needs_input_grad[1]:
+            if pos_weight is None:
+                gy = -x * grad                       # d loss / dy = -x
+            else:  # d loss / dy = log sigmoid(-x) - p log sigmoid(x)
+                gy = (LogSigmoid.apply(-x) - LogSigmoid.apply(x) * pos_weight) * grad
+            gy = _weighted_mean(gy, weight, ctx.reduction, y.numel())
+        return gx, gy
+
+
+def _weighted_mean(g, weight, reduction: str, n: int):
+    """``g`` times the loss' weight, divided by ``n`` for ``"mean"``: the last steps of
+    PyTorch's binary cross-entropy gradients."""
+    if weight is not None:
+        g = g * weight
+    return DivScalar.apply(g, n) if reduction == "mean" else g
 
 
 class MseLoss(Function):
@@ -184,17 +195,64 @@ class BinaryCrossEntropy(Function):
     @staticmethod
     def backward(ctx, grad):
         x, y, weight = ctx.saved_tensors
-        grad = _scale_grad(grad, ctx.reduction, ctx.n)
-        if weight is not None:
-            grad = grad * weight
         gx = gy = None
-        if ctx.needs_input_grad[0]:
-            # d/dx = (x - y) / (x (1 - x)), kept finite at x = 0 and x = 1
-            gx = grad * (x - y) / ((1 - x) * x).clamp(min=1e-12)
+        if ctx.needs_input_grad[0]:  # PyTorch's binary_cross_entropy_backward: one kernel
+            gx = BinaryCrossEntropyGrad.apply(grad, x, y, weight, ctx.reduction)
         if ctx.needs_input_grad[1]:
-            # d/dy = log(1 - x) - log(x) = -logit(x), not clamped (inf at x = 0, as in PyTorch)
-            gy = grad * ((1 - x).log() - x.log())
+            # d/dy = log(1 - x) - log(x) = -logit(x), not clamped (inf at x = 0, as in
+            # PyTorch's binary_cross_entropy_target_backward)
+            gy = _weighted_mean(-logit(x) * grad, weight, ctx.reduction, y.numel())
         return gx, gy
+
+
+class BinaryCrossEntropyGrad(Function):
+    """binary_cross_entropy's gradient for its input as an operation of its own, as
+    PyTorch's ``binary_cross_entropy_backward``: ``grad (x - y) / max((1 - x) x, 1e-12)``
+    (finite at ``x = 0`` and ``1``), times the weight, over ``n`` for ``"mean"``. Its own
+    backward is PyTorch's ``binary_cross_entropy_double_backward`` (and ``_grad_output``,
+    ``_target``), in tensor operations."""
+
+    node_name = "BinaryCrossEntropyBackwardBackward0"
+    _builtin = True
+    _edge_args = (0, 1, 2)  # the weight gets no edge, as in PyTorch
+
+    @staticmethod
+    def forward(ctx, grad, x, y, weight, reduction):
+        ctx.save_for_backward(grad, x, y, weight)
+        ctx.reduction = reduction
+        xd = x._data
+        one, eps = xd.dtype.type(1), xd.dtype.type(1e-12)
+        g = quietly(np.multiply, grad._data, quietly(np.subtract, xd, y._data.astype(xd.dtype)))
+        out = quietly(np.divide, g, np.maximum((one - xd) * xd, eps))
+        if weight is not None:
+            out = quietly(np.multiply, out, weight._data)
+        if reduction == "mean":
+            out = quietly(np.divide, out, xd.dtype.type(xd.size))
+        return _wrap(array_module(xd).asarray(out, dtype=xd.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x, y, weight = ctx.saved_tensors
+        need_grad, need_x, need_y = ctx.needs_input_grad[:3]
+        eps, mean = 1e-12, ctx.reduction == "mean"
+        d_grad = d_x = d_y = None
+        if need_grad:
+            d_grad = (x - y) / (AddScalar.apply(x, eps) * AddScalar.apply(1 - x, eps)) * gg
+            d_grad = d_grad if weight is None else d_grad * weight
+            if ctx.reduction != "none":
+                d_grad = DivScalar.apply(d_grad.sum(), x.numel()) if mean else d_grad.sum()
+        if need_x:
+            d_x = (x * x - MulScalar.apply(x, 2) * y + y) / (
+                AddScalar.apply(x, eps).pow(2) * AddScalar.apply(1 - x, eps).pow(2))
+            d_x = _weighted_mean(d_x * (gg * grad), weight, ctx.reduction, x.numel())
+        if need_y:
+            d_y = -gg * grad
+            d_y = d_y if weight is None else d_y * weight
+            denom = (1 - x) * x
+            with no_grad():  # clamped where it is 0, its derivative left as it is
+                denom.clamp_min_(eps)
+            d_y = _weighted_mean(d_y / denom, None, ctx.reduction, y.numel())
+        return d_grad, d_x, d_y
 
 
 class NllLoss(Function):
@@ -342,7 +400,10 @@ def _like_logp(rows, ctx):
     out = rows.reshape(ctx.moved_shape)
     if ctx.ndim == 1:
         return out[0]
-    return array_module(out).moveaxis(out, -1, 1) if ctx.ndim > 2 else out
+    if ctx.ndim > 2:  # contiguous, as PyTorch's nll_loss2d_backward returns it
+        xp = array_module(out)
+        return xp.ascontiguousarray(xp.moveaxis(out, -1, 1))
+    return out
 
 
 class NllLoss2D(NllLoss):
@@ -352,3 +413,15 @@ class NllLoss2D(NllLoss):
     _builtin = True
     _edge_args = (0,)
     saved_names, saved_values = NllLoss.saved_names, NllLoss.saved_values  # PyTorch's six
+
+    @staticmethod
+    def backward(ctx, grad):
+        (logp,) = ctx.saved_tensors
+        return NllLoss2DGrad.apply(grad, logp, ctx)
+
+
+class NllLoss2DGrad(NllLossGrad):
+    """``NllLossGrad`` of the images' loss: PyTorch's ``nll_loss2d_backward``."""
+
+    node_name = "NllLoss2DBackwardBackward0"
+    _builtin = True

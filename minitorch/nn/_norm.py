@@ -20,6 +20,7 @@ import numpy as np
 
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
+from minitorch.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 
 
 def _moments(x: np.ndarray, axes: tuple):
@@ -71,17 +72,65 @@ class NativeLayerNorm(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        x, weight, _ = ctx.saved_tensors
-        axes = ctx.axes
-        batch = tuple(range(x.dim() - len(axes)))  # the weight is shared over these
-        g_xhat = grad if weight is None else grad * weight
-        gx, xhat = _normalize_backward(x, g_xhat, axes, ctx.eps)
-        gw = gb = None
-        if ctx.needs_input_grad[1]:
-            gw = (grad * xhat).sum(batch) if batch else grad * xhat
-        if ctx.needs_input_grad[2]:
-            gb = grad.sum(batch) if batch else grad
-        return (gx if ctx.needs_input_grad[0] else None), gw, gb
+        x, weight, bias = ctx.saved_tensors
+        return NativeLayerNormGrad.apply(grad, x, None, None, weight, bias, ctx.axes,
+                                         ctx.eps, ctx.needs_input_grad[:3])
+
+
+def _layer_norm_grads(grad, x, weight, axes: tuple, eps: float, mask) -> tuple:
+    """The gradients of ``layer_norm`` for (x, weight, bias) where ``mask`` asks, in tensor
+    operations."""
+    batch = tuple(range(x.dim() - len(axes)))  # the weight is shared over these
+    g_xhat = grad if weight is None else grad * weight
+    gx, xhat = _normalize_backward(x, g_xhat, axes, eps)
+    gw = gb = None
+    if mask[1]:
+        gw = (grad * xhat).sum(batch) if batch else grad * xhat
+    if mask[2]:
+        gb = grad.sum(batch) if batch else grad
+    return (gx if mask[0] else None), gw, gb
+
+
+class NativeLayerNormGrad(Function):
+    """The three gradients of ``layer_norm`` as one node, as PyTorch's
+    ``native_layer_norm_backward`` (``NativeLayerNormBackwardBackward0``, edges: the output
+    gradient, the input, the saved mean and rstd (no gradient: empty here), the weight, the
+    bias (which its gradients do not read)). Forward: :func:`_layer_norm_grads`, not recorded; its
+    backward differentiates that same formula (recorded on the saved tensors)."""
+
+    node_name = "NativeLayerNormBackwardBackward0"
+    _builtin = True
+    _edge_args = (0, 1, 2, 3, 4, 5)
+
+    @staticmethod
+    def forward(ctx, grad, x, mean, rstd, weight, bias, axes, eps, mask):
+        ctx.save_for_backward(grad, x, weight)
+        ctx.axes, ctx.eps, ctx.mask = axes, eps, mask
+        ctx.set_materialize_grads(False)  # a gradient that is not used stays None
+        with no_grad():
+            return _layer_norm_grads(grad.detach(), x.detach(),
+                                     None if weight is None else weight.detach(), axes, eps,
+                                     mask)
+
+    @staticmethod
+    def backward(ctx, *ggs):
+        from minitorch.autograd import grad as autograd_grad
+
+        with enable_grad():  # aliases: partial derivatives (the weight may depend on x)
+            inputs = [t if t is None or not t._requires_grad else t.view_as(t)
+                      for t in ctx.saved_tensors]
+            outs = _layer_norm_grads(*inputs, ctx.axes, ctx.eps, ctx.mask)
+        wrt = [t for t in inputs if t is not None and t._requires_grad]
+        pairs = [(o, g) for o, g in zip(outs, ggs)
+                 if o is not None and g is not None and o._requires_grad]
+        if not wrt or not pairs:
+            return (None,) * 6
+        got = iter(autograd_grad([o for o, _ in pairs], wrt, [g for _, g in pairs],
+                                 retain_graph=True, allow_unused=True,  # (x's own graph)
+                                 create_graph=is_grad_enabled()))
+        d_grad, d_x, d_w = (next(got) if t is not None and t._requires_grad else None
+                            for t in inputs)
+        return d_grad, d_x, None, None, d_w, None
 
 
 def _layer_norm_stats(node):

@@ -178,12 +178,13 @@ class MaxPool2DWithIndices(Function):
             # sets it (a copy with where= is several times slower)
             xp.maximum(which, wins.view(np.uint8) * np.uint8(k), out=which)
             xp.maximum(out, candidate, out=out)
-        ctx.which, ctx.geometry, ctx.x_shape = which, geometry, x._data.shape
+        ctx.which, ctx.geometry, ctx.x_shape, ctx.x = which, geometry, x._data.shape, x
         return _wrap(_kept_layout(out, x._data) if x._data.ndim == len(kernel) + 2 else out[0])
 
     @staticmethod
     def backward(ctx, grad):
-        return ctx._forward_cls._partner.apply(grad, ctx.which, ctx.geometry, ctx.x_shape)
+        return ctx._forward_cls._partner.apply(grad, ctx.which, ctx.geometry, ctx.x_shape,
+                                               ctx.x)
 
     @staticmethod
     def indices(which, geometry, x_shape) -> np.ndarray:
@@ -201,15 +202,22 @@ class MaxPool2DWithIndices(Function):
         return flat.astype(np.int64)
 
 
+# A pool's backward is PyTorch's kernel ``*_backward(grad, self, ...)``: its node has an edge
+# for the pooled input ``x`` too (which only chose the windows: its gradient is zero).
+def _zero_for_input(ctx, gg, position: int):
+    """The pooled input's gradient from a pool's backward node: zeros, as in PyTorch."""
+    return gg.new_zeros(ctx._input_meta[1][0]) if ctx.needs_input_grad[position] else None
+
+
 class MaxPool2DBackward(Function):
     """Route each window's gradient to the element that won (a scatter); linear in ``grad``."""
 
     node_name = "MaxPool2DWithIndicesBackwardBackward0"
     _builtin = True
-    _edge_args = (0,)
+    _edge_args = (0, 4)  # grad and the pooled input
 
     @staticmethod
-    def forward(ctx, grad, which, geometry, x_shape):
+    def forward(ctx, grad, which, geometry, x_shape, x=None):
         kernel, stride, padding, dilation, out_size, extent = geometry
         g = grad._data.reshape(which.shape)
         xp = array_module(g)
@@ -228,7 +236,8 @@ class MaxPool2DBackward(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        return ctx._forward_cls._partner.apply(gg, ctx.which, ctx.geometry)
+        return (ctx._forward_cls._partner.apply(gg, ctx.which, ctx.geometry),
+                _zero_for_input(ctx, gg, 4))
 
 
 class MaxPoolGather(Function):
@@ -281,14 +290,15 @@ class AvgPool2D(Function):
             out = (array_module(out).sign(out) * whole).astype(x._data.dtype)
         else:
             out /= divisor
-        ctx.geometry, ctx.divisor, ctx.x_shape = geometry, divisor, x._data.shape
+        ctx.geometry, ctx.divisor, ctx.x_shape, ctx.x = geometry, divisor, x._data.shape, x
         if x._data.ndim != len(kernel) + 2:
             return _wrap(out[0])
         return _wrap(_kept_layout(out, x._data) if len(kernel) == 2 else out)  # (3-d: C order)
 
     @staticmethod
     def backward(ctx, grad):
-        return ctx._forward_cls._partner.apply(grad, ctx.geometry, ctx.divisor, ctx.x_shape)
+        return ctx._forward_cls._partner.apply(grad, ctx.geometry, ctx.divisor, ctx.x_shape,
+                                               ctx.x)
 
 
 class AvgPool2DBackward(Function):
@@ -296,10 +306,10 @@ class AvgPool2DBackward(Function):
 
     node_name = "AvgPool2DBackwardBackward0"
     _builtin = True
-    _edge_args = (0,)
+    _edge_args = (0, 4)  # grad and the pooled input
 
     @staticmethod
-    def forward(ctx, grad, geometry, divisor, x_shape):
+    def forward(ctx, grad, geometry, divisor, x_shape, x=None):
         kernel, stride, padding, dilation, out_size, extent = geometry
         g = _as4d(grad._data, len(kernel)) / divisor
         n, c = _shape4d(x_shape, len(kernel))[:2]
@@ -312,7 +322,8 @@ class AvgPool2DBackward(Function):
 
     @staticmethod
     def backward(ctx, gg):  # the adjoint of the adjoint
-        return ctx._forward_cls._partner.apply(gg, ctx.geometry, ctx.divisor)
+        return (ctx._forward_cls._partner.apply(gg, ctx.geometry, ctx.divisor),
+                _zero_for_input(ctx, gg, 4))
 
 
 # Each backward applies its class's ``_partner`` (the 3-d subclasses below name their own).
@@ -379,7 +390,7 @@ class AdaptiveAvgPool2D(Function):
     @staticmethod
     def forward(ctx, x, out_hw):
         ctx.save_for_backward(x)
-        ctx.in_hw = x._data.shape[-len(out_hw):]
+        ctx.in_hw, ctx.x = x._data.shape[-len(out_hw):], x
         out = x._data
         for axis, size in zip(range(-len(out_hw), 0), out_hw):  # one dimension at a time
             out = _bin_means(out, axis, size)
@@ -388,7 +399,7 @@ class AdaptiveAvgPool2D(Function):
     @staticmethod
     def backward(ctx, grad):
         _check_grad_size(grad, f"adaptive_avg_pool{len(ctx.in_hw)}d")
-        return ctx._forward_cls._partner.apply(grad, ctx.in_hw)
+        return ctx._forward_cls._partner.apply(grad, ctx.in_hw, ctx.x)
 
 
 class AdaptiveAvgPool2DGrad(Function):
@@ -397,9 +408,10 @@ class AdaptiveAvgPool2DGrad(Function):
 
     node_name = "AdaptiveAvgPool2DBackwardBackward0"
     _builtin = True
+    _edge_args = (0, 2)  # grad and the pooled input
 
     @staticmethod
-    def forward(ctx, grad, in_hw):
+    def forward(ctx, grad, in_hw, x=None):
         ctx.out_hw = grad._data.shape[-len(in_hw):]
         out = grad._data
         for axis, size in zip(range(-len(in_hw), 0), in_hw):
@@ -408,7 +420,8 @@ class AdaptiveAvgPool2DGrad(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return ctx._forward_cls._partner.apply(grad, ctx.out_hw)
+        return (ctx._forward_cls._partner.apply(grad, ctx.out_hw),
+                _zero_for_input(ctx, grad, 2))
 
 
 class AdaptiveMaxPool2D(Function):
@@ -441,13 +454,13 @@ class AdaptiveMaxPool2D(Function):
             for (_, (a, _b)), size, i in zip(cell, sizes, xp.unravel_index(k, spans)):
                 flat = flat * size + a + i
             idx[at] = flat
-        ctx.shape, ctx.idx, ctx.n = data.shape, idx, n
+        ctx.shape, ctx.idx, ctx.n, ctx.x = data.shape, idx, n, x
         return _wrap(out), _wrap(idx)
 
     @staticmethod
     def backward(ctx, grad, _grad_indices=None):
         _check_grad_size(grad, f"adaptive_max_pool{ctx.n}d")
-        return ctx._forward_cls._partner.apply(grad, ctx.shape, ctx.idx, ctx.n)
+        return ctx._forward_cls._partner.apply(grad, ctx.shape, ctx.idx, ctx.n, ctx.x)
 
 
 class AdaptiveMaxPool2DGradInput(Function):
@@ -456,9 +469,10 @@ class AdaptiveMaxPool2DGradInput(Function):
 
     node_name = "AdaptiveMaxPool2DBackwardBackward0"
     _builtin = True
+    _edge_args = (0, 4)  # grad and the pooled input
 
     @staticmethod
-    def forward(ctx, grad, shape, idx, n=2):
+    def forward(ctx, grad, shape, idx, n=2, x=None):
         from minitorch.ops.indexing import _add_at
 
         ctx.grad_hw, ctx.n = grad._data.shape[-n:], n
@@ -473,7 +487,8 @@ class AdaptiveMaxPool2DGradInput(Function):
     @staticmethod
     def backward(ctx, grad):
         flat = grad.reshape(*grad.shape[:-ctx.n], -1)
-        return flat.gather(-1, _wrap(ctx.idx)).reshape(*grad.shape[:-ctx.n], *ctx.grad_hw)
+        return (flat.gather(-1, _wrap(ctx.idx)).reshape(*grad.shape[:-ctx.n], *ctx.grad_hw),
+                _zero_for_input(ctx, grad, 4))
 
 
 AdaptiveAvgPool2D._partner = AdaptiveAvgPool2DGrad
@@ -541,7 +556,6 @@ class MaxPool3DWithIndices(MaxPool2DWithIndices):
 class MaxPool3DBackward(MaxPool2DBackward):
     node_name = "MaxPool3DWithIndicesBackwardBackward0"
     _builtin = True
-    _edge_args = (0,)
 
 
 class MaxPool3DGather(MaxPoolGather):
@@ -560,7 +574,6 @@ class AvgPool3D(AvgPool2D):
 class AvgPool3DBackward(AvgPool2DBackward):
     node_name = "AvgPool3DBackwardBackward0"
     _builtin = True
-    _edge_args = (0,)
 
 
 class AdaptiveAvgPool3D(AdaptiveAvgPool2D):
@@ -759,12 +772,12 @@ class FractionalMaxPool2D(Function):
             best, idx = xp.where(wins, val, best), xp.where(wins, at, idx)
         if data.ndim == n + 1:
             best, idx = best[0], idx[0]
-        ctx.shape, ctx.idx, ctx.n = data.shape, idx, n
+        ctx.shape, ctx.idx, ctx.n, ctx.x = data.shape, idx, n, x
         return _wrap(best), _wrap(idx)
 
     @staticmethod
     def backward(ctx, grad, _grad_indices=None):
-        return ctx._forward_cls._partner.apply(grad, ctx.shape, ctx.idx, ctx.n)
+        return ctx._forward_cls._partner.apply(grad, ctx.shape, ctx.idx, ctx.n, ctx.x)
 
 
 class FractionalMaxPool2DGrad(AdaptiveMaxPool2DGradInput):

@@ -74,7 +74,7 @@ from minitorch.nn._util import (  # noqa: F401
 from minitorch.ops import unary as _unary
 from minitorch.ops._util import as_int64_shown, check_tensor, quietly, saved_sizes
 from minitorch.ops.arithmetic import AddScalar, DivScalar, MulScalar
-from minitorch.ops.linalg import _check_dtypes
+from minitorch.ops.linalg import _check_dtypes, column_major, mm_mat1_backward, mm_mat2_backward
 from minitorch.ops.softmax import LogSoftmax, Softmax, log_softmax, softmax  # noqa: F401
 from minitorch.ops.unary import Relu, sigmoid, tanh  # noqa: F401
 
@@ -263,13 +263,14 @@ class Addmm(Function):
         _, mat1, mat2 = inputs
         _, need_1, need_2 = ctx.needs_input_grad
         ctx.save_for_backward(mat1 if need_2 else None, mat2 if need_1 else None)
+        ctx.column_major = (need_1 and column_major(mat1), need_2 and column_major(mat2))
 
     @staticmethod
     def backward(ctx, grad):
         mat1, mat2 = ctx.saved_tensors
         return (grad.sum(0) if ctx.needs_input_grad[0] else None,
-                grad.mm(mat2.t()) if mat2 is not None else None,
-                mat1.t().mm(grad) if mat1 is not None else None)
+                mm_mat1_backward(grad, mat2, ctx.column_major[0]) if mat2 is not None else None,
+                mm_mat2_backward(grad, mat1, ctx.column_major[1]) if mat1 is not None else None)
 
 
 def _check_linear(mat1: Tensor, weight: Tensor, bias: Tensor | None) -> None:
@@ -1079,7 +1080,7 @@ def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False
 # losses; their Function classes live in _activation, _norm, _conv_nd, _upsample and
 # _robust_loss.
 from minitorch.nn._activation import Gelu, Silu  # noqa: E402
-from minitorch.nn._conv_nd import Convolution1d, ConvolutionTranspose  # noqa: E402
+from minitorch.nn._conv_nd import ConvolutionTranspose  # noqa: E402
 from minitorch.nn._norm import NativeGroupNorm, NativeLayerNorm  # noqa: E402
 from minitorch.nn._robust_loss import HuberLoss, SmoothL1Loss, Xlogy  # noqa: E402
 from minitorch.nn._upsample import (  # noqa: E402
@@ -1120,7 +1121,7 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     """
     _check_float_input(input, "silu_cpu")
     if inplace:
-        return input._inplace(Silu.apply)
+        return input._inplace(Silu.apply, True)
     return Silu.apply(input)
 
 
@@ -1221,7 +1222,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
         raise RuntimeError(f"Calculated padded input size per channel: ({length + 2 * padding})"
                            f". Kernel size: ({dilation * (k - 1) + 1}). Kernel size can't be "
                            "greater than actual input size")
-    out = Convolution1d.apply(x, weight, bias, stride, padding, dilation)
+    out = Convolution.apply(x, weight, bias, (stride,), (padding,), (dilation,))
     return out.squeeze(0) if unbatched else out
 
 
@@ -1483,6 +1484,7 @@ from minitorch.nn._activation import (  # noqa: E402
     LogSigmoid,
     Mish,
     Softplus,
+    _result,
 )
 
 __all__ += ["softplus", "elu", "elu_", "selu", "selu_", "celu", "celu_", "logsigmoid",
@@ -1567,7 +1569,7 @@ def _hardtanh(input: Tensor, min_val, max_val, inplace: bool) -> Tensor:  # noqa
     if kind == "u" and (min_val < 0 or max_val < 0):
         raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
     if inplace:
-        return input._inplace(Hardtanh.apply, min_val, max_val)
+        return input._inplace(Hardtanh.apply, min_val, max_val, True)
     return Hardtanh.apply(input, min_val, max_val)
 
 
@@ -1597,8 +1599,8 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
 
 def _unary_activation(input: Tensor, inplace: bool, cls, kernel: str) -> Tensor:  # noqa: A002
     _check_float_input(input, kernel)
-    if inplace:
-        return input._inplace(cls.apply)
+    if inplace:  # (the gradient reads a clone of the input made before the change)
+        return input._inplace(cls.apply, True)
     return cls.apply(input)
 
 
@@ -2344,14 +2346,15 @@ class LeakyReluInplace(LeakyRelu):
 
     @staticmethod
     def forward(ctx, x, slope):
-        ctx.x = x  # (not saved: it is about to be overwritten by the result)
-        return _leaky_relu_forward(ctx, x, slope)
+        out = _leaky_relu_forward(ctx, x, slope)  # (x is not saved: the result
+        ctx.out = out._data  # overwrites it; the gradient reads the result)
+        return out
 
     @staticmethod
     def backward(ctx, grad):
         if ctx.slope < 0:
             raise _extra.inplace_negative_slope_error()
-        return LeakyReluGrad.apply(grad, ctx.x, ctx.slope, ctx.positive)
+        return LeakyReluGrad.apply(grad, _result(ctx, ctx.out), ctx.slope, ctx.positive)
 
 
 def relu_(input: Tensor) -> Tensor:  # noqa: A002

@@ -28,6 +28,7 @@ from minitorch._backend import array_module
 from minitorch._dtype import CPP_NAMES
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
+from minitorch.autograd.grad_mode import is_grad_enabled
 from minitorch.ops._util import (
     broadcast_error,
     check_same_device,
@@ -38,7 +39,7 @@ from minitorch.ops._util import (
     saved_sizes,
     suggested_layout,
 )
-from minitorch.ops.arithmetic import _check_sub
+from minitorch.ops.arithmetic import MulScalar, _check_sub
 from minitorch.ops.reduction import check_norm_identity, norm_array, norm_backward
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm"]
@@ -65,6 +66,31 @@ def _check_not_bool(a: Tensor, kernel: str) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
+def column_major(m: Tensor) -> bool:
+    """Whether matrix ``m`` is laid out column by column (strides ``(1, rows)``, as ``w.t()``
+    of a contiguous ``w``): then PyTorch's ``mm_mat1_backward`` / ``mm_mat2_backward`` compute
+    its gradient transposed, ``(b @ grad.t()).t()``, so it has ``m``'s layout."""
+    d = m._data
+    if not d.size:  # no elements: the plain form (as the op table's empty samples record;
+        return False  # a device's empty arrays do not report PyTorch's strides)
+    return d.strides[0] == d.itemsize and d.strides[1] == d.itemsize * d.shape[0]
+
+
+# (Not recorded, the plain product: the same values, one view fewer on a training step.)
+def mm_mat1_backward(grad: Tensor, mat2: Tensor, mat1_column_major: bool) -> Tensor:
+    """``grad @ mat2^T``, the gradient of ``mat1 @ mat2`` for ``mat1``, as PyTorch records it."""
+    if mat1_column_major and is_grad_enabled():
+        return mat2.mm(grad.t()).t()
+    return grad.mm(mat2.t())
+
+
+def mm_mat2_backward(grad: Tensor, mat1: Tensor, mat2_column_major: bool) -> Tensor:
+    """``mat1^T @ grad``, the gradient of ``mat1 @ mat2`` for ``mat2``, as PyTorch records it."""
+    if mat2_column_major and is_grad_enabled():
+        return grad.t().mm(mat1).t()
+    return mat1.t().mm(grad)
+
+
 class Mm(Function):
     node_name = "MmBackward0"
     _builtin = True
@@ -80,12 +106,13 @@ class Mm(Function):
         a, b = inputs
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        ctx.column_major = (need_a and column_major(a), need_b and column_major(b))
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return (grad.mm(b.t()) if b is not None else None,
-                a.t().mm(grad) if a is not None else None)
+        return (mm_mat1_backward(grad, b, ctx.column_major[0]) if b is not None else None,
+                mm_mat2_backward(grad, a, ctx.column_major[1]) if a is not None else None)
 
 
 class Mv(Function):
@@ -106,8 +133,8 @@ class Mv(Function):
     @staticmethod
     def backward(ctx, grad):
         m, v = ctx.saved_tensors
-        # d(Mv)/dM = grad outer v, d(Mv)/dv = M^T grad
-        return (grad.unsqueeze(1) * v.unsqueeze(0) if v is not None else None,
+        # d(Mv)/dM = grad outer v (PyTorch's ger: a column times v), d(Mv)/dv = M^T grad
+        return (grad.reshape(grad.shape[0], 1) * v if v is not None else None,
                 m.t().mv(grad) if m is not None else None)
 
 
@@ -340,7 +367,7 @@ def _scalars(beta, alpha, dtype: np.dtype) -> tuple:
 
 def _scaled(grad: Tensor, factor) -> Tensor:
     """PyTorch's ``maybe_multiply``: ``grad * factor``, or ``grad`` itself for a factor of 1."""
-    return grad if factor == 1 else grad * factor
+    return grad if factor == 1 else MulScalar.apply(grad, factor)
 
 
 def _add_scaled(x, product, beta, alpha):
@@ -364,6 +391,7 @@ class Addmm(Function):
     def forward(ctx, x, m1, m2, beta, alpha):
         ctx.save_for_backward(m1, m2)
         ctx.shape, ctx.beta, ctx.alpha = x.shape, beta, alpha
+        ctx.column_major = (column_major(m1), column_major(m2))
         return _wrap(_add_scaled(x._data, m1._data @ m2._data, beta, alpha))
 
     @staticmethod
@@ -371,8 +399,10 @@ class Addmm(Function):
         m1, m2 = ctx.saved_tensors
         need_x, need_1, need_2 = ctx.needs_input_grad[:3]
         return (_scaled(grad, ctx.beta).sum_to_size(ctx.shape) if need_x else None,
-                _scaled(grad.mm(m2.t()), ctx.alpha) if need_1 else None,
-                _scaled(m1.t().mm(grad), ctx.alpha) if need_2 else None)
+                _scaled(mm_mat1_backward(grad, m2, ctx.column_major[0]), ctx.alpha)
+                if need_1 else None,
+                _scaled(mm_mat2_backward(grad, m1, ctx.column_major[1]), ctx.alpha)
+                if need_2 else None)
 
 
 class Baddbmm(Function):

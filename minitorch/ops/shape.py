@@ -219,6 +219,10 @@ class T(Transpose):
     node_name = "TBackward0"
     _builtin = True
 
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.t()  # PyTorch's t's derivative is t (TBackward0 again, not a transpose)
+
 
 class Permute(Function):
     node_name = "PermuteBackward0"
@@ -266,19 +270,33 @@ class Squeeze(Function):
 
 
 class SqueezeDim(Squeeze):
+    """``squeeze(dim)``: its gradient gets the dimensions back by ``unsqueeze``, one at a time
+    in increasing order, as PyTorch's ``unsqueeze_to`` does (``squeeze()``'s by a reshape)."""
+
     node_name = "SqueezeBackward1"
     _builtin = True
     saved_values = {"dim": saved_dim("given"), "self_sym_sizes": saved_sizes()}  # as PyTorch's
 
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        Squeeze.setup_context(ctx, inputs, output)
+        ctx.dims = sorted(inputs[1])
 
-class SqueezeDims(Squeeze):
+    @staticmethod
+    def backward(ctx, grad):
+        for d in ctx.dims:
+            grad = grad.unsqueeze(d)
+        return grad
+
+
+class SqueezeDims(SqueezeDim):
     node_name = "SqueezeBackward2"
     _builtin = True
     saved_values = {"dim": saved_dim("given", as_tuple=True),
                     "self_sym_sizes": saved_sizes()}  # as in PyTorch
 
 
-class SqueezeMatmul(Squeeze):
+class SqueezeMatmul(SqueezeDim):
     """The squeeze inside ``matmul(vector, matrix)``, named as PyTorch names it: PyTorch
     squeezes its fresh product in place (``squeeze_``), so the result is not a view."""
 
