@@ -480,14 +480,20 @@ class TensorMethods:
         laid out as ``var`` (or, where ``var`` is not dense, contiguous), else copied into
         that layout; under ``create_graph=True`` it is always a (recorded) copy."""
         data, laid, recorded = self._data, var._data, grad_mode._state.enabled
-        if not recorded and data.strides == laid.strides and laid.flags.c_contiguous:
-            return self._contiguous_copy()  # (the common case: a shared gradient)
+        if not recorded and laid.flags.c_contiguous:  # the common case, a contiguous
+            return self._contiguous_copy()  # parameter: a contiguous copy
         shape, strides, own = var.shape, var.stride(), self.stride()
         dense = _non_overlapping_and_dense(shape, strides)
         if unshared and not recorded and (all(
                 g == s if n != 1 else g != 0 for n, g, s in zip(shape, own, strides))
                 if dense else data.flags.c_contiguous):
             return self
+        if not recorded:  # a plain copy, in var's layout (NumPy's empty_like keeps a dense
+            if not dense:  # array's order of dimensions), else contiguous
+                return self._contiguous_copy()
+            out = array_module(data).empty_like(laid, dtype=data.dtype)
+            out[...] = data
+            return _wrap(out)
         if not dense:
             return self.clone(memory_format=_dtype.contiguous_format)
         out = _creation.empty_strided(shape, strides, dtype=self.dtype, device=self.device)
