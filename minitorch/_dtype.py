@@ -314,11 +314,9 @@ def can_cast(from_: dtype, to: dtype) -> _builtins.bool:
 
 
 # layout2 task: memory formats and layouts
-class memory_format:  # noqa: N801  (PyTorch's name)
-    """How a tensor's dimensions are ordered in memory, as ``clone``, ``contiguous``, ``to``
-    and the ``*_like`` factories take it: ``preserve_format`` (as the input is),
-    ``contiguous_format`` (row-major), ``channels_last`` (a 4-d NCHW tensor stored as NHWC)
-    and ``channels_last_3d`` (a 5-d NCDHW tensor stored as NDHWC)."""
+class _Named:
+    """One of PyTorch's named constants (``torch.channels_last``, ``torch.strided``): shown,
+    and pickled, by its name in the module."""
 
     __slots__ = ("name",)
 
@@ -332,26 +330,26 @@ class memory_format:  # noqa: N801  (PyTorch's name)
         return self.name  # the module's object of that name
 
 
+class memory_format(_Named):  # noqa: N801  (PyTorch's name)
+    """How a tensor's dimensions are ordered in memory, as ``clone``, ``contiguous``, ``to``
+    and the ``*_like`` factories take it: ``preserve_format`` (as the input is),
+    ``contiguous_format`` (row-major), ``channels_last`` (a 4-d NCHW tensor stored as NHWC)
+    and ``channels_last_3d`` (a 5-d NCDHW tensor stored as NDHWC)."""
+
+    __slots__ = ()
+
+
 preserve_format = memory_format("preserve_format")
 contiguous_format = memory_format("contiguous_format")
 channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
 
 
-class layout:  # noqa: N801  (PyTorch's name)
+class layout(_Named):  # noqa: N801  (PyTorch's name)
     """How a tensor's elements are stored: minitorch's tensors are all ``strided`` (dense
     arrays with a stride per dimension; PyTorch also has sparse layouts)."""
 
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"torch.{self.name}"
-
-    def __reduce__(self):
-        return self.name
+    __slots__ = ()
 
 
 strided = layout("strided")

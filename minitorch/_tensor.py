@@ -843,9 +843,13 @@ def _is_contiguous_as(t, fmt) -> bool:
     if fmt.name not in _FORMAT_ORDERS:  # contiguous_format, or preserve_format (the default)
         return bool(t._data.flags.c_contiguous)
     rank, order = _FORMAT_ORDERS[fmt.name]
-    if t._data.ndim != rank:
-        return False
-    shape, strides, expected = t._data.shape, t.stride(), 1
+    return t._data.ndim == rank and _dense_in_order(t._data.shape, t.stride(), order)
+
+
+def _dense_in_order(shape, strides, order) -> bool:
+    """Whether the dimensions in ``order`` (innermost first) step through memory densely
+    (size-1 dimensions do not count), as PyTorch's contiguity checks say."""
+    expected = 1
     for d in order:
         if shape[d] != 1:
             if strides[d] != expected:

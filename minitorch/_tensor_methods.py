@@ -43,6 +43,9 @@ from minitorch._tensor import (
     _suggest_memory_format,
     _wrap,
 )
+from minitorch._tensor import (
+    _dense_in_order as _dense_in_order_of,
+)
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import _FREED, SavedTensor
 from minitorch.ops import _util
@@ -344,17 +347,8 @@ def _non_overlapping_and_dense(shape, strides) -> bool:  # layout2 task
 
 
 def _dense_in_order(shape, strides, order) -> bool:
-    """Whether the dimensions in ``order`` (innermost first) step through memory densely
-    (size-1 dimensions do not count), as PyTorch's contiguity checks say."""
-    if 0 in shape:
-        return True
-    expected = 1
-    for d in order:
-        if shape[d] != 1:
-            if strides[d] != expected:
-                return False
-            expected *= shape[d]
-    return True
+    """``_tensor._dense_in_order``, where a tensor without elements is dense in every order."""
+    return 0 in shape or _dense_in_order_of(shape, strides, order)
 
 
 def _dim_order(shape, strides, ambiguity_check: bool):
