@@ -2449,6 +2449,8 @@ SKIP = {
     "fn:set_default_dtype", "fn:get_default_dtype", "fn:set_printoptions", "fn:set_num_threads",
     "fn:get_num_threads", "fn:is_grad_enabled", "fn:promote_types", "fn:broadcast_shapes",
     "fn:is_tensor", "fn:save", "fn:load", "fn:compile",
+    # anomaly mode's switches, tested against PyTorch in test_anomaly_mode.py
+    "fn:is_anomaly_enabled", "fn:is_anomaly_check_nan_enabled", "fn:set_anomaly_enabled",
     # inference mode is a grad mode, tested against PyTorch in test_inference_mode_saved.py
     "fn:is_inference_mode_enabled", "method:is_inference",
     # the default device is a global setting (tested in test_device.py and test_gpu*.py)

@@ -3,10 +3,12 @@
 * :mod:`~minitorch.autograd.function`: ``Function``, the graph nodes and ``ctx``;
 * :mod:`~minitorch.autograd.engine`: ``backward`` and ``grad``;
 * :mod:`~minitorch.autograd.grad_mode`: ``no_grad`` and friends;
+* :mod:`~minitorch.autograd.anomaly_mode`: ``detect_anomaly``, which forward line failed;
 * :mod:`~minitorch.autograd.graph`: walking a recorded graph;
 * :mod:`~minitorch.autograd.gradcheck`: checking gradients against finite differences.
 """
 
+from minitorch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from minitorch.autograd.engine import backward, grad
 from minitorch.autograd.function import Function, once_differentiable
 from minitorch.autograd.grad_mode import (
@@ -20,7 +22,8 @@ from minitorch.autograd.grad_mode import (
 
 __all__ = ["Function", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
-           "once_differentiable", "gradcheck", "gradgradcheck"]
+           "once_differentiable", "gradcheck", "gradgradcheck", "detect_anomaly",
+           "set_detect_anomaly"]
 
 
 # ``gradcheck``/``gradgradcheck`` (functions) and ``graph`` import the Tensor module, which

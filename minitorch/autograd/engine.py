@@ -43,8 +43,8 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
     """Run backward from ``roots`` (edges ``(node, output_nr)``) seeded with ``root_grads``.
 
     The optional concerns are not here: hooks are part of calling a node (``_call_node``), and
-    whatever wants to watch the nodes run (the profiler, ``record_backward``, the gradients
-    that ``grad()`` captures) is an observer (``_call_observed``).
+    whatever wants to watch the nodes run (the profiler, anomaly mode, ``record_backward``,
+    the gradients that ``grad()`` captures) is an observer (``_call_observed``).
     """
     watching = (*observers, *extra_observers)
     deps = _count_dependencies(roots)  # 1. how many edges point at each node
@@ -133,9 +133,14 @@ def _call_observed(watching: tuple, node, grads: list) -> tuple:
     run = True
     for observer in watching:
         run = observer.node_started(node, grads) is not False and run
-    outs = _call_node(node, grads) if run else (None,) * len(node._next)
-    for observer in watching:
-        observer.node_finished(node, grads, outs)
+    try:
+        outs = _call_node(node, grads) if run else (None,) * len(node._next)
+        for observer in watching:
+            observer.node_finished(node, grads, outs)
+    except Exception as error:  # (anomaly mode says which forward line made the node)
+        for observer in watching:
+            observer.node_failed(node, error)
+        raise
     return outs
 
 
@@ -225,6 +230,9 @@ class BackwardObserver:
 
     def node_finished(self, node, grads: list, outs: tuple) -> None:
         """After ``node`` ran: ``outs`` is what it sends along each of its ``next_functions``."""
+
+    def node_failed(self, node, error: Exception) -> None:
+        """``node``'s backward (or an observer's ``node_finished``) raised ``error``."""
 
 
 observers: list = []  # the observers of every backward pass (``_run`` reads it once per pass)

@@ -56,16 +56,9 @@ _sequence = itertools.count()  # the order nodes were created in; backward runs 
 _profiler = None  # the running autograd.profiler.profile, if any (see apply)
 
 
-class _Recorders(threading.local):
-    """Per thread: the lists that collect (node, outputs) as apply records them."""
-
-    def __init__(self) -> None:
-        self.stack: list = []
-
-
-_forward_recorders = _Recorders()  # thread-local: a recording sees only its own thread
-_open_recordings = 0  # record_forward blocks open in any thread: 0 skips the thread-local
-_open_recordings_lock = threading.Lock()
+# What watches the nodes being made: each is called as ``watch(node, outputs)`` once a node is
+# recorded (``record_forward`` while one is open, anomaly mode while it is on).
+node_watchers: list = []
 
 _FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -117,6 +110,7 @@ class Node:
     _input_meta: tuple = ()  # (shape, dtype) of each input, to check gradients against
     _saved: tuple = ()  # what backward needs (``save_for_backward``), freed after backward
     _builtin = False  # a built-in op's node: its backward returns one gradient per edge
+    _metadata = None
 
     def name(self) -> str:
         """The node's name, such as ``"MulBackward0"``."""
@@ -125,6 +119,13 @@ class Node:
     @property
     def next_functions(self) -> tuple:
         return self._next
+
+    @property
+    def metadata(self) -> dict:
+        """A dict kept with the node, for anything (anomaly mode keeps the forward's stack)."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     def register_hook(self, fn: Callable) -> RemovableHandle:
         """Call ``fn(grad_inputs, grad_outputs)`` after this node runs in backward."""
@@ -596,8 +597,8 @@ def _record_node(ctx, args: tuple, out):
         ctx._num_outputs = len(outputs)
         ctx._output_meta = tuple((o._data.shape, o.dtype) if isinstance(o, Tensor)
                                  else None for o in outputs)
-    if _open_recordings and _forward_recorders.stack:  # record_forward collects the nodes
-        _forward_recorders.stack[-1].append((ctx, outputs))
+    for watch in node_watchers:  # record_forward, anomaly mode
+        watch(ctx, outputs)
     return outputs if isinstance(out, tuple) else outputs[0]
 
 
@@ -634,7 +635,8 @@ Tensor: type = type(None)
 
 
 class record_forward:  # noqa: N801
-    """Collect ``(node, outputs)`` for every node recorded inside the ``with`` block, in order.
+    """Collect ``(node, outputs)`` for every node recorded inside the ``with`` block, in order,
+    in this thread.
 
     >>> import minitorch
     >>> x = minitorch.ones(2, requires_grad=True)
@@ -645,18 +647,17 @@ class record_forward:  # noqa: N801
     """
 
     def __enter__(self) -> list:
-        global _open_recordings
         self.steps: list = []
-        _forward_recorders.stack.append(self.steps)
-        with _open_recordings_lock:
-            _open_recordings += 1
+        self.thread = threading.get_ident()  # (nodes made in other threads are not its own)
+        node_watchers.append(self._keep)
         return self.steps
 
     def __exit__(self, *exc) -> None:
-        global _open_recordings
-        _forward_recorders.stack.remove(self.steps)
-        with _open_recordings_lock:
-            _open_recordings -= 1
+        node_watchers.remove(self._keep)
+
+    def _keep(self, node, outputs: tuple) -> None:
+        if threading.get_ident() == self.thread:
+            self.steps.append((node, outputs))
 
 
 def once_differentiable(fn):
