@@ -11,7 +11,8 @@ of the learner's forward pass that recorded it. In anomaly mode (``detect_anomal
   then the error goes on; with ``check_nan`` (the default), a gradient containing NaN is such
   an error: ``Function 'SqrtBackward0' returned nan values in its 0th output.``
 
-The stack is the learner's: the frames inside minitorch itself are left out. Both halves plug
+The stack is the learner's: the frames inside minitorch, Python's library and installed packages
+(a notebook's kernel, pytest) are left out, where PyTorch shows them all. Both halves plug
 into seams the graph already has, so the hot paths pay nothing while the mode is off: the
 forward half watches the nodes ``Function.apply`` makes (``function.node_watchers``), the
 backward half is an observer of the engine (``engine.observers``).
@@ -30,8 +31,11 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import os
+import site
 import sys
+import sysconfig
 import threading
 import traceback
 import warnings
@@ -110,10 +114,23 @@ _running = _Running()
 
 def _keep_stack(node, outputs) -> None:
     """A node was recorded: keep the learner's call stack, and the node whose backward made it."""
-    frames = [f for f in traceback.extract_stack() if not f.filename.startswith(_PACKAGE)]
+    frames = [f for f in traceback.extract_stack() if _learners(f.filename)]
     node.metadata["traceback_"] = traceback.format_list(frames)
     if _running.nodes:
         node.metadata["parent_"] = _running.nodes[-1]
+
+
+@functools.cache
+def _learners(filename: str) -> bool:
+    """Whether a frame's file is the learner's: not minitorch, Python's library or an installed
+    package (a notebook's kernel, pytest), whose frames PyTorch shows too but say nothing about
+    the learner's mistake."""
+    paths = sysconfig.get_paths()
+    library = {_PACKAGE, *(paths[k] + os.sep for k in ("stdlib", "platstdlib", "purelib"))}
+    library.update(p + os.sep for p in site.getsitepackages() if isinstance(p, str))
+    return not (filename.startswith(tuple(library)) or filename.startswith("<frozen ")
+                or f"{os.sep}dist-packages{os.sep}" in filename
+                or f"{os.sep}site-packages{os.sep}" in filename)
 
 
 # ---------------------------------------------------------------- backward: check and report
