@@ -312,12 +312,12 @@ def _unpack_saved(node, i: int):
     an output of the node as a new tensor on the same memory, whose ``grad_fn`` is the node."""
     if node._saved is _FREED and node._freed_none and node._freed_none[i]:
         return None
-    t = node.saved_tensors[i]
-    origin = node._saved[i].origin if t is not None else None
-    if origin is None or origin[0] is not node:
+    s = node.saved_tensors if node._saved is _FREED else node._saved[i]  # (it raises if freed)
+    t = None if s is None else s.unpack()  # this one only: a hook unpacks nothing else
+    if t is None or s.origin is None or s.origin[0] is not node:
         return t
     alias = t.detach()
-    alias._set_history(node, origin[1])
+    alias._set_history(node, s.origin[1])
     return alias
 
 
@@ -453,6 +453,7 @@ class FunctionMeta(type):
             node_attrs[f"_saved_{saved_name}"] = property(
                 lambda node, i=i: _unpack_saved(node, i),
                 doc=f"The saved tensor ``{saved_name}`` of the forward call, or None.")
+            node_attrs[f"_raw_saved_{saved_name}"] = property(lambda node, i=i: _raw_saved(node, i))
         for saved_name, get in attrs.get("saved_values", {}).items():
             node_attrs[f"_saved_{saved_name}"] = property(get)
         if node_attrs["_builtin"]:  # PyTorch's own nodes are called: ``node(grad)``
@@ -627,10 +628,16 @@ def _name_saved_outputs(ctx, outputs) -> None:
             for i, o in enumerate(outputs):
                 if s.tensor is o:
                     s.origin = (ctx, i)
+    if _pack_saved is not None:  # a ``saved_tensors_hooks`` block is open (autograd.graph)
+        _pack_saved(ctx)
 
 
 # minitorch/_tensor.py sets this to the Tensor class (it is defined after this module).
 Tensor: type = type(None)
+# autograd/graph.py sets these: ``_raw_saved_<name>``, and while a ``saved_tensors_hooks``
+# block is open in some thread, what packs a new node's saved tensors (else None: no cost).
+_raw_saved = None
+_pack_saved = None
 
 
 class record_forward:  # noqa: N801
