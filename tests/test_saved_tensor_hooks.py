@@ -394,3 +394,16 @@ def test_no_hooks_no_cost():
     assert function._pack_saved is None
     x = minitorch.tensor(X, requires_grad=True)
     assert type(x.exp().grad_fn._saved[0]) is function.SavedTensor
+
+
+def test_walking_a_graph_unpacks_nothing():
+    from minitorch.autograd.graph import saved_tensors_hooks, walk
+
+    log: list = []
+    x = minitorch.tensor(X, requires_grad=True)
+    with saved_tensors_hooks(lambda t: t, lambda t: (log.append(1), t)[1]):
+        y = (x * 2).exp()
+    plain = (x * 2).exp()
+    assert [n.saved for n in walk(y).nodes] == [[], [], []]
+    assert [len(n.saved) for n in walk(plain).nodes] == [1, 0, 0]
+    assert log == []

@@ -95,11 +95,12 @@ class Graph:
 
 
 def saved_tensors(node) -> list | None:
-    """The tensors ``node`` saved for backward, or None if a backward already freed them."""
+    """The tensors ``node`` saved for backward, or None if a backward already freed them.
+    What ``saved_tensors_hooks`` packed is left out (it is not a tensor until unpacked)."""
     saved = getattr(node, "_saved", ())
     if saved is _FREED:
         return None
-    return [s.tensor for s in saved if s is not None]
+    return [s.tensor for s in saved if s is not None and s.tensor is not None]
 
 
 def _short(name: str) -> str:
