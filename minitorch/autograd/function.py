@@ -57,7 +57,8 @@ _profiler = None  # the running autograd.profiler.profile, if any (see apply)
 
 
 # What watches the nodes being made: each is called as ``watch(node, outputs)`` once a node is
-# recorded (``record_forward`` while one is open, anomaly mode while it is on).
+# recorded (``record_forward`` while one is open, anomaly mode while it is on, the packing of
+# saved tensors while a ``saved_tensors_hooks`` block is open: autograd/graph.py).
 node_watchers: list = []
 
 _FREED_MESSAGE = (
@@ -313,12 +314,12 @@ def _unpack_saved(node, i: int):
     an output of the node as a new tensor on the same memory, whose ``grad_fn`` is the node."""
     if node._saved is _FREED and node._freed_none and node._freed_none[i]:
         return None
-    t = node.saved_tensors[i]
-    origin = node._saved[i].origin if t is not None else None
-    if origin is None or origin[0] is not node:
+    s = node.saved_tensors if node._saved is _FREED else node._saved[i]  # (it raises if freed)
+    t = None if s is None else s.unpack()  # this one only: a hook unpacks nothing else
+    if t is None or s.origin is None or s.origin[0] is not node:
         return t
     alias = t.detach()
-    alias._set_history(node, origin[1])
+    alias._set_history(node, s.origin[1])
     return alias
 
 
@@ -454,6 +455,7 @@ class FunctionMeta(type):
             node_attrs[f"_saved_{saved_name}"] = property(
                 lambda node, i=i: _unpack_saved(node, i),
                 doc=f"The saved tensor ``{saved_name}`` of the forward call, or None.")
+            node_attrs[f"_raw_saved_{saved_name}"] = property(lambda node, i=i: _raw_saved(node, i))
         for saved_name, get in attrs.get("saved_values", {}).items():
             node_attrs[f"_saved_{saved_name}"] = property(get)
         if node_attrs["_builtin"]:  # PyTorch's own nodes are called: ``node(grad)``
@@ -597,7 +599,7 @@ def _record_node(ctx, args: tuple, out):
         ctx._num_outputs = len(outputs)
         ctx._output_meta = tuple((o._data.shape, o.dtype) if isinstance(o, Tensor)
                                  else None for o in outputs)
-    for watch in node_watchers:  # record_forward, anomaly mode
+    for watch in node_watchers:  # record_forward, anomaly mode, saved_tensors_hooks
         watch(ctx, outputs)
     return outputs if isinstance(out, tuple) else outputs[0]
 
@@ -632,6 +634,7 @@ def _name_saved_outputs(ctx, outputs) -> None:
 
 # minitorch/_tensor.py sets this to the Tensor class (it is defined after this module).
 Tensor: type = type(None)
+_raw_saved = None  # what ``grad_fn._raw_saved_<name>`` gives (autograd/graph.py sets it)
 
 
 class record_forward:  # noqa: N801

@@ -18,12 +18,20 @@ Example:
 
 from __future__ import annotations
 
+import abc
+import contextlib
+import threading
 from collections import deque
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
+from minitorch.autograd import function, grad_mode
 from minitorch.autograd.function import _FREED, AccumulateGrad
 
-__all__ = ["GraphNode", "GraphEdge", "Graph", "walk", "saved_tensors"]
+__all__ = ["GraphNode", "GraphEdge", "Graph", "walk", "saved_tensors",
+           # savedhooks task: PyTorch's torch.autograd.graph
+           "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "Node",
+           "GradientEdge", "get_gradient_edge", "increment_version"]
 
 
 @dataclass
@@ -87,11 +95,12 @@ class Graph:
 
 
 def saved_tensors(node) -> list | None:
-    """The tensors ``node`` saved for backward, or None if a backward already freed them."""
+    """The tensors ``node`` saved for backward, or None if a backward already freed them.
+    What ``saved_tensors_hooks`` packed is left out (it is not a tensor until unpacked)."""
     saved = getattr(node, "_saved", ())
     if saved is _FREED:
         return None
-    return [s.tensor for s in saved if s is not None]
+    return [s.tensor for s in saved if s is not None and s.tensor is not None]
 
 
 def _short(name: str) -> str:
@@ -144,3 +153,284 @@ def walk(*roots, max_nodes: int | None = None) -> Graph:
             if dst is not None:
                 edges.append(GraphEdge(src, dst, input_nr, output_nr))
     return Graph(list(roots), nodes, edges, root_edges)
+
+
+# ---------------------------------------------------------------- savedhooks task
+# The rest of PyTorch's ``torch.autograd.graph``: hooks for saved tensors (``saved_tensors_hooks``,
+# ``save_on_cpu``, ``disable_saved_tensors_hooks``, ``grad_fn._raw_saved_<name>``), the ``Node``
+# base class, gradient edges and multi-tensor gradient hooks.
+#
+# A node saves a tensor as a ``function.SavedTensor``. While a ``saved_tensors_hooks`` block is
+# open in some thread, ``_pack_node`` watches the nodes being made (``function.node_watchers``;
+# else recording a node checks nothing more): each new node's saved tensors are then handed to
+# the innermost pack hook of the thread, right after the node is recorded, and kept as a
+# :class:`_HookedSaved`, which holds what the pack hook returned (not the tensor) and calls the
+# unpack hook when backward, or ``grad_fn._saved_<name>``, needs the tensor.
+
+_PACK_INPLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
+    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
+    "Please open an issue if you need to perform in-place operations on the input to a pack hook.")
+_RAW_FREED = (
+    "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate values "
+    "of the graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or if you need to "
+    "access saved variables after calling backward.")
+
+
+class _HooksState(threading.local):
+    """Per thread, as in PyTorch: the open hooks (innermost last), and the error message of an
+    open ``disable_saved_tensors_hooks`` (None when hooks are allowed)."""
+
+    def __init__(self) -> None:
+        self.stack: list = []
+        self.disabled: str | None = None
+
+
+_hooks = _HooksState()
+_open_blocks = 0  # saved_tensors_hooks blocks open in any thread
+_open_lock = threading.Lock()
+
+
+def _incompatible(name: str, signature: str, args: tuple) -> TypeError:
+    """The TypeError PyTorch's bindings raise for an argument of the wrong type."""
+    return TypeError(
+        f"{name}(): incompatible function arguments. The following argument types are "
+        f"supported:\n    1. ({signature}arg0: collections.abc.Callable, arg1: "
+        f"collections.abc.Callable) -> None\n\nInvoked with: {', '.join(map(repr, args))}")
+
+
+class _HookedSaved:
+    """A saved tensor packed by hooks: it keeps ``pack_hook(tensor)`` and where the tensor's
+    gradient flows (its edge), never the tensor. ``unpack`` gives ``unpack_hook(packed)`` as a
+    new tensor with that history. As in PyTorch, no version is checked: the hooks own the
+    values (a pack hook must not change its input in place, which is checked)."""
+
+    __slots__ = ("packed", "unpack_hook", "edge")
+    tensor = None  # the tensor is not kept (``walk`` shows nothing for it)
+    origin = None  # ``unpack`` gives the history itself
+
+    def __init__(self, tensor, pack_hook, unpack_hook, edge) -> None:
+        version = tensor._version
+        with grad_mode.no_grad():
+            self.packed = pack_hook(tensor)
+        if tensor._version != version:
+            raise RuntimeError(_PACK_INPLACE)
+        self.unpack_hook, self.edge = unpack_hook, edge
+
+    def unpack(self):
+        data = self.unpack_hook(self.packed)
+        if not isinstance(data, function.Tensor):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
+                            f"result of type {type(data).__name__}")
+        out = data.detach()
+        node, nr = self.edge
+        if type(node) is AccumulateGrad:  # a leaf: its gradient reaches the saved leaf's .grad
+            out._requires_grad, out._leaf_edge = True, self.edge
+        elif node is not None:
+            out._set_history(node, nr)
+        return out
+
+
+def _edge_of(saved) -> tuple:
+    """Where the gradient of a saved tensor flows: its node (an output saved by its own node
+    names it in ``origin``), the ``AccumulateGrad`` of a leaf, or nowhere."""
+    t = saved.tensor
+    return saved.origin or (t._edge() if t._requires_grad else (None, 0))
+
+
+def _pack_node(node, outputs: tuple) -> None:
+    """A watcher of the nodes being made: pack what a node just recorded saved, with this
+    thread's innermost hooks (another thread's open block packs nothing here)."""
+    if _hooks.stack and node._saved and node._saved is not _FREED:
+        pack_hook, unpack_hook = _hooks.stack[-1]
+        node._saved = tuple([None if s is None else _HookedSaved(s.tensor, pack_hook, unpack_hook,
+                                                                 _edge_of(s))
+                             for s in node._saved])
+
+
+class saved_tensors_hooks:  # noqa: N801
+    """Context manager: within it, ``pack_hook(tensor)`` runs (under ``no_grad``) each time an
+    operation saves a tensor for backward, and what it returns is kept instead of the tensor;
+    ``unpack_hook(packed)`` runs when the saved tensor is needed and must return a tensor with
+    the same values. The hooks of the block open when a tensor was saved are the ones used.
+    Blocks nest (the innermost pair applies) and belong to their thread.
+
+    >>> import minitorch
+    >>> from minitorch.autograd.graph import saved_tensors_hooks
+    >>> a = minitorch.ones(2, requires_grad=True)
+    >>> with saved_tensors_hooks(lambda t: t.tolist(), lambda p: minitorch.tensor(p)):
+    ...     y = (a * a).sum()
+    >>> y.backward(); a.grad
+    tensor([2., 2.])
+    """
+
+    def __init__(self, pack_hook, unpack_hook) -> None:
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self) -> None:
+        global _open_blocks
+        if not (callable(self.pack_hook) and callable(self.unpack_hook)):
+            raise _incompatible("_push_saved_tensors_default_hooks", "",
+                                (self.pack_hook, self.unpack_hook))
+        if _hooks.disabled is not None:
+            raise RuntimeError(_hooks.disabled)
+        _hooks.stack.append((self.pack_hook, self.unpack_hook))
+        with _open_lock:
+            _open_blocks += 1
+            if _open_blocks == 1:
+                function.node_watchers.append(_pack_node)
+
+    def __exit__(self, *exc) -> None:
+        global _open_blocks
+        _hooks.stack.pop()
+        with _open_lock:
+            _open_blocks -= 1
+            if not _open_blocks:
+                function.node_watchers.remove(_pack_node)
+
+
+class save_on_cpu(saved_tensors_hooks):  # noqa: N801
+    """Saved tensors are kept on the CPU and moved back to their device when backward needs
+    them (a CPU tensor stays as it is; ``pin_memory=True`` keeps a copy)."""
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
+        def pack_to_cpu(tensor):
+            if not pin_memory:
+                return (tensor.device, tensor.cpu())
+            packed = tensor.new_empty(tensor.size(), device="cpu")
+            packed.copy_(tensor)
+            return (tensor.device, packed)
+
+        def unpack_from_cpu(packed):
+            device, tensor = packed
+            return tensor.to(device, non_blocking=pin_memory)
+
+        super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+@contextlib.contextmanager
+def disable_saved_tensors_hooks(error_message: str):
+    """Context manager: opening ``saved_tensors_hooks`` inside it raises
+    ``RuntimeError(error_message)`` (and so does opening it while hooks are open)."""
+    previous = _hooks.disabled
+    try:
+        _hooks.disabled = error_message
+        if _hooks.stack:
+            raise RuntimeError(error_message)
+        yield
+    finally:
+        _hooks.disabled = previous
+
+
+class SavedTensor:
+    """``grad_fn._raw_saved_<name>``: one saved tensor of a node, as
+    ``torch._C._autograd.SavedTensor``, whose ``register_hooks(pack_hook, unpack_hook)`` packs
+    it now, and unpacks it when it is needed."""
+
+    def __init__(self, node, i: int) -> None:
+        self._node, self._i = node, i
+
+    def register_hooks(self, pack_hook, unpack_hook) -> None:
+        if not (callable(pack_hook) and callable(unpack_hook)):
+            raise _incompatible("register_hooks",
+                                "self: torch._C._autograd.SavedTensor, ", (self, pack_hook,
+                                                                          unpack_hook))
+        node, i = self._node, self._i
+        saved = node._saved
+        if (saved is _FREED and node._freed_none and node._freed_none[i]) or (
+                saved is not _FREED and saved[i] is None):
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
+                               "forbidden")
+        if saved is _FREED:
+            raise RuntimeError(_RAW_FREED)
+        if type(saved[i]) is _HookedSaved:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already "
+                               "been set. Hint: only one pair of hooks is allowed at a time.")
+        hooked = _HookedSaved(saved[i].tensor.detach(), pack_hook, unpack_hook, _edge_of(saved[i]))
+        node._saved = saved[:i] + (hooked,) + saved[i + 1:]
+
+
+function._raw_saved = SavedTensor
+
+
+class Node(abc.ABC):
+    """``torch.autograd.graph.Node``: what every node of the backward graph is.
+
+    ``isinstance(t.grad_fn, Node)`` holds for every node minitorch records (they are
+    ``function.Node``s) and for ``AccumulateGrad``; a class of one's own may subclass it and
+    implement the abstract methods.
+    """
+
+    @abc.abstractmethod
+    def name(self) -> str:
+        """The node's name, such as ``"MulBackward0"``."""
+        raise NotImplementedError
+
+    @property
+    @abc.abstractmethod
+    def next_functions(self) -> tuple:
+        raise NotImplementedError
+
+    @property
+    @abc.abstractmethod
+    def metadata(self) -> dict:
+        raise NotImplementedError
+
+    @property
+    @abc.abstractmethod
+    def _sequence_nr(self) -> int:
+        raise NotImplementedError
+
+    @property
+    @abc.abstractmethod
+    def _input_metadata(self) -> list:
+        raise NotImplementedError
+
+    @abc.abstractmethod
+    def _register_hook_dict(self, tensor) -> None:
+        raise NotImplementedError
+
+    @abc.abstractmethod
+    def register_hook(self, fn):
+        """Call ``fn(grad_inputs, grad_outputs)`` after the node runs in backward."""
+        raise NotImplementedError
+
+    @abc.abstractmethod
+    def register_prehook(self, fn):
+        """Call ``fn(grad_outputs)`` before the node runs in backward."""
+        raise NotImplementedError
+
+    @classmethod
+    def __subclasshook__(cls, subclass: type) -> bool:
+        if cls is Node and issubclass(subclass, function.Node):
+            return True
+        return NotImplemented
+
+
+class GradientEdge(NamedTuple):
+    """Where the gradient of a tensor is computed: a node and which of its outputs."""
+
+    node: Node
+    output_nr: int
+    ownership_token: Node | None = None
+
+
+def get_gradient_edge(tensor) -> GradientEdge:
+    """The gradient edge of ``tensor``: its ``grad_fn`` and output number, or the
+    ``AccumulateGrad`` node of a leaf."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
+                           "not require gradients")
+    node, output_nr = tensor._edge()
+    return GradientEdge(node, output_nr)
+
+
+def increment_version(tensor) -> None:
+    """Count an in-place change of ``tensor`` (or of each tensor in an iterable) that autograd
+    could not see, so that a graph that saved it raises the in-place error. Inference tensors
+    have no version counter and are left alone, as in PyTorch."""
+    for t in (tensor,) if isinstance(tensor, function.Tensor) else tensor:
+        if not t.is_inference():
+            t.detach()._version_counter.value += 1  # (detach gives t a counter if it had none)

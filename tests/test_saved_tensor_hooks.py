@@ -1,0 +1,412 @@
+"""Hooks for saved tensors and the rest of ``torch.autograd.graph``, against PyTorch.
+
+Each scenario runs twice, once on minitorch and once on torch, from the same NumPy inputs, and
+logs what the hooks saw (when they ran, what they were given, in which grad mode) and what came
+out (gradients, errors with their types and messages); the two logs must be equal.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+
+import numpy as np
+import pytest
+
+import minitorch
+from minitorch.autograd import function
+
+torch = pytest.importorskip("torch", reason="these tests compare saved-tensor hooks with torch")
+
+X = np.array([[1.0, -2.0, 0.5], [3.0, 0.25, -1.5]], dtype=np.float32)
+W = np.array([[0.5, -1.0], [2.0, 1.5], [0.25, -3.0]], dtype=np.float32)
+
+
+def _arr(t):
+    """The values, rounded to 5 significant digits (float32 sums differ in the last bits)."""
+    if t is None:
+        return None
+    a = np.array(t.detach().numpy(), dtype=np.float64)
+    return np.vectorize(lambda v: float(f"{v:.5g}"), otypes=[np.float64])(a) if a.size else a
+
+
+def _runs_sorted(log: list) -> list:
+    """The log with each run of consecutive packs (or unpacks) sorted: the order in which one
+    node saves its tensors is each op's own (PyTorch's ``mul`` saves ``other`` first)."""
+    out, run = [], []
+    for entry in log + ["end"]:
+        if run and (not isinstance(entry, tuple) or entry[0] != run[0][0]):
+            out += sorted(run, key=repr)
+            run = []
+        (run if isinstance(entry, tuple) else out).append(entry)
+    return out
+
+
+def _describe(lib, t, inputs) -> tuple:
+    """What a hook was given: which input it is (or none), its values, grad_fn name and flags."""
+    which = next((k for k, v in inputs.items() if t is v), None)
+    fn = None if t.grad_fn is None else t.grad_fn.name()
+    return (which, _arr(t).tolist(), fn, t.requires_grad, t.is_leaf, lib.is_grad_enabled())
+
+
+def _logging_hooks(lib, log, inputs):
+    def pack(t):
+        log.append(("pack", *_describe(lib, t, inputs)))
+        return ("packed", t)
+
+    def unpack(p):
+        assert p[0] == "packed"  # unpack gets what pack returned
+        log.append(("unpack", *_describe(lib, p[1], inputs)))
+        return p[1]
+
+    return pack, unpack
+
+
+def _square_fn(lib):
+    class Square(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            out = x * x
+            ctx.save_for_backward(x, out, None)
+            return out
+
+        @staticmethod
+        def backward(ctx, grad):
+            x, out, none = ctx.saved_tensors
+            assert none is None
+            return grad * 2 * x + 0 * out
+
+    return Square
+
+
+def _program(lib, name, x, w):
+    F = lib.nn.functional
+    if name == "mul":
+        return x * w.T
+    if name == "exp":
+        return (x * 2).exp()
+    if name == "matmul":
+        return x @ w
+    if name == "function":
+        return _square_fn(lib).apply(x)
+    if name == "linear":
+        return F.linear(x, w.T, w[0])
+    if name == "module":
+        lin = lib.nn.Linear(3, 2)
+        with lib.no_grad():
+            lin.weight.copy_(w.T)
+            lin.bias.copy_(w[0])
+        return lin(x).tanh()
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", ["mul", "exp", "matmul", "function", "linear", "module"])
+def test_pack_and_unpack_see_what_torch_shows(name):
+    def run(lib):
+        x = lib.tensor(X, requires_grad=True)
+        w = lib.tensor(W, requires_grad=True)
+        log: list = []
+        with lib.autograd.graph.saved_tensors_hooks(*_logging_hooks(lib, log, {"x": x, "w": w})):
+            y = _program(lib, name, x, w)
+        log.append("forward done")
+        (y * y).sum().backward()
+        return _runs_sorted(log), [x.grad.detach().numpy()] + (
+            [] if w.grad is None else [w.grad.detach().numpy()])
+
+    (log, grads), (torch_log, torch_grads) = run(minitorch), run(torch)
+    assert log == torch_log
+    assert len(grads) == len(torch_grads)
+    for g, tg in zip(grads, torch_grads):
+        np.testing.assert_allclose(g, tg, rtol=1e-5, atol=1e-6)
+
+
+def test_hooks_open_at_save_time_are_used_and_retain_graph_unpacks_again():
+    def run(lib):
+        H = lib.autograd.graph.saved_tensors_hooks
+        log: list = []
+        x = lib.tensor(X, requires_grad=True)
+        with H(lambda t: (log.append("pack A"), t)[1], lambda t: (log.append("unpack A"), t)[1]):
+            y = x.exp()
+        with H(lambda t: (log.append("pack B"), t)[1], lambda t: (log.append("unpack B"), t)[1]):
+            z = y.sin()
+            with H(lambda t: (log.append("pack C"), t)[1],
+                   lambda t: (log.append("unpack C"), t)[1]):
+                s = z.sum() * z.mean()
+            u = s.cos()
+        r = (u * 2).sum()
+        with H(lambda t: (log.append("pack D"), t)[1], lambda t: (log.append("unpack D"), t)[1]):
+            r.backward(retain_graph=True)
+            log.append("again")
+            r.backward()
+        return log, _arr(x.grad).tolist()
+
+    assert run(minitorch) == run(torch)
+
+
+def test_saved_attributes_unpack_only_their_own_tensor():
+    def run(lib):
+        log: list = []
+        x = lib.tensor(X, requires_grad=True)
+        w = lib.tensor(W, requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(*_logging_hooks(lib, log, {"x": x, "w": w})):
+            y = (x @ w).exp()
+        out = []
+        for t in (y.grad_fn._saved_result, y.grad_fn.next_functions[0][0]._saved_mat2,
+                  y.grad_fn._saved_result):
+            out.append((t is x, t is w, t is y, t.grad_fn and t.grad_fn.name(), t.is_leaf,
+                        t.requires_grad, _arr(t).tolist()))
+        (t.sum() * 2).backward()  # from the unpacked leaf w: into w.grad, through y's node
+        return _runs_sorted(log), out, _arr(x.grad).tolist(), _arr(w.grad).tolist()
+
+    assert run(minitorch) == run(torch)
+
+
+def test_double_backward_through_hooks():
+    def run(lib):
+        x = lib.tensor(X.astype(np.float64), requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), lambda t: t * 1):
+            y = (x * x * x).exp().sum() + (x @ x.T).sum()
+        (g,) = lib.autograd.grad(y, x, create_graph=True)
+        (g * g).sum().backward()
+        return _arr(g), _arr(x.grad)
+
+    (g, gx), (tg, tgx) = run(minitorch), run(torch)
+    np.testing.assert_allclose(g, tg, rtol=1e-12)
+    np.testing.assert_allclose(gx, tgx, rtol=1e-12)
+
+
+def test_nesting_threads_and_no_grad():
+    def run(lib):
+        H = lib.autograd.graph.saved_tensors_hooks
+        log: list = []
+        x = lib.tensor(X, requires_grad=True)
+        seen_in_thread = []
+
+        def other():
+            x.exp()
+            seen_in_thread.append(len(log))
+
+        with H(lambda t: (log.append("outer"), t)[1], lambda t: t):
+            with H(lambda t: (log.append("inner"), t)[1], lambda t: t):
+                x.exp()
+                thread = threading.Thread(target=other)
+                thread.start()
+                thread.join()
+            x.exp()
+            with lib.no_grad():
+                x.exp()  # nothing saved, nothing packed
+        x.exp()
+        return log, seen_in_thread
+
+    assert run(minitorch) == run(torch) == (["inner", "outer"], [1])
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as e:  # the type and message are compared with torch's
+        return type(e).__name__, str(e)
+    return None
+
+
+def _errors(lib):
+    graph = lib.autograd.graph
+    H = graph.saved_tensors_hooks
+    x = lib.tensor(X, requires_grad=True)
+    out = {}
+    with H(lambda t: 1, lambda p: p):
+        y = x.exp()
+    out["unpack not a tensor"] = _error(lambda: y.sum().backward())
+    b = lib.tensor(X)
+    with H(lambda t: t.add_(1), lambda p: p):
+        out["pack in place"] = _error(lambda: x * b)
+    with H(lambda t: t, lambda t: t):
+        y = (x * x).sum()
+    y.backward()
+    out["freed"] = _error(y.backward)
+    out["freed attribute"] = _error(lambda: y.grad_fn.next_functions[0][0]._saved_self)
+
+    def disabled_then_hooks():
+        with graph.disable_saved_tensors_hooks("no hooks here"), H(lambda t: t, lambda t: t):
+            pass
+
+    def hooks_then_disabled():
+        with H(lambda t: t, lambda t: t), graph.disable_saved_tensors_hooks("not now"):
+            pass
+
+    out["disabled"] = _error(disabled_then_hooks)
+    out["disable inside hooks"] = _error(hooks_then_disabled)
+    out["enabled again"] = _error(lambda: H(lambda t: t, lambda t: t).__enter__() or
+                                  H.__exit__(None))
+    e = _error(lambda: H(1, 2).__enter__())
+    out["not callable"] = (e[0], e[1].split("Invoked with")[0])
+    # grad_fn._raw_saved_<name>
+    y = x.exp()
+    raw = y.grad_fn._raw_saved_result
+    raw.register_hooks(lambda t: t, lambda t: t)
+    out["raw twice"] = _error(lambda: raw.register_hooks(lambda t: t, lambda t: t))
+    e = _error(lambda: raw.register_hooks(1, lambda t: t))
+    out["raw not callable"] = (e[0], e[1].split("Invoked with")[0])
+    y.sum().backward()
+    out["raw freed"] = _error(lambda: raw.register_hooks(lambda t: t, lambda t: t))
+    with H(lambda t: t, lambda t: t):
+        y = x.exp()
+    out["raw after default hooks"] = _error(
+        lambda: y.grad_fn._raw_saved_result.register_hooks(lambda t: t, lambda t: t))
+    out["edge of a constant"] = _error(lambda: graph.get_gradient_edge(lib.tensor(X)))
+    return out
+
+
+def test_errors_are_torch_errors():
+    mine, ref = _errors(minitorch), _errors(torch)
+    assert mine == ref
+    assert all(v is not None for k, v in ref.items() if k != "enabled again")
+
+
+def test_raw_saved_register_hooks():
+    def run(lib):
+        log: list = []
+        x = lib.tensor(X, requires_grad=True)
+        w = lib.tensor(W, requires_grad=True)
+        y = (x @ w).exp()
+        y.grad_fn._raw_saved_result.register_hooks(
+            lambda t: (log.append(("pack", t is y, t.grad_fn, _arr(t).tolist())), t * 1)[1],
+            lambda p: (log.append("unpack"), p + 0)[1])
+        log.append("registered")
+        s = y.grad_fn._saved_result
+        log.append((s.grad_fn.name(), _arr(s).tolist()))
+        y.sum().backward()
+        return log, _arr(x.grad).tolist()
+
+    assert run(minitorch) == run(torch)
+
+
+def test_with_hooks_no_version_check_as_in_torch():
+    # PyTorch does not check versions of tensors that hooks packed: the hooks own the values.
+    def run(lib):
+        x = lib.tensor(X, requires_grad=True)
+        b = lib.tensor(W.T.copy())
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+            y = (x * b).sum()
+        b.mul_(3)
+        y.backward()
+        return _arr(x.grad).tolist()
+
+    assert run(minitorch) == run(torch)
+
+
+def test_save_on_cpu():
+    def run(lib, pin):
+        x = lib.tensor(X, requires_grad=True)
+        w = lib.tensor(W, requires_grad=True)
+        with lib.autograd.graph.save_on_cpu(pin_memory=pin):
+            y = (x @ w).tanh().sum()
+        x.detach().mul_(2)  # with pin_memory the saved copy keeps the old values
+        y.backward()
+        return _arr(w.grad).tolist()
+
+    assert run(minitorch, False) == run(torch, False)
+    assert run(minitorch, True) == run(torch, True)
+    assert run(torch, True) != run(torch, False)
+
+
+def test_tutorial_pack_to_disk(tmp_path):
+    """The tutorial "Hooks for autograd saved tensors": saving big tensors to disk."""
+
+    def run(lib):
+        class SelfDeletingTempFile:
+            def __init__(self):
+                self.name = os.path.join(tmp_path, str(uuid.uuid4()))
+
+            def __del__(self):
+                os.remove(self.name)
+
+        def pack_hook(tensor):
+            if tensor.numel() < 4:
+                return tensor.detach()
+            temp_file = SelfDeletingTempFile()
+            lib.save(tensor, temp_file.name)
+            return temp_file
+
+        def unpack_hook(packed):
+            if isinstance(packed, lib.Tensor):
+                return packed
+            return lib.load(packed.name)
+
+        x = lib.tensor(X, requires_grad=True)
+        small = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+            y = (x.pow(2) * small).sum()
+        files = len(os.listdir(tmp_path))
+        y.backward()
+        return files, _arr(x.grad).tolist(), _arr(small.grad).tolist()
+
+    mine = run(minitorch)
+    assert len(os.listdir(tmp_path)) == 0
+    assert mine == run(torch)
+    assert mine[0] > 0
+
+
+def test_node_gradient_edge_and_increment_version():
+    def run(lib):
+        graph = lib.autograd.graph
+        x = lib.tensor(X, requires_grad=True)
+        y = x.exp()
+        out = [isinstance(y.grad_fn, graph.Node), isinstance(x, graph.Node),
+               isinstance(y.grad_fn.next_functions[0][0], graph.Node),
+               isinstance(_square_fn(lib).apply(x).grad_fn, graph.Node)]
+        edge = graph.get_gradient_edge(y)
+        out += [edge.node is y.grad_fn, edge.output_nr, edge.node.name()]
+        leaf = graph.get_gradient_edge(x)
+        out += [leaf.node.name(), leaf.output_nr, leaf.node is y.grad_fn.next_functions[0][0]]
+        a, b = lib.unbind(x, 0)
+        out.append(graph.get_gradient_edge(b).output_nr)
+        z = lib.tensor(X)
+        s = (x * z).sum()
+        graph.increment_version(z)
+        out.append(z._version)
+        graph.increment_version([z, lib.tensor(1.0)])
+        out.append(z._version)
+        out.append(_error(s.backward))
+        return out
+
+    assert run(minitorch) == run(torch)
+
+
+def test_node_is_a_base_class_to_implement():
+    for lib in (minitorch, torch):
+        class Half(lib.autograd.graph.Node):
+            pass
+
+        with pytest.raises(TypeError, match="abstract"):
+            Half()
+        assert not isinstance(object(), lib.autograd.graph.Node)
+
+
+def test_no_hooks_no_cost():
+    # With no block open, no watcher of the nodes being made packs anything.
+    H = minitorch.autograd.graph.saved_tensors_hooks
+    pack = minitorch.autograd.graph._pack_node
+    assert pack not in function.node_watchers
+    with pytest.raises(ZeroDivisionError), H(lambda t: t, lambda t: t):
+        assert function.node_watchers.count(pack) == 1
+        with H(lambda t: t, lambda t: t):
+            assert function.node_watchers.count(pack) == 1
+        1 / 0  # noqa: B018
+    assert pack not in function.node_watchers
+    x = minitorch.tensor(X, requires_grad=True)
+    assert type(x.exp().grad_fn._saved[0]) is function.SavedTensor
+
+
+def test_walking_a_graph_unpacks_nothing():
+    from minitorch.autograd.graph import saved_tensors_hooks, walk
+
+    log: list = []
+    x = minitorch.tensor(X, requires_grad=True)
+    with saved_tensors_hooks(lambda t: t, lambda t: (log.append(1), t)[1]):
+        y = (x * 2).exp()
+    plain = (x * 2).exp()
+    assert [n.saved for n in walk(y).nodes] == [[], [], []]
+    assert [len(n.saved) for n in walk(plain).nodes] == [1, 0, 0]
+    assert log == []
