@@ -29,9 +29,6 @@ one most of its samples show (minitorch's, PyTorch's). The usual causes, by that
 from __future__ import annotations
 
 GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node)
-    "F:batch_norm": (
-        ("train", "train-affine", "eval", "4-d", "f16-wide", "train-upinf", "train-upnan"),
-        "MulBackward0", "NativeBatchNormBackwardBackward0"),
     "F:cosine_embedding_loss": (
         ("ordinary", "zeros", "ties", "inf", "nan", "noncontig", "strided", "float64", "float16",
          "sum", "none", "size_average-False", "reduce-False", "node", "node-mean", "margin",
@@ -72,10 +69,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         ("ordinary", "affine", "one-group", "per-channel", "4-d", "2-d", "eps", "float64",
          "float16"),
         "MulBackward0", "AddBackward0"),
-    "F:instance_norm": (
-        ("ordinary", "affine", "4-d", "5-d", "float64", "float16", "eps-momentum", "running",
-         "running-momentum", "eval", "one-position-eval", "constant", "specials", "node"),
-        "MulBackward0", "NativeBatchNormBackwardBackward0"),
     "F:kl_div": (
         ("mean", "mean-log-target", "sum", "sum-log-target", "none", "none-log-target",
          "batchmean", "batchmean-log-target", "target-grad", "zeros-in-target", "negative-target",
@@ -160,11 +153,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "sum", "none", "node", "node-mean", "swap", "margin", "broadcast", "1-d", "3-d", "same",
          "empty-batch", "mixed", "cosine-distance", "l1-module", "cosine-node"),
         "ExpandBackward0", "UnsqueezeBackward0"),
-    "fn:batch_norm": (
-        ("train", "train-affine", "eval", "4-d", "one-value", "f16-wide", "all-trainingTrue",
-         "one-per-channel-trainingTrue", "all-trainingFalse", "one-per-channel-trainingFalse",
-         "training-no-stats", "running-stats-updated", "node"),
-        "MulBackward0", "NativeBatchNormBackwardBackward0"),
     "fn:binary_cross_entropy_with_logits": (
         ("ordinary", "weight", "sum", "none", "inf", "pos_weight-sum", "pos_weight-none",
          "pos_weight-weight", "pos_weight-target-grad", "pos_weight-inf", "reduction0",
@@ -266,11 +254,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
     "fn:inner": (
         ("ordinary", "vector-matrix", "3-d", "noncontig", "empty"),
         "ViewBackward0", "ReshapeAliasBackward0"),
-    "fn:instance_norm": (
-        ("ordinary", "affine", "4-d", "5-d", "float64", "float16", "eps-momentum",
-         "one-position-eval", "constant", "specials", "all", "running-stats-eval",
-         "running-stats-updated", "node"),
-        "MulBackward0", "NativeBatchNormBackwardBackward0"),
     "fn:inverse": (
         ("ordinary", "batch", "1x1", "float64", "noncontig", "empty", "empty-batch", "nan"),
         "MmBackward0", "TransposeBackward0"),
@@ -282,10 +265,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "node-reduction-1", "reduction-keyword", "default-reduction", "node-default-reduction",
          "log-target"),
         "MulBackward0", "MaskedFillBackward0"),
-    "fn:layer_norm": (
-        ("ordinary", "affine", "two-dims", "all-dims", "weight-only", "eps", "1-d", "constant",
-         "float64", "float16", "inf-nan", "empty", "cudnn", "keywords", "node"),
-        "MulBackward0", "NativeLayerNormBackwardBackward0"),
     "fn:logdet": (
         ("ordinary", "batch", "1x1", "float64", "noncontig", "empty", "empty-batch", "nan",
          "negative", "batch-signs", "large", "node"),
