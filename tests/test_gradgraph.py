@@ -370,6 +370,16 @@ NN_CASES.update({
         x, _running(lib, 3, 0.2), _running(lib, 3, 1.5), w, use_input_stats=False),
         [(2, 3, 4), (3,)]),
     "repeat": (lambda lib, x: x.repeat(2, 1, 3).exp(), [(4, 3)]),
+    # rms_norm: mean's and rsqrt's gradients divide / multiply by a number (div.Scalar,
+    # mul.Scalar), as PyTorch's
+    "rms_norm": (lambda lib, x: lib.nn.functional.rms_norm(x, (3,)), [(4, 3)]),
+    "rms_norm-weight-2-dims": (lambda lib, x, w: lib.nn.functional.rms_norm(
+        x, (2, 3), w, eps=0.1), [(4, 2, 3), (2, 3)]),
+    "mean-exp": (lambda lib, x: x.mean().exp(), [(4, 3)]),
+    "mean-dim-exp": (lambda lib, x: x.mean(1).exp(), [(4, 3)]),
+    "mean-dim-keepdim-exp": (lambda lib, x: x.mean(0, keepdim=True).exp(), [(4, 3)]),
+    "sum-dims-exp": (lambda lib, x: x.sum((0, 2)).exp(), [(2, 4, 3)]),
+    "rsqrt-exp": (lambda lib, x: (x * x + 0.5).rsqrt().exp(), [(4, 3)]),
     "repeat-ones": (lambda lib, x: x.repeat(1, 1).exp(), [(4, 3)]),
 })
 
