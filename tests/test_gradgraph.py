@@ -345,6 +345,53 @@ NN_CASES = {
        }.items()},
 }
 
+# ggnorm2 task: batch norm's gradients are one node (NativeBatchNormBackwardBackward0, whose
+# own backward differentiates the same formula); instance norm is batch norm of the repeated
+# parameters (repeat's gradient: PyTorch's one reshape and sum)
+def _running(lib, c, value):
+    return lib.full((c,), value, dtype=lib.float64)
+
+
+NN_CASES.update({
+    "batch_norm": (lambda lib, x: lib.nn.functional.batch_norm(
+        x, None, None, training=True), [(4, 3)]),
+    "batch_norm-affine-running": (lambda lib, x, w, b: lib.nn.functional.batch_norm(
+        x, _running(lib, 3, 0.2), _running(lib, 3, 1.5), w, b, training=True), [(4, 3), (3,),
+                                                                                 (3,)]),
+    "batch_norm-eval-affine": (lambda lib, x, w, b: lib.nn.functional.batch_norm(
+        x, _running(lib, 3, 0.2), _running(lib, 3, 1.5), w, b), [(4, 3), (3,), (3,)]),
+    "batch_norm-4-d-weight": (lambda lib, x, w: lib.nn.functional.batch_norm(
+        x, None, None, w, training=True, eps=0.1), [(2, 3, 2, 2), (3,)]),
+    "batch_norm-weight-of-input": (lambda lib, x: lib.nn.functional.batch_norm(
+        x, None, None, x[:, 0] * 0.5 + 1.5, training=True), [(3, 3)]),
+    "instance_norm-affine": (lambda lib, x, w, b: lib.nn.functional.instance_norm(
+        x, weight=w, bias=b), [(2, 3, 4), (3,), (3,)]),
+    "instance_norm-eval": (lambda lib, x, w: lib.nn.functional.instance_norm(
+        x, _running(lib, 3, 0.2), _running(lib, 3, 1.5), w, use_input_stats=False),
+        [(2, 3, 4), (3,)]),
+    "repeat": (lambda lib, x: x.repeat(2, 1, 3).exp(), [(4, 3)]),
+    # rms_norm: mean's and rsqrt's gradients divide / multiply by a number (div.Scalar,
+    # mul.Scalar), as PyTorch's
+    "rms_norm": (lambda lib, x: lib.nn.functional.rms_norm(x, (3,)), [(4, 3)]),
+    "rms_norm-weight-2-dims": (lambda lib, x, w: lib.nn.functional.rms_norm(
+        x, (2, 3), w, eps=0.1), [(4, 2, 3), (2, 3)]),
+    "mean-exp": (lambda lib, x: x.mean().exp(), [(4, 3)]),
+    "mean-dim-exp": (lambda lib, x: x.mean(1).exp(), [(4, 3)]),
+    "mean-dim-keepdim-exp": (lambda lib, x: x.mean(0, keepdim=True).exp(), [(4, 3)]),
+    "sum-dims-exp": (lambda lib, x: x.sum((0, 2)).exp(), [(2, 4, 3)]),
+    "rsqrt-exp": (lambda lib, x: (x * x + 0.5).rsqrt().exp(), [(4, 3)]),
+    "repeat-ones": (lambda lib, x: x.repeat(1, 1).exp(), [(4, 3)]),
+})
+
+
+def test_repeat_zero_times_has_a_constant_gradient():
+    """A repeat of 0 copies: PyTorch's gradient is zeros, recorded as no graph at all."""
+    for lib in (minitorch, torch):
+        x = lib.ones(4, 3, dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad(x.repeat(0, 2).exp().sum(), x, create_graph=True)
+        assert g.grad_fn is None and not g.requires_grad
+        assert g.shape == (4, 3) and not g.detach().numpy().any()
+
 # PyTorch has no second derivative of hardsigmoid (its backward's node is NotImplemented)
 _NO_GRADGRAD = {"hardsigmoid", "hardsigmoid-inplace"}
 
@@ -375,7 +422,7 @@ def _nn_grads(lib, name):
 
 # values and derivatives only: ``x[0]``'s gradient records SliceBackwardBackward0 where PyTorch
 # records SelectBackwardBackward0 (indexing, outside the nn ops)
-_VALUES_ONLY = {"layer_norm-weight-of-input"}
+_VALUES_ONLY = {"layer_norm-weight-of-input", "batch_norm-weight-of-input"}
 
 
 @pytest.mark.parametrize("name", sorted(set(NN_CASES) - _VALUES_ONLY))

@@ -11,7 +11,9 @@ the batch): ``layer_norm`` over its last dimensions (all the features of one tok
 
 The backward is batch norm's, per group: ``gx = rstd (g - mean(g) - xhat mean(g xhat))`` with
 ``g`` the gradient of ``xhat``. It recomputes the statistics with tensor operations of ``x``,
-so it can be differentiated again.
+so it can be differentiated again. Recorded (``create_graph=True``), the three gradients of
+layer norm and of batch norm are one node each, as PyTorch's backward kernels
+(``NativeLayerNormGrad``, ``NativeBatchNormGrad``); unrecorded, the same formula runs without it.
 """
 
 from __future__ import annotations
@@ -73,6 +75,8 @@ class NativeLayerNorm(Function):
     @staticmethod
     def backward(ctx, grad):
         x, weight, bias = ctx.saved_tensors
+        if not is_grad_enabled():  # not recorded: the kernel's formula, without its node
+            return _layer_norm_grads(grad, x, weight, ctx.axes, ctx.eps, ctx.needs_input_grad[:3])
         return NativeLayerNormGrad.apply(grad, x, None, None, weight, bias, ctx.axes,
                                          ctx.eps, ctx.needs_input_grad[:3])
 
@@ -114,23 +118,30 @@ class NativeLayerNormGrad(Function):
 
     @staticmethod
     def backward(ctx, *ggs):
-        from minitorch.autograd import grad as autograd_grad
-
-        with enable_grad():  # aliases: partial derivatives (the weight may depend on x)
-            inputs = [t if t is None or not t._requires_grad else t.view_as(t)
-                      for t in ctx.saved_tensors]
-            outs = _layer_norm_grads(*inputs, ctx.axes, ctx.eps, ctx.mask)
-        wrt = [t for t in inputs if t is not None and t._requires_grad]
-        pairs = [(o, g) for o, g in zip(outs, ggs)
-                 if o is not None and g is not None and o._requires_grad]
-        if not wrt or not pairs:
-            return (None,) * 6
-        got = iter(autograd_grad([o for o, _ in pairs], wrt, [g for _, g in pairs],
-                                 retain_graph=True, allow_unused=True,  # (x's own graph)
-                                 create_graph=is_grad_enabled()))
-        d_grad, d_x, d_w = (next(got) if t is not None and t._requires_grad else None
-                            for t in inputs)
+        d_grad, d_x, d_w = _differentiate(_layer_norm_grads, ctx.saved_tensors,
+                                          (ctx.axes, ctx.eps, ctx.mask), ggs)
         return d_grad, d_x, None, None, d_w, None
+
+
+def _differentiate(formula, saved: tuple, args: tuple, ggs: tuple) -> tuple:
+    """The backward of a node whose forward is ``formula(*saved, *args)`` computed unrecorded
+    (a gradient kernel, as ``NativeLayerNormGrad``): that formula recorded on aliases of the
+    ``saved`` tensors and differentiated, its outputs weighted by ``ggs``. One gradient per
+    saved tensor (None where it needs none)."""
+    from minitorch.autograd import grad as autograd_grad
+
+    with enable_grad():  # aliases: partial derivatives (the weight may depend on x)
+        inputs = [t if t is None or not t._requires_grad else t.view_as(t) for t in saved]
+        outs = formula(*inputs, *args)
+    wrt = [t for t in inputs if t is not None and t._requires_grad]
+    pairs = [(o, g) for o, g in zip(outs, ggs)
+             if o is not None and g is not None and o._requires_grad]
+    if not wrt or not pairs:
+        return (None,) * len(saved)
+    got = iter(autograd_grad([o for o, _ in pairs], wrt, [g for _, g in pairs],
+                             retain_graph=True, allow_unused=True,  # (x's own graph)
+                             create_graph=is_grad_enabled()))
+    return tuple(next(got) if t is not None and t._requires_grad else None for t in inputs)
 
 
 def _layer_norm_stats(node):
@@ -180,3 +191,69 @@ class NativeGroupNorm(Function):
         gw = (grad * xhat.reshape(full)).sum(dims) if ctx.needs_input_grad[1] else None
         gb = grad.sum(dims) if ctx.needs_input_grad[2] else None
         return (gx.reshape(full) if ctx.needs_input_grad[0] else None), gw, gb
+
+
+# ggnorm2 task: batch norm's gradients as one node, as PyTorch's native_batch_norm_backward
+def _batch_norm_grads(grad, x, weight, stats, training: bool, eps: float, dims: tuple,
+                      mask) -> tuple:
+    """The gradients of ``batch_norm`` for (x, weight, bias) where ``mask`` asks, in tensor
+    operations: with the batch's statistics (training; written with tensor operations of
+    ``x``, they depend on it) or the running ones (``stats``: the mean and ``1 / std``,
+    shaped to broadcast). float16 is computed in float32 and rounded once, as the forward."""
+    half = x._data.dtype == np.float16
+    if half:
+        param_dtype = grad.dtype if weight is None else weight.dtype
+        x, grad = x.float(), grad.float()
+    shape = (1, -1) + (1,) * (x.dim() - 2)
+    if training:
+        mean = x.mean(dims, keepdim=True)
+        xc = x - mean
+        invstd = ((xc * xc).mean(dims, keepdim=True) + eps) ** -0.5
+    else:
+        mean, invstd = stats
+        xc = x - mean
+    xhat = xc * invstd
+    gxhat = grad if weight is None else grad * weight.reshape(shape)
+    gx = gw = gb = None
+    if mask[0]:
+        if training:
+            gx = invstd * (gxhat - gxhat.mean(dims, keepdim=True)
+                           - xhat * (gxhat * xhat).mean(dims, keepdim=True))
+        else:
+            gx = gxhat * invstd
+    if mask[1]:
+        gw = (grad * xhat).sum(dims)
+    if mask[2]:
+        gb = grad.sum(dims)
+    if half:
+        gx = None if gx is None else gx.half()
+        gw = None if gw is None else gw.to(param_dtype)
+        gb = None if gb is None else gb.to(param_dtype)
+    return gx, gw, gb
+
+
+class NativeBatchNormGrad(Function):
+    """The three gradients of ``batch_norm`` as one node, as PyTorch's
+    ``native_batch_norm_backward`` (``NativeBatchNormBackwardBackward0``, edges: the output
+    gradient, the input, the weight, the saved mean and ``1 / std`` (no gradient: empty
+    here)). Forward: :func:`_batch_norm_grads`, not recorded; its backward differentiates that
+    same formula (recorded on the saved tensors)."""
+
+    node_name = "NativeBatchNormBackwardBackward0"
+    _builtin = True
+    _edge_args = (0, 1, 2, 3, 4)
+    saved_names = ("grad_out", "input", "weight")  # as PyTorch's
+
+    @staticmethod
+    def forward(ctx, grad, x, weight, save_mean, save_invstd, stats, training, eps, dims, mask):
+        ctx.save_for_backward(grad, x, weight)
+        ctx.args = (stats, training, eps, dims, mask)
+        ctx.set_materialize_grads(False)  # a gradient that is not used stays None
+        with no_grad():
+            return _batch_norm_grads(grad.detach(), x.detach(),
+                                     None if weight is None else weight.detach(), *ctx.args)
+
+    @staticmethod
+    def backward(ctx, *ggs):
+        d_grad, d_x, d_w = _differentiate(_batch_norm_grads, ctx.saved_tensors, ctx.args, ggs)
+        return d_grad, d_x, d_w, None, None

@@ -106,7 +106,8 @@ class Rsqrt(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * -0.5 * out.pow(3)  # d a^(-1/2)/da = -1/2 a^(-3/2) = -1/2 rsqrt(a)^3
+        # d a^(-1/2)/da = -1/2 a^(-3/2) = -1/2 rsqrt(a)^3 (the -1/2: mul.Scalar, as PyTorch's)
+        return MulScalar.apply(grad, -0.5) * out.pow(3)
 
 
 class Log2(Function):

@@ -36,7 +36,7 @@ from minitorch.ops._util import (
     saved_dim,
     saved_sizes,
 )
-from minitorch.ops.arithmetic import MulScalar
+from minitorch.ops.arithmetic import DivScalar, MulScalar
 from minitorch.ops.arithmetic import where as _where
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var",
@@ -124,7 +124,8 @@ class SumDim(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return _spread(grad, ctx.shape, ctx.dims, ctx.keepdim)
+        # as PyTorch's sum_backward: the reduced dims unsqueezed back one by one
+        return _unsqueezed(grad, ctx.dims, ctx.keepdim).expand(ctx.shape)
 
 
 def _acc(x):
@@ -241,7 +242,7 @@ class Mean(Function):
     @staticmethod
     def backward(ctx, grad):
         n = builtins.max(int(np.prod(ctx.shape)), 1)
-        return grad.expand(ctx.shape) / n
+        return DivScalar.apply(grad.expand(ctx.shape), n)  # (div.Scalar, as PyTorch's)
 
 
 class MeanDim(Function):
@@ -265,7 +266,9 @@ class MeanDim(Function):
     @staticmethod
     def backward(ctx, grad):
         n = int(np.prod([ctx.shape[d] for d in ctx.dims]))
-        return _spread(grad, ctx.shape, ctx.dims, ctx.keepdim) / builtins.max(n, 1)
+        # as PyTorch's: the reduced dims unsqueezed back one by one, and div.Scalar
+        return DivScalar.apply(_unsqueezed(grad, ctx.dims, ctx.keepdim).expand(ctx.shape),
+                               builtins.max(n, 1))
 
 
 class MaxAll(Function):

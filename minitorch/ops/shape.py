@@ -408,13 +408,21 @@ class Repeat(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        # As PyTorch's repeat_backward (so create_graph=True records its graph): the new
+        # leading dims summed one at a time, then one reshape that splits each repeated dim
+        # into (repeat, size) and one sum over the repeats.
+        if 0 in ctx.repeats:
+            return grad.new_zeros(ctx.shape)
         lead = len(ctx.repeats) - len(ctx.shape)
-        shape = (1,) * lead + tuple(ctx.shape)
-        split = []
-        for r, s in zip(ctx.repeats, shape):
-            split += [r, s]
-        g = grad.reshape(split).sum(tuple(range(0, len(split), 2)))
-        return g.reshape(ctx.shape)
+        for _ in range(lead):
+            grad = grad.sum(0)
+        split, repeated = [], []
+        for r, s in zip(ctx.repeats[lead:], ctx.shape):
+            if r != 1:
+                split.append(r)
+                repeated.append(len(split) - 1)
+            split.append(s)
+        return grad.reshape(split).sum(repeated) if repeated else grad
 
 
 # ---------------------------------------------------------------- views of a part: x[i], x[a:b]
