@@ -92,12 +92,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "p3", "ties-p3", "pinf", "ties-pinf", "float64-p3", "many-rows", "one-row", "no-columns",
          "nan", "keyword"),
         "IndexAddBackward0", "PdistBackwardBackward0"),
-    "F:poisson_nll_loss": (
-        ("ordinary", "zeros", "ties", "inf", "nan", "noncontig", "strided", "float64", "float16",
-         "sum", "none", "size_average-False", "reduce-False", "node", "node-mean", "full",
-         "full-none", "full-target-grad", "full-node", "target-grad", "int-target", "float64",
-         "broadcast"),
-        "None", "MulBackward0"),
     "F:scaled_dot_product_attention": (
         ("3d-ordinary", "3d-zeros", "3d-ties", "3d-inf", "3d-nan", "3d-noncontig", "3d-strided",
          "3d-float64", "3d-float16", "3d-bool-mask", "3d-float-mask", "3d-mask-row",

@@ -585,13 +585,16 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True,  # n
     ``log(target!)``, ``target log target - target + log(2 pi target) / 2``, where
     ``target > 1``."""
     reduction = _reduction_of(size_average, reduce, reduction)
+    # (PyTorch's C++ computes target * input before exp(input): made in that order, the nodes
+    # run in PyTorch's order, and a recorded gradient adds its parts as PyTorch's does)
     if log_input:
-        loss = input.exp() - target * input
+        product = target * input
+        loss = input.exp() - product
     else:
         loss = input - target * _plus(input, eps).log()
     if full:
         t = target if target.is_floating_point() else target.to(_dtype.get_default_dtype())
-        stirling = (t * t.log() - t
-                    + MulScalar.apply(MulScalar.apply(t, 2 * math.pi).log(), 0.5))
+        half_log = MulScalar.apply(MulScalar.apply(t, 2 * math.pi).log(), 0.5)  # (first, too)
+        stirling = t * t.log() - t + half_log
         loss = loss + stirling.masked_fill(target <= 1, 0)
     return _reduce(loss, reduction)

@@ -1281,6 +1281,11 @@ class MulScalar(MulNumber):
     _builtin = True
     _edge_args = (0,)
 
+    @staticmethod
+    def backward(ctx, grad):  # PyTorch's derivative of mul.Scalar is mul.Scalar again
+        ctx.saved_tensors  # noqa: B018  (raises once the graph has been freed)
+        return (MulScalar.apply(grad, ctx.number),)
+
 
 class DivScalar(DivNumber):
     """``x / number`` under the node name of PyTorch's ``div.Scalar`` overload (one edge)."""
@@ -1288,6 +1293,11 @@ class DivScalar(DivNumber):
     node_name = "DivBackward1"
     _builtin = True
     _edge_args = (0,)
+
+    @staticmethod
+    def backward(ctx, grad):  # and that of div.Scalar is div.Scalar
+        ctx.saved_tensors  # noqa: B018  (raises once the graph has been freed)
+        return (DivScalar.apply(grad, ctx.number),)
 
 
 class SubScalar(SubNumber):
