@@ -1433,10 +1433,14 @@ def _kl_div(input: Tensor, target: Tensor, reduction: str, log_target: bool) -> 
     """:func:`kl_div` after its Python checks and warning (``torch.kl_div`` has none)."""
     if input._data.dtype.kind != "f" or target._data.dtype.kind != "f":
         raise RuntimeError("kl_div: Integral inputs not supported.")
+    # (made in the order PyTorch's C++ makes them, right operand first, so that a recorded
+    # gradient adds its parts in PyTorch's order)
     if log_target:
-        loss = target.exp() * (target - input)
+        difference = target - input
+        loss = target.exp() * difference
     else:
-        loss = Xlogy.apply(target, target) - target * input
+        product = target * input
+        loss = Xlogy.apply(target, target) - product
     if reduction == "none":
         return loss
     if reduction == "mean":
