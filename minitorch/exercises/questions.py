@@ -569,6 +569,27 @@ QUESTIONS: dict[int, list[Question]] = {
                 "`.grad` holds the same first derivative, without a graph.",
             ),
         ),
+        Question(
+            "`u = torch.zeros(2, requires_grad=True)`, the length of a vector: "
+            "`norm = (u * u).sum().sqrt()`. Inside `torch.autograd.detect_anomaly()`, "
+            "`norm.backward()` raises. Which node does the error name?",
+            (
+                "`SqrtBackward0`: the derivative of the square root at 0 is infinite",
+                "`SumBackward0`: it spreads the infinite gradient over the elements",
+                "`MulBackward0`: it multiplies the infinite gradient by `u`, which is 0, and "
+                "`inf * 0` is `nan`",
+                "`torch::autograd::AccumulateGrad`: the `nan` arrives in `u.grad` there",
+            ),
+            2,
+            (
+                "Its gradient is `inf`, which is not a `nan`: the search goes on.",
+                "Spreading copies the `inf` to each element: still no `nan`.",
+                "Right: the first node whose gradient is `nan` raises, and the warning shows "
+                "the line of `u * u`.",
+                "The check is on what each node returns; the multiplication before it already "
+                "returned the `nan`.",
+            ),
+        ),
     ],
     # ------------------------------------------------------------ 06 Clearing gradients, no_grad
     6: [
