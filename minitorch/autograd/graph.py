@@ -20,18 +20,21 @@ from __future__ import annotations
 
 import abc
 import contextlib
+import sys
 import threading
 from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from minitorch.autograd import function, grad_mode
+from minitorch.autograd import engine, function, grad_mode
 from minitorch.autograd.function import _FREED, AccumulateGrad
 
 __all__ = ["GraphNode", "GraphEdge", "Graph", "walk", "saved_tensors",
            # savedhooks task: PyTorch's torch.autograd.graph
            "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "Node",
-           "GradientEdge", "get_gradient_edge", "increment_version"]
+           "GradientEdge", "get_gradient_edge", "increment_version",
+           # multigradhook task
+           "register_multi_grad_hook"]
 
 
 @dataclass
@@ -434,3 +437,141 @@ def increment_version(tensor) -> None:
     for t in (tensor,) if isinstance(tensor, function.Tensor) else tensor:
         if not t.is_inference():
             t.detach()._version_counter.value += 1  # (detach gives t a counter if it had none)
+
+
+# ---------------------------------------------------------------- multigradhook task
+# ``register_multi_grad_hook`` needs what PyTorch asks its engine: which backward pass is
+# running, and whether it will run a given node. The engine is left as the chapters show it:
+# the pass running now is the innermost frame of ``engine._run`` on the stack, and its locals
+# say which nodes it reaches (``deps``) and which edges ``grad()`` / ``backward(inputs=...)``
+# capture (the ``_Capture`` among ``extra_observers``). ``backward(inputs=...)`` accumulates
+# into the leaves (and runs their hooks) after ``_run``, in its own frame, with that capture.
+
+class _Backward(NamedTuple):
+    token: object  # the same object for the whole pass, another for any other pass
+    reached: dict | None  # every node reachable from the roots (None: after the pass)
+    captures: list  # the _Capture observers (grad(), backward(inputs=...)), else empty
+    leaf_hooks: bool  # whether the hooks of leaf tensors run for this pass
+
+
+def _running_backward() -> _Backward | None:
+    """The innermost backward pass running in this thread, or None outside backward."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code is engine._run.__code__:
+            loc = frame.f_locals
+            captures = [o for o in loc["extra_observers"] if isinstance(o, engine._Capture)]
+            caller = frame.f_back.f_code if frame.f_back is not None else None
+            return _Backward(captures[0] if captures else loc["tiebreak"], loc["deps"],
+                             captures, not captures or caller is engine.backward.__code__)
+        if frame.f_code is engine.backward.__code__ and "capture" in frame.f_locals:
+            capture = frame.f_locals["capture"]
+            return _Backward(capture, None, [capture], True)
+        frame = frame.f_back
+    return None
+
+
+def _will_execute(run: _Backward) -> set:
+    """The nodes that PyTorch's engine would run in ``run``: all it reaches, or, when only some
+    inputs' gradients are asked for, those on a path to them."""
+    if run.reached is None:  # after backward(inputs=...)'s pass: the leaves it accumulates into
+        return {node for c in run.captures for (node, _), g in c.found.items() if g is not None}
+    if not run.captures:
+        return set(run.reached)
+    parents: dict = {}
+    for node in run.reached:
+        for nxt, _ in node._next:
+            if nxt is not None:
+                parents.setdefault(nxt, []).append(node)
+    stack = [node for c in run.captures for node, _ in c.found if node in run.reached]
+    needed = set(stack)
+    while stack:
+        for parent in parents.get(stack.pop(), ()):
+            if parent not in needed:
+                needed.add(parent)
+                stack.append(parent)
+    return needed
+
+
+class _MultiHandle:
+    """The handle ``register_multi_grad_hook`` returns: ``remove()`` removes every hook."""
+
+    def __init__(self, handles: tuple) -> None:
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode: str = "all"):
+    """Call ``fn`` once per backward pass for a group of tensors.
+
+    ``mode="all"``: ``fn(grads)`` once the gradient of every tensor that the pass computes has
+    been computed, with None for the tensors it does not reach (or does not need). ``"any"``:
+    ``fn(grad)`` with the first of their gradients computed in the pass. Returns a handle whose
+    ``remove()`` removes the hook.
+
+    >>> import minitorch
+    >>> a, b = minitorch.ones(2, requires_grad=True), minitorch.ones(2, requires_grad=True)
+    >>> c, d = a * b, a * b
+    >>> h = register_multi_grad_hook((a, b, c, d), lambda gs: print([g is not None for g in gs]))
+    >>> c.sum().backward()
+    [True, True, True, False]
+
+    Not as in PyTorch: ``grad()`` runs no hooks of leaf tensors in minitorch, so the leaves of
+    the group are left out there (None); ``backward(inputs=...)`` runs them after the pass, so
+    ``fn`` may run after it.
+    """
+    supported_modes = ("all", "any")
+    if mode not in supported_modes:
+        raise ValueError(f"Expects mode to be one of {supported_modes} but got {mode}")
+    tensors = tuple(tensors)
+    nodes = [t._edge()[0] for t in tensors] if mode == "all" else None
+    if nodes is not None and None in nodes:
+        raise AssertionError("Expected gradient function to be set")
+    lock = threading.Lock()
+    passes: dict = {}  # token of a pass -> its state, until fn ran for it
+
+    def state_of(run: _Backward) -> dict | None:
+        with lock:
+            if run.token not in passes:
+                runs = _will_execute(run)
+                if not run.leaf_hooks:  # grad() runs no leaf's hooks
+                    runs = {n for n in runs if type(n) is not AccumulateGrad}
+                passes[run.token] = {"runs": runs, "count": 0, "buffer": [None] * len(tensors),
+                                     "calls": sum(n in runs for n in nodes or ()),
+                                     "done": False}
+            return passes[run.token]
+
+    def inner_hook(idx: int, grad) -> None:
+        run = _running_backward()
+        if run is None:
+            return
+        state = state_of(run)
+        if (nodes[idx] if nodes else tensors[idx]._edge()[0]) not in state["runs"]:
+            return  # a node PyTorch would not run in this pass
+        if mode == "any":
+            if not state["done"]:
+                state["done"] = True
+                fn(grad)
+            return
+        state["buffer"][idx] = grad
+        state["count"] += 1
+        if state["count"] == state["calls"]:
+            del passes[run.token]
+            fn(state["buffer"])
+
+    if mode == "all":
+        handles = tuple(t.register_hook(lambda g, i=i: inner_hook(i, g))
+                        for i, t in enumerate(tensors))
+    else:
+        handles = tuple(t.register_hook(lambda g, i=i: inner_hook(i, g))
+                        for i, t in enumerate(tensors) if t.requires_grad)
+    return _MultiHandle(handles)

@@ -29,7 +29,6 @@ Example:
 from __future__ import annotations
 
 import contextlib
-import sys
 import warnings
 import weakref
 
@@ -120,13 +119,9 @@ def _rng_as_in_forward(state):
 # ---------------------------------------------------------------- use_reentrant=True
 def _is_checkpoint_valid() -> bool:
     """False when the backward running now was asked for some inputs only (``autograd.grad``,
-    ``backward(inputs=...)``): the engine then captures gradients with a ``_Capture``
-    observer, and the recomputed graph's own backward would not reach those inputs."""
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_code is not engine._run.__code__:
-        frame = frame.f_back
-    return frame is None or not any(isinstance(o, engine._Capture)
-                                    for o in frame.f_locals["extra_observers"])
+    ``backward(inputs=...)``): the recomputed graph's own backward would not reach them."""
+    run = graph._running_backward()
+    return run is None or not run.captures
 
 
 class CheckpointFunction(Function):
