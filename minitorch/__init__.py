@@ -36,7 +36,8 @@ checks it. ``name.*`` is a package and everything in it; every module must be on
    ``profiler``, ``testing``, ``special``: the operations become Tensor methods
    (``Tensor.__mul__ is ops.arithmetic.mul``), and the rest of ``torch.*`` is built from them.
 6. ``nn.*``: layers, losses and their functional forms.
-7. ``optim.*``, ``utils``, ``utils.data.*``, ``datasets.*``, ``serialization``: training.
+7. ``optim.*``, ``utils``, ``utils.checkpoint``, ``utils.data.*``, ``datasets.*``,
+   ``serialization``: training.
 8. ``minitorch``: this file, the public API.
 9. ``viz.*``, ``exercises.*``: the course, on top.
 """

@@ -919,4 +919,25 @@ def _rebuild(cls, array, requires_grad, device):
     return t
 
 
-_function.Tensor = Tensor  # Function.apply recognises tensors without an import cycle
+# Function.apply recognises tensors, and checks their devices, without an import cycle
+_function.Tensor = Tensor
+
+
+def _counts_for_device(a) -> bool:
+    # Python numbers and 0-d CPU tensors may join tensors on any device, as in PyTorch.
+    return isinstance(a, Tensor) and not a._wrapped and not (
+        a._data.ndim == 0 and type(a._data) is np.ndarray)
+
+
+def _check_devices(args) -> None:
+    kinds = {type(a._data) for a in args if _counts_for_device(a)}
+    if len(kinds) > 1:
+        devices = sorted({str(a.device) for a in args if _counts_for_device(a)},
+                         key=lambda d: d != "cpu")
+        raise RuntimeError(
+            "Expected all tensors to be on the same device, but found at least two devices, "
+            f"{devices[-1]} and {devices[0]}!"
+        )
+
+
+_function._check_devices = _check_devices

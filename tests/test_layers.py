@@ -170,6 +170,7 @@ def test_an_exact_entry_beats_its_package():
     layers = [(1, ["utils.threads"]), (7, ["utils.*"])]
     assert layer_of("minitorch.utils.threads", layers) == 1
     assert layer_of("minitorch.utils.data.dataset", layers) == 7
+    assert layer_of("minitorch.utils.checkpoint") == layer_of("minitorch.utils") == 7
 
 
 def test_the_cycle_finder_finds_a_cycle():

@@ -299,12 +299,27 @@ def record_backward():
         observers.remove(recorder)
 
 
+class _Capturing(threading.local):
+    def __init__(self) -> None:
+        self.passes: list = []  # the _Capture of each such pass running in this thread
+
+
+capturing = _Capturing()
+
+
 class _Capture(BackwardObserver):
     """``grad()`` and ``backward(inputs=...)``: keep the gradient that arrives at each chosen
-    edge ``(node, output_nr)``, and run no leaf's ``AccumulateGrad``."""
+    edge ``(node, output_nr)``, and run no leaf's ``AccumulateGrad``. While its pass runs, it
+    is in ``capturing.passes`` (a reentrant checkpoint refuses such a pass, as in PyTorch)."""
 
     def __init__(self, edges) -> None:
         self.found = dict.fromkeys(edges)
+
+    def __enter__(self):
+        capturing.passes.append(self)
+
+    def __exit__(self, *exc) -> None:
+        capturing.passes.remove(self)
 
     def node_started(self, node, grads: list) -> bool:
         for nr, g in enumerate(grads):
@@ -378,7 +393,8 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     if not inputs:
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
     capture = _Capture(t._edge() for t in inputs)
-    _run(roots, root_grads, retain_graph, create_graph, (capture,))
+    with capture:
+        _run(roots, root_grads, retain_graph, create_graph, (capture,))
     with grad_mode.set_grad_enabled(create_graph):
         for t in inputs:
             found = capture.found[t._edge()]
@@ -413,7 +429,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
     roots = [_root_edge(t, i) for i, t in enumerate(outputs)]
     root_grads = _make_root_grads(outputs, grads, create_graph)
     capture = _Capture(t._edge() for t in inputs)
-    _run(roots, root_grads, retain_graph, create_graph, (capture,))
+    with capture:
+        _run(roots, root_grads, retain_graph, create_graph, (capture,))
     result = []
     for i, t in enumerate(inputs):
         g = capture.found[t._edge()]

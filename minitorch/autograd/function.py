@@ -44,8 +44,6 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from minitorch import _backend
 from minitorch.autograd import grad_mode
 
@@ -604,23 +602,6 @@ def _record_node(ctx, args: tuple, out):
     return outputs if isinstance(out, tuple) else outputs[0]
 
 
-def _counts_for_device(a) -> bool:
-    # Python numbers and 0-d CPU tensors may join tensors on any device, as in PyTorch.
-    return isinstance(a, Tensor) and not a._wrapped and not (
-        a._data.ndim == 0 and type(a._data) is np.ndarray)
-
-
-def _check_devices(args) -> None:
-    kinds = {type(a._data) for a in args if _counts_for_device(a)}
-    if len(kinds) > 1:
-        devices = sorted({str(a.device) for a in args if _counts_for_device(a)},
-                         key=lambda d: d != "cpu")
-        raise RuntimeError(
-            "Expected all tensors to be on the same device, but found at least two devices, "
-            f"{devices[-1]} and {devices[0]}!"
-        )
-
-
 def _name_saved_outputs(ctx, outputs) -> None:
     """Outputs saved in forward were saved before their node existed: name it now."""
     if ctx._saved is _FREED:
@@ -635,6 +616,7 @@ def _name_saved_outputs(ctx, outputs) -> None:
 # minitorch/_tensor.py sets this to the Tensor class (it is defined after this module).
 Tensor: type = type(None)
 _raw_saved = None  # what ``grad_fn._raw_saved_<name>`` gives (autograd/graph.py sets it)
+_check_devices = None  # the device check of apply, with the Tensor: _tensor.py sets it
 
 
 class record_forward:  # noqa: N801

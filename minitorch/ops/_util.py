@@ -9,8 +9,8 @@ import numpy as np
 
 from minitorch import _backend, _dtype
 from minitorch._backend import array_module
-from minitorch._tensor import Tensor, _in_format, _suggest_memory_format, _wrap
-from minitorch.autograd.function import _check_devices, _unpack_saved
+from minitorch._tensor import Tensor, _check_devices, _in_format, _suggest_memory_format, _wrap
+from minitorch.autograd.function import _unpack_saved
 
 
 def _make_quietly():
