@@ -33,7 +33,7 @@ checks it. ``name.*`` is a package and everything in it; every module must be on
    functions that make tensors.
 5. ``_tensor_methods``, ``_out``, ``functional``, ``linalg``, ``_linalg_torch``,
    ``autograd.functional``, ``autograd.gradcheck``, ``cuda``, ``accelerator``, ``backends.*``,
-   ``profiler``, ``testing``, ``special``: the operations become Tensor methods
+   ``profiler``, ``testing``, ``special``, ``func``: the operations become Tensor methods
    (``Tensor.__mul__ is ops.arithmetic.mul``), and the rest of ``torch.*`` is built from them.
 6. ``nn.*``: layers, losses and their functional forms.
 7. ``optim.*``, ``utils``, ``utils.checkpoint``, ``utils.data.*``, ``datasets.*``,
@@ -771,3 +771,7 @@ def imag(input: Tensor) -> Tensor:  # noqa: A002
 
 
 del _name, _doc
+
+# func task: torch.func's function transforms (grad, vjp, jvp, jacrev, vmap...) and torch.vmap
+from minitorch import func
+from minitorch.func import vmap
