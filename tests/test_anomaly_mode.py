@@ -250,3 +250,14 @@ def test_the_modules_example_runs():
 
     result = doctest.testmod(anomaly_mode)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_leafs_accumulate_grad_keeps_its_stack_too():
+    def keys(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with warnings.catch_warnings(), lib.autograd.detect_anomaly():
+            warnings.simplefilter("ignore")
+            y = x * 2
+        return sorted(y.grad_fn.next_functions[0][0].metadata)
+
+    assert keys(minitorch) == keys(torch) == ["traceback_"]

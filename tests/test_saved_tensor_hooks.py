@@ -410,3 +410,21 @@ def test_walking_a_graph_unpacks_nothing():
     assert [n.saved for n in walk(y).nodes] == [[], [], []]
     assert [len(n.saved) for n in walk(plain).nodes] == [1, 0, 0]
     assert log == []
+
+
+def test_double_backward_packs_and_unpacks():
+    """test_double_backward_through_hooks passes even if hooks are never called (its hooks are
+    identities): count the calls as well."""
+    def run(lib):
+        log = []
+        x = lib.tensor(X.astype(np.float64), requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: (log.append("p"), t.clone())[1],
+                                                    lambda t: (log.append("u"), t * 1)[1]):
+            y = (x * x * x).exp().sum() + (x @ x.T).sum()
+        (g,) = lib.autograd.grad(y, x, create_graph=True)
+        (g * g).sum().backward()
+        return log.count("p"), log.count("u"), np.round(x.grad.detach().numpy(), 6).tolist()
+
+    mine, theirs = run(minitorch), run(torch)
+    assert mine == theirs
+    assert mine[0] > 0

@@ -115,9 +115,12 @@ _running = _Running()
 def _keep_stack(node, outputs) -> None:
     """A node was recorded: keep the learner's call stack, and the node whose backward made it."""
     frames = [f for f in traceback.extract_stack() if _learners(f.filename)]
-    node.metadata["traceback_"] = traceback.format_list(frames)
+    node.metadata["traceback_"] = stack = traceback.format_list(frames)
     if _running.nodes:
         node.metadata["parent_"] = _running.nodes[-1]
+    for leaf, _ in node._next:  # a leaf joins its first graph in the mode: PyTorch makes its
+        if type(leaf) is function.AccumulateGrad and "traceback_" not in leaf.metadata:
+            leaf.metadata["traceback_"] = stack  # AccumulateGrad then, and it keeps the stack
 
 
 @functools.cache
