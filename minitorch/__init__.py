@@ -23,10 +23,10 @@ checks it. ``name.*`` is a package and everything in it; every module must be on
 1. ``_dtype``, ``_device``, ``_size``, ``_about``, ``_tensor_str``, ``return_types``, ``_warnings``,
    ``_backend``, ``utils.threads``: NumPy only (the backends register their device types).
 2. ``autograd``, ``autograd.grad_mode``, ``autograd.function``, ``autograd.engine``,
-   ``autograd.graph``, ``autograd.profiler``, ``autograd.anomaly_mode``: the graph and the
-   chain rule. They meet the Tensor class only at run time (``_tensor`` sets
-   ``function.Tensor``); the profiler, anomaly mode and the viz watch backward as observers
-   the engine tells about each node.
+   ``autograd.graph``, ``autograd.profiler``, ``autograd.anomaly_mode``,
+   ``autograd.recorders``: the graph and the chain rule. They meet the Tensor class only at
+   run time (``_tensor`` sets ``function.Tensor``); the profiler, anomaly mode and the
+   recorders watch backward as observers the engine tells about each node.
 3. ``_tensor``: the Tensor and its state. ``_tensor._wrap`` is the one place where an array
    becomes a Tensor.
 4. ``ops.*``, ``_creation``, ``_random``, ``_legacy``: one ``Function`` per operation, and the

@@ -12,6 +12,7 @@ import pytest
 
 import minitorch
 from minitorch.autograd import engine, function
+from minitorch.autograd.recorders import record_forward
 
 torch = pytest.importorskip("torch", reason="PyTorch is the oracle for anomaly mode")
 
@@ -227,7 +228,7 @@ def test_the_warning_points_at_the_learners_backward_call():
 
 def test_record_forward_still_sees_only_its_own_thread():
     x = minitorch.ones(2, requires_grad=True)
-    with function.record_forward() as steps:
+    with record_forward() as steps:
         (x * 2).exp()
         other = threading.Thread(target=lambda: x.sin())
         other.start()

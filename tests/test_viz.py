@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import minitorch as torch
-from minitorch.autograd.engine import record_backward
+from minitorch.autograd.recorders import record_backward
 from minitorch.viz import (
     INSTALL_HINT,
     draw_graph,
@@ -736,8 +736,7 @@ def test_the_install_hint_appears_only_when_dot_is_missing(monkeypatch):
 def test_recorders_are_thread_local():
     import threading
 
-    from minitorch.autograd.engine import record_backward
-    from minitorch.autograd.function import record_forward
+    from minitorch.autograd.recorders import record_backward, record_forward
 
     x = torch.tensor(2.0, requires_grad=True)
     started, done = threading.Event(), threading.Event()

@@ -26,15 +26,12 @@ from __future__ import annotations
 import heapq
 import itertools
 import threading
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 
 from minitorch._dtype import from_numpy_dtype
 from minitorch.autograd import function, grad_mode
 from minitorch.autograd.function import AccumulateGrad, _zeros_for_missing
 
-__all__ = ["backward", "grad", "record_backward", "BackwardStep", "BackwardObserver",
-           "observers"]
+__all__ = ["backward", "grad", "BackwardObserver", "observers"]
 
 
 # ---------------------------------------------------------------- the algorithm
@@ -58,11 +55,9 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
         while ready:  # 3. the newest node whose gradients have all arrived
             node = heapq.heappop(ready)[2]
             grads = buffers.pop(node, None) or [None]
-            if node._tensor_pre_hooks or node._pre_hooks:  # hooks may replace the gradients
-                grads = _call_pre_hooks(node, grads)
-            # 4. call it: one gradient per edge
+            # 4. call it (its hooks first): one gradient per edge
             outs = _call_observed(watching, node, grads) if watching else _call_node(node, grads)
-            if not retain_graph and node._saved:  # free what it saved for backward
+            if not retain_graph and node._saved and outs:  # free what it saved (if it ran)
                 node._release()
             for (nxt, nr), g in zip(node._next, outs):  # 5. send each gradient along its edge
                 if nxt is None:
@@ -106,6 +101,8 @@ def _add_to_buffer(buffers: dict, node, nr: int, g) -> None:
 def _call_node(node, grads: list) -> tuple:
     """Run one node: from the gradients of its outputs, one gradient per edge (each checked
     against its input by ``_checked``). A leaf's ``AccumulateGrad`` adds into ``.grad``."""
+    if node._tensor_pre_hooks or node._pre_hooks:  # hooks may replace the gradients
+        grads = _call_pre_hooks(node, grads)
     if type(node) is AccumulateGrad:
         if grads[0] is not None:
             node.accumulate_handed_over(grads)  # a gradient nothing else holds is kept as is
@@ -123,18 +120,21 @@ def _call_node(node, grads: list) -> tuple:
     outs = _checked(node, outs if type(outs) is tuple else (outs,))
     if node._hooks:
         for hook in tuple(node._hooks.values()):
-            hook(outs, tuple(grads))
+            new = hook(outs, tuple(grads))
+            if new is not None:  # a hook may replace the gradients the node sends on
+                outs = _hook_result(hook, outs, new)
     return outs
 
 
 def _call_observed(watching: tuple, node, grads: list) -> tuple:
     """``_call_node``, with each observer told before and after. A node that an observer
-    answers ``False`` for (``grad()`` does for the leaves) is skipped: it sends nothing on."""
+    answers ``False`` for (``grad()`` does for the nodes it does not need) is skipped: it
+    keeps its saved tensors and sends nothing on, so what only it leads to does not run."""
     run = True
     for observer in watching:
         run = observer.node_started(node, grads) is not False and run
     try:
-        outs = _call_node(node, grads) if run else (None,) * len(node._next)
+        outs = _call_node(node, grads) if run else ()
         for observer in watching:
             observer.node_finished(node, grads, outs)
     except Exception as error:  # (anomaly mode says which forward line made the node)
@@ -146,22 +146,32 @@ def _call_observed(watching: tuple, node, grads: list) -> tuple:
 
 # ---------------------------------------------------------------- hooks and checks
 def _call_pre_hooks(node, grads: list) -> list:
-    tensor_hooks = node._tensor_pre_hooks
-    if tensor_hooks:
-        for nr, hooks in tensor_hooks.items():
-            for hook in tuple(hooks.values()):
-                if grads[nr] is None:
-                    continue
-                new = hook(grads[nr])
-                if new is not None:
-                    function.check_hook_result(hook, grads[nr], new)
-                    grads[nr] = new
+    if node._tensor_pre_hooks:  # (in place: an observer sees them in node_finished)
+        for nr, hooks in node._tensor_pre_hooks.items():
+            if grads[nr] is not None:
+                grads[nr] = function.through_hooks(hooks, grads[nr])
     if node._pre_hooks:
         for hook in tuple(node._pre_hooks.values()):
             new = hook(tuple(grads))
             if new is not None:
                 grads = list(new)
     return grads
+
+
+def _hook_result(hook, outs: tuple, new) -> tuple:
+    """What a node's post hook returned in place of its gradients, checked as PyTorch does."""
+    if not isinstance(new, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
+    if len(new) != len(outs):
+        raise RuntimeError(f"hook '{getattr(hook, '__name__', type(hook).__name__)}' has returned "
+                           f"an incorrect number of values (got {len(new)}, but expected "
+                           f"{len(outs)})")
+    for old, g in zip(outs, new):
+        if g is not None and not isinstance(g, function.Tensor):
+            raise TypeError(f"expected Variable, but hook returned '{type(g).__name__}'")
+        if g is not None and old is not None:
+            function.check_hook_result(hook, old, g)
+    return new
 
 
 def _checked(node, outs: tuple) -> tuple:
@@ -238,67 +248,6 @@ class BackwardObserver:
 observers: list = []  # the observers of every backward pass (``_run`` reads it once per pass)
 
 
-@dataclass
-class BackwardStep:
-    """One step of a recorded backward pass (see :func:`record_backward`).
-
-    Attributes:
-        index: 0 for the first node that ran, 1 for the next, ...
-        node: the node that ran (``AccumulateGrad`` for a leaf).
-        grad_outputs: the gradients that arrived at the node (already summed).
-        grad_inputs: what it sent along each of its ``next_functions`` (None where nothing).
-        accumulated_into: for ``AccumulateGrad``, the leaf tensor whose ``.grad`` changed.
-        grad_after: for ``AccumulateGrad``, a copy of the leaf's ``.grad`` after the step.
-    """
-
-    index: int
-    node: object
-    grad_outputs: tuple
-    grad_inputs: tuple
-    accumulated_into: object = None
-    grad_after: object = None
-    extra: dict = field(default_factory=dict)
-
-
-class _StepRecorder(BackwardObserver):
-    """Keeps a :class:`BackwardStep` for each node that backward runs in this thread."""
-
-    def __init__(self) -> None:
-        self.steps: list[BackwardStep] = []
-        self.thread = threading.get_ident()
-        self.arrived: tuple = ()
-
-    def node_started(self, node, grads: list) -> None:
-        self.arrived = tuple(grads)  # before the node runs: a leaf's gradient is handed over
-
-    def node_finished(self, node, grads: list, outs: tuple) -> None:
-        if threading.get_ident() != self.thread:
-            return
-        leaf = node.variable if type(node) is AccumulateGrad else None
-        after = None if leaf is None or leaf._grad is None else leaf._grad.detach().clone()
-        self.steps.append(BackwardStep(len(self.steps), node, self.arrived, tuple(outs), leaf,
-                                       after))
-
-
-@contextmanager
-def record_backward():
-    """Record every node that backward runs in this thread, in the real execution order.
-
-    >>> import minitorch
-    >>> x = minitorch.ones(2, requires_grad=True)
-    >>> with minitorch.autograd.engine.record_backward() as steps:
-    ...     (x * 3).sum().backward()
-    >>> [s.node.name() for s in steps]
-    ['SumBackward0', 'MulBackward0', 'torch::autograd::AccumulateGrad']
-    """
-    recorder = _StepRecorder()
-    observers.append(recorder)
-    try:
-        yield recorder.steps
-    finally:
-        observers.remove(recorder)
-
-
 class _Capturing(threading.local):
     def __init__(self) -> None:
         self.passes: list = []  # the _Capture of each such pass running in this thread
@@ -309,11 +258,16 @@ capturing = _Capturing()
 
 class _Capture(BackwardObserver):
     """``grad()`` and ``backward(inputs=...)``: keep the gradient that arrives at each chosen
-    edge ``(node, output_nr)``, and run no leaf's ``AccumulateGrad``. While its pass runs, it
-    is in ``capturing.passes`` (a reentrant checkpoint refuses such a pass, as in PyTorch)."""
+    edge ``(node, output_nr)``, and run only the nodes on a path from the roots to one of
+    them, as PyTorch's engine does (never a leaf's ``AccumulateGrad``). While its pass runs,
+    it is in ``capturing.passes`` (a reentrant checkpoint refuses such a pass, as in PyTorch)."""
 
-    def __init__(self, edges) -> None:
+    def __init__(self, edges, roots: list, accumulating: bool = False) -> None:
         self.found = dict.fromkeys(edges)
+        self.needed = _leading_to({node for node, _ in self.found}, roots)
+        # backward(inputs=) accumulates afterwards: a leaf's hooks run then, and a gradient it
+        # keeps is the one after its tensor's hooks, as retain_grad keeps it
+        self.accumulating = accumulating
 
     def __enter__(self):
         capturing.passes.append(self)
@@ -322,10 +276,44 @@ class _Capture(BackwardObserver):
         capturing.passes.remove(self)
 
     def node_started(self, node, grads: list) -> bool:
+        needed = node in self.needed
         for nr, g in enumerate(grads):
-            if (node, nr) in self.found:
-                self.found[node, nr] = g
-        return type(node) is not AccumulateGrad
+            if (node, nr) in self.found:  # as PyTorch: where the pass stops, after the tensor's
+                self.found[node, nr] = g if needed or g is None else self._hooked(node, nr, g)
+        return needed  # hooks; where it goes on, as the gradient arrived
+
+    def node_finished(self, node, grads: list, outs: tuple) -> None:
+        if self.accumulating and outs:  # (grads: after the tensor's hooks, which ran in place)
+            for nr, g in enumerate(grads):
+                if (node, nr) in self.found:
+                    self.found[node, nr] = g
+
+    def _hooked(self, node, nr: int, g):
+        if type(node) is not AccumulateGrad:
+            return function.through_hooks((node._tensor_pre_hooks or {}).get(nr, {}), g)
+        return g if self.accumulating else function.through_hooks(node.variable._hooks or {}, g)
+
+
+def _leading_to(targets: set, roots: list) -> set:
+    """The nodes reachable from ``roots`` from which one of ``targets`` can be reached."""
+    parents: dict = {}
+    stack = [node for node, _ in roots if node is not None]
+    while stack:  # every edge reachable from the roots, turned around
+        node = stack.pop()
+        for nxt, _ in node._next:
+            if nxt is not None and nxt not in parents:
+                parents[nxt] = [node]
+                stack.append(nxt)
+            elif nxt is not None:
+                parents[nxt].append(node)
+    needed: set = set()
+    stack = [t for t in targets if t in parents]
+    while stack:  # then up from the targets
+        for parent in parents.get(stack.pop(), ()):
+            if parent not in needed:
+                needed.add(parent)
+                stack.append(parent)
+    return needed
 
 
 # ---------------------------------------------------------------- the API
@@ -392,7 +380,7 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     inputs = _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-    capture = _Capture(t._edge() for t in inputs)
+    capture = _Capture((t._edge() for t in inputs), roots, accumulating=True)
     with capture:
         _run(roots, root_grads, retain_graph, create_graph, (capture,))
     with grad_mode.set_grad_enabled(create_graph):
@@ -428,7 +416,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     roots = [_root_edge(t, i) for i, t in enumerate(outputs)]
     root_grads = _make_root_grads(outputs, grads, create_graph)
-    capture = _Capture(t._edge() for t in inputs)
+    capture = _Capture((t._edge() for t in inputs), roots)
     with capture:
         _run(roots, root_grads, retain_graph, create_graph, (capture,))
     result = []

@@ -40,7 +40,6 @@ from __future__ import annotations
 import inspect
 import itertools
 import sys
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -48,7 +47,7 @@ from minitorch import _backend
 from minitorch.autograd import grad_mode
 
 __all__ = ["Node", "AccumulateGrad", "FunctionCtx", "BackwardCFunction", "Function",
-           "once_differentiable", "record_forward"]
+           "once_differentiable"]
 
 _sequence = itertools.count()  # the order nodes were created in; backward runs newest first
 _profiler = None  # the running autograd.profiler.profile, if any (see apply)
@@ -160,6 +159,16 @@ class Node:
         return f"<{self.name()} object at {hex(id(self))}>"
 
 
+def through_hooks(hooks: dict, grad):
+    """``grad`` through a tensor's gradient hooks, in order: each may return a replacement."""
+    for hook in tuple(hooks.values()):
+        new = hook(grad)
+        if new is not None:
+            check_hook_result(hook, grad, new)
+            grad = new
+    return grad
+
+
 def check_hook_result(hook, old, new) -> None:
     """PyTorch's error when a gradient hook returns a gradient of another size or dtype."""
     name = getattr(hook, "__name__", type(hook).__name__)
@@ -205,11 +214,7 @@ class AccumulateGrad(Node):
         keeps it as its ``.grad`` instead of a copy, as PyTorch's AccumulateGrad does."""
         grad, var = handed.pop(), self.variable
         if hooks and var._hooks:
-            for hook in tuple(var._hooks.values()):
-                new = hook(grad)
-                if new is not None:
-                    check_hook_result(hook, grad, new)
-                    grad = new
+            grad = through_hooks(var._hooks, grad)
         # A leaf switched off since its graph was recorded (requires_grad_(False), detach_())
         # gets nothing, as in PyTorch; its hooks still run.
         if var._requires_grad:
@@ -617,32 +622,6 @@ def _name_saved_outputs(ctx, outputs) -> None:
 Tensor: type = type(None)
 _raw_saved = None  # what ``grad_fn._raw_saved_<name>`` gives (autograd/graph.py sets it)
 _check_devices = None  # the device check of apply, with the Tensor: _tensor.py sets it
-
-
-class record_forward:  # noqa: N801
-    """Collect ``(node, outputs)`` for every node recorded inside the ``with`` block, in order,
-    in this thread.
-
-    >>> import minitorch
-    >>> x = minitorch.ones(2, requires_grad=True)
-    >>> with record_forward() as steps:
-    ...     y = (x * 2).exp()
-    >>> [node.name() for node, _ in steps]
-    ['MulBackward0', 'ExpBackward0']
-    """
-
-    def __enter__(self) -> list:
-        self.steps: list = []
-        self.thread = threading.get_ident()  # (nodes made in other threads are not its own)
-        node_watchers.append(self._keep)
-        return self.steps
-
-    def __exit__(self, *exc) -> None:
-        node_watchers.remove(self._keep)
-
-    def _keep(self, node, outputs: tuple) -> None:
-        if threading.get_ident() == self.thread:
-            self.steps.append((node, outputs))
 
 
 def once_differentiable(fn):

@@ -48,7 +48,7 @@ class Seen(dict):
 
 class EngineRun:
     """What a case got: the learner's value, how many nodes the real engine ran and (from
-    :func:`engine_ran`) the steps it ran (``minitorch.autograd.engine.BackwardStep``)."""
+    :func:`engine_ran`) the steps it ran (``minitorch.autograd.recorders.BackwardStep``)."""
 
     def __init__(self, value: Any, ran: int, steps: Any = ()) -> None:
         self.value, self.ran, self.steps = value, ran, list(steps)
@@ -59,7 +59,7 @@ class EngineRun:
 
 def engine_ran(fn: Callable[[], Any]) -> EngineRun:
     """Run ``fn()`` and count the nodes the real backward engine ran meanwhile."""
-    from minitorch.autograd.engine import record_backward
+    from minitorch.autograd.recorders import record_backward
 
     with record_backward() as steps:
         result = fn()

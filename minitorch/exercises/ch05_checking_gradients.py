@@ -594,7 +594,7 @@ def check_second_derivative(second_derivative: Callable[[Callable, float], Any])
                  for name in ("hessian", "hvp", "vhp", "jacobian")},
         packages=("torch",))
     def run(f: Callable, x: float, want: float) -> Any:
-        from minitorch.autograd.engine import record_backward
+        from minitorch.autograd.recorders import record_backward
 
         with record_backward() as steps:
             try:

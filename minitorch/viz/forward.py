@@ -2,7 +2,7 @@
 
 Every differentiable op that runs while some input requires grad adds one node to the graph.
 :func:`record_forward_graph` runs a function inside
-:func:`minitorch.autograd.function.record_forward`, keeps the nodes in the order they were
+:func:`minitorch.autograd.recorders.record_forward`, keeps the nodes in the order they were
 recorded, and replays them: frame ``k`` shows the first ``k`` nodes, the leaves they touch,
 and the tensor the newest op returned (with its ``grad_fn``).
 
@@ -18,7 +18,8 @@ Example:
 
 from __future__ import annotations
 
-from minitorch.autograd.function import AccumulateGrad, record_forward
+from minitorch.autograd.function import AccumulateGrad
+from minitorch.autograd.recorders import record_forward
 from minitorch.viz._format import shape_text
 from minitorch.viz._player import FramePlayer
 from minitorch.viz._scene import Scene, SceneEdge, SceneNode

@@ -13,7 +13,8 @@ nothing breaks.
 
 from __future__ import annotations
 
-from minitorch.autograd.function import AccumulateGrad, record_forward
+from minitorch.autograd.function import AccumulateGrad
+from minitorch.autograd.recorders import record_forward
 
 __all__ = ["track_modules", "module_names"]
 

@@ -1,7 +1,7 @@
 """Watch backward happen: the engine's real steps, one frame each.
 
 :func:`step_backward` runs ``loss.backward()`` once inside
-:func:`minitorch.autograd.engine.record_backward`, which records every node in the order the
+:func:`minitorch.autograd.recorders.record_backward`, which records every node in the order the
 engine really ran it, with the gradients it received and sent. Frame ``k`` shows step ``k``:
 the node running now (amber), the edges that already carried a gradient (red, labelled with
 the gradient, or its shape when it is large) and, at each leaf, the gradients arriving one
@@ -30,7 +30,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 
-from minitorch.autograd.engine import record_backward
+from minitorch.autograd.recorders import record_backward
 from minitorch.viz._format import grad_text, shape_text
 from minitorch.viz._player import FramePlayer
 from minitorch.viz._scene import Scene
@@ -90,7 +90,7 @@ class BackwardStepper(FramePlayer):
     """The frames of one backward pass; ``.widget`` is the slider + Prev/Next + picture.
 
     Attributes:
-        steps: the engine's :class:`~minitorch.autograd.engine.BackwardStep` list, in order.
+        steps: the engine's :class:`~minitorch.autograd.recorders.BackwardStep` list, in order.
         graph: the walked graph (:class:`~minitorch.autograd.graph.Graph`).
         first, last: the frame range (frame ``k`` is ``steps[k]``).
     """
