@@ -428,3 +428,34 @@ def test_double_backward_packs_and_unpacks():
     mine, theirs = run(minitorch), run(torch)
     assert mine == theirs
     assert mine[0] > 0
+
+
+GRADIENT_EDGE_CASES = {
+    "grad, non-leaf": lambda lib, x, y, e: lib.autograd.grad((y * y).sum(), e(y)),
+    "grad, edge and tensor": lambda lib, x, y, e: lib.autograd.grad((y * y).sum(), [e(y), x]),
+    "grad, leaf, materialized": lambda lib, x, y, e: lib.autograd.grad(
+        (x * 2).sum(), e(x), materialize_grads=True),
+    "grad, unused edge, materialized": lambda lib, x, y, e: lib.autograd.grad(
+        (x * 2).sum(), e(y), allow_unused=True, materialize_grads=True),
+    "backward inputs, leaf": lambda lib, x, y, e: ((y * y).sum().backward(inputs=[e(x)]),
+                                                   x.grad),
+    "backward inputs, non-leaf": lambda lib, x, y, e: ((y * y).sum().backward(inputs=[e(y)]),
+                                                       x.grad, y._grad if lib is minitorch
+                                                       else y.grad),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GRADIENT_EDGE_CASES))
+def test_a_gradient_edge_is_an_input(case):
+    """PyTorch's docstring: autograd.grad(loss, get_gradient_edge(t)) is autograd.grad(loss, t)."""
+    results = []
+    for lib in (minitorch, torch):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 3
+        try:
+            out = GRADIENT_EDGE_CASES[case](lib, x, y, lib.autograd.graph.get_gradient_edge)
+            results.append([None if g is None else g.tolist() for g in out])
+        except RuntimeError as error:
+            results.append(str(error))
+    assert results[0] == results[1]
+    assert case.startswith("grad, unused") or isinstance(results[0], list)

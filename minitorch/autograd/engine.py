@@ -301,11 +301,10 @@ def _leading_to(targets: set, roots: list) -> set:
     while stack:  # every edge reachable from the roots, turned around
         node = stack.pop()
         for nxt, _ in node._next:
-            if nxt is not None and nxt not in parents:
-                parents[nxt] = [node]
-                stack.append(nxt)
-            elif nxt is not None:
-                parents[nxt].append(node)
+            if nxt is not None:
+                if nxt not in parents:
+                    stack.append(nxt)
+                parents.setdefault(nxt, []).append(node)
     needed: set = set()
     stack = [t for t in targets if t in parents]
     while stack:  # then up from the targets
@@ -320,7 +319,7 @@ def _leading_to(targets: set, roots: list) -> set:
 def _as_tuple(x) -> tuple:
     if x is None:
         return ()
-    return (x,) if isinstance(x, function.Tensor) else tuple(x)
+    return (x,) if isinstance(x, function.Tensor) or hasattr(x, "output_nr") else tuple(x)
 
 
 def _root_edge(t, index: int):
@@ -329,6 +328,11 @@ def _root_edge(t, index: int):
             f"element {index} of tensors does not require grad and does not have a grad_fn"
         )
     return t._edge()
+
+
+def _input_edge(t):
+    """Where the gradient of an input is captured: a tensor's edge, or a ``GradientEdge``."""
+    return t._edge() if isinstance(t, function.Tensor) else (t.node, t.output_nr)
 
 
 def _make_root_grads(tensors: tuple, grads: tuple, create_graph: bool) -> list:
@@ -380,17 +384,18 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     inputs = _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-    capture = _Capture((t._edge() for t in inputs), roots, accumulating=True)
+    capture = _Capture((_input_edge(t) for t in inputs), roots, accumulating=True)
     with capture:
         _run(roots, root_grads, retain_graph, create_graph, (capture,))
     with grad_mode.set_grad_enabled(create_graph):
         for t in inputs:
-            found = capture.found[t._edge()]
+            edge = _input_edge(t)
+            found = capture.found[edge]
             if found is None:
                 continue
-            if t.is_leaf:
-                t._edge()[0].apply(found)
-            else:
+            if type(edge[0]) is AccumulateGrad:  # a leaf (a GradientEdge of another tensor
+                edge[0].apply(found)  # keeps nothing, as in PyTorch)
+            elif isinstance(t, function.Tensor):
                 t._grad = found if t._grad is None else t._grad + found
 
 
@@ -412,22 +417,25 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
     if allow_unused is None:
         allow_unused = materialize_grads
     for t in inputs:
-        if not t.requires_grad:
+        if isinstance(t, function.Tensor) and not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     roots = [_root_edge(t, i) for i, t in enumerate(outputs)]
     root_grads = _make_root_grads(outputs, grads, create_graph)
-    capture = _Capture((t._edge() for t in inputs), roots)
+    capture = _Capture((_input_edge(t) for t in inputs), roots)
     with capture:
         _run(roots, root_grads, retain_graph, create_graph, (capture,))
     result = []
     for i, t in enumerate(inputs):
-        g = capture.found[t._edge()]
+        g = capture.found[_input_edge(t)]
         if g is None:
             if not allow_unused:
                 raise RuntimeError(
                     f"The differentiated Tensor at index {i} appears to not have been used in "
                     "the graph. Set allow_unused=True if this is the desired behavior."
                 )
+            if materialize_grads and not isinstance(t, function.Tensor):
+                raise RuntimeError(
+                    "materialize_grads cannot be used when the given input is a GradientEdge")
             if materialize_grads:
                 g = t.new_zeros(t.shape)
         elif not create_graph:
