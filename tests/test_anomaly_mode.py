@@ -262,3 +262,58 @@ def test_a_leafs_accumulate_grad_keeps_its_stack_too():
         return sorted(y.grad_fn.next_functions[0][0].metadata)
 
     assert keys(minitorch) == keys(torch) == ["traceback_"]
+
+
+def _both_warned(program):
+    """(result, first lines of the 'Error detected' warnings) for minitorch, then torch."""
+    out = []
+    for lib in (minitorch, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result = program(lib)
+            except Exception as e:
+                result = (type(e).__name__, str(e))
+        lines = [str(w.message).split(":\n")[0].split(" (Triggered")[0] for w in caught
+                 if "Error detected" in str(w.message)]
+        out.append((result, lines))
+    return out
+
+
+@pytest.mark.parametrize("where", ["tensor hook", "node pre-hook"])
+def test_an_error_in_a_hook_names_the_node(where):
+    """PyTorch calls the pre-hooks inside the node's call: an error there is an error of that
+    node, and anomaly mode warns with its forward stack. minitorch says nothing."""
+    def program(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.autograd.detect_anomaly():
+            y = x.exp()
+
+            def broken(*_):
+                raise ValueError("hook broke")
+
+            if where == "tensor hook":
+                y.register_hook(broken)
+            else:
+                y.grad_fn.register_prehook(broken)
+            y.sum().backward()
+
+    (mine, my_warnings), (theirs, their_warnings) = _both_warned(program)
+    assert mine == theirs == ("ValueError", "hook broke")
+    assert my_warnings == their_warnings == [
+        "Error detected in ExpBackward0. Traceback of forward call that caused the error"]
+
+
+def test_the_nan_check_sees_what_a_post_hook_returned():
+    def program(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.autograd.detect_anomaly():
+            y = x.exp()
+            y.grad_fn.register_hook(lambda gi, go: (gi[0] * float("nan"),))
+            y.sum().backward()
+        return x.grad.tolist()
+
+    (mine, my_warnings), (theirs, their_warnings) = _both_warned(program)
+    assert mine == theirs == (
+        "RuntimeError", "Function 'ExpBackward0' returned nan values in its 0th output.")
+    assert my_warnings == their_warnings
