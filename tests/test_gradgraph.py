@@ -116,6 +116,13 @@ CASES = {  # name: (call on the library, positive inputs only)
     "trapezoid-x": (lambda lib, x: lib.trapezoid(x.exp(), x), True),
     "cumulative_trapezoid-x": (lambda lib, x: lib.cumulative_trapezoid(
         x.exp(), x, dim=1), True),
+    # ggops task: an integer index's backward is PyTorch's select_backward kernel
+    # (SelectBackwardBackward0, whose backward selects again); max/min split the gradient as
+    # where(tie, grad / 2, grad).masked_fill_(loses, 0) (x.flip(0) ties x on the middle row)
+    "select": (lambda lib, x: x[1] ** 3, False),
+    "select-negative": (lambda lib, x: x.select(-1, -2) ** 3 + x[:, 0].exp(), False),
+    "maximum": (lambda lib, x: lib.maximum(x, x.flip(0)) ** 2, False),
+    "minimum-broadcast": (lambda lib, x: lib.minimum(x[1:], x[0]) ** 2, False),
 }
 
 
@@ -177,7 +184,7 @@ def test_gradient_graphs_are_torchs(name):
         np.testing.assert_allclose(vm, vt, rtol=1e-10, atol=1e-12)
     if name in ("tanh", "sigmoid", "pow3", "abs", "mse_loss", "mse_loss-sum", "mse_loss-none",
                 "mse_loss-both", "smooth_l1_loss", "smooth_l1_loss-none", "huber_loss",
-                "huber_loss-sum-both"):
+                "huber_loss-sum-both", "select", "select-negative"):
         assert mine[1][0] == theirs[1][0]
 
 
