@@ -442,9 +442,9 @@ class Cross(Function):
         a, b = ctx.saved_tensors
         ga = gb = None
         if b is not None:
-            ga = Cross.apply(b.expand(grad.shape), grad, ctx.dim).sum_to_size(ctx.shapes[0])
+            ga = Cross.apply(b, grad, ctx.dim).sum_to_size(ctx.shapes[0])
         if a is not None:
-            gb = Cross.apply(grad, a.expand(grad.shape), ctx.dim).sum_to_size(ctx.shapes[1])
+            gb = Cross.apply(grad, a, ctx.dim).sum_to_size(ctx.shapes[1])
         return ga, gb
 
 

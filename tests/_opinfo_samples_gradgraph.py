@@ -222,11 +222,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "aweights", "both", "both-correction-0", "aweights-grad", "aweights-grad-correction-0",
          "aweights-grad-correction-2", "both-grad"),
         "TransposeBackward0", "TBackward0"),
-    "fn:cross": (
-        ("ordinary", "1-d", "dim0", "broadcast", "float64", "float16", "inf-nan", "zeros",
-         "empty", "default-dim", "default-dim-last", "default-dim-middle",
-         "default-dim-broadcast", "dim-None", "node"),
-        "ExpandBackward0", "AccumulateGrad"),
     "fn:ctc_loss": (
         ("sum", "none", "float64", "noncontig", "concatenated", "lists", "tuples", "int32",
          "float-targets", "blank-3", "empty-target", "empty-targets-mean", "one-step",
@@ -256,7 +251,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "float64-node", "float64-node-one-bias", "keywords", "noncontig", "zeros", "inf",
          "empty-batch"),
         "UnsafeSplitBackward0", "CloneBackward0"),
-    "fn:index_reduce": (("prod-self-zeros", "prod-noself-zeros"), "WhereBackward0", "Error"),
     "fn:instance_norm": (
         ("ordinary", "affine", "4-d", "5-d", "float64", "float16", "eps-momentum",
          "one-position-eval", "constant", "specials", "all", "running-stats-eval",
@@ -362,9 +356,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "strided-trainingFalse", "float64-trainingFalse", "float16-trainingFalse", "defaults",
          "keywords"),
         "MulBackward0", "RreluWithNoiseBackward1"),
-    "fn:scatter_reduce": (
-        ("prod-True-two-zeros", "prod-True-nan", "prod-False-two-zeros", "prod-False-nan"),
-        "WhereBackward0", "Error"),
     "fn:selu_": (
         ("ordinary", "zeros", "ties", "inf", "nan", "empty", "0-d", "noncontig", "strided",
          "float64", "float16", "kinks"),
@@ -405,9 +396,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "p=2-float64", "p=2-not-square", "p=-2", "p=-2-batch", "p=-2-float64", "p=-2-not-square",
          "p=nuc", "p=nuc-batch", "p=nuc-float64", "graph-None", "graph-nuc"),
         "LinalgSvdBackwardBackward0", "MmBackward0"),
-    "linalg:cross": (
-        ("ordinary", "1-d", "dim0", "broadcast", "float64", "float16", "inf-nan", "zeros", "empty"),
-        "ExpandBackward0", "AccumulateGrad"),
     "linalg:det": (
         ("ordinary", "batch", "1x1", "float64", "noncontig", "zeros", "empty", "empty-batch",
          "nan"),
@@ -507,11 +495,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "aweights", "both", "both-correction-0", "aweights-grad", "aweights-grad-correction-0",
          "aweights-grad-correction-2", "both-grad"),
         "TransposeBackward0", "TBackward0"),
-    "method:cross": (
-        ("ordinary", "1-d", "dim0", "broadcast", "float64", "float16", "inf-nan", "zeros",
-         "empty", "default-dim", "default-dim-last", "default-dim-middle",
-         "default-dim-broadcast", "dim-None", "node"),
-        "ExpandBackward0", "AccumulateGrad"),
     "method:cumprod": (
         ("zeros", "zeros-dim0", "ties", "ties-dim0", "inf", "inf-dim0", "nan", "nan-dim0",
          "dtype-f16", "one-zero", "two-zeros", "zeros-2d"),
@@ -523,17 +506,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         ("ordinary", "batch", "1x1", "float64", "noncontig", "zeros", "empty", "empty-batch",
          "nan"),
         "MulBackward0", "LinalgSolveExBackward0"),
-    "method:index_reduce": (("prod-self-zeros", "prod-noself-zeros"), "WhereBackward0", "Error"),
-    "method:index_reduce_": (
-        ("prod-self-ordinary", "prod-self-zeros", "prod-self-ties", "prod-self-inf",
-         "prod-self-nan", "prod-self-noncontig", "prod-self-strided", "prod-self-float64",
-         "prod-self-float16", "prod-self-dim1", "prod-self-neg-dim", "prod-self-0-d",
-         "prod-self-empty-index", "prod-self-3d", "prod-self-zeros", "prod-self-float16",
-         "prod-noself-ordinary", "prod-noself-zeros", "prod-noself-ties", "prod-noself-inf",
-         "prod-noself-nan", "prod-noself-noncontig", "prod-noself-strided", "prod-noself-float64",
-         "prod-noself-float16", "prod-noself-dim1", "prod-noself-0-d", "prod-noself-empty-index",
-         "prod-noself-3d", "prod-noself-zeros", "prod-noself-float16"),
-        "AccumulateGrad", "CloneBackward0"),
     "method:inverse": (
         ("ordinary", "batch", "1x1", "float64", "noncontig", "empty", "empty-batch", "nan"),
         "MmBackward0", "TransposeBackward0"),
@@ -580,15 +552,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "float16-p2-dim0", "float16-p1-dim-1", "float16-p3-dim1", "float16-pinf-dim0", "3-d",
          "p-half", "maxnorm-0", "big-maxnorm", "int-args"),
         "SubBackward0", "ToCopyBackward0"),
-    "method:scatter_reduce": (
-        ("prod-True-two-zeros", "prod-True-nan", "prod-False-two-zeros", "prod-False-nan"),
-        "WhereBackward0", "Error"),
-    "method:scatter_reduce_": (
-        ("prod-True-ordinary", "prod-True-ties-zeros", "prod-True-two-zeros", "prod-True-nan",
-         "prod-True-float64", "prod-True-empty-index", "prod-True-0-d", "prod-False-ordinary",
-         "prod-False-ties-zeros", "prod-False-two-zeros", "prod-False-nan", "prod-False-float64",
-         "prod-False-empty-index", "prod-False-0-d"),
-        "AccumulateGrad", "CloneBackward0"),
     "method:slogdet": (
         ("ordinary", "batch", "1x1", "float64", "noncontig", "empty", "empty-batch", "nan",
          "negative", "batch-signs", "large", "node"),

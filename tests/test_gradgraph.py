@@ -443,3 +443,34 @@ def test_mish_float16_gradient_graph_is_torchs():
     (mine, vm), (theirs, vt) = grad(minitorch), grad(torch)
     assert mine == theirs
     np.testing.assert_allclose(vm.astype(float), vt.astype(float), rtol=2e-3)
+
+
+# ggops task: prod's gradient of src where two of its zeros meet is PyTorch's DelayedError
+@pytest.mark.parametrize("name", ["scatter_reduce", "index_reduce"])
+def test_prod_past_two_zeros_records_an_error_node(name):
+    """The gradient is recorded behind ``torch::autograd::Error``, whose backward raises
+    PyTorch's message; with one zero in a place, the gradient is differentiable."""
+    import warnings
+
+    def grads(lib, src):
+        s = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
+        src = lib.tensor(src, dtype=lib.float64, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (index_reduce is in beta: PyTorch warns)
+            y = getattr(s, name)(0, lib.tensor([0, 0, 1]), src, "prod")
+        g = lib.autograd.grad((y * lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64)).sum(),
+                              [s, src], create_graph=True)
+        try:
+            second = lib.autograd.grad(g[1].sum(), src)[0].detach().numpy()
+        except RuntimeError as e:
+            second = str(e)
+        return graph_lines(g[1].grad_fn), g[1].detach().numpy(), second
+
+    for src in ([0.0, 0.0, 2.0], [0.0, 5.0, 2.0]):
+        (gm, vm, sm), (gt, vt, st) = grads(minitorch, src), grads(torch, src)
+        assert gm == gt
+        np.testing.assert_allclose(vm, vt)
+        if isinstance(st, str):
+            assert sm == st
+        else:
+            np.testing.assert_allclose(sm, st)
