@@ -527,12 +527,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
     "out:cond": (("out-requires-grad",), "LinalgSvdBackwardBackward0", "MmBackward0"),
     "out:tensorinv": (("out-requires-grad",), "MmBackward0", "TransposeBackward0"),
     "out:tensorsolve": (("out-requires-grad",), "UnsqueezeBackward0", "LinalgSolveExBackward0"),
-    "views": (
-        ("create-graph-ordinary", "create-graph-noncontig", "create-graph-strided",
-         "create-graph-float64", "iadd-index-ordinary", "iadd-index-noncontig",
-         "iadd-index-strided", "iadd-index-float64", "view-of-view-ordinary",
-         "view-of-view-noncontig", "view-of-view-strided", "view-of-view-float64"),
-        "SliceBackwardBackward0", "SelectBackwardBackward0"),
 }
 
 

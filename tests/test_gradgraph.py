@@ -123,7 +123,20 @@ CASES = {  # name: (call on the library, positive inputs only)
     "select-negative": (lambda lib, x: x.select(-1, -2) ** 3 + x[:, 0].exp(), False),
     "maximum": (lambda lib, x: lib.maximum(x, x.flip(0)) ** 2, False),
     "minimum-broadcast": (lambda lib, x: lib.minimum(x[1:], x[0]) ** 2, False),
+    # an in-place op on a view: CopySlices' backward records PyTorch's steps (CopyBackwards,
+    # AsStridedBackward0, CloneBackward0, CopySlices), the op saves a clone of the view
+    "inplace-on-views": (lambda lib, x: _changed_through_views(x), False),
 }
+
+
+def _changed_through_views(x):
+    z = x * x
+    z[1:].mul_(x[1:])
+    z[0].add_(x[2] ** 2)
+    z[:, 1] *= x[0, :3]
+    v = z[2]  # a view read after its base changed (AsStridedBackward0)
+    z[2, 1:] = x[1, :3]
+    return z * v
 
 
 def _combined(pair):
