@@ -126,6 +126,8 @@ CASES = {  # name: (call on the library, positive inputs only)
     # an in-place op on a view: CopySlices' backward records PyTorch's steps (CopyBackwards,
     # AsStridedBackward0, CloneBackward0, CopySlices), the op saves a clone of the view
     "inplace-on-views": (lambda lib, x: _changed_through_views(x), False),
+    # cumprod with a zero: each gradient slice copied into zeros (CopySlices, as PyTorch's)
+    "cumprod-a-zero": (lambda lib, x: (x * _one_zero(lib, x)).cumprod(1), True),
 }
 
 
