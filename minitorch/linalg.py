@@ -143,9 +143,8 @@ class Inv(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        (inv_a,) = ctx.saved_tensors
-        inv_t = _mT(inv_a)
-        return -(inv_t @ grad @ inv_t)  # grad_A = -A^-T G A^-T
+        (inv_a,) = ctx.saved_tensors  # grad_A = -A^-T (G A^-T), as PyTorch records it
+        return -(_mT(inv_a) @ (grad @ _mT(inv_a)))
 
 
 def inv(A: Tensor) -> Tensor:  # noqa: N803
@@ -231,16 +230,14 @@ class Solve(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        # PyTorch's linalg_solve_backward, as it records: A^T grad_B = G (X A = B: grad_B =
+        # G A^-T), grad_A = -grad_B X^T (-X^T grad_B); a vector as a column of one matrix
         a, x = ctx.saved_tensors
-        if not ctx.left:  # X = B A^-1: grad_B = G A^-T, grad_A = -X^T grad_B
-            grad_b = solve(_mT(a), grad, left=False)
-            return -(_mT(x) @ grad_b), grad_b
-        grad_b = solve(_mT(a), grad)  # A^T grad_B = G
         if ctx.vector:
-            grad_a = -(grad_b.unsqueeze(-1) @ x.unsqueeze(-2))
-        else:
-            grad_a = -(grad_b @ _mT(x))
-        return grad_a, grad_b
+            grad, x = grad.unsqueeze(-1), x.unsqueeze(-1)
+        grad_b = solve(_mT(a), grad, left=ctx.left)
+        grad_a = -(grad_b @ _mT(x)) if ctx.left else -(_mT(x) @ grad_b)
+        return grad_a, grad_b.squeeze(-1) if ctx.vector else grad_b
 
 
 def _swapped(x):

@@ -252,9 +252,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "one-position-eval", "constant", "specials", "all", "running-stats-eval",
          "running-stats-updated", "node"),
         "MulBackward0", "NativeBatchNormBackwardBackward0"),
-    "fn:inverse": (
-        ("ordinary", "batch", "1x1", "float64", "noncontig", "empty", "empty-batch", "nan"),
-        "MmBackward0", "TransposeBackward0"),
     "fn:kl_div": (
         ("mean", "mean-log-target", "sum", "sum-log-target", "none", "none-log-target",
          "target-grad", "zeros-in-target", "negative-target", "broadcast", "log-target-grad-none",
@@ -282,9 +279,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         ("ordinary", "batch", "float64", "large", "zeros", "1x1", "nilpotent", "noncontig",
          "empty", "empty-batch"),
         "CatBackward0", "CopySlices"),
-    "fn:matrix_power": (
-        ("n-1", "n-2", "n-3", "n-6", "batch-inverse", "noncontig"),
-        "MmBackward0", "TransposeBackward0"),
     "fn:nuclear_norm": (
         ("ordinary", "zeros", "ties", "empty", "noncontig", "strided", "float64", "keepdim",
          "batch-dims", "batch-dims-keepdim", "graph", "3-d-no-dim"),
@@ -391,12 +385,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
     "linalg:householder_product": (
         ("ordinary", "square", "tall", "batch", "float64", "from-geqrf", "graph"),
         "StackBackward0", "TrilBackward0"),
-    "linalg:inv": (
-        ("ordinary", "batch", "1x1", "float64", "noncontig", "empty", "empty-batch", "nan"),
-        "MmBackward0", "TransposeBackward0"),
-    "linalg:inv_ex": (
-        ("well-conditioned", "batch", "float64", "empty", "graph"),
-        "MmBackward0", "TransposeBackward0"),
     "linalg:lstsq": (
         ("default-batch", "gels-tall", "gels-vector", "gels-batch", "gelsy-batch", "gelsd-tall",
          "gelsd-vector", "gelsd-batch", "gelss-tall", "gelss-vector", "gelss-batch", "broadcast",
@@ -417,9 +405,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "noncontig-ord-2", "strided-ordnuc", "strided-ord2", "strided-ord-2",
          "float64-ordnuc", "float64-ord2", "float64-ord-2", "batch-nuc"),
         "LinalgSvdBackwardBackward0", "MmBackward0"),
-    "linalg:matrix_power": (
-        ("n-1", "n-2", "n-3", "n-6", "batch-inverse", "noncontig"),
-        "MmBackward0", "TransposeBackward0"),
     "linalg:norm": (
         ("matrix-nuc",),
         "LinalgSvdBackwardBackward0", "MmBackward0"),
@@ -433,12 +418,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         ("ordinary", "batch", "1x1", "float64", "noncontig", "empty", "empty-batch", "nan",
          "negative", "batch-signs", "large", "node"),
         "MulBackward0", "LinalgSolveExBackward0"),
-    "linalg:solve": (
-        ("vector", "batch", "batch-matrix", "broadcast", "float64"),
-        "UnsqueezeBackward0", "LinalgSolveExBackward0"),
-    "linalg:solve_ex": (
-        ("well-conditioned", "batch", "float64", "empty", "graph"),
-        "UnsqueezeBackward0", "LinalgSolveExBackward0"),
     "linalg:svd": (
         ("square-fullTrue", "square-fullFalse", "tall-fullTrue", "tall-fullFalse",
          "batch-fullTrue", "batch-fullFalse", "float64", "invariant-square-fullTrue",
@@ -450,16 +429,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
     "linalg:svdvals": (
         ("ordinary", "wide", "tall", "batch", "float64", "empty"),
         "LinalgSvdBackwardBackward0", "MmBackward0"),
-    "linalg:tensorinv": (
-        ("ordinary", "ind1", "float64", "graph"),
-        "MmBackward0", "TransposeBackward0"),
-    "linalg:tensorsolve": (
-        ("ordinary", "float64", "graph"),
-        "UnsqueezeBackward0", "LinalgSolveExBackward0"),
-    "linalg:vander": (
-        ("ordinary", "zeros", "ties", "inf", "nan", "noncontig", "strided", "float64", "N",
-         "batch", "graph"),
-        "CumsumBackward0", "FlipBackward0"),
     "method:cholesky": (
         ("ordinary", "upper", "batch", "float64", "1x1", "empty", "lower-triangle-read",
          "noncontig", "node"),
@@ -483,9 +452,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         ("ordinary", "batch", "1x1", "float64", "noncontig", "zeros", "empty", "empty-batch",
          "nan"),
         "MulBackward0", "LinalgSolveExBackward0"),
-    "method:inverse": (
-        ("ordinary", "batch", "1x1", "float64", "noncontig", "empty", "empty-batch", "nan"),
-        "MmBackward0", "TransposeBackward0"),
     "method:logdet": (
         ("ordinary", "batch", "1x1", "float64", "noncontig", "empty", "empty-batch", "nan",
          "negative", "batch-signs", "large", "node"),
@@ -495,9 +461,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         ("ordinary", "batch", "float64", "large", "zeros", "1x1", "nilpotent", "noncontig",
          "empty", "empty-batch"),
         "CatBackward0", "CopySlices"),
-    "method:matrix_power": (
-        ("n-1", "n-2", "n-3", "n-6", "batch-inverse", "noncontig"),
-        "MmBackward0", "TransposeBackward0"),
     "method:orgqr": (
         ("ordinary", "square", "tall", "batch", "float64", "from-geqrf"),
         "StackBackward0", "TrilBackward0"),
@@ -514,8 +477,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "batch-not-some", "ordinary", "values-only", "values-only-not-some", "node-V"),
         "MmBackward0", "TBackward0"),
     "out:cond": (("out-requires-grad",), "LinalgSvdBackwardBackward0", "MmBackward0"),
-    "out:tensorinv": (("out-requires-grad",), "MmBackward0", "TransposeBackward0"),
-    "out:tensorsolve": (("out-requires-grad",), "UnsqueezeBackward0", "LinalgSolveExBackward0"),
 }
 
 
