@@ -45,6 +45,7 @@ from minitorch._backend import array_module, to_numpy
 from minitorch._dtype import CPP_NAMES
 from minitorch._out import _check_out_dtype, copy_into_out, with_out
 from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops import linalg as _linalg_ops
 from minitorch.ops import reduction as _reduction
@@ -177,6 +178,13 @@ def _cofactors(a: np.ndarray) -> np.ndarray:
     return sign[..., None, None] * (u * others[..., None, :]) @ vt
 
 
+def _diagonal_of(g: Tensor, a: Tensor) -> Tensor:
+    """Diagonal matrices of ``a``'s shape with ``g`` (one number per matrix) along their
+    diagonals, recorded as PyTorch's det and slogdet backward make them:
+    ``diag_embed(g.unsqueeze(-1).expand_as(pivots)).mT``."""
+    return _mT(_shape_ops.diag_embed(g.unsqueeze(-1).expand(a.shape[:-1])))
+
+
 class Det(Function):
     node_name = "LinalgDetBackward0"
     _builtin = True
@@ -190,6 +198,15 @@ class Det(Function):
     @staticmethod
     def backward(ctx, grad):
         a, d = ctx.saved_tensors
+        if a._data.size == 0:  # (PyTorch's: zeros; for 1x1 matrices the gradient itself)
+            return _wrap(array_module(grad._data).zeros(a._data.shape, grad._data.dtype))
+        if a._data.shape[-1] == 1:
+            return grad.unsqueeze(-1).unsqueeze(-1).expand(a.shape)
+        if grad_mode._state.enabled and not np.any(
+                np.abs(to_numpy(d._data)) < 100 * np.finfo(a._data.dtype).eps):
+            # create_graph, no matrix (nearly) singular: PyTorch's recorded formula, the
+            # solve of A^T X = diag(grad det(A)) (a singular one takes the SVD's)
+            return solve(_mT(a), _diagonal_of(grad * d, a))
         g = grad.unsqueeze(-1).unsqueeze(-1)
         if np.all(d._data != 0):  # invertible: det(A) A^-T, differentiable again
             return g * d.unsqueeze(-1).unsqueeze(-1) * _mT(inv(a))
@@ -620,6 +637,8 @@ class Slogdet(Function):
     @staticmethod
     def backward(ctx, grad_sign, grad_logabsdet):
         (a,) = ctx.saved_tensors
+        if grad_mode._state.enabled:  # create_graph: PyTorch's solve of A^T X = diag(g)
+            return solve(_mT(a), _diagonal_of(grad_logabsdet, a))
         return grad_logabsdet.unsqueeze(-1).unsqueeze(-1) * _mT(inv(a))
 
 

@@ -128,6 +128,13 @@ CASES = {  # name: (call on the library, positive inputs only)
     "inplace-on-views": (lambda lib, x: _changed_through_views(x), False),
     # cumprod with a zero: each gradient slice copied into zeros (CopySlices, as PyTorch's)
     "cumprod-a-zero": (lambda lib, x: (x * _one_zero(lib, x)).cumprod(1), True),
+    # linear algebra: PyTorch's recorded formulas (solves of A^T, transposes as mT nodes)
+    "inv": (lambda lib, x: lib.linalg.inv(x[:, :3]), False),
+    "solve-vector": (lambda lib, x: lib.linalg.solve(x[:, :3], x[:, 3]), False),
+    "det": (lambda lib, x: lib.linalg.det(x[:, 1:]), False),
+    "slogdet": (lambda lib, x: lib.linalg.slogdet(x[:, :3]).logabsdet, False),
+    "cross": (lambda lib, x: lib.linalg.cross(x[:, :3], x[:1, 1:]), False),
+    "renorm": (lambda lib, x: x.renorm(2, 0, 1.5), False),
 }
 
 
