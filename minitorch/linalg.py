@@ -47,6 +47,7 @@ from minitorch._out import _check_out_dtype, copy_into_out, with_out
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
+from minitorch.ops import arithmetic as _arith
 from minitorch.ops import linalg as _linalg_ops
 from minitorch.ops import reduction as _reduction
 from minitorch.ops import shape as _shape_ops
@@ -827,8 +828,9 @@ class Cholesky(Function):
         (factor,) = ctx.saved_tensors
         low, g = (_mT(factor), _mT(grad)) if ctx.upper else (factor, grad)
         p = (_mT(low) @ g).tril()
-        s = 0.5 * (p + _mT(p.tril(-1)))
-        return solve(low, solve(_mT(low), s), left=False), None, None
+        s = _arith.MulScalar.apply(p + _mT(p.tril(-1)), 0.5)
+        s = solve_triangular(_mT(low), s, upper=True)  # as PyTorch's, two triangular solves
+        return solve_triangular(low, s, upper=False, left=False), None, None
 
 
 def _cholesky(A: Tensor, upper: bool, name: str) -> Tensor:  # noqa: N803

@@ -135,6 +135,9 @@ CASES = {  # name: (call on the library, positive inputs only)
     "slogdet": (lambda lib, x: lib.linalg.slogdet(x[:, :3]).logabsdet, False),
     "cross": (lambda lib, x: lib.linalg.cross(x[:, :3], x[:1, 1:]), False),
     "renorm": (lambda lib, x: x.renorm(2, 0, 1.5), False),
+    "cholesky": (lambda lib, x: lib.linalg.cholesky(x @ x.mT + lib.eye(3, dtype=x.dtype)),
+                 False),
+    "cholesky-upper": (lambda lib, x: lib.linalg.cholesky(x @ x.mT + 1, upper=True), True),
 }
 
 
