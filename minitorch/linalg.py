@@ -974,6 +974,8 @@ class Qr(Function):
                                "and nrows > ncols.")
         if m >= n:
             return _qr_backward_tall(g_q, g_r, q, r), None
+        if grad_mode._state.enabled:  # create_graph: PyTorch's linalg_qr_backward, recorded
+            return _qr_backward_recorded(g_q, g_r, q, r), None
         if g_r is None:  # R's gradient is zero: V = Q^T Y still passes gQ on to Y
             g_r = _wrap(array_module(r._data).zeros(r.shape, r._data.dtype))
         u, g_u, g_v = r[..., :m], g_r[..., :m], g_r[..., m:]
@@ -984,6 +986,8 @@ class Qr(Function):
 
 def _qr_backward_tall(g_q, g_r, q, r):
     """``(gQ + Q copyltu(M)) R^-T`` with ``M = R gR^T - gQ^T Q`` (``m >= n``)."""
+    if grad_mode._state.enabled:  # create_graph: PyTorch's linalg_qr_backward, recorded
+        return _qr_backward_recorded(g_q, g_r, q, r)
     if g_r is None:
         m_ = -(_mT(g_q) @ q)
     else:
@@ -991,6 +995,32 @@ def _qr_backward_tall(g_q, g_r, q, r):
     sym = m_.tril() + _mT(m_.tril(-1))
     b = q @ sym if g_q is None else g_q + q @ sym
     return _mT(solve(r, _mT(b)))
+
+
+def _qr_backward_recorded(g_q, g_r, q, r):
+    """PyTorch's linalg_qr_backward, as it records: with ``G = gR R^T - Q^T gQ``, for
+    ``m >= n`` ``S = triu(G) + triu(G)^T`` with its diagonal halved in place and ``grad_A =
+    (Q S + gQ) R^-T``; for ``m < n`` (``R = [U | V]``) ``grad_A = [Q tril(G^T - G) U^-T | 0]
+    + Q gR``, each ``R^-T`` a triangular solve."""
+    if g_q is None:
+        g = g_r @ _mT(r)
+    else:
+        g = -(_mT(q) @ g_q) if g_r is None else g_r @ _mT(r) - _mT(q) @ g_q
+    m, n = q.shape[-2], r.shape[-1]
+    if m < n:
+        g = -g
+        g = q @ (g - _mT(g)).tril()
+        g = solve_triangular(_mT(r.narrow(-1, 0, m)), g, upper=False, left=False)
+        zeros = _wrap(array_module(g._data).zeros(g.shape[:-1] + (n - m,), g._data.dtype))
+        g = _shape_ops.cat([g, zeros], -1)
+        return g if g_r is None else g + q @ g_r
+    g = g.triu()
+    sym = g + _mT(g)
+    sym.diagonal(0, -2, -1)._inplace(_arith.MulScalar.apply, 0.5)  # (C++'s mul_.Scalar)
+    g = q @ sym
+    if g_q is not None:
+        g = g + g_q
+    return solve_triangular(_mT(r), g, upper=False, left=False)
 
 
 _QR_MODES = ("reduced", "complete", "r")

@@ -138,6 +138,9 @@ CASES = {  # name: (call on the library, positive inputs only)
     "cholesky": (lambda lib, x: lib.linalg.cholesky(x @ x.mT + lib.eye(3, dtype=x.dtype)),
                  False),
     "cholesky-upper": (lambda lib, x: lib.linalg.cholesky(x @ x.mT + 1, upper=True), True),
+    "qr-tall": (lambda lib, x: _flat(lib, lib.linalg.qr(x.mT)), False),
+    "qr-wide": (lambda lib, x: _flat(lib, lib.linalg.qr(x)), False),
+    "qr-r-only": (lambda lib, x: lib.linalg.qr(x[:, :3]).R, False),
 }
 
 
@@ -149,6 +152,11 @@ def _changed_through_views(x):
     v = z[2]  # a view read after its base changed (AsStridedBackward0)
     z[2, 1:] = x[1, :3]
     return z * v
+
+
+def _flat(lib, tensors):
+    """Several outputs (QR's Q and R) as one vector."""
+    return lib.cat([t.flatten() for t in tensors])
 
 
 def _combined(pair):
