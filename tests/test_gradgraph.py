@@ -141,6 +141,12 @@ CASES = {  # name: (call on the library, positive inputs only)
     "qr-tall": (lambda lib, x: _flat(lib, lib.linalg.qr(x.mT)), False),
     "qr-wide": (lambda lib, x: _flat(lib, lib.linalg.qr(x)), False),
     "qr-r-only": (lambda lib, x: lib.linalg.qr(x[:, :3]).R, False),
+    "svdvals": (lambda lib, x: lib.linalg.svdvals(x), False),  # through the whole SVD's node
+    "nuclear-norm": (lambda lib, x: lib.linalg.matrix_norm(x, "nuc") ** 2, False),
+    # a reduction over dims: its gradient is unsqueezed back (UnsqueezeBackward0), as PyTorch's
+    "sum-dim": (lambda lib, x: x.sum(1) ** 2, False),
+    "mean-dims": (lambda lib, x: x.unsqueeze(0).mean((0, 2)) ** 2, False),
+    "amax-dim": (lambda lib, x: x.amax(0) ** 2, False),
 }
 
 
