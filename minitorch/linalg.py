@@ -1768,7 +1768,8 @@ class LuFactor(Function):
         k = min(m, n)
         low, up = LuUnpack.apply(lu, True)
         p = _on_device_of(_permutation(ctx.pivots, m, lu._data.dtype), lu)
-        return _lu_backward(grad[..., :k], grad[..., :k, :], p, low, up), None, None
+        # (narrowed as PyTorch's: SliceBackward0 even when all is kept)
+        return _lu_backward(grad.narrow(-1, 0, k), grad.narrow(-2, 0, k), p, low, up), None, None
 
 
 def _check_lu_input(A: Tensor, name: str, pivot: bool = True) -> None:  # noqa: N803
@@ -1892,8 +1893,8 @@ class LuSolve(Function):
         if ctx.needs_input_grad[0]:
             low, up = LuUnpack.apply(lu, True)
             if left != adjoint:
-                g_r = solve_triangular(_mT(up), -(grad if left else _mT(grad)) @
-                                       (_mT(x) if left else x), upper=False)
+                g_r = solve_triangular(_mT(up), -((grad if left else _mT(grad)) @
+                                                  (_mT(x) if left else x)), upper=False)
                 g_l = solve_triangular(_mT(low), g_r @ _mT(up), upper=True,
                                        unitriangular=True).tril(-1)
                 g_lu = g_l + g_r.triu()

@@ -147,6 +147,8 @@ CASES = {  # name: (call on the library, positive inputs only)
     "sum-dim": (lambda lib, x: x.sum(1) ** 2, False),
     "mean-dims": (lambda lib, x: x.unsqueeze(0).mean((0, 2)) ** 2, False),
     "amax-dim": (lambda lib, x: x.amax(0) ** 2, False),
+    "lu_solve": (lambda lib, x: lib.linalg.lu_solve(*lib.linalg.lu_factor(x[:, :3]), x[:, 3:]),
+                 False),
 }
 
 
