@@ -841,14 +841,15 @@ class Eigh(Function):
         values, vectors = ctx.saved_tensors
         if g_vectors is None:  # only the eigenvalues are used: V diag(gL) V^T
             return (vectors * g_values.unsqueeze(-2)) @ _mT(vectors), None
+        # PyTorch's linalg_eig_backward (hermitian), as it records: in-place on the diagonals
         vhgv = _mT(vectors) @ g_vectors
-        skew = 0.5 * (vhgv - _mT(vhgv))
+        skew = _arith.MulScalar.apply(vhgv - _mT(vhgv), 0.5)
         gaps = values.unsqueeze(-2) - values.unsqueeze(-1)  # E_ij = L_j - L_i
-        eye = _wrap(array_module(gaps._data).eye(gaps.shape[-1], dtype=np.bool_))
-        inner = skew / gaps.masked_fill(eye, 1.0)
-        if g_values is not None:
-            inner = inner + g_values.unsqueeze(-1) * eye.to(inner.dtype)
-        return vectors @ inner @ _mT(vectors), None
+        gaps.diagonal(0, -2, -1).fill_(1.0)
+        inner = skew / gaps
+        if g_values is not None:  # the diagonal: the eigenvalues' gradient
+            inner.diagonal(0, -2, -1).copy_(g_values)
+        return vectors @ (inner @ _mT(vectors)), None
 
 
 def _eigh(A: Tensor, UPLO: str, name: str) -> tuple:  # noqa: N803

@@ -149,6 +149,7 @@ CASES = {  # name: (call on the library, positive inputs only)
     "amax-dim": (lambda lib, x: x.amax(0) ** 2, False),
     "lu_solve": (lambda lib, x: lib.linalg.lu_solve(*lib.linalg.lu_factor(x[:, :3]), x[:, 3:]),
                  False),
+    "eigh": (lambda lib, x: _flat(lib, lib.linalg.eigh(x @ x.mT)) ** 2, False),
 }
 
 
