@@ -494,9 +494,9 @@ class Svd(Function):
         u, s, vh = ctx.saved_tensors
         k = ctx.k
         if ctx.full_matrices:  # only the first k singular vectors carry information
-            u, vh = u[..., :k], vh[..., :k, :]
-            g_u = None if g_u is None else g_u[..., :k]
-            g_vh = None if g_vh is None else g_vh[..., :k, :]
+            u, vh = u.narrow(-1, 0, k), vh.narrow(-2, 0, k)  # (SliceBackward0, as PyTorch's)
+            g_u = None if g_u is None else g_u.narrow(-1, 0, k)
+            g_vh = None if g_vh is None else g_vh.narrow(-2, 0, k)
         return _svd_backward(g_u, g_s, g_vh, u, s, vh)
 
 
@@ -511,8 +511,8 @@ def _svd_backward(g_u, g_s, g_vh, u, s, vh):
     vhgv = None if g_vh is None else _skew(vh @ _mT(g_vh))
     s2 = s * s
     e = s2.unsqueeze(-2) - s2.unsqueeze(-1)
-    eye = _wrap(array_module(e._data).eye(e.shape[-1], dtype=np.bool_))
-    e = e.masked_fill(eye, 1.0)  # any non-zero: the diagonal is 0 / e
+    e.diagonal(0, -2, -1).fill_(1.0)  # any non-zero: the diagonal is 0 / e (in place, as
+    # PyTorch's: CopySlices)
     if g_u is not None and g_vh is not None:
         g_a = (uhgu * s.unsqueeze(-2) + s.unsqueeze(-1) * vhgv) / e
     elif g_u is not None:
@@ -520,7 +520,7 @@ def _svd_backward(g_u, g_s, g_vh, u, s, vh):
     else:
         g_a = s.unsqueeze(-1) * (vhgv / e)
     if g_s is not None:
-        g_a = g_a + g_s.unsqueeze(-1) * eye.to(g_s.dtype)  # diag_embed(gS)
+        g_a = g_a + _shape_ops.diag_embed(g_s)
     if m > n and g_u is not None:
         g_a = u @ g_a
         gu_sinv = g_u / s.unsqueeze(-2)

@@ -150,7 +150,16 @@ CASES = {  # name: (call on the library, positive inputs only)
     "lu_solve": (lambda lib, x: lib.linalg.lu_solve(*lib.linalg.lu_factor(x[:, :3]), x[:, 3:]),
                  False),
     "eigh": (lambda lib, x: _flat(lib, lib.linalg.eigh(x @ x.mT)) ** 2, False),
+    # (U and V^T enter multiplied, so that their signs, which LAPACK picks, cancel)
+    "svd-full": (lambda lib, x: _svd_products(lib, lib.linalg.svd(x.mT)), False),
+    "svd-reduced": (lambda lib, x: _svd_products(lib, lib.linalg.svd(x, False)), False),
 }
+
+
+def _svd_products(lib, usv):
+    u, s, vh = usv
+    k = s.shape[-1]
+    return _flat(lib, ((u[..., :k] * s) @ vh[..., :k, :] * 2, u[..., :k] @ vh[..., :k, :]))
 
 
 def _changed_through_views(x):
