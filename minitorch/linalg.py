@@ -1279,13 +1279,17 @@ class MatrixExp(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        # PyTorch's differential_analytic_matrix_function: exp([[A^T, G], [0, A^T]])'s
+        # upper right block, the three blocks copied into zeros in place (CopySlices)
         (a,) = ctx.saved_tensors
         n = a.shape[-1]
         at = _mT(a)
-        top = _shape_ops.cat([at, grad], -1)
-        bottom = _shape_ops.cat([at.new_zeros(at.shape), at], -1)
-        big = matrix_exp(_shape_ops.cat([top, bottom], -2))
-        return big.narrow(-2, 0, n).narrow(-1, n, n)
+        big = _wrap(array_module(grad._data).zeros(a.shape[:-2] + (2 * n, 2 * n),
+                                                   grad._data.dtype))
+        big.narrow(-2, 0, n).narrow(-1, 0, n).copy_(at)
+        big.narrow(-2, n, n).narrow(-1, n, n).copy_(at)
+        big.narrow(-2, 0, n).narrow(-1, n, n).copy_(grad)
+        return matrix_exp(big).narrow(-2, 0, n).narrow(-1, n, n)
 
 
 def matrix_exp(A: Tensor) -> Tensor:  # noqa: N803

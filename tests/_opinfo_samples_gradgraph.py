@@ -195,10 +195,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "float64-node", "float64-node-one-bias", "keywords", "noncontig", "zeros", "inf",
          "empty-batch", "hx-tuple"),
         "TransposeBackward0", "TBackward0"),
-    "fn:matrix_exp": (
-        ("ordinary", "batch", "float64", "large", "zeros", "1x1", "nilpotent", "noncontig",
-         "empty", "empty-batch"),
-        "CatBackward0", "CopySlices"),
     "fn:orgqr": (
         ("ordinary", "square", "tall", "batch", "float64", "from-geqrf"),
         "StackBackward0", "TrilBackward0"),
@@ -248,10 +244,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "gelsd-vector", "gelsd-batch", "gelss-tall", "gelss-vector", "gelss-batch", "broadcast",
          "vector-batch"),
         "ViewBackward0", "ReshapeAliasBackward0"),
-    "linalg:matrix_exp": (
-        ("ordinary", "batch", "float64", "large", "zeros", "1x1", "nilpotent", "noncontig",
-         "empty", "empty-batch", "graph"),
-        "CatBackward0", "CopySlices"),
     "linalg:pinv": (("batch",), "ViewBackward0", "ReshapeAliasBackward0"),
     "method:copysign_": (
         ("f16-f64",),
@@ -266,10 +258,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         "TransposeBackward0", "TBackward0"),
     "method:det": (
         ("zeros",), "None", "MmBackward0"),  # (a singular matrix: PyTorch's SVD formula)
-    "method:matrix_exp": (
-        ("ordinary", "batch", "float64", "large", "zeros", "1x1", "nilpotent", "noncontig",
-         "empty", "empty-batch"),
-        "CatBackward0", "CopySlices"),
     "method:orgqr": (
         ("ordinary", "square", "tall", "batch", "float64", "from-geqrf"),
         "StackBackward0", "TrilBackward0"),
