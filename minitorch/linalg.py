@@ -1199,7 +1199,8 @@ def cond(A: Tensor, p=None) -> Tensor:  # noqa: N803
         _check_square(A, f"linalg.cond(ord={_ord_name(p)})")
     if p == "nuc":  # the nuclear norm of A^-1 is the sum of 1 / (A's singular values)
         s = svdvals(A)
-        return s.sum(-1) * s.reciprocal().sum(-1)
+        inverse_norm = s.reciprocal().sum(-1)  # (first: PyTorch's C++ evaluates it first,
+        return s.sum(-1) * inverse_norm  # which orders its gradient's graph)
     inverse, info = inv_ex(A)
     inverse.masked_fill_((info > 0).unsqueeze(-1).unsqueeze(-1), math.inf)  # in place, as
     result = matrix_norm(A, p) * matrix_norm(inverse, p)  # PyTorch: its backward then fails

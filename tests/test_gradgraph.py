@@ -154,6 +154,11 @@ CASES = {  # name: (call on the library, positive inputs only)
     "svd-full": (lambda lib, x: _svd_products(lib, lib.linalg.svd(x.mT)), False),
     "svd-reduced": (lambda lib, x: _svd_products(lib, lib.linalg.svd(x, False)), False),
     "matrix_exp": (lambda lib, x: lib.linalg.matrix_exp(x[:, 1:] * 0.5), False),
+    # several paths into one tensor: the nodes made in the order of PyTorch's C++ (its right
+    # operands first), so the gradients are summed in its order
+    "cond-nuc": (lambda lib, x: lib.linalg.cond(x[:, :3], "nuc"), False),
+    "gradient-coordinates": (lambda lib, x: lib.gradient(
+        x[0], spacing=(x[1].abs().cumsum(0),))[0], False),
 }
 
 

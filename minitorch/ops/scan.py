@@ -79,6 +79,10 @@ class Cumsum(Function):
     @staticmethod
     def backward(ctx, grad):
         g = grad if grad.dtype is ctx.in_dtype else grad.to(ctx.in_dtype)
+        if grad_mode._state.enabled and not ctx.reverse:  # create_graph: PyTorch's formula
+            if g._data.size <= 1 or g._data.shape[ctx.dim] == 1:
+                return g
+            return g.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim)  # reversed_cumsum
         return Cumsum.apply(g, ctx.dim, g._data.dtype, not ctx.reverse)
 
 
@@ -608,15 +612,28 @@ def _coordinate_gradient(x: Tensor, d: int, coords: Tensor, edge_order: int) -> 
                            f"dimension, but got an element with {coords.dim()} dimensions!")
     shape = [1] * x.dim()
     shape[d] = -1
-    dx = coords[1:] - coords[:-1]
+    # Each right operand is computed first, as PyTorch's C++ evaluates them: that is the
+    # order of the nodes, which orders the sums of their gradients (create_graph's graph).
+    n = coords.shape[0]
+    lo = coords.narrow(0, 0, n - 1)
+    dx = coords.narrow(0, 1, n - 1) - lo  # (diff)
     dx1, dx2 = dx[:-1], dx[1:]
-    a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
-    b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
-    c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
-    center = a * _part(x, d, 0, -2) + b * _part(x, d, 1, -1) + c * _part(x, d, 2)
+    den = dx1 * (dx1 + dx2)
+    a = (-dx2 / den).reshape(shape)
+    den = dx1 * dx2
+    b = ((dx2 - dx1) / den).reshape(shape)
+    den = dx2 * (dx1 + dx2)
+    c = (dx1 / den).reshape(shape)
+    right = c * _part(x, d, 2)
+    middle = b * _part(x, d, 1, -1)
+    center = a * _part(x, d, 0, -2) + middle + right
     if edge_order == 1:
-        first = (_part(x, d, 1, 2) - _part(x, d, 0, 1)) / dx[0]
-        last = (_part(x, d, -1) - _part(x, d, -2, -1)) / dx[-1]
+        step = dx[0]
+        lo = _part(x, d, 0, 1)
+        first = (_part(x, d, 1, 2) - lo) / step
+        step = dx[-1]
+        lo = _part(x, d, -2, -1)
+        last = (_part(x, d, -1) - lo) / step
     else:
         a = -(2.0 * dx[0] + dx[1]) / (dx[0] * (dx[0] + dx[1]))
         b = (dx[0] + dx[1]) / (dx[0] * dx[1])
