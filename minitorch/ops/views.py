@@ -51,6 +51,7 @@ from minitorch._tensor import VIEW_MULTI, VIEW_NO_GRAD, Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops.indexing import Index, IndexAdd, IndexPut
+from minitorch.ops.shape import _view_of
 
 __all__ = ["CopySlices", "AsStrided", "ViewGeometry", "inplace_on_view", "rebase_views",
            "regenerate", "view_change_message", "storage_offset", "data_ptr"]
@@ -194,11 +195,7 @@ class CopySlicesFunction(Function):
         g = ctx.geometry
         flat = grad.reshape(-1)
         where = g.positions()
-        op = ctx.fn
-        grads = (op._forward_cls.backward(op, Index.apply(flat, where)) if op._builtin
-                 else op.apply(Index.apply(flat, where)))
-        grads = grads if type(grads) is tuple else (grads,)
-        grads = (grads + (None,) * len(op._next))[:len(op._next)]
+        grads = _op_backward(ctx.fn, Index.apply(flat, where))
         old = grads[0]
         if old is None:  # the op's result does not depend on the old value
             old = _wrap(array_module(grad._data).zeros(g.shape, dtype=grad._data.dtype))
@@ -228,8 +225,6 @@ class AsStridedPart(Function):
 
     @staticmethod
     def forward(ctx, base, geometry):
-        from minitorch.ops.shape import _view_of
-
         ctx.geometry = geometry
         return _view_of(base, _strided_part(base._data, geometry.positions()))
 
