@@ -203,11 +203,16 @@ class Det(Function):
             return _wrap(array_module(grad._data).zeros(a._data.shape, grad._data.dtype))
         if a._data.shape[-1] == 1:
             return grad.unsqueeze(-1).unsqueeze(-1).expand(a.shape)
-        if grad_mode._state.enabled and not np.any(
-                np.abs(to_numpy(d._data)) < 100 * np.finfo(a._data.dtype).eps):
-            # create_graph, no matrix (nearly) singular: PyTorch's recorded formula, the
-            # solve of A^T X = diag(grad det(A)) (a singular one takes the SVD's)
-            return solve(_mT(a), _diagonal_of(grad * d, a))
+        if grad_mode._state.enabled:  # create_graph: PyTorch's recorded formulas
+            singular = np.abs(to_numpy(d._data)) < 100 * np.finfo(a._data.dtype).eps
+            if not singular.any():  # the solve of A^T X = diag(grad det(A))
+                return solve(_mT(a), _diagonal_of(grad * d, a))
+            if singular.all():  # by the SVD: U diag(the products of the other S) Vh
+                u, s, vh = Svd.apply(a, True)
+                alpha = det(u) * det(vh)
+                prods = _reduction._product_of_others((alpha * grad).unsqueeze(-1), s,
+                                                      s.dim() - 1)
+                return (u * prods.unsqueeze(-2)) @ vh
         g = grad.unsqueeze(-1).unsqueeze(-1)
         if np.all(d._data != 0):  # invertible: det(A) A^-T, differentiable again
             return g * d.unsqueeze(-1).unsqueeze(-1) * _mT(inv(a))

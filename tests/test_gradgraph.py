@@ -157,6 +157,8 @@ CASES = {  # name: (call on the library, positive inputs only)
     # several paths into one tensor: the nodes made in the order of PyTorch's C++ (its right
     # operands first), so the gradients are summed in its order
     "cond-nuc": (lambda lib, x: lib.linalg.cond(x[:, :3], "nuc"), False),
+    "det-singular": (lambda lib, x: lib.linalg.det(lib.stack([x[0, :3], x[1, :3], x[0, :3]])),
+                     False),
     "gradient-coordinates": (lambda lib, x: lib.gradient(
         x[0], spacing=(x[1].abs().cumsum(0),))[0], False),
 }
