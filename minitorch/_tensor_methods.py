@@ -530,7 +530,7 @@ class TensorMethods:
             self._write(fn(self, *args)._data)
             return self
         if self._base is not None:
-            return _views.inplace_on_view(self, fn, args)
+            return _views.inplace_on_view(self, fn, args, saved_as_clone)
         old = self._recorded_copy()
         result = fn(old, *args)
         if result._grad_fn is not None:  # PyTorch saves a clone of the changed input

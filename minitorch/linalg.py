@@ -45,7 +45,9 @@ from minitorch._backend import array_module, to_numpy
 from minitorch._dtype import CPP_NAMES
 from minitorch._out import _check_out_dtype, copy_into_out, with_out
 from minitorch._tensor import Tensor, _wrap
+from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
+from minitorch.ops import arithmetic as _arith
 from minitorch.ops import linalg as _linalg_ops
 from minitorch.ops import reduction as _reduction
 from minitorch.ops import shape as _shape_ops
@@ -143,9 +145,8 @@ class Inv(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        (inv_a,) = ctx.saved_tensors
-        inv_t = _mT(inv_a)
-        return -(inv_t @ grad @ inv_t)  # grad_A = -A^-T G A^-T
+        (inv_a,) = ctx.saved_tensors  # grad_A = -A^-T (G A^-T), as PyTorch records it
+        return -(_mT(inv_a) @ (grad @ _mT(inv_a)))
 
 
 def inv(A: Tensor) -> Tensor:  # noqa: N803
@@ -178,6 +179,13 @@ def _cofactors(a: np.ndarray) -> np.ndarray:
     return sign[..., None, None] * (u * others[..., None, :]) @ vt
 
 
+def _diagonal_of(g: Tensor, a: Tensor) -> Tensor:
+    """Diagonal matrices of ``a``'s shape with ``g`` (one number per matrix) along their
+    diagonals, recorded as PyTorch's det and slogdet backward make them:
+    ``diag_embed(g.unsqueeze(-1).expand_as(pivots)).mT``."""
+    return _mT(_shape_ops.diag_embed(g.unsqueeze(-1).expand(a.shape[:-1])))
+
+
 class Det(Function):
     node_name = "LinalgDetBackward0"
     _builtin = True
@@ -191,6 +199,20 @@ class Det(Function):
     @staticmethod
     def backward(ctx, grad):
         a, d = ctx.saved_tensors
+        if a._data.size == 0:  # (PyTorch's: zeros; for 1x1 matrices the gradient itself)
+            return _wrap(array_module(grad._data).zeros(a._data.shape, grad._data.dtype))
+        if a._data.shape[-1] == 1:
+            return grad.unsqueeze(-1).unsqueeze(-1).expand(a.shape)
+        if grad_mode._state.enabled:  # create_graph: PyTorch's recorded formulas
+            singular = np.abs(to_numpy(d._data)) < 100 * np.finfo(a._data.dtype).eps
+            if not singular.any():  # the solve of A^T X = diag(grad det(A))
+                return solve(_mT(a), _diagonal_of(grad * d, a))
+            if singular.all():  # by the SVD: U diag(the products of the other S) Vh
+                u, s, vh = Svd.apply(a, True)
+                alpha = det(u) * det(vh)
+                prods = _reduction._product_of_others((alpha * grad).unsqueeze(-1), s,
+                                                      s.dim() - 1)
+                return (u * prods.unsqueeze(-2)) @ vh
         g = grad.unsqueeze(-1).unsqueeze(-1)
         if np.all(d._data != 0):  # invertible: det(A) A^-T, differentiable again
             return g * d.unsqueeze(-1).unsqueeze(-1) * _mT(inv(a))
@@ -231,16 +253,14 @@ class Solve(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        # PyTorch's linalg_solve_backward, as it records: A^T grad_B = G (X A = B: grad_B =
+        # G A^-T), grad_A = -grad_B X^T (-X^T grad_B); a vector as a column of one matrix
         a, x = ctx.saved_tensors
-        if not ctx.left:  # X = B A^-1: grad_B = G A^-T, grad_A = -X^T grad_B
-            grad_b = solve(_mT(a), grad, left=False)
-            return -(_mT(x) @ grad_b), grad_b
-        grad_b = solve(_mT(a), grad)  # A^T grad_B = G
         if ctx.vector:
-            grad_a = -(grad_b.unsqueeze(-1) @ x.unsqueeze(-2))
-        else:
-            grad_a = -(grad_b @ _mT(x))
-        return grad_a, grad_b
+            grad, x = grad.unsqueeze(-1), x.unsqueeze(-1)
+        grad_b = solve(_mT(a), grad, left=ctx.left)
+        grad_a = -(grad_b @ _mT(x)) if ctx.left else -(_mT(x) @ grad_b)
+        return grad_a, grad_b.squeeze(-1) if ctx.vector else grad_b
 
 
 def _swapped(x):
@@ -285,63 +305,14 @@ def vector_norm(x: Tensor, ord: float = 2, dim=None, keepdim: bool = False, *,  
     return _reduction.vector_norm(x, ord, dim, keepdim, dtype=dtype)  # (its node shows ord as is)
 
 
-class Svdvals(Function):
-    """The singular values, largest first; backward: ``grad_A = U diag(g) V^T``."""
-
-    node_name = "LinalgSvdBackward0"
-    _builtin = True
-
-    @staticmethod
-    def forward(ctx, a):
-        data = to_numpy(a._data)
-        if np.isnan(data).any():
-            raise LinAlgError("linalg.svd: The algorithm failed to converge because the input "
-                              "matrix contained non-finite values.")
-        if not np.isfinite(data).all():  # PyTorch: NaN singular values for an infinite input
-            k = min(data.shape[-2:])
-            ctx.a = a
-            ctx.u = _on_device_of(np.full(data.shape[:-1] + (k,), np.nan, data.dtype), a)
-            ctx.vt = _on_device_of(np.full(data.shape[:-2] + (k, data.shape[-1]), np.nan,
-                                           data.dtype), a)
-            return _on_device_of(np.full(data.shape[:-2] + (k,), np.nan, data.dtype), a)
-        ctx.a = a
-        u, s, vt = np.linalg.svd(data, full_matrices=False)
-        ctx.u, ctx.vt = _on_device_of(u, a), _on_device_of(vt, a)
-        return _on_device_of(s, a)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return SvdvalsGrad.apply(grad, ctx.a, ctx.u, ctx.vt)
-
-
-class SvdvalsGrad(Function):
-    """The backward of :class:`Svdvals`, ``U diag(g) V^T``, as a node of its own: its
-    derivative needs the derivative of the singular vectors, which minitorch does not
-    implement, so differentiating it (a second derivative of ``svdvals``) raises instead of
-    silently treating ``U`` and ``V`` as constants."""
-
-    node_name = "LinalgSvdBackwardBackward0"
-    _builtin = True
-    _edge_args = (0, 1)  # the gradient, and A (which U and V depend on)
-
-    @staticmethod
-    def forward(ctx, grad, a, u, vt):
-        return _wrap((u._data * grad._data[..., None, :]) @ vt._data)
-
-    @staticmethod
-    def backward(ctx, grad):
-        raise NotImplementedError("minitorch does not implement the second derivative of "
-                                  "linalg.svdvals (it needs the derivative of the singular "
-                                  "vectors)")
-
-
 def svdvals(A: Tensor) -> Tensor:  # noqa: N803
     """The singular values of ``A`` (of each matrix of a batch), in descending order."""
     if A.dim() < 2:
         raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
     _check_float(A, "linalg.svd")
     _check_low_precision(A, "linalg_svd_cpu", NotImplementedError)
-    return Svdvals.apply(A)
+    # PyTorch's: the whole decomposition, its node's U and Vh reached by S's gradient
+    return Svd.apply(A, False)[1]
 
 
 def _amax_or_zero(t: Tensor, dim: int, keepdim: bool = False) -> Tensor:
@@ -442,9 +413,9 @@ class Cross(Function):
         a, b = ctx.saved_tensors
         ga = gb = None
         if b is not None:
-            ga = Cross.apply(b.expand(grad.shape), grad, ctx.dim).sum_to_size(ctx.shapes[0])
+            ga = Cross.apply(b, grad, ctx.dim).sum_to_size(ctx.shapes[0])
         if a is not None:
-            gb = Cross.apply(grad, a.expand(grad.shape), ctx.dim).sum_to_size(ctx.shapes[1])
+            gb = Cross.apply(grad, a, ctx.dim).sum_to_size(ctx.shapes[1])
         return ga, gb
 
 
@@ -528,9 +499,9 @@ class Svd(Function):
         u, s, vh = ctx.saved_tensors
         k = ctx.k
         if ctx.full_matrices:  # only the first k singular vectors carry information
-            u, vh = u[..., :k], vh[..., :k, :]
-            g_u = None if g_u is None else g_u[..., :k]
-            g_vh = None if g_vh is None else g_vh[..., :k, :]
+            u, vh = u.narrow(-1, 0, k), vh.narrow(-2, 0, k)  # (SliceBackward0, as PyTorch's)
+            g_u = None if g_u is None else g_u.narrow(-1, 0, k)
+            g_vh = None if g_vh is None else g_vh.narrow(-2, 0, k)
         return _svd_backward(g_u, g_s, g_vh, u, s, vh)
 
 
@@ -545,8 +516,8 @@ def _svd_backward(g_u, g_s, g_vh, u, s, vh):
     vhgv = None if g_vh is None else _skew(vh @ _mT(g_vh))
     s2 = s * s
     e = s2.unsqueeze(-2) - s2.unsqueeze(-1)
-    eye = _wrap(array_module(e._data).eye(e.shape[-1], dtype=np.bool_))
-    e = e.masked_fill(eye, 1.0)  # any non-zero: the diagonal is 0 / e
+    e.diagonal(0, -2, -1).fill_(1.0)  # any non-zero: the diagonal is 0 / e (in place, as
+    # PyTorch's: CopySlices)
     if g_u is not None and g_vh is not None:
         g_a = (uhgu * s.unsqueeze(-2) + s.unsqueeze(-1) * vhgv) / e
     elif g_u is not None:
@@ -554,7 +525,7 @@ def _svd_backward(g_u, g_s, g_vh, u, s, vh):
     else:
         g_a = s.unsqueeze(-1) * (vhgv / e)
     if g_s is not None:
-        g_a = g_a + g_s.unsqueeze(-1) * eye.to(g_s.dtype)  # diag_embed(gS)
+        g_a = g_a + _shape_ops.diag_embed(g_s)
     if m > n and g_u is not None:
         g_a = u @ g_a
         gu_sinv = g_u / s.unsqueeze(-2)
@@ -623,6 +594,8 @@ class Slogdet(Function):
     @staticmethod
     def backward(ctx, grad_sign, grad_logabsdet):
         (a,) = ctx.saved_tensors
+        if grad_mode._state.enabled:  # create_graph: PyTorch's solve of A^T X = diag(g)
+            return solve(_mT(a), _diagonal_of(grad_logabsdet, a))
         return grad_logabsdet.unsqueeze(-1).unsqueeze(-1) * _mT(inv(a))
 
 
@@ -811,8 +784,9 @@ class Cholesky(Function):
         (factor,) = ctx.saved_tensors
         low, g = (_mT(factor), _mT(grad)) if ctx.upper else (factor, grad)
         p = (_mT(low) @ g).tril()
-        s = 0.5 * (p + _mT(p.tril(-1)))
-        return solve(low, solve(_mT(low), s), left=False), None, None
+        s = _arith.MulScalar.apply(p + _mT(p.tril(-1)), 0.5)
+        s = solve_triangular(_mT(low), s, upper=True)  # as PyTorch's, two triangular solves
+        return solve_triangular(low, s, upper=False, left=False), None, None
 
 
 def _cholesky(A: Tensor, upper: bool, name: str) -> Tensor:  # noqa: N803
@@ -872,14 +846,15 @@ class Eigh(Function):
         values, vectors = ctx.saved_tensors
         if g_vectors is None:  # only the eigenvalues are used: V diag(gL) V^T
             return (vectors * g_values.unsqueeze(-2)) @ _mT(vectors), None
+        # PyTorch's linalg_eig_backward (hermitian), as it records: in-place on the diagonals
         vhgv = _mT(vectors) @ g_vectors
-        skew = 0.5 * (vhgv - _mT(vhgv))
+        skew = _arith.MulScalar.apply(vhgv - _mT(vhgv), 0.5)
         gaps = values.unsqueeze(-2) - values.unsqueeze(-1)  # E_ij = L_j - L_i
-        eye = _wrap(array_module(gaps._data).eye(gaps.shape[-1], dtype=np.bool_))
-        inner = skew / gaps.masked_fill(eye, 1.0)
-        if g_values is not None:
-            inner = inner + g_values.unsqueeze(-1) * eye.to(inner.dtype)
-        return vectors @ inner @ _mT(vectors), None
+        gaps.diagonal(0, -2, -1).fill_(1.0)
+        inner = skew / gaps
+        if g_values is not None:  # the diagonal: the eigenvalues' gradient
+            inner.diagonal(0, -2, -1).copy_(g_values)
+        return vectors @ (inner @ _mT(vectors)), None
 
 
 def _eigh(A: Tensor, UPLO: str, name: str) -> tuple:  # noqa: N803
@@ -956,6 +931,8 @@ class Qr(Function):
                                "and nrows > ncols.")
         if m >= n:
             return _qr_backward_tall(g_q, g_r, q, r), None
+        if grad_mode._state.enabled:  # create_graph: PyTorch's linalg_qr_backward, recorded
+            return _qr_backward_recorded(g_q, g_r, q, r), None
         if g_r is None:  # R's gradient is zero: V = Q^T Y still passes gQ on to Y
             g_r = _wrap(array_module(r._data).zeros(r.shape, r._data.dtype))
         u, g_u, g_v = r[..., :m], g_r[..., :m], g_r[..., m:]
@@ -966,6 +943,8 @@ class Qr(Function):
 
 def _qr_backward_tall(g_q, g_r, q, r):
     """``(gQ + Q copyltu(M)) R^-T`` with ``M = R gR^T - gQ^T Q`` (``m >= n``)."""
+    if grad_mode._state.enabled:  # create_graph: PyTorch's linalg_qr_backward, recorded
+        return _qr_backward_recorded(g_q, g_r, q, r)
     if g_r is None:
         m_ = -(_mT(g_q) @ q)
     else:
@@ -973,6 +952,32 @@ def _qr_backward_tall(g_q, g_r, q, r):
     sym = m_.tril() + _mT(m_.tril(-1))
     b = q @ sym if g_q is None else g_q + q @ sym
     return _mT(solve(r, _mT(b)))
+
+
+def _qr_backward_recorded(g_q, g_r, q, r):
+    """PyTorch's linalg_qr_backward, as it records: with ``G = gR R^T - Q^T gQ``, for
+    ``m >= n`` ``S = triu(G) + triu(G)^T`` with its diagonal halved in place and ``grad_A =
+    (Q S + gQ) R^-T``; for ``m < n`` (``R = [U | V]``) ``grad_A = [Q tril(G^T - G) U^-T | 0]
+    + Q gR``, each ``R^-T`` a triangular solve."""
+    if g_q is None:
+        g = g_r @ _mT(r)
+    else:
+        g = -(_mT(q) @ g_q) if g_r is None else g_r @ _mT(r) - _mT(q) @ g_q
+    m, n = q.shape[-2], r.shape[-1]
+    if m < n:
+        g = -g
+        g = q @ (g - _mT(g)).tril()
+        g = solve_triangular(_mT(r.narrow(-1, 0, m)), g, upper=False, left=False)
+        zeros = _wrap(array_module(g._data).zeros(g.shape[:-1] + (n - m,), g._data.dtype))
+        g = _shape_ops.cat([g, zeros], -1)
+        return g if g_r is None else g + q @ g_r
+    g = g.triu()
+    sym = g + _mT(g)
+    sym.diagonal(0, -2, -1)._inplace(_arith.MulScalar.apply, 0.5)  # (C++'s mul_.Scalar)
+    g = q @ sym
+    if g_q is not None:
+        g = g + g_q
+    return solve_triangular(_mT(r), g, upper=False, left=False)
 
 
 _QR_MODES = ("reduced", "complete", "r")
@@ -1199,7 +1204,8 @@ def cond(A: Tensor, p=None) -> Tensor:  # noqa: N803
         _check_square(A, f"linalg.cond(ord={_ord_name(p)})")
     if p == "nuc":  # the nuclear norm of A^-1 is the sum of 1 / (A's singular values)
         s = svdvals(A)
-        return s.sum(-1) * s.reciprocal().sum(-1)
+        inverse_norm = s.reciprocal().sum(-1)  # (first: PyTorch's C++ evaluates it first,
+        return s.sum(-1) * inverse_norm  # which orders its gradient's graph)
     inverse, info = inv_ex(A)
     inverse.masked_fill_((info > 0).unsqueeze(-1).unsqueeze(-1), math.inf)  # in place, as
     result = matrix_norm(A, p) * matrix_norm(inverse, p)  # PyTorch: its backward then fails
@@ -1279,13 +1285,17 @@ class MatrixExp(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        # PyTorch's differential_analytic_matrix_function: exp([[A^T, G], [0, A^T]])'s
+        # upper right block, the three blocks copied into zeros in place (CopySlices)
         (a,) = ctx.saved_tensors
         n = a.shape[-1]
         at = _mT(a)
-        top = _shape_ops.cat([at, grad], -1)
-        bottom = _shape_ops.cat([at.new_zeros(at.shape), at], -1)
-        big = matrix_exp(_shape_ops.cat([top, bottom], -2))
-        return big.narrow(-2, 0, n).narrow(-1, n, n)
+        big = _wrap(array_module(grad._data).zeros(a.shape[:-2] + (2 * n, 2 * n),
+                                                   grad._data.dtype))
+        big.narrow(-2, 0, n).narrow(-1, 0, n).copy_(at)
+        big.narrow(-2, n, n).narrow(-1, n, n).copy_(at)
+        big.narrow(-2, 0, n).narrow(-1, n, n).copy_(grad)
+        return matrix_exp(big).narrow(-2, 0, n).narrow(-1, n, n)
 
 
 def matrix_exp(A: Tensor) -> Tensor:  # noqa: N803
@@ -1769,7 +1779,8 @@ class LuFactor(Function):
         k = min(m, n)
         low, up = LuUnpack.apply(lu, True)
         p = _on_device_of(_permutation(ctx.pivots, m, lu._data.dtype), lu)
-        return _lu_backward(grad[..., :k], grad[..., :k, :], p, low, up), None, None
+        # (narrowed as PyTorch's: SliceBackward0 even when all is kept)
+        return _lu_backward(grad.narrow(-1, 0, k), grad.narrow(-2, 0, k), p, low, up), None, None
 
 
 def _check_lu_input(A: Tensor, name: str, pivot: bool = True) -> None:  # noqa: N803
@@ -1893,8 +1904,8 @@ class LuSolve(Function):
         if ctx.needs_input_grad[0]:
             low, up = LuUnpack.apply(lu, True)
             if left != adjoint:
-                g_r = solve_triangular(_mT(up), -(grad if left else _mT(grad)) @
-                                       (_mT(x) if left else x), upper=False)
+                g_r = solve_triangular(_mT(up), -((grad if left else _mT(grad)) @
+                                                  (_mT(x) if left else x)), upper=False)
                 g_l = solve_triangular(_mT(low), g_r @ _mT(up), upper=True,
                                        unitriangular=True).tril(-1)
                 g_lu = g_l + g_r.triu()

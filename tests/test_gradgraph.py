@@ -116,7 +116,73 @@ CASES = {  # name: (call on the library, positive inputs only)
     "trapezoid-x": (lambda lib, x: lib.trapezoid(x.exp(), x), True),
     "cumulative_trapezoid-x": (lambda lib, x: lib.cumulative_trapezoid(
         x.exp(), x, dim=1), True),
+    # ggops task: an integer index's backward is PyTorch's select_backward kernel
+    # (SelectBackwardBackward0, whose backward selects again); max/min split the gradient as
+    # where(tie, grad / 2, grad).masked_fill_(loses, 0) (x.flip(0) ties x on the middle row)
+    "select": (lambda lib, x: x[1] ** 3, False),
+    "select-negative": (lambda lib, x: x.select(-1, -2) ** 3 + x[:, 0].exp(), False),
+    "maximum": (lambda lib, x: lib.maximum(x, x.flip(0)) ** 2, False),
+    "minimum-broadcast": (lambda lib, x: lib.minimum(x[1:], x[0]) ** 2, False),
+    # an in-place op on a view: CopySlices' backward records PyTorch's steps (CopyBackwards,
+    # AsStridedBackward0, CloneBackward0, CopySlices), the op saves a clone of the view
+    "inplace-on-views": (lambda lib, x: _changed_through_views(x), False),
+    # cumprod with a zero: each gradient slice copied into zeros (CopySlices, as PyTorch's)
+    "cumprod-a-zero": (lambda lib, x: (x * _one_zero(lib, x)).cumprod(1), True),
+    # linear algebra: PyTorch's recorded formulas (solves of A^T, transposes as mT nodes)
+    "inv": (lambda lib, x: lib.linalg.inv(x[:, :3]), False),
+    "solve-vector": (lambda lib, x: lib.linalg.solve(x[:, :3], x[:, 3]), False),
+    "det": (lambda lib, x: lib.linalg.det(x[:, 1:]), False),
+    "slogdet": (lambda lib, x: lib.linalg.slogdet(x[:, :3]).logabsdet, False),
+    "cross": (lambda lib, x: lib.linalg.cross(x[:, :3], x[:1, 1:]), False),
+    "renorm": (lambda lib, x: x.renorm(2, 0, 1.5), False),
+    "cholesky": (lambda lib, x: lib.linalg.cholesky(x @ x.mT + lib.eye(3, dtype=x.dtype)),
+                 False),
+    "cholesky-upper": (lambda lib, x: lib.linalg.cholesky(x @ x.mT + 1, upper=True), True),
+    "qr-tall": (lambda lib, x: _flat(lib, lib.linalg.qr(x.mT)), False),
+    "qr-wide": (lambda lib, x: _flat(lib, lib.linalg.qr(x)), False),
+    "qr-r-only": (lambda lib, x: lib.linalg.qr(x[:, :3]).R, False),
+    "svdvals": (lambda lib, x: lib.linalg.svdvals(x), False),  # through the whole SVD's node
+    "nuclear-norm": (lambda lib, x: lib.linalg.matrix_norm(x, "nuc") ** 2, False),
+    # a reduction over dims: its gradient is unsqueezed back (UnsqueezeBackward0), as PyTorch's
+    "sum-dim": (lambda lib, x: x.sum(1) ** 2, False),
+    "mean-dims": (lambda lib, x: x.unsqueeze(0).mean((0, 2)) ** 2, False),
+    "amax-dim": (lambda lib, x: x.amax(0) ** 2, False),
+    "lu_solve": (lambda lib, x: lib.linalg.lu_solve(*lib.linalg.lu_factor(x[:, :3]), x[:, 3:]),
+                 False),
+    "eigh": (lambda lib, x: _flat(lib, lib.linalg.eigh(x @ x.mT)) ** 2, False),
+    # (U and V^T enter multiplied, so that their signs, which LAPACK picks, cancel)
+    "svd-full": (lambda lib, x: _svd_products(lib, lib.linalg.svd(x.mT)), False),
+    "svd-reduced": (lambda lib, x: _svd_products(lib, lib.linalg.svd(x, False)), False),
+    "matrix_exp": (lambda lib, x: lib.linalg.matrix_exp(x[:, 1:] * 0.5), False),
+    # several paths into one tensor: the nodes made in the order of PyTorch's C++ (its right
+    # operands first), so the gradients are summed in its order
+    "cond-nuc": (lambda lib, x: lib.linalg.cond(x[:, :3], "nuc"), False),
+    "det-singular": (lambda lib, x: lib.linalg.det(lib.stack([x[0, :3], x[1, :3], x[0, :3]])),
+                     False),
+    "gradient-coordinates": (lambda lib, x: lib.gradient(
+        x[0], spacing=(x[1].abs().cumsum(0),))[0], False),
 }
+
+
+def _svd_products(lib, usv):
+    u, s, vh = usv
+    k = s.shape[-1]
+    return _flat(lib, ((u[..., :k] * s) @ vh[..., :k, :] * 2, u[..., :k] @ vh[..., :k, :]))
+
+
+def _changed_through_views(x):
+    z = x * x
+    z[1:].mul_(x[1:])
+    z[0].add_(x[2] ** 2)
+    z[:, 1] *= x[0, :3]
+    v = z[2]  # a view read after its base changed (AsStridedBackward0)
+    z[2, 1:] = x[1, :3]
+    return z * v
+
+
+def _flat(lib, tensors):
+    """Several outputs (QR's Q and R) as one vector."""
+    return lib.cat([t.flatten() for t in tensors])
 
 
 def _combined(pair):
@@ -177,7 +243,7 @@ def test_gradient_graphs_are_torchs(name):
         np.testing.assert_allclose(vm, vt, rtol=1e-10, atol=1e-12)
     if name in ("tanh", "sigmoid", "pow3", "abs", "mse_loss", "mse_loss-sum", "mse_loss-none",
                 "mse_loss-both", "smooth_l1_loss", "smooth_l1_loss-none", "huber_loss",
-                "huber_loss-sum-both"):
+                "huber_loss-sum-both", "select", "select-negative"):
         assert mine[1][0] == theirs[1][0]
 
 
@@ -483,3 +549,34 @@ def test_mish_float16_gradient_graph_is_torchs():
     (mine, vm), (theirs, vt) = grad(minitorch), grad(torch)
     assert mine == theirs
     np.testing.assert_allclose(vm.astype(float), vt.astype(float), rtol=2e-3)
+
+
+# ggops task: prod's gradient of src where two of its zeros meet is PyTorch's DelayedError
+@pytest.mark.parametrize("name", ["scatter_reduce", "index_reduce"])
+def test_prod_past_two_zeros_records_an_error_node(name):
+    """The gradient is recorded behind ``torch::autograd::Error``, whose backward raises
+    PyTorch's message; with one zero in a place, the gradient is differentiable."""
+    import warnings
+
+    def grads(lib, src):
+        s = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
+        src = lib.tensor(src, dtype=lib.float64, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (index_reduce is in beta: PyTorch warns)
+            y = getattr(s, name)(0, lib.tensor([0, 0, 1]), src, "prod")
+        g = lib.autograd.grad((y * lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64)).sum(),
+                              [s, src], create_graph=True)
+        try:
+            second = lib.autograd.grad(g[1].sum(), src)[0].detach().numpy()
+        except RuntimeError as e:
+            second = str(e)
+        return graph_lines(g[1].grad_fn), g[1].detach().numpy(), second
+
+    for src in ([0.0, 0.0, 2.0], [0.0, 5.0, 2.0]):
+        (gm, vm, sm), (gt, vt, st) = grads(minitorch, src), grads(torch, src)
+        assert gm == gt
+        np.testing.assert_allclose(vm, vt)
+        if isinstance(st, str):
+            assert sm == st
+        else:
+            np.testing.assert_allclose(sm, st)

@@ -554,7 +554,7 @@ class Maximum(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return _split_between(grad, a < b, a > b, a == b)
+        return _split_between(ctx, grad, a < b, a > b, a == b)
 
 
 class Minimum(Function):
@@ -569,16 +569,19 @@ class Minimum(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return _split_between(grad, a > b, a < b, a == b)
+        return _split_between(ctx, grad, a > b, a < b, a == b)
 
 
-def _split_between(grad, a_loses, b_loses, tie):
+def _split_between(ctx, grad, a_loses, b_loses, tie):
     """Gradient to the winner of max/min; ties share it half and half, as in PyTorch.
 
     A comparison with NaN is False, so a NaN (which wins: the result is NaN) gets the gradient.
+    Recorded as PyTorch's formula, ``where(tie, grad / 2, grad).masked_fill_(loses, 0)``,
+    worked out once for each input that needs it.
     """
-    share = where(tie, grad / 2, grad)
-    return where(a_loses, 0.0, share), where(b_loses, 0.0, share)
+    return tuple(MaskedFill.apply(where(tie, DivScalar.apply(grad, 2), grad), loses, 0)
+                 if needed else None
+                 for loses, needed in zip((a_loses, b_loses), ctx.needs_input_grad))
 
 
 class Clamp(Function):

@@ -970,17 +970,22 @@ class Renorm(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from minitorch.ops.arithmetic import where
+        from minitorch.ops.arithmetic import AddScalar, where
         from minitorch.ops.reduction import vector_norm
 
         (a,) = ctx.saved_tensors
         others = tuple(d for d in range(a.dim()) if d != ctx.dim)
-        norm = vector_norm(a, ctx.p, others, True)
-        along = norm_backward((a * grad).sum(others, True), a, norm, ctx.p, others, True)
-        inv_norm = (norm + 1e-7).reciprocal()
-        factor = inv_norm * ctx.maxnorm
-        return where(norm > ctx.maxnorm, factor * grad - (factor * inv_norm) * along, grad), \
-            None, None, None
+        # PyTorch's: the norm and its gradient in the accumulation type (double for float32
+        # on the CPU, float32 for float16), the result cast back to a's dtype (ToCopyBackward0)
+        acc = _dtype.float64 if a.dtype == _dtype.float64 or (
+            a.dtype == _dtype.float32 and a.device.type == "cpu") else _dtype.float32
+        norm = vector_norm(a, ctx.p, others, True, dtype=acc)
+        along = norm_backward((a * grad).sum(others, True, dtype=acc), a, norm, ctx.p, others,
+                              True)
+        inv_norm = AddScalar.apply(norm, 1e-7).reciprocal()
+        factor = MulScalar.apply(inv_norm, ctx.maxnorm)
+        scaled = (factor * (grad - inv_norm * along)).to(a.dtype)
+        return where(norm > ctx.maxnorm, scaled, grad), None, None, None
 
 
 def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:  # noqa: A002

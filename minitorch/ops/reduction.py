@@ -44,11 +44,23 @@ __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmi
 
 
 def _spread(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
-    """Broadcast a reduced gradient back to ``shape`` (the input's shape)."""
+    """Broadcast a reduced gradient back to ``shape`` (the input's shape). Recorded
+    (create_graph), the reduced dims come back as PyTorch's ``sum_backward`` puts them, one
+    ``unsqueeze`` each; otherwise one reshape."""
     if not keepdim and dims:
-        kept = tuple(1 if i in dims else s for i, s in enumerate(shape))
-        grad = grad.reshape(kept)
+        if grad_mode._state.enabled and shape:
+            grad = _unsqueezed(grad, dims, False)
+        else:
+            grad = grad.reshape(tuple(1 if i in dims else s for i, s in enumerate(shape)))
     return grad.expand(shape)
+
+
+def _restored(t: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
+    """A reduced ``t`` reshaped with its reduced ``dims`` back as size-1 dims (PyTorch's
+    ``restore_reduced_dims``, a ``ViewBackward0`` when recorded)."""
+    if keepdim or not dims:
+        return t
+    return t.reshape(tuple(1 if i in dims else s for i, s in enumerate(shape)))
 
 
 def _unsqueezed(t: Tensor, dims: tuple, keepdim: bool) -> Tensor:
@@ -124,8 +136,8 @@ class SumDim(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        # as PyTorch's sum_backward: the reduced dims unsqueezed back one by one
-        return _unsqueezed(grad, ctx.dims, ctx.keepdim).expand(ctx.shape)
+        # as PyTorch's sum_backward (recorded: the reduced dims unsqueezed back one by one)
+        return _spread(grad, ctx.shape, ctx.dims, ctx.keepdim)
 
 
 def _acc(x):
@@ -266,9 +278,7 @@ class MeanDim(Function):
     @staticmethod
     def backward(ctx, grad):
         n = int(np.prod([ctx.shape[d] for d in ctx.dims]))
-        # as PyTorch's: the reduced dims unsqueezed back one by one, and div.Scalar
-        return DivScalar.apply(_unsqueezed(grad, ctx.dims, ctx.keepdim).expand(ctx.shape),
-                               builtins.max(n, 1))
+        return DivScalar.apply(_spread(grad, ctx.shape, ctx.dims, ctx.keepdim), builtins.max(n, 1))
 
 
 class MaxAll(Function):
@@ -406,9 +416,9 @@ class Amax(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        a, out = ctx.saved_tensors
-        winners = a == _spread(out, a.shape, ctx.dims, ctx.keepdim)
-        share = _spread(grad, a.shape, ctx.dims, ctx.keepdim) / winners.sum(ctx.dims, True)
+        a, out = ctx.saved_tensors  # PyTorch's: the reduced dims restored by a reshape,
+        winners = a == _restored(out, a.shape, ctx.dims, ctx.keepdim)  # then broadcasting
+        share = _restored(grad, a.shape, ctx.dims, ctx.keepdim) / winners.sum(ctx.dims, True)
         return share * winners
 
 

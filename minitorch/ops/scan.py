@@ -32,7 +32,7 @@ from minitorch.ops.arithmetic import DivScalar, MulScalar, where
 from minitorch.ops.arithmetic import div as _arith_div
 from minitorch.ops.arithmetic import mul as _arith_mul
 from minitorch.ops.reduction import _unsqueezed
-from minitorch.ops.shape import Flip, Slice, cat, stack
+from minitorch.ops.shape import Flip, Slice, cat
 
 __all__ = ["cumsum", "cumprod", "logsumexp"]
 
@@ -79,6 +79,10 @@ class Cumsum(Function):
     @staticmethod
     def backward(ctx, grad):
         g = grad if grad.dtype is ctx.in_dtype else grad.to(ctx.in_dtype)
+        if grad_mode._state.enabled and not ctx.reverse:  # create_graph: PyTorch's formula
+            if g._data.size <= 1 or g._data.shape[ctx.dim] == 1:
+                return g
+            return g.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim)  # reversed_cumsum
         return Cumsum.apply(g, ctx.dim, g._data.dtype, not ctx.reverse)
 
 
@@ -106,17 +110,18 @@ class Cumprod(Function):
         a, out = ctx.saved_tensors
         if grad.dtype is not a.dtype:
             grad = grad.to(a.dtype)
-        if out.dtype is not a.dtype:
-            out = out.to(a.dtype)
         x = a._data
         if x.size <= 1 or x.shape[ctx.dim] == 1:
             return grad
-        if not (x == 0).any():
-            if grad_mode._state.enabled:  # create_graph: PyTorch's reversed_cumsum, recorded
+        zeros = bool((x == 0).any())
+        if grad_mode._state.enabled:  # create_graph: PyTorch's formulas, recorded
+            if not zeros:  # reversed_cumsum (the result in its own dtype, as PyTorch's)
                 return (out * grad).flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim) / a
-            return Cumsum.apply(out * grad, ctx.dim, x.dtype, True) / a
-        if grad_mode._state.enabled:  # create_graph=True: a formula that is differentiable
             return _cumprod_grad_differentiable(a, grad, ctx.dim)
+        if out.dtype is not a.dtype:
+            out = out.to(a.dtype)
+        if not zeros:
+            return Cumsum.apply(out * grad, ctx.dim, x.dtype, True) / a
         return _wrap(_cumprod_grad_with_zeros(x, grad._data, out._data, ctx.dim))
 
 
@@ -167,14 +172,15 @@ def _narrow(t: Tensor, dim: int, start: int, stop: int) -> Tensor:
 def _cumprod_grad_differentiable(a: Tensor, grad: Tensor, dim: int) -> Tensor:
     """PyTorch's O(n^2) gradient of ``cumprod`` for an input with zeros, written with tensor
     operations so that it can be differentiated again: for each k, the output gradients
-    ``g_k, g_{k+1}, ...`` times the products of every factor but ``x_k``."""
+    ``g_k, g_{k+1}, ...`` times the products of every factor but ``x_k``, each copied into
+    its place of a zero gradient (``CopySlices``, as PyTorch records it)."""
     from minitorch.ops.reduction import prod
 
     n = a._data.shape[dim]
     ones_shape = list(a._data.shape)
     ones_shape[dim] = 1
     ones = _wrap(array_module(a._data).ones(ones_shape, dtype=a._data.dtype))
-    grads = []
+    out = _wrap(array_module(grad._data).zeros(a._data.shape, dtype=grad._data.dtype))
     for k in range(n):
         if k == 0:
             omitted = cat([ones, cumprod(_narrow(a, dim, 1, n), dim)], dim)
@@ -185,8 +191,8 @@ def _cumprod_grad_differentiable(a: Tensor, grad: Tensor, dim: int) -> Tensor:
             else:
                 after = cumprod(_narrow(a, dim, k + 1, n), dim)
                 omitted = cat([until_k, until_k.expand_as(after) * after], dim)
-        grads.append((_narrow(grad, dim, k, n) * omitted).sum(dim))
-    return stack(grads, dim)
+        out.select(dim, k).copy_((_narrow(grad, dim, k, n) * omitted).sum(dim))
+    return out
 
 
 def _scan_dtype(input: Tensor, dtype, name: str) -> np.dtype:  # noqa: A002
@@ -606,15 +612,28 @@ def _coordinate_gradient(x: Tensor, d: int, coords: Tensor, edge_order: int) -> 
                            f"dimension, but got an element with {coords.dim()} dimensions!")
     shape = [1] * x.dim()
     shape[d] = -1
-    dx = coords[1:] - coords[:-1]
+    # Each right operand is computed first, as PyTorch's C++ evaluates them: that is the
+    # order of the nodes, which orders the sums of their gradients (create_graph's graph).
+    n = coords.shape[0]
+    lo = coords.narrow(0, 0, n - 1)
+    dx = coords.narrow(0, 1, n - 1) - lo  # (diff)
     dx1, dx2 = dx[:-1], dx[1:]
-    a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
-    b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
-    c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
-    center = a * _part(x, d, 0, -2) + b * _part(x, d, 1, -1) + c * _part(x, d, 2)
+    den = dx1 * (dx1 + dx2)
+    a = (-dx2 / den).reshape(shape)
+    den = dx1 * dx2
+    b = ((dx2 - dx1) / den).reshape(shape)
+    den = dx2 * (dx1 + dx2)
+    c = (dx1 / den).reshape(shape)
+    right = c * _part(x, d, 2)
+    middle = b * _part(x, d, 1, -1)
+    center = a * _part(x, d, 0, -2) + middle + right
     if edge_order == 1:
-        first = (_part(x, d, 1, 2) - _part(x, d, 0, 1)) / dx[0]
-        last = (_part(x, d, -1) - _part(x, d, -2, -1)) / dx[-1]
+        step = dx[0]
+        lo = _part(x, d, 0, 1)
+        first = (_part(x, d, 1, 2) - lo) / step
+        step = dx[-1]
+        lo = _part(x, d, -2, -1)
+        last = (_part(x, d, -1) - lo) / step
     else:
         a = -(2.0 * dx[0] + dx[1]) / (dx[0] * (dx[0] + dx[1]))
         b = (dx[0] + dx[1]) / (dx[0] * dx[1])

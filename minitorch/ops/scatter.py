@@ -27,6 +27,7 @@ from minitorch._backend import array_module, open_grid, to_numpy
 from minitorch._dtype import number_as
 from minitorch._tensor import Tensor, _wrap
 from minitorch._warnings import warn_once
+from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops._util import as_tensor, broadcast_error, check_tensor, normalize_dim
 from minitorch.ops.indexing import Gather, _add_at
@@ -476,6 +477,7 @@ class ScatterReduce(Function):
 
             g_src = where(single_zero, (grad * masked_result).gather(dim, index),
                           (grad * result).gather(dim, index) / src.masked_fill(src_zero, 1))
+            g_src = _no_double_backward_past_zeros(g_src, zeros_at, "scatter_reduce", "src")
         else:  # amax, amin
             value = result.gather(dim, index)
             self_is = (self == result).to(self.dtype)
@@ -487,6 +489,37 @@ class ScatterReduce(Function):
             g_self = g_self.scatter(dim, index, 0.0)
         return (g_self if ctx.needs_input_grad[0] else None,
                 g_src if ctx.needs_input_grad[3] else None)
+
+
+class DelayedError(Function):
+    """PyTorch's ``DelayedError``: passes a gradient on unchanged, under a node
+    (``torch::autograd::Error``) whose backward raises ``message``: a gradient that is right
+    but was not computed in a differentiable way."""
+
+    node_name = "torch::autograd::Error"
+    _builtin = True
+    _edge_args = (0,)
+
+    @staticmethod
+    def forward(ctx, a, message):
+        ctx.message = message
+        return _wrap(a._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError(ctx.message)
+
+
+def _no_double_backward_past_zeros(g_src: Tensor, zeros_at: Tensor, name: str,
+                                   what: str) -> Tensor:
+    """The prod gradient of ``src`` where two of its zeros meet in one place of self (it is 0
+    there, by a formula that is not differentiable): recorded (create_graph) behind
+    :class:`DelayedError`, as PyTorch does."""
+    if g_src.requires_grad and grad_mode.is_grad_enabled() and bool((zeros_at._data > 1).any()):
+        return DelayedError.apply(g_src, f"{name}(): Double backward is unsupported for {what} "
+                                  f"when >1 zeros in {what} are scattered to the same position "
+                                  "in self")
+    return g_src
 
 
 def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor,  # noqa: A002
@@ -645,6 +678,7 @@ class IndexReduce(Function):
                                              "prod", include_self=include_self)
             g_src = where(single_zero, index_select(grad * masked_src_result, dim, index),
                           index_select(grad * result, dim, index) / src.masked_fill(src_zero, 1))
+            g_src = _no_double_backward_past_zeros(g_src, zeros_at, "index_reduce", "source")
         elif reduce == "mean":
             n = grad.new_ones(grad.shape) if include_self else grad.new_zeros(grad.shape)
             n = index_add(n, dim, index, src.new_ones(src.shape).to(grad.dtype))

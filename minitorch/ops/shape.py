@@ -446,7 +446,7 @@ class Select(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return Embed.apply(grad, ctx.shape, ctx.key)
+        return SelectEmbed.apply(grad, ctx.shape, ctx.key, getattr(ctx, "given_dim", None))
 
 
 class Slice(Function):
@@ -482,6 +482,27 @@ class Embed(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad[ctx.key]
+
+
+class SelectEmbed(Embed):
+    """Backward of ``x[..., i, ...]`` (PyTorch's ``select_backward`` kernel): ``grad`` at index
+    ``i`` of its dimension in zeros; its own backward selects that index again."""
+
+    node_name = "SelectBackwardBackward0"
+    _builtin = True
+    saved_values = Select.saved_values.copy()
+    del saved_values["self_sym_sizes"]
+
+    @staticmethod
+    def forward(ctx, grad, shape, key, given_dim=None):  # given_dim: the dim as called
+        if given_dim is not None:
+            ctx.given_dim = given_dim
+        return Embed.forward(ctx, grad, shape, key)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Select.apply(grad, len(ctx.key) - 1, ctx.key[-1],
+                            getattr(ctx, "given_dim", None))
 
 
 class Split(Function):

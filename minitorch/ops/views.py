@@ -51,6 +51,7 @@ from minitorch._tensor import VIEW_MULTI, VIEW_NO_GRAD, Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops.indexing import Index, IndexAdd, IndexPut
+from minitorch.ops.shape import _view_of
 
 __all__ = ["CopySlices", "AsStrided", "ViewGeometry", "inplace_on_view", "rebase_views",
            "regenerate", "view_change_message", "storage_offset", "data_ptr"]
@@ -140,7 +141,43 @@ class AsStrided(Function):
     @staticmethod
     def backward(ctx, grad):
         g = ctx.geometry
+        if grad_mode._state.enabled and _steps(g.positions()) is not None:
+            return _recorded_as_strided_backward(g, grad)  # create_graph, as PyTorch records
         return IndexAdd.apply(grad, (g.base_numel,), g.positions()).reshape(g.base_shape)
+
+
+def _steps(positions) -> tuple | None:
+    """The start and the step of each dimension (in elements) of a view at ``positions`` in
+    its flattened base; None when two elements share a place (an expanded view)."""
+    if positions.size == 0:
+        return 0, (0,) * positions.ndim
+    start = int(positions.reshape(-1)[0])
+    steps = []
+    for k, n in enumerate(positions.shape):
+        at = [0] * positions.ndim
+        at[k] = 1
+        step = int(positions[tuple(at)]) - start if n > 1 else 0
+        if n > 1 and step == 0:
+            return None
+        steps.append(step)
+    return start, tuple(steps)
+
+
+def _geometry(shape: tuple, base_shape: tuple, positions) -> ViewGeometry:
+    g = ViewGeometry.__new__(ViewGeometry)
+    g.shape, g.base_shape, g._positions, g._arrays = shape, base_shape, positions, None
+    return g
+
+
+def _recorded_as_strided_backward(g: ViewGeometry, grad):
+    """PyTorch's ``as_strided_backward`` as it records (a view without overlaps): the
+    gradient copied into its place in zeros of the base's size (``CopySlices``), which is
+    shown in the base's shape (``AsStridedBackward0``)."""
+    xp = array_module(grad._data)
+    storage = _wrap(xp.zeros((g.base_numel,), dtype=grad._data.dtype))
+    AsStridedPart.apply(storage, _geometry(g.shape, (g.base_numel,), g.positions())).copy_(grad)
+    whole = xp.arange(g.base_numel).reshape(g.base_shape)
+    return AsStridedPart.apply(storage, _geometry(g.base_shape, (g.base_numel,), whole))
 
 
 class CopySlicesFunction(Function):
@@ -151,16 +188,14 @@ class CopySlicesFunction(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        if grad_mode._state.enabled and _steps(ctx.geometry.positions()) is not None:
+            return _recorded_copy_slices(ctx, grad)  # create_graph: as PyTorch records it
         # The base's gradient passes through, except at the view's positions: there the
         # in-place op's backward turns it into the gradient of the view's old value.
         g = ctx.geometry
         flat = grad.reshape(-1)
         where = g.positions()
-        op = ctx.fn
-        grads = (op._forward_cls.backward(op, Index.apply(flat, where)) if op._builtin
-                 else op.apply(Index.apply(flat, where)))
-        grads = grads if type(grads) is tuple else (grads,)
-        grads = (grads + (None,) * len(op._next))[:len(op._next)]
+        grads = _op_backward(ctx.fn, Index.apply(flat, where))
         old = grads[0]
         if old is None:  # the op's result does not depend on the old value
             old = _wrap(array_module(grad._data).zeros(g.shape, dtype=grad._data.dtype))
@@ -168,6 +203,61 @@ class CopySlicesFunction(Function):
             old = old.sum_to_size(g.shape).to(grad.dtype)
         whole = IndexPut.apply(flat, old, (where,)).reshape(g.base_shape)
         return (whole,) + grads[1:]
+
+
+def _strided_part(array, positions):
+    """The view of the C-contiguous ``array`` at ``positions`` (a view's positions in its
+    flattened base: a start and a step for each dimension)."""
+    flat = array.reshape(-1)
+    if positions.size == 0:
+        return flat[:0].reshape(positions.shape)
+    start, steps = _steps(positions)
+    return array_module(array).lib.stride_tricks.as_strided(
+        flat[start:], positions.shape, tuple(step * array.itemsize for step in steps))
+
+
+class AsStridedPart(Function):
+    """``result.as_strided(...)`` in CopySlices' recorded backward: the changed view's part of
+    a tensor of its base's shape, as a view (a copy into it records ``CopySlices``)."""
+
+    node_name = "AsStridedBackward0"
+    _builtin = True
+
+    @staticmethod
+    def forward(ctx, base, geometry):
+        ctx.geometry = geometry
+        return _view_of(base, _strided_part(base._data, geometry.positions()))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return AsStrided.backward(ctx, grad)
+
+
+def _recorded_copy_slices(ctx, grad):
+    """CopySlices' backward as PyTorch records it (``create_graph=True``): the gradient copied
+    into a new tensor of the base's shape (``CopyBackwards``); the view's part of it
+    (``AsStridedBackward0``), cloned (``CloneBackward0``), goes through the in-place op's
+    backward, and the gradient of the view's old value is copied back into that part
+    (``CopySlices``)."""
+    g = ctx.geometry
+    result = _wrap(array_module(grad._data).empty(g.base_shape, dtype=grad._data.dtype))
+    result.copy_(grad)
+    part = AsStridedPart.apply(result, g)
+    grads = _op_backward(ctx.fn, part.clone())
+    old = grads[0]
+    if old is None:  # the op's result does not depend on the old value
+        old = _wrap(array_module(grad._data).zeros(g.shape, dtype=grad._data.dtype))
+    elif old._data.shape != g.shape:
+        old = old.sum_to_size(g.shape)
+    part.copy_(old)
+    return (result,) + grads[1:]
+
+
+def _op_backward(op, grad) -> tuple:
+    """The gradients of the in-place op's node ``op`` for ``grad``, one per edge."""
+    grads = op._forward_cls.backward(op, grad) if op._builtin else op.apply(grad)
+    grads = grads if type(grads) is tuple else (grads,)
+    return (grads + (None,) * len(op._next))[:len(op._next)]
 
 
 class CopySlices(CopySlicesFunction._backward_cls):
@@ -217,16 +307,20 @@ def view_change_message(view: Tensor, indirect: bool) -> str:
         "want the inplace to be tracked).")
 
 
-def inplace_on_view(view: Tensor, fn, args: tuple) -> Tensor:
+def inplace_on_view(view: Tensor, fn, args: tuple, saved_as_clone=None) -> Tensor:
     """``view``'s in-place op ``fn(view, *args)``, recorded: the base's node becomes
-    ``CopySlices`` (``Tensor._inplace`` has checked that it may)."""
+    ``CopySlices`` (``Tensor._inplace`` has checked that it may). ``saved_as_clone(node,
+    old)``, when given, makes the op's node hand out the view's old value as PyTorch's clone."""
     base = view._base
     base_edge = base._edge()
-    result = fn(view._recorded_copy(), *args)  # the op's node: ``result._grad_fn``
+    old = view._recorded_copy()
+    result = fn(old, *args)  # the op's node: ``result._grad_fn``
     view._write(result._data)  # into the base's memory: the shared version goes up
     op = result._grad_fn
     if op is None:  # nothing differentiable was recorded
         return view
+    if saved_as_clone is not None:
+        saved_as_clone(op, old)
     node = _node(CopySlices, (base_edge,) + op._next[1:], (_meta(base),) + op._input_meta[1:],
                  op._seq)
     node.fn, node.geometry, node._saved = op, ViewGeometry(view, base), op._saved
