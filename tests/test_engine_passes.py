@@ -191,3 +191,46 @@ def test_which_hooks_a_captured_gradient_went_through(case):
     mine, theirs = _both(program)
     assert mine == theirs
     assert isinstance(mine, list)  # (gradients, not an error)
+
+
+def _hooked_everywhere(lib, log):
+    """z = x * y, with every kind of hook on z, its node, x and x's AccumulateGrad."""
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = lib.tensor([3.0, 4.0], requires_grad=True)
+    z = x * y
+    z.register_hook(lambda g: log.append("z's hook"))
+    z.grad_fn.register_prehook(lambda grads: log.append("z's node, before"))
+    z.grad_fn.register_hook(lambda gi, go: log.append("z's node, after"))
+    acc = z.grad_fn.next_functions[0][0]
+    acc.register_prehook(lambda grads: log.append("x's AccumulateGrad, before"))
+    acc.register_hook(lambda gi, go: log.append(f"x's AccumulateGrad, after {len(gi)} {len(go)}"))
+    x.register_hook(lambda g: log.append("x's hook"))
+    x.register_post_accumulate_grad_hook(lambda t: log.append("x accumulated"))
+    return x, y, z
+
+
+@pytest.mark.parametrize("call", ["backward", "backward inputs=[x]", "backward inputs=[z]",
+                                  "backward inputs=[z, y]", "grad x", "grad z"])
+def test_which_hooks_run_and_in_what_order(call):
+    def program(lib):
+        log = []
+        x, y, z = _hooked_everywhere(lib, log)
+        loss = (z * z).sum()
+        if call.startswith("grad"):
+            lib.autograd.grad(loss, x if call == "grad x" else z)
+        else:
+            inputs = {"backward": None, "backward inputs=[x]": [x], "backward inputs=[z]": [z],
+                      "backward inputs=[z, y]": [z, y]}[call]
+            loss.backward(inputs=inputs)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # (the .grad of a non-leaf)
+            grads = [None if t.grad is None else t.grad.tolist() for t in (x, y, z)]
+        try:  # did the pass run z's node (and free what it saved)?
+            z.grad_fn._saved_self  # noqa: B018
+            freed = False
+        except RuntimeError:
+            freed = True
+        return log, grads, z.retains_grad, freed
+
+    mine, theirs = _both(program)
+    assert mine == theirs

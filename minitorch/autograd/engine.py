@@ -10,8 +10,8 @@ The algorithm fits on one screen. First count, for every node reachable from the
 many edges point at it (its *dependencies*). Then start from the roots and run a node only when
 all of its dependencies have delivered their gradient, so each node runs exactly once even in a
 diamond-shaped graph, and the gradients arriving at it are summed first. Among the nodes that
-are ready, the most recently created runs first, which is PyTorch's order. Everything is
-iterative: a graph 100,000 ops deep is fine.
+are ready, the most recently created runs first (a leaf's ``AccumulateGrad`` as soon as it is
+ready), which is PyTorch's order. Everything is iterative: a graph 100,000 ops deep is fine.
 
 Example:
     >>> import minitorch
@@ -101,26 +101,26 @@ def _add_to_buffer(buffers: dict, node, nr: int, g) -> None:
 def _call_node(node, grads: list) -> tuple:
     """Run one node: from the gradients of its outputs, one gradient per edge (each checked
     against its input by ``_checked``). A leaf's ``AccumulateGrad`` adds into ``.grad``."""
+    leaf = type(node) is AccumulateGrad
+    if leaf and node.variable._hooks and grads[0] is not None:  # a leaf's hooks come first:
+        grads[0] = function.through_hooks(node.variable._hooks, grads[0])  # its tensor's
     if node._tensor_pre_hooks or node._pre_hooks:  # hooks may replace the gradients
         grads = _call_pre_hooks(node, grads)
-    if type(node) is AccumulateGrad:
-        if grads[0] is not None:
-            node.accumulate_handed_over(grads)  # a gradient nothing else holds is kept as is
-        return ()
-    if len(grads) == 1:
-        if grads[0] is None:
-            return (None,) * len(node._next)  # nothing flows into this part of the graph
-    elif all(g is None for g in grads):
-        return (None,) * len(node._next)
-    elif node._materialize and any(g is None for g in grads):
-        grads = _zeros_for_missing(node, grads)
-    # A built-in's backward returns one gradient per edge; node.apply does the same for a
-    # learner's Function, from one gradient per forward argument.
-    outs = node._forward_cls.backward(node, *grads) if node._builtin else node.apply(*grads)
-    outs = _checked(node, outs if type(outs) is tuple else (outs,))
+    arrived = tuple(grads) if node._hooks else ()  # (for the node's own hooks, after it)
+    if leaf:  # a gradient nothing else holds is kept as is
+        outs = () if grads[0] is None else node.accumulate_handed_over(grads, False)
+    elif grads[0] is None if len(grads) == 1 else all(g is None for g in grads):
+        return (None,) * len(node._next)  # nothing flows into this part of the graph
+    else:
+        if len(grads) > 1 and node._materialize and any(g is None for g in grads):
+            grads = _zeros_for_missing(node, grads)
+        # A built-in's backward returns one gradient per edge; node.apply does the same for a
+        # learner's Function, from one gradient per forward argument.
+        outs = node._forward_cls.backward(node, *grads) if node._builtin else node.apply(*grads)
+        outs = _checked(node, outs if type(outs) is tuple else (outs,))
     if node._hooks:
         for hook in tuple(node._hooks.values()):
-            new = hook(outs, tuple(grads))
+            new = hook(outs, arrived)
             if new is not None:  # a hook may replace the gradients the node sends on
                 outs = _hook_result(hook, outs, new)
     return outs
@@ -257,17 +257,16 @@ capturing = _Capturing()
 
 
 class _Capture(BackwardObserver):
-    """``grad()`` and ``backward(inputs=...)``: keep the gradient that arrives at each chosen
-    edge ``(node, output_nr)``, and run only the nodes on a path from the roots to one of
-    them, as PyTorch's engine does (never a leaf's ``AccumulateGrad``). While its pass runs,
-    it is in ``capturing.passes`` (a reentrant checkpoint refuses such a pass, as in PyTorch)."""
+    """``grad()`` and ``backward(inputs=...)``: run only the nodes on a path from the roots to
+    one of the chosen edges ``(node, output_nr)``, as PyTorch's engine does. ``grad()`` keeps
+    the gradient that arrives at each; ``backward(inputs=...)`` runs their nodes as well (a
+    leaf's ``AccumulateGrad``; a non-leaf keeps its gradient by ``retain_grad``). While its
+    pass runs, it is in ``capturing.passes`` (a reentrant checkpoint refuses such a pass)."""
 
-    def __init__(self, edges, roots: list, accumulating: bool = False) -> None:
+    def __init__(self, edges, roots: list, run_targets: bool = False) -> None:
         self.found = dict.fromkeys(edges)
-        self.needed = _leading_to({node for node, _ in self.found}, roots)
-        # backward(inputs=) accumulates afterwards: a leaf's hooks run then, and a gradient it
-        # keeps is the one after its tensor's hooks, as retain_grad keeps it
-        self.accumulating = accumulating
+        targets = {node for node, _ in self.found}
+        self.needed = _leading_to(targets, roots) | (targets if run_targets else set())
 
     def __enter__(self):
         capturing.passes.append(self)
@@ -279,19 +278,15 @@ class _Capture(BackwardObserver):
         needed = node in self.needed
         for nr, g in enumerate(grads):
             if (node, nr) in self.found:  # as PyTorch: where the pass stops, after the tensor's
-                self.found[node, nr] = g if needed or g is None else self._hooked(node, nr, g)
+                self.found[node, nr] = g if needed or g is None else _tensor_hooked(node, nr, g)
         return needed  # hooks; where it goes on, as the gradient arrived
 
-    def node_finished(self, node, grads: list, outs: tuple) -> None:
-        if self.accumulating and outs:  # (grads: after the tensor's hooks, which ran in place)
-            for nr, g in enumerate(grads):
-                if (node, nr) in self.found:
-                    self.found[node, nr] = g
 
-    def _hooked(self, node, nr: int, g):
-        if type(node) is not AccumulateGrad:
-            return function.through_hooks((node._tensor_pre_hooks or {}).get(nr, {}), g)
-        return g if self.accumulating else function.through_hooks(node.variable._hooks or {}, g)
+def _tensor_hooked(node, nr: int, g):
+    """``g`` through the hooks of the tensor whose gradient it is (a leaf's, at its node)."""
+    if type(node) is AccumulateGrad:
+        return function.through_hooks(node.variable._hooks or {}, g)
+    return function.through_hooks((node._tensor_pre_hooks or {}).get(nr, {}), g)
 
 
 def _leading_to(targets: set, roots: list) -> set:
@@ -384,19 +379,12 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     inputs = _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-    capture = _Capture((_input_edge(t) for t in inputs), roots, accumulating=True)
+    for t in inputs:  # as PyTorch: a non-leaf input keeps its gradient as retain_grad does
+        if isinstance(t, function.Tensor):
+            t.retain_grad()
+    capture = _Capture((_input_edge(t) for t in inputs), roots, run_targets=True)
     with capture:
         _run(roots, root_grads, retain_graph, create_graph, (capture,))
-    with grad_mode.set_grad_enabled(create_graph):
-        for t in inputs:
-            edge = _input_edge(t)
-            found = capture.found[edge]
-            if found is None:
-                continue
-            if type(edge[0]) is AccumulateGrad:  # a leaf (a GradientEdge of another tensor
-                edge[0].apply(found)  # keeps nothing, as in PyTorch)
-            elif isinstance(t, function.Tensor):
-                t._grad = found if t._grad is None else t._grad + found
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
