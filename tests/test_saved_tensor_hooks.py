@@ -459,3 +459,67 @@ def test_a_gradient_edge_is_an_input(case):
             results.append(str(error))
     assert results[0] == results[1]
     assert case.startswith("grad, unused") or isinstance(results[0], list)
+
+
+# ---------------------------------------------------------------- register_multi_grad_hook
+def _multi_grad_log(lib, mode):
+    """The torch docstring's example and more: which gradients each backward hands to fn."""
+    log = []
+    a = lib.tensor(X, requires_grad=True)
+    b = lib.tensor(X * 2, requires_grad=True)
+    c, d = a * b, a * b
+    e = (c * 3).exp()
+
+    def fn(grads):
+        if mode == "any":
+            log.append(("any", _arr(grads).tolist()))
+        else:
+            log.append(("all", [None if g is None else _arr(g).tolist() for g in grads]))
+
+    handle = lib.autograd.graph.register_multi_grad_hook((a, b, c, d, e), fn, mode=mode)
+    c.sum().backward(retain_graph=True)
+    log.append("|")
+    (d * 2).sum().backward(retain_graph=True)
+    log.append("|")
+    c.sum().backward(inputs=(a,), retain_graph=True)
+    log.append("|")
+    e.sum().backward(retain_graph=True)  # c is reached through e: one call, not two
+    log.append("|")
+    lib.autograd.grad((e.sum(), d.sum()), (c,), retain_graph=True)  # c only: d and e's leaves
+    log.append("|")
+    handle.remove()
+    c.sum().backward(retain_graph=True)
+    log.append("removed")
+    return log
+
+
+@pytest.mark.parametrize("mode", ["all", "any"])
+def test_register_multi_grad_hook_as_torch(mode):
+    mine, ref = _multi_grad_log(minitorch, mode), _multi_grad_log(torch, mode)
+    assert mine == ref
+    assert mine.count("|") == 5 and len(mine) > 7
+
+
+def test_register_multi_grad_hook_errors_and_grad_of_leaves():
+    for lib in (minitorch, torch):
+        a = lib.ones(2, requires_grad=True)
+        with pytest.raises(ValueError, match=r"Expects mode to be one of \('all', 'any'\) but "
+                                             "got some"):
+            lib.autograd.graph.register_multi_grad_hook((a,), print, mode="some")
+        with pytest.raises(AssertionError, match="^Expected gradient function to be set$"):
+            lib.autograd.graph.register_multi_grad_hook((a, lib.ones(2)), print)
+        lib.autograd.graph.register_multi_grad_hook((a, lib.ones(2)), print, mode="any")
+
+
+def test_register_multi_grad_hook_in_grad_with_a_leaf():
+    """PyTorch cannot tell whether grad() will run a leaf's AccumulateGrad, and says so."""
+    seen = []
+    for lib in (minitorch, torch):
+        a = lib.ones(2, requires_grad=True)
+        b = a * 2
+        lib.autograd.graph.register_multi_grad_hook((a, b), print)
+        with pytest.raises(RuntimeError) as error:
+            lib.autograd.grad(b.sum(), (a,))
+        seen.append(str(error.value))
+    assert seen[0] == seen[1]
+    assert seen[0].startswith("A leaf node was passed to _will_engine_execute_node")

@@ -248,31 +248,48 @@ class BackwardObserver:
 observers: list = []  # the observers of every backward pass (``_run`` reads it once per pass)
 
 
-class _Capturing(threading.local):
+class _Passes(threading.local):
     def __init__(self) -> None:
-        self.passes: list = []  # the _Capture of each such pass running in this thread
+        self.running: list = []  # the backward passes running in this thread, innermost last
 
 
-capturing = _Capturing()
+passes = _Passes()
 
 
-class _Capture(BackwardObserver):
+class _Pass:
+    """A backward pass while it runs (in ``passes.running``), as PyTorch's graph task: hooks
+    can tell which pass calls them, and whether a node will run in it."""
+
+    def __init__(self, roots: list) -> None:
+        self.roots, self.reached = roots, None
+
+    def __enter__(self):
+        passes.running.append(self)
+
+    def __exit__(self, *exc) -> None:
+        passes.running.remove(self)
+
+    def will_run(self, node) -> bool:
+        if self.reached is None:  # every node reachable from the roots
+            self.reached = _count_dependencies(self.roots)
+        return node in self.reached
+
+
+class _Capture(_Pass, BackwardObserver):
     """``grad()`` and ``backward(inputs=...)``: run only the nodes on a path from the roots to
     one of the chosen edges ``(node, output_nr)``, as PyTorch's engine does. ``grad()`` keeps
     the gradient that arrives at each; ``backward(inputs=...)`` runs their nodes as well (a
-    leaf's ``AccumulateGrad``; a non-leaf keeps its gradient by ``retain_grad``). While its
-    pass runs, it is in ``capturing.passes`` (a reentrant checkpoint refuses such a pass)."""
+    leaf's ``AccumulateGrad``; a non-leaf keeps its gradient by ``retain_grad``). A reentrant
+    checkpoint refuses to run in such a pass, as in PyTorch."""
 
     def __init__(self, edges, roots: list, run_targets: bool = False) -> None:
+        super().__init__(roots)
         self.found = dict.fromkeys(edges)
-        targets = {node for node, _ in self.found}
-        self.needed = _leading_to(targets, roots) | (targets if run_targets else set())
+        self.targets, self.run_targets = {node for node, _ in self.found}, run_targets
+        self.needed = _leading_to(self.targets, roots) | (self.targets if run_targets else set())
 
-    def __enter__(self):
-        capturing.passes.append(self)
-
-    def __exit__(self, *exc) -> None:
-        capturing.passes.remove(self)
+    def will_run(self, node) -> bool:
+        return node in self.needed or node in self.targets
 
     def node_started(self, node, grads: list) -> bool:
         needed = node in self.needed
@@ -374,7 +391,8 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     roots = [_root_edge(t, i) for i, t in enumerate(tensors)]
     root_grads = _make_root_grads(tensors, grads, create_graph)
     if inputs is None:
-        _run(roots, root_grads, retain_graph, create_graph)
+        with _Pass(roots):
+            _run(roots, root_grads, retain_graph, create_graph)
         return
     inputs = _as_tuple(inputs)
     if not inputs:

@@ -25,13 +25,13 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from minitorch.autograd import function, grad_mode
+from minitorch.autograd import engine, function, grad_mode
 from minitorch.autograd.function import _FREED, AccumulateGrad
 
 __all__ = ["GraphNode", "GraphEdge", "Graph", "walk", "saved_tensors",
            # savedhooks task: PyTorch's torch.autograd.graph
            "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "Node",
-           "GradientEdge", "get_gradient_edge", "increment_version"]
+           "GradientEdge", "get_gradient_edge", "increment_version", "register_multi_grad_hook"]
 
 
 @dataclass
@@ -434,3 +434,99 @@ def increment_version(tensor) -> None:
     for t in (tensor,) if isinstance(tensor, function.Tensor) else tensor:
         if not t.is_inference():
             t.detach()._version_counter.value += 1  # (detach gives t a counter if it had none)
+
+
+# ---------------------------------------------------------------- register_multi_grad_hook
+class _MultiHandle:
+    """What ``register_multi_grad_hook`` returns: ``remove()`` removes the hook of every tensor."""
+
+    def __init__(self, handles: tuple) -> None:
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.remove()
+
+
+def _running_pass():
+    """The backward pass running in this thread (PyTorch's graph task): hooks run inside one."""
+    if not engine.passes.running:
+        raise AssertionError("expected this hook to be called inside a backward call")
+    return engine.passes.running[-1]
+
+
+def _node_of(t):
+    """The node that computes the gradient of ``t``: its ``grad_fn``, a leaf's
+    ``AccumulateGrad``, or a ``GradientEdge``'s node."""
+    node = t.node if isinstance(t, GradientEdge) else (t._edge()[0] if t.requires_grad else None)
+    if node is None:
+        raise AssertionError("Expected gradient function to be set")
+    return node
+
+
+def _will_run(run, node) -> bool:
+    """Whether the pass ``run`` will run ``node``; PyTorch cannot tell for a leaf that grad()
+    was asked about."""
+    if type(node) is AccumulateGrad and isinstance(run, engine._Capture) and \
+            not run.run_targets and node in run.targets:
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are "
+                           "currently running autograd.grad(). This is currently not supported.")
+    return run.will_run(node)
+
+
+def register_multi_grad_hook(tensors, fn, *, mode: str = "all"):
+    """Call ``fn`` once per backward pass for a group of tensors, as PyTorch does.
+
+    ``mode="all"``: ``fn(grads)`` once the gradients of all the tensors that the pass computes
+    are there, with None for those it does not compute. ``mode="any"``: ``fn(grad)`` with the
+    first gradient of the group that the pass computes. Each pass counts on its own (the
+    engine's ``passes.running`` says which pass a hook runs in, and ``will_run`` whether it
+    reaches a node). Returns a handle whose ``remove()`` removes the hooks.
+
+    >>> import minitorch
+    >>> a, b = minitorch.ones(2, requires_grad=True), minitorch.ones(2, requires_grad=True)
+    >>> c = a * b
+    >>> h = register_multi_grad_hook((a, b, c), lambda gs: print([g is not None for g in gs]))
+    >>> c.sum().backward()
+    [True, True, True]
+    >>> (a * 3).sum().backward()
+    [True, False, False]
+    """
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of {('all', 'any')} but got {mode}")
+    lock = threading.Lock()
+    if mode == "any":
+        ran: set = set()
+
+        def first(grad) -> None:
+            run = _running_pass()
+            with lock:
+                seen, _ = run in ran, ran.add(run)
+            if not seen:
+                fn(grad)
+
+        return _MultiHandle(tuple(t.register_hook(first) for t in tensors if t.requires_grad))
+    nodes = [_node_of(t) for t in tensors]
+    counts: dict = {}  # pass -> gradients seen so far; and the pass's gradients, by position
+    arrived: dict = {}
+
+    def hook_of(i: int):
+        def hook(grad) -> None:
+            run = _running_pass()
+            with lock:
+                count = counts.get(run, 0)
+                counts[run] = count + 1
+                expected = sum(_will_run(run, node) for node in nodes)
+            arrived.setdefault(run, [None] * len(nodes))[i] = grad
+            if count == expected - 1:  # the last of the gradients this pass computes
+                fn(arrived.pop(run))
+                del counts[run]
+        return hook
+
+    return _MultiHandle(tuple(t.register_hook(hook_of(i)) for i, t in enumerate(tensors)))

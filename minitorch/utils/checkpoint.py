@@ -120,7 +120,7 @@ def _rng_as_in_forward(state):
 def _is_checkpoint_valid() -> bool:
     """False when the backward running now was asked for some inputs only (``autograd.grad``,
     ``backward(inputs=...)``): the recomputed graph's own backward would not reach them."""
-    return not engine.capturing.passes
+    return not any(isinstance(run, engine._Capture) for run in engine.passes.running)
 
 
 class CheckpointFunction(Function):
