@@ -29,14 +29,6 @@ one most of its samples show (minitorch's, PyTorch's). The usual causes, by that
 from __future__ import annotations
 
 GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node)
-    "F:ctc_loss": (
-        ("sum", "none", "node", "node-mean", "float64", "noncontig", "concatenated", "lists",
-         "tuples", "int32", "float-targets", "blank-3", "empty-target", "empty-targets-mean",
-         "one-step", "impossible", "repeats-need-blanks", "zero-infinity-mean",
-         "zero-infinity-none", "zero-infinity-node", "masked-class", "nan",
-         "unbatched-tensors-mean", "unbatched-tensors-none", "unbatched-lists-mean",
-         "unbatched-lists-none", "unbatched-node"),
-        "None", "AccumulateGrad"),
     "F:embedding_bag": (("per-sample-weights",), "None", "EmbeddingBagBackwardBackward0"),
     "F:grid_sample": (
         ("ordinary", "bilinear-zeros-align", "bilinear-border-centres", "bilinear-border-align",
@@ -64,18 +56,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "mixed-masks-True", "mixed-masks-False", "bias-kv-zero-attn", "separate", "unbatched",
          "unbatched-no-weights", "no-bias", "float64-True"),
         "TransposeBackward0", "TBackward0"),
-    "F:multi_margin_loss": (
-        ("zeros", "ties", "inf", "nan", "noncontig", "strided", "float64", "sum", "none",
-         "size_average-False", "reduce-False", "node", "node-mean", "margin", "negative-margin",
-         "weight", "weight-none", "weight-sum-p2", "ties", "at-margin", "float64", "1-d",
-         "1-d-target-1", "1-d-mean", "0-d", "one-class", "empty-batch-none"),
-        "None", "AccumulateGrad"),
-    "F:multilabel_margin_loss": (
-        ("zeros", "ties", "inf", "nan", "noncontig", "strided", "float64", "sum", "none",
-         "size_average-False", "reduce-False", "node", "node-mean", "all-listed", "repeated",
-         "after-end", "ties", "wide", "float64", "1-d", "1-d-mean", "1-element", "0-d",
-         "empty-batch-none"),
-        "None", "AccumulateGrad"),
     "F:normalize": (("0-d-dim0-p1",), "ExpandBackward0", "WhereBackward0"),
     "F:pdist": (
         ("ordinary", "zeros", "ties", "inf", "nan", "noncontig", "strided", "float64", "p0",
@@ -120,16 +100,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
     "fn:cov": (
         ("empty", "aweights-grad", "aweights-grad-correction-2", "both-grad"),
         "TransposeBackward0", "TBackward0"),
-    "fn:ctc_loss": (
-        ("sum", "none", "float64", "noncontig", "concatenated", "lists", "tuples", "int32",
-         "float-targets", "blank-3", "empty-target", "empty-targets-mean", "one-step",
-         "impossible", "repeats-need-blanks", "zero-infinity-mean", "zero-infinity-none",
-         "masked-class", "nan", "unbatched-tensors-mean", "unbatched-tensors-none",
-         "unbatched-lists-mean", "unbatched-lists-none", "reduction0", "node-reduction0",
-         "reduction1", "node-reduction1", "reduction2", "node-reduction2", "reduction3",
-         "node-reduction3", "reduction-1", "node-reduction-1", "reduction-keyword",
-         "default-reduction", "node-default-reduction", "tensor-lengths", "zero-infinity"),
-        "None", "AccumulateGrad"),
     "fn:group_norm": (
         ("ordinary", "affine", "one-group", "per-channel", "4-d", "2-d", "eps", "float64",
          "float16", "cudnn", "keywords", "node"),

@@ -580,3 +580,39 @@ def test_prod_past_two_zeros_records_an_error_node(name):
             assert sm == st
         else:
             np.testing.assert_allclose(sm, st)
+
+
+# gglast task: PyTorch's autograd-not-implemented fallback gives a NotImplemented node an edge
+# for each tensor argument that requires grad only (no empty edge for a constant gradient)
+_NOT_IMPLEMENTED_LOSSES = {
+    "multi_margin_loss": (lambda lib, x, w: lib.nn.functional.multi_margin_loss(
+        x, lib.tensor([0, 2, 1, 2]), p=2) * w, (4, 3)),
+    "multilabel_margin_loss": (lambda lib, x, w: lib.nn.functional.multilabel_margin_loss(
+        x, lib.tensor([[2, -1, 0], [0, 1, -1], [1, -1, 2], [2, 0, 1]]), reduction="sum") * w,
+        (4, 3)),
+    "ctc_loss": (lambda lib, x, w: lib.nn.functional.ctc_loss(
+        x.log_softmax(2), lib.tensor([[1, 2], [2, 2]]), [5, 4], [2, 2]) * w, (5, 2, 3)),
+}
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("name", sorted(_NOT_IMPLEMENTED_LOSSES))
+def test_not_implemented_nodes_have_edges_only_for_inputs_that_require_grad(name, weighted):
+    """The gradient's graph and values are PyTorch's, with the incoming gradient as a constant
+    (no edge) or, scaled by a weight that requires grad, recorded (an edge); differentiating
+    the gradient again raises PyTorch's error, as there."""
+    fn, shape = _NOT_IMPLEMENTED_LOSSES[name]
+
+    def grad(lib):
+        x = lib.tensor(np.random.default_rng(0).standard_normal(shape), dtype=lib.float64,
+                       requires_grad=True)
+        w = lib.tensor(1.5, dtype=lib.float64, requires_grad=weighted)
+        (g,) = lib.autograd.grad(fn(lib, x * 1, w), x, create_graph=True)
+        with pytest.raises(RuntimeError) as error:
+            g.sum().backward()
+        return graph_lines(g.grad_fn), g.detach().numpy(), str(error.value)
+
+    (gm, vm, em), (gt, vt, et) = grad(minitorch), grad(torch)
+    assert gm == gt
+    np.testing.assert_allclose(vm, vt, rtol=1e-10, atol=1e-12)
+    assert em == et
