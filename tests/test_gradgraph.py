@@ -449,6 +449,19 @@ NN_CASES.update({
     "repeat-ones": (lambda lib, x: x.repeat(1, 1).exp(), [(4, 3)]),
 })
 
+# gglast task: linear's bias gradient is PyTorch's sum_to (SumBackward1 under ViewBackward0
+# when recorded), down to the bias's own shape, whatever shape it broadcasts from
+NN_CASES.update({
+    "linear-tanh": (lambda lib, x, w, b: lib.nn.functional.linear(x, w, b).tanh(),
+                    [(4, 3), (5, 3), (5,)]),
+    "linear-bias-2-d": (lambda lib, x, w, b: lib.nn.functional.linear(x, w, b).tanh(),
+                        [(4, 3), (5, 3), (4, 5)]),
+    "linear-bias-column": (lambda lib, x, w, b: lib.nn.functional.linear(x, w, b).tanh(),
+                           [(4, 3), (5, 3), (4, 1)]),
+    "rnn_tanh_cell": (lambda lib, x, h, wi, wh, bi, bh: lib.rnn_tanh_cell(x, h, wi, wh, bi, bh),
+                      [(4, 3), (4, 5), (5, 3), (5, 5), (5,), (5,)]),
+})
+
 
 def test_repeat_zero_times_has_a_constant_gradient():
     """A repeat of 0 copies: PyTorch's gradient is zeros, recorded as no graph at all."""
