@@ -460,6 +460,11 @@ NN_CASES.update({
                            [(4, 3), (5, 3), (4, 1)]),
     "rnn_tanh_cell": (lambda lib, x, h, wi, wh, bi, bh: lib.rnn_tanh_cell(x, h, wi, wh, bi, bh),
                       [(4, 3), (4, 5), (5, 3), (5, 5), (5,), (5,)]),
+    # gru_cell multiplies in place as PyTorch's: r's and z's gradients read saved clones
+    "gru_cell": (lambda lib, x, h, wi, wh, bi, bh: lib.gru_cell(x, h, wi, wh, bi, bh),
+                 [(4, 3), (4, 2), (6, 3), (6, 2), (6,), (6,)]),
+    "gru_cell-no-bias": (lambda lib, x, h, wi, wh: lib.gru_cell(x, h, wi, wh),
+                         [(3, 3), (3, 2), (6, 3), (6, 2)]),
 })
 
 
