@@ -161,6 +161,11 @@ CASES = {  # name: (call on the library, positive inputs only)
                      False),
     "gradient-coordinates": (lambda lib, x: lib.gradient(
         x[0], spacing=(x[1].abs().cumsum(0),))[0], False),
+    # gglast task: squeeze()'s recorded gradient is PyTorch's unsqueeze_to (an unsqueeze per
+    # dropped dim, none when nothing was dropped; was one reshape): corrcoef's cov squeezes
+    "squeeze": (lambda lib, x: (x.reshape(3, 1, 4, 1) ** 2).squeeze() ** 2, False),
+    "squeeze-nothing": (lambda lib, x: (x ** 2).squeeze() ** 2, False),
+    "corrcoef": (lambda lib, x: lib.corrcoef(x), False),
 }
 
 
