@@ -161,6 +161,11 @@ CASES = {  # name: (call on the library, positive inputs only)
                      False),
     "gradient-coordinates": (lambda lib, x: lib.gradient(
         x[0], spacing=(x[1].abs().cumsum(0),))[0], False),
+    # gglast task: squeeze()'s recorded gradient is PyTorch's unsqueeze_to (an unsqueeze per
+    # dropped dim, none when nothing was dropped; was one reshape): corrcoef's cov squeezes
+    "squeeze": (lambda lib, x: (x.reshape(3, 1, 4, 1) ** 2).squeeze() ** 2, False),
+    "squeeze-nothing": (lambda lib, x: (x ** 2).squeeze() ** 2, False),
+    "corrcoef": (lambda lib, x: lib.corrcoef(x), False),
 }
 
 
@@ -449,6 +454,24 @@ NN_CASES.update({
     "repeat-ones": (lambda lib, x: x.repeat(1, 1).exp(), [(4, 3)]),
 })
 
+# gglast task: linear's bias gradient is PyTorch's sum_to (SumBackward1 under ViewBackward0
+# when recorded), down to the bias's own shape, whatever shape it broadcasts from
+NN_CASES.update({
+    "linear-tanh": (lambda lib, x, w, b: lib.nn.functional.linear(x, w, b).tanh(),
+                    [(4, 3), (5, 3), (5,)]),
+    "linear-bias-2-d": (lambda lib, x, w, b: lib.nn.functional.linear(x, w, b).tanh(),
+                        [(4, 3), (5, 3), (4, 5)]),
+    "linear-bias-column": (lambda lib, x, w, b: lib.nn.functional.linear(x, w, b).tanh(),
+                           [(4, 3), (5, 3), (4, 1)]),
+    "rnn_tanh_cell": (lambda lib, x, h, wi, wh, bi, bh: lib.rnn_tanh_cell(x, h, wi, wh, bi, bh),
+                      [(4, 3), (4, 5), (5, 3), (5, 5), (5,), (5,)]),
+    # gru_cell multiplies in place as PyTorch's: r's and z's gradients read saved clones
+    "gru_cell": (lambda lib, x, h, wi, wh, bi, bh: lib.gru_cell(x, h, wi, wh, bi, bh),
+                 [(4, 3), (4, 2), (6, 3), (6, 2), (6,), (6,)]),
+    "gru_cell-no-bias": (lambda lib, x, h, wi, wh: lib.gru_cell(x, h, wi, wh),
+                         [(3, 3), (3, 2), (6, 3), (6, 2)]),
+})
+
 
 def test_repeat_zero_times_has_a_constant_gradient():
     """A repeat of 0 copies: PyTorch's gradient is zeros, recorded as no graph at all."""
@@ -580,3 +603,39 @@ def test_prod_past_two_zeros_records_an_error_node(name):
             assert sm == st
         else:
             np.testing.assert_allclose(sm, st)
+
+
+# gglast task: PyTorch's autograd-not-implemented fallback gives a NotImplemented node an edge
+# for each tensor argument that requires grad only (no empty edge for a constant gradient)
+_NOT_IMPLEMENTED_LOSSES = {
+    "multi_margin_loss": (lambda lib, x, w: lib.nn.functional.multi_margin_loss(
+        x, lib.tensor([0, 2, 1, 2]), p=2) * w, (4, 3)),
+    "multilabel_margin_loss": (lambda lib, x, w: lib.nn.functional.multilabel_margin_loss(
+        x, lib.tensor([[2, -1, 0], [0, 1, -1], [1, -1, 2], [2, 0, 1]]), reduction="sum") * w,
+        (4, 3)),
+    "ctc_loss": (lambda lib, x, w: lib.nn.functional.ctc_loss(
+        x.log_softmax(2), lib.tensor([[1, 2], [2, 2]]), [5, 4], [2, 2]) * w, (5, 2, 3)),
+}
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("name", sorted(_NOT_IMPLEMENTED_LOSSES))
+def test_not_implemented_nodes_have_edges_only_for_inputs_that_require_grad(name, weighted):
+    """The gradient's graph and values are PyTorch's, with the incoming gradient as a constant
+    (no edge) or, scaled by a weight that requires grad, recorded (an edge); differentiating
+    the gradient again raises PyTorch's error, as there."""
+    fn, shape = _NOT_IMPLEMENTED_LOSSES[name]
+
+    def grad(lib):
+        x = lib.tensor(np.random.default_rng(0).standard_normal(shape), dtype=lib.float64,
+                       requires_grad=True)
+        w = lib.tensor(1.5, dtype=lib.float64, requires_grad=weighted)
+        (g,) = lib.autograd.grad(fn(lib, x * 1, w), x, create_graph=True)
+        with pytest.raises(RuntimeError) as error:
+            g.sum().backward()
+        return graph_lines(g.grad_fn), g.detach().numpy(), str(error.value)
+
+    (gm, vm, em), (gt, vt, et) = grad(minitorch), grad(torch)
+    assert gm == gt
+    np.testing.assert_allclose(vm, vt, rtol=1e-10, atol=1e-12)
+    assert em == et

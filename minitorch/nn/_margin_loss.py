@@ -171,11 +171,30 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
 class NotDifferentiated(Function):
     """A gradient that PyTorch does not differentiate again (``multi_margin_loss_backward``,
     ...): its node is ``NotImplemented``, and differentiating it raises, as there.
-    Subclasses name the ATen operation and compute the gradient in ``forward``."""
+    Subclasses name the ATen operation and compute the gradient in ``forward``.
+
+    PyTorch's autograd-not-implemented fallback gives that node an edge for each tensor
+    argument that requires grad, and none for the others (the incoming gradient of a
+    first-order backward has none): ``apply`` records it through a subclass that lists
+    those arguments in ``_edge_args``, made once for each combination."""
 
     node_name = "torch::autograd::NotImplemented"
     _builtin = True
     _aten_name = ""
+    _variants: dict = {}  # (class, positions of the arguments with edges): its subclass
+
+    @classmethod
+    def apply(cls, *args):
+        if cls._edge_args is not None:  # a variant already
+            return super().apply(*args)
+        edges = tuple([i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad])
+        variant = NotDifferentiated._variants.get((cls, edges))
+        if variant is None:
+            variant = type(cls)(cls.__name__, (cls,), {
+                "node_name": cls.node_name, "_builtin": True, "_edge_args": edges,
+                "__module__": cls.__module__, "__qualname__": cls.__qualname__})
+            NotDifferentiated._variants[cls, edges] = variant
+        return variant.apply(*args)
 
     @staticmethod
     def setup_context(ctx, inputs, output):

@@ -75,6 +75,7 @@ from minitorch.ops import unary as _unary
 from minitorch.ops._util import as_int64_shown, check_tensor, quietly, saved_sizes
 from minitorch.ops.arithmetic import AddScalar, DivScalar, MulScalar
 from minitorch.ops.linalg import _check_dtypes, column_major, mm_mat1_backward, mm_mat2_backward
+from minitorch.ops.reduction import sum_to_size as _sum_to_size  # gglast: linear's bias
 from minitorch.ops.softmax import LogSoftmax, Softmax, log_softmax, softmax  # noqa: F401
 from minitorch.ops.unary import Relu, sigmoid, tanh  # noqa: F401
 
@@ -260,15 +261,19 @@ class Addmm(Function):
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        _, mat1, mat2 = inputs
+        bias, mat1, mat2 = inputs
         _, need_1, need_2 = ctx.needs_input_grad
         ctx.save_for_backward(mat1 if need_2 else None, mat2 if need_1 else None)
         ctx.column_major = (need_1 and column_major(mat1), need_2 and column_major(mat2))
+        ctx.bias_shape = bias._data.shape
 
     @staticmethod
     def backward(ctx, grad):
+        # The bias's gradient is PyTorch's sum_to, which its engine applies to a gradient of
+        # a broadcast input: recorded, a sum that keeps the dims, then a view (SumBackward1
+        # under ViewBackward0); a bias of any broadcastable shape gets its own shape back.
         mat1, mat2 = ctx.saved_tensors
-        return (grad.sum(0) if ctx.needs_input_grad[0] else None,
+        return (_sum_to_size(grad, ctx.bias_shape) if ctx.needs_input_grad[0] else None,
                 mm_mat1_backward(grad, mat2, ctx.column_major[0]) if mat2 is not None else None,
                 mm_mat2_backward(grad, mat1, ctx.column_major[1]) if mat1 is not None else None)
 

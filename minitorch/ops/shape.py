@@ -259,13 +259,17 @@ class Squeeze(Function):
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        a, _, *given = inputs
-        ctx.shape = a._data.shape
+        a, dims, *given = inputs
+        ctx.shape, ctx.dims = a._data.shape, dims
         if given:
             ctx.given = given[0]
 
     @staticmethod
     def backward(ctx, grad):
+        # Recorded, PyTorch's unsqueeze_to: one unsqueeze per dropped dim, in increasing order
+        # (none when nothing was dropped); otherwise one reshape does it.
+        if grad.requires_grad and grad_mode.is_grad_enabled():
+            return SqueezeDim.backward(ctx, grad)
         return grad.reshape(ctx.shape)
 
 

@@ -84,8 +84,10 @@ def gru_cell(x_proj: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Te
     h_r, h_z, h_n = F.linear(h, w_hh, b_hh).unsafe_chunk(3, -1)
     r = _unary.sigmoid(h_r + x_r)
     z = _unary.sigmoid(h_z + x_z)
-    n = _unary.tanh(x_n + h_n * r)
-    return (h - n) * z + n
+    # PyTorch multiplies in place (``mul_``): the gradient of r and of z reads a clone of the
+    # other factor saved before the change (CloneBackward0, as its create_graph=True shows)
+    n = _unary.tanh(x_n + h_n.mul_(r))
+    return (h - n).mul_(z) + n
 
 
 _CELLS = {"RNN_TANH": rnn_tanh_cell, "RNN_RELU": rnn_relu_cell, "LSTM": lstm_cell,
