@@ -37,6 +37,10 @@ ON_CUDA = minitorch.cuda.is_available()
 ON_THE_CPU_BY_DESIGN = {"method:cpu", "fn:logspace"}
 # (``x.cpu()`` of a device tensor is a copy, ToCopyBackward0; of a CPU tensor, x itself)
 MOVES_ACROSS_DEVICES = {"method:cpu"}
+# Ops whose recorded gradient differs on a GPU by design, as PyTorch's CUDA build records it:
+# renorm's backward accumulates a float32 norm in float64 on the CPU and in float32 on a GPU, so
+# only the CPU's graph has the casts (ToCopyBackward0). The values still agree.
+GRAD_GRAPH_ON_A_GPU = {"fn:renorm", "method:renorm", "method:renorm_"}
 # Ops whose answer names the device: the index of the tensor's device, -1 on the CPU
 DEVICE_INDEX = {"fn:get_device", "method:get_device"}
 
@@ -144,6 +148,8 @@ def test_op_on_a_device_matches_the_cpu(op, device):
                                     "on the CPU")
                 continue
             if verdict in (GRAPH, GRAD_GRAPH) and op in MOVES_ACROSS_DEVICES:
+                continue
+            if verdict == GRAD_GRAPH and op in GRAD_GRAPH_ON_A_GPU:
                 continue
             if verdict not in (AGREE, SAME_EXC):
                 problems.append(f"{s.id}: {verdict}: {detail}")
