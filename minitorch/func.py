@@ -31,8 +31,10 @@ Example:
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -67,7 +69,7 @@ class TreeSpec:
 
     def pprint(self) -> str:
         inner = [c.pprint() for c in self._children]
-        if self.type is dict:
+        if self._context is not None:
             return "{" + ", ".join(f"{k!r}: {v}" for k, v in zip(self._context, inner)) + "}"
         if self.type is list:
             return "[" + ", ".join(inner) + "]"
@@ -93,11 +95,12 @@ _LEAF = LeafSpec()
 
 
 def _children(node) -> tuple | None:
-    """``(type, context, children)`` of a tuple, list or dict; None for a leaf."""
-    if type(node) in (tuple, list):
+    """``(type, context, children)`` of a tuple, list, namedtuple, dict or OrderedDict (the
+    containers PyTorch's pytrees take apart); None for a leaf."""
+    if type(node) in (tuple, list) or (isinstance(node, tuple) and hasattr(node, "_fields")):
         return type(node), None, list(node)
-    if type(node) is dict:
-        return dict, list(node), list(node.values())
+    if type(node) in (dict, collections.OrderedDict):
+        return type(node), list(node), list(node.values())
     return None
 
 
@@ -123,7 +126,9 @@ def tree_unflatten(leaves, spec: TreeSpec):
         if isinstance(s, LeafSpec):
             return next(it)
         kids = [go(c) for c in s._children]
-        return dict(zip(s._context, kids)) if s.type is dict else s.type(kids)
+        if s._context is not None:  # a dict or an OrderedDict
+            return s.type(zip(s._context, kids))
+        return s.type(*kids) if hasattr(s.type, "_fields") else s.type(kids)
 
     return go(spec)
 
@@ -206,6 +211,9 @@ def _check_outputs(flat: list, api: str) -> None:
 
 
 # ------------------------------------------------------------ differentiating, levels
+_serials = itertools.count()
+
+
 class _Level:
     """One differentiating transform at work: the tensors it made differentiable, and whether
     grad mode was on when it was called (under ``no_grad`` its results carry no graph)."""
@@ -213,6 +221,7 @@ class _Level:
     def __init__(self) -> None:
         self.ours: dict[int, Tensor] = {}
         self.grad_enabled = grad_mode.is_grad_enabled()
+        self.serial = next(_serials)  # levels made later than this one are nested in it
 
     def differentiable(self, x) -> Tensor:
         """``x`` entered into this transform: a fresh leaf, or a view of ``x`` when something
@@ -221,13 +230,17 @@ class _Level:
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
         if x.requires_grad:
             return x.view_as(x)
-        fresh = x.detach().requires_grad_(True)
-        self.ours[id(fresh)] = fresh
-        return fresh
+        return self.leaf(x.detach().requires_grad_(True))
 
     def leaf(self, t: Tensor) -> Tensor:
         self.ours[id(t)] = t
+        t._func_level = self.serial  # (a transform's own leaf, never an outside variable)
         return t
+
+    def _inside(self, t: Tensor) -> bool:
+        """A leaf this transform made, or one a transform nested in it made (the graph of an
+        inner ``grad`` that closes over our variable ends at the inner's own leaf too)."""
+        return id(t) in self.ours or getattr(t, "_func_level", -1) > self.serial
 
     def reaches_outside(self, tensors) -> bool:
         """Whether the graph of ``tensors`` reaches a leaf this transform did not create: then
@@ -238,7 +251,7 @@ class _Level:
         for t in tensors:
             if isinstance(t, Tensor) and t.requires_grad:
                 if t.grad_fn is None:
-                    if id(t) not in self.ours:
+                    if not self._inside(t):
                         return True
                 else:
                     stack.append(t.grad_fn)
@@ -248,7 +261,7 @@ class _Level:
                 continue
             seen.add(id(node))
             if isinstance(node, AccumulateGrad):
-                if id(node.variable) not in self.ours:
+                if not self._inside(node.variable):
                     return True
                 continue
             stack.extend(n for n, _ in node.next_functions)
@@ -740,6 +753,12 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
     ``"same"`` gives every slice the default generator's same numbers (a generator passed
     explicitly advances per slice). With ``out_dims=None`` an output must be the same for
     every slice (PyTorch's error otherwise; minitorch compares the values).
+
+    Because ``func`` really runs once per slice, some code that PyTorch's ``vmap`` refuses runs
+    here, slice by slice: ``.item()`` and ``if`` on a tensor's value, an in-place change of a
+    tensor the function closes over, side effects (they happen once per slice), and a
+    ``BatchNorm`` module in training mode (its running statistics are updated once per slice,
+    where PyTorch raises). Keep such code out of a function you map.
 
     >>> import minitorch
     >>> from minitorch.func import vmap

@@ -588,3 +588,36 @@ def test_tutorial_model_ensembling():
 
     mine, ref = run_both(lambda fx, tt, a: run(fx, tt, a), data)
     assert_same(mine, ref, rtol=1e-4, atol=1e-5)
+
+
+# ---------------------------------------------------------------------- from the review
+def test_an_inner_transform_of_a_fresh_tensor_leaks_no_graph_out():
+    """The inner grad closes over the outer variable; its own fresh leaf is no outside
+    variable, so the outer result carries no graph (as PyTorch's levels decide)."""
+    seen = []
+    for fx, lib in ((mfunc, minitorch), (tfunc, torch)):
+        def outer(x, fx=fx, lib=lib):
+            return fx.grad(lambda y: (y * x).sum() ** 2)(lib.tensor([1.0, 1.0])).sum()
+
+        g, v = fx.grad_and_value(outer)(lib.tensor([1.0, 2.0]))
+        seen.append((g.requires_grad, v.requires_grad, g.tolist(), v.item()))
+    assert seen[0] == seen[1] == (False, False, [12.0, 12.0], 18.0)
+
+
+@pytest.mark.parametrize("kind", ["namedtuple", "OrderedDict"])
+def test_namedtuples_and_ordered_dicts_are_pytrees(kind):
+    import collections
+
+    seen = []
+    for fx, lib in ((mfunc, minitorch), (tfunc, torch)):
+        if kind == "namedtuple":
+            pair = collections.namedtuple("Pair", "a b")(lib.tensor([1.0]), lib.tensor([2.0]))
+        else:
+            pair = collections.OrderedDict(a=lib.tensor([1.0]), b=lib.tensor([2.0]))
+        g = fx.grad(lambda p: (p[0] * p[1]).sum() if kind == "namedtuple"
+                    else (p["a"] * p["b"]).sum())(pair)
+        values = g.values() if isinstance(g, dict) else g
+        batched = fx.vmap(lambda p: p[0] * 2 if kind == "namedtuple" else p["a"] * 2)(pair)
+        seen.append((type(g).__name__, [v.tolist() for v in values], batched.tolist()))
+    assert seen[0] == seen[1]
+    assert seen[0][0] == ("Pair" if kind == "namedtuple" else "OrderedDict")
