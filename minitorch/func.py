@@ -423,7 +423,7 @@ def _basis(t: Tensor) -> Tensor:
     from minitorch._creation import eye
 
     n = t.numel()
-    return eye(n, dtype=t.dtype).reshape((n, *t.shape))
+    return eye(n, dtype=t.dtype, device=t.device).reshape((n, *t.shape))
 
 
 def jacrev(func: Callable, argnums=0, *, has_aux: bool = False, chunk_size: int | None = None,
@@ -449,7 +449,8 @@ def jacrev(func: Callable, argnums=0, *, has_aux: bool = False, chunk_size: int 
                 cot = [onehot if j == k else zeros_like(p) for j, p in enumerate(outs)]
                 rows.append(state.grads(cot))
             jacs = [stack([r[i] for r in rows]).reshape(o.shape + x.shape) if rows
-                    else zeros(o.shape + x.shape, dtype=x.dtype) for i, x in enumerate(diff)]
+                    else zeros(o.shape + x.shape, dtype=x.dtype, device=x.device)
+                    for i, x in enumerate(diff)]
             per_output.append(tree_unflatten(jacs, state.diff_spec))
         jac = tree_unflatten(per_output, state.out_spec)
         return (jac, state.aux) if has_aux else jac
@@ -572,7 +573,7 @@ def jacfwd(func: Callable, argnums=0, has_aux: bool = False, *,
                                           for j, p in enumerate(diff)]))
             per_input.append([
                 stack([c[k] for c in cols], -1).reshape(o.shape + x.shape) if cols
-                else zeros(o.shape + x.shape, dtype=o.dtype)
+                else zeros(o.shape + x.shape, dtype=o.dtype, device=o.device)
                 for k, o in enumerate(state.flat_out)])
         jac = tree_unflatten([tree_unflatten([per_input[i][k] for i in range(len(diff))],
                                              state.diff_spec)
@@ -733,7 +734,8 @@ def _stack_outputs(results: list, out_dims, func, batch_size: int):
                              f"{type(pieces[0])}. Did you mean to set out_dims= to None for "
                              "output?")
         if batch_size == 0:
-            empty = zeros((0, *pieces[0].shape), dtype=pieces[0].dtype)
+            empty = zeros((0, *pieces[0].shape), dtype=pieces[0].dtype,
+                          device=pieces[0].device)
             out.append(empty.movedim(0, d))
         else:
             out.append(stack(pieces, d))
@@ -780,7 +782,7 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
         for b in range(max(batch_size, 1)):
             if batch_size == 0:  # run once on zeros, for the outputs' shapes
                 sliced = [a if d is None else zeros(a.shape[:d] + a.shape[d + 1:],
-                                                    dtype=a.dtype)
+                                                    dtype=a.dtype, device=a.device)
                           for a, d in zip(flat_args, flat_dims)]
             else:
                 sliced = [a if d is None else a.select(d, b) for a, d in zip(flat_args, flat_dims)]
