@@ -1264,7 +1264,7 @@ def _expm_array(a: np.ndarray) -> np.ndarray:
         for k in range(1, 19):
             term = term @ scaled / k
             out = out + term
-        for _ in range(int(s.max(initial=0))):
+        for _ in range(int(s.max()) if s.size else 0):
             squared = out @ out
             out = np.where((s > 0)[..., None, None], squared, out)
             s = s - 1

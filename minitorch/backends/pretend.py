@@ -70,7 +70,7 @@ class PretendArray(np.ndarray):
     # real GPU.) Python numbers and NumPy scalars are welcome, as in CuPy.
     # (Only the outermost call is checked: NumPy's own implementations mix in arrays of theirs.)
     def __array_function__(self, func, types, args, kwargs):
-        with _checked((args, kwargs)):
+        with _checked((args, kwargs), zero_d=True):
             return _on_device(super().__array_function__(func, types, args, kwargs))
 
     def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
@@ -78,6 +78,11 @@ class PretendArray(np.ndarray):
         if out is not None:
             kwargs["out"] = tuple(o.view(np.ndarray) if isinstance(o, PretendArray) else o
                                   for o in out)
+        if method == "accumulate" and ufunc.__name__ not in ("add", "multiply"):
+            raise NotImplementedError(f"`cupy_{ufunc.__name__}.accumulate` is not supported yet")
+        if method == "at" and ufunc.__name__ == "add" and inputs[0].dtype.name not in _ADD_AT:
+            raise TypeError("cupy.add.at only supports int32, int64, float16, float32, float64, "
+                            "uint32, uint64, as data type")
         with _checked((inputs, out)):
             result = super().__array_ufunc__(ufunc, method, *args, **kwargs)
         if result is NotImplemented or method == "at":
@@ -97,6 +102,13 @@ class PretendArray(np.ndarray):
             raise ValueError("non-scalar numpy.ndarray cannot be used for fill")  # CuPy's words
         with _checked(key, IndexError):
             super().__setitem__(key, value)
+
+    # CuPy's reductions take no ``initial=`` or ``where=``
+    def max(self, axis=None, out=None, keepdims=False):
+        return super().max(axis=axis, out=out, keepdims=keepdims)
+
+    def min(self, axis=None, out=None, keepdims=False):
+        return super().min(axis=axis, out=out, keepdims=keepdims)
 
     @property
     def flags(self):
@@ -127,14 +139,15 @@ class _CupyLikeFlags:
         setattr(self._flags, name, value)
 
 
+_ADD_AT = {"int32", "int64", "float16", "float32", "float64", "uint32", "uint64"}  # CuPy's
 _depth = [0]  # how deep inside a PretendArray operation NumPy is
 
 
 @contextmanager
-def _checked(args: Any, error: type = TypeError) -> Iterator[None]:
+def _checked(args: Any, error: type = TypeError, zero_d: bool = False) -> Iterator[None]:
     """Refuse host arrays in an operation called from outside; then let NumPy work."""
     if not _depth[0]:
-        _refuse_host_arrays(args, error)
+        _refuse_host_arrays(args, error, zero_d)
     _depth[0] += 1
     try:
         yield
@@ -142,9 +155,11 @@ def _checked(args: Any, error: type = TypeError) -> Iterator[None]:
         _depth[0] -= 1
 
 
-def _refuse_host_arrays(args: Any, error: type = TypeError) -> None:
-    """CuPy's refusal of a NumPy array (not a number) inside a device computation."""
-    if type(args) is np.ndarray and args.ndim:
+def _refuse_host_arrays(args: Any, error: type = TypeError, zero_d: bool = False) -> None:
+    """CuPy's refusal of a NumPy array (not a number) inside a device computation; with
+    ``zero_d``, of a 0-d one too (CuPy's functions refuse it; in an operator it is the form
+    NumPy gives a scalar, ``np.float32(2) < a``, and CuPy's ufuncs take that)."""
+    if type(args) is np.ndarray and (args.ndim or zero_d):
         if error is IndexError:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
                              "byte Variables are valid indices (got a NumPy array: move it to "
@@ -152,10 +167,10 @@ def _refuse_host_arrays(args: Any, error: type = TypeError) -> None:
         raise TypeError("Unsupported type <class 'numpy.ndarray'>")
     if isinstance(args, (tuple, list)):
         for a in args:
-            _refuse_host_arrays(a, error)
+            _refuse_host_arrays(a, error, zero_d)
     elif isinstance(args, dict):
         for a in args.values():
-            _refuse_host_arrays(a, error)
+            _refuse_host_arrays(a, error, zero_d)
 
 
 def _on_device(out: Any) -> Any:

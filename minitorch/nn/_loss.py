@@ -323,7 +323,7 @@ class NllLoss(Function):
             if reduction == "mean":
                 total = t.shape[0] if w is None else w.sum(dtype=lp.dtype)
                 # every target ignored: the loss is 0 / 0 = NaN (PyTorch's), its gradient 0
-                out = out / lp.dtype.type(total) if total else lp.dtype.type(np.nan)
+                out = out / total if total else lp.dtype.type(np.nan)
         # Where the gradient goes: the target of each counted sample, with its class weight.
         if all_valid:
             ctx.picked = (rows, t_safe, w)

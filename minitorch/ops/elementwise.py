@@ -28,7 +28,7 @@ import numbers
 import numpy as np
 
 from minitorch import _dtype
-from minitorch._backend import array_module
+from minitorch._backend import array_module, to_numpy
 from minitorch._tensor import Tensor, _wrap, check_cast, check_shape
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
@@ -910,7 +910,8 @@ def _ldexp_array(x, e):
     """``x * 2 ** e``; for an integer ``e``, C's ``ldexp``, as PyTorch: exact, and ``0 * 2**5000``
     is 0 (past +-2**16 the result is 0 or inf anyway)."""
     if e.dtype.kind in "iub":
-        return np.ldexp(x, array_module(e).clip(e, -2**16, 2**16).astype(np.int32))
+        wide = e.astype(np.int64)  # (CuPy clips in e's own dtype: -2**16 is no int8)
+        return np.ldexp(x, array_module(e).clip(wide, -2**16, 2**16).astype(np.int32))
     return x * np.exp2(e)
 
 
@@ -1141,7 +1142,9 @@ class I0(_OfInput):
 
     node_name = "I0Backward0"
     _builtin = True
-    _compute = staticmethod(lambda x: np.i0(x).astype(x.dtype, copy=False))
+    # (on the host: CuPy's i0 is another series, NaN at inf)
+    _compute = staticmethod(lambda x: array_module(x).asarray(
+        np.i0(to_numpy(x)).astype(x.dtype, copy=False)))
     derivative = staticmethod(lambda a: I1.apply(a))
 
 

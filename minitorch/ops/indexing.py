@@ -70,6 +70,17 @@ def _index_error(e: IndexError, shape: tuple, key) -> IndexError:
     return IndexError(message.replace("axis", "dimension"))
 
 
+def _check_on_the_host(data, key) -> None:
+    """Raise NumPy's IndexError for a key out of bounds of a GPU array. CuPy checks no index:
+    it wraps one around when reading and writes out of bounds (a crash) in ``add.at``. The key
+    is tried on a stand-in of the array's shape, with its index arrays copied to the host."""
+    if type(data) is np.ndarray:
+        return
+    keys = key if isinstance(key, tuple) else (key,)
+    np.broadcast_to(np.empty((), np.bool_), data.shape)[
+        tuple(to_numpy(k) if _is_array(k) else k for k in keys)]
+
+
 class Index(Function):
     """Advanced indexing with integer arrays or masks (copies)."""
 
@@ -80,6 +91,7 @@ class Index(Function):
     def forward(ctx, a, key):
         ctx.shape, ctx.key = a._data.shape, key
         try:
+            _check_on_the_host(a._data, key)
             return _wrap(a._data[key])
         except IndexError as e:
             raise _index_error(e, a._data.shape, key) from None
@@ -119,6 +131,10 @@ class IndexPut(Function):
     def forward(ctx, a, value, indices, accumulate=False):
         ctx.indices, ctx.accumulate = indices, accumulate
         out = a._data.copy()
+        try:
+            _check_on_the_host(out, indices)
+        except IndexError as e:
+            raise _index_error(e, a._data.shape, indices) from None
         if accumulate:
             got = _indexed_shape(out, indices)
             if got is not None and not _broadcasts_to(value._data.shape, got):
@@ -186,6 +202,11 @@ def _add_at(out, key, values) -> None:
             import cupyx
 
             at = cupyx.scatter_add
+        if out.dtype.itemsize < 4 and out.dtype.kind in "biu":  # CuPy adds 32- and 64-bit
+            wide = out.astype(np.int64)                            # integers only: add there
+            at(wide, key, array_module(out).asarray(values).astype(np.int64))
+            out[...] = wide != 0 if out.dtype.kind == "b" else wide.astype(out.dtype)
+            return
         at(out, key, values)
 
 
@@ -199,7 +220,7 @@ class Gather(Function):
         ctx.shape, ctx.dim, ctx.index = a._data.shape, dim, index
         data, idx = a._data, index._data
         if data.ndim == 0:
-            return _wrap(data[()] + np.zeros(idx.shape, data.dtype))
+            return _wrap(data[()] + array_module(data).zeros(idx.shape, data.dtype))
         if idx.ndim == 0:  # a 0-d index into a vector: one number
             return _wrap(array_module(data).asarray(data.take(idx)))
         # outside ``dim`` the index may be smaller than the input: gather from that corner

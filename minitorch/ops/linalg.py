@@ -551,7 +551,9 @@ def _cdist_array(a: np.ndarray, b: np.ndarray, p: float) -> np.ndarray:
     if p == 2:
         return np.sqrt((diff * diff).sum(-1))
     if p == np.inf:
-        return diff.max(-1, initial=0).astype(a.dtype)
+        if not diff.shape[-1]:  # no coordinates: every distance is 0
+            return array_module(diff).zeros(diff.shape[:-1], dtype=a.dtype)
+        return diff.max(-1).astype(a.dtype)
     return (diff ** p).sum(-1) ** (1 / p)
 
 

@@ -301,7 +301,7 @@ class NanToNum(Function):
         xp = array_module(x)
         info = np.finfo(x.dtype)
         # each number in the tensor's dtype, as PyTorch casts it (1e300 is inf in float32)
-        nan, posinf, neginf = (quietly(np.asarray, v, x.dtype) for v in
+        nan, posinf, neginf = (quietly(x.dtype.type, v) for v in
                                (nan, info.max if posinf is None else posinf,
                                 info.min if neginf is None else neginf))
         out = xp.where(x == np.inf, posinf, xp.where(x == -np.inf, neginf, x))

@@ -284,8 +284,8 @@ def _running_pick(x: np.ndarray, dim: int, larger: bool) -> np.ndarray:
     loop finds it: an element that ties the running value takes over (the later index wins),
     and so does a NaN, after which only another NaN does."""
     xp = array_module(x)
-    run = (xp.maximum if larger else xp.minimum).accumulate(x, axis=dim)  # NaN sticks
-    before = xp.concatenate([xp.take(run, [0], axis=dim), xp.take(
+    run = _running(xp, xp.maximum if larger else xp.minimum, x, dim)  # NaN sticks
+    before = xp.concatenate([xp.take(run, xp.zeros(1, dtype=np.intp), axis=dim), xp.take(
         run, xp.arange(x.shape[dim] - 1), axis=dim)], axis=dim)
     takes_over = (x >= before) if larger else (x <= before)
     if x.dtype.kind == "f":
@@ -293,7 +293,24 @@ def _running_pick(x: np.ndarray, dim: int, larger: bool) -> np.ndarray:
     shape = [1] * x.ndim
     shape[dim] = x.shape[dim]
     positions = xp.arange(x.shape[dim]).reshape(shape)
-    return xp.maximum.accumulate(xp.where(takes_over, positions, 0), axis=dim).astype(np.int64)
+    return _running(xp, xp.maximum, xp.where(takes_over, positions, 0), dim).astype(np.int64)
+
+
+def _running(xp, pick, x, dim: int):
+    """``pick.accumulate(x, axis=dim)`` for ``pick`` maximum or minimum. CuPy has no such
+    accumulate, so on a device it is a scan in log2(n) steps: after the step with shift ``s``
+    each element holds the extreme of the ``2s`` elements that end at it."""
+    if xp is np:
+        return pick.accumulate(x, axis=dim)
+    out, shift, n = x, 1, x.shape[dim]
+    while shift < n:
+        later = [slice(None)] * x.ndim
+        earlier = list(later)
+        later[dim], earlier[dim] = slice(shift, None), slice(None, n - shift)
+        step = out.copy()
+        step[tuple(later)] = pick(out[tuple(later)], out[tuple(earlier)])
+        out, shift = step, 2 * shift
+    return out
 
 
 class Cummax(Function):

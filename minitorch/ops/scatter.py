@@ -383,13 +383,16 @@ _UFUNCS = {"sum": "add", "prod": "multiply", "amax": "maximum", "amin": "minimum
 def _reduce_at(reduce: str, out, key: tuple, values) -> None:
     """``out[key] = reduce(out[key], values)`` where repeated indices combine (``ufunc.at``).
     CuPy has ``at`` only where the GPU has an atomic operation (add, maximum, minimum, not
-    multiply; not every dtype): elsewhere the work goes through the host."""
+    multiply; not every dtype): elsewhere the work goes through the host. So do a float
+    maximum and minimum: the GPU's atomic ones let a NaN lose, where PyTorch's keeps it."""
     name = _UFUNCS[reduce]
     if type(out) is np.ndarray:
         getattr(np, name).at(out, key, values)
         return
     xp = array_module(out)
     try:
+        if name in ("maximum", "minimum") and out.dtype.kind == "f":
+            raise NotImplementedError
         getattr(xp, name).at(out, key, values)
     except (AttributeError, NotImplementedError, TypeError):  # CuPy: no `at`, or not here
         host = to_numpy(out)

@@ -668,7 +668,10 @@ class ToCopy(Function):
     @staticmethod
     def forward(ctx, a, dtype):
         ctx.dtype = a.dtype
-        return _wrap(a._data.astype(dtype.np))
+        data = a._data
+        if dtype.np == np.uint8 and data.dtype.kind == "f":  # through int64, as PyTorch casts:
+            data = data.astype(np.int64)  # -1.5 is 255 on every device (a GPU's own cast gives 0)
+        return _wrap(data.astype(dtype.np))
 
     @staticmethod
     def backward(ctx, grad):

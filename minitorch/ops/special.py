@@ -415,7 +415,7 @@ def _degrees(n):
 def _recurrence(first, step, n, start: int):
     """``q_n`` of ``q_0 = 1``, ``q_1 = first``, ``q_{k} = step(k, q_{k-1}, q_{k-2})``."""
     p, q = np.ones_like(first), first.copy()
-    top = int(n.max(initial=0))
+    top = int(n.max()) if n.size else 0
     for k in range(start, top + 1):
         r = step(k, q, p)
         going = n >= k
