@@ -122,6 +122,8 @@ class CupyBackend(Backend):
     def from_numpy(self, array, index):
         cupy = self._require()
         with cupy.cuda.Device(index or 0):
+            if array.ndim == 0:  # CuPy makes a 0-d array from its value (seen: -0.0 becomes
+                return cupy.asarray(array.reshape(1)).reshape(())  # 0.0): copy its bytes
             return cupy.asarray(array)
 
     def to_numpy(self, array):
@@ -237,6 +239,13 @@ def to_numpy(data) -> np.ndarray:
         return data
     found = _owner(data)
     return found[1].to_numpy(data) if found else np.asarray(data)
+
+
+def onto_device_of(host: np.ndarray, like):
+    """``host`` copied to the device that ``like`` is on, bit for bit: a 0-d array as one
+    element (CuPy makes a 0-d array from its value, and -0.0 lost its sign)."""
+    xp = array_module(like)
+    return xp.asarray(host.reshape(1)).reshape(()) if host.ndim == 0 else xp.asarray(host)
 
 
 def array_module(data):

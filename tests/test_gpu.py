@@ -66,3 +66,26 @@ def test_training_on_gpu():
     assert all(p.device.type == "cuda" for p in model.parameters())
     accuracy = (model(X).argmax(1) == y).float().mean().item()
     assert accuracy > 0.95
+
+
+def test_a_zero_dim_tensor_keeps_its_bits_on_the_gpu():
+    """CuPy makes a 0-d array from its value, where -0.0 lost its sign: the copy is of bytes."""
+    for value in (-0.0, 1e-40):
+        g = minitorch.tensor(value).to("cuda")
+        back = g.cpu().numpy()
+        assert np.signbit(back) == np.signbit(np.float32(value)) and back == np.float32(value)
+    assert minitorch.copysign(minitorch.ones(2, device="cuda"), -0.0).cpu().tolist() == [-1, -1]
+
+
+def test_an_index_out_of_bounds_is_an_error_on_the_gpu():
+    """CuPy wraps an index around when reading and writes out of bounds in add.at (a crash
+    that every later CUDA call reports): minitorch raises PyTorch's IndexError first."""
+    x = minitorch.zeros(3, 4, device="cuda")
+    bad = minitorch.tensor([1, 5], device="cuda")
+    with pytest.raises(IndexError, match="index 5 is out of bounds for dimension 0 with size 3"):
+        x[bad]
+    for accumulate in (False, True):
+        with pytest.raises(IndexError, match="index 5 is out of bounds"):
+            x.index_put_((bad,), minitorch.ones(4, device="cuda"), accumulate=accumulate)
+    assert x[minitorch.tensor([-1], device="cuda")].shape == (1, 4)
+    assert float(x.sum()) == 0.0  # nothing was written, and the GPU still answers

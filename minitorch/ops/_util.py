@@ -151,9 +151,9 @@ def operands(a: Tensor, b: Tensor):
     if type(da) is not type(db):
         check_same_device(a, b)
         if type(da) is np.ndarray:  # a 0-d CPU tensor meets a device tensor: move it there
-            da = array_module(db).asarray(da)
+            da = _backend.onto_device_of(da, db)
         elif type(db) is np.ndarray:
-            db = array_module(da).asarray(db)
+            db = _backend.onto_device_of(db, da)
     return da, db
 
 
