@@ -127,7 +127,7 @@ def as_tensor(value, like: Tensor) -> Tensor:
         except OverflowError:  # -1 next to a uint8 tensor wraps to 255, as in PyTorch
             host = np.array(value).astype(d.np)
         # a number next to a GPU tensor goes to the GPU too
-        t = _wrap(host if type(data) is np.ndarray else array_module(data).asarray(host))
+        t = _wrap(host if type(data) is np.ndarray else _backend.onto_device_of(host, data))
         t._wrapped = True
         return t
     if isinstance(value, np.ndarray):

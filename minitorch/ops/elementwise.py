@@ -28,7 +28,7 @@ import numbers
 import numpy as np
 
 from minitorch import _dtype
-from minitorch._backend import array_module, to_numpy
+from minitorch._backend import array_module, onto_device_of, to_numpy
 from minitorch._tensor import Tensor, _wrap, check_cast, check_shape
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
@@ -829,7 +829,7 @@ class Addcdiv(Addcmul):
         need_t1, need_t2 = ctx.needs_input_grad[1:3]
         # d/dt1 = value / t2, d/dt2 = -value t1 / t2^2 (PyTorch's order of operations; the
         # value a 0-d tensor in value / t2)
-        ratio = (_wrap(array_module(t2._data).asarray(value, t2._data.dtype)) / t2
+        ratio = (_wrap(onto_device_of(np.array(value, t2._data.dtype), t2._data)) / t2
                  if t2._data.dtype.kind == "f" else value / t2)
         return (grad, grad * ratio if need_t1 else None,
                 -grad * (MulScalar.apply(t1, value) / (t2 * t2)) if need_t2 else None)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from minitorch import return_types
-from minitorch._backend import array_module, to_numpy
+from minitorch._backend import array_module, onto_device_of, to_numpy
 from minitorch._tensor import Tensor, _Default, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops._util import laid_out_as, normalize_dim
@@ -546,7 +546,7 @@ class NanmedianAll(MedianAll):
         if flat.dtype.kind == "f":
             flat = flat[~np.isnan(flat)]
         value = np.sort(flat)[(flat.size - 1) // 2] if flat.size else np.nan
-        out = _wrap(array_module(a._data).asarray(np.array(value, a._data.dtype)).reshape(()))
+        out = _wrap(onto_device_of(np.array(value, a._data.dtype), a._data))
         ctx.save_for_backward(a, out)
         return out
 

@@ -22,7 +22,7 @@ import numbers
 import numpy as np
 
 from minitorch import _dtype
-from minitorch._backend import array_module
+from minitorch._backend import onto_device_of
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
 from minitorch.ops import reduction as _reduction
@@ -124,7 +124,7 @@ def _check_quantile(input: Tensor, q, dim, interpolation: str, func: str) -> Ten
         if not 0 <= q <= 1:
             raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {float(q):g}")
         dt = input._data.dtype if input.dtype.is_floating_point else np.float32
-        q = _wrap(array_module(input._data).asarray(np.array(q, dt)))  # on input's device
+        q = _wrap(onto_device_of(np.array(q, dt), input._data))  # on input's device
     if input._data.size == 0:
         raise RuntimeError(f"{name}() input tensor must be non-empty")
     if q._data.ndim > 1:
