@@ -941,3 +941,29 @@ def _check_devices(args) -> None:
 
 
 _function._check_devices = _check_devices
+
+
+def _untracked(out, inputs: tuple):
+    """What ``Function.apply`` hands back when it records no node (no input needs a gradient,
+    or grad mode is off), as PyTorch's ``_wrap_outputs`` does: an output that ``forward`` made
+    with grad mode turned back on loses its graph (detached in place, unless it is a view);
+    an input returned as an output comes back as a new tensor, detached if it requires grad,
+    else a view of it."""
+    outs = out if isinstance(out, tuple) else (out,)
+    fixed = []
+    for o in outs:
+        if isinstance(o, Tensor):
+            is_input = any(o is a for a in inputs)
+            if not o._requires_grad:
+                if is_input:
+                    with grad_mode.no_grad():
+                        o = o.view_as(o)
+            elif is_input:
+                o = o.detach()
+            elif o._base is None:
+                o.detach_()
+        fixed.append(o)
+    return tuple(fixed) if isinstance(out, tuple) else fixed[0]
+
+
+_function._untracked = _untracked

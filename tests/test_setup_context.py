@@ -192,3 +192,35 @@ def test_split_style_setup_context_sees_forwards_defaults():
         Scale.apply(x).sum().backward()
         assert x.grad.tolist() == [3.0, 3.0]
     assert seen == {"minitorch": (3.0,), "torch": (3.0,)}
+
+
+@pytest.mark.parametrize("returns", ["made-with-grad-on", "the-input", "a-view", "both"])
+@pytest.mark.parametrize("how", ["under-no_grad", "input-needs-no-grad"])
+def test_a_function_that_records_no_node_hands_back_what_torch_does(returns, how):
+    """With no node recorded, PyTorch's ``_wrap_outputs`` detaches what ``forward`` made with
+    grad mode turned back on, hands back a detached alias of a returned input that requires
+    grad (a view of one that does not), and leaves a view alone."""
+    def run(lib):
+        class F(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                if returns == "the-input":
+                    return x
+                if returns == "a-view":
+                    return x.view_as(x)
+                with lib.enable_grad():
+                    y = x * 2
+                return (y, x) if returns == "both" else y
+
+            @staticmethod
+            def backward(ctx, *grads):
+                return grads[0] * 2
+
+        x = lib.ones(2, requires_grad=how == "under-no_grad")
+        with lib.no_grad() if how == "under-no_grad" else lib.enable_grad():
+            out = F.apply(x)
+        outs = out if isinstance(out, tuple) else (out,)
+        return [(o.requires_grad, type(o.grad_fn).__name__, o is x, o._base is x)
+                for o in outs]
+
+    assert run(minitorch) == run(torch)

@@ -553,7 +553,8 @@ def _run_forward(cls, ctx, args):
     if cls._builtin:
         return _forward_and_setup(cls, ctx, args)
     with grad_mode.no_grad():
-        return _forward_and_setup(cls, ctx, args)
+        out = _forward_and_setup(cls, ctx, args)
+    return out if ctx._record else _untracked(out, args)
 
 
 def _forward_and_setup(cls, ctx, args):
@@ -620,8 +621,9 @@ def _name_saved_outputs(ctx, outputs) -> None:
 
 # minitorch/_tensor.py sets this to the Tensor class (it is defined after this module).
 Tensor: type = type(None)
-_raw_saved = None  # what ``grad_fn._raw_saved_<name>`` gives (autograd/graph.py sets it)
-_check_devices = None  # the device check of apply, with the Tensor: _tensor.py sets it
+# Set by other modules: what ``grad_fn._raw_saved_<name>`` gives (autograd/graph.py); the
+# device check of apply, and what a Function that records no node hands back (_tensor.py)
+_raw_saved = _check_devices = _untracked = None
 
 
 def once_differentiable(fn):
