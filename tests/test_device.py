@@ -212,3 +212,15 @@ def test_factories_make_tensors_on_the_device(gpu):
     assert [e.name for e in prof.function_events] == ["aten::mm", "aten::sum"]
     assert on_gpu(minitorch.zeros(2, device=minitorch.device("cuda", 0)))
     assert on_gpu(minitorch.tensor([1, 2], device="cuda"))
+
+
+def test_an_index_out_of_bounds_is_an_error_on_the_device(gpu):
+    """CuPy reads an index out of bounds wrapped around, without a word (the pretend GPU does
+    too): minitorch checks the key on the host first and raises PyTorch's IndexError."""
+    x = minitorch.arange(12.0).reshape(3, 4).to("cuda")
+    assert x._data[np.array([5]).view(PretendArray)].tolist() == [[8.0, 9.0, 10.0, 11.0]]
+    for key in (minitorch.tensor([1, 5]), (minitorch.tensor([0]), minitorch.tensor([-9]))):
+        key = tuple(k.to("cuda") for k in key) if isinstance(key, tuple) else key.to("cuda")
+        with pytest.raises(IndexError, match="out of bounds for dimension"):
+            x[key]
+    assert x[minitorch.tensor([-1]).to("cuda")].tolist() == [[8.0, 9.0, 10.0, 11.0]]

@@ -92,9 +92,10 @@ class PretendArray(np.ndarray):
         return _on_device(result)
 
     def __getitem__(self, key):
-        """One element is a 0-d array on the device, as CuPy gives, not a NumPy scalar."""
+        """One element is a 0-d array on the device, as CuPy gives, not a NumPy scalar. An
+        integer index array out of bounds wraps around, as CuPy's does (it checks nothing)."""
         with _checked(key, IndexError):
-            out = super().__getitem__(key)
+            out = super().__getitem__(_wrapped_around(self.shape, key))
         return out if isinstance(out, np.ndarray) else np.asarray(out).view(PretendArray)
 
     def __setitem__(self, key, value) -> None:
@@ -171,6 +172,17 @@ def _refuse_host_arrays(args: Any, error: type = TypeError, zero_d: bool = False
     elif isinstance(args, dict):
         for a in args.values():
             _refuse_host_arrays(a, error, zero_d)
+
+
+def _wrapped_around(shape: tuple, key: Any) -> Any:
+    """``key`` with its integer index arrays taken modulo their dimension's size, as CuPy
+    reads them (for a key of index arrays alone; other keys are left as they are)."""
+    keys = key if isinstance(key, tuple) else (key,)
+    if not keys or len(keys) > len(shape) or not all(
+            isinstance(k, np.ndarray) and k.dtype.kind in "iu" for k in keys):
+        return key
+    wrapped = tuple(np.asarray(k).view(np.ndarray) % n if n else k for k, n in zip(keys, shape))
+    return wrapped if isinstance(key, tuple) else wrapped[0]
 
 
 def _on_device(out: Any) -> Any:
