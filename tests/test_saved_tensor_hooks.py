@@ -523,3 +523,94 @@ def test_register_multi_grad_hook_in_grad_with_a_leaf():
         seen.append(str(error.value))
     assert seen[0] == seen[1]
     assert seen[0].startswith("A leaf node was passed to _will_engine_execute_node")
+
+
+# ---------------------------------------------------------------- what each op packs, in order
+# (saved-hooks task) Every tensor PyTorch's node saves is packed, integer ones too (indices, a
+# target), in PyTorch's order: a node's inputs by name, then its outputs (``mm`` packs ``mat2``
+# before ``self``; ``layer_norm`` bias, input, weight, mean, rstd).
+A4 = np.array([[1.0, -2.0, 0.5, 4.0], [3.0, 0.25, -1.5, 2.0], [-0.75, 1.25, 2.5, -3.0]],
+              dtype=np.float32)
+B4 = np.array([[0.5, -1.0, 2.0, 1.5, 0.25], [2.0, 1.5, -0.5, 0.75, 1.0],
+               [0.25, -3.0, 1.0, 0.5, -2.0], [1.0, 0.5, -1.5, 2.5, 0.125]], dtype=np.float32)
+C4 = A4[::-1].copy() + 3
+IMG = np.linspace(-2, 3, 2 * 3 * 4 * 4, dtype=np.float32).reshape(2, 3, 4, 4) ** 2 % 5
+
+
+def _op_program(lib, name, a):
+    """name -> (output, the other inputs by name) for one op applied to ``a`` (3, 4)."""
+    F = lib.nn.functional
+    b, c = lib.tensor(B4, requires_grad=True), lib.tensor(C4, requires_grad=True)
+    target = lib.tensor([1, 0, 3])
+    index = lib.tensor([[0, 2], [1, 3], [3, 0]])
+    weight, bias = lib.tensor(C4[0], requires_grad=True), lib.tensor(A4[1], requires_grad=True)
+    programs = {
+        "mm": lambda: lib.mm(a, b), "matmul": lambda: a @ b,
+        "bmm": lambda: lib.bmm(a[None], b[None]), "linear": lambda: F.linear(a, b.T),
+        "div": lambda: a / c, "div const": lambda: c.detach() / a,
+        "mul": lambda: a * c, "pow": lambda: (a * a).pow(c), "pow scalar": lambda: a.pow(3),
+        "maximum": lambda: lib.maximum(a, c), "minimum": lambda: lib.minimum(a, c),
+        "atan2": lambda: lib.atan2(a, c), "fmax": lambda: lib.fmax(a, c),
+        "logaddexp": lambda: lib.logaddexp(a, c),
+        "exp": lambda: a.exp(), "tanh": lambda: a.tanh(), "sigmoid": lambda: a.sigmoid(),
+        "relu": lambda: a.relu(), "softmax": lambda: F.softmax(a, dim=1),
+        "log_softmax": lambda: F.log_softmax(a, dim=1),
+        "layer_norm": lambda: F.layer_norm(a, (4,), weight, bias),
+        "layer_norm no affine": lambda: F.layer_norm(a, (4,)),
+        "batch_norm": lambda: F.batch_norm(a, None, None, weight, bias, training=True),
+        "batch_norm eval": lambda: F.batch_norm(a, lib.zeros(4), lib.ones(4), weight, bias),
+        "conv2d": lambda: F.conv2d(lib.tensor(IMG) * a[0, 0], b[:3, :3].expand(2, 3, 3, 3)),
+        "max_pool2d": lambda: F.max_pool2d(a.reshape(1, 1, 3, 4), 2),
+        "embedding": lambda: F.embedding(index, a.T),
+        "cross_entropy": lambda: F.cross_entropy(a, target),
+        "nll_loss": lambda: F.nll_loss(a, target),
+        "nll_loss weight": lambda: F.nll_loss(a, target, weight.detach(), reduction="sum"),
+        "mse_loss": lambda: F.mse_loss(a, c),
+        "gather": lambda: lib.gather(a, 1, index),
+        "index_select": lambda: lib.index_select(a, 1, lib.tensor([1, 0, 3])),
+        "index": lambda: a[target[:2], 1:],
+        "index mask": lambda: a[lib.tensor([True, False, True])],
+        "sort": lambda: lib.sort(a, dim=1)[0], "topk": lambda: lib.topk(a, 2, dim=1)[0],
+        "max(dim)": lambda: lib.max(a, dim=1)[0], "min(dim) keepdim": lambda: a.min(0, True)[0],
+        "cumsum": lambda: lib.cumsum(a, dim=1), "where": lambda: lib.where(c > 3.5, a, c),
+    }
+    return programs[name](), {"b": b, "c": c, "target": target, "index": index,
+                              "weight": weight, "bias": bias}
+
+
+OP_PROGRAMS = ["mm", "matmul", "bmm", "linear", "div", "div const", "mul", "pow", "pow scalar",
+               "maximum", "minimum", "atan2", "fmax", "logaddexp", "exp", "tanh", "sigmoid",
+               "relu", "softmax", "log_softmax", "layer_norm", "layer_norm no affine",
+               "batch_norm", "batch_norm eval", "conv2d", "max_pool2d", "embedding",
+               "cross_entropy", "nll_loss", "nll_loss weight", "mse_loss", "gather",
+               "index_select", "index", "index mask", "sort", "topk", "max(dim)",
+               "min(dim) keepdim", "cumsum", "where"]
+
+
+@pytest.mark.parametrize("name", OP_PROGRAMS)
+def test_each_op_packs_what_torch_packs_in_its_order(name):
+    def run(lib):
+        a = lib.tensor(A4, requires_grad=True)
+        log: list = []
+        inputs = {"a": a}
+
+        def pack(t):
+            log.append(("pack", str(t.dtype).rpartition(".")[2], *_describe(lib, t, inputs)))
+            return ("packed", t)
+
+        def unpack(p):
+            t = p[1]
+            log.append(("unpack", str(t.dtype).rpartition(".")[2], *_describe(lib, t, inputs)))
+            return t
+
+        with lib.autograd.graph.saved_tensors_hooks(pack, unpack):
+            y, others = _op_program(lib, name, a)
+        inputs.update(others)  # (made inside the block: identified when unpacked)
+        log.append("forward done")
+        (y * y).sum().backward()
+        done = log.index("forward done")  # the packs in their order; the unpacks of one
+        return log[:done] + _runs_sorted(log[done:]), a.grad.numpy()  # node sorted
+
+    (log, grad), (torch_log, torch_grad) = run(minitorch), run(torch)
+    assert log == torch_log
+    np.testing.assert_allclose(grad, torch_grad, rtol=1e-4, atol=1e-4)  # (batch_norm's: ~0)

@@ -241,12 +241,54 @@ def _edge_of(saved) -> tuple:
 
 def _pack_node(node, outputs: tuple) -> None:
     """A watcher of the nodes being made: pack what a node just recorded saved, with this
-    thread's innermost hooks (another thread's open block packs nothing here)."""
-    if _hooks.stack and node._saved and node._saved is not _FREED:
-        pack_hook, unpack_hook = _hooks.stack[-1]
+    thread's innermost hooks (another thread's open block packs nothing here).
+
+    A Function whose ``pack_order`` lists what PyTorch's node saves, in the order PyTorch packs
+    it, is packed in that order (see :func:`_pack_in_order`)."""
+    if not _hooks.stack or node._saved is _FREED:
+        return
+    pack_hook, unpack_hook = _hooks.stack[-1]
+    order = getattr(node._forward_cls, "pack_order", None)
+    if order is not None:
+        _pack_in_order(node, order, pack_hook, unpack_hook)
+    elif node._saved:
         node._saved = tuple([None if s is None else _HookedSaved(s.tensor, pack_hook, unpack_hook,
                                                                  _edge_of(s))
                              for s in node._saved])
+
+
+def _pack_in_order(node, order: tuple, pack_hook, unpack_hook) -> None:
+    """Pack a node's saved tensors in PyTorch's order. ``order`` lists positions in what
+    ``save_for_backward`` got (PyTorch's ``mul`` packs ``other`` before ``self``: ``(1, 0)``)
+    and, for what PyTorch saves but minitorch keeps otherwise (integer indices, a target, the
+    statistics of a norm), the name of the node's attribute that gives it, or a function of the
+    node: a tensor, None (nothing) or a list of them. Those extra tensors are packed
+    too, and unpacked when backward reaches the node (a pre-hook), as PyTorch unpacks what it
+    saved; backward itself still reads minitorch's own copy of them."""
+    extras = {}  # worked out first: a getter may read ``saved_tensors``, still unpacked here
+    for key in order:
+        if not isinstance(key, int):
+            got = key(node) if callable(key) else getattr(node, key)
+            extras[key] = got if isinstance(got, list | tuple) else [got]
+    saved, unpacked_in_backward = list(node._saved), []
+    for key in order + tuple(i for i in range(len(saved)) if i not in order):
+        if isinstance(key, int):
+            s = saved[key] if key < len(saved) else None  # (a subclass may save fewer)
+            if s is not None:
+                saved[key] = _HookedSaved(s.tensor, pack_hook, unpack_hook, _edge_of(s))
+            continue
+        for t in extras[key]:
+            if t is None:
+                continue
+            edge = t._edge() if t._requires_grad else (None, 0)
+            unpacked_in_backward.append(_HookedSaved(t, pack_hook, unpack_hook, edge))
+    node._saved = tuple(saved)
+    if unpacked_in_backward:
+        def unpack_extras(grads) -> None:
+            for hooked in unpacked_in_backward:
+                hooked.unpack()
+
+        node.register_prehook(unpack_extras)
 
 
 class saved_tensors_hooks:  # noqa: N801

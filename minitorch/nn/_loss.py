@@ -266,6 +266,8 @@ class NllLoss(Function):
 
     node_name = "NllLossBackward0"
     _builtin = True
+    # saved_tensors_hooks: what PyTorch packs, in its order
+    pack_order = (0, "_saved_target", "_saved_weight", "_saved_total_weight")
     _edge_args = (0,)  # the target and the class weights get no gradient
     saved_names = ("self",)  # the node's _saved_self, as in PyTorch, and (read when asked):
     saved_values = {"target": lambda node: _nll_saved(node, 0),

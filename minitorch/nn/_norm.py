@@ -51,6 +51,8 @@ class NativeLayerNorm(Function):
 
     node_name = "NativeLayerNormBackward0"
     _builtin = True
+    # saved_tensors_hooks: what PyTorch packs, in its order (bias, input, weight, mean, rstd)
+    pack_order = (2, 0, 1, "_saved_result1", "_saved_result2")
     _edge_args = (0, 1, 2)
     saved_names = ("input", "weight", "bias")  # as PyTorch's, and (read when asked):
     saved_values = {"normalized_shape": lambda node: tuple(

@@ -152,6 +152,7 @@ class MaxPool2DWithIndices(Function):
     saved_values = {**pool_saved_values(),
                     "dilation": lambda node: tuple(map(int, node.geometry[3])),
                     "result1": lambda node: _max_pool_indices(node)}
+    pack_order = (0, "_saved_result1")  # saved_tensors_hooks: PyTorch's pack order
 
     @staticmethod
     def forward(ctx, x, geometry, options=None):
@@ -183,6 +184,7 @@ class MaxPool2DWithIndices(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - unpacked (checked, hooks run) as PyTorch unpacks it
         return ctx._forward_cls._partner.apply(grad, ctx.which, ctx.geometry, ctx.x_shape,
                                                ctx.x)
 

@@ -495,6 +495,8 @@ class NativeBatchNorm(Function):
 
     node_name = "NativeBatchNormBackward0"
     _builtin = True
+    pack_order = (0, "_saved_running_mean", "_saved_running_var", 1, "_saved_result1",
+                  "_saved_result2")  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 1, 2)
     saved_names = ("input", "weight")  # as PyTorch's, and (read when asked):
     saved_values = {"eps": lambda node: float(node.eps),
@@ -622,6 +624,7 @@ class Embedding(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - unpacked (checked, hooks run) as PyTorch unpacks it
         return EmbeddingDenseBackward.apply(grad, ctx.indices, ctx.num, ctx.padding_idx,
                                             ctx.scale_grad_by_freq)
 

@@ -314,6 +314,7 @@ class DivNumber(Function):
 class Div(Function):
     node_name = "DivBackward0"
     _builtin = True
+    pack_order = (1, 0)  # saved_tensors_hooks: PyTorch's pack order
     saved_names = ("self", "other")
 
     @staticmethod
@@ -459,6 +460,7 @@ class PowTensor(Function):
 
     node_name = "PowBackward1"
     _builtin = True
+    pack_order = (1, 0, 2)  # saved_tensors_hooks: PyTorch's pack order
     saved_names = ("self", "exponent", "result")
 
     @staticmethod
@@ -545,6 +547,7 @@ _max_keeping_first, _min_keeping_first = _keeping_first(np.maximum), _keeping_fi
 class Maximum(Function):
     node_name = "MaximumBackward0"
     _builtin = True
+    pack_order = (1, 0)  # saved_tensors_hooks: PyTorch's pack order
 
     @staticmethod
     def forward(ctx, a, b):
@@ -560,6 +563,7 @@ class Maximum(Function):
 class Minimum(Function):
     node_name = "MinimumBackward0"
     _builtin = True
+    pack_order = (1, 0)  # saved_tensors_hooks: PyTorch's pack order
 
     @staticmethod
     def forward(ctx, a, b):
@@ -1420,3 +1424,8 @@ def rsub_function(input, other, alpha=1) -> Tensor:  # noqa: A002
 
 
 __all__ += ["bitwise_left_shift", "bitwise_right_shift", "logical_xor"]
+
+
+# saved-hooks task: PyTorch packs ``other`` before ``self`` (saved_tensors_hooks); set here, out
+# of the class, whose source chapter 2 prints
+Mul.pack_order = (1, 0)

@@ -471,6 +471,7 @@ class _OfTwoFloats(Function):
 class Atan2(_OfTwoFloats):
     node_name = "Atan2Backward0"
     _builtin = True
+    pack_order = (1, 0)  # saved_tensors_hooks: PyTorch's pack order
     _compute = staticmethod(np.arctan2)
 
     @staticmethod
@@ -515,6 +516,7 @@ def _logaddexp_array(x, y, exp_fn=np.exp, scale=None):
 class Logaddexp(_OfTwoFloats):
     node_name = "LogaddexpBackward0"
     _builtin = True
+    pack_order = (1, 0)  # saved_tensors_hooks: PyTorch's pack order
     _compute = staticmethod(_logaddexp_array)
     _kernel = "logaddexp"
     _exp = staticmethod(lambda t: t.exp())
@@ -613,6 +615,7 @@ class Fmax(_OfTwoFloats):
 
     node_name = "FmaxBackward0"
     _builtin = True
+    pack_order = (1, 0)  # saved_tensors_hooks: PyTorch's pack order
     _compute = staticmethod(_keeping_first(np.fmax))  # a tie gives a (-0.0 against 0.0)
 
     @classmethod

@@ -86,6 +86,7 @@ class Index(Function):
 
     node_name = "IndexBackward0"
     _builtin = True
+    pack_order = (lambda node: _index_tensors(node.key),)  # saved_tensors_hooks: PyTorch's
 
     @staticmethod
     def forward(ctx, a, key):
@@ -99,6 +100,13 @@ class Index(Function):
     @staticmethod
     def backward(ctx, grad):
         return IndexAdd.apply(grad, ctx.shape, ctx.key)
+
+
+def _index_tensors(key) -> list:
+    """The index arrays of an advanced-indexing key, as tensors: what PyTorch's
+    ``IndexBackward0`` saves (for ``saved_tensors_hooks``; slices and None save nothing)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    return [_wrap(k) for k in parts if hasattr(k, "dtype") and hasattr(k, "shape")]
 
 
 class IndexAdd(Function):
@@ -213,11 +221,13 @@ def _add_at(out, key, values) -> None:
 class Gather(Function):
     node_name = "GatherBackward0"
     _builtin = True
+    pack_order = ("index", 0)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0,)
 
     @staticmethod
     def forward(ctx, a, dim, index):
         ctx.shape, ctx.dim, ctx.index = a._data.shape, dim, index
+        ctx.save_for_backward(a)  # as PyTorch (for its pack hooks; backward reads no values)
         data, idx = a._data, index._data
         if data.ndim == 0:
             return _wrap(data[()] + array_module(data).zeros(idx.shape, data.dtype))
@@ -229,6 +239,7 @@ class Gather(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - unpacked (checked, hooks run) as PyTorch unpacks it
         xp = array_module(grad._data)
         out = xp.zeros(ctx.shape, dtype=grad._data.dtype)
         if not ctx.shape:  # a 0-d input: every gathered number is it
@@ -666,6 +677,7 @@ class IndexSelect(Function):
 
     node_name = "IndexSelectBackward0"
     _builtin = True
+    pack_order = (lambda node: _wrap(node.index),)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0,)
 
     @staticmethod

@@ -94,6 +94,7 @@ def mm_mat2_backward(grad: Tensor, mat1: Tensor, mat2_column_major: bool) -> Ten
 class Mm(Function):
     node_name = "MmBackward0"
     _builtin = True
+    pack_order = (1, 0)  # saved_tensors_hooks: PyTorch's pack order
     saved_names = ("self", "mat2")  # the node's _saved_<name> attributes, as in PyTorch
     saved_values = {"self_sym_sizes": saved_sizes(0), "mat2_sym_sizes": saved_sizes(1)}
 
@@ -162,6 +163,7 @@ class Dot(Function):
 class Bmm(Function):
     node_name = "BmmBackward0"
     _builtin = True
+    pack_order = (1, 0)  # saved_tensors_hooks: PyTorch's pack order
     saved_names = ("self", "mat2")  # the node's _saved_<name>, as in PyTorch
 
     @staticmethod

@@ -348,6 +348,7 @@ class MaxDim(Function):
 
     node_name = "MaxBackward0"
     _builtin = True
+    pack_order = ("_saved_indices",)  # saved_tensors_hooks: PyTorch's pack order
     saved_values = {"dim": saved_dim("given", "dim"), "keepdim": saved_attr("keepdim"),
                     "indices": lambda node: _saved_indices(node),
                     "self_sym_sizes": saved_sizes()}  # as in PyTorch

@@ -135,6 +135,7 @@ class Sort(Function):
 
     node_name = "SortBackward0"
     _builtin = True
+    pack_order = ("indices",)  # saved_tensors_hooks: PyTorch's pack order
 
     @staticmethod
     def forward(ctx, a, dim, order, laid=False):
