@@ -943,19 +943,20 @@ def _check_devices(args) -> None:
 _function._check_devices = _check_devices
 
 
-def _untracked(out, inputs: tuple):
+def _untracked(out, inputs: tuple, ctx):
     """What ``Function.apply`` hands back when it records no node (no input needs a gradient,
     or grad mode is off), as PyTorch's ``_wrap_outputs`` does: an output that ``forward`` made
     with grad mode turned back on loses its graph (detached in place, unless it is a view);
     an input returned as an output comes back as a new tensor, detached if it requires grad,
-    else a view of it."""
+    else a view of it (itself, if ``forward`` marked it dirty)."""
+    dirty = getattr(ctx, "_dirty", ())
     outs = out if isinstance(out, tuple) else (out,)
     fixed = []
     for o in outs:
         if isinstance(o, Tensor):
             is_input = any(o is a for a in inputs)
             if not o._requires_grad:
-                if is_input:
+                if is_input and not any(o is d for d in dirty):
                     with grad_mode.no_grad():
                         o = o.view_as(o)
             elif is_input:

@@ -224,3 +224,20 @@ def test_an_index_out_of_bounds_is_an_error_on_the_device(gpu):
         with pytest.raises(IndexError, match="out of bounds for dimension"):
             x[key]
     assert x[minitorch.tensor([-1]).to("cuda")].tolist() == [[8.0, 9.0, 10.0, 11.0]]
+
+
+def test_a_write_out_of_bounds_is_an_error_on_the_device(gpu):
+    """CuPy writes an index out of bounds wrapped around, and adds (index_put_ with
+    accumulate=True) outside the array, a crash that every later call reports; the pretend GPU
+    does the first and raises that crash's error for the second. minitorch checks first."""
+    x = minitorch.zeros(3, 4).to("cuda")
+    bad = minitorch.tensor([1, 5]).to("cuda")
+    ones = minitorch.ones(2, 4).to("cuda")
+    for accumulate in (False, True):
+        with pytest.raises(IndexError, match="index 5 is out of bounds for dimension 0"):
+            x.index_put_((bad,), ones, accumulate=accumulate)
+    with pytest.raises(IndexError, match="index 5 is out of bounds"):
+        x[bad] = 1.0
+    with pytest.raises(IndexError, match="index 7 is out of bounds for dimension 1 with size 4"):
+        x[:, minitorch.tensor([7]).to("cuda")]
+    assert x.sum().item() == 0.0

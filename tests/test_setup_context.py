@@ -224,3 +224,26 @@ def test_a_function_that_records_no_node_hands_back_what_torch_does(returns, how
                 for o in outs]
 
     assert run(minitorch) == run(torch)
+
+
+@pytest.mark.parametrize("how", ["under-no_grad", "input-needs-no-grad"])
+def test_an_input_marked_dirty_comes_back_as_itself_when_no_node_is_recorded(how):
+    """``_wrap_outputs`` makes a view of a returned input only if forward did not change it."""
+    def run(lib):
+        class AddOne(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                x.add_(1)
+                ctx.mark_dirty(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+
+        x = lib.zeros(2, requires_grad=False)
+        with lib.no_grad() if how == "under-no_grad" else lib.enable_grad():
+            out = AddOne.apply(x)
+        return out is x, out._base is x, out.tolist()
+
+    assert run(minitorch) == run(torch)

@@ -343,10 +343,7 @@ class _NeedsInputGrad:
     def __get__(self, ctx, owner=None):
         if ctx is None:
             return self
-        needs = []
-        for a in ctx._inputs:
-            needs.append(isinstance(a, Tensor) and a._requires_grad)
-        return tuple(needs)
+        return tuple(isinstance(a, Tensor) and a._requires_grad for a in ctx._inputs)
 
 
 class FunctionCtx:
@@ -393,7 +390,10 @@ class FunctionCtx:
         self._non_differentiable = tensors
 
     def mark_dirty(self, *tensors) -> None:
-        """Accepted for API compatibility; minitorch Functions never modify inputs in place."""
+        """Mark inputs that ``forward`` changed in place: with no node recorded, such an input
+        comes back as itself, not as a view of it (``_tensor._untracked``). (A recorded node
+        does not take over their history as PyTorch's does.)"""
+        self._dirty = tensors
 
     def set_materialize_grads(self, value: bool) -> None:
         """Whether ``None`` output gradients reach backward as zeros (the default) or None."""
@@ -554,7 +554,8 @@ def _run_forward(cls, ctx, args):
         return _forward_and_setup(cls, ctx, args)
     with grad_mode.no_grad():
         out = _forward_and_setup(cls, ctx, args)
-    return out if ctx._record else _untracked(out, args)
+    # with no node recorded, hand back what PyTorch does (outputs detached: _tensor._untracked)
+    return out if ctx._record else _untracked(out, args, ctx)
 
 
 def _forward_and_setup(cls, ctx, args):

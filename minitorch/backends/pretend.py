@@ -80,6 +80,8 @@ class PretendArray(np.ndarray):
                                   for o in out)
         if method == "accumulate" and ufunc.__name__ not in ("add", "multiply"):
             raise NotImplementedError(f"`cupy_{ufunc.__name__}.accumulate` is not supported yet")
+        if method == "at" and not _depth[0]:
+            _refuse_adding_out_of_bounds(inputs[0].shape, inputs[1])
         if method == "at" and ufunc.__name__ == "add" and inputs[0].dtype.name not in _ADD_AT:
             raise TypeError("cupy.add.at only supports int32, int64, float16, float32, float64, "
                             "uint32, uint64, as data type")
@@ -93,7 +95,8 @@ class PretendArray(np.ndarray):
 
     def __getitem__(self, key):
         """One element is a 0-d array on the device, as CuPy gives, not a NumPy scalar. An
-        integer index array out of bounds wraps around, as CuPy's does (it checks nothing)."""
+        integer index array out of bounds wraps around, as CuPy's does (it checks nothing; so
+        does writing, ``__setitem__``)."""
         with _checked(key, IndexError):
             out = super().__getitem__(_wrapped_around(self.shape, key))
         return out if isinstance(out, np.ndarray) else np.asarray(out).view(PretendArray)
@@ -102,7 +105,7 @@ class PretendArray(np.ndarray):
         if not _depth[0] and type(value) is np.ndarray and value.ndim:
             raise ValueError("non-scalar numpy.ndarray cannot be used for fill")  # CuPy's words
         with _checked(key, IndexError):
-            super().__setitem__(key, value)
+            super().__setitem__(_wrapped_around(self.shape, key), value)
 
     # CuPy's reductions take no ``initial=`` or ``where=``
     def max(self, axis=None, out=None, keepdims=False):
@@ -174,15 +177,49 @@ def _refuse_host_arrays(args: Any, error: type = TypeError, zero_d: bool = False
             _refuse_host_arrays(a, error, zero_d)
 
 
+def _index_arrays(shape: tuple, key: Any) -> list:
+    """``(position in the key, size of the dimension it indexes)`` of each integer index array
+    of ``key`` (a key with more indices than ``shape`` has dimensions gives none)."""
+    keys = key if isinstance(key, tuple) else (key,)
+    arrays = [isinstance(k, np.ndarray) for k in keys]
+    used = sum(k.ndim if a and k.dtype == np.bool_ else 1
+               for k, a in zip(keys, arrays) if k is not None and k is not Ellipsis)
+    found, d = [], 0
+    for i, (k, a) in enumerate(zip(keys, arrays)):
+        if used > len(shape):
+            break
+        if k is Ellipsis:
+            d += len(shape) - used
+        elif a and k.dtype == np.bool_:
+            d += k.ndim
+        elif k is not None:
+            if a and k.dtype.kind in "iu":
+                found.append((i, shape[d]))
+            d += 1
+    return found
+
+
 def _wrapped_around(shape: tuple, key: Any) -> Any:
     """``key`` with its integer index arrays taken modulo their dimension's size, as CuPy
-    reads them (for a key of index arrays alone; other keys are left as they are)."""
-    keys = key if isinstance(key, tuple) else (key,)
-    if not keys or len(keys) > len(shape) or not all(
-            isinstance(k, np.ndarray) and k.dtype.kind in "iu" for k in keys):
+    reads and writes them."""
+    found = _index_arrays(shape, key)
+    if not found:
         return key
-    wrapped = tuple(np.asarray(k).view(np.ndarray) % n if n else k for k, n in zip(keys, shape))
-    return wrapped if isinstance(key, tuple) else wrapped[0]
+    keys = list(key if isinstance(key, tuple) else (key,))
+    for i, n in found:
+        keys[i] = keys[i].view(np.ndarray) % n if n else keys[i]
+    return tuple(keys) if isinstance(key, tuple) else keys[0]
+
+
+def _refuse_adding_out_of_bounds(shape: tuple, key: Any) -> None:
+    """CuPy's ``add.at`` writes outside the array for an index out of range, and the GPU then
+    fails every later call; the pretend GPU raises that error at once."""
+    keys = key if isinstance(key, tuple) else (key,)
+    for i, n in _index_arrays(shape, key):
+        k = keys[i].view(np.ndarray)
+        if k.size and (k.min() < -n or k.max() >= n):
+            raise RuntimeError("CUDA error: an illegal memory access was encountered (the "
+                               "pretend GPU's add.at was given an index out of bounds)")
 
 
 def _on_device(out: Any) -> Any:

@@ -913,7 +913,7 @@ def _ldexp_array(x, e):
     """``x * 2 ** e``; for an integer ``e``, C's ``ldexp``, as PyTorch: exact, and ``0 * 2**5000``
     is 0 (past +-2**16 the result is 0 or inf anyway)."""
     if e.dtype.kind in "iub":
-        wide = e.astype(np.int64)  # (CuPy clips in e's own dtype: -2**16 is no int8)
+        wide = e.astype(np.int64, copy=False)  # (CuPy clips in e's own dtype: -2**16 is no int8)
         return np.ldexp(x, array_module(e).clip(wide, -2**16, 2**16).astype(np.int32))
     return x * np.exp2(e)
 

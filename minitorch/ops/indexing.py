@@ -72,13 +72,32 @@ def _index_error(e: IndexError, shape: tuple, key) -> IndexError:
 
 def _check_on_the_host(data, key) -> None:
     """Raise NumPy's IndexError for a key out of bounds of a GPU array. CuPy checks no index:
-    it wraps one around when reading and writes out of bounds (a crash) in ``add.at``. The key
-    is tried on a stand-in of the array's shape, with its index arrays copied to the host."""
+    it wraps one around when reading and writing, and writes out of bounds (a crash) in
+    ``add.at``. Each index array's smallest and largest value is read from the device (two
+    numbers) and compared with its dimension; only a key that fails (or a mask of another
+    shape) is tried on a stand-in of the array's shape, with its index arrays copied to the
+    host, for NumPy's message."""
     if type(data) is np.ndarray:
         return
     keys = key if isinstance(key, tuple) else (key,)
-    np.broadcast_to(np.empty((), np.bool_), data.shape)[
-        tuple(to_numpy(k) if _is_array(k) else k for k in keys)]
+    masks = [k for k in keys if _is_array(k) and k.dtype == np.bool_]
+    used = sum(1 for k in keys if k is not None and k is not Ellipsis) + sum(
+        m.ndim - 1 for m in masks)
+    d, fits = 0, used <= data.ndim
+    for k in keys if fits else ():
+        if k is Ellipsis:
+            d += data.ndim - used
+        elif _is_array(k) and k.dtype == np.bool_:
+            fits = fits and k.shape == data.shape[d:d + k.ndim]
+            d += k.ndim
+        elif k is not None:
+            if _is_array(k) and k.size:
+                n = data.shape[d]
+                fits = fits and -n <= int(k.min()) and int(k.max()) < n
+            d += 1
+    if not fits:
+        np.broadcast_to(np.empty((), np.bool_), data.shape)[
+            tuple(to_numpy(k) if _is_array(k) else k for k in keys)]
 
 
 class Index(Function):

@@ -659,6 +659,14 @@ class CloneFormat(Clone):
         return _wrap(_in_format(a._data, fmt))
 
 
+def _cast(data, dtype):
+    """``data.astype(dtype)`` as PyTorch casts: a float goes to uint8 through int64, so that
+    -1.5 is 255 on every device (a GPU's own cast gives 0)."""
+    if dtype == np.uint8 and data.dtype.kind == "f":
+        data = data.astype(np.int64)
+    return data.astype(dtype)
+
+
 class ToCopy(Function):
     """A dtype conversion: the gradient is converted back to the input's dtype."""
 
@@ -668,10 +676,7 @@ class ToCopy(Function):
     @staticmethod
     def forward(ctx, a, dtype):
         ctx.dtype = a.dtype
-        data = a._data
-        if dtype.np == np.uint8 and data.dtype.kind == "f":  # through int64, as PyTorch casts:
-            data = data.astype(np.int64)  # -1.5 is 255 on every device (a GPU's own cast gives 0)
-        return _wrap(data.astype(dtype.np))
+        return _wrap(_cast(a._data, dtype.np))
 
     @staticmethod
     def backward(ctx, grad):
@@ -754,7 +759,7 @@ class Copy(Function):
     @staticmethod
     def forward(a, src):
         try:
-            data = np.broadcast_to(src._data, a._data.shape).astype(a._data.dtype)
+            data = _cast(np.broadcast_to(src._data, a._data.shape), a._data.dtype)
         except ValueError:
             try:  # the shapes broadcast, but to a larger one than the destination's
                 wide = np.broadcast_shapes(a._data.shape, src._data.shape)

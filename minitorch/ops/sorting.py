@@ -264,7 +264,7 @@ class MedianAll(Function):
             value = np.array(np.nan, dtype=flat.dtype)
         else:
             value = np.sort(flat)[(flat.size - 1) // 2]
-        out = _wrap(array_module(a._data).asarray(value).reshape(()))
+        out = _wrap(onto_device_of(np.asarray(value, flat.dtype), a._data))
         ctx.save_for_backward(a, out)
         return out
 
