@@ -53,7 +53,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         ("no-weights", "self-no-weights", "padding-False", "attn-mask-2d-False",
          "attn-mask-3d-False", "both-masks-False", "mixed-masks-False", "unbatched-no-weights"),
         "ViewBackward0", "UnsafeViewBackward0"),
-    "F:normalize": (("0-d-dim0-p1",), "ExpandBackward0", "WhereBackward0"),
     "F:pdist": (
         ("ordinary", "zeros", "ties", "inf", "nan", "noncontig", "strided", "float64", "p0",
          "ties-p0", "p0.5", "ties-p0.5", "p1", "ties-p1", "p1.5", "ties-p1.5", "p2", "ties-p2",
