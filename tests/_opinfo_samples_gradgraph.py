@@ -45,10 +45,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "5-d-nearest-reflection-align", "5-d-float64", "5-d-float16", "5-d-noncontig",
          "5-d-nan-grid", "5-d-empty-batch"),
         "ViewBackward0", "GridSampler2DBackwardBackward0"),
-    "F:group_norm": (
-        ("ordinary", "affine", "one-group", "per-channel", "4-d", "2-d", "eps", "float64",
-         "float16"),
-        "MulBackward0", "AddBackward0"),
     "F:multi_head_attention_forward": (
         ("no-weights", "self-no-weights", "padding-False", "attn-mask-2d-False",
          "attn-mask-3d-False", "both-masks-False", "mixed-masks-False", "unbatched-no-weights"),
@@ -84,10 +80,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
         "SumBackward1", "CdistBackwardBackward0"),
     "fn:corrcoef": (("empty",), "MmBackward0", "TBackward0"),
     "fn:cov": (("empty",), "MmBackward0", "TBackward0"),
-    "fn:group_norm": (
-        ("ordinary", "affine", "one-group", "per-channel", "4-d", "2-d", "eps", "float64",
-         "float16", "cudnn", "keywords", "node"),
-        "MulBackward0", "AddBackward0"),
     "fn:orgqr": (
         ("ordinary", "square", "tall", "batch", "float64", "from-geqrf"),
         "StackBackward0", "TrilBackward0"),
