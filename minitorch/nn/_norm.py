@@ -24,7 +24,8 @@ import numpy as np
 
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
-from minitorch.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
+from minitorch.autograd.grad_mode import is_grad_enabled, no_grad
+from minitorch.ops._util import differentiate_kernel as _differentiate
 from minitorch.ops.arithmetic import DivScalar, MulScalar
 
 
@@ -124,27 +125,6 @@ class NativeLayerNormGrad(Function):
         d_grad, d_x, d_w = _differentiate(_layer_norm_grads, ctx.saved_tensors,
                                           (ctx.axes, ctx.eps, ctx.mask), ggs)
         return d_grad, d_x, None, None, d_w, None
-
-
-def _differentiate(formula, saved: tuple, args: tuple, ggs: tuple) -> tuple:
-    """The backward of a node whose forward is ``formula(*saved, *args)`` computed unrecorded
-    (a gradient kernel, as ``NativeLayerNormGrad``): that formula recorded on aliases of the
-    ``saved`` tensors and differentiated, its outputs weighted by ``ggs``. One gradient per
-    saved tensor (None where it needs none)."""
-    from minitorch.autograd import grad as autograd_grad
-
-    with enable_grad():  # aliases: partial derivatives (the weight may depend on x)
-        inputs = [t if t is None or not t._requires_grad else t.view_as(t) for t in saved]
-        outs = formula(*inputs, *args)
-    wrt = [t for t in inputs if t is not None and t._requires_grad]
-    pairs = [(o, g) for o, g in zip(outs, ggs)
-             if o is not None and g is not None and o._requires_grad]
-    if not wrt or not pairs:
-        return (None,) * len(saved)
-    got = iter(autograd_grad([o for o, _ in pairs], wrt, [g for _, g in pairs],
-                             retain_graph=True, allow_unused=True,  # (x's own graph)
-                             create_graph=is_grad_enabled()))
-    return tuple(next(got) if t is not None and t._requires_grad else None for t in inputs)
 
 
 def _layer_norm_stats(node):

@@ -328,3 +328,26 @@ def saved_dim(given: str, normalized: str | None = None, as_tuple: bool = False)
             d = (d,)
         return as_int64_shown(d)
     return get
+
+
+# gradgraph task: the backward of a node that is a gradient kernel (nn/_norm.py, linalg.py)
+def differentiate_kernel(formula, saved: tuple, args: tuple, ggs: tuple) -> tuple:
+    """The backward of a node whose forward is ``formula(*saved, *args)`` computed unrecorded
+    (a gradient kernel, as ``NativeLayerNormGrad`` of nn or ``CdistGrad``): that formula
+    recorded on aliases of the ``saved`` tensors and differentiated, its outputs weighted by
+    ``ggs``. One gradient per saved tensor (None where it needs none)."""
+    from minitorch.autograd import grad as autograd_grad
+    from minitorch.autograd.grad_mode import enable_grad, is_grad_enabled
+
+    with enable_grad():  # aliases: partial derivatives (the weight may depend on x)
+        inputs = [t if t is None or not t._requires_grad else t.view_as(t) for t in saved]
+        outs = formula(*inputs, *args)
+    wrt = [t for t in inputs if t is not None and t._requires_grad]
+    pairs = [(o, g) for o, g in zip(outs, ggs)
+             if o is not None and g is not None and o._requires_grad]
+    if not wrt or not pairs:
+        return (None,) * len(saved)
+    got = iter(autograd_grad([o for o, _ in pairs], wrt, [g for _, g in pairs],
+                             retain_graph=True, allow_unused=True,  # (x's own graph)
+                             create_graph=is_grad_enabled()))
+    return tuple(next(got) if t is not None and t._requires_grad else None for t in inputs)
