@@ -72,8 +72,9 @@ def column_major(m: Tensor) -> bool:
     of a contiguous ``w``): then PyTorch's ``mm_mat1_backward`` / ``mm_mat2_backward`` compute
     its gradient transposed, ``(b @ grad.t()).t()``, so it has ``m``'s layout."""
     d = m._data
-    if not d.size:  # no elements: the plain form (as the op table's empty samples record;
-        return False  # a device's empty arrays do not report PyTorch's strides)
+    if not d.size:  # no elements: by the strides PyTorch gives its layout (Tensor.stride),
+        strides = m.stride()  # so a (4, 0) ``w.t()`` is column-major, a (0, 3) one is not
+        return strides[0] == 1 and strides[1] == d.shape[0]
     return d.strides[0] == d.itemsize and d.strides[1] == d.itemsize * d.shape[0]
 
 
