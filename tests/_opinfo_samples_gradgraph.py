@@ -29,7 +29,6 @@ one most of its samples show (minitorch's, PyTorch's). The usual causes, by that
 from __future__ import annotations
 
 GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node)
-    "F:embedding_bag": (("per-sample-weights",), "None", "EmbeddingBagBackwardBackward0"),
     "F:grid_sample": (
         ("ordinary", "bilinear-zeros-align", "bilinear-border-centres", "bilinear-border-align",
          "bilinear-reflection-centres", "bilinear-reflection-align", "nearest-zeros-centres",
