@@ -1984,21 +1984,30 @@ class Lstsq(Function):
 
     @staticmethod
     def backward(ctx, g_x, g_res):
+        # PyTorch's linalg_lstsq_backward, in its operations and order (gradgraph task)
         a, b, x = ctx.saved_tensors
         bm = b.unsqueeze(-1) if ctx.vector else b
-        xm = x.unsqueeze(-1) if ctx.vector else x
         g_a = g_b = None
-        if g_x is not None:
+        if g_x is not None:  # from the solution
             g = g_x.unsqueeze(-1) if ctx.vector else g_x
             p = pinv(a)
             g_a = _pinv_backward(g @ _mT(bm), a, p) if ctx.needs_input_grad[0] else None
-            g_b = _mT(p) @ g if ctx.needs_input_grad[1] else None
-        if g_res is not None and g_res.numel():
-            r = (a @ xm - bm) * g_res.unsqueeze(-2) * 2
-            g_a = r @ _mT(xm) if g_a is None else g_a + r @ _mT(xm)
-            g_b = -r if g_b is None else g_b - r
+            if ctx.needs_input_grad[1]:
+                g_b = _mT(p) @ g
+                g_b = g_b.squeeze(-1) if ctx.vector else g_b
+        if g_res is not None and g_res.numel():  # from the residuals ||A X - B||^2
+            xm = x.unsqueeze(-1) if ctx.vector else x
+            r = a @ xm - bm
+            g_l = g_res.unsqueeze(-2)
+            if ctx.needs_input_grad[0]:
+                g_a_l = _arith.MulScalar.apply((g_l * r) @ _mT(xm), 2)
+                g_a = g_a_l if g_a is None else g_a + g_a_l
+            if ctx.needs_input_grad[1]:
+                g_b_l = _arith.MulScalar.apply(g_l, -2) * r
+                g_b_l = g_b_l.squeeze(-1) if ctx.vector else g_b_l
+                g_b = g_b_l if g_b is None else g_b + g_b_l
         if g_b is not None:
-            g_b = (g_b.squeeze(-1) if ctx.vector else g_b).sum_to_size(b.shape)
+            g_b = g_b.sum_to_size(b.shape)
         if g_a is not None:
             g_a = g_a.sum_to_size(a.shape)
         return g_a, g_b, None, None, None
