@@ -54,15 +54,6 @@ GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node
          "4d-causal-square", "4d-causal-and-mask", "4d-scale", "4d-node", "4d-node-mask",
          "gqa-node", "gqa-3-groups", "gqa-one-kv-head", "gqa-mask", "query-heads-last"),
         "MulBackward0", "torch::autograd::NotImplemented"),
-    "fn:orgqr": (
-        ("ordinary", "square", "tall", "batch", "float64", "from-geqrf"),
-        "StackBackward0", "TrilBackward0"),
-    "linalg:householder_product": (
-        ("ordinary", "square", "tall", "batch", "float64", "from-geqrf", "graph"),
-        "StackBackward0", "TrilBackward0"),
-    "method:orgqr": (
-        ("ordinary", "square", "tall", "batch", "float64", "from-geqrf"),
-        "StackBackward0", "TrilBackward0"),
 }
 
 
