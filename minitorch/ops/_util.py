@@ -398,4 +398,4 @@ def iterator_layout(out, *operands):
     if order == list(range(nd)):
         return out if out.flags.c_contiguous else xp.ascontiguousarray(out)
     laid = xp.ascontiguousarray(out.transpose(order))
-    return laid.transpose(np.argsort(order))
+    return laid.transpose(tuple(int(d) for d in np.argsort(order)))
