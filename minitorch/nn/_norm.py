@@ -14,6 +14,9 @@ The backward is batch norm's, per group: ``gx = rstd (g - mean(g) - xhat mean(g 
 so it can be differentiated again. Recorded (``create_graph=True``), the three gradients of
 layer norm and of batch norm are one node each, as PyTorch's backward kernels
 (``NativeLayerNormGrad``, ``NativeBatchNormGrad``); unrecorded, the same formula runs without it.
+Group norm's backward is PyTorch's differentiable formula instead (``_group_norm_grads``): it
+reads the mean and ``1 / std`` that the forward saved (its second and third outputs), so a
+recorded gradient reaches ``x`` through them too, as PyTorch's does.
 """
 
 from __future__ import annotations
