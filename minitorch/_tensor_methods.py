@@ -119,6 +119,24 @@ def _as_clone(s: SavedTensor) -> SavedClone:
     return c
 
 
+def _saved_as_self(node, result, self) -> None:
+    """(gradgraph task) An in-place op computed in a wider dtype than ``self``'s
+    (``x_f16.copysign_(y_f64)``): where ``node`` saved its output, save ``self`` instead,
+    the result in ``self``'s dtype, as PyTorch's in-place kernel saves it (its backward then
+    computes in that dtype, with no cast at the end)."""
+    saved = node._saved
+    if saved and saved is not _FREED and any(s is not None and s.tensor is result
+                                             for s in saved):
+        node._saved = tuple(s if s is None or s.tensor is not result else _saved_self(s, self)
+                            for s in saved)
+
+
+def _saved_self(s: SavedTensor, self) -> SavedTensor:
+    new = SavedTensor(self)
+    new.origin = s.origin
+    return new
+
+
 def _inplace_node(node):
     """The same node, with the class name PyTorch gives the in-place op's node."""
     cls = type(node)
@@ -539,6 +557,8 @@ class TensorMethods:
         if result._grad_fn is None and not self._requires_grad:
             return self  # an integer result (x_int.copy_(y)): no history, as in PyTorch
         self._set_history(result._grad_fn, result._output_nr)
+        if result._data.dtype != self._data.dtype:  # (gradgraph task)
+            _saved_as_self(result._grad_fn, result, self)
         if self._version_counter.views and self._grad_fn is not None:
             _views.rebase_views(self)  # its views show the new values: new history too
         return self

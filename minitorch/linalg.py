@@ -1984,21 +1984,30 @@ class Lstsq(Function):
 
     @staticmethod
     def backward(ctx, g_x, g_res):
+        # PyTorch's linalg_lstsq_backward, in its operations and order (gradgraph task)
         a, b, x = ctx.saved_tensors
         bm = b.unsqueeze(-1) if ctx.vector else b
-        xm = x.unsqueeze(-1) if ctx.vector else x
         g_a = g_b = None
-        if g_x is not None:
+        if g_x is not None:  # from the solution
             g = g_x.unsqueeze(-1) if ctx.vector else g_x
             p = pinv(a)
             g_a = _pinv_backward(g @ _mT(bm), a, p) if ctx.needs_input_grad[0] else None
-            g_b = _mT(p) @ g if ctx.needs_input_grad[1] else None
-        if g_res is not None and g_res.numel():
-            r = (a @ xm - bm) * g_res.unsqueeze(-2) * 2
-            g_a = r @ _mT(xm) if g_a is None else g_a + r @ _mT(xm)
-            g_b = -r if g_b is None else g_b - r
+            if ctx.needs_input_grad[1]:
+                g_b = _mT(p) @ g
+                g_b = g_b.squeeze(-1) if ctx.vector else g_b
+        if g_res is not None and g_res.numel():  # from the residuals ||A X - B||^2
+            xm = x.unsqueeze(-1) if ctx.vector else x
+            r = a @ xm - bm
+            g_l = g_res.unsqueeze(-2)
+            if ctx.needs_input_grad[0]:
+                g_a_l = _arith.MulScalar.apply((g_l * r) @ _mT(xm), 2)
+                g_a = g_a_l if g_a is None else g_a + g_a_l
+            if ctx.needs_input_grad[1]:
+                g_b_l = _arith.MulScalar.apply(g_l, -2) * r
+                g_b_l = g_b_l.squeeze(-1) if ctx.vector else g_b_l
+                g_b = g_b_l if g_b is None else g_b + g_b_l
         if g_b is not None:
-            g_b = (g_b.squeeze(-1) if ctx.vector else g_b).sum_to_size(b.shape)
+            g_b = g_b.sum_to_size(b.shape)
         if g_a is not None:
             g_a = g_a.sum_to_size(a.shape)
         return g_a, g_b, None, None, None
@@ -2244,23 +2253,17 @@ cond, tensorinv, tensorsolve = (_copy_out(f, name) for f, name in (
 
 # ---------------------------------------------------------------- householder_product
 def _householder_vectors(a, i: int):
-    """The ``i``-th Householder vector stored in column ``i`` of ``a``: 1 at row ``i``, the
-    column below it, zeros above (an array, or a tensor for the backward)."""
+    """The ``i``-th Householder vector stored in column ``i`` of the array ``a``: 1 at row
+    ``i``, the column below it, zeros above."""
     m = a.shape[-2]
-    below = np.arange(m) > i
-    if isinstance(a, Tensor):
-        unit = _wrap(array_module(a._data).asarray((np.arange(m) == i).astype(a._data.dtype)))
-        mask = _wrap(array_module(a._data).asarray(below.astype(a._data.dtype)))
-        return a[..., :, i] * mask + unit
-    return np.where(below, a[..., :, i], 0) + (np.arange(m) == i)
+    return np.where(np.arange(m) > i, a[..., :, i], 0) + (np.arange(m) == i)
 
 
 class HouseholderProduct(Function):
     """The first ``n`` columns of ``H_1 ... H_k`` with ``H_i = I - tau_i v_i v_i^T`` (LAPACK's
-    ``orgqr``; ``v_i`` stored below the diagonal of column ``i``). Backward: with ``W_i =
-    H_{i-1} ... H_1 G`` and ``X_i = H_{i+1} ... H_k I``, the gradient of ``H_i`` is ``W_i
-    X_i^T``, so ``grad_tau_i = -(v^T W_i)(X_i^T v)`` and ``grad_v_i = -tau_i (W_i X_i^T v +
-    X_i W_i^T v)``, in tensor operations (so it differentiates again)."""
+    ``orgqr``; ``v_i`` stored below the diagonal of column ``i``). Backward: PyTorch's
+    formula, :func:`_householder_product_backward`, in tensor operations (so it differentiates
+    again)."""
 
     node_name = "LinalgHouseholderProductBackward0"
     _builtin = True
@@ -2273,36 +2276,56 @@ class HouseholderProduct(Function):
         for i in range(t.shape[-1] - 1, -1, -1):
             v = _householder_vectors(x, i)[..., :, None]
             q = q - t[..., i, None, None] * v * (np.swapaxes(v, -1, -2) @ q)
-        ctx.save_for_backward(a, tau)
-        return _on_device_of(_by_columns(q.astype(x.dtype)), a)
+        out = _on_device_of(_by_columns(q.astype(x.dtype)), a)
+        ctx.save_for_backward(a, tau, out)  # (the result, as PyTorch's node saves it)
+        return out
 
     @staticmethod
     def backward(ctx, grad):
-        a, tau = ctx.saved_tensors
-        m, n = a.shape[-2:]
-        k = tau.shape[-1]
-        vs = [_householder_vectors(a, i).unsqueeze(-1) for i in range(k)]
-        xs = [None] * k
-        x = _wrap(array_module(a._data).asarray(np.broadcast_to(
-            np.eye(m, n, dtype=a._data.dtype), a.shape).copy()))
-        for i in range(k - 1, -1, -1):  # X_i = H_{i+1} ... H_k E
-            xs[i] = x
-            v, t = vs[i], tau[..., i].unsqueeze(-1).unsqueeze(-1)
-            x = x - t * v * (_mT(v) @ x)
-        g_cols, g_tau = [], []
-        w = grad
-        for i in range(k):  # W_i = H_{i-1} ... H_1 G
-            v, t = vs[i], tau[..., i].unsqueeze(-1).unsqueeze(-1)
-            vw, vx = _mT(v) @ w, _mT(v) @ xs[i]  # (1, n) each
-            g_tau.append(-(vw * vx).sum((-2, -1)))
-            g_v = -t * (w @ _mT(vx) + xs[i] @ _mT(vw))
-            g_cols.append(g_v.squeeze(-1) * (_wrap(array_module(a._data).asarray(
-                (np.arange(m) > i).astype(a._data.dtype)))))
-            w = w - t * v * (_mT(v) @ w)
-        zeros = a.new_zeros(a.shape[:-1])
-        g_a = _shape_ops.stack(g_cols + [zeros] * (n - k), -1)
-        g_t = _shape_ops.stack(g_tau, -1) if k else tau.new_zeros(tau.shape)
-        return g_a, g_t
+        a, tau, result = ctx.saved_tensors
+        return _householder_product_backward(grad, result, a, tau)
+
+
+def _householder_product_backward(grad, result, a, tau):
+    """PyTorch's ``householder_product_backward`` (its out-of-place form, the one a recorded
+    gradient takes), in its tensor operations and order (gradgraph task). With ``H_i = I -
+    tau_i v_i v_i^T`` and ``sigma_i`` such that ``H(sigma_i)`` is its inverse, ``K = Q G^T``
+    is carried along as ``H_i^{-1} ... K ... H_i``: column ``i``'s gradient is ``-tau_i (v^T
+    K + K v)`` (the parts of ``v`` from row ``i``), ``tau_i``'s ``-v^T K v``."""
+    if not a.numel() or not tau.numel():
+        return None, None
+    m, k = a.shape[-2], tau.shape[-1]
+    v_all = a.tril(-1)  # the vectors: below the diagonal, the diagonal's 1 implied
+    v_all.diagonal(0, -2, -1).fill_(1.0)
+    first = v_all.narrow(-1, 0, k)
+    sigma = tau / _arith.SubScalar.apply(tau * (first * first).sum(-2), 1.0)
+
+    def reflect(v, t, k_mat, left):  # (I - t v v^T) K, or K (I - t v v^T)
+        if left:
+            change = (t.unsqueeze(-1) * v) * _mT(v).matmul(k_mat)
+        else:
+            change = k_mat.matmul(t.unsqueeze(-1) * v) * _mT(v)
+        return k_mat - change
+
+    k_mat = result.matmul(_mT(grad))
+    k_mat = reflect(v_all.narrow(-1, 0, 1), sigma.narrow(-1, 0, 1), k_mat, True)
+    g_a, g_tau = a.new_zeros(a.shape), tau.new_zeros(tau.shape)
+    for i in range(k):
+        v_i, t_i = v_all.narrow(-1, i, 1), tau.narrow(-1, i, 1)
+        v = v_i.narrow(-2, i, m - i)
+        vhk = _mT(v).matmul(k_mat.narrow(-2, i, m - i))
+        kv = k_mat.narrow(-1, i, m - i).matmul(v)
+        t = t_i.unsqueeze(-1)
+        g_v = ((-t * vhk).squeeze(-2) - (t * kv).squeeze(-1)).unsqueeze(-1)
+        g_t = (-(vhk.narrow(-1, i, m - i).matmul(v))).squeeze(-1)
+        g_a.select(-1, i).copy_(g_v.squeeze(-1))
+        g_tau.select(-1, i).copy_(g_t.squeeze(-1))
+        if i != k - 1:  # K <- H_{i+1}^{-1} K H_i
+            k_mat = reflect(v_all.narrow(-1, i + 1, 1), sigma.narrow(-1, i + 1, 1), k_mat,
+                            True)
+            k_mat = reflect(v_i, t_i, k_mat, False)
+    g_a.tril_(-1)
+    return g_a, g_tau
 
 
 def householder_product(A: Tensor, tau: Tensor) -> Tensor:  # noqa: N803

@@ -84,10 +84,12 @@ class EmbeddingBag(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        gw = EmbeddingBagBackward.apply(grad, ctx)
+        gw = EmbeddingBagBackward.apply(grad, ctx.psw, ctx)
         gp = None
-        if ctx.psw is not None:
-            gp = EmbeddingBagPerSampleWeightsBackward.apply(grad, ctx.weight, ctx)
+        if ctx.psw is not None:  # (edges: only the tensors that require grad, see below)
+            gp = EmbeddingBagPerSampleWeightsBackward.apply(
+                *(t if t.requires_grad else None for t in (grad, ctx.weight)), ctx,
+                grad._data, ctx.weight._data)
         return gw, gp
 
 
@@ -98,9 +100,10 @@ class EmbeddingBagBackward(Function):
     node_name = "EmbeddingBagBackwardBackward0"
     _builtin = True
     _aten_name = "_embedding_bag_backward"
+    _edge_args = (0, 1)  # the gradient and the per-sample weights (an empty edge if none)
 
     @staticmethod
-    def forward(ctx, grad, fctx):
+    def forward(ctx, grad, per_sample_weights, fctx):
         idx, keep, bag_of, n_bags, mode, scale_grad_by_freq, num = fctx.plan
         g = grad._data
         xp = array_module(g)
@@ -125,16 +128,19 @@ class EmbeddingBagBackward(Function):
 
 
 class EmbeddingBagPerSampleWeightsBackward(EmbeddingBagBackward):
-    """The gradient of the per-sample weights: each bag's gradient dotted with the row."""
+    """The gradient of the per-sample weights: each bag's gradient dotted with the row.
+    PyTorch has no derivative entry for it: its fallback node has an edge for each input that
+    requires grad, only, so those come as the first two arguments (else None, no edge) and
+    the values as arrays."""
 
     node_name = "torch::autograd::NotImplemented"
     _builtin = True
+    _edge_args = None
     _aten_name = "_embedding_bag_per_sample_weights_backward"
 
     @staticmethod
-    def forward(ctx, grad, weight, fctx):
+    def forward(ctx, grad_edge, weight_edge, fctx, g, w):
         idx, keep, bag_of, *_ = fctx.plan
-        g, w = grad._data, weight._data
         xp = array_module(g)
         out = xp.zeros(idx.shape[0], dtype=g.dtype)
         at = np.flatnonzero(keep)

@@ -14,15 +14,22 @@ The backward is batch norm's, per group: ``gx = rstd (g - mean(g) - xhat mean(g 
 so it can be differentiated again. Recorded (``create_graph=True``), the three gradients of
 layer norm and of batch norm are one node each, as PyTorch's backward kernels
 (``NativeLayerNormGrad``, ``NativeBatchNormGrad``); unrecorded, the same formula runs without it.
+Group norm's backward is PyTorch's differentiable formula instead (``_group_norm_grads``): it
+reads the mean and ``1 / std`` that the forward saved (its second and third outputs), so a
+recorded gradient reaches ``x`` through them too, as PyTorch's does.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
-from minitorch.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
+from minitorch.autograd.grad_mode import is_grad_enabled, no_grad
+from minitorch.ops._util import differentiate_kernel as _differentiate
+from minitorch.ops.arithmetic import DivScalar, MulScalar
 
 
 def _moments(x: np.ndarray, axes: tuple):
@@ -125,27 +132,6 @@ class NativeLayerNormGrad(Function):
         return d_grad, d_x, None, None, d_w, None
 
 
-def _differentiate(formula, saved: tuple, args: tuple, ggs: tuple) -> tuple:
-    """The backward of a node whose forward is ``formula(*saved, *args)`` computed unrecorded
-    (a gradient kernel, as ``NativeLayerNormGrad``): that formula recorded on aliases of the
-    ``saved`` tensors and differentiated, its outputs weighted by ``ggs``. One gradient per
-    saved tensor (None where it needs none)."""
-    from minitorch.autograd import grad as autograd_grad
-
-    with enable_grad():  # aliases: partial derivatives (the weight may depend on x)
-        inputs = [t if t is None or not t._requires_grad else t.view_as(t) for t in saved]
-        outs = formula(*inputs, *args)
-    wrt = [t for t in inputs if t is not None and t._requires_grad]
-    pairs = [(o, g) for o, g in zip(outs, ggs)
-             if o is not None and g is not None and o._requires_grad]
-    if not wrt or not pairs:
-        return (None,) * len(saved)
-    got = iter(autograd_grad([o for o, _ in pairs], wrt, [g for _, g in pairs],
-                             retain_graph=True, allow_unused=True,  # (x's own graph)
-                             create_graph=is_grad_enabled()))
-    return tuple(next(got) if t is not None and t._requires_grad else None for t in inputs)
-
-
 def _layer_norm_stats(node):
     """The statistics a ``NativeLayerNormBackward0`` saves, worked out again from its saved
     input: the mean and ``1 / sqrt(var + eps)`` over the normalized dims, kept as size 1, in
@@ -159,7 +145,10 @@ def _layer_norm_stats(node):
 
 class NativeGroupNorm(Function):
     """``group_norm``: the channels of each sample split into ``groups``, each normalised;
-    then a per-channel ``weight`` and ``bias``."""
+    then a per-channel ``weight`` and ``bias``. As PyTorch's ``native_group_norm``, three
+    outputs: the result, and the mean and ``1 / std`` of each group, shape (N, groups), which
+    ``F.group_norm`` drops; the backward reads the last two saved, so a recorded gradient
+    (``create_graph=True``) reaches the input through them too (:func:`_group_norm_grads`)."""
 
     node_name = "NativeGroupNormBackward0"
     _builtin = True
@@ -177,22 +166,79 @@ class NativeGroupNorm(Function):
             out = out * weight._data.reshape(shape)
         if bias is not None:
             out = out + bias._data.reshape(shape)
-        ctx.save_for_backward(x, weight)
-        ctx.groups, ctx.eps, ctx.shape = groups, eps, shape
-        return _wrap(out.astype(xd.dtype, copy=False))
+        dtype = xd.dtype
+        mean = _wrap(mean.reshape(n, groups).astype(dtype, copy=False))
+        rstd = _wrap((1 / np.sqrt(var + v.dtype.type(eps))).reshape(n, groups).astype(
+            dtype, copy=False))
+        ctx.save_for_backward(x, weight, mean, rstd)
+        ctx.groups, ctx.bias_shape = groups, None if bias is None else tuple(bias.shape)
+        ctx.set_materialize_grads(False)  # the gradients of mean and rstd are mostly None
+        return _wrap(out.astype(dtype, copy=False)), mean, rstd
 
     @staticmethod
-    def backward(ctx, grad):
-        x, weight = ctx.saved_tensors
-        n, c = x.shape[:2]
-        full = tuple(x.shape)
-        g_xhat = grad if weight is None else grad * weight.reshape(ctx.shape)
-        gx, xhat = _normalize_backward(x.reshape(n, ctx.groups, -1),
-                                       g_xhat.reshape(n, ctx.groups, -1), (2,), ctx.eps)
-        dims = (0,) + tuple(range(2, len(full)))
-        gw = (grad * xhat.reshape(full)).sum(dims) if ctx.needs_input_grad[1] else None
-        gb = grad.sum(dims) if ctx.needs_input_grad[2] else None
-        return (gx.reshape(full) if ctx.needs_input_grad[0] else None), gw, gb
+    def backward(ctx, grad, grad_mean, grad_rstd):
+        x, weight, mean, rstd = ctx.saved_tensors
+        return _group_norm_grads(grad, grad_mean, grad_rstd, x, mean, rstd, weight,
+                                 ctx.groups, ctx.bias_shape, ctx.needs_input_grad[:3])
+
+
+def _group_norm_grads(d_y, d_mean, d_rstd, x, mean, rstd, weight, groups: int, bias_shape,
+                      mask) -> tuple:
+    """The gradients of ``native_group_norm`` for (x, weight, bias), from those of its three
+    outputs, in the tensor operations of PyTorch's
+    ``infinitely_differentiable_native_group_norm_backward`` and in its order (the gradient
+    graph that ``create_graph=True`` records is PyTorch's): with ``X`` the input as
+    (N, groups, D, HxW) and ``ds``, ``db`` the sums over HxW of ``dY X`` and ``dY``,
+    ``dX = rstd gamma dY + b X + c``, ``b`` and ``c`` per group."""
+    n, c = x.shape[:2]
+    d = c // groups
+    hxw = math.prod(x.shape[2:])
+    s = 1.0 / (d * hxw)
+    x4 = x.reshape(n, groups, d, hxw)
+    mean4 = mean.reshape(n, groups, 1, 1)
+    rstd4 = rstd.reshape(n, groups, 1, 1)
+    d_x = d_w = d_b = None
+    if d_y is not None:
+        d_y4 = d_y.reshape(n, groups, d, hxw)
+        ds = (d_y4 * x4).sum(3).unsqueeze_(-1)
+        db = d_y4.sum(3).unsqueeze_(-1)
+    if mask[0]:
+        gamma = None if weight is None else weight.reshape(1, groups, d, 1)
+        rstd_cube = rstd4 * rstd4 * rstd4
+        d_var = None
+        if d_rstd is not None:
+            d_var = MulScalar.apply(rstd_cube, -0.5) * d_rstd.view(n, groups, 1, 1)
+        both = d_mean is not None and d_rstd is not None
+        if d_y is not None:
+            a = rstd4 if gamma is None else rstd4 * gamma
+            b = (ds.sum(2) if gamma is None else (ds * gamma).sum(2)).unsqueeze_(-2)
+            cc = (db.sum(2) if gamma is None else (db * gamma).sum(2)).unsqueeze_(-2)
+            b = MulScalar.apply((cc * mean4 - b) * rstd_cube, s)
+            cc = -b * mean4 - MulScalar.apply(cc * rstd4, s)
+            d_x = a * d_y4 + b * x4 + cc
+            if both:
+                d_x = d_x + _var_mean_backward(d_var, d_mean.view(n, groups, 1, 1), x4)
+            d_x = d_x.reshape_as(x)
+        elif both:
+            d_x = _var_mean_backward(d_var, d_mean.view(n, groups, 1, 1), x4).reshape_as(x)
+    if mask[1] and d_y is not None:
+        d_w = ((ds - db * mean4) * rstd4).sum(0).reshape_as(weight)
+    if mask[2] and d_y is not None:  # (PyTorch reshapes it as the weight: without one, it
+        d_b = db.sum(0).reshape(bias_shape)  # fails; here the bias's own shape)
+    return d_x, d_w, d_b
+
+
+def _var_mean_backward(d_var, d_mean, x4):
+    """PyTorch's ``var_mean_backward`` over dimensions (2, 3), kept, without correction: the
+    gradient of ``x4`` from those of its groups' biased variance and mean."""
+    size = x4.shape[2] * x4.shape[3]
+    d_x = None
+    if d_var is not None:
+        d_x = MulScalar.apply(d_var, 2.0 / size) * (x4 - x4.mean((2, 3), keepdim=True))
+    if d_mean is not None:
+        part = DivScalar.apply(d_mean.expand(x4.shape), size)
+        d_x = part if d_x is None else d_x + part
+    return d_x
 
 
 # ggnorm2 task: batch norm's gradients as one node, as PyTorch's native_batch_norm_backward

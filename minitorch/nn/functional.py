@@ -1158,7 +1158,7 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,  # 
                                f"channels in input, but got {name} of shape {list(t.shape)} "
                                f"and input of shape {list(input.shape)}")
     _check_float_input(input, "GroupNormKernelImpl")
-    return NativeGroupNorm.apply(input, weight, bias, num_groups, eps)
+    return NativeGroupNorm.apply(input, weight, bias, num_groups, eps)[0]
 
 
 def _one(value, name: str) -> int:

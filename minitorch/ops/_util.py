@@ -328,3 +328,74 @@ def saved_dim(given: str, normalized: str | None = None, as_tuple: bool = False)
             d = (d,)
         return as_int64_shown(d)
     return get
+
+
+# gradgraph task: the backward of a node that is a gradient kernel (nn/_norm.py, linalg.py)
+def differentiate_kernel(formula, saved: tuple, args: tuple, ggs: tuple) -> tuple:
+    """The backward of a node whose forward is ``formula(*saved, *args)`` computed unrecorded
+    (a gradient kernel, as ``NativeLayerNormGrad`` of nn or ``CdistGrad``): that formula
+    recorded on aliases of the ``saved`` tensors and differentiated, its outputs weighted by
+    ``ggs``. One gradient per saved tensor (None where it needs none)."""
+    from minitorch.autograd import grad as autograd_grad
+    from minitorch.autograd.grad_mode import enable_grad, is_grad_enabled
+
+    with enable_grad():  # aliases: partial derivatives (the weight may depend on x)
+        inputs = [t if t is None or not t._requires_grad else t.view_as(t) for t in saved]
+        outs = formula(*inputs, *args)
+    wrt = [t for t in inputs if t is not None and t._requires_grad]
+    pairs = [(o, g) for o, g in zip(outs, ggs)
+             if o is not None and g is not None and o._requires_grad]
+    if not wrt or not pairs:
+        return (None,) * len(saved)
+    got = iter(autograd_grad([o for o, _ in pairs], wrt, [g for _, g in pairs],
+                             retain_graph=True, allow_unused=True,  # (x's own graph)
+                             create_graph=is_grad_enabled()))
+    return tuple(next(got) if t is not None and t._requires_grad else None for t in inputs)
+
+
+def iterator_layout(out, *operands):
+    """``out``, the result of an elementwise op of the Tensors ``operands`` (broadcast to its
+    shape), in the memory layout PyTorch's TensorIterator gives it when an operand is not in
+    C order: its dimensions ordered as the operands' strides order them, the first operand
+    that tells two dimensions apart deciding (``x.mT - y`` is laid out as ``x.mT``). NumPy
+    lays such a result out in C order; the layout decides, for one, whether a later reshape
+    records ``ViewBackward0`` or ``ReshapeAliasBackward0``."""
+    nd = out.ndim
+    if nd < 2 or all(t._data.flags.c_contiguous for t in operands) or not out.size:
+        return out
+    shape = out.shape
+    strides = []  # each operand's strides as the iterator sees them: 0 where broadcast
+    for t in operands:
+        have = t.shape
+        lead = nd - len(have)
+        st = t.stride()
+        strides.append([0] * lead + [0 if have[i] == 1 and shape[lead + i] != 1 else st[i]
+                                     for i in range(len(have))])
+
+    def should_swap(d0: int, d1: int) -> int:
+        for st in strides:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(nd - 1, -1, -1))  # fastest first
+    for i in range(1, nd):  # insertion sort that stops at an ambiguous comparison
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    order = perm[::-1]  # slowest first
+    xp = array_module(out)
+    if order == list(range(nd)):
+        return out if out.flags.c_contiguous else xp.ascontiguousarray(out)
+    laid = xp.ascontiguousarray(out.transpose(order))
+    return laid.transpose(tuple(int(d) for d in np.argsort(order)))

@@ -30,6 +30,7 @@ from minitorch.ops._util import (
     check_tensor,
     float_type,
     fused_multiply_add,
+    iterator_layout,
     name_saved,
     operands,
     quietly,
@@ -49,9 +50,10 @@ def _binary(np_fn, a: Tensor, b: Tensor) -> Tensor:
     if x.dtype is not y.dtype or type(x) is not type(y):  # promote, or move a 0-d CPU tensor
         x, y = operands(a, b)
     try:
-        return _wrap(np_fn(x, y))
+        out = np_fn(x, y)
     except ValueError:
         raise broadcast_error(a.shape, b.shape) from None
+    return _wrap(iterator_layout(out, a, b))  # (gradgraph task: PyTorch's layout)
 
 
 class Add(Function):

@@ -28,11 +28,12 @@ from minitorch._backend import array_module
 from minitorch._dtype import CPP_NAMES
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.autograd.grad_mode import is_grad_enabled
+from minitorch.autograd.grad_mode import is_grad_enabled, no_grad
 from minitorch.ops._util import (
     broadcast_error,
     check_same_device,
     check_tensor,
+    differentiate_kernel,
     normalize_dim,
     operands,
     saved_attr,
@@ -71,8 +72,9 @@ def column_major(m: Tensor) -> bool:
     of a contiguous ``w``): then PyTorch's ``mm_mat1_backward`` / ``mm_mat2_backward`` compute
     its gradient transposed, ``(b @ grad.t()).t()``, so it has ``m``'s layout."""
     d = m._data
-    if not d.size:  # no elements: the plain form (as the op table's empty samples record;
-        return False  # a device's empty arrays do not report PyTorch's strides)
+    if not d.size:  # no elements: by the strides PyTorch gives its layout (Tensor.stride),
+        strides = m.stride()  # so a (4, 0) ``w.t()`` is column-major, a (0, 3) one is not
+        return strides[0] == 1 and strides[1] == d.shape[0]
     return d.strides[0] == d.itemsize and d.strides[1] == d.itemsize * d.shape[0]
 
 
@@ -570,16 +572,53 @@ class Cdist(Function):
     @staticmethod
     def forward(ctx, x1, x2, p):
         ctx.p = p
-        out = _wrap(suggested_layout(_cdist_array(x1._data, x2._data, p), x1._data))
+        out = _cdist_array(x1._data, x2._data, p)
+        xp = array_module(out)  # (C order on a device too: the layout its gradient sees)
+        out = _wrap(suggested_layout(out, x1._data) if xp is np else xp.ascontiguousarray(out))
         ctx.save_for_backward(x1, x2, out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         x1, x2, dist = ctx.saved_tensors
-        diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)  # (..., r1, r2, c)
-        term = _pnorm_grad(diff, grad.unsqueeze(-1), dist.unsqueeze(-1), ctx.p)
-        return (term.sum(-2).sum_to_size(x1.shape), (-term).sum(-3).sum_to_size(x2.shape))
+        # as PyTorch: one _cdist_backward node per input, the other's with the roles swapped
+        # (their batch dimensions broadcast: the engine sums them down)
+        g1 = g2 = None
+        if ctx.needs_input_grad[0]:
+            g1 = CdistGrad.apply(grad.contiguous(), x1, x2, dist, ctx.p)
+        if ctx.needs_input_grad[1]:
+            g2 = CdistGrad.apply(grad.mT.contiguous(), x2, x1, dist.mT.contiguous(), ctx.p)
+        return g1, g2
+
+
+def _cdist_grad(grad, x1, x2, dist, p: float) -> tuple:
+    """The gradient of ``x1`` in ``dist = cdist(x1, x2, p)`` from ``grad``, that of ``dist``
+    (batch dimensions broadcast, not summed), in tensor operations."""
+    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)  # (..., r1, r2, c)
+    return (_pnorm_grad(diff, grad.unsqueeze(-1), dist.unsqueeze(-1), p).sum(-2),)
+
+
+class CdistGrad(Function):
+    """PyTorch's ``_cdist_backward`` as one node (``CdistBackwardBackward0``, edges: the
+    output gradient, ``x1``, ``x2``, the distances): :func:`_cdist_grad`, not recorded.
+    PyTorch has no derivative of it (its backward raises); here its backward differentiates
+    that same formula, so cdist has second derivatives."""
+
+    node_name = "CdistBackwardBackward0"
+    _builtin = True
+    _edge_args = (0, 1, 2, 3)
+
+    @staticmethod
+    def forward(ctx, grad, x1, x2, dist, p):
+        ctx.save_for_backward(grad, x1, x2, dist)
+        ctx.p = p
+        ctx.set_materialize_grads(False)
+        with no_grad():
+            return _cdist_grad(grad.detach(), x1.detach(), x2.detach(), dist.detach(), p)[0]
+
+    @staticmethod
+    def backward(ctx, gg):
+        return differentiate_kernel(_cdist_grad, ctx.saved_tensors, (ctx.p,), (gg,))
 
 
 def _pnorm_grad(diff: Tensor, g: Tensor, d: Tensor, p: float) -> Tensor:
@@ -714,10 +753,38 @@ class Pdist(Function):
     @staticmethod
     def backward(ctx, grad):
         x, dist = ctx.saved_tensors
-        i, j = (_wrap(np.asarray(k, np.int64)).to(x.device) for k in ctx.pairs)
-        diff = x.index_select(0, i) - x.index_select(0, j)  # (pairs, c)
-        term = _pnorm_grad(diff, grad.unsqueeze(-1), dist.unsqueeze(-1), ctx.p)
-        return x.new_zeros(x.shape).index_add(0, i, term).index_add(0, j, -term)
+        return PdistGrad.apply(grad, x, dist, ctx.p, ctx.pairs)
+
+
+def _pdist_grad(grad, x, dist, p: float, pairs: tuple) -> tuple:
+    """The gradient of ``x`` in ``dist = pdist(x, p)`` from ``grad``, that of ``dist``, in
+    tensor operations: each pair's term added to row ``i``, taken from row ``j``."""
+    i, j = (_wrap(np.asarray(k, np.int64)).to(x.device) for k in pairs)
+    diff = x.index_select(0, i) - x.index_select(0, j)  # (pairs, c)
+    term = _pnorm_grad(diff, grad.unsqueeze(-1), dist.unsqueeze(-1), p)
+    return (x.new_zeros(x.shape).index_add(0, i, term).index_add(0, j, -term),)
+
+
+class PdistGrad(Function):
+    """PyTorch's ``_pdist_backward`` as one node (``PdistBackwardBackward0``, edges: the
+    output gradient, the input, the distances): :func:`_pdist_grad`, not recorded. As
+    :class:`CdistGrad`, its backward (which PyTorch lacks) differentiates that formula."""
+
+    node_name = "PdistBackwardBackward0"
+    _builtin = True
+    _edge_args = (0, 1, 2)
+
+    @staticmethod
+    def forward(ctx, grad, x, dist, p, pairs):
+        ctx.save_for_backward(grad, x, dist)
+        ctx.args = (p, pairs)
+        ctx.set_materialize_grads(False)
+        with no_grad():
+            return _pdist_grad(grad.detach(), x.detach(), dist.detach(), p, pairs)[0]
+
+    @staticmethod
+    def backward(ctx, gg):
+        return differentiate_kernel(_pdist_grad, ctx.saved_tensors, ctx.args, (gg,))
 
 
 def pdist(input: Tensor, p: float = 2.0) -> Tensor:  # noqa: A002

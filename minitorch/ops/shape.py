@@ -356,6 +356,8 @@ class Expand(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        if not ctx.shape:  # PyTorch's sum_to: down to a 0-d tensor it always sums
+            return grad.sum()
         return grad.sum_to_size(ctx.shape)  # each input element was used many times: sum
 
 
