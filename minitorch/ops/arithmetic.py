@@ -53,7 +53,9 @@ def _binary(np_fn, a: Tensor, b: Tensor) -> Tensor:
         out = np_fn(x, y)
     except ValueError:
         raise broadcast_error(a.shape, b.shape) from None
-    return _wrap(iterator_layout(out, a, b))  # (gradgraph task: PyTorch's layout)
+    if out.ndim > 1 and not (a._data.flags.c_contiguous and b._data.flags.c_contiguous):
+        out = iterator_layout(out, a, b)  # an operand not in C order: PyTorch's layout
+    return _wrap(out)
 
 
 class Add(Function):
