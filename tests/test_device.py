@@ -238,6 +238,6 @@ def test_a_write_out_of_bounds_is_an_error_on_the_device(gpu):
             x.index_put_((bad,), ones, accumulate=accumulate)
     with pytest.raises(IndexError, match="index 5 is out of bounds"):
         x[bad] = 1.0
-    with pytest.raises(IndexError, match="index 7 is out of bounds for dimension 1 with size 4"):
+    with pytest.raises(IndexError, match="index 7 is out of bounds for dimension 0 with size 4"):
         x[:, minitorch.tensor([7]).to("cuda")]
     assert x.sum().item() == 0.0

@@ -223,3 +223,37 @@ def test_integer_sizes_in_every_form_still_work(size):
         args = (lib.tensor(2), 6) if size == "int tensor" else size
         shapes.append(tuple(lib.zeros(4, 3).view(*args).shape))
     assert shapes[0] == shapes[1] != (4, 3)
+
+
+_OUT_OF_BOUNDS = {  # name: the key, with ("i", values) for an index tensor
+    "slice-then-index": (slice(None), ("i", [5])),
+    "two-slices": (slice(None), slice(None), ("i", [9])),
+    "index-slice-index": (("i", [0]), slice(None), ("i", [9])),
+    "int-then-index": (0, ("i", [7])),
+    "ellipsis": (Ellipsis, ("i", [9])),
+    "none": (None, slice(None), ("i", [9])),
+    "mask-then-index": (("m", [True, False]), ("i", [9])),
+    "2-d-mask-then-index": (("m", [[True] * 3] * 2), ("i", [9])),
+    "index-int-index": (("i", [0]), 0, ("i", [9])),
+    "negative-after-ellipsis": (("i", [0]), Ellipsis, ("i", [-9])),
+    "start-slice": (slice(1, None), ("i", [5])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_OUT_OF_BOUNDS))
+@pytest.mark.parametrize("how", ["read", "write"])
+def test_an_index_out_of_bounds_names_torchs_dimension(name, how):
+    """PyTorch numbers the dimension by the index tensors (x[:, i] says dimension 0)."""
+    def run(lib):
+        x = lib.zeros(2, 3, 4)
+        key = tuple(lib.tensor(k[1]) if isinstance(k, tuple) else k for k in _OUT_OF_BOUNDS[name])
+        try:
+            if how == "read":
+                x[key]
+            else:
+                x[key] = 1.0
+        except IndexError as e:
+            return str(e)
+        return "no error"
+
+    assert run(minitorch) == run(torch)

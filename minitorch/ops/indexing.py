@@ -67,7 +67,33 @@ def _index_error(e: IndexError, shape: tuple, key) -> IndexError:
                           f"with shapes {', '.join(f'[{s}]' for s in shapes)}")
     if re.fullmatch(r"index -?\d+ is out of bounds for axis \d+ with size 0", message):
         return IndexError("index is out of bounds for dimension with size 0")  # PyTorch's words
+    found = re.fullmatch(r"(index -?\d+ is out of bounds for )axis (\d+)( with size \d+)", message)
+    if found:  # PyTorch counts the index tensors, not the dimensions: x[:, i] says dimension 0
+        position = _tensor_index_position(shape, key, int(found[2]))
+        return IndexError(f"{found[1]}dimension {position}{found[3]}")
     return IndexError(message.replace("axis", "dimension"))
+
+
+def _tensor_index_position(shape: tuple, key, axis: int) -> int:
+    """Which of the key's index tensors indexes ``axis`` (a k-d mask counts as k of them, as
+    PyTorch turns it into k index tensors); ``axis`` itself if none does."""
+    keys = key if isinstance(key, tuple) else (key,)
+    used = sum(k.ndim if _is_array(k) and k.dtype == np.bool_ else 1
+               for k in keys if k is not None and k is not Ellipsis)
+    d = position = 0
+    for k in keys:
+        if k is Ellipsis:
+            d += len(shape) - used
+        elif k is None:
+            continue
+        elif _is_array(k):
+            width = k.ndim if k.dtype == np.bool_ else 1
+            if k.dtype != np.bool_ and d == axis:
+                return position
+            position, d = position + width, d + width
+        else:
+            d += 1
+    return axis
 
 
 def _check_on_the_host(data, key) -> None:
