@@ -395,16 +395,7 @@ def _dim_order(shape, strides, ambiguity_check: bool):
             return -1
         return 1 if ge(sa, sb) else 0
 
-    perm = list(range(ndim - 1, -1, -1))
-    for i in range(1, ndim):  # insertion sort that leaves ambiguous pairs as they are
-        dim1 = i
-        for dim0 in range(i - 1, -1, -1):
-            comparison = should_swap(perm[dim0], perm[dim1])
-            if comparison > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif comparison < 0:
-                break
+    perm = _util.sort_dims(ndim, should_swap)
     ambiguous = ambiguity_check and any(should_swap(perm[i], perm[i + 1]) != -1
                                         for i in range(ndim - 1))
     return perm[::-1], ambiguous

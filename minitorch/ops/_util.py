@@ -353,6 +353,23 @@ def differentiate_kernel(formula, saved: tuple, args: tuple, ggs: tuple) -> tupl
     return tuple(next(got) if t is not None and t._requires_grad else None for t in inputs)
 
 
+def sort_dims(ndim: int, should_swap) -> list:
+    """The dimensions, fastest first, as PyTorch's TensorIterator sorts them (an insertion
+    sort): ``should_swap(d0, d1)`` is 1 to swap the pair, -1 to stop, 0 when it cannot tell
+    (the pair stays as it is)."""
+    perm = list(range(ndim - 1, -1, -1))
+    for i in range(1, ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    return perm
+
+
 def iterator_layout(out, *operands):
     """``out``, the result of an elementwise op of the Tensors ``operands`` (broadcast to its
     shape), in the memory layout PyTorch's TensorIterator gives it when an operand is not in
@@ -383,17 +400,7 @@ def iterator_layout(out, *operands):
                 return 1
         return 0
 
-    perm = list(range(nd - 1, -1, -1))  # fastest first
-    for i in range(1, nd):  # insertion sort that stops at an ambiguous comparison
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
-    order = perm[::-1]  # slowest first
+    order = sort_dims(nd, should_swap)[::-1]  # slowest first
     xp = array_module(out)
     if order == list(range(nd)):
         return out if out.flags.c_contiguous else xp.ascontiguousarray(out)
