@@ -29,21 +29,6 @@ one most of its samples show (minitorch's, PyTorch's). The usual causes, by that
 from __future__ import annotations
 
 GRAD_GRAPHS_NOT_YET_FIXED = {  # op: (families, minitorch's node, PyTorch's node)
-    "F:grid_sample": (
-        ("ordinary", "bilinear-zeros-align", "bilinear-border-centres", "bilinear-border-align",
-         "bilinear-reflection-centres", "bilinear-reflection-align", "nearest-zeros-centres",
-         "nearest-zeros-align", "nearest-border-centres", "nearest-border-align",
-         "nearest-reflection-centres", "nearest-reflection-align", "float64", "noncontig",
-         "inf-nan-input", "nan-grid", "empty-batch", "bicubic-zeros-centres",
-         "bicubic-zeros-align", "bicubic-border-centres", "bicubic-border-align",
-         "bicubic-reflection-centres", "bicubic-reflection-align", "5-d-bilinear-zeros-centres",
-         "5-d-bilinear-zeros-align", "5-d-bilinear-border-centres", "5-d-bilinear-border-align",
-         "5-d-bilinear-reflection-centres", "5-d-bilinear-reflection-align",
-         "5-d-nearest-zeros-centres", "5-d-nearest-zeros-align", "5-d-nearest-border-centres",
-         "5-d-nearest-border-align", "5-d-nearest-reflection-centres",
-         "5-d-nearest-reflection-align", "5-d-float64", "5-d-float16", "5-d-noncontig",
-         "5-d-nan-grid", "5-d-empty-batch"),
-        "ViewBackward0", "GridSampler2DBackwardBackward0"),
     "F:multi_head_attention_forward": (
         ("no-weights", "self-no-weights", "padding-False", "attn-mask-2d-False",
          "attn-mask-3d-False", "both-masks-False", "mixed-masks-False", "unbatched-no-weights"),

@@ -472,6 +472,29 @@ NN_CASES.update({
                          [(3, 3), (3, 2), (6, 3), (6, 2)]),
 })
 
+# gridsample task: grid_sample's gradients are one node, PyTorch's grid_sampler_2d_backward /
+# grid_sampler_3d_backward (GridSampler2DBackwardBackward0: edges the output gradient, the
+# input, the grid), whose own backward differentiates the same formula
+def _grid_sample(lib, x, g, **kw):
+    return lib.nn.functional.grid_sample(x, g, align_corners=False, **kw)
+
+
+NN_CASES.update({
+    "grid_sample": (lambda lib, x, g: _grid_sample(lib, x, g), [(2, 3, 4, 5), (2, 3, 2, 2)]),
+    "grid_sample-bicubic": (lambda lib, x, g: _grid_sample(
+        lib, x, g, mode="bicubic"), [(1, 2, 4, 4), (1, 2, 3, 2)]),
+    "grid_sample-nearest": (lambda lib, x, g: _grid_sample(lib, x, g, mode="nearest"),
+                            [(2, 3, 4, 5), (2, 3, 2, 2)]),
+    "grid_sample-grid-only": (lambda lib, g: _grid_sample(
+        lib, _probabilities(lib, (2, 2, 3, 4)), g, padding_mode="border"), [(2, 3, 2, 2)]),
+    "grid_sample-input-only": (lambda lib, x: _grid_sample(
+        lib, x, _probabilities(lib, (2, 3, 2, 2)) * 2 - 1), [(2, 2, 3, 4)]),
+    "grid_sample-3-d": (lambda lib, x, g: _grid_sample(lib, x, g), [(1, 2, 3, 4, 3),
+                                                                     (1, 2, 2, 2, 3)]),
+    "grid_sample-3-d-weighted": (lambda lib, x, g: _grid_sample(lib, x * 2.0, g).exp(),
+                                 [(1, 2, 3, 2, 3), (1, 2, 1, 2, 3)]),
+})
+
 
 def test_repeat_zero_times_has_a_constant_gradient():
     """A repeat of 0 copies: PyTorch's gradient is zeros, recorded as no graph at all."""

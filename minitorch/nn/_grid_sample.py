@@ -11,7 +11,9 @@ the closest one (ties to even), ``bicubic`` (4-D only) blends the 4 x 4 pixels a
 with Keys' cubic weights (``A = -0.75``) and pads each of them instead of the point. The
 pixel coordinate is a piecewise linear function of the grid coordinate: its slope (the
 unnormalising scale, 0 where clipped, -1 where reflected) is kept to carry the gradient back
-to the grid.
+to the grid. Both gradients come from one node, as PyTorch's ``grid_sampler_2d_backward``
+(``GridSampler2DBackwardBackward0``, ``3D`` in 5-D), whose own backward differentiates the
+same formula.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from minitorch._backend import array_module
 from minitorch._backend import to_numpy as _to_numpy
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
+from minitorch.autograd.grad_mode import no_grad
+from minitorch.ops._util import differentiate_kernel
 from minitorch.ops.arithmetic import where
 from minitorch.ops.shape import stack
 
@@ -178,7 +182,9 @@ class GridSampler2D(Function):
     @staticmethod
     def backward(ctx, grad):
         x, grid = ctx.saved_tensors
-        return _grid_sample_grads(x, grid, grad, ctx.plan)
+        # as PyTorch: both gradients from one grid_sampler_{2,3}d_backward node
+        grad_cls = GridSampler2DGrad if len(ctx.plan[0]) == 2 else GridSampler3DGrad
+        return grad_cls.apply(grad, x, grid, ctx.plan, tuple(ctx.needs_input_grad[:2]))
 
 
 class GridSampler3D(GridSampler2D):
@@ -188,8 +194,40 @@ class GridSampler3D(GridSampler2D):
     _builtin = True
 
 
-def _grid_sample_grads(x, grid, grad, plan):
-    """The gradients of ``input`` and ``grid``, in tensor ops (so they have gradients too)."""
+# gridsample task: the gradients as one node, as PyTorch's grid_sampler_2d_backward
+class GridSampler2DGrad(Function):
+    """PyTorch's ``grid_sampler_2d_backward`` as one node (``GridSampler2DBackwardBackward0``,
+    edges: the output gradient, the input, the grid), giving the gradients of the input and
+    the grid (where ``mask`` asks): :func:`_grid_sample_grads`, not recorded. Its backward
+    differentiates that same formula (ops/_util.differentiate_kernel)."""
+
+    node_name = "GridSampler2DBackwardBackward0"
+    _builtin = True
+    _edge_args = (0, 1, 2)
+
+    @staticmethod
+    def forward(ctx, grad, x, grid, plan, mask):
+        ctx.save_for_backward(grad, x, grid)
+        ctx.args = (plan, mask)
+        ctx.set_materialize_grads(False)  # a gradient that is not used stays None
+        with no_grad():
+            return _grid_sample_grads(grad.detach(), x.detach(), grid.detach(), plan, mask)
+
+    @staticmethod
+    def backward(ctx, *ggs):
+        return differentiate_kernel(_grid_sample_grads, ctx.saved_tensors, ctx.args, ggs)
+
+
+class GridSampler3DGrad(GridSampler2DGrad):
+    """The same for 5-D input: ``grid_sampler_3d_backward`` (``GridSampler3DBackwardBackward0``)."""
+
+    node_name = "GridSampler3DBackwardBackward0"
+    _builtin = True
+
+
+def _grid_sample_grads(grad, x, grid, plan, mask=(True, True)):
+    """The gradients of ``input`` and ``grid`` (each where ``mask`` asks, else None) from
+    ``grad``, that of the output, in tensor ops (so they have gradients too)."""
     pix, slopes, mode, shape, taps = plan
     n, c, *sizes = shape
     nd = len(sizes)
@@ -209,8 +247,11 @@ def _grid_sample_grads(x, grid, grad, plan):
 
     if mode == "nearest":
         idx, ok, _ = taps[0]
-        gx = gx.scatter_add(2, flat_index(idx), (grad * const(ok[:, None])).reshape(n, c, points))
-        return gx.reshape(shape), _wrap(xp.zeros(tuple(grid.shape), dtype=dtype))  # 0 for NaN
+        if mask[0]:
+            gx = gx.scatter_add(2, flat_index(idx),
+                                (grad * const(ok[:, None])).reshape(n, c, points))
+        return (gx.reshape(shape) if mask[0] else None,
+                _wrap(xp.zeros(tuple(grid.shape), dtype=dtype)) if mask[1] else None)  # 0 (NaN)
     # the pixel coordinates as functions of the grid (their values, their slopes)
     t = []
     for d in range(nd):
@@ -223,9 +264,12 @@ def _grid_sample_grads(x, grid, grad, plan):
     for idx, ok, off in taps:
         fidx = flat_index(idx)
         inside = _wrap(xp.asarray(ok[:, None]))  # (a NaN weight outside adds nothing)
-        wk = math.prod(w[o] for w, o in zip(weights, off))
-        gx = gx.scatter_add(2, fidx, (grad * where(inside, wk.unsqueeze(1), 0.0)).reshape(
-            n, c, points))
+        if mask[0]:
+            wk = math.prod(w[o] for w, o in zip(weights, off))
+            gx = gx.scatter_add(2, fidx, (grad * where(inside, wk.unsqueeze(1), 0.0)).reshape(
+                n, c, points))
+        if not mask[1]:
+            continue
         v = flat_x.gather(2, fidx).reshape(grad.shape) * const(ok[:, None]) * grad  # weighted
         for d in range(nd):
             dw = dweights[d][off[d]]
@@ -236,5 +280,6 @@ def _grid_sample_grads(x, grid, grad, plan):
             if nd == 3:  # skipped outside, as in the forward
                 term = where(inside[:, 0], term, 0.0)
             dgrid[d] = term if dgrid[d] is None else dgrid[d] + term
-    return gx.reshape(shape), stack([dgrid[d] * const(slopes[d]) for d in reversed(range(nd))],
-                                    -1)
+    return (gx.reshape(shape) if mask[0] else None,
+            stack([dgrid[d] * const(slopes[d]) for d in reversed(range(nd))], -1)
+            if mask[1] else None)
