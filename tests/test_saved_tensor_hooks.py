@@ -574,8 +574,10 @@ def _op_program(lib, name, a):
         "max(dim)": lambda: lib.max(a, dim=1)[0], "min(dim) keepdim": lambda: a.min(0, True)[0],
         "cumsum": lambda: lib.cumsum(a, dim=1), "where": lambda: lib.where(c > 3.5, a, c),
     }
+    more, more_inputs = _more_op_programs(lib, a, c, index, target)  # (saved-hooks2 task)
+    programs.update(more)
     return programs[name](), {"b": b, "c": c, "target": target, "index": index,
-                              "weight": weight, "bias": bias}
+                              "weight": weight, "bias": bias, **more_inputs}
 
 
 OP_PROGRAMS = ["mm", "matmul", "bmm", "linear", "div", "div const", "mul", "pow", "pow scalar",
@@ -585,6 +587,64 @@ OP_PROGRAMS = ["mm", "matmul", "bmm", "linear", "div", "div const", "mul", "pow"
                "cross_entropy", "nll_loss", "nll_loss weight", "mse_loss", "gather",
                "index_select", "index", "index mask", "sort", "topk", "max(dim)",
                "min(dim) keepdim", "cumsum", "where"]
+
+
+
+
+# (saved-hooks2 task) Ops that save integer indices or a mask, and the caller's own index tensor
+# (packed as it is: which input it is, by identity).
+def _more_op_programs(lib, a, c, index, target):
+    F = lib.nn.functional
+    src = lib.tensor(C4 - 1, requires_grad=True)
+    mask = lib.tensor(A4 > 0.3)
+    rows = lib.tensor([2, 0, 1])
+
+    def img(n):  # a as (1, 3, 4), (1, 1, 3, 4) or (1, 1, 3, 2, 2)
+        return a.reshape(1, 3, 4) if n == 1 else a.reshape(1, 1, 3, 4) if n == 2 else \
+            a.reshape(1, 1, 3, 2, 2)
+
+    return {
+        "median(dim)": lambda: lib.median(a, 1)[0],
+        "median(dim) keepdim": lambda: a.median(0, keepdim=True)[0],
+        "nanmedian(dim)": lambda: lib.nanmedian(a, 1)[0],
+        "kthvalue": lambda: lib.kthvalue(a, 2, 1)[0], "mode": lambda: lib.mode(a, 1)[0],
+        "cummax": lambda: lib.cummax(a, 1)[0], "cummin": lambda: lib.cummin(a, 0)[0],
+        "max_pool3d": lambda: F.max_pool3d(img(3), 2, 1),
+        "adaptive_max_pool1d": lambda: F.adaptive_max_pool1d(img(1), 2),
+        "adaptive_max_pool2d": lambda: F.adaptive_max_pool2d(img(2), 2),
+        "adaptive_max_pool3d": lambda: F.adaptive_max_pool3d(img(3), 2),
+        "max_unpool1d": lambda: F.max_unpool1d(img(1)[..., :2], lib.tensor([[[1, 3]] * 3]), 2),
+        "max_unpool2d": lambda: F.max_unpool2d(img(2)[..., :1, :2], lib.tensor([[[[1, 6]]]]), 2),
+        "scatter": lambda: a.scatter(1, index, src[:, :2]),
+        "scatter value": lambda: a.scatter(1, index, 2.5),
+        "scatter_add": lambda: a.scatter_add(1, index, src[:, :2]),
+        "scatter_reduce": lambda: a.scatter_reduce(1, index, src[:, :2], "amax"),
+        "index_add": lambda: a.index_add(1, target, src[:, :3], alpha=2),
+        "index_copy": lambda: a.index_copy(1, target, src[:, :3]),
+        "index_fill": lambda: a.index_fill(1, target, 2.0),
+        "index_fill tensor": lambda: a.index_fill(1, target, src[0, 0]),
+        "masked_fill": lambda: a.masked_fill(mask, 2.0),
+        "masked_fill tensor": lambda: a.masked_fill(mask, src[0, 0]),
+        "masked_scatter": lambda: a.masked_scatter(mask, src),
+        "masked_select": lambda: a.masked_select(mask),
+        "take": lambda: lib.take(a, target), "put": lambda: a.put(target, src[0, :3]),
+        "index_put": lambda: a.index_put((rows,), src, accumulate=True),
+        "multi_margin_loss": lambda: F.multi_margin_loss(a, target),
+        "multi_margin_loss weight": lambda: F.multi_margin_loss(a, target,
+                                                                weight=c[0].detach()),
+        "multilabel_margin_loss": lambda: F.multilabel_margin_loss(a, lib.tensor(
+            [[1, -1, 0, 0], [0, 3, -1, 0], [2, 1, 3, -1]])),
+    }, {"src": src, "mask": mask, "rows": rows}
+
+
+OP_PROGRAMS += [
+    "median(dim)", "median(dim) keepdim", "nanmedian(dim)", "kthvalue", "mode", "cummax",
+    "cummin", "max_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+    "adaptive_max_pool3d", "max_unpool1d", "max_unpool2d", "scatter", "scatter value",
+    "scatter_add", "scatter_reduce", "index_add", "index_copy", "index_fill", "index_fill tensor",
+    "masked_fill", "masked_fill tensor", "masked_scatter", "masked_select", "take", "put",
+    "index_put", "multi_margin_loss", "multi_margin_loss weight",
+    "multilabel_margin_loss"]
 
 
 @pytest.mark.parametrize("name", OP_PROGRAMS)

@@ -737,7 +737,8 @@ class MaskedFill(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.masked_fill(ctx.mask, 0.0)  # the filled places no longer depend on a
+        (mask,) = ctx.saved_tensors  # (what the unpack hook gave, if a hooks block saved it)
+        return grad.masked_fill(mask, 0.0)  # the filled places no longer depend on a
 
 
 class MaskedFillTensor(MaskedFill):
@@ -750,7 +751,8 @@ class MaskedFillTensor(MaskedFill):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.masked_fill(ctx.mask, 0.0), where(ctx.mask, grad, 0.0).sum()
+        (mask,) = ctx.saved_tensors  # (what the unpack hook gave, if a hooks block saved it)
+        return grad.masked_fill(mask, 0.0), where(mask, grad, 0.0).sum()
 
 
 class Where(Function):

@@ -281,6 +281,7 @@ class MedianDim(Function):
 
     node_name = "MedianBackward1"
     _builtin = True
+    pack_order = (lambda node: _returned_indices(node),)  # saved_tensors_hooks: PyTorch's
 
     @staticmethod
     def forward(ctx, a, dim, pick, keepdim):
@@ -296,6 +297,12 @@ class MedianDim(Function):
         if not ctx.keepdim and ctx.shape:
             grad = grad.unsqueeze(ctx.dim)
         return _value_selecting_backward(grad, ctx.dim, ctx.indices, ctx.shape)
+
+
+def _returned_indices(node):
+    """The indices ``median(dim)`` and the like returned (what PyTorch's node saves, for
+    ``saved_tensors_hooks``): squeezed unless ``keepdim``."""
+    return node.indices if node.keepdim or not node.shape else node.indices.squeeze(node.dim)
 
 
 def median(input: Tensor, dim=None, keepdim: bool = False, *, _position: int = 2):  # noqa: A002
