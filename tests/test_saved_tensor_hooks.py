@@ -634,6 +634,17 @@ def _more_op_programs(lib, a, c, index, target):
                                                                 weight=c[0].detach()),
         "multilabel_margin_loss": lambda: F.multilabel_margin_loss(a, lib.tensor(
             [[1, -1, 0, 0], [0, 3, -1, 0], [2, 1, 3, -1]])),
+        # two- and three-tensor elementwise ops: PyTorch's order (other before self...)
+        "hypot": lambda: lib.hypot(a, c), "dist": lambda: lib.dist(a, c),
+        "dist p=1": lambda: lib.dist(a, c, 1), "xlogy": lambda: lib.xlogy(a, c + 1),
+        "xlogy number self": lambda: lib.xlogy(2.0, a * a + 1),
+        "xlogy number other": lambda: lib.xlogy(a, 2.0),
+        "lerp tensor weight": lambda: lib.lerp(a, c, src),
+        "clamp tensors": lambda: lib.clamp(a, c - 4, src),
+        "clamp min tensor": lambda: lib.clamp(a, min=c - 4),
+        "clamp max tensor": lambda: lib.clamp(a, max=c - 4),
+        "remainder": lambda: lib.remainder(a, c + 1),
+        "cross": lambda: lib.linalg.cross(a[:, :3], c[:, 1:]),
     }, {"src": src, "mask": mask, "rows": rows}
 
 
@@ -644,7 +655,9 @@ OP_PROGRAMS += [
     "scatter_add", "scatter_reduce", "index_add", "index_copy", "index_fill", "index_fill tensor",
     "masked_fill", "masked_fill tensor", "masked_scatter", "masked_select", "take", "put",
     "index_put", "multi_margin_loss", "multi_margin_loss weight",
-    "multilabel_margin_loss"]
+    "multilabel_margin_loss", "hypot", "dist", "dist p=1", "xlogy", "xlogy number self",
+    "xlogy number other", "lerp tensor weight", "clamp tensors", "clamp min tensor",
+    "clamp max tensor", "remainder", "cross"]
 
 
 @pytest.mark.parametrize("name", OP_PROGRAMS)

@@ -264,14 +264,17 @@ def _pack_in_order(node, order: tuple, pack_hook, unpack_hook) -> None:
     statistics of a norm), the name of the node's attribute that gives it, or a function of the
     node: a tensor, None (nothing) or a list of them. Those extra tensors are packed
     too, and unpacked when backward reaches the node (a pre-hook), as PyTorch unpacks what it
-    saved; backward itself still reads minitorch's own copy of them."""
+    saved; backward itself still reads minitorch's own copy of them. The saved tensors not
+    listed are packed after them, except the positions in the Function's ``pack_skip`` (a
+    number PyTorch keeps as a Scalar, which minitorch saves as a 0-d tensor)."""
     extras = {}  # worked out first: a getter may read ``saved_tensors``, still unpacked here
     for key in order:
         if not isinstance(key, int):
             got = key(node) if callable(key) else getattr(node, key)
             extras[key] = got if isinstance(got, list | tuple) else [got]
     saved, unpacked_in_backward = list(node._saved), []
-    for key in order + tuple(i for i in range(len(saved)) if i not in order):
+    skip = order + getattr(node._forward_cls, "pack_skip", ())
+    for key in order + tuple(i for i in range(len(saved)) if i not in skip):
         if isinstance(key, int):
             s = saved[key] if key < len(saved) else None  # (a subclass may save fewer)
             if s is not None:

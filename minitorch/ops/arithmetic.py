@@ -634,6 +634,7 @@ class ClampTensor(Function):
 
     node_name = "ClampBackward0"
     _builtin = True
+    pack_order = (2, 1, 0)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 1, 2)
     saved_names = ("self", "min", "max")  # the node's _saved_<name>, as in PyTorch
 
@@ -689,6 +690,7 @@ class ClampMinTensor(Function):
 
     node_name = "ClampMinBackward1"
     _builtin = True
+    pack_order = (1, 0)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 1)
     saved_names = ("self", "min")  # the node's _saved_<name>, as in PyTorch
 
@@ -704,6 +706,7 @@ class ClampMinTensor(Function):
 class ClampMaxTensor(Function):
     node_name = "ClampMaxBackward1"
     _builtin = True
+    pack_order = (2, 0)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 1)
 
     @staticmethod
@@ -1017,6 +1020,7 @@ class Remainder(Function):
 
     node_name = "RemainderBackward1"
     _builtin = True
+    pack_order = (1, 0)  # saved_tensors_hooks: PyTorch's pack order
 
     @staticmethod
     def forward(ctx, a, b):
