@@ -645,6 +645,10 @@ def _more_op_programs(lib, a, c, index, target):
         "clamp max tensor": lambda: lib.clamp(a, max=c - 4),
         "remainder": lambda: lib.remainder(a, c + 1),
         "cross": lambda: lib.linalg.cross(a[:, :3], c[:, 1:]),
+        # the caller's own index tensor is packed (``which`` names it: the same object)
+        "index_select own index": lambda: lib.index_select(a, 1, target),
+        "index own": lambda: a[rows], "index two own": lambda: a[rows, target],
+        "index own mask": lambda: a[mask], "index own and slice": lambda: a[1:, target],
     }, {"src": src, "mask": mask, "rows": rows}
 
 
@@ -657,7 +661,8 @@ OP_PROGRAMS += [
     "index_put", "multi_margin_loss", "multi_margin_loss weight",
     "multilabel_margin_loss", "hypot", "dist", "dist p=1", "xlogy", "xlogy number self",
     "xlogy number other", "lerp tensor weight", "clamp tensors", "clamp min tensor",
-    "clamp max tensor", "remainder", "cross"]
+    "clamp max tensor", "remainder", "cross", "index_select own index",
+    "index own", "index two own", "index own mask", "index own and slice"]
 
 
 @pytest.mark.parametrize("name", OP_PROGRAMS)
