@@ -692,3 +692,47 @@ def test_each_op_packs_what_torch_packs_in_its_order(name):
     (log, grad), (torch_log, torch_grad) = run(minitorch), run(torch)
     assert log == torch_log
     np.testing.assert_allclose(grad, torch_grad, rtol=1e-4, atol=1e-4)  # (batch_norm's: ~0)
+
+
+# (saved-hooks2 task) backward reads what the unpack hook gave for the indices or mask a node
+# packed, as PyTorch's does: an unpack hook that returns other indices (rolled) or the negated
+# mask moves the gradient exactly as it moves PyTorch's.
+def _modified_unpack_program(lib, name, a):
+    index, mask = lib.tensor([[0, 2], [1, 3], [3, 0]]), lib.tensor(A4 > 0.3)
+    src = lib.tensor(A4[:, :2] + 1, requires_grad=True)
+    return {"sort": lambda: lib.sort(a, 1)[0], "topk": lambda: lib.topk(a, 2, 1)[0],
+            "cummax": lambda: lib.cummax(a, 1)[0], "cummin": lambda: lib.cummin(a, 0)[0],
+            "median(dim)": lambda: lib.median(a, 1)[0],
+            "kthvalue keepdim": lambda: lib.kthvalue(a, 2, 1, keepdim=True)[0],
+            "mode": lambda: lib.mode(a, 1)[0],
+            "scatter": lambda: a.scatter(1, index, src),
+            "scatter value": lambda: a.scatter(1, index, 2.0),
+            "scatter_add": lambda: a.scatter_add(1, index, a[:, 1:3] * src),
+            "scatter_reduce": lambda: a.scatter_reduce(1, index, a[:, 1:3] * src, "sum"),
+            "gather": lambda: lib.gather(a, 1, index),
+            "masked_fill": lambda: a.masked_fill(mask, 2.0),
+            "multi_margin_loss": lambda: lib.nn.functional.multi_margin_loss(
+                a, lib.tensor([1, 0, 3]))}[name]()
+
+
+@pytest.mark.parametrize("name", ["sort", "topk", "cummax", "cummin", "median(dim)",
+                                  "kthvalue keepdim", "mode", "scatter", "scatter value",
+                                  "scatter_add", "scatter_reduce", "gather", "masked_fill",
+                                  "multi_margin_loss"])
+def test_backward_reads_what_the_unpack_hook_gave(name):
+    def run(lib, modify=True):
+        a = lib.tensor(A4, requires_grad=True)
+
+        def unpack(t):
+            if not modify:
+                return t
+            return t.roll(1, 0) if t.dtype == lib.int64 else ~t if t.dtype == lib.bool else t
+
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), unpack):
+            y = _modified_unpack_program(lib, name, a)
+        (y * y).sum().backward()
+        return a.grad.numpy()
+
+    grad, torch_grad = run(minitorch), run(torch)
+    np.testing.assert_allclose(grad, torch_grad, rtol=1e-5, atol=1e-6)
+    assert not np.array_equal(run(torch, modify=False), torch_grad)  # (the hook changes it)
