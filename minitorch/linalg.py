@@ -398,6 +398,7 @@ class Cross(Function):
 
     node_name = "LinalgCrossBackward0"
     _builtin = True
+    pack_order = (1, 0)  # saved_tensors_hooks: PyTorch's pack order
 
     @staticmethod
     def forward(ctx, a, b, dim):

@@ -574,8 +574,10 @@ def _op_program(lib, name, a):
         "max(dim)": lambda: lib.max(a, dim=1)[0], "min(dim) keepdim": lambda: a.min(0, True)[0],
         "cumsum": lambda: lib.cumsum(a, dim=1), "where": lambda: lib.where(c > 3.5, a, c),
     }
+    more, more_inputs = _more_op_programs(lib, a, c, index, target)  # (saved-hooks2 task)
+    programs.update(more)
     return programs[name](), {"b": b, "c": c, "target": target, "index": index,
-                              "weight": weight, "bias": bias}
+                              "weight": weight, "bias": bias, **more_inputs}
 
 
 OP_PROGRAMS = ["mm", "matmul", "bmm", "linear", "div", "div const", "mul", "pow", "pow scalar",
@@ -585,6 +587,82 @@ OP_PROGRAMS = ["mm", "matmul", "bmm", "linear", "div", "div const", "mul", "pow"
                "cross_entropy", "nll_loss", "nll_loss weight", "mse_loss", "gather",
                "index_select", "index", "index mask", "sort", "topk", "max(dim)",
                "min(dim) keepdim", "cumsum", "where"]
+
+
+
+
+# (saved-hooks2 task) Ops that save integer indices or a mask, and the caller's own index tensor
+# (packed as it is: which input it is, by identity).
+def _more_op_programs(lib, a, c, index, target):
+    F = lib.nn.functional
+    src = lib.tensor(C4 - 1, requires_grad=True)
+    mask = lib.tensor(A4 > 0.3)
+    rows = lib.tensor([2, 0, 1])
+
+    def img(n):  # a as (1, 3, 4), (1, 1, 3, 4) or (1, 1, 3, 2, 2)
+        return a.reshape(1, 3, 4) if n == 1 else a.reshape(1, 1, 3, 4) if n == 2 else \
+            a.reshape(1, 1, 3, 2, 2)
+
+    return {
+        "median(dim)": lambda: lib.median(a, 1)[0],
+        "median(dim) keepdim": lambda: a.median(0, keepdim=True)[0],
+        "nanmedian(dim)": lambda: lib.nanmedian(a, 1)[0],
+        "kthvalue": lambda: lib.kthvalue(a, 2, 1)[0], "mode": lambda: lib.mode(a, 1)[0],
+        "cummax": lambda: lib.cummax(a, 1)[0], "cummin": lambda: lib.cummin(a, 0)[0],
+        "max_pool3d": lambda: F.max_pool3d(img(3), 2, 1),
+        "adaptive_max_pool1d": lambda: F.adaptive_max_pool1d(img(1), 2),
+        "adaptive_max_pool2d": lambda: F.adaptive_max_pool2d(img(2), 2),
+        "adaptive_max_pool3d": lambda: F.adaptive_max_pool3d(img(3), 2),
+        "max_unpool1d": lambda: F.max_unpool1d(img(1)[..., :2], lib.tensor([[[1, 3]] * 3]), 2),
+        "max_unpool2d": lambda: F.max_unpool2d(img(2)[..., :1, :2], lib.tensor([[[[1, 6]]]]), 2),
+        "scatter": lambda: a.scatter(1, index, src[:, :2]),
+        "scatter value": lambda: a.scatter(1, index, 2.5),
+        "scatter_add": lambda: a.scatter_add(1, index, src[:, :2]),
+        "scatter_reduce": lambda: a.scatter_reduce(1, index, src[:, :2], "amax"),
+        "index_add": lambda: a.index_add(1, target, src[:, :3], alpha=2),
+        "index_copy": lambda: a.index_copy(1, target, src[:, :3]),
+        "index_fill": lambda: a.index_fill(1, target, 2.0),
+        "index_fill tensor": lambda: a.index_fill(1, target, src[0, 0]),
+        "masked_fill": lambda: a.masked_fill(mask, 2.0),
+        "masked_fill tensor": lambda: a.masked_fill(mask, src[0, 0]),
+        "masked_scatter": lambda: a.masked_scatter(mask, src),
+        "masked_select": lambda: a.masked_select(mask),
+        "take": lambda: lib.take(a, target), "put": lambda: a.put(target, src[0, :3]),
+        "index_put": lambda: a.index_put((rows,), src, accumulate=True),
+        "multi_margin_loss": lambda: F.multi_margin_loss(a, target),
+        "multi_margin_loss weight": lambda: F.multi_margin_loss(a, target,
+                                                                weight=c[0].detach()),
+        "multilabel_margin_loss": lambda: F.multilabel_margin_loss(a, lib.tensor(
+            [[1, -1, 0, 0], [0, 3, -1, 0], [2, 1, 3, -1]])),
+        # two- and three-tensor elementwise ops: PyTorch's order (other before self...)
+        "hypot": lambda: lib.hypot(a, c), "dist": lambda: lib.dist(a, c),
+        "dist p=1": lambda: lib.dist(a, c, 1), "xlogy": lambda: lib.xlogy(a, c + 1),
+        "xlogy number self": lambda: lib.xlogy(2.0, a * a + 1),
+        "xlogy number other": lambda: lib.xlogy(a, 2.0),
+        "lerp tensor weight": lambda: lib.lerp(a, c, src),
+        "clamp tensors": lambda: lib.clamp(a, c - 4, src),
+        "clamp min tensor": lambda: lib.clamp(a, min=c - 4),
+        "clamp max tensor": lambda: lib.clamp(a, max=c - 4),
+        "remainder": lambda: lib.remainder(a, c + 1),
+        "cross": lambda: lib.linalg.cross(a[:, :3], c[:, 1:]),
+        # the caller's own index tensor is packed (``which`` names it: the same object)
+        "index_select own index": lambda: lib.index_select(a, 1, target),
+        "index own": lambda: a[rows], "index two own": lambda: a[rows, target],
+        "index own mask": lambda: a[mask], "index own and slice": lambda: a[1:, target],
+    }, {"src": src, "mask": mask, "rows": rows}
+
+
+OP_PROGRAMS += [
+    "median(dim)", "median(dim) keepdim", "nanmedian(dim)", "kthvalue", "mode", "cummax",
+    "cummin", "max_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+    "adaptive_max_pool3d", "max_unpool1d", "max_unpool2d", "scatter", "scatter value",
+    "scatter_add", "scatter_reduce", "index_add", "index_copy", "index_fill", "index_fill tensor",
+    "masked_fill", "masked_fill tensor", "masked_scatter", "masked_select", "take", "put",
+    "index_put", "multi_margin_loss", "multi_margin_loss weight",
+    "multilabel_margin_loss", "hypot", "dist", "dist p=1", "xlogy", "xlogy number self",
+    "xlogy number other", "lerp tensor weight", "clamp tensors", "clamp min tensor",
+    "clamp max tensor", "remainder", "cross", "index_select own index",
+    "index own", "index two own", "index own mask", "index own and slice"]
 
 
 @pytest.mark.parametrize("name", OP_PROGRAMS)
@@ -614,3 +692,47 @@ def test_each_op_packs_what_torch_packs_in_its_order(name):
     (log, grad), (torch_log, torch_grad) = run(minitorch), run(torch)
     assert log == torch_log
     np.testing.assert_allclose(grad, torch_grad, rtol=1e-4, atol=1e-4)  # (batch_norm's: ~0)
+
+
+# (saved-hooks2 task) backward reads what the unpack hook gave for the indices or mask a node
+# packed, as PyTorch's does: an unpack hook that returns other indices (rolled) or the negated
+# mask moves the gradient exactly as it moves PyTorch's.
+def _modified_unpack_program(lib, name, a):
+    index, mask = lib.tensor([[0, 2], [1, 3], [3, 0]]), lib.tensor(A4 > 0.3)
+    src = lib.tensor(A4[:, :2] + 1, requires_grad=True)
+    return {"sort": lambda: lib.sort(a, 1)[0], "topk": lambda: lib.topk(a, 2, 1)[0],
+            "cummax": lambda: lib.cummax(a, 1)[0], "cummin": lambda: lib.cummin(a, 0)[0],
+            "median(dim)": lambda: lib.median(a, 1)[0],
+            "kthvalue keepdim": lambda: lib.kthvalue(a, 2, 1, keepdim=True)[0],
+            "mode": lambda: lib.mode(a, 1)[0],
+            "scatter": lambda: a.scatter(1, index, src),
+            "scatter value": lambda: a.scatter(1, index, 2.0),
+            "scatter_add": lambda: a.scatter_add(1, index, a[:, 1:3] * src),
+            "scatter_reduce": lambda: a.scatter_reduce(1, index, a[:, 1:3] * src, "sum"),
+            "gather": lambda: lib.gather(a, 1, index),
+            "masked_fill": lambda: a.masked_fill(mask, 2.0),
+            "multi_margin_loss": lambda: lib.nn.functional.multi_margin_loss(
+                a, lib.tensor([1, 0, 3]))}[name]()
+
+
+@pytest.mark.parametrize("name", ["sort", "topk", "cummax", "cummin", "median(dim)",
+                                  "kthvalue keepdim", "mode", "scatter", "scatter value",
+                                  "scatter_add", "scatter_reduce", "gather", "masked_fill",
+                                  "multi_margin_loss"])
+def test_backward_reads_what_the_unpack_hook_gave(name):
+    def run(lib, modify=True):
+        a = lib.tensor(A4, requires_grad=True)
+
+        def unpack(t):
+            if not modify:
+                return t
+            return t.roll(1, 0) if t.dtype == lib.int64 else ~t if t.dtype == lib.bool else t
+
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), unpack):
+            y = _modified_unpack_program(lib, name, a)
+        (y * y).sum().backward()
+        return a.grad.numpy()
+
+    grad, torch_grad = run(minitorch), run(torch)
+    np.testing.assert_allclose(grad, torch_grad, rtol=1e-5, atol=1e-6)
+    assert not np.array_equal(run(torch, modify=False), torch_grad)  # (the hook changes it)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import abc
 import contextlib
 import threading
+import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -264,29 +265,40 @@ def _pack_in_order(node, order: tuple, pack_hook, unpack_hook) -> None:
     statistics of a norm), the name of the node's attribute that gives it, or a function of the
     node: a tensor, None (nothing) or a list of them. Those extra tensors are packed
     too, and unpacked when backward reaches the node (a pre-hook), as PyTorch unpacks what it
-    saved; backward itself still reads minitorch's own copy of them."""
+    saved. An extra named by an attribute of the node that holds the tensor (``ctx.indices``)
+    is replaced by what the unpack hook gave, so backward reads that, as PyTorch's does; from a
+    getter, backward still reads minitorch's own copy. The saved tensors not
+    listed are packed after them, except the positions in the Function's ``pack_skip`` (a
+    number PyTorch keeps as a Scalar, which minitorch saves as a 0-d tensor)."""
     extras = {}  # worked out first: a getter may read ``saved_tensors``, still unpacked here
     for key in order:
         if not isinstance(key, int):
             got = key(node) if callable(key) else getattr(node, key)
             extras[key] = got if isinstance(got, list | tuple) else [got]
     saved, unpacked_in_backward = list(node._saved), []
-    for key in order + tuple(i for i in range(len(saved)) if i not in order):
+    skip = order + getattr(node._forward_cls, "pack_skip", ())
+    for key in order + tuple(i for i in range(len(saved)) if i not in skip):
         if isinstance(key, int):
             s = saved[key] if key < len(saved) else None  # (a subclass may save fewer)
             if s is not None:
                 saved[key] = _HookedSaved(s.tensor, pack_hook, unpack_hook, _edge_of(s))
             continue
+        settable = isinstance(key, str) and key in vars(node)  # (not a property of the node)
         for t in extras[key]:
             if t is None:
                 continue
             edge = t._edge() if t._requires_grad else (None, 0)
-            unpacked_in_backward.append(_HookedSaved(t, pack_hook, unpack_hook, edge))
+            unpacked_in_backward.append((_HookedSaved(t, pack_hook, unpack_hook, edge),
+                                         key if settable and t is getattr(node, key) else None))
     node._saved = tuple(saved)
     if unpacked_in_backward:
+        node_ref = weakref.ref(node)  # (no cycle through the node's own hook)
+
         def unpack_extras(grads) -> None:
-            for hooked in unpacked_in_backward:
-                hooked.unpack()
+            for hooked, attribute in unpacked_in_backward:
+                t = hooked.unpack()
+                if attribute is not None:
+                    setattr(node_ref(), attribute, t)
 
         node.register_prehook(unpack_extras)
 

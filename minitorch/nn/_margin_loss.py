@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from minitorch import _dtype
-from minitorch._backend import array_module
+from minitorch._backend import array_module, onto_device_of, to_numpy
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
@@ -212,6 +212,7 @@ class MultiMarginLoss(Function):
 
     node_name = "MultiMarginLossBackward0"
     _builtin = True
+    pack_order = (0, "target", "weight")  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0,)  # the target and the class weights get no gradient
 
     @staticmethod
@@ -319,6 +320,21 @@ def _margin_checks(input: Tensor, target: Tensor, kernel: str) -> None:  # noqa:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(input)}\'')
 
 
+def _is_target(node) -> Tensor:
+    """What PyTorch's multilabel margin loss saves as ``is_target``: 1 at each class a row of
+    the target lists (up to its first -1), else 0, in the input's dtype (for
+    ``saved_tensors_hooks``)."""
+    target = to_numpy(node.target._data)
+    rows = target.reshape(-1, target.shape[-1] if target.ndim else 1)
+    out = np.zeros(rows.shape, node.saved_tensors[0]._data.dtype)
+    for r, row in enumerate(rows):
+        for c in row:
+            if c < 0:
+                break
+            out[r, c] = 1
+    return _wrap(onto_device_of(out.reshape(target.shape), node.target._data))
+
+
 class MultilabelMarginLoss(Function):
     """Multi-label hinge loss: each row of ``target`` lists the sample's classes, ended by the
     first -1. Every listed class ``j`` against every unlisted class ``k`` costs
@@ -327,6 +343,8 @@ class MultilabelMarginLoss(Function):
 
     node_name = "MultilabelMarginLossBackward0"
     _builtin = True
+    # saved_tensors_hooks: PyTorch's pack order (self, target, and its forward's is_target)
+    pack_order = (0, "target", lambda node: _is_target(node))
     _edge_args = (0,)
 
     @staticmethod

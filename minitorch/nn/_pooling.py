@@ -431,6 +431,8 @@ class AdaptiveMaxPool2D(Function):
 
     node_name = "AdaptiveMaxPool2DBackward0"
     _builtin = True
+    # saved_tensors_hooks: what PyTorch packs, in its order (self, the indices returned)
+    pack_order = ("x", lambda node: _wrap(node.idx))
 
     @staticmethod
     def forward(ctx, x, out_hw):
@@ -553,6 +555,7 @@ class MaxPool3DWithIndices(MaxPool2DWithIndices):
 
     node_name = "MaxPool3DWithIndicesBackward0"
     _builtin = True
+    saved_names, saved_values = MaxPool2DWithIndices.saved_names, MaxPool2DWithIndices.saved_values
 
 
 class MaxPool3DBackward(MaxPool2DBackward):
@@ -686,6 +689,7 @@ class MaxUnpool2D(Function):
 
     node_name = "MaxUnpool2DBackward0"
     _builtin = True
+    pack_order = ("indices",)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0,)
 
     @staticmethod
@@ -697,7 +701,7 @@ class MaxUnpool2D(Function):
         out = array_module(data).zeros(lead + (math.prod(out_size),), dtype=data.dtype)
         grid = open_grid(array_module(data), lead) if lead else ()
         out[(*[i[..., None] for i in grid], flat_idx)] = data.reshape(lead + (plane,))
-        ctx.idx, ctx.in_size = flat_idx, data.shape[-n:]
+        ctx.idx, ctx.in_size, ctx.indices = flat_idx, data.shape[-n:], indices
         return _wrap(out.reshape(lead + tuple(out_size)))
 
     @staticmethod

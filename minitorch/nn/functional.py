@@ -3237,7 +3237,7 @@ def max_pool3d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, 
                                         "max_pool3d_with_indices_out_cpu_template()")
     if input._data.dtype == np.bool_:
         raise NotImplementedError("\"max_pool3d\" not implemented for 'Bool'")
-    out = _pooling.MaxPool3DWithIndices.apply(input, geometry)
+    out = _pooling.MaxPool3DWithIndices.apply(input, geometry, (ceil_mode, stride))
     node = out.grad_fn
     if isinstance(node, _pooling.MaxPool3DWithIndices._backward_cls):
         which = node.which

@@ -634,6 +634,7 @@ class ClampTensor(Function):
 
     node_name = "ClampBackward0"
     _builtin = True
+    pack_order = (2, 1, 0)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 1, 2)
     saved_names = ("self", "min", "max")  # the node's _saved_<name>, as in PyTorch
 
@@ -689,6 +690,7 @@ class ClampMinTensor(Function):
 
     node_name = "ClampMinBackward1"
     _builtin = True
+    pack_order = (1, 0)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 1)
     saved_names = ("self", "min")  # the node's _saved_<name>, as in PyTorch
 
@@ -704,6 +706,7 @@ class ClampMinTensor(Function):
 class ClampMaxTensor(Function):
     node_name = "ClampMaxBackward1"
     _builtin = True
+    pack_order = (2, 0)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 1)
 
     @staticmethod
@@ -737,7 +740,8 @@ class MaskedFill(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.masked_fill(ctx.mask, 0.0)  # the filled places no longer depend on a
+        (mask,) = ctx.saved_tensors  # (what the unpack hook gave, if a hooks block saved it)
+        return grad.masked_fill(mask, 0.0)  # the filled places no longer depend on a
 
 
 class MaskedFillTensor(MaskedFill):
@@ -750,7 +754,8 @@ class MaskedFillTensor(MaskedFill):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.masked_fill(ctx.mask, 0.0), where(ctx.mask, grad, 0.0).sum()
+        (mask,) = ctx.saved_tensors  # (what the unpack hook gave, if a hooks block saved it)
+        return grad.masked_fill(mask, 0.0), where(mask, grad, 0.0).sum()
 
 
 class Where(Function):
@@ -1015,6 +1020,7 @@ class Remainder(Function):
 
     node_name = "RemainderBackward1"
     _builtin = True
+    pack_order = (1, 0)  # saved_tensors_hooks: PyTorch's pack order
 
     @staticmethod
     def forward(ctx, a, b):

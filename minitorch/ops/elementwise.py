@@ -488,6 +488,7 @@ class Atan2(_OfTwoFloats):
 class Hypot(_OfTwoFloats):
     node_name = "HypotBackward0"
     _builtin = True
+    pack_order = (1, 0, 2)  # saved_tensors_hooks: PyTorch's pack order
     _compute = staticmethod(np.hypot)
     _kernel = "hypot"
 
@@ -576,6 +577,7 @@ class Xlogy(_OfTwoFloats):
 
     node_name = "XlogyBackward0"
     _builtin = True
+    pack_order = (1, 0)  # saved_tensors_hooks: PyTorch's pack order
     _compute = staticmethod(_xlogy_array)
     shift = 0.0
 
@@ -600,6 +602,7 @@ class XlogyNumberOther(Xlogy):
     node_name = "XlogyBackward2"
     _builtin = True
     _edge_args = (0,)
+    pack_order, pack_skip = (0,), (1,)  # saved_tensors_hooks: the number is not packed
 
 
 class XlogyNumberSelf(Xlogy):
@@ -608,6 +611,7 @@ class XlogyNumberSelf(Xlogy):
     node_name = "XlogyBackward1"
     _builtin = True
     _edge_args = (1,)
+    pack_order, pack_skip = (1,), (0,)  # saved_tensors_hooks: the number is not packed
 
 
 class Fmax(_OfTwoFloats):

@@ -131,11 +131,12 @@ class Index(Function):
 
     node_name = "IndexBackward0"
     _builtin = True
-    pack_order = (lambda node: _index_tensors(node.key),)  # saved_tensors_hooks: PyTorch's
+    pack_order = (lambda node: _index_tensors(node.key, node.given),)  # saved_tensors_hooks
+    _edge_args = (0,)
 
     @staticmethod
-    def forward(ctx, a, key):
-        ctx.shape, ctx.key = a._data.shape, key
+    def forward(ctx, a, key, given=None):  # given: the key as called (its index tensors)
+        ctx.shape, ctx.key, ctx.given = a._data.shape, key, given
         try:
             _check_on_the_host(a._data, key)
             return _wrap(a._data[key])
@@ -147,11 +148,24 @@ class Index(Function):
         return IndexAdd.apply(grad, ctx.shape, ctx.key)
 
 
-def _index_tensors(key) -> list:
+def _index_tensors(key, given=None) -> list:
     """The index arrays of an advanced-indexing key, as tensors: what PyTorch's
-    ``IndexBackward0`` saves (for ``saved_tensors_hooks``; slices and None save nothing)."""
+    ``IndexBackward0`` saves (for ``saved_tensors_hooks``; slices and None save nothing). The
+    index tensors of the key as called (``given``) are PyTorch's, in their order, where
+    there are as many of them (a list in the key is a new tensor)."""
     parts = key if isinstance(key, tuple) else (key,)
-    return [_wrap(k) for k in parts if hasattr(k, "dtype") and hasattr(k, "shape")]
+    arrays = [k for k in parts if hasattr(k, "dtype") and hasattr(k, "shape")]
+    given = given if isinstance(given, tuple | list) else (given,)
+    tensors = [t for t in given if isinstance(t, Tensor) and t._data.ndim]
+    if len(tensors) == len(arrays):
+        return tensors
+    return [_wrap(k) for k in arrays]
+
+
+def _given(node, index) -> Tensor:
+    """The index tensor an op was called with (``node.given``), which PyTorch's node saves, or
+    else (an op applied from a backward) ``index`` as a tensor (for ``saved_tensors_hooks``)."""
+    return _wrap(index) if node.given is None else node.given
 
 
 class IndexAdd(Function):
@@ -179,10 +193,11 @@ class IndexPut(Function):
 
     node_name = "IndexPutBackward0"
     _builtin = True
+    pack_order = (lambda node: _index_tensors(node.indices, node.given),)  # saved_tensors_hooks
 
     @staticmethod
-    def forward(ctx, a, value, indices, accumulate=False):
-        ctx.indices, ctx.accumulate = indices, accumulate
+    def forward(ctx, a, value, indices, accumulate=False, given=None):
+        ctx.indices, ctx.accumulate, ctx.given = indices, accumulate, given
         out = a._data.copy()
         try:
             _check_on_the_host(out, indices)
@@ -463,7 +478,7 @@ def getitem(x: Tensor, key) -> Tensor:
     basic, advanced = _parse_key(key, x._data)
     out = _basic_view(x, basic)
     if advanced is not None:
-        return Index.apply(out, advanced if len(advanced) > 1 else advanced[0])
+        return Index.apply(out, advanced if len(advanced) > 1 else advanced[0], key)
     if out is x:  # x[...] or x[:, :]: still a new view, as in PyTorch
         out = _shape.Alias.apply(x)
     return out
@@ -722,12 +737,12 @@ class IndexSelect(Function):
 
     node_name = "IndexSelectBackward0"
     _builtin = True
-    pack_order = (lambda node: _wrap(node.index),)  # saved_tensors_hooks: PyTorch's pack order
+    pack_order = (lambda node: _given(node, node.index),)  # saved_tensors_hooks: PyTorch's
     _edge_args = (0,)
 
     @staticmethod
-    def forward(ctx, a, dim, index):
-        ctx.shape, ctx.dim, ctx.index = a._data.shape, dim, index
+    def forward(ctx, a, dim, index, given=None):  # given: the index tensor as called
+        ctx.shape, ctx.dim, ctx.index, ctx.given = a._data.shape, dim, index, given
         if a._data.ndim == 0:  # one number: the index must be exactly [0]
             if index.size != 1:
                 raise RuntimeError("index_select(): Index to scalar can have only 1 value, got "
@@ -756,11 +771,13 @@ class IndexAddDim(Function):
 
     node_name = "IndexAddBackward0"
     _builtin = True
+    pack_order = (lambda node: _given(node, node.index), 0)  # saved_tensors_hooks: PyTorch's
     _edge_args = (0, 3)
 
     @staticmethod
-    def forward(ctx, a, dim, index, source, alpha):
-        ctx.dim, ctx.index, ctx.alpha = dim, index, alpha
+    def forward(ctx, a, dim, index, source, alpha, given=None):  # given: the index as called
+        ctx.dim, ctx.index, ctx.alpha, ctx.given = dim, index, alpha, given
+        ctx.save_for_backward(source)  # as PyTorch (for its pack hooks; backward reads no values)
         out = a._data.copy()
         src = source._data if alpha == 1 else source._data * source._data.dtype.type(alpha)
         if out.ndim == 0:
@@ -772,6 +789,7 @@ class IndexAddDim(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - unpacked (checked, hooks run) as PyTorch unpacks it
         g_source = IndexSelect.apply(grad, ctx.dim, ctx.index)
         return grad, g_source if ctx.alpha == 1 else g_source * ctx.alpha
 
@@ -787,7 +805,7 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:  # noqa: A00
     check_tensor(index, "index_select", "index", 3)
     idx = _index_vector(index, "index_select",
                         "index_select(): Expected dtype int32 or int64 for index")
-    return IndexSelect.apply(input, normalize_dim(dim, input._data.ndim), idx)
+    return IndexSelect.apply(input, normalize_dim(dim, input._data.ndim), idx, index)
 
 
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,  # noqa: A002
@@ -825,7 +843,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,  # noqa
             "source tensor shape must match self tensor shape, excluding the specified "
             f"dimension. Got self.shape = [{', '.join(map(str, input.shape))}] source.shape = "
             f"[{', '.join(map(str, source.shape))}]")
-    return IndexAddDim.apply(input, dim, idx, source, alpha)
+    return IndexAddDim.apply(input, dim, idx, source, alpha, index)
 
 
 __all__ += ["index_select", "index_add"]
@@ -839,15 +857,18 @@ class Take(Function):
 
     node_name = "TakeBackward0"
     _builtin = True
+    pack_order = (lambda node: _given(node, node.index), 0)  # saved_tensors_hooks: PyTorch's
     _edge_args = (0,)
 
     @staticmethod
-    def forward(ctx, a, index):
-        ctx.shape, ctx.index = a._data.shape, index
+    def forward(ctx, a, index, given=None):  # given: the index tensor as called
+        ctx.shape, ctx.index, ctx.given = a._data.shape, index, given
+        ctx.save_for_backward(a)  # as PyTorch (for its pack hooks; backward reads no values)
         return _wrap(a._data.reshape(-1)[index])
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - unpacked (checked, hooks run) as PyTorch unpacks it
         return _PutAdd.apply(grad, ctx.shape, ctx.index)
 
 
@@ -884,7 +905,7 @@ def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002
         raise RuntimeError(f"take(): Expected a long tensor for index, but got "
                            f"{index.dtype._legacy[:-6]}")
     return Take.apply(input, _flat_positions(idx, input._data.size,
-                                             "take(): tried to take from an empty tensor"))
+                                             "take(): tried to take from an empty tensor"), index)
 
 
 def _flat_positions(idx, n: int, empty_message: str):
@@ -949,11 +970,13 @@ class IndexCopy(Function):
 
     node_name = "IndexCopyBackward0"
     _builtin = True
+    pack_order = (lambda node: _given(node, node.index), 0)  # saved_tensors_hooks: PyTorch's
     _edge_args = (0, 3)
 
     @staticmethod
-    def forward(ctx, a, dim, index, source):
-        ctx.dim, ctx.index, ctx.source_shape = dim, index, source._data.shape
+    def forward(ctx, a, dim, index, source, given=None):  # given: the index tensor as called
+        ctx.dim, ctx.index, ctx.source_shape, ctx.given = dim, index, source._data.shape, given
+        ctx.save_for_backward(source)  # as PyTorch (for its pack hooks; backward reads no values)
         out = a._data.copy()
         if out.ndim == 0:
             out[()] = source._data.reshape(-1)[-1] if index.size else out
@@ -964,6 +987,7 @@ class IndexCopy(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - unpacked (checked, hooks run) as PyTorch unpacks it
         g_self = g_source = None
         if ctx.needs_input_grad[0]:
             g_self = IndexFill.apply(grad, ctx.dim, ctx.index, 0)
@@ -979,11 +1003,12 @@ class IndexFill(Function):
 
     node_name = "IndexFillBackward0"
     _builtin = True
+    pack_order = (lambda node: _given(node, node.index),)  # saved_tensors_hooks: PyTorch's
     _edge_args = (0,)
 
     @staticmethod
-    def forward(ctx, a, dim, index, value):
-        ctx.dim, ctx.index = dim, index
+    def forward(ctx, a, dim, index, value, given=None):  # given: the index tensor as called
+        ctx.dim, ctx.index, ctx.given = dim, index, given
         out = a._data.copy()
         if out.ndim == 0:
             if index.size:
@@ -1004,12 +1029,12 @@ class IndexFillTensor(Function):
 
     node_name = "IndexFillBackward1"
     _builtin = True
+    pack_order = (lambda node: _given(node, node.index),)  # saved_tensors_hooks: PyTorch's
     _edge_args = (0, 3)
 
     @staticmethod
-    def forward(ctx, a, dim, index, value):
-        ctx.dim, ctx.index = dim, index
-        return IndexFill.forward(ctx, a, dim, index, value._data.astype(a._data.dtype))
+    def forward(ctx, a, dim, index, value, given=None):  # given: the index tensor as called
+        return IndexFill.forward(ctx, a, dim, index, value._data.astype(a._data.dtype), given)
 
     @staticmethod
     def backward(ctx, grad):
@@ -1071,7 +1096,7 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
                          f"{' '.join(map(str, source.shape[:d] + source.shape[d + 1:]))} at "
                          f"dimension 0.")
     idx = _slice_index("index_copy", input, d, index, wrap=False)
-    return IndexCopy.apply(input, d, idx, source)
+    return IndexCopy.apply(input, d, idx, source, index)
 
 
 def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:  # noqa: A002
@@ -1094,10 +1119,10 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:  # noqa
         if value._data.ndim:
             raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
                                f"tensor with {value._data.ndim} dimension(s).")
-        return IndexFillTensor.apply(input, d, idx, value)
+        return IndexFillTensor.apply(input, d, idx, value, index)
     value = _dtype.number_as(value, input.dtype)  # (one that does not fit: PyTorch's error)
     return IndexFill.apply(input, d, idx, as_tensor(value, input)._data.astype(
-        input._data.dtype))
+        input._data.dtype), index)
 
 
 __all__ += ["take", "take_along_dim", "index_copy", "index_fill"]
@@ -1142,7 +1167,7 @@ def index_put_checked(input: Tensor, indices, values: Tensor, accumulate: bool, 
     if any(k._data.dtype not in _INDEX_DTYPES for k in indices):
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     _, advanced = _parse_key(tuple(indices), input._data)
-    return IndexPut.apply(input, values, advanced, bool(accumulate))
+    return IndexPut.apply(input, values, advanced, bool(accumulate), indices)
 
 
 class Put(Function):
@@ -1152,10 +1177,14 @@ class Put(Function):
 
     node_name = "PutBackward0"
     _builtin = True
+    pack_order = (lambda node: _given(node, node.index), 0)  # saved_tensors_hooks: PyTorch's
+    _edge_args = (0, 1)
 
     @staticmethod
-    def forward(ctx, a, source, index, accumulate):
+    def forward(ctx, a, source, index, accumulate, given=None):  # given: the index as called
         ctx.index, ctx.accumulate, ctx.source_shape = index, accumulate, source._data.shape
+        ctx.given = given
+        ctx.save_for_backward(source)  # as PyTorch (for its pack hooks; backward reads no values)
         out = a._data.copy()
         flat = out.reshape(-1)  # a view: the copy is contiguous
         if accumulate:
@@ -1166,6 +1195,7 @@ class Put(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - unpacked (checked, hooks run) as PyTorch unpacks it
         keep = grad if ctx.accumulate else Put.apply(grad, grad.new_zeros(ctx.source_shape),
                                                      ctx.index, False)
         return keep, Take.apply(grad, ctx.index).reshape(ctx.source_shape)
@@ -1196,7 +1226,7 @@ def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False, 
                          f"= {index.numel()}")
     idx = _flat_positions(index._data.reshape(-1), input.numel(),
                           "put_(): Tried to put elements into an empty tensor")
-    return Put.apply(input, source, idx, bool(accumulate))
+    return Put.apply(input, source, idx, bool(accumulate), index)
 
 
 def fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:

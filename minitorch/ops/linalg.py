@@ -963,6 +963,7 @@ class Dist(Function):
 
     node_name = "DistBackward0"
     _builtin = True
+    pack_order = (1, 0, 2)  # saved_tensors_hooks: PyTorch's pack order
 
     @staticmethod
     def forward(a, b, p):

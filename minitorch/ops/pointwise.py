@@ -394,6 +394,7 @@ class LerpTensor(Function):
 
     node_name = "LerpBackward1"
     _builtin = True
+    pack_order = (1, 0, 2)  # saved_tensors_hooks: PyTorch's pack order
 
     @staticmethod
     def forward(ctx, start, end, weight):

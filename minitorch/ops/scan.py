@@ -319,11 +319,13 @@ class Cummax(Function):
 
     node_name = "CummaxBackward0"
     _builtin = True
+    pack_order = (0, "indices")  # saved_tensors_hooks: PyTorch's pack order
 
     @staticmethod
     def forward(ctx, a, dim, larger=True):
         data = a._data
         ctx.dim, ctx.shape = dim, data.shape
+        ctx.save_for_backward(a)  # as PyTorch (for its pack hooks; backward reads no values)
         if data.ndim == 0 or data.size == 0:
             idx = array_module(data).zeros(data.shape, np.int64)
         else:
@@ -337,6 +339,7 @@ class Cummax(Function):
 
     @staticmethod
     def backward(ctx, grad, _grad_indices=None):
+        ctx.saved_tensors  # noqa: B018 - unpacked (checked, hooks run) as PyTorch unpacks it
         if not ctx.shape:
             return grad
         zeros = _wrap(array_module(grad._data).zeros(ctx.shape, dtype=grad._data.dtype))

@@ -30,7 +30,7 @@ from minitorch._warnings import warn_once
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops._util import as_tensor, broadcast_error, check_tensor, normalize_dim
-from minitorch.ops.indexing import Gather, _add_at
+from minitorch.ops.indexing import Gather, _add_at, _given
 
 __all__ = ["scatter", "scatter_add", "masked_select", "nonzero"]
 
@@ -98,6 +98,7 @@ class Scatter(Function):
 
     node_name = "ScatterBackward0"
     _builtin = True
+    pack_order = ("index",)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 3)
 
     @staticmethod
@@ -155,6 +156,7 @@ class ScatterValue(Function):
 
     node_name = "ScatterBackward1"
     _builtin = True
+    pack_order = ("index",)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0,)
 
     @staticmethod
@@ -178,6 +180,7 @@ class ScatterAdd(Function):
 
     node_name = "ScatterAddBackward0"
     _builtin = True
+    pack_order = ("index",)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 3)
 
     @staticmethod
@@ -285,16 +288,19 @@ class MaskedSelect(Function):
 
     node_name = "MaskedSelectBackward0"
     _builtin = True
+    pack_order = (lambda node: _given(node, node.mask), 0)  # saved_tensors_hooks: PyTorch's
     _edge_args = (0,)
 
     @staticmethod
-    def forward(ctx, a, mask, shape):
+    def forward(ctx, a, mask, shape, given=None):  # given: the mask tensor as called
         xp = array_module(a._data)
-        ctx.mask, ctx.shape, ctx.input_shape = mask, shape, a._data.shape
+        ctx.mask, ctx.shape, ctx.input_shape, ctx.given = mask, shape, a._data.shape, given
+        ctx.save_for_backward(a)  # as PyTorch (for its pack hooks; backward reads no values)
         return _wrap(xp.broadcast_to(a._data, shape)[mask])
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - unpacked (checked, hooks run) as PyTorch unpacks it
         full = MaskedScatter.apply(grad, ctx.mask, ctx.shape)
         return full.sum_to_size(ctx.input_shape) if ctx.shape != ctx.input_shape else full
 
@@ -336,7 +342,7 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:  # noqa: A002
     except ValueError:
         raise broadcast_error(mask._data.shape, input._data.shape) from None
     m = array_module(mask._data).broadcast_to(mask._data, shape)
-    return MaskedSelect.apply(input, m, tuple(shape))
+    return MaskedSelect.apply(input, m, tuple(shape), mask)
 
 
 # ---------------------------------------------------------------- nonzero
@@ -439,6 +445,7 @@ class ScatterReduce(Function):
 
     node_name = "ScatterReduceBackward0"
     _builtin = True
+    pack_order = ("index", 0, 1, 2)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 3)
 
     @staticmethod
@@ -556,11 +563,12 @@ class MaskedScatterSource(Function):
 
     node_name = "MaskedScatterBackward0"
     _builtin = True
+    pack_order = (lambda node: _given(node, node.mask),)  # saved_tensors_hooks: PyTorch's
     _edge_args = (0, 2)
 
     @staticmethod
-    def forward(ctx, a, mask, source):
-        ctx.mask, ctx.source_shape = mask, source._data.shape
+    def forward(ctx, a, mask, source, given=None):  # given: the mask tensor as called
+        ctx.mask, ctx.source_shape, ctx.given = mask, source._data.shape, given
         out = array_module(mask).broadcast_to(a._data, mask.shape).copy()  # a may broadcast
         n = int(mask.sum())
         out.reshape(-1)[mask.reshape(-1)] = source._data.reshape(-1)[:n]
@@ -609,7 +617,7 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:  # no
         raise RuntimeError("Number of elements of source < number of ones in mask")
     # one node on input itself, as PyTorch's: its gradient is summed back to its shape
     m = array_module(m).ascontiguousarray(m).reshape(shape)  # (ascontiguousarray makes 0-d 1-d)
-    return MaskedScatterSource.apply(input, m, source)
+    return MaskedScatterSource.apply(input, m, source, mask)
 
 
 def argwhere(input: Tensor) -> Tensor:  # noqa: A002

@@ -281,6 +281,7 @@ class MedianDim(Function):
 
     node_name = "MedianBackward1"
     _builtin = True
+    pack_order = ("returned",)  # saved_tensors_hooks: PyTorch's pack order (the indices returned)
 
     @staticmethod
     def forward(ctx, a, dim, pick, keepdim):
@@ -289,13 +290,15 @@ class MedianDim(Function):
         if not keepdim and a._data.ndim:
             values, indices = _wrap(values._data.squeeze(dim)), _wrap(indices._data.squeeze(dim))
             ctx.mark_non_differentiable(indices)
+        ctx.returned = indices  # as PyTorch saves them (an unpack hook's result replaces them)
         return values, indices
 
     @staticmethod
     def backward(ctx, grad, _grad_indices=None):
+        indices = ctx.returned
         if not ctx.keepdim and ctx.shape:
-            grad = grad.unsqueeze(ctx.dim)
-        return _value_selecting_backward(grad, ctx.dim, ctx.indices, ctx.shape)
+            grad, indices = grad.unsqueeze(ctx.dim), indices.unsqueeze(ctx.dim)
+        return _value_selecting_backward(grad, ctx.dim, indices, ctx.shape)
 
 
 def median(input: Tensor, dim=None, keepdim: bool = False, *, _position: int = 2):  # noqa: A002
