@@ -478,7 +478,9 @@ def getitem(x: Tensor, key) -> Tensor:
     basic, advanced = _parse_key(key, x._data)
     out = _basic_view(x, basic)
     if advanced is not None:
-        return Index.apply(out, advanced if len(advanced) > 1 else advanced[0], key)
+        # (the key as called, in a tuple: a CPU index tensor may index a tensor on any device)
+        return Index.apply(out, advanced if len(advanced) > 1 else advanced[0],
+                           key if isinstance(key, tuple) else (key,))
     if out is x:  # x[...] or x[:, :]: still a new view, as in PyTorch
         out = _shape.Alias.apply(x)
     return out
