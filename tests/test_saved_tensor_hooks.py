@@ -736,3 +736,60 @@ def test_backward_reads_what_the_unpack_hook_gave(name):
     grad, torch_grad = run(minitorch), run(torch)
     np.testing.assert_allclose(grad, torch_grad, rtol=1e-5, atol=1e-6)
     assert not np.array_equal(run(torch, modify=False), torch_grad)  # (the hook changes it)
+
+
+# (saved-hooks3 task) The same for the indices or mask a node packs from a getter (worked out
+# from what minitorch keeps): backward reads what the unpack hook gave, as PyTorch's does. The
+# unpack hook rolls them along their last dimension (a mask keeps its count of True values;
+# index_fill's, whose order does not count, are reflected: 3 - index).
+def _computed_unpack_program(lib, name, a):
+    F = lib.nn.functional
+    target, rows = lib.tensor([1, 0, 3]), lib.tensor([2, 0, 1])
+    mask = lib.tensor(A4 > 0.3)
+    src = lib.tensor(C4 - 1, requires_grad=True)
+    return {"max(dim)": lambda: lib.max(a, dim=1)[0],
+            "min(dim) keepdim": lambda: a.min(0, True)[0],
+            "index_select": lambda: lib.index_select(a, 1, target),
+            "take": lambda: lib.take(a, target),
+            "index": lambda: a[rows], "index two": lambda: a[rows, target],
+            "index and slice": lambda: a[1:, target], "index mask": lambda: a[mask],
+            "index_add": lambda: a.index_add(1, target, src[:, :3] * a[:, :3], alpha=2),
+            "index_copy": lambda: a.index_copy(1, target, src[:, :3] * a[:, :3]),
+            "index_fill": lambda: a.index_fill(1, target, 2.0),
+            "index_fill tensor": lambda: a.index_fill(1, target, src[0, 0]),
+            "put": lambda: a.put(target, src[0, :3] * a[0, :3]),
+            "index_put": lambda: a.index_put((rows,), src * a, accumulate=True),
+            "index_put two": lambda: a.index_put((rows, target), src[0, :3] * a[0, :3]),
+            "masked_scatter": lambda: a.masked_scatter(mask, src * a),
+            "masked_select": lambda: a.masked_select(mask),
+            "adaptive_max_pool2d": lambda: F.adaptive_max_pool2d(a.reshape(1, 1, 3, 4), 2),
+            "max_unpool2d": lambda: F.max_unpool2d(a.reshape(1, 1, 3, 4)[..., :1, :2],
+                                                   lib.tensor([[[[1, 6]]]]), 2),
+            "nll_loss": lambda: F.nll_loss(a, target),
+            "nll_loss weight": lambda: F.nll_loss(a, target, lib.tensor(C4[0]), reduction="sum"),
+            "cross_entropy": lambda: F.cross_entropy(a, target)}[name]()
+
+
+@pytest.mark.parametrize("name", [
+    "max(dim)", "min(dim) keepdim", "index_select", "take", "index", "index two",
+    "index and slice", "index mask", "index_add", "index_copy", "index_fill",
+    "index_fill tensor", "put", "index_put", "index_put two", "masked_scatter",
+    "masked_select", "adaptive_max_pool2d", "max_unpool2d", "nll_loss", "nll_loss weight",
+    "cross_entropy"])
+def test_backward_reads_the_unpacked_computed_indices(name):
+    def run(lib, modify=True):
+        a = lib.tensor(A4, requires_grad=True)
+
+        def unpack(t):
+            if not modify or t.dtype not in (lib.int64, lib.bool):
+                return t
+            return 3 - t if name.startswith("index_fill") else t.roll(1, -1)
+
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), unpack):
+            y = _computed_unpack_program(lib, name, a)
+        (y * y).sum().backward()
+        return a.grad.numpy()
+
+    grad, torch_grad = run(minitorch), run(torch)
+    np.testing.assert_allclose(grad, torch_grad, rtol=1e-5, atol=1e-6)
+    assert not np.array_equal(run(torch, modify=False), torch_grad)  # (the hook changes it)

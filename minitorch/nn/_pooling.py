@@ -432,7 +432,9 @@ class AdaptiveMaxPool2D(Function):
     node_name = "AdaptiveMaxPool2DBackward0"
     _builtin = True
     # saved_tensors_hooks: what PyTorch packs, in its order (self, the indices returned)
-    pack_order = ("x", lambda node: _wrap(node.idx))
+    # (backward reads the indices unpacked)
+    pack_order = ("x", (lambda node: _wrap(node.idx),
+                        lambda node, t: setattr(node, "idx", t[0]._data)))
 
     @staticmethod
     def forward(ctx, x, out_hw):
@@ -689,7 +691,9 @@ class MaxUnpool2D(Function):
 
     node_name = "MaxUnpool2DBackward0"
     _builtin = True
-    pack_order = ("indices",)  # saved_tensors_hooks: PyTorch's pack order
+    # saved_tensors_hooks: PyTorch's pack order (backward reads the indices unpacked)
+    pack_order = (("indices", lambda node, t: setattr(node, "idx", t[0]._data.reshape(
+        node.idx.shape))),)
     _edge_args = (0,)
 
     @staticmethod
