@@ -576,6 +576,7 @@ def _op_program(lib, name, a):
     }
     more, more_inputs = _more_op_programs(lib, a, c, index, target)  # (saved-hooks2 task)
     programs.update(more)
+    programs.update(_more_op_programs3(lib, a, c, more_inputs))  # (saved-hooks3 task)
     return programs[name](), {"b": b, "c": c, "target": target, "index": index,
                               "weight": weight, "bias": bias, **more_inputs}
 
@@ -663,6 +664,40 @@ OP_PROGRAMS += [
     "xlogy number other", "lerp tensor weight", "clamp tensors", "clamp min tensor",
     "clamp max tensor", "remainder", "cross", "index_select own index",
     "index own", "index two own", "index own mask", "index own and slice"]
+
+
+# (saved-hooks3 task) div with a rounding mode (other, then self, each where PyTorch saves it;
+# a number is not packed), cosine_similarity (x2 / norm2 first), and ``x[idx] = v``, which
+# packs the caller's own index tensors.
+def _more_op_programs3(lib, a, c, more):
+    rows, src, mask = more["rows"], more["src"], more["mask"]
+    target = lib.tensor([1, 0, 3])  # (not one of the inputs: a[rows, target] below packs rows)
+
+    def written(key, value):
+        b = a * 1
+        b[key] = value
+        return b
+
+    return {
+        "div floor": lambda: lib.div(a, c, rounding_mode="floor"),
+        "div trunc number": lambda: lib.div(a, 2.0, rounding_mode="trunc"),
+        "div trunc 0-d": lambda: lib.div(a, lib.tensor(2.0), rounding_mode="trunc"),
+        "div number self": lambda: lib.div(2.0, a, rounding_mode="floor"),
+        "div const other": lambda: lib.div(a, lib.tensor(C4), rounding_mode="floor"),
+        "div const self": lambda: lib.div(lib.tensor(C4), a, rounding_mode="trunc"),
+        "cosine_similarity": lambda: lib.nn.functional.cosine_similarity(a, c),
+        "cosine_similarity dim 0": lambda: lib.nn.functional.cosine_similarity(a, c * a, 0),
+        "setitem own index": lambda: written(rows, src),
+        "setitem two own": lambda: written((rows, target), src[0, :3]),
+        "setitem own and slice": lambda: written((slice(1, None), target), src[1:, :3]),
+        "setitem own mask": lambda: written(mask, src[0, 0] * lib.ones(7)),
+    }
+
+
+OP_PROGRAMS += ["div floor", "div trunc number", "div trunc 0-d", "div number self",
+                "div const other", "div const self", "cosine_similarity",
+                "cosine_similarity dim 0", "setitem own index", "setitem two own",
+                "setitem own and slice", "setitem own mask"]
 
 
 @pytest.mark.parametrize("name", OP_PROGRAMS)

@@ -307,6 +307,7 @@ def _pack_in_order(node, order: tuple, pack_hook, unpack_hook) -> None:
                     put(node_ref(), tensors)
 
         node.register_prehook(unpack_extras)
+        node._unpack_extras = unpack_extras  # (CopySlices runs its in-place op's node itself)
 
 
 class saved_tensors_hooks:  # noqa: N801

@@ -596,7 +596,8 @@ def setitem(x: Tensor, key, value) -> None:
             )
         if shape != value._data.shape:
             value = value.view(shape)
-        target._inplace(_put, value, advanced)
+        # (the key as called, in a tuple: its index tensors are what PyTorch's node packs)
+        target._inplace(_put, value, advanced, key if isinstance(key, tuple) else (key,))
     elif value._data.shape == target._data.shape:
         target.copy_(value)
     elif not value._data.ndim:  # a single number: fill_ with it (FillBackward3)
@@ -635,9 +636,9 @@ def _plain_write(x: Tensor, key, value) -> bool:
     return True
 
 
-def _put(x: Tensor, value: Tensor, advanced: tuple) -> Tensor:
-    """What ``x.index_put_(advanced, value)`` writes."""
-    return IndexPut.apply(x, value, advanced)
+def _put(x: Tensor, value: Tensor, advanced: tuple, given: tuple | None = None) -> Tensor:
+    """What ``x.index_put_(advanced, value)`` writes (``given``: the key as called)."""
+    return IndexPut.apply(x, value, advanced, False, given)
 
 
 def select(input: Tensor, dim: int, index: int, *, _position: int = 3) -> Tensor:  # noqa: A002
