@@ -800,6 +800,10 @@ def _computed_unpack_program(lib, name, a):
             "adaptive_max_pool2d": lambda: F.adaptive_max_pool2d(a.reshape(1, 1, 3, 4), 2),
             "max_unpool2d": lambda: F.max_unpool2d(a.reshape(1, 1, 3, 4)[..., :1, :2],
                                                    lib.tensor([[[[1, 6]]]]), 2),
+            "max_pool2d": lambda: F.max_pool2d(a.reshape(1, 1, 3, 4), 2, 1),
+            "max_pool2d unbatched": lambda: F.max_pool2d(a.reshape(1, 3, 4), 2, 1),
+            "max_pool1d": lambda: F.max_pool1d(a.reshape(1, 3, 4), 2),
+            "max_pool3d": lambda: F.max_pool3d(a.reshape(1, 1, 1, 3, 4), (1, 2, 2), 1),
             "nll_loss": lambda: F.nll_loss(a, target),
             "nll_loss weight": lambda: F.nll_loss(a, target, lib.tensor(C4[0]), reduction="sum"),
             "cross_entropy": lambda: F.cross_entropy(a, target)}[name]()
@@ -809,7 +813,8 @@ def _computed_unpack_program(lib, name, a):
     "max(dim)", "min(dim) keepdim", "index_select", "take", "index", "index two",
     "index and slice", "index mask", "index_add", "index_copy", "index_fill",
     "index_fill tensor", "put", "index_put", "index_put two", "masked_scatter",
-    "masked_select", "adaptive_max_pool2d", "max_unpool2d", "nll_loss", "nll_loss weight",
+    "masked_select", "adaptive_max_pool2d", "max_unpool2d", "max_pool2d",
+    "max_pool2d unbatched", "max_pool1d", "max_pool3d", "nll_loss", "nll_loss weight",
     "cross_entropy"])
 def test_backward_reads_the_unpacked_computed_indices(name):
     def run(lib, modify=True):
