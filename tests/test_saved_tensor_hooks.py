@@ -667,10 +667,12 @@ OP_PROGRAMS += [
 
 
 # (saved-hooks3 task) div with a rounding mode (other, then self, each where PyTorch saves it;
-# a number is not packed), cosine_similarity (x2 / norm2 first), and ``x[idx] = v``, which
-# packs the caller's own index tensors.
+# a number is not packed), cosine_similarity (x2 / norm2 first), ``x[idx] = v``, which packs
+# the caller's own index tensors, and embedding_bag.
 def _more_op_programs3(lib, a, c, more):
+    F = lib.nn.functional
     rows, src, mask = more["rows"], more["src"], more["mask"]
+    offsets = lib.tensor([0, 1])
     target = lib.tensor([1, 0, 3])  # (not one of the inputs: a[rows, target] below packs rows)
 
     def written(key, value):
@@ -691,13 +693,32 @@ def _more_op_programs3(lib, a, c, more):
         "setitem two own": lambda: written((rows, target), src[0, :3]),
         "setitem own and slice": lambda: written((slice(1, None), target), src[1:, :3]),
         "setitem own mask": lambda: written(mask, src[0, 0] * lib.ones(7)),
+        # embedding_bag: indices, offsets, per_sample_weights (and the weight, where they
+        # require grad), offset2bag, bag_size, max_indices, as PyTorch's CPU kernel makes them
+        "embedding_bag sum": lambda: F.embedding_bag(rows, a, offsets, mode="sum"),
+        "embedding_bag mean": lambda: F.embedding_bag(rows, a, offsets),
+        "embedding_bag max": lambda: F.embedding_bag(rows, a, offsets, mode="max"),
+        "embedding_bag weights": lambda: F.embedding_bag(
+            rows, a, offsets, mode="sum", per_sample_weights=src[0, :3]),
+        "embedding_bag 2-d": lambda: F.embedding_bag(lib.tensor([[2, 0], [1, 1]]), a),
+        "embedding_bag padding": lambda: F.embedding_bag(rows, a, offsets, mode="max",
+                                                         padding_idx=1),
+        "embedding_bag sum padding": lambda: F.embedding_bag(rows, a, offsets, mode="sum",
+                                                             padding_idx=1),
+        "embedding_bag float64": lambda: F.embedding_bag(rows, a.double(), offsets,
+                                                         mode="sum"),
+        "embedding_bag int32 last": lambda: F.embedding_bag(
+            rows.int(), a, lib.tensor([0, 1, 3], dtype=lib.int32), include_last_offset=True),
     }
 
 
 OP_PROGRAMS += ["div floor", "div trunc number", "div trunc 0-d", "div number self",
                 "div const other", "div const self", "cosine_similarity",
                 "cosine_similarity dim 0", "setitem own index", "setitem two own",
-                "setitem own and slice", "setitem own mask"]
+                "setitem own and slice", "setitem own mask", "embedding_bag sum",
+                "embedding_bag mean", "embedding_bag max", "embedding_bag weights",
+                "embedding_bag 2-d", "embedding_bag padding", "embedding_bag sum padding",
+                "embedding_bag float64", "embedding_bag int32 last"]
 
 
 @pytest.mark.parametrize("name", OP_PROGRAMS)

@@ -3695,7 +3695,7 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
                                   "sparse=False")
     bag_of, n_bags = _bag_plan(idx, off, include_last_offset)
     return _EmbeddingBag.apply(weight, per_sample_weights, idx, bag_of, n_bags, mode,
-                              padding_idx, bool(scale_grad_by_freq))
+                              padding_idx, bool(scale_grad_by_freq), (input, offsets, off))
 
 
 # ====================================================================== nn misc: affine_grid
