@@ -576,6 +576,7 @@ def _op_program(lib, name, a):
     }
     more, more_inputs = _more_op_programs(lib, a, c, index, target)  # (saved-hooks2 task)
     programs.update(more)
+    programs.update(_more_op_programs3(lib, a, c, more_inputs))  # (saved-hooks3 task)
     return programs[name](), {"b": b, "c": c, "target": target, "index": index,
                               "weight": weight, "bias": bias, **more_inputs}
 
@@ -665,6 +666,61 @@ OP_PROGRAMS += [
     "index own", "index two own", "index own mask", "index own and slice"]
 
 
+# (saved-hooks3 task) div with a rounding mode (other, then self, each where PyTorch saves it;
+# a number is not packed), cosine_similarity (x2 / norm2 first), ``x[idx] = v``, which packs
+# the caller's own index tensors, and embedding_bag.
+def _more_op_programs3(lib, a, c, more):
+    F = lib.nn.functional
+    rows, src, mask = more["rows"], more["src"], more["mask"]
+    offsets = lib.tensor([0, 1])
+    target = lib.tensor([1, 0, 3])  # (not one of the inputs: a[rows, target] below packs rows)
+
+    def written(key, value):
+        b = a * 1
+        b[key] = value
+        return b
+
+    return {
+        "div floor": lambda: lib.div(a, c, rounding_mode="floor"),
+        "div trunc number": lambda: lib.div(a, 2.0, rounding_mode="trunc"),
+        "div trunc 0-d": lambda: lib.div(a, lib.tensor(2.0), rounding_mode="trunc"),
+        "div number self": lambda: lib.div(2.0, a, rounding_mode="floor"),
+        "div const other": lambda: lib.div(a, lib.tensor(C4), rounding_mode="floor"),
+        "div const self": lambda: lib.div(lib.tensor(C4), a, rounding_mode="trunc"),
+        "cosine_similarity": lambda: lib.nn.functional.cosine_similarity(a, c),
+        "cosine_similarity dim 0": lambda: lib.nn.functional.cosine_similarity(a, c * a, 0),
+        "setitem own index": lambda: written(rows, src),
+        "setitem two own": lambda: written((rows, target), src[0, :3]),
+        "setitem own and slice": lambda: written((slice(1, None), target), src[1:, :3]),
+        "setitem own mask": lambda: written(mask, src[0, 0] * lib.ones(7)),
+        # embedding_bag: indices, offsets, per_sample_weights (and the weight, where they
+        # require grad), offset2bag, bag_size, max_indices, as PyTorch's CPU kernel makes them
+        "embedding_bag sum": lambda: F.embedding_bag(rows, a, offsets, mode="sum"),
+        "embedding_bag mean": lambda: F.embedding_bag(rows, a, offsets),
+        "embedding_bag max": lambda: F.embedding_bag(rows, a, offsets, mode="max"),
+        "embedding_bag weights": lambda: F.embedding_bag(
+            rows, a, offsets, mode="sum", per_sample_weights=src[0, :3]),
+        "embedding_bag 2-d": lambda: F.embedding_bag(lib.tensor([[2, 0], [1, 1]]), a),
+        "embedding_bag padding": lambda: F.embedding_bag(rows, a, offsets, mode="max",
+                                                         padding_idx=1),
+        "embedding_bag sum padding": lambda: F.embedding_bag(rows, a, offsets, mode="sum",
+                                                             padding_idx=1),
+        "embedding_bag float64": lambda: F.embedding_bag(rows, a.double(), offsets,
+                                                         mode="sum"),
+        "embedding_bag int32 last": lambda: F.embedding_bag(
+            rows.int(), a, lib.tensor([0, 1, 3], dtype=lib.int32), include_last_offset=True),
+    }
+
+
+OP_PROGRAMS += ["div floor", "div trunc number", "div trunc 0-d", "div number self",
+                "div const other", "div const self", "cosine_similarity",
+                "cosine_similarity dim 0", "setitem own index", "setitem two own",
+                "setitem own and slice", "setitem own mask", "embedding_bag sum",
+                "embedding_bag mean", "embedding_bag max", "embedding_bag weights",
+                "embedding_bag 2-d", "embedding_bag padding", "embedding_bag sum padding",
+                "embedding_bag float64", "embedding_bag int32 last"]
+
+
 @pytest.mark.parametrize("name", OP_PROGRAMS)
 def test_each_op_packs_what_torch_packs_in_its_order(name):
     def run(lib):
@@ -730,6 +786,68 @@ def test_backward_reads_what_the_unpack_hook_gave(name):
 
         with lib.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), unpack):
             y = _modified_unpack_program(lib, name, a)
+        (y * y).sum().backward()
+        return a.grad.numpy()
+
+    grad, torch_grad = run(minitorch), run(torch)
+    np.testing.assert_allclose(grad, torch_grad, rtol=1e-5, atol=1e-6)
+    assert not np.array_equal(run(torch, modify=False), torch_grad)  # (the hook changes it)
+
+
+# (saved-hooks3 task) The same for the indices or mask a node packs from a getter (worked out
+# from what minitorch keeps): backward reads what the unpack hook gave, as PyTorch's does. The
+# unpack hook rolls them along their last dimension (a mask keeps its count of True values;
+# index_fill's, whose order does not count, are reflected: 3 - index).
+def _computed_unpack_program(lib, name, a):
+    F = lib.nn.functional
+    target, rows = lib.tensor([1, 0, 3]), lib.tensor([2, 0, 1])
+    mask = lib.tensor(A4 > 0.3)
+    src = lib.tensor(C4 - 1, requires_grad=True)
+    return {"max(dim)": lambda: lib.max(a, dim=1)[0],
+            "min(dim) keepdim": lambda: a.min(0, True)[0],
+            "index_select": lambda: lib.index_select(a, 1, target),
+            "take": lambda: lib.take(a, target),
+            "index": lambda: a[rows], "index two": lambda: a[rows, target],
+            "index and slice": lambda: a[1:, target], "index mask": lambda: a[mask],
+            "index_add": lambda: a.index_add(1, target, src[:, :3] * a[:, :3], alpha=2),
+            "index_copy": lambda: a.index_copy(1, target, src[:, :3] * a[:, :3]),
+            "index_fill": lambda: a.index_fill(1, target, 2.0),
+            "index_fill tensor": lambda: a.index_fill(1, target, src[0, 0]),
+            "put": lambda: a.put(target, src[0, :3] * a[0, :3]),
+            "index_put": lambda: a.index_put((rows,), src * a, accumulate=True),
+            "index_put two": lambda: a.index_put((rows, target), src[0, :3] * a[0, :3]),
+            "masked_scatter": lambda: a.masked_scatter(mask, src * a),
+            "masked_select": lambda: a.masked_select(mask),
+            "adaptive_max_pool2d": lambda: F.adaptive_max_pool2d(a.reshape(1, 1, 3, 4), 2),
+            "max_unpool2d": lambda: F.max_unpool2d(a.reshape(1, 1, 3, 4)[..., :1, :2],
+                                                   lib.tensor([[[[1, 6]]]]), 2),
+            "max_pool2d": lambda: F.max_pool2d(a.reshape(1, 1, 3, 4), 2, 1),
+            "max_pool2d unbatched": lambda: F.max_pool2d(a.reshape(1, 3, 4), 2, 1),
+            "max_pool1d": lambda: F.max_pool1d(a.reshape(1, 3, 4), 2),
+            "max_pool3d": lambda: F.max_pool3d(a.reshape(1, 1, 1, 3, 4), (1, 2, 2), 1),
+            "nll_loss": lambda: F.nll_loss(a, target),
+            "nll_loss weight": lambda: F.nll_loss(a, target, lib.tensor(C4[0]), reduction="sum"),
+            "cross_entropy": lambda: F.cross_entropy(a, target)}[name]()
+
+
+@pytest.mark.parametrize("name", [
+    "max(dim)", "min(dim) keepdim", "index_select", "take", "index", "index two",
+    "index and slice", "index mask", "index_add", "index_copy", "index_fill",
+    "index_fill tensor", "put", "index_put", "index_put two", "masked_scatter",
+    "masked_select", "adaptive_max_pool2d", "max_unpool2d", "max_pool2d",
+    "max_pool2d unbatched", "max_pool1d", "max_pool3d", "nll_loss", "nll_loss weight",
+    "cross_entropy"])
+def test_backward_reads_the_unpacked_computed_indices(name):
+    def run(lib, modify=True):
+        a = lib.tensor(A4, requires_grad=True)
+
+        def unpack(t):
+            if not modify or t.dtype not in (lib.int64, lib.bool):
+                return t
+            return 3 - t if name.startswith("index_fill") else t.roll(1, -1)
+
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), unpack):
+            y = _computed_unpack_program(lib, name, a)
         (y * y).sum().backward()
         return a.grad.numpy()
 

@@ -266,14 +266,16 @@ def _pack_in_order(node, order: tuple, pack_hook, unpack_hook) -> None:
     node: a tensor, None (nothing) or a list of them. Those extra tensors are packed
     too, and unpacked when backward reaches the node (a pre-hook), as PyTorch unpacks what it
     saved. An extra named by an attribute of the node that holds the tensor (``ctx.indices``)
-    is replaced by what the unpack hook gave, so backward reads that, as PyTorch's does; from a
-    getter, backward still reads minitorch's own copy. The saved tensors not
+    is replaced by what the unpack hook gave, so backward reads that, as PyTorch's does; a
+    getter paired with a setter, ``(get, put)``, has ``put(node, unpacked)`` write the
+    unpacked tensors back where backward reads them. The saved tensors not
     listed are packed after them, except the positions in the Function's ``pack_skip`` (a
     number PyTorch keeps as a Scalar, which minitorch saves as a 0-d tensor)."""
     extras = {}  # worked out first: a getter may read ``saved_tensors``, still unpacked here
     for key in order:
         if not isinstance(key, int):
-            got = key(node) if callable(key) else getattr(node, key)
+            get = key[0] if isinstance(key, tuple) else key
+            got = get(node) if callable(get) else getattr(node, get)
             extras[key] = got if isinstance(got, list | tuple) else [got]
     saved, unpacked_in_backward = list(node._saved), []
     skip = order + getattr(node._forward_cls, "pack_skip", ())
@@ -284,23 +286,28 @@ def _pack_in_order(node, order: tuple, pack_hook, unpack_hook) -> None:
                 saved[key] = _HookedSaved(s.tensor, pack_hook, unpack_hook, _edge_of(s))
             continue
         settable = isinstance(key, str) and key in vars(node)  # (not a property of the node)
-        for t in extras[key]:
-            if t is None:
-                continue
-            edge = t._edge() if t._requires_grad else (None, 0)
-            unpacked_in_backward.append((_HookedSaved(t, pack_hook, unpack_hook, edge),
-                                         key if settable and t is getattr(node, key) else None))
+        hooked = [_HookedSaved(t, pack_hook, unpack_hook,
+                               t._edge() if t._requires_grad else (None, 0))
+                  for t in extras[key] if t is not None]
+        if isinstance(key, tuple):  # (get, put): put(node, the unpacked tensors)
+            unpacked_in_backward.append((hooked, key[1]))
+        else:
+            unpacked_in_backward += [([h], key if settable and extras[key][0] is getattr(
+                node, key) else None) for h in hooked]
     node._saved = tuple(saved)
     if unpacked_in_backward:
         node_ref = weakref.ref(node)  # (no cycle through the node's own hook)
 
         def unpack_extras(grads) -> None:
-            for hooked, attribute in unpacked_in_backward:
-                t = hooked.unpack()
-                if attribute is not None:
-                    setattr(node_ref(), attribute, t)
+            for hooked, put in unpacked_in_backward:
+                tensors = [h.unpack() for h in hooked]
+                if isinstance(put, str):
+                    setattr(node_ref(), put, tensors[0])
+                elif put is not None:
+                    put(node_ref(), tensors)
 
         node.register_prehook(unpack_extras)
+        node._unpack_extras = unpack_extras  # (CopySlices runs its in-place op's node itself)
 
 
 class saved_tensors_hooks:  # noqa: N801

@@ -41,10 +41,13 @@ class EmbeddingBag(Function):
     node_name = "EmbeddingBagBackward0"
     _builtin = True
     _edge_args = (0, 1)  # the weight and the per-sample weights
+    pack_order = (lambda node: _saved(node),)  # saved_tensors_hooks: what PyTorch packs
 
     @staticmethod
     def forward(ctx, weight, per_sample_weights, idx, bag_of, n_bags, mode, padding_idx,
-                scale_grad_by_freq):
+                scale_grad_by_freq, given=(None, None, None)):
+        # given: the (flat) indices and offsets tensors as called, and the offsets' array
+        ctx.given, ctx.padding_idx = given, padding_idx
         w = weight._data
         xp = array_module(w)
         keep = (bag_of >= 0) if padding_idx is None else (bag_of >= 0) & (idx != padding_idx)
@@ -91,6 +94,33 @@ class EmbeddingBag(Function):
                 *(t if t.requires_grad else None for t in (grad, ctx.weight)), ctx,
                 grad._data, ctx.weight._data)
         return gw, gp
+
+
+def _saved(node) -> list:
+    """What PyTorch's ``EmbeddingBagBackward0`` saves, in its order, for ``saved_tensors_hooks``:
+    the indices and offsets (the caller's tensors where it gave them), ``per_sample_weights``
+    (and the weight, where they require grad), and the ``offset2bag``, ``bag_size`` and
+    ``max_indices`` of PyTorch's CPU kernel (its fast path, a float32 sum without
+    ``padding_idx``, leaves ``offset2bag`` empty; a sum's ``bag_size`` is zeros;
+    ``max_indices`` is ``bag_size`` but for ``max``), in the indices' integer type. Backward
+    reads its own plan, not these."""
+    indices, offsets, off = node.given
+    if indices is None:
+        return []
+    idx, _, _, n_bags, mode, _, _ = node.plan
+    kind = indices._data.dtype
+    offsets = _wrap(off.astype(kind)) if offsets is None else offsets
+    starts = _to_numpy(offsets._data).astype(np.int64)[:n_bags]
+    bag = np.searchsorted(starts, np.arange(idx.shape[0]), side="right") - 1
+    counted = bag >= 0 if node.padding_idx is None else (bag >= 0) & (idx != node.padding_idx)
+    sizes = np.bincount(bag[counted], minlength=n_bags) if mode != "sum" else \
+        np.zeros(n_bags, np.int64)
+    fast = mode == "sum" and node.padding_idx is None and \
+        node._input_meta[0][1] == np.float32
+    most = np.maximum(node.winner, 0) if mode == "max" else sizes
+    weight = node.weight if node.psw is not None and node.needs_input_grad[1] else None
+    return [indices, offsets, node.psw, weight,
+            *(_wrap(a.astype(kind)) for a in (bag[:0] if fast else bag, sizes, most))]
 
 
 class EmbeddingBagBackward(Function):

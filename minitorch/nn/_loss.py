@@ -267,7 +267,8 @@ class NllLoss(Function):
     node_name = "NllLossBackward0"
     _builtin = True
     # saved_tensors_hooks: what PyTorch packs, in its order
-    pack_order = (0, "_saved_target", "_saved_weight", "_saved_total_weight")
+    pack_order = (0, ("_saved_target", lambda node, t: _nll_put_target(node, *t)),
+                  "_saved_weight", "_saved_total_weight")  # (backward reads the target unpacked)
     _edge_args = (0,)  # the target and the class weights get no gradient
     saved_names = ("self",)  # the node's _saved_self, as in PyTorch, and (read when asked):
     saved_values = {"target": lambda node: _nll_saved(node, 0),
@@ -359,6 +360,18 @@ def _nll_saved(node, which):
     kept, _, w = node.picked
     total = 0 if node.reduction == "none" else len(kept) if w is None else w.sum()
     return _wrap(np.asarray(total, dtype=node._input_meta[0][1]))
+
+
+def _nll_put_target(node, target) -> None:
+    """Where backward's gradient goes, from the target a ``saved_tensors_hooks`` unpack hook
+    gave (the class weights picked again; the total weight is the one saved)."""
+    t = target._data.reshape(-1)
+    xp = array_module(t)
+    weight, ignore_index = node.arguments[1], node.arguments[3]
+    kept = xp.arange(t.shape[0])[t != ignore_index]
+    w = None if weight is None else weight._data[t[kept]].astype(node._input_meta[0][1])
+    node.picked = (kept, t[kept], w)
+    node.arguments = (target, *node.arguments[1:])
 
 
 class NllLossGrad(Function):

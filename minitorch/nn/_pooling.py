@@ -138,9 +138,17 @@ def pool_saved_values() -> dict:
 def _max_pool_indices(node):
     """``_saved_result1`` of a max pooling node: the indices ``return_indices`` gives."""
     (x,) = node.saved_tensors  # (raises the freed-graph error after backward)
+    if node.which is None:  # the indices a saved_tensors_hooks unpack hook gave
+        return _wrap(node.at)
     n = len(node.geometry[0])
     idx = MaxPool2DWithIndices.indices(node.which, node.geometry, _shape4d(x._data.shape, n))
     return _wrap(idx if x._data.ndim == n + 2 else idx[0])
+
+
+def _put_max_pool_indices(node, indices) -> None:
+    """Backward adds the gradient at the (flat) indices a ``saved_tensors_hooks`` unpack hook
+    gave, as PyTorch's kernel does, in place of the winning offsets of the windows."""
+    node.which, node.at = None, indices._data
 
 
 class MaxPool2DWithIndices(Function):
@@ -152,7 +160,8 @@ class MaxPool2DWithIndices(Function):
     saved_values = {**pool_saved_values(),
                     "dilation": lambda node: tuple(map(int, node.geometry[3])),
                     "result1": lambda node: _max_pool_indices(node)}
-    pack_order = (0, "_saved_result1")  # saved_tensors_hooks: PyTorch's pack order
+    # saved_tensors_hooks: PyTorch's pack order; backward reads the indices unpacked
+    pack_order = (0, ("_saved_result1", lambda node, t: _put_max_pool_indices(node, t[0])))
 
     @staticmethod
     def forward(ctx, x, geometry, options=None):
@@ -185,6 +194,9 @@ class MaxPool2DWithIndices(Function):
     @staticmethod
     def backward(ctx, grad):
         ctx.saved_tensors  # noqa: B018 - unpacked (checked, hooks run) as PyTorch unpacks it
+        if ctx.which is None:  # the indices a saved_tensors_hooks unpack hook gave: added there
+            return ctx._forward_cls._partner_at.apply(grad, ctx.x_shape, ctx.at,
+                                                      len(ctx.geometry[0]), ctx.x)
         return ctx._forward_cls._partner.apply(grad, ctx.which, ctx.geometry, ctx.x_shape,
                                                ctx.x)
 
@@ -432,7 +444,9 @@ class AdaptiveMaxPool2D(Function):
     node_name = "AdaptiveMaxPool2DBackward0"
     _builtin = True
     # saved_tensors_hooks: what PyTorch packs, in its order (self, the indices returned)
-    pack_order = ("x", lambda node: _wrap(node.idx))
+    # (backward reads the indices unpacked)
+    pack_order = ("x", (lambda node: _wrap(node.idx),
+                        lambda node, t: setattr(node, "idx", t[0]._data)))
 
     @staticmethod
     def forward(ctx, x, out_hw):
@@ -498,6 +512,17 @@ class AdaptiveMaxPool2DGradInput(Function):
 AdaptiveAvgPool2D._partner = AdaptiveAvgPool2DGrad
 AdaptiveAvgPool2DGrad._partner = AdaptiveAvgPool2D
 AdaptiveMaxPool2D._partner = AdaptiveMaxPool2DGradInput
+
+
+class MaxPool2DBackwardAt(AdaptiveMaxPool2DGradInput):
+    """Max pooling's backward for indices a ``saved_tensors_hooks`` unpack hook gave: each
+    gradient added at its index, as adaptive max pooling's."""
+
+    node_name = "MaxPool2DWithIndicesBackwardBackward0"
+    _builtin = True
+
+
+MaxPool2DWithIndices._partner_at = MaxPool2DBackwardAt
 
 
 # ---------------------------------------------------------------- the 1-d pools' checks
@@ -602,6 +627,14 @@ class AdaptiveMaxPool3DGradInput(AdaptiveMaxPool2DGradInput):
 
 
 MaxPool3DWithIndices._partner = MaxPool3DBackward
+
+
+class MaxPool3DBackwardAt(MaxPool2DBackwardAt):
+    node_name = "MaxPool3DWithIndicesBackwardBackward0"
+    _builtin = True
+
+
+MaxPool3DWithIndices._partner_at = MaxPool3DBackwardAt
 MaxPool3DBackward._partner = MaxPool3DGather
 MaxPool3DGather._partner = MaxPool3DBackward
 AvgPool3D._partner = AvgPool3DBackward
@@ -689,7 +722,9 @@ class MaxUnpool2D(Function):
 
     node_name = "MaxUnpool2DBackward0"
     _builtin = True
-    pack_order = ("indices",)  # saved_tensors_hooks: PyTorch's pack order
+    # saved_tensors_hooks: PyTorch's pack order (backward reads the indices unpacked)
+    pack_order = (("indices", lambda node, t: setattr(node, "idx", t[0]._data.reshape(
+        node.idx.shape))),)
     _edge_args = (0,)
 
     @staticmethod

@@ -1816,7 +1816,8 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     with grad_mode.no_grad():
         n1.clamp_min_(eps)
         n2.clamp_min_(eps)
-    return ((x1 / n1) * (x2 / n2)).sum(dim)
+    q2 = x2 / n2  # (first, as PyTorch's: what saved_tensors_hooks see comes in its order)
+    return ((x1 / n1) * q2).sum(dim)
 
 
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
@@ -3694,7 +3695,7 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
                                   "sparse=False")
     bag_of, n_bags = _bag_plan(idx, off, include_last_offset)
     return _EmbeddingBag.apply(weight, per_sample_weights, idx, bag_of, n_bags, mode,
-                              padding_idx, bool(scale_grad_by_freq))
+                              padding_idx, bool(scale_grad_by_freq), (input, offsets, off))
 
 
 # ====================================================================== nn misc: affine_grid

@@ -1074,14 +1074,15 @@ class DivRounded(Function):
 
     node_name = "DivBackward2"
     _builtin = True
+    pack_order = (lambda node: _div_rounded_saved(node),)  # saved_tensors_hooks: PyTorch's
 
     @staticmethod
-    def forward(a, b, rounding_mode):
+    def forward(a, b, rounding_mode, numbers=(False, False)):  # numbers: a, b were numbers
         return _binary(_floor_divide if rounding_mode == "floor" else _trunc_divide, a, b)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        pass  # backward needs nothing from the forward pass
+        ctx.inputs = inputs  # backward needs nothing; PyTorch's node saves (and packs) them
 
     @staticmethod
     def backward(ctx, grad):
@@ -1089,13 +1090,22 @@ class DivRounded(Function):
         return zeros, zeros
 
 
+def _div_rounded_saved(node) -> list:
+    """What PyTorch's ``DivBackward2`` saves, in its order: ``other`` where a gradient is
+    needed, ``self`` where ``other``'s is; a number is not packed (a wrapped number)."""
+    a, b, _, numbers = node.inputs
+    need_a, need_b = node.needs_input_grad[:2]
+    return [b] * ((need_a or need_b) and not numbers[1]) + [a] * (need_b and not numbers[0])
+
+
 def _rounded_div(input, other, rounding_mode: str) -> Tensor:  # noqa: A002
     if rounding_mode not in ("trunc", "floor"):
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                            f"but found '{rounding_mode}'")
-    if not isinstance(input, Tensor):
+    numbers = (not isinstance(input, Tensor), not isinstance(other, Tensor))
+    if numbers[0]:
         input = as_tensor(input, other)  # noqa: A001  (number / tensor)
-    return DivRounded.apply(input, as_tensor(other, input), rounding_mode)
+    return DivRounded.apply(input, as_tensor(other, input), rounding_mode, numbers)
 
 
 def _trunc_divide(x, y):

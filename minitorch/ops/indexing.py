@@ -131,7 +131,8 @@ class Index(Function):
 
     node_name = "IndexBackward0"
     _builtin = True
-    pack_order = (lambda node: _index_tensors(node.key, node.given),)  # saved_tensors_hooks
+    pack_order = ((lambda node: _index_tensors(node.key, node.given),  # saved_tensors_hooks
+                   lambda node, t: _put_index_arrays(node, "key", t)),)
     _edge_args = (0,)
 
     @staticmethod
@@ -160,6 +161,27 @@ def _index_tensors(key, given=None) -> list:
     if len(tensors) == len(arrays):
         return tensors
     return [_wrap(k) for k in arrays]
+
+
+def _put_index_arrays(node, name: str, tensors: list) -> None:
+    """Put the index tensors a ``saved_tensors_hooks`` unpack hook gave into the key that
+    backward reads (``node.<name>``), in place of its index arrays."""
+    arrays = iter([t._data for t in tensors])
+    key = getattr(node, name)
+    if isinstance(key, tuple):
+        key = tuple(next(arrays) if hasattr(k, "dtype") and hasattr(k, "shape") else k
+                    for k in key)
+    else:
+        key = next(arrays)
+    setattr(node, name, key)
+
+
+# (get, put) of the index tensor a node was called with, for ``pack_order``: backward reads
+# the one unpacked (as a flat array, the op's ``index``; take's keeps its shape)
+_INDEX = (lambda node: _given(node, node.index),
+          lambda node, t: setattr(node, "index", t[0]._data.reshape(-1)))
+_INDEX_AS_IS = (lambda node: _given(node, node.index),
+                lambda node, t: setattr(node, "index", t[0]._data))
 
 
 def _given(node, index) -> Tensor:
@@ -193,7 +215,8 @@ class IndexPut(Function):
 
     node_name = "IndexPutBackward0"
     _builtin = True
-    pack_order = (lambda node: _index_tensors(node.indices, node.given),)  # saved_tensors_hooks
+    pack_order = ((lambda node: _index_tensors(node.indices, node.given),  # saved_tensors_hooks
+                   lambda node, t: _put_index_arrays(node, "indices", t)),)
 
     @staticmethod
     def forward(ctx, a, value, indices, accumulate=False, given=None):
@@ -573,7 +596,8 @@ def setitem(x: Tensor, key, value) -> None:
             )
         if shape != value._data.shape:
             value = value.view(shape)
-        target._inplace(_put, value, advanced)
+        # (the key as called, in a tuple: its index tensors are what PyTorch's node packs)
+        target._inplace(_put, value, advanced, key if isinstance(key, tuple) else (key,))
     elif value._data.shape == target._data.shape:
         target.copy_(value)
     elif not value._data.ndim:  # a single number: fill_ with it (FillBackward3)
@@ -612,9 +636,9 @@ def _plain_write(x: Tensor, key, value) -> bool:
     return True
 
 
-def _put(x: Tensor, value: Tensor, advanced: tuple) -> Tensor:
-    """What ``x.index_put_(advanced, value)`` writes."""
-    return IndexPut.apply(x, value, advanced)
+def _put(x: Tensor, value: Tensor, advanced: tuple, given: tuple | None = None) -> Tensor:
+    """What ``x.index_put_(advanced, value)`` writes (``given``: the key as called)."""
+    return IndexPut.apply(x, value, advanced, False, given)
 
 
 def select(input: Tensor, dim: int, index: int, *, _position: int = 3) -> Tensor:  # noqa: A002
@@ -739,7 +763,7 @@ class IndexSelect(Function):
 
     node_name = "IndexSelectBackward0"
     _builtin = True
-    pack_order = (lambda node: _given(node, node.index),)  # saved_tensors_hooks: PyTorch's
+    pack_order = (_INDEX,)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0,)
 
     @staticmethod
@@ -773,7 +797,7 @@ class IndexAddDim(Function):
 
     node_name = "IndexAddBackward0"
     _builtin = True
-    pack_order = (lambda node: _given(node, node.index), 0)  # saved_tensors_hooks: PyTorch's
+    pack_order = (_INDEX, 0)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 3)
 
     @staticmethod
@@ -859,7 +883,7 @@ class Take(Function):
 
     node_name = "TakeBackward0"
     _builtin = True
-    pack_order = (lambda node: _given(node, node.index), 0)  # saved_tensors_hooks: PyTorch's
+    pack_order = (_INDEX_AS_IS, 0)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0,)
 
     @staticmethod
@@ -972,7 +996,7 @@ class IndexCopy(Function):
 
     node_name = "IndexCopyBackward0"
     _builtin = True
-    pack_order = (lambda node: _given(node, node.index), 0)  # saved_tensors_hooks: PyTorch's
+    pack_order = (_INDEX, 0)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 3)
 
     @staticmethod
@@ -1005,7 +1029,7 @@ class IndexFill(Function):
 
     node_name = "IndexFillBackward0"
     _builtin = True
-    pack_order = (lambda node: _given(node, node.index),)  # saved_tensors_hooks: PyTorch's
+    pack_order = (_INDEX,)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0,)
 
     @staticmethod
@@ -1031,7 +1055,7 @@ class IndexFillTensor(Function):
 
     node_name = "IndexFillBackward1"
     _builtin = True
-    pack_order = (lambda node: _given(node, node.index),)  # saved_tensors_hooks: PyTorch's
+    pack_order = (_INDEX,)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 3)
 
     @staticmethod
@@ -1179,7 +1203,7 @@ class Put(Function):
 
     node_name = "PutBackward0"
     _builtin = True
-    pack_order = (lambda node: _given(node, node.index), 0)  # saved_tensors_hooks: PyTorch's
+    pack_order = (_INDEX, 0)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 1)
 
     @staticmethod

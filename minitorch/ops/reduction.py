@@ -348,7 +348,8 @@ class MaxDim(Function):
 
     node_name = "MaxBackward0"
     _builtin = True
-    pack_order = ("_saved_indices",)  # saved_tensors_hooks: PyTorch's pack order
+    # saved_tensors_hooks: PyTorch's pack order; backward reads the indices unpacked
+    pack_order = ((lambda node: _saved_indices(node), lambda node, t: _put_indices(node, *t)),)
     saved_values = {"dim": saved_dim("given", "dim"), "keepdim": saved_attr("keepdim"),
                     "indices": lambda node: _saved_indices(node),
                     "self_sym_sizes": saved_sizes()}  # as in PyTorch
@@ -399,6 +400,13 @@ def _saved_indices(node):
         return _wrap(np.zeros((), np.int64))
     idx = node.index if node.keepdim else node.index.squeeze(node.dim)
     return _wrap(idx.astype(np.int64))
+
+
+def _put_indices(node, indices: Tensor) -> None:
+    """Backward's ``index`` from the indices a ``saved_tensors_hooks`` unpack hook gave."""
+    if node.shape:
+        idx = indices._data
+        node.index = idx if node.keepdim else array_module(idx).expand_dims(idx, node.dim)
 
 
 class Amax(Function):

@@ -282,13 +282,20 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor: 
 
 
 # ---------------------------------------------------------------- masked_select
+# (get, put) of the mask a node was called with, for ``pack_order``: backward reads the mask
+# unpacked (broadcast as the op's ``mask``)
+_MASK = (lambda node: _given(node, node.mask),
+         lambda node, t: setattr(node, "mask", array_module(t[0]._data).broadcast_to(
+             t[0]._data, node.mask.shape)))
+
+
 class MaskedSelect(Function):
     """The elements of ``input`` where ``mask`` is True, as a 1-D tensor (both broadcast to
     one shape first). Backward puts each gradient back where its element came from."""
 
     node_name = "MaskedSelectBackward0"
     _builtin = True
-    pack_order = (lambda node: _given(node, node.mask), 0)  # saved_tensors_hooks: PyTorch's
+    pack_order = (_MASK, 0)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0,)
 
     @staticmethod
@@ -563,7 +570,7 @@ class MaskedScatterSource(Function):
 
     node_name = "MaskedScatterBackward0"
     _builtin = True
-    pack_order = (lambda node: _given(node, node.mask),)  # saved_tensors_hooks: PyTorch's
+    pack_order = (_MASK,)  # saved_tensors_hooks: PyTorch's pack order
     _edge_args = (0, 2)
 
     @staticmethod

@@ -255,6 +255,9 @@ def _recorded_copy_slices(ctx, grad):
 
 def _op_backward(op, grad) -> tuple:
     """The gradients of the in-place op's node ``op`` for ``grad``, one per edge."""
+    unpack = getattr(op, "_unpack_extras", None)  # what saved_tensors_hooks packed besides
+    if unpack is not None:                         # its saved tensors (autograd/graph.py)
+        unpack(None)
     grads = op._forward_cls.backward(op, grad) if op._builtin else op.apply(grad)
     grads = grads if type(grads) is tuple else (grads,)
     return (grads + (None,) * len(op._next))[:len(op._next)]
