@@ -27,8 +27,7 @@ from minitorch._backend import array_module
 from minitorch._backend import to_numpy as _to_numpy
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
-from minitorch.autograd.grad_mode import no_grad
-from minitorch.ops._util import differentiate_kernel
+from minitorch.ops._util import KernelNode
 from minitorch.ops.arithmetic import where
 from minitorch.ops.shape import stack
 
@@ -195,7 +194,7 @@ class GridSampler3D(GridSampler2D):
 
 
 # gridsample task: the gradients as one node, as PyTorch's grid_sampler_2d_backward
-class GridSampler2DGrad(Function):
+class GridSampler2DGrad(KernelNode):
     """PyTorch's ``grid_sampler_2d_backward`` as one node (``GridSampler2DBackwardBackward0``,
     edges: the output gradient, the input, the grid), giving the gradients of the input and
     the grid (where ``mask`` asks): :func:`_grid_sample_grads`, not recorded. Its backward
@@ -203,19 +202,8 @@ class GridSampler2DGrad(Function):
 
     node_name = "GridSampler2DBackwardBackward0"
     _builtin = True
-    _edge_args = (0, 1, 2)
-
-    @staticmethod
-    def forward(ctx, grad, x, grid, plan, mask):
-        ctx.save_for_backward(grad, x, grid)
-        ctx.args = (plan, mask)
-        ctx.set_materialize_grads(False)  # a gradient that is not used stays None
-        with no_grad():
-            return _grid_sample_grads(grad.detach(), x.detach(), grid.detach(), plan, mask)
-
-    @staticmethod
-    def backward(ctx, *ggs):
-        return differentiate_kernel(_grid_sample_grads, ctx.saved_tensors, ctx.args, ggs)
+    _edge_args = (0, 1, 2)  # grad, the input, the grid; then the plan and the mask
+    _formula = staticmethod(lambda *args: _grid_sample_grads(*args))  # (defined below)
 
 
 class GridSampler3DGrad(GridSampler2DGrad):

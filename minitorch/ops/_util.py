@@ -10,7 +10,7 @@ import numpy as np
 from minitorch import _backend, _dtype
 from minitorch._backend import array_module
 from minitorch._tensor import Tensor, _check_devices, _in_format, _suggest_memory_format, _wrap
-from minitorch.autograd.function import _unpack_saved
+from minitorch.autograd.function import Function, _unpack_saved
 
 
 def _make_quietly():
@@ -351,6 +351,35 @@ def differentiate_kernel(formula, saved: tuple, args: tuple, ggs: tuple) -> tupl
                              retain_graph=True, allow_unused=True,  # (x's own graph)
                              create_graph=is_grad_enabled()))
     return tuple(next(got) if t is not None and t._requires_grad else None for t in inputs)
+
+
+class KernelNode(Function):
+    """One of PyTorch's backward kernels as one node (``CdistBackwardBackward0``, ...), whose
+    edges are its first ``len(_edge_args)`` arguments, tensors: ``forward`` runs
+    ``_formula(*tensors, *args)`` unrecorded, and ``backward`` differentiates that same formula
+    (:func:`differentiate_kernel`), so second derivatives stay. A subclass sets ``node_name``,
+    ``_builtin = True`` (the node class reads the subclass's own), ``_edge_args``, ``_formula``
+    and ``_first_only`` when the node gives only the first of the formula's results."""
+
+    _builtin = True
+    _edge_args = ()
+    _first_only = False
+
+    @classmethod
+    def forward(cls, ctx, *args):
+        n = len(cls._edge_args)
+        tensors, ctx.args = args[:n], args[n:]
+        ctx.save_for_backward(*tensors)
+        ctx.set_materialize_grads(False)  # a gradient that is not used stays None
+        from minitorch.autograd.grad_mode import no_grad
+
+        with no_grad():
+            out = cls._formula(*(t.detach() for t in tensors), *ctx.args)
+        return out[0] if cls._first_only else out
+
+    @classmethod
+    def backward(cls, ctx, *ggs):
+        return differentiate_kernel(cls._formula, ctx.saved_tensors, ctx.args, ggs)
 
 
 def sort_dims(ndim: int, should_swap) -> list:

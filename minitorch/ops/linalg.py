@@ -28,12 +28,12 @@ from minitorch._backend import array_module
 from minitorch._dtype import CPP_NAMES
 from minitorch._tensor import Tensor, _wrap
 from minitorch.autograd.function import Function
-from minitorch.autograd.grad_mode import is_grad_enabled, no_grad
+from minitorch.autograd.grad_mode import is_grad_enabled
 from minitorch.ops._util import (
+    KernelNode,
     broadcast_error,
     check_same_device,
     check_tensor,
-    differentiate_kernel,
     normalize_dim,
     operands,
     saved_attr,
@@ -598,7 +598,7 @@ def _cdist_grad(grad, x1, x2, dist, p: float) -> tuple:
     return (_pnorm_grad(diff, grad.unsqueeze(-1), dist.unsqueeze(-1), p).sum(-2),)
 
 
-class CdistGrad(Function):
+class CdistGrad(KernelNode):
     """PyTorch's ``_cdist_backward`` as one node (``CdistBackwardBackward0``, edges: the
     output gradient, ``x1``, ``x2``, the distances): :func:`_cdist_grad`, not recorded.
     PyTorch has no derivative of it (its backward raises); here its backward differentiates
@@ -606,19 +606,9 @@ class CdistGrad(Function):
 
     node_name = "CdistBackwardBackward0"
     _builtin = True
-    _edge_args = (0, 1, 2, 3)
-
-    @staticmethod
-    def forward(ctx, grad, x1, x2, dist, p):
-        ctx.save_for_backward(grad, x1, x2, dist)
-        ctx.p = p
-        ctx.set_materialize_grads(False)
-        with no_grad():
-            return _cdist_grad(grad.detach(), x1.detach(), x2.detach(), dist.detach(), p)[0]
-
-    @staticmethod
-    def backward(ctx, gg):
-        return differentiate_kernel(_cdist_grad, ctx.saved_tensors, (ctx.p,), (gg,))
+    _edge_args = (0, 1, 2, 3)  # grad, x1, x2, the distances; then p
+    _formula = staticmethod(_cdist_grad)
+    _first_only = True
 
 
 def _pnorm_grad(diff: Tensor, g: Tensor, d: Tensor, p: float) -> Tensor:
@@ -765,26 +755,16 @@ def _pdist_grad(grad, x, dist, p: float, pairs: tuple) -> tuple:
     return (x.new_zeros(x.shape).index_add(0, i, term).index_add(0, j, -term),)
 
 
-class PdistGrad(Function):
+class PdistGrad(KernelNode):
     """PyTorch's ``_pdist_backward`` as one node (``PdistBackwardBackward0``, edges: the
     output gradient, the input, the distances): :func:`_pdist_grad`, not recorded. As
     :class:`CdistGrad`, its backward (which PyTorch lacks) differentiates that formula."""
 
     node_name = "PdistBackwardBackward0"
     _builtin = True
-    _edge_args = (0, 1, 2)
-
-    @staticmethod
-    def forward(ctx, grad, x, dist, p, pairs):
-        ctx.save_for_backward(grad, x, dist)
-        ctx.args = (p, pairs)
-        ctx.set_materialize_grads(False)
-        with no_grad():
-            return _pdist_grad(grad.detach(), x.detach(), dist.detach(), p, pairs)[0]
-
-    @staticmethod
-    def backward(ctx, gg):
-        return differentiate_kernel(_pdist_grad, ctx.saved_tensors, ctx.args, (gg,))
+    _edge_args = (0, 1, 2)  # grad, the input, the distances; then p and the pairs
+    _formula = staticmethod(_pdist_grad)
+    _first_only = True
 
 
 def pdist(input: Tensor, p: float = 2.0) -> Tensor:  # noqa: A002
