@@ -230,6 +230,8 @@ class _Level:
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
         if x.requires_grad:
             return x.view_as(x)
+        if x.is_inference() and not grad_mode.is_inference_mode_enabled():
+            x = x.clone()  # (an inference tensor may not be saved for backward: a normal copy)
         return self.leaf(x.detach().requires_grad_(True))
 
     def leaf(self, t: Tensor) -> Tensor:

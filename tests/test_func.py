@@ -621,3 +621,16 @@ def test_namedtuples_and_ordered_dicts_are_pytrees(kind):
         seen.append((type(g).__name__, [v.tolist() for v in values], batched.tolist()))
     assert seen[0] == seen[1]
     assert seen[0][0] == ("Pair" if kind == "namedtuple" else "OrderedDict")
+
+
+def test_an_inference_tensor_can_be_differentiated_by_the_transforms():
+    """torch.func differentiates a tensor made under inference_mode (its own wrapper is a new
+    tensor); minitorch's fresh leaf is a normal copy of it."""
+    def run(lib):
+        with lib.inference_mode():
+            x = lib.tensor([1.0, 2.0, 3.0])
+        out = [lib.func.grad(lambda v: (v ** 3).sum())(x), lib.func.jacrev(lambda v: v.sin())(x),
+               lib.func.vjp(lambda v: v.exp(), x)[1](lib.ones(3))[0]]
+        return [o.detach().numpy().round(5).tolist() for o in out], x.is_inference()
+
+    assert run(minitorch) == run(torch)
