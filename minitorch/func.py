@@ -547,6 +547,13 @@ def jvp(func: Callable, primals, tangents, *, strict: bool = False, has_aux: boo
             if not isinstance(x, Tensor):
                 raise RuntimeError(f"{_JVP}: Expected {name} to only contain Tensors, got "
                                    f"{type(x)}")
+    for p, t in zip(flat_p, flat_t):
+        if p.shape != t.shape:  # (PyTorch's words, from setting a forward gradient)
+            raise RuntimeError(
+                "Trying to set a forward gradient that has a different size than that of the "
+                "original Tensor, this is not supported. Tensor is of size "
+                f"[{', '.join(map(str, p.shape))}] while the given forward gradient is of size "
+                f"[{', '.join(map(str, t.shape))}].")
     state = _JVPState(func, primals, None, has_aux, strict)
     out_tangents = tree_unflatten(state.column(flat_t), state.out_spec)
     if has_aux:

@@ -634,3 +634,15 @@ def test_an_inference_tensor_can_be_differentiated_by_the_transforms():
         return [o.detach().numpy().round(5).tolist() for o in out], x.is_inference()
 
     assert run(minitorch) == run(torch)
+
+
+@pytest.mark.parametrize("tangent_shape", [(2,), (3, 1), ()])
+def test_a_tangent_of_another_shape_gets_torchs_error(tangent_shape):
+    def run(lib):
+        try:
+            lib.func.jvp(lambda v: v.sin(), (lib.ones(3),), (lib.ones(tangent_shape),))
+        except RuntimeError as e:
+            return str(e)
+        return "no error"
+
+    assert run(minitorch) == run(torch)
