@@ -370,23 +370,33 @@ def grad(func: Callable, argnums=0, has_aux: bool = False) -> Callable:
     return wrapper
 
 
-class _VJP:
+class _Traced:
+    """``func`` run once (in grad mode) on ``primals`` entered into a fresh level: the
+    differentiable inputs (``flat_diff``), the outputs (``flat_out``), and whether they reach
+    a variable outside (``keep``: then they keep their graph)."""
+
+    def _trace(self, func, primals: tuple, argnums, has_aux: bool, api: str) -> tuple:
+        """Fill in the above; ``(out, aux)`` as ``func`` gave them."""
+        self.level = level = _Level()  # (made first: it notes whether grad mode was on)
+        with grad_mode.enable_grad():
+            args, self.flat_diff, self.diff_spec = _enter_args(level, primals, argnums)
+            out, aux, flat_aux = _split_aux(func(*args), has_aux, api)
+            self.flat_out, self.out_spec = tree_flatten(out)
+            _check_outputs(self.flat_out, api)
+            self.keep = level.reaches_outside(self.flat_out + flat_aux)
+        return out, aux
+
+
+class _VJP(_Traced):
     """``func`` run once on differentiable inputs: its outputs, ready for any number of
     vector-Jacobian products."""
 
     def __init__(self, func, primals: tuple, argnums, has_aux: bool, api="vjp(f, *primals)"):
-        self.level = level = _Level()
-        with grad_mode.enable_grad():
-            args, self.flat_diff, self.diff_spec = _enter_args(level, primals, argnums)
-            out = func(*args)
-            out, aux, flat_aux = _split_aux(out, has_aux, api)
-            self.flat_out, self.out_spec = tree_flatten(out)
-            _check_outputs(self.flat_out, api)
-            for o in self.flat_out:
-                if not o.is_floating_point():
-                    raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or "
-                                       f"complex Tensors, got Tensor with dtype {o.dtype}")
-            self.keep = level.reaches_outside(self.flat_out + flat_aux)
+        out, aux = self._trace(func, primals, argnums, has_aux, api)
+        for o in self.flat_out:
+            if not o.is_floating_point():
+                raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or "
+                                   f"complex Tensors, got Tensor with dtype {o.dtype}")
         self.out = _detach_tree(out, self.keep)
         self.aux = _detach_tree(aux, self.keep)
 
@@ -464,7 +474,7 @@ def jacrev(func: Callable, argnums=0, *, has_aux: bool = False, chunk_size: int 
 _JVP = "jvp(f, primals, tangents)"
 
 
-class _JVPState:
+class _JVPState(_Traced):
     """``func`` run once on differentiable primals, with the first half of the double-vjp
     trick done: ``g = J^T u`` for dummy cotangents ``u``. ``column(tangents)`` is then
     ``J t``, the vjp of ``g`` with ``t``."""
@@ -472,16 +482,10 @@ class _JVPState:
     def __init__(self, func, primals: tuple, argnums, has_aux: bool, strict=False):
         from minitorch._creation import zeros_like
 
-        self.level = level = _Level()
         self.strict = strict
+        out, aux = self._trace(func, primals, argnums, has_aux, _JVP)
         with grad_mode.enable_grad():
-            args, self.flat_diff, self.diff_spec = _enter_args(level, primals, argnums)
-            out = func(*args)
-            out, aux, flat_aux = _split_aux(out, has_aux, _JVP)
-            self.flat_out, self.out_spec = tree_flatten(out)
-            _check_outputs(self.flat_out, _JVP)
-            self.keep = level.reaches_outside(self.flat_out + flat_aux)
-            self.us = [level.leaf(zeros_like(o).requires_grad_(True))
+            self.us = [self.level.leaf(zeros_like(o).requires_grad_(True))
                        if o.is_floating_point() and o.requires_grad else None
                        for o in self.flat_out]
             pairs = [(o, u) for o, u in zip(self.flat_out, self.us) if u is not None]
