@@ -72,27 +72,10 @@ GRAPH = 10_000
 # ---------------------------------------------------------------- op chain
 # The same chain as bench_core.py's per-op overhead benchmark (one definition for both).
 from bench_core import CHAIN, chain_lib, chain_numpy  # noqa: E402  (bench/ is sys.path[0])
-from bench_steps import mlp_data, mlp_raw_lib  # noqa: E402
+from bench_steps import mlp_data, mlp_lib, mlp_raw_lib  # noqa: E402
 
 
 # ---------------------------------------------------------------- MLP step
-def mlp_lib(lib, batch: int, hidden: int):
-    x, y = mlp_data(batch)
-    lib.manual_seed(0)
-    nn = lib.nn
-    model = nn.Sequential(nn.Linear(64, hidden), nn.ReLU(), nn.Linear(hidden, 10))
-    opt = lib.optim.SGD(model.parameters(), lr=0.1)
-    loss_fn = nn.CrossEntropyLoss()
-    x, y = lib.tensor(x), lib.tensor(y)
-
-    def step():
-        opt.zero_grad()
-        loss_fn(model(x), y).backward()
-        opt.step()
-
-    return step
-
-
 def mlp_numpy(batch: int, hidden: int):
     x, y = mlp_data(batch)
     rng = np.random.default_rng(0)

@@ -16,6 +16,25 @@ def mlp_data(batch: int, seed: int = 0):
     return x, y
 
 
+def mlp_lib(lib, batch: int, hidden: int):
+    """The MLP step as the module tutorials write it: ``nn.Sequential``, ``CrossEntropyLoss``
+    and ``optim.SGD``."""
+    x, y = mlp_data(batch)
+    lib.manual_seed(0)
+    nn = lib.nn
+    model = nn.Sequential(nn.Linear(64, hidden), nn.ReLU(), nn.Linear(hidden, 10))
+    opt = lib.optim.SGD(model.parameters(), lr=0.1)
+    loss_fn = nn.CrossEntropyLoss()
+    x, y = lib.tensor(x), lib.tensor(y)
+
+    def step():
+        opt.zero_grad()
+        loss_fn(model(x), y).backward()
+        opt.step()
+
+    return step
+
+
 def mlp_raw_lib(lib, batch: int, hidden: int):
     """The MLP step as the "with examples" tutorials write it: raw tensors with
     ``requires_grad``, ``F.cross_entropy`` and a manual SGD update under ``no_grad``."""
