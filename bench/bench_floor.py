@@ -1,6 +1,7 @@
 """How much of an MLP training step is NumPy's arithmetic, and how much is left for autograd.
 
-Run: ``python bench/bench_floor.py`` (``--rounds N``, ``--json PATH``).
+Run: ``python bench/bench_floor.py`` (``--rounds N``, ``--runs N`` for separate processes, medians
+and ranges; ``--json PATH``).
 
 For the four MLP steps of ``bench_overhead.py`` (modules with ``optim.SGD``, and raw tensors
 with ``F.cross_entropy`` and a manual update, at batch 16 and 128) it times, in interleaved
@@ -169,19 +170,8 @@ def us(seconds: float) -> str:
     return f"{seconds * 1e6:.0f} µs"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=11, help="interleaved rounds per step")
-    parser.add_argument("--target", type=float, default=0.05, help="seconds per timed batch")
-    parser.add_argument("--json", help="write the figures to this file")
-    args = parser.parse_args()
-    try:
-        import torch
-    except ImportError:  # the floor and minitorch are still timed
-        torch = None
-    minitorch.set_num_threads(1)
-    if torch is not None:
-        torch.set_num_threads(1)
+def measure_all(rounds: int, target: float, torch) -> dict:
+    """Every step's medians (seconds) and operation counts, in this process."""
     steps = {"mlp16": (mlp_lib, floor_module, 16, 32), "mlp128": (mlp_lib, floor_module, 128, 128),
              "mlp16_raw": (mlp_raw_lib, floor_raw, 16, 32),
              "mlp128_raw": (mlp_raw_lib, floor_raw, 128, 128)}
@@ -190,37 +180,87 @@ def main() -> None:
         runs = {"minitorch": make(minitorch, batch, hidden), "floor": make_floor(batch, hidden)}
         if torch is not None:
             runs["torch"] = make(torch, batch, hidden)
-        results[name] = measure(runs, args.rounds, args.target)
+        results[name] = measure(runs, rounds, target)
         results[name]["applies"], results[name]["nodes"] = count_operations(runs["minitorch"])
         print(f"  measured {name}", file=sys.stderr)
+    return results
 
+
+def run_separately(args) -> list[dict]:
+    """This benchmark ``args.runs`` times, each in a fresh process: their figures."""
+    import subprocess
+    import tempfile
+
+    runs = []
+    for i in range(args.runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "run.json")
+            subprocess.run([sys.executable, os.path.abspath(__file__), "--rounds",
+                            str(args.rounds), "--target", str(args.target), "--json", path],
+                           check=True, stdout=subprocess.DEVNULL)
+            with open(path) as fh:
+                runs.append(json.load(fh))
+        print(f"run {i + 1} of {args.runs} done", file=sys.stderr)
+    return runs
+
+
+def print_table(runs: list[dict], rounds: int, torch_version: str | None) -> None:
+    """One row per step: medians over the runs (and the range of minitorch's time beyond the
+    floor, from the lowest run to the highest, where there are several)."""
     print(f"# The NumPy floor of an MLP step ({platform.machine()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}, NumPy {np.__version__}"
-          + (f", PyTorch {torch.__version__} with 1 thread" if torch else "")
-          + f"; CPU time, medians of {args.rounds} interleaved rounds)")
+          + (f", PyTorch {torch_version} with 1 thread" if torch_version else "")
+          + f"; CPU time, medians of {rounds} interleaved rounds"
+          + (f", then the median of {len(runs)} separate runs" if len(runs) > 1 else "") + ")")
     print()
-    print("| step | PyTorch | minitorch | NumPy floor | target | time the target leaves "
+    print("| step | PyTorch | minitorch | NumPy floor | target | what the target leaves "
           "beyond the floor | minitorch beyond the floor | PyTorch beyond the floor "
           "| minitorch operations (apply calls + nodes) |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for name, r in results.items():
-        ops = r["applies"] + r["nodes"]
-        mine = r["minitorch"] - r["floor"]
-        if torch is None:
-            allowed = theirs = "n/a"
-            target = "n/a"
+    for name in runs[0]:
+        def med(key, name=name):
+            return statistics.median(run[name][key] for run in runs)
+        ops = runs[0][name]["applies"] + runs[0][name]["nodes"]
+        beyond = [run[name]["minitorch"] - run[name]["floor"] for run in runs]
+        mine = statistics.median(beyond)
+        spread = f", {us(min(beyond))}–{us(max(beyond))}" if len(runs) > 1 else ""
+        floor = med("floor")
+        if torch_version is None:
+            pytorch = target = allowed = theirs = "n/a"
         else:
-            limit = TARGETS[name] * r["torch"]
-            target = f"{TARGETS[name]}×, {us(limit)}"
-            allowed = f"{us(limit - r['floor'])} ({(limit - r['floor']) / ops * 1e6:.2f} µs each)"
-            theirs = us(r["torch"] - r["floor"])
-        print(f"| {name} | {us(r['torch']) if torch else 'n/a'} | {us(r['minitorch'])} "
-              f"| {us(r['floor'])} | {target} | {allowed} "
-              f"| {us(mine)} ({mine / ops * 1e6:.2f} µs each) | {theirs} "
-              f"| {ops} ({r['applies']} + {r['nodes']}) |")
+            limit = TARGETS[name] * med("torch")
+            pytorch, target = us(med("torch")), f"{TARGETS[name]}×, {us(limit)}"
+            allowed = f"{us(limit - floor)} ({(limit - floor) / ops * 1e6:.2f} µs each)"
+            theirs = us(statistics.median(run[name]["torch"] - run[name]["floor"]
+                                          for run in runs))
+        print(f"| {name} | {pytorch} | {us(med('minitorch'))} | {us(floor)} | {target} "
+              f"| {allowed} | {us(mine)} ({mine / ops * 1e6:.2f} µs each{spread}) | {theirs} "
+              f"| {ops} ({runs[0][name]['applies']} + {runs[0][name]['nodes']}) |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=11, help="interleaved rounds per step")
+    parser.add_argument("--target", type=float, default=0.05, help="seconds per timed batch")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="separate processes to run it in; >1 prints medians and ranges")
+    parser.add_argument("--json", help="write the figures to this file")
+    args = parser.parse_args()
+    try:
+        import torch
+    except ImportError:  # the floor and minitorch are still timed
+        torch = None
+    if args.runs > 1:
+        runs = run_separately(args)
+    else:
+        minitorch.set_num_threads(1)
+        if torch is not None:
+            torch.set_num_threads(1)
+        runs = [measure_all(args.rounds, args.target, torch)]
+    print_table(runs, args.rounds, torch.__version__ if torch is not None else None)
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump(results, fh, indent=2)
+            json.dump(runs[0] if args.runs == 1 else runs, fh, indent=2)
 
 
 if __name__ == "__main__":
