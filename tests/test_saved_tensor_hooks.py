@@ -31,18 +31,6 @@ def _arr(t):
     return np.vectorize(lambda v: float(f"{v:.5g}"), otypes=[np.float64])(a) if a.size else a
 
 
-def _runs_sorted(log: list) -> list:
-    """The log with each run of consecutive packs (or unpacks) sorted: the order in which one
-    node saves its tensors is each op's own (PyTorch's ``mul`` saves ``other`` first)."""
-    out, run = [], []
-    for entry in log + ["end"]:
-        if run and (not isinstance(entry, tuple) or entry[0] != run[0][0]):
-            out += sorted(run, key=repr)
-            run = []
-        (run if isinstance(entry, tuple) else out).append(entry)
-    return out
-
-
 def _describe(lib, t, inputs) -> tuple:
     """What a hook was given: which input it is (or none), its values, grad_fn name and flags."""
     which = next((k for k, v in inputs.items() if t is v), None)
@@ -111,7 +99,7 @@ def test_pack_and_unpack_see_what_torch_shows(name):
             y = _program(lib, name, x, w)
         log.append("forward done")
         (y * y).sum().backward()
-        return _runs_sorted(log), [x.grad.detach().numpy()] + (
+        return log, [x.grad.detach().numpy()] + (
             [] if w.grad is None else [w.grad.detach().numpy()])
 
     (log, grads), (torch_log, torch_grads) = run(minitorch), run(torch)
@@ -157,7 +145,7 @@ def test_saved_attributes_unpack_only_their_own_tensor():
             out.append((t is x, t is w, t is y, t.grad_fn and t.grad_fn.name(), t.is_leaf,
                         t.requires_grad, _arr(t).tolist()))
         (t.sum() * 2).backward()  # from the unpacked leaf w: into w.grad, through y's node
-        return _runs_sorted(log), out, _arr(x.grad).tolist(), _arr(w.grad).tolist()
+        return log, out, _arr(x.grad).tolist(), _arr(w.grad).tolist()
 
     assert run(minitorch) == run(torch)
 
@@ -742,8 +730,7 @@ def test_each_op_packs_what_torch_packs_in_its_order(name):
         inputs.update(others)  # (made inside the block: identified when unpacked)
         log.append("forward done")
         (y * y).sum().backward()
-        done = log.index("forward done")  # the packs in their order; the unpacks of one
-        return log[:done] + _runs_sorted(log[done:]), a.grad.numpy()  # node sorted
+        return log, a.grad.numpy()  # the packs and the unpacks of each node in their order
 
     (log, grad), (torch_log, torch_grad) = run(minitorch), run(torch)
     assert log == torch_log
@@ -851,3 +838,67 @@ def test_backward_reads_the_unpacked_computed_indices(name):
         return 3 - t if name.startswith("index_fill") else t.roll(1, -1)
 
     _check_unpack_feeds_backward(_computed_unpack_program, name, change)
+
+
+# (hooks task) A node unpacks all it saved as its backward begins, in its pack order: what
+# its backward did not read is not handed later to ``grad_fn._saved_<name>``, which unpacks
+# again (each read calls the unpack hook, as in PyTorch).
+def test_unpacked_in_order_and_read_again_after_a_retained_backward():
+    def run(lib):
+        log: list = []
+        x = lib.tensor(X, requires_grad=True)
+        w = lib.tensor(W.T.copy(), requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(
+                lambda t: t, lambda t: (log.append(("unpack", t is x, t is w)), t)[1]):
+            y = (x * w).sum()
+            z = (x @ lib.tensor(W)).sum()  # (backward needs only mat2)
+        y.backward(retain_graph=True)
+        log.append("read")
+        log.append(y.grad_fn.next_functions[0][0]._saved_self is x)
+        z.backward(retain_graph=True)
+        log.append("read")
+        node = z.grad_fn.next_functions[0][0]
+        log.append((node.name(), node._saved_self is None, _arr(node._saved_mat2).tolist()))
+        return log, _arr(x.grad).tolist()
+
+    assert run(minitorch) == run(torch)
+
+
+# (hooks task) PyTorch packs batch_norm's running stats before its kernel updates them: the
+# pack hook sees the old values (in the tensors themselves); a hook that keeps the tensor (not
+# a copy) gives the updated ones when it is unpacked.
+@pytest.mark.parametrize("how", ["functional", "module", "torch.batch_norm", "eval"])
+@pytest.mark.parametrize("keep", ["tensor", "clone", "list"])
+def test_batch_norm_packs_the_running_stats_before_the_update(how, keep):
+    def run(lib):
+        x = lib.tensor(X, requires_grad=True)
+        log: list = []
+        bn = lib.nn.BatchNorm1d(3, momentum=0.5)
+        rm, rv = (bn.running_mean, bn.running_var) if how == "module" else (
+            lib.tensor([0.5, -1.0, 2.0]), lib.tensor([1.0, 2.0, 0.5]))
+
+        def pack(t):
+            log.append(("pack", t is rm, t is rv, _arr(t).tolist()))
+            return t if keep == "tensor" else t.clone() if keep == "clone" else \
+                (t.tolist(), t.dtype)
+
+        def unpack(p):
+            t = p if keep != "list" else lib.tensor(p[0], dtype=p[1])
+            log.append(("unpack", _arr(t).tolist()))
+            return t
+
+        for step in range(2):
+            with lib.autograd.graph.saved_tensors_hooks(pack, unpack):
+                if how == "functional":
+                    y = lib.nn.functional.batch_norm(x, rm, rv, training=True, momentum=0.5)
+                elif how == "module":
+                    y = bn(x)
+                elif how == "torch.batch_norm":
+                    y = lib.batch_norm(x, None, None, rm, rv, True, 0.25, 1e-5, False)
+                else:
+                    y = lib.nn.functional.batch_norm(x * (step + 1), rm, rv)
+            log.append(("forward done", _arr(rm).tolist(), _arr(rv).tolist()))
+            (y * y).sum().backward()
+        return log, _arr(x.grad).tolist()
+
+    assert run(minitorch) == run(torch)
