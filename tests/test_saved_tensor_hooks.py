@@ -902,3 +902,68 @@ def test_batch_norm_packs_the_running_stats_before_the_update(how, keep):
         return log, _arr(x.grad).tolist()
 
     assert run(minitorch) == run(torch)
+
+
+# (hooks task) An unpack hook that gives negative indices (each index minus the size, 4):
+# PyTorch's backward wraps them (take, put, index_fill, indexing) or refuses them with its
+# kernel's error (gather, scatter_add, index_select and the index_select in index_add's,
+# index_copy's and index_fill's backward, max(dim)...); minitorch's does the same.
+def _negative_program(lib, name, a):
+    F = lib.nn.functional
+    t, rows, index = lib.tensor([1, 0, 3]), lib.tensor([2, 0, 1]), lib.tensor(
+        [[0, 2], [1, 3], [3, 0], [2, 2]])
+    return {"index_select": lambda: lib.index_select(a, 1, t),
+            "index_select dim 0": lambda: lib.index_select(a, 0, t),
+            "take": lambda: lib.take(a, t), "gather": lambda: lib.gather(a, 1, index),
+            "take_along_dim": lambda: a.take_along_dim(index, 1),
+            "index_add": lambda: a.index_add(1, t, a[:, :3] * 2, alpha=2),
+            "index_add dim 0": lambda: a.index_add(0, t, a[:3] * 2),
+            "index_copy": lambda: a.index_copy(1, t, a[:, :3] * 2),
+            "index_fill": lambda: a.index_fill(1, t, 2.0),
+            "index_fill tensor": lambda: a.index_fill(1, t, a[0, 0] * 2),
+            "put": lambda: a.put(t, a[0, :3] * 2),
+            "put accumulate": lambda: a.put(t, a[0, :3] * 2, accumulate=True),
+            "index_put": lambda: a.index_put((rows,), a[:3] * 2, accumulate=True),
+            "index_put two": lambda: a.index_put((rows, t), a[0, :3] * 2),
+            "index": lambda: a[rows], "index two": lambda: a[rows, t],
+            "index and slice": lambda: a[1:, t],
+            "scatter": lambda: a.scatter(1, index[:3], a[:3, :2] * 2),
+            "scatter_add": lambda: a.scatter_add(1, index[:3], a[:3, :2] * 2),
+            "scatter_reduce": lambda: a.scatter_reduce(1, index[:3], a[:3, :2] * 2, "sum"),
+            "max(dim)": lambda: lib.max(a, 1)[0], "min(dim) keepdim": lambda: a.min(0, True)[0],
+            "median(dim)": lambda: lib.median(a, 1)[0], "kthvalue": lambda: lib.kthvalue(a, 2)[0],
+            "mode": lambda: lib.mode(a, 1)[0], "sort": lambda: lib.sort(a, 1)[0],
+            "cummax": lambda: lib.cummax(a, 1)[0],
+            "max_pool2d": lambda: F.max_pool2d(a.reshape(1, 1, 4, 4), 2, 1)}[name]()
+
+
+@pytest.mark.parametrize("name", [
+    "index_select", "index_select dim 0", "take", "gather", "take_along_dim", "index_add",
+    "index_add dim 0", "index_copy", "index_fill", "index_fill tensor", "put",
+    "put accumulate", "index_put", "index_put two", "index", "index two", "index and slice",
+    "scatter", "scatter_add", "scatter_reduce", "max(dim)", "min(dim) keepdim", "median(dim)",
+    "kthvalue", "mode", "sort", "cummax", "max_pool2d"])
+def test_unpacked_negative_indices_as_torch(name):
+    def run(lib):
+        a = lib.tensor(np.arange(16.0, dtype=np.float32).reshape(4, 4) % 7, requires_grad=True)
+
+        def unpack(t):
+            return t - 4 if t.dtype in (lib.int64, lib.int32) else t
+
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), unpack):
+            y = _negative_program(lib, name, a)
+        return _error(lambda: (y * y).sum().backward()) or _arr(a.grad).tolist()
+
+    assert run(minitorch) == run(torch)
+
+
+@pytest.mark.parametrize("shape,dim", [((4, 4), 1), ((4, 4), 0), ((4,), 0), ((2, 4, 3), 1),
+                                       ((2, 4, 3), 2), ((4, 1), 1)])
+@pytest.mark.parametrize("index", [[1, -3, 9], [1, 9, -3], [0, 2]])
+def test_index_select_out_of_range_error_as_torch(shape, dim, index):
+    # (hooks task) along dim 1 PyTorch's kernel names the first bad index
+    def run(lib):
+        x = lib.tensor(np.zeros(shape, np.float32))
+        return _error(lambda: lib.index_select(x, dim, lib.tensor(index)))
+
+    assert run(minitorch) == run(torch)
