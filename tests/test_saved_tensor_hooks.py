@@ -31,18 +31,6 @@ def _arr(t):
     return np.vectorize(lambda v: float(f"{v:.5g}"), otypes=[np.float64])(a) if a.size else a
 
 
-def _runs_sorted(log: list) -> list:
-    """The log with each run of consecutive packs (or unpacks) sorted: the order in which one
-    node saves its tensors is each op's own (PyTorch's ``mul`` saves ``other`` first)."""
-    out, run = [], []
-    for entry in log + ["end"]:
-        if run and (not isinstance(entry, tuple) or entry[0] != run[0][0]):
-            out += sorted(run, key=repr)
-            run = []
-        (run if isinstance(entry, tuple) else out).append(entry)
-    return out
-
-
 def _describe(lib, t, inputs) -> tuple:
     """What a hook was given: which input it is (or none), its values, grad_fn name and flags."""
     which = next((k for k, v in inputs.items() if t is v), None)
@@ -111,7 +99,7 @@ def test_pack_and_unpack_see_what_torch_shows(name):
             y = _program(lib, name, x, w)
         log.append("forward done")
         (y * y).sum().backward()
-        return _runs_sorted(log), [x.grad.detach().numpy()] + (
+        return log, [x.grad.detach().numpy()] + (
             [] if w.grad is None else [w.grad.detach().numpy()])
 
     (log, grads), (torch_log, torch_grads) = run(minitorch), run(torch)
@@ -157,7 +145,7 @@ def test_saved_attributes_unpack_only_their_own_tensor():
             out.append((t is x, t is w, t is y, t.grad_fn and t.grad_fn.name(), t.is_leaf,
                         t.requires_grad, _arr(t).tolist()))
         (t.sum() * 2).backward()  # from the unpacked leaf w: into w.grad, through y's node
-        return _runs_sorted(log), out, _arr(x.grad).tolist(), _arr(w.grad).tolist()
+        return log, out, _arr(x.grad).tolist(), _arr(w.grad).tolist()
 
     assert run(minitorch) == run(torch)
 
@@ -742,8 +730,7 @@ def test_each_op_packs_what_torch_packs_in_its_order(name):
         inputs.update(others)  # (made inside the block: identified when unpacked)
         log.append("forward done")
         (y * y).sum().backward()
-        done = log.index("forward done")  # the packs in their order; the unpacks of one
-        return log[:done] + _runs_sorted(log[done:]), a.grad.numpy()  # node sorted
+        return log, a.grad.numpy()  # the packs and the unpacks of each node in their order
 
     (log, grad), (torch_log, torch_grad) = run(minitorch), run(torch)
     assert log == torch_log
@@ -851,3 +838,132 @@ def test_backward_reads_the_unpacked_computed_indices(name):
         return 3 - t if name.startswith("index_fill") else t.roll(1, -1)
 
     _check_unpack_feeds_backward(_computed_unpack_program, name, change)
+
+
+# (hooks task) A node unpacks all it saved as its backward begins, in its pack order: what
+# its backward did not read is not handed later to ``grad_fn._saved_<name>``, which unpacks
+# again (each read calls the unpack hook, as in PyTorch).
+def test_unpacked_in_order_and_read_again_after_a_retained_backward():
+    def run(lib):
+        log: list = []
+        x = lib.tensor(X, requires_grad=True)
+        w = lib.tensor(W.T.copy(), requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(
+                lambda t: t, lambda t: (log.append(("unpack", t is x, t is w)), t)[1]):
+            y = (x * w).sum()
+            z = (x @ lib.tensor(W)).sum()  # (backward needs only mat2)
+        y.backward(retain_graph=True)
+        log.append("read")
+        log.append(y.grad_fn.next_functions[0][0]._saved_self is x)
+        z.backward(retain_graph=True)
+        log.append("read")
+        node = z.grad_fn.next_functions[0][0]
+        log.append((node.name(), node._saved_self is None, _arr(node._saved_mat2).tolist()))
+        return log, _arr(x.grad).tolist()
+
+    assert run(minitorch) == run(torch)
+
+
+# (hooks task) PyTorch packs batch_norm's running stats before its kernel updates them: the
+# pack hook sees the old values (in the tensors themselves); a hook that keeps the tensor (not
+# a copy) gives the updated ones when it is unpacked.
+@pytest.mark.parametrize("how", ["functional", "module", "torch.batch_norm", "eval"])
+@pytest.mark.parametrize("keep", ["tensor", "clone", "list"])
+def test_batch_norm_packs_the_running_stats_before_the_update(how, keep):
+    def run(lib):
+        x = lib.tensor(X, requires_grad=True)
+        log: list = []
+        bn = lib.nn.BatchNorm1d(3, momentum=0.5)
+        rm, rv = (bn.running_mean, bn.running_var) if how == "module" else (
+            lib.tensor([0.5, -1.0, 2.0]), lib.tensor([1.0, 2.0, 0.5]))
+
+        def pack(t):
+            log.append(("pack", t is rm, t is rv, _arr(t).tolist()))
+            return t if keep == "tensor" else t.clone() if keep == "clone" else \
+                (t.tolist(), t.dtype)
+
+        def unpack(p):
+            t = p if keep != "list" else lib.tensor(p[0], dtype=p[1])
+            log.append(("unpack", _arr(t).tolist()))
+            return t
+
+        for step in range(2):
+            with lib.autograd.graph.saved_tensors_hooks(pack, unpack):
+                if how == "functional":
+                    y = lib.nn.functional.batch_norm(x, rm, rv, training=True, momentum=0.5)
+                elif how == "module":
+                    y = bn(x)
+                elif how == "torch.batch_norm":
+                    y = lib.batch_norm(x, None, None, rm, rv, True, 0.25, 1e-5, False)
+                else:
+                    y = lib.nn.functional.batch_norm(x * (step + 1), rm, rv)
+            log.append(("forward done", _arr(rm).tolist(), _arr(rv).tolist()))
+            (y * y).sum().backward()
+        return log, _arr(x.grad).tolist()
+
+    assert run(minitorch) == run(torch)
+
+
+# (hooks task) An unpack hook that gives negative indices (each index minus the size, 4):
+# PyTorch's backward wraps them (take, put, index_fill, indexing) or refuses them with its
+# kernel's error (gather, scatter_add, index_select and the index_select in index_add's,
+# index_copy's and index_fill's backward, max(dim)...); minitorch's does the same.
+def _negative_program(lib, name, a):
+    F = lib.nn.functional
+    t, rows, index = lib.tensor([1, 0, 3]), lib.tensor([2, 0, 1]), lib.tensor(
+        [[0, 2], [1, 3], [3, 0], [2, 2]])
+    return {"index_select": lambda: lib.index_select(a, 1, t),
+            "index_select dim 0": lambda: lib.index_select(a, 0, t),
+            "take": lambda: lib.take(a, t), "gather": lambda: lib.gather(a, 1, index),
+            "take_along_dim": lambda: a.take_along_dim(index, 1),
+            "index_add": lambda: a.index_add(1, t, a[:, :3] * 2, alpha=2),
+            "index_add dim 0": lambda: a.index_add(0, t, a[:3] * 2),
+            "index_copy": lambda: a.index_copy(1, t, a[:, :3] * 2),
+            "index_fill": lambda: a.index_fill(1, t, 2.0),
+            "index_fill tensor": lambda: a.index_fill(1, t, a[0, 0] * 2),
+            "put": lambda: a.put(t, a[0, :3] * 2),
+            "put accumulate": lambda: a.put(t, a[0, :3] * 2, accumulate=True),
+            "index_put": lambda: a.index_put((rows,), a[:3] * 2, accumulate=True),
+            "index_put two": lambda: a.index_put((rows, t), a[0, :3] * 2),
+            "index": lambda: a[rows], "index two": lambda: a[rows, t],
+            "index and slice": lambda: a[1:, t],
+            "scatter": lambda: a.scatter(1, index[:3], a[:3, :2] * 2),
+            "scatter_add": lambda: a.scatter_add(1, index[:3], a[:3, :2] * 2),
+            "scatter_reduce": lambda: a.scatter_reduce(1, index[:3], a[:3, :2] * 2, "sum"),
+            "max(dim)": lambda: lib.max(a, 1)[0], "min(dim) keepdim": lambda: a.min(0, True)[0],
+            "median(dim)": lambda: lib.median(a, 1)[0], "kthvalue": lambda: lib.kthvalue(a, 2)[0],
+            "mode": lambda: lib.mode(a, 1)[0], "sort": lambda: lib.sort(a, 1)[0],
+            "cummax": lambda: lib.cummax(a, 1)[0],
+            "max_pool2d": lambda: F.max_pool2d(a.reshape(1, 1, 4, 4), 2, 1)}[name]()
+
+
+@pytest.mark.parametrize("name", [
+    "index_select", "index_select dim 0", "take", "gather", "take_along_dim", "index_add",
+    "index_add dim 0", "index_copy", "index_fill", "index_fill tensor", "put",
+    "put accumulate", "index_put", "index_put two", "index", "index two", "index and slice",
+    "scatter", "scatter_add", "scatter_reduce", "max(dim)", "min(dim) keepdim", "median(dim)",
+    "kthvalue", "mode", "sort", "cummax", "max_pool2d"])
+def test_unpacked_negative_indices_as_torch(name):
+    def run(lib):
+        a = lib.tensor(np.arange(16.0, dtype=np.float32).reshape(4, 4) % 7, requires_grad=True)
+
+        def unpack(t):
+            return t - 4 if t.dtype in (lib.int64, lib.int32) else t
+
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), unpack):
+            y = _negative_program(lib, name, a)
+        return _error(lambda: (y * y).sum().backward()) or _arr(a.grad).tolist()
+
+    assert run(minitorch) == run(torch)
+
+
+@pytest.mark.parametrize("shape,dim", [((4, 4), 1), ((4, 4), 0), ((4,), 0), ((2, 4, 3), 1),
+                                       ((2, 4, 3), 2), ((4, 1), 1)])
+@pytest.mark.parametrize("index", [[1, -3, 9], [1, 9, -3], [0, 2]])
+def test_index_select_out_of_range_error_as_torch(shape, dim, index):
+    # (hooks task) along dim 1 PyTorch's kernel names the first bad index
+    def run(lib):
+        x = lib.tensor(np.zeros(shape, np.float32))
+        return _error(lambda: lib.index_select(x, dim, lib.tensor(index)))
+
+    assert run(minitorch) == run(torch)

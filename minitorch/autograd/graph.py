@@ -205,9 +205,11 @@ class _HookedSaved:
     """A saved tensor packed by hooks: it keeps ``pack_hook(tensor)`` and where the tensor's
     gradient flows (its edge), never the tensor. ``unpack`` gives ``unpack_hook(packed)`` as a
     new tensor with that history. As in PyTorch, no version is checked: the hooks own the
-    values (a pack hook must not change its input in place, which is checked)."""
+    values (a pack hook must not change its input in place, which is checked). A node that
+    unpacks in its own order as backward begins (see :func:`_pack_in_order`) leaves the tensor
+    in ``ready``, which the next ``unpack`` hands over instead of calling the hook again."""
 
-    __slots__ = ("packed", "unpack_hook", "edge")
+    __slots__ = ("packed", "unpack_hook", "edge", "ready")
     tensor = None  # the tensor is not kept (``walk`` shows nothing for it)
     origin = None  # ``unpack`` gives the history itself
 
@@ -217,9 +219,17 @@ class _HookedSaved:
             self.packed = pack_hook(tensor)
         if tensor._version != version:
             raise RuntimeError(_PACK_INPLACE)
-        self.unpack_hook, self.edge = unpack_hook, edge
+        self.unpack_hook, self.edge, self.ready = unpack_hook, edge, None
 
     def unpack(self):
+        ready = self.ready
+        if ready is not None:
+            self.ready = None
+            return ready
+        return self.unpack_now()
+
+    def unpack_now(self):
+        """Call the unpack hook (the tensor it gives, with the saved tensor's history)."""
         data = self.unpack_hook(self.packed)
         if not isinstance(data, function.Tensor):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
@@ -264,50 +274,66 @@ def _pack_in_order(node, order: tuple, pack_hook, unpack_hook) -> None:
     and, for what PyTorch saves but minitorch keeps otherwise (integer indices, a target, the
     statistics of a norm), the name of the node's attribute that gives it, or a function of the
     node: a tensor, None (nothing) or a list of them. Those extra tensors are packed
-    too, and unpacked when backward reaches the node (a pre-hook), as PyTorch unpacks what it
-    saved. An extra named by an attribute of the node that holds the tensor (``ctx.indices``)
+    too. An extra named by an attribute of the node that holds the tensor (``ctx.indices``)
     is replaced by what the unpack hook gave, so backward reads that, as PyTorch's does; a
     getter paired with a setter, ``(get, put)``, has ``put(node, unpacked)`` write the
     unpacked tensors back where backward reads them. The saved tensors not
     listed are packed after them, except the positions in the Function's ``pack_skip`` (a
-    number PyTorch keeps as a Scalar, which minitorch saves as a 0-d tensor)."""
+    number PyTorch keeps as a Scalar, which minitorch saves as a 0-d tensor).
+
+    PyTorch's node unpacks all it saved as its backward begins, in the order it packed them:
+    so does this one's (a pre-hook), where that order is not simply the positions (the
+    unpacked saved tensors wait in ``ready`` for ``saved_tensors``, which each backward reads
+    whole). A Function's ``pack_before(node)``, a context
+    manager, is open while packing (batch_norm's shows its running stats as they were before
+    forward updated them, as PyTorch packs its inputs before the kernel runs)."""
     extras = {}  # worked out first: a getter may read ``saved_tensors``, still unpacked here
     for key in order:
         if not isinstance(key, int):
             get = key[0] if isinstance(key, tuple) else key
             got = get(node) if callable(get) else getattr(node, get)
             extras[key] = got if isinstance(got, list | tuple) else [got]
-    saved, unpacked_in_backward = list(node._saved), []
+    saved, in_order = list(node._saved), []  # (hooked, where the unpacked ones go)
     skip = order + getattr(node._forward_cls, "pack_skip", ())
-    for key in order + tuple(i for i in range(len(saved)) if i not in skip):
-        if isinstance(key, int):
-            s = saved[key] if key < len(saved) else None  # (a subclass may save fewer)
-            if s is not None:
-                saved[key] = _HookedSaved(s.tensor, pack_hook, unpack_hook, _edge_of(s))
-            continue
-        settable = isinstance(key, str) and key in vars(node)  # (not a property of the node)
-        hooked = [_HookedSaved(t, pack_hook, unpack_hook,
-                               t._edge() if t._requires_grad else (None, 0))
-                  for t in extras[key] if t is not None]
-        if isinstance(key, tuple):  # (get, put): put(node, the unpacked tensors)
-            unpacked_in_backward.append((hooked, key[1]))
-        else:
-            unpacked_in_backward += [([h], key if settable and extras[key][0] is getattr(
-                node, key) else None) for h in hooked]
+    before = getattr(node._forward_cls, "pack_before", None)
+    with contextlib.nullcontext() if before is None else before(node):
+        for key in order + tuple(i for i in range(len(saved)) if i not in skip):
+            if isinstance(key, int):
+                s = saved[key] if key < len(saved) else None  # (a subclass may save fewer)
+                if s is not None:
+                    saved[key] = _HookedSaved(s.tensor, pack_hook, unpack_hook, _edge_of(s))
+                    in_order.append(([saved[key]], _READY))
+                continue
+            settable = isinstance(key, str) and key in vars(node)  # (not a property of the node)
+            hooked = [_HookedSaved(t, pack_hook, unpack_hook,
+                                   t._edge() if t._requires_grad else (None, 0))
+                      for t in extras[key] if t is not None]
+            if isinstance(key, tuple):  # (get, put): put(node, the unpacked tensors)
+                in_order.append((hooked, key[1]))
+            else:
+                in_order += [([h], key if settable and extras[key][0] is getattr(
+                    node, key) else None) for h in hooked]
     node._saved = tuple(saved)
-    if unpacked_in_backward:
-        node_ref = weakref.ref(node)  # (no cycle through the node's own hook)
+    positions = [hooked[0] for hooked, put in in_order if put is _READY]
+    if len(positions) == len(in_order) and positions == [s for s in saved if s in positions]:
+        return  # only saved tensors, packed in their order: ``saved_tensors`` unpacks them so
+    node_ref = weakref.ref(node)  # (no cycle through the node's own hooks)
 
-        def unpack_extras(grads) -> None:
-            for hooked, put in unpacked_in_backward:
-                tensors = [h.unpack() for h in hooked]
-                if isinstance(put, str):
-                    setattr(node_ref(), put, tensors[0])
-                elif put is not None:
-                    put(node_ref(), tensors)
+    def unpack_in_order(grads) -> None:
+        for hooked, put in in_order:
+            tensors = [h.unpack_now() for h in hooked]
+            if put is _READY:
+                hooked[0].ready = tensors[0]
+            elif isinstance(put, str):
+                setattr(node_ref(), put, tensors[0])
+            elif put is not None:
+                put(node_ref(), tensors)
 
-        node.register_prehook(unpack_extras)
-        node._unpack_extras = unpack_extras  # (CopySlices runs its in-place op's node itself)
+    node.register_prehook(unpack_in_order)
+    node._unpack_extras = unpack_in_order  # (CopySlices runs its in-place op's node itself)
+
+
+_READY = object()  # (in ``_pack_in_order``: a saved tensor, left ``ready`` for backward)
 
 
 class saved_tensors_hooks:  # noqa: N801

@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import math
 import warnings
 
@@ -30,6 +31,7 @@ from minitorch._backend import to_numpy as _to_numpy
 from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch._warnings import warn_once
 from minitorch.autograd import grad_mode
+from minitorch.autograd import graph as _graph  # (hooks task: batch_norm's pack_before)
 from minitorch.autograd.function import Function
 from minitorch.functional import broadcast_tensors as _broadcast_tensors  # losses broadcast first
 
@@ -517,6 +519,8 @@ class NativeBatchNorm(Function):
             mean = quietly(np.mean, xd, dims, xd.dtype)
             var = quietly(np.var, xd, dims, xd.dtype)
             if running_mean is not None:
+                if ctx._record and _graph._hooks.stack:  # (hooks task) see pack_before
+                    ctx.old_running = [t._data.copy() for t in (running_mean, running_var)]
                 n = xd.size // xd.shape[1]
                 m = xd.dtype.type(momentum)
                 running_mean._data *= 1 - m
@@ -539,6 +543,25 @@ class NativeBatchNorm(Function):
         if not training:
             ctx.stats = (_wrap(mean.reshape(shape)), _wrap(invstd.reshape(shape)))
         return _wrap(out.astype(x._data.dtype, copy=False))
+
+    @staticmethod
+    @contextlib.contextmanager
+    def pack_before(node):
+        """(hooks task) ``saved_tensors_hooks``: PyTorch packs the running stats before its
+        kernel updates them, so they show their old values (kept by forward in a hooks block)
+        while the node is packed."""
+        old = node.__dict__.pop("old_running", None)
+        if old is None:
+            yield
+            return
+        new = [t._data.copy() for t in node.running]
+        for t, values in zip(node.running, old):
+            t._data[...] = values
+        try:
+            yield
+        finally:
+            for t, values in zip(node.running, new):
+                t._data[...] = values
 
     @staticmethod
     def backward(ctx, grad):

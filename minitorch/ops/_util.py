@@ -95,6 +95,16 @@ def normalize_dims(dim, ndim: int) -> tuple:
     return dims if ndim else ()  # a 0-dim tensor accepts dim 0 or -1, and has nothing to reduce
 
 
+def check_in_bounds(index, dim: int, size: int) -> None:
+    """PyTorch's error for an index of ``gather``/``scatter`` outside ``[0, size)`` (no
+    negative ones), naming the first such index. (hooks task: the backwards of ``gather``,
+    ``scatter_add`` and ``max(dim)`` check the indices an unpack hook gave, as PyTorch's.)"""
+    bad = index[(index < 0) | (index >= size)] if index.size else index
+    if bad.size:
+        raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension "
+                           f"{dim} with size {size}")
+
+
 def check_tensor(value, func: str, arg: str, position: int) -> None:
     """PyTorch's TypeError for an argument that must be a tensor. ``position`` counts the
     arguments as called: 2 for ``other`` in ``torch.maximum(x, other)``, 1 in

@@ -32,7 +32,7 @@ from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops import shape as _shape
-from minitorch.ops._util import as_tensor, check_tensor, normalize_dim
+from minitorch.ops._util import as_tensor, check_in_bounds, check_tensor, normalize_dim
 from minitorch.ops.shape import Embed, Select, Slice, _view_of  # noqa: F401  (view indexing)
 
 __all__ = ["getitem", "setitem", "gather", "select", "narrow"]
@@ -327,6 +327,7 @@ class Gather(Function):
         out = xp.zeros(ctx.shape, dtype=grad._data.dtype)
         if not ctx.shape:  # a 0-d input: every gathered number is it
             return _wrap(out + grad._data.sum(dtype=out.dtype)), None
+        check_in_bounds(ctx.index._data, ctx.dim, ctx.shape[ctx.dim])  # (as unpacked)
         idx = list(open_grid(xp, ctx.index._data.shape)) or [None]  # a 0-d index: one place
         idx[ctx.dim] = ctx.index._data
         if grad._requires_grad and grad_mode._state.enabled:  # double backward: recorded
@@ -733,11 +734,7 @@ def gather(x: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> 
             raise RuntimeError(
                 f"Size does not match at dimension {k} expected index {list(idx.shape)} to be no "
                 f"larger than self {list(x._data.shape)} apart from dimension {d}")
-    size = shape[d] if shape else 1
-    bad = idx[(idx < 0) | (idx >= size)] if idx.size else idx
-    if bad.size:
-        raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {d} "
-                           f"with size {size}")
+    check_in_bounds(idx, d, shape[d] if shape else 1)
     return Gather.apply(x, d, index)
 
 
@@ -777,7 +774,11 @@ class IndexSelect(Function):
                 raise IndexError("index out of range in self")
             return _wrap(a._data.copy())
         size = a._data.shape[dim]
-        if index.size and (index.min() < 0 or index.max() >= size):  # no negative indices
+        bad = index[(index < 0) | (index >= size)]  # no negative indices
+        if bad.size and dim == 1:  # (the message of PyTorch's kernel for dim 1)
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(bad[0])} "
+                               f"axis_dim={size}")
+        if bad.size:
             raise IndexError("index out of range in self")
         return _wrap(np.take(a._data, index, axis=dim))
 

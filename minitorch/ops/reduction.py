@@ -29,6 +29,7 @@ from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops._util import (
     as_int64_shown,
+    check_in_bounds,
     normalize_dim,
     normalize_dims,
     quietly,
@@ -378,6 +379,7 @@ class MaxDim(Function):
         if not ctx.shape:
             return grad
         xp = array_module(grad._data)
+        check_in_bounds(ctx.index, ctx.dim, ctx.shape[ctx.dim])  # (as unpacked)
         mask = xp.zeros(ctx.shape, dtype=np.bool_)
         xp.put_along_axis(mask, ctx.index, True, axis=ctx.dim)
         return _select(_wrap(mask), _spread(grad, ctx.shape, (ctx.dim,), ctx.keepdim))

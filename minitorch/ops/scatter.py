@@ -29,7 +29,13 @@ from minitorch._tensor import Tensor, _wrap
 from minitorch._warnings import warn_once
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
-from minitorch.ops._util import as_tensor, broadcast_error, check_tensor, normalize_dim
+from minitorch.ops._util import (
+    as_tensor,
+    broadcast_error,
+    check_in_bounds,
+    check_tensor,
+    normalize_dim,
+)
 from minitorch.ops.indexing import Gather, _add_at, _given
 
 __all__ = ["scatter", "scatter_add", "masked_select", "nonzero"]
@@ -124,6 +130,7 @@ def _gathered(grad: Tensor, dim: int, index: Tensor, shape: tuple) -> Tensor:
     ``src``'s ``shape`` where ``index`` is smaller."""
     if not grad._data.ndim:
         return grad.reshape(shape)
+    check_in_bounds(index._data, dim, grad._data.shape[dim])  # (as unpacked)
     g = Gather.apply(grad.reshape(grad._data.shape or (1,)), dim, index.reshape(
         index._data.shape or (1,)))
     if tuple(g._data.shape) != tuple(shape or (1,)):
