@@ -31,7 +31,7 @@ from minitorch._backend import to_numpy as _to_numpy
 from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch._warnings import warn_once
 from minitorch.autograd import grad_mode
-from minitorch.autograd import graph as _graph  # (hooks task: batch_norm's pack_before)
+from minitorch.autograd import graph as _graph  # batch_norm's pack_before
 from minitorch.autograd.function import Function
 from minitorch.functional import broadcast_tensors as _broadcast_tensors  # losses broadcast first
 
@@ -519,7 +519,7 @@ class NativeBatchNorm(Function):
             mean = quietly(np.mean, xd, dims, xd.dtype)
             var = quietly(np.var, xd, dims, xd.dtype)
             if running_mean is not None:
-                if ctx._record and _graph._hooks.stack:  # (hooks task) see pack_before
+                if ctx._record and _graph._hooks.stack:  # see pack_before
                     ctx.old_running = [t._data.copy() for t in (running_mean, running_var)]
                 n = xd.size // xd.shape[1]
                 m = xd.dtype.type(momentum)
@@ -547,7 +547,7 @@ class NativeBatchNorm(Function):
     @staticmethod
     @contextlib.contextmanager
     def pack_before(node):
-        """(hooks task) ``saved_tensors_hooks``: PyTorch packs the running stats before its
+        """``saved_tensors_hooks``: PyTorch packs the running stats before its
         kernel updates them, so they show their old values (kept by forward in a hooks block)
         while the node is packed."""
         old = node.__dict__.pop("old_running", None)

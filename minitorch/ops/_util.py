@@ -97,9 +97,12 @@ def normalize_dims(dim, ndim: int) -> tuple:
 
 def check_in_bounds(index, dim: int, size: int) -> None:
     """PyTorch's error for an index of ``gather``/``scatter`` outside ``[0, size)`` (no
-    negative ones), naming the first such index. (hooks task: the backwards of ``gather``,
-    ``scatter_add`` and ``max(dim)`` check the indices an unpack hook gave, as PyTorch's.)"""
-    bad = index[(index < 0) | (index >= size)] if index.size else index
+    negative ones), naming the first such index. The backwards of ``gather``, ``scatter_add``
+    and ``max(dim)`` check the indices an unpack hook gave, as PyTorch's do. The common case
+    costs two small reductions (two numbers read back from a GPU)."""
+    if not index.size or (index.min() >= 0 and index.max() < size):
+        return
+    bad = index[(index < 0) | (index >= size)]
     if bad.size:
         raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension "
                            f"{dim} with size {size}")
