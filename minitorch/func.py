@@ -270,6 +270,22 @@ class _Level:
         return False
 
 
+def _normal_tensors(fn: Callable) -> Callable:
+    """``fn`` run with ``inference_mode`` off (grad mode as it was): PyTorch's differentiating
+    transforms work, and make their results, as normal tensors even when called under
+    ``inference_mode``; only ``vmap`` makes inference tensors there, as plain ops do."""
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        if not grad_mode.is_inference_mode_enabled():
+            return fn(*args, **kwargs)
+        enabled = grad_mode.is_grad_enabled()
+        with grad_mode.inference_mode(False), grad_mode.set_grad_enabled(enabled):
+            return fn(*args, **kwargs)
+
+    return run
+
+
 def _detach_tree(tree, keep: bool):
     if keep:
         return tree
@@ -324,6 +340,7 @@ def grad_and_value(func: Callable, argnums=0, has_aux: bool = False) -> Callable
     tuple/list/dict of tensors, and its gradient has the same structure."""
 
     @functools.wraps(func)
+    @_normal_tensors
     def wrapper(*args, **kwargs):
         level = _Level()
         with grad_mode.enable_grad():
@@ -407,12 +424,14 @@ class _VJP(_Traced):
                                   retain_graph=retain_graph, create_graph=need)
 
 
+@_normal_tensors
 def vjp(func: Callable, *primals, has_aux: bool = False):
     """``(output, vjp_fn)``: ``vjp_fn(cotangents)`` is the vector-Jacobian product, one
     gradient per primal (always a tuple). ``vjp_fn`` may be called many times. With
     ``has_aux``: ``(output, vjp_fn, aux)``."""
     state = _VJP(func, primals, None, has_aux)
 
+    @_normal_tensors
     def vjp_fn(cotangents, retain_graph: bool = True, create_graph: bool | None = None):
         if create_graph is None:
             create_graph = grad_mode.is_grad_enabled()
@@ -448,6 +467,7 @@ def jacrev(func: Callable, argnums=0, *, has_aux: bool = False, chunk_size: int 
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
     @functools.wraps(func)
+    @_normal_tensors
     def wrapper(*args):
         from minitorch._creation import zeros, zeros_like
         from minitorch.ops.shape import stack
@@ -524,6 +544,7 @@ class _JVPState(_Traced):
         return cols
 
 
+@_normal_tensors
 def jvp(func: Callable, primals, tangents, *, strict: bool = False, has_aux: bool = False):
     """``(output, jvp_out)``: the Jacobian-vector product ``J @ tangents``, by the
     double-vjp trick (two backward passes, no forward-mode formulas). ``primals`` is the
@@ -570,6 +591,7 @@ def jacfwd(func: Callable, argnums=0, has_aux: bool = False, *,
     """The Jacobian of ``func`` by forward mode: one jvp per input element (the output is
     ``func`` evaluated once; its structure as :func:`jacrev`'s)."""
     @functools.wraps(func)
+    @_normal_tensors
     def wrapper(*args):
         from minitorch._creation import zeros, zeros_like
         from minitorch.ops.shape import stack
@@ -746,12 +768,15 @@ def _stack_outputs(results: list, out_dims, func, batch_size: int):
             raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type "
                              f"{type(pieces[0])}. Did you mean to set out_dims= to None for "
                              "output?")
+        # (PyTorch's vmap hands back the slices' own result: an inference tensor only when
+        # the slices made one under inference_mode, not a view of a normal tensor)
+        normal = not any(p.is_inference() for p in pieces)
         if batch_size == 0:
-            empty = zeros((0, *pieces[0].shape), dtype=pieces[0].dtype,
-                          device=pieces[0].device)
+            empty = (_normal_tensors(zeros) if normal else zeros)(
+                (0, *pieces[0].shape), dtype=pieces[0].dtype, device=pieces[0].device)
             out.append(empty.movedim(0, d))
         else:
-            out.append(stack(pieces, d))
+            out.append((_normal_tensors(stack) if normal else stack)(pieces, d))
     return tree_unflatten(out, spec)
 
 
@@ -794,8 +819,8 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
         results = []
         for b in range(max(batch_size, 1)):
             if batch_size == 0:  # run once on zeros, for the outputs' shapes
-                sliced = [a if d is None else zeros(a.shape[:d] + a.shape[d + 1:],
-                                                    dtype=a.dtype, device=a.device)
+                sliced = [a if d is None else (zeros if a.is_inference() else _normal_tensors(
+                    zeros))(a.shape[:d] + a.shape[d + 1:], dtype=a.dtype, device=a.device)
                           for a, d in zip(flat_args, flat_dims)]
             else:
                 sliced = [a if d is None else a.select(d, b) for a, d in zip(flat_args, flat_dims)]

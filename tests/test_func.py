@@ -646,3 +646,82 @@ def test_a_tangent_of_another_shape_gets_torchs_error(tangent_shape):
         return "no error"
 
     assert run(minitorch) == run(torch)
+
+
+# ------------------------------------------------- inference_mode (task: func fidelity)
+INFERENCE_CASES = {
+    "grad": lambda fx, tt, x: fx.grad(lambda v: (v.sin() ** 2).sum())(x),
+    "grad-and-value": lambda fx, tt, x: fx.grad_and_value(lambda v: (v ** 3).sum())(x),
+    "grad-aux": lambda fx, tt, x: fx.grad(lambda v: (v.sum(), (v * 2, tt.ones(2))),
+                                          has_aux=True)(x),
+    "vjp": lambda fx, tt, x: fx.vjp(lambda v: v.exp(), x)[1](x.cos()),
+    "vjp-output-aux": lambda fx, tt, x: fx.vjp(lambda v: (v.exp(), v + 1), x, has_aux=True)[::2],
+    "jvp": lambda fx, tt, x: fx.jvp(lambda v: (v.sin(), v * 2), (x,), (x.cos(),)),
+    "jvp-aux": lambda fx, tt, x: fx.jvp(lambda v: (v.exp(), v + 1), (x,), (x,), has_aux=True),
+    "jacrev": lambda fx, tt, x: fx.jacrev(lambda v: v.sin().outer(v))(x),
+    "jacfwd": lambda fx, tt, x: fx.jacfwd(lambda v: (v.exp(), v.sum()), has_aux=True)(x),
+    "hessian": lambda fx, tt, x: fx.hessian(lambda v: (v.sin() * v.exp()).sum())(x),
+    "vmap-sin": lambda fx, tt, x: fx.vmap(tt.sin)(x),
+    "vmap-view": lambda fx, tt, x: fx.vmap(lambda v: v.view(()), out_dims=0)(x),
+    "vmap-out-dims-none": lambda fx, tt, x: fx.vmap(lambda v: (v * 1, v.view(()), tt.ones(2)),
+                                                    out_dims=(0, 0, None))(x),
+    "vmap-grad": lambda fx, tt, x: fx.vmap(fx.grad(lambda v: v.sin() * v))(x),
+    "grad-vmap": lambda fx, tt, x: fx.grad(lambda v: fx.vmap(tt.sin)(v).sum())(x),
+    "vmap-empty": lambda fx, tt, x: fx.vmap(lambda v: v.view(()))(x[:0]),
+}
+
+
+@pytest.mark.parametrize("inference_input", [False, True])
+@pytest.mark.parametrize("name", sorted(INFERENCE_CASES))
+def test_results_made_under_inference_mode_are_torchs(name, inference_input):
+    """Under inference_mode, PyTorch's differentiating transforms run (and make their results)
+    out of inference mode: the results are normal tensors, which may be changed in place and
+    used by autograd afterwards. vmap makes inference tensors, as plain ops do, but hands back
+    a view of a normal tensor as a normal tensor."""
+    def run(fx, tt):
+        x = tt.tensor(A)
+        with tt.inference_mode():
+            if inference_input:
+                x = tt.tensor(A)
+            out = INFERENCE_CASES[name](fx, tt, x)
+        leaves = t_flatten(out)[0] if tt is torch else mfunc.tree_flatten(out)[0]
+        seen = []
+        for t in leaves:
+            value = t.detach().numpy().round(8).tolist()
+            w = tt.ones(t.shape, dtype=t.dtype, requires_grad=True)
+            try:
+                (t * w).sum().backward()
+                used = "ok"
+            except RuntimeError as e:
+                used = str(e)
+            try:
+                t.add_(1)
+                changed = "ok"
+            except RuntimeError as e:
+                changed = str(e)
+            seen.append((t.is_inference(), t.requires_grad, used, changed, value))
+        return seen
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
+
+
+def test_transforms_switch_inference_mode_off_inside():
+    """What ``func`` sees under inference_mode: the reverse-mode transforms switch it off and
+    grad mode on (jvp and jacfwd are left out: PyTorch's forward mode leaves grad mode off,
+    minitorch's double-vjp needs it on)."""
+    def run(fx, tt):
+        seen = []
+
+        def f(v):
+            seen.append((tt.is_inference_mode_enabled(), tt.is_grad_enabled(),
+                         tt.ones(2).is_inference()))
+            return (v * 2).sum()
+
+        with tt.inference_mode():
+            for transform in (fx.grad, fx.jacrev, fx.hessian, fx.vmap):
+                transform(f)(tt.ones(3) if transform is not fx.vmap else tt.ones(1, 3))
+            fx.vjp(f, tt.ones(2))
+            seen.append((tt.is_inference_mode_enabled(), tt.is_grad_enabled()))
+        return seen
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
