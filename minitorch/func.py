@@ -44,7 +44,7 @@ from minitorch.autograd import engine, grad_mode
 from minitorch.autograd.function import AccumulateGrad
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap",
-           "functional_call", "stack_module_state"]
+           "functional_call", "stack_module_state", "replace_all_batch_norm_modules_"]
 
 
 # ------------------------------------------------------------------------------ pytrees
@@ -664,6 +664,26 @@ def _random_guard(randomness: str):
                 setattr(Generator, name, fn)
 
 
+_vmap_stack: list[int] = []  # the vmaps at work (their serials), outermost first
+
+
+def _check_batch_norm_stats(running_mean, running_var) -> None:
+    """PyTorch's error for batch norm in training inside ``vmap`` when the running statistics
+    it would update in place are not batched at every vmap at work (a tensor is batched when
+    it is a slice that the vmap handed to its function). minitorch takes the input to be
+    batched, as it nearly always is; PyTorch's check also asks whether it is."""
+    for level in _vmap_stack:
+        for stat in (running_mean, running_var):
+            if stat is not None and level not in getattr(stat, "_vmap_levels", ()):
+                raise RuntimeError(
+                    "Batch norm got a batched tensor as input while the running_mean or "
+                    "running_var, which will be updated in place, were not batched.\nIf you "
+                    "are using a module and do not need eval mode, please set "
+                    "`track_running_stats` to be False.If you are using a prebuilt module and "
+                    "do not need eval mode, please see the functorch website for resources on "
+                    "how to patch your module to work with vmap")
+
+
 def _check_randomness_arg(randomness: str) -> None:
     if randomness not in ["error", "different", "same"]:
         raise RuntimeError("Only allowed values for randomness are 'error', 'different', or "
@@ -796,9 +816,9 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
 
     Because ``func`` really runs once per slice, some code that PyTorch's ``vmap`` refuses runs
     here, slice by slice: ``.item()`` and ``if`` on a tensor's value, an in-place change of a
-    tensor the function closes over, side effects (they happen once per slice), and a
-    ``BatchNorm`` module in training mode (its running statistics are updated once per slice,
-    where PyTorch raises). Keep such code out of a function you map.
+    tensor the function closes over, side effects (they happen once per slice). Keep such code
+    out of a function you map. Batch norm in training raises PyTorch's error when the running
+    statistics it would update are not batched (see :func:`replace_all_batch_norm_modules_`).
 
     >>> import minitorch
     >>> from minitorch.func import vmap
@@ -815,6 +835,7 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
 
         _check_out_dims(out_dims, func)
         batch_size, flat_dims, flat_args, spec = _process_inputs(in_dims, args, func)
+        level = next(_serials)
         state = default_generator.get_state() if randomness == "same" else None
         results = []
         for b in range(max(batch_size, 1)):
@@ -824,10 +845,17 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
                           for a, d in zip(flat_args, flat_dims)]
             else:
                 sliced = [a if d is None else a.select(d, b) for a, d in zip(flat_args, flat_dims)]
+            for a, d, t in zip(flat_args, flat_dims, sliced):
+                if d is not None:  # (batched at this level, and at the levels its source was)
+                    t._vmap_levels = getattr(a, "_vmap_levels", frozenset()) | {level}
             if state is not None:
                 default_generator.set_state(state)
-            with _random_guard(randomness):
-                results.append(func(*tree_unflatten(sliced, spec), **kwargs))
+            _vmap_stack.append(level)
+            try:
+                with _random_guard(randomness):
+                    results.append(func(*tree_unflatten(sliced, spec), **kwargs))
+            finally:
+                _vmap_stack.pop()
         return _stack_outputs(results, out_dims, func, batch_size)
 
     return wrapper
@@ -965,3 +993,26 @@ def stack_module_state(models) -> tuple[dict, dict]:
     params = {k: stacked([p[k] for p in all_params], k) for k in all_params[0]}
     buffers = {k: stacked([b[k] for b in all_buffers], k) for k in all_buffers[0]}
     return params, buffers
+
+
+# (task func: batch norm under vmap)
+def _is_batch_norm(module) -> bool:
+    """Whether ``module`` is a BatchNorm (PyTorch's ``_BatchNorm``; minitorch's InstanceNorm
+    derives from it, PyTorch's does not). By class name: ``nn`` is a layer above this one."""
+    names = {c.__name__ for c in type(module).__mro__ if c.__module__.startswith("minitorch.nn")}
+    return "_BatchNorm" in names and "_InstanceNorm" not in names
+
+
+def replace_all_batch_norm_modules_(root):
+    """Make every BatchNorm module in ``root`` (``root`` included) keep no running statistics,
+    in place: ``running_mean``, ``running_var`` and ``num_batches_tracked`` become None and
+    ``track_running_stats`` False, so the modules always normalise with the batch's own
+    statistics and work under :func:`vmap`, where updating unbatched running statistics raises.
+    Returns ``root``."""
+    for module in (root, *root.modules()):
+        if _is_batch_norm(module) and module.track_running_stats:
+            module.running_mean = None
+            module.running_var = None
+            module.num_batches_tracked = None
+            module.track_running_stats = False
+    return root

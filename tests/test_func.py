@@ -725,3 +725,116 @@ def test_transforms_switch_inference_mode_off_inside():
         return seen
 
     assert run(mfunc, minitorch) == run(tfunc, torch)
+
+
+# ------------------------------------------- batch norm under vmap (task: func fidelity)
+RNG_BN = np.random.default_rng(3).standard_normal(24).astype(np.float32)
+BATCH_NORM_CASES = {
+    "module": lambda fx, lib, x: fx.vmap(lib.nn.BatchNorm1d(4))(x),
+    "module-2d": lambda fx, lib, x: fx.vmap(lib.nn.BatchNorm2d(3))(x.reshape(2, 1, 3, 2, 2)),
+    "sequential": lambda fx, lib, x: fx.vmap(lib.nn.Sequential(lib.nn.Tanh(),
+                                                               lib.nn.BatchNorm1d(4)))(x),
+    "momentum-none": lambda fx, lib, x: fx.vmap(lib.nn.BatchNorm1d(4, momentum=None))(x),
+    "functional": lambda fx, lib, x: fx.vmap(lambda v: lib.nn.functional.batch_norm(
+        v, lib.zeros(4), lib.ones(4), training=True))(x),
+    "functional-mean-only": lambda fx, lib, x: fx.vmap(lambda v: lib.nn.functional.batch_norm(
+        v, lib.zeros(4), None, training=True))(x),
+    "functional-batched-stats": lambda fx, lib, x: fx.vmap(
+        lambda v, m, s: lib.nn.functional.batch_norm(v, m, s, training=True))(
+        x, lib.zeros(2, 4), lib.ones(2, 4)),
+    "functional-eval": lambda fx, lib, x: fx.vmap(lambda v: lib.nn.functional.batch_norm(
+        v, lib.zeros(4), lib.ones(4), training=False))(x),
+    "functional-call-buffers": lambda fx, lib, x: _bn_functional_call(fx, lib, x, True),
+    "functional-call-unbatched-buffers": lambda fx, lib, x: _bn_functional_call(fx, lib, x,
+                                                                               False),
+    "nested-stats-batched-outside": lambda fx, lib, x: _bn_nested(fx, lib, x, outer=True),
+    "nested-stats-batched-inside": lambda fx, lib, x: _bn_nested(fx, lib, x, outer=False),
+    "eval": lambda fx, lib, x: fx.vmap(lib.nn.BatchNorm1d(4).eval())(x),
+    "no-running-stats": lambda fx, lib, x: fx.vmap(lib.nn.BatchNorm1d(
+        4, track_running_stats=False))(x),
+    "replaced": lambda fx, lib, x: _bn_replaced(fx, lib, x),
+}
+
+
+def _bn_functional_call(fx, lib, x, batched):
+    bn = lib.nn.BatchNorm1d(4)
+    params, buffers = dict(bn.named_parameters()), dict(bn.named_buffers())
+    if not batched:
+        return fx.vmap(lambda v: fx.functional_call(bn, (params, buffers), (v,)))(x)
+    stacked = {k: lib.stack([b, b]) for k, b in buffers.items()}
+    out = fx.vmap(lambda b, v: fx.functional_call(bn, (params, b), (v,)))(stacked, x)
+    return out, stacked
+
+
+def _bn_nested(fx, lib, x, outer):
+    bn = lib.nn.BatchNorm1d(3)
+    params = dict(bn.named_parameters())
+    stacked = {k: lib.stack([b, b]) for k, b in bn.named_buffers()}
+    x = x.reshape(2, 2, 2, 3)
+
+    def call(b, v):
+        return fx.functional_call(bn, (params, b), (v,))
+
+    if outer:
+        return fx.vmap(lambda b, v: fx.vmap(lambda w: call(b, w))(v))(stacked, x)
+    return fx.vmap(lambda v: fx.vmap(call)(stacked, v))(x)
+
+
+def _bn_replaced(fx, lib, x):
+    model = lib.nn.Sequential(lib.nn.Linear(4, 4), lib.nn.BatchNorm1d(4))
+    assert fx.replace_all_batch_norm_modules_(model) is model
+    return fx.vmap(model)(x), repr(model), sorted(model.state_dict())
+
+
+@pytest.mark.parametrize("name", sorted(BATCH_NORM_CASES))
+def test_batch_norm_under_vmap_is_torchs(name):
+    """PyTorch's vmap refuses batch norm in training when the running statistics it would
+    update in place are not batched (the same error), and works when they are (each slice
+    updates its own row), in eval mode, without running statistics, and after
+    replace_all_batch_norm_modules_. The modules' buffers afterwards are compared too."""
+    def run(fx, lib):
+        lib.manual_seed(0)
+        x = lib.tensor(RNG_BN.reshape(2, 3, 4))
+        try:
+            out = BATCH_NORM_CASES[name](fx, lib, x)
+        except RuntimeError as e:
+            return str(e)
+        leaves = t_flatten(out)[0] if lib is torch else mfunc.tree_flatten(out)[0]
+        return [v.detach().numpy().round(5).tolist() if isinstance(v, lib.Tensor) else v
+                for v in leaves]
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
+
+
+def test_the_refused_batch_norm_leaves_the_module_as_torchs():
+    """The module counts the batch before batch norm refuses: num_batches_tracked goes up once,
+    the running statistics do not change."""
+    def run(fx, lib):
+        bn = lib.nn.BatchNorm1d(4)
+        with pytest.raises(RuntimeError, match="Batch norm got a batched tensor"):
+            fx.vmap(bn)(lib.tensor(RNG_BN.reshape(2, 3, 4)))
+        return {k: v.tolist() for k, v in bn.state_dict().items()}
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
+
+
+def test_replace_all_batch_norm_modules_is_torchs():
+    """Every BatchNorm in the tree (the root too) loses its running statistics; InstanceNorm
+    (no BatchNorm in PyTorch) and a BatchNorm without running statistics are left alone."""
+    def run(fx, lib):
+        nn = lib.nn
+        model = nn.Sequential(nn.BatchNorm1d(4), nn.InstanceNorm1d(4, track_running_stats=True),
+                              nn.Sequential(nn.BatchNorm2d(3, affine=False)),
+                              nn.BatchNorm1d(4, track_running_stats=False))
+        root = nn.BatchNorm3d(2)
+        seen = [fx.replace_all_batch_norm_modules_(model) is model,
+                fx.replace_all_batch_norm_modules_(root) is root, repr(model), repr(root),
+                sorted(model.state_dict()), [n for n, _ in model.named_buffers()],
+                sorted(root.state_dict()), root.running_mean, root.num_batches_tracked]
+        try:
+            fx.replace_all_batch_norm_modules_(3)
+        except AttributeError as e:
+            seen.append(str(e))
+        return seen
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
