@@ -41,10 +41,12 @@ from typing import Any
 from minitorch._random import Generator, default_generator
 from minitorch._tensor import Tensor
 from minitorch.autograd import engine, grad_mode
+from minitorch.autograd import function as _function
 from minitorch.autograd.function import AccumulateGrad
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap",
-           "functional_call", "stack_module_state", "replace_all_batch_norm_modules_"]
+           "functional_call", "stack_module_state", "replace_all_batch_norm_modules_",
+           "linearize"]
 
 
 # ------------------------------------------------------------------------------ pytrees
@@ -618,6 +620,42 @@ def jacfwd(func: Callable, argnums=0, has_aux: bool = False, *,
     return wrapper
 
 
+@_normal_tensors
+def linearize(func: Callable, *primals) -> tuple:
+    """``(output, jvp_fn)``: ``func(*primals)`` and the function ``jvp_fn(*tangents)`` that
+    gives the Jacobian-vector product at ``primals`` for any tangents (one per primal, of its
+    shape and dtype), as :func:`jvp` would, without running ``func`` again. As in PyTorch,
+    ``func`` runs twice here: once for the output, once for the graph that ``jvp_fn`` uses.
+
+    >>> import minitorch
+    >>> from minitorch.func import linearize
+    >>> out, jvp_fn = linearize(lambda x: x ** 2, minitorch.tensor([1.0, 2.0]))
+    >>> jvp_fn(minitorch.ones(2))
+    tensor([2., 4.])
+    """
+    output = func(*primals)
+    flat_primals, primals_spec = tree_flatten(primals)
+    state = _JVPState(func, primals, None, False)
+    meta = [(p.shape, p.device, p.dtype) for p in flat_primals]
+
+    @_normal_tensors
+    def jvp_fn(*tangents):
+        flat_tangents, tangents_spec = tree_flatten(tangents)
+        if tangents_spec != primals_spec:
+            raise RuntimeError(f"Expected the tangents {tangents_spec} to have the same argspec "
+                               f"as the primals {primals_spec}")
+        for idx, (t, values) in enumerate(zip(flat_tangents, meta)):
+            for what, mine, primal in zip(("shape", "device", "dtype"),
+                                          (t.shape, t.device, t.dtype), values):
+                if mine != primal:
+                    raise RuntimeError(
+                        f"tangent:{idx} with {what} {mine} in flattened pytree doesn't match "
+                        f"the {what} {primal} of the corresponding primal.")
+        return tree_unflatten(state.column(flat_tangents), state.out_spec)
+
+    return output, jvp_fn
+
+
 def hessian(func: Callable, argnums=0) -> Callable:
     """The Hessian of the scalar ``func``: ``jacfwd(jacrev(func, argnums), argnums)``.
 
@@ -682,6 +720,28 @@ def _check_batch_norm_stats(running_mean, running_var) -> None:
                     "`track_running_stats` to be False.If you are using a prebuilt module and "
                     "do not need eval mode, please see the functorch website for resources on "
                     "how to patch your module to work with vmap")
+
+
+@contextlib.contextmanager
+def _keep_outside_graph(start: int, keep: bool):
+    """While ``keep``: a backward without ``retain_graph`` frees only the graph nodes made
+    after ``start``. PyTorch's vmap runs one batched backward through a graph made outside it
+    (``vmap(lambda v: autograd.grad(y, x, v))``); minitorch runs one per slice, so that graph
+    must last until the last slice, which frees it."""
+    if not keep:
+        yield
+        return
+    release = _function.BackwardCFunction._release
+
+    def release_new(node) -> None:
+        if node._seq >= start:
+            release(node)
+
+    _function.BackwardCFunction._release = release_new
+    try:
+        yield
+    finally:
+        _function.BackwardCFunction._release = release
 
 
 def _check_randomness_arg(randomness: str) -> None:
@@ -836,6 +896,7 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
         _check_out_dims(out_dims, func)
         batch_size, flat_dims, flat_args, spec = _process_inputs(in_dims, args, func)
         level = next(_serials)
+        start = next(_function._sequence)  # (graph nodes made from now on are the slices' own)
         state = default_generator.get_state() if randomness == "same" else None
         results = []
         for b in range(max(batch_size, 1)):
@@ -852,7 +913,7 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
                 default_generator.set_state(state)
             _vmap_stack.append(level)
             try:
-                with _random_guard(randomness):
+                with _random_guard(randomness), _keep_outside_graph(start, b < batch_size - 1):
                     results.append(func(*tree_unflatten(sliced, spec), **kwargs))
             finally:
                 _vmap_stack.pop()

@@ -838,3 +838,63 @@ def test_replace_all_batch_norm_modules_is_torchs():
         return seen
 
     assert run(mfunc, minitorch) == run(tfunc, torch)
+
+
+# ------------------------------------------- documentation examples (task: func fidelity)
+def test_vmap_of_autograd_grad_through_an_outside_graph_is_torchs():
+    """The example of PyTorch's vmap docstring: a batched vjp through a graph made outside vmap
+    (minitorch runs one backward per slice: the graph lasts until the last one). Afterwards the
+    graph is freed, as by PyTorch's one batched backward."""
+    def run(lib):
+        x = lib.tensor(A, requires_grad=True)
+        y = x ** 2 * x.sin()
+        jac = lib.vmap(lambda v: lib.autograd.grad(y, x, v))(lib.eye(4, dtype=lib.float64))
+        try:
+            lib.autograd.grad(y, x, lib.ones(4, dtype=lib.float64))
+            again = "no error"
+        except RuntimeError as e:
+            again = str(e)[:60]
+        return jac[0].numpy().round(10).tolist(), again
+
+    assert run(minitorch) == run(torch)
+
+
+LINEARIZE_CASES = {
+    "sin": lambda lib: (lambda x: x.sin(), (lib.tensor(A),), (lib.tensor(B),)),
+    "two-primals": lambda lib: (lambda x, y: x * y.exp(), (lib.tensor(A), lib.tensor(B)),
+                                (lib.tensor(B), lib.tensor(A))),
+    "pytree-output": lambda lib: (lambda x: (x.sin(), {"a": x * x}), (lib.tensor(A),),
+                                  (lib.tensor(B),)),
+    "requires-grad": lambda lib: (lambda x: (x.sin(), {"a": x * x}),
+                                  (lib.tensor(A, requires_grad=True),), (lib.tensor(B),)),
+    "0d-output": lambda lib: (lambda x: (x ** 3).sum(), (lib.tensor(A),), (lib.tensor(B),)),
+    "float32": lambda lib: (lambda x: x.tanh(), (lib.tensor(A).float(),),
+                            (lib.tensor(B).float(),)),
+    "too-few-tangents": lambda lib: (lambda x, y: x * y, (lib.tensor(A), lib.tensor(B)),
+                                     (lib.tensor(B),)),
+    "tangents-in-a-list": lambda lib: (lambda x, y: x * y, (lib.tensor(A), lib.tensor(B)),
+                                       ([lib.tensor(A), lib.tensor(B)],)),
+    "tangent-shape": lambda lib: (lambda x, y: x * y, (lib.tensor(A), lib.tensor(B)),
+                                  (lib.tensor(A), lib.tensor(M))),
+    "tangent-dtype": lambda lib: (lambda x, y: x * y, (lib.tensor(A), lib.tensor(B)),
+                                  (lib.tensor(A), lib.tensor(B).float())),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINEARIZE_CASES))
+def test_linearize_matches_torch(name):
+    """linearize: the output and jvp_fn's products (called twice), or PyTorch's error."""
+    def run(fx, lib):
+        func, primals, tangents = LINEARIZE_CASES[name](lib)
+        out, jvp_fn = fx.linearize(func, *primals)
+        try:
+            first = jvp_fn(*tangents)
+        except RuntimeError as e:
+            return str(e)
+        return out, first, jvp_fn(*[t * 2 for t in tangents])
+
+    mine, ref = run(mfunc, minitorch), run(tfunc, torch)
+    if isinstance(ref, str):
+        assert mine == ref
+    else:
+        assert_same(mine, ref, rtol=1e-6, atol=1e-7)
