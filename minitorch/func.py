@@ -46,7 +46,7 @@ from minitorch.autograd.function import AccumulateGrad
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap",
            "functional_call", "stack_module_state", "replace_all_batch_norm_modules_",
-           "linearize"]
+           "linearize", "functionalize", "debug_unwrap"]
 
 
 # ------------------------------------------------------------------------------ pytrees
@@ -1077,3 +1077,40 @@ def replace_all_batch_norm_modules_(root):
             module.num_batches_tracked = None
             module.track_running_stats = False
     return root
+
+
+def functionalize(func: Callable, *, remove: str = "mutations") -> Callable:
+    """``func`` with its mutations removed, PyTorch's program transform. Run eagerly, as here,
+    the values are ``func``'s own, and an input that ``func`` changes in place is changed;
+    what differs is aliasing: an output that is an input (``x.add_(1)`` returns ``x``) comes
+    back as a new tensor, and with ``remove="mutations_and_views"`` an output that is a view
+    comes back as a copy."""
+    if remove not in ("mutations", "mutations_and_views"):
+        raise RuntimeError(
+            f"functionalize(f, remove='mutations'): received invalid argument for "
+            f"remove={remove}. Valid options are:\n     remove='mutations': all inplace and "
+            "out= operators will be removed from the program, and replaced with their "
+            "out-of-place equivalents.\n     remove='mutations_and_views': In addition to the "
+            "above, all aliasing operators {view} will be replaced with their non-aliasing "
+            "counterparts, {view}_copy.\n")
+
+    @functools.wraps(func)
+    def wrapped(*args, **kwargs):
+        inputs = {id(t) for t in tree_flatten((args, kwargs))[0] if isinstance(t, Tensor)}
+
+        def unaliased(t):
+            if isinstance(t, Tensor) and (id(t) in inputs or (
+                    remove == "mutations_and_views" and t._base is not None)):
+                return t.clone()
+            return t
+
+        return _tree_map(unaliased, func(*args, **kwargs))
+
+    return wrapped
+
+
+def debug_unwrap(tensor: Tensor, *, recurse: bool = True) -> Tensor:
+    """PyTorch's transforms wrap tensors (a batched tensor inside ``vmap``, a grad-tracking
+    one inside ``grad``); this unwraps one, for debugging. minitorch's transforms work on
+    plain tensors, so ``tensor`` itself is returned."""
+    return tensor

@@ -898,3 +898,49 @@ def test_linearize_matches_torch(name):
         assert mine == ref
     else:
         assert_same(mine, ref, rtol=1e-6, atol=1e-7)
+
+
+FUNCTIONALIZE_CASES = {
+    "intermediate-mutation": lambda lib, x: (lambda a: _mutate_view(a), x),
+    "input-mutation": lambda lib, x: (lambda a: a.add_(1), x),
+    "view-of-input": lambda lib, x: (lambda a: a.view(-1), x),
+    "view-of-intermediate": lambda lib, x: (lambda a: (a * 2).view(-1), x),
+    "pytree-output": lambda lib, x: (lambda a: {"v": a.sum(0), "m": a.mul_(3)}, x),
+}
+
+
+def _mutate_view(a):
+    b = a + 1
+    b.view(-1).add_(1)
+    return b
+
+
+@pytest.mark.parametrize("remove", ["mutations", "mutations_and_views"])
+@pytest.mark.parametrize("name", sorted(FUNCTIONALIZE_CASES))
+def test_functionalize_matches_torch(name, remove):
+    """Values, the input changed in place, and aliasing: whether an output is an input or a
+    view (of the input), as PyTorch's functionalize run eagerly."""
+    def run(fx, lib):
+        x = lib.tensor(M)
+        func, arg = FUNCTIONALIZE_CASES[name](lib, x)
+        out = fx.functionalize(func, remove=remove)(arg)
+        leaves = t_flatten(out)[0] if lib is torch else mfunc.tree_flatten(out)[0]
+        # (with remove="mutations" PyTorch may hand back an intermediate as a view of its own
+        # internal base: whether ``_base`` is None is compared only without views)
+        return x.tolist(), [(t.tolist(), t is x, t._base is x,
+                             remove == "mutations" or t._base is None) for t in leaves]
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
+
+
+def test_functionalize_and_debug_unwrap_arguments_are_torchs():
+    def run(fx, lib):
+        try:
+            fx.functionalize(lib.sin, remove="views")
+        except RuntimeError as e:
+            message = str(e)
+        x = lib.ones(2)
+        return (message, fx.functionalize(lib.sin).__name__, fx.debug_unwrap(x) is x,
+                fx.debug_unwrap(x, recurse=False) is x)
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
