@@ -41,10 +41,12 @@ from typing import Any
 from minitorch._random import Generator, default_generator
 from minitorch._tensor import Tensor
 from minitorch.autograd import engine, grad_mode
+from minitorch.autograd import function as _function
 from minitorch.autograd.function import AccumulateGrad
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap",
-           "functional_call", "stack_module_state"]
+           "functional_call", "stack_module_state", "replace_all_batch_norm_modules_",
+           "linearize", "functionalize", "debug_unwrap"]
 
 
 # ------------------------------------------------------------------------------ pytrees
@@ -270,6 +272,22 @@ class _Level:
         return False
 
 
+def _normal_tensors(fn: Callable) -> Callable:
+    """``fn`` run with ``inference_mode`` off (grad mode as it was): PyTorch's differentiating
+    transforms work, and make their results, as normal tensors even when called under
+    ``inference_mode``; only ``vmap`` makes inference tensors there, as plain ops do."""
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        if not grad_mode.is_inference_mode_enabled():
+            return fn(*args, **kwargs)
+        enabled = grad_mode.is_grad_enabled()
+        with grad_mode.inference_mode(False), grad_mode.set_grad_enabled(enabled):
+            return fn(*args, **kwargs)
+
+    return run
+
+
 def _detach_tree(tree, keep: bool):
     if keep:
         return tree
@@ -324,6 +342,7 @@ def grad_and_value(func: Callable, argnums=0, has_aux: bool = False) -> Callable
     tuple/list/dict of tensors, and its gradient has the same structure."""
 
     @functools.wraps(func)
+    @_normal_tensors
     def wrapper(*args, **kwargs):
         level = _Level()
         with grad_mode.enable_grad():
@@ -407,12 +426,14 @@ class _VJP(_Traced):
                                   retain_graph=retain_graph, create_graph=need)
 
 
+@_normal_tensors
 def vjp(func: Callable, *primals, has_aux: bool = False):
     """``(output, vjp_fn)``: ``vjp_fn(cotangents)`` is the vector-Jacobian product, one
     gradient per primal (always a tuple). ``vjp_fn`` may be called many times. With
     ``has_aux``: ``(output, vjp_fn, aux)``."""
     state = _VJP(func, primals, None, has_aux)
 
+    @_normal_tensors
     def vjp_fn(cotangents, retain_graph: bool = True, create_graph: bool | None = None):
         if create_graph is None:
             create_graph = grad_mode.is_grad_enabled()
@@ -448,6 +469,7 @@ def jacrev(func: Callable, argnums=0, *, has_aux: bool = False, chunk_size: int 
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
     @functools.wraps(func)
+    @_normal_tensors
     def wrapper(*args):
         from minitorch._creation import zeros, zeros_like
         from minitorch.ops.shape import stack
@@ -524,6 +546,7 @@ class _JVPState(_Traced):
         return cols
 
 
+@_normal_tensors
 def jvp(func: Callable, primals, tangents, *, strict: bool = False, has_aux: bool = False):
     """``(output, jvp_out)``: the Jacobian-vector product ``J @ tangents``, by the
     double-vjp trick (two backward passes, no forward-mode formulas). ``primals`` is the
@@ -570,6 +593,7 @@ def jacfwd(func: Callable, argnums=0, has_aux: bool = False, *,
     """The Jacobian of ``func`` by forward mode: one jvp per input element (the output is
     ``func`` evaluated once; its structure as :func:`jacrev`'s)."""
     @functools.wraps(func)
+    @_normal_tensors
     def wrapper(*args):
         from minitorch._creation import zeros, zeros_like
         from minitorch.ops.shape import stack
@@ -594,6 +618,42 @@ def jacfwd(func: Callable, argnums=0, has_aux: bool = False, *,
         return (jac, state.aux) if has_aux else jac
 
     return wrapper
+
+
+@_normal_tensors
+def linearize(func: Callable, *primals) -> tuple:
+    """``(output, jvp_fn)``: ``func(*primals)`` and the function ``jvp_fn(*tangents)`` that
+    gives the Jacobian-vector product at ``primals`` for any tangents (one per primal, of its
+    shape and dtype), as :func:`jvp` would, without running ``func`` again. As in PyTorch,
+    ``func`` runs twice here: once for the output, once for the graph that ``jvp_fn`` uses.
+
+    >>> import minitorch
+    >>> from minitorch.func import linearize
+    >>> out, jvp_fn = linearize(lambda x: x ** 2, minitorch.tensor([1.0, 2.0]))
+    >>> jvp_fn(minitorch.ones(2))
+    tensor([2., 4.])
+    """
+    output = func(*primals)
+    flat_primals, primals_spec = tree_flatten(primals)
+    state = _JVPState(func, primals, None, False)
+    meta = [(p.shape, p.device, p.dtype) for p in flat_primals]
+
+    @_normal_tensors
+    def jvp_fn(*tangents):
+        flat_tangents, tangents_spec = tree_flatten(tangents)
+        if tangents_spec != primals_spec:
+            raise RuntimeError(f"Expected the tangents {tangents_spec} to have the same argspec "
+                               f"as the primals {primals_spec}")
+        for idx, (t, values) in enumerate(zip(flat_tangents, meta)):
+            for what, mine, primal in zip(("shape", "device", "dtype"),
+                                          (t.shape, t.device, t.dtype), values):
+                if mine != primal:
+                    raise RuntimeError(
+                        f"tangent:{idx} with {what} {mine} in flattened pytree doesn't match "
+                        f"the {what} {primal} of the corresponding primal.")
+        return tree_unflatten(state.column(flat_tangents), state.out_spec)
+
+    return output, jvp_fn
 
 
 def hessian(func: Callable, argnums=0) -> Callable:
@@ -640,6 +700,48 @@ def _random_guard(randomness: str):
         if _guard_depth == 0:
             for name, fn in _raw_draws.items():
                 setattr(Generator, name, fn)
+
+
+_vmap_stack: list[int] = []  # the vmaps at work (their serials), outermost first
+
+
+def _check_batch_norm_stats(running_mean, running_var) -> None:
+    """PyTorch's error for batch norm in training inside ``vmap`` when the running statistics
+    it would update in place are not batched at every vmap at work (a tensor is batched when
+    it is a slice that the vmap handed to its function). minitorch takes the input to be
+    batched, as it nearly always is; PyTorch's check also asks whether it is."""
+    for level in _vmap_stack:
+        for stat in (running_mean, running_var):
+            if stat is not None and level not in getattr(stat, "_vmap_levels", ()):
+                raise RuntimeError(
+                    "Batch norm got a batched tensor as input while the running_mean or "
+                    "running_var, which will be updated in place, were not batched.\nIf you "
+                    "are using a module and do not need eval mode, please set "
+                    "`track_running_stats` to be False.If you are using a prebuilt module and "
+                    "do not need eval mode, please see the functorch website for resources on "
+                    "how to patch your module to work with vmap")
+
+
+@contextlib.contextmanager
+def _keep_outside_graph(start: int, keep: bool):
+    """While ``keep``: a backward without ``retain_graph`` frees only the graph nodes made
+    after ``start``. PyTorch's vmap runs one batched backward through a graph made outside it
+    (``vmap(lambda v: autograd.grad(y, x, v))``); minitorch runs one per slice, so that graph
+    must last until the last slice, which frees it."""
+    if not keep:
+        yield
+        return
+    release = _function.BackwardCFunction._release
+
+    def release_new(node) -> None:
+        if node._seq >= start:
+            release(node)
+
+    _function.BackwardCFunction._release = release_new
+    try:
+        yield
+    finally:
+        _function.BackwardCFunction._release = release
 
 
 def _check_randomness_arg(randomness: str) -> None:
@@ -746,12 +848,15 @@ def _stack_outputs(results: list, out_dims, func, batch_size: int):
             raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type "
                              f"{type(pieces[0])}. Did you mean to set out_dims= to None for "
                              "output?")
+        # (PyTorch's vmap hands back the slices' own result: an inference tensor only when
+        # the slices made one under inference_mode, not a view of a normal tensor)
+        normal = not any(p.is_inference() for p in pieces)
         if batch_size == 0:
-            empty = zeros((0, *pieces[0].shape), dtype=pieces[0].dtype,
-                          device=pieces[0].device)
+            empty = (_normal_tensors(zeros) if normal else zeros)(
+                (0, *pieces[0].shape), dtype=pieces[0].dtype, device=pieces[0].device)
             out.append(empty.movedim(0, d))
         else:
-            out.append(stack(pieces, d))
+            out.append((_normal_tensors(stack) if normal else stack)(pieces, d))
     return tree_unflatten(out, spec)
 
 
@@ -771,9 +876,9 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
 
     Because ``func`` really runs once per slice, some code that PyTorch's ``vmap`` refuses runs
     here, slice by slice: ``.item()`` and ``if`` on a tensor's value, an in-place change of a
-    tensor the function closes over, side effects (they happen once per slice), and a
-    ``BatchNorm`` module in training mode (its running statistics are updated once per slice,
-    where PyTorch raises). Keep such code out of a function you map.
+    tensor the function closes over, side effects (they happen once per slice). Keep such code
+    out of a function you map. Batch norm in training raises PyTorch's error when the running
+    statistics it would update are not batched (see :func:`replace_all_batch_norm_modules_`).
 
     >>> import minitorch
     >>> from minitorch.func import vmap
@@ -790,19 +895,28 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
 
         _check_out_dims(out_dims, func)
         batch_size, flat_dims, flat_args, spec = _process_inputs(in_dims, args, func)
+        level = next(_serials)
+        start = next(_function._sequence)  # (graph nodes made from now on are the slices' own)
         state = default_generator.get_state() if randomness == "same" else None
         results = []
         for b in range(max(batch_size, 1)):
             if batch_size == 0:  # run once on zeros, for the outputs' shapes
-                sliced = [a if d is None else zeros(a.shape[:d] + a.shape[d + 1:],
-                                                    dtype=a.dtype, device=a.device)
+                sliced = [a if d is None else (zeros if a.is_inference() else _normal_tensors(
+                    zeros))(a.shape[:d] + a.shape[d + 1:], dtype=a.dtype, device=a.device)
                           for a, d in zip(flat_args, flat_dims)]
             else:
                 sliced = [a if d is None else a.select(d, b) for a, d in zip(flat_args, flat_dims)]
+            for a, d, t in zip(flat_args, flat_dims, sliced):
+                if d is not None:  # (batched at this level, and at the levels its source was)
+                    t._vmap_levels = getattr(a, "_vmap_levels", frozenset()) | {level}
             if state is not None:
                 default_generator.set_state(state)
-            with _random_guard(randomness):
-                results.append(func(*tree_unflatten(sliced, spec), **kwargs))
+            _vmap_stack.append(level)
+            try:
+                with _random_guard(randomness), _keep_outside_graph(start, b < batch_size - 1):
+                    results.append(func(*tree_unflatten(sliced, spec), **kwargs))
+            finally:
+                _vmap_stack.pop()
         return _stack_outputs(results, out_dims, func, batch_size)
 
     return wrapper
@@ -940,3 +1054,63 @@ def stack_module_state(models) -> tuple[dict, dict]:
     params = {k: stacked([p[k] for p in all_params], k) for k in all_params[0]}
     buffers = {k: stacked([b[k] for b in all_buffers], k) for k in all_buffers[0]}
     return params, buffers
+
+
+# (task func: batch norm under vmap)
+def _is_batch_norm(module) -> bool:
+    """Whether ``module`` is a BatchNorm (PyTorch's ``_BatchNorm``; minitorch's InstanceNorm
+    derives from it, PyTorch's does not). By class name: ``nn`` is a layer above this one."""
+    names = {c.__name__ for c in type(module).__mro__ if c.__module__.startswith("minitorch.nn")}
+    return "_BatchNorm" in names and "_InstanceNorm" not in names
+
+
+def replace_all_batch_norm_modules_(root):
+    """Make every BatchNorm module in ``root`` (``root`` included) keep no running statistics,
+    in place: ``running_mean``, ``running_var`` and ``num_batches_tracked`` become None and
+    ``track_running_stats`` False, so the modules always normalise with the batch's own
+    statistics and work under :func:`vmap`, where updating unbatched running statistics raises.
+    Returns ``root``."""
+    for module in (root, *root.modules()):
+        if _is_batch_norm(module) and module.track_running_stats:
+            module.running_mean = None
+            module.running_var = None
+            module.num_batches_tracked = None
+            module.track_running_stats = False
+    return root
+
+
+def functionalize(func: Callable, *, remove: str = "mutations") -> Callable:
+    """``func`` with its mutations removed, PyTorch's program transform. Run eagerly, as here,
+    the values are ``func``'s own, and an input that ``func`` changes in place is changed;
+    what differs is aliasing: an output that is an input (``x.add_(1)`` returns ``x``) comes
+    back as a new tensor, and with ``remove="mutations_and_views"`` an output that is a view
+    comes back as a copy."""
+    if remove not in ("mutations", "mutations_and_views"):
+        raise RuntimeError(
+            f"functionalize(f, remove='mutations'): received invalid argument for "
+            f"remove={remove}. Valid options are:\n     remove='mutations': all inplace and "
+            "out= operators will be removed from the program, and replaced with their "
+            "out-of-place equivalents.\n     remove='mutations_and_views': In addition to the "
+            "above, all aliasing operators {view} will be replaced with their non-aliasing "
+            "counterparts, {view}_copy.\n")
+
+    @functools.wraps(func)
+    def wrapped(*args, **kwargs):
+        inputs = {id(t) for t in tree_flatten((args, kwargs))[0] if isinstance(t, Tensor)}
+
+        def unaliased(t):
+            if isinstance(t, Tensor) and (id(t) in inputs or (
+                    remove == "mutations_and_views" and t._base is not None)):
+                return t.clone()
+            return t
+
+        return _tree_map(unaliased, func(*args, **kwargs))
+
+    return wrapped
+
+
+def debug_unwrap(tensor: Tensor, *, recurse: bool = True) -> Tensor:
+    """PyTorch's transforms wrap tensors (a batched tensor inside ``vmap``, a grad-tracking
+    one inside ``grad``); this unwraps one, for debugging. minitorch's transforms work on
+    plain tensors, so ``tensor`` itself is returned."""
+    return tensor

@@ -646,3 +646,301 @@ def test_a_tangent_of_another_shape_gets_torchs_error(tangent_shape):
         return "no error"
 
     assert run(minitorch) == run(torch)
+
+
+# ------------------------------------------------- inference_mode (task: func fidelity)
+INFERENCE_CASES = {
+    "grad": lambda fx, tt, x: fx.grad(lambda v: (v.sin() ** 2).sum())(x),
+    "grad-and-value": lambda fx, tt, x: fx.grad_and_value(lambda v: (v ** 3).sum())(x),
+    "grad-aux": lambda fx, tt, x: fx.grad(lambda v: (v.sum(), (v * 2, tt.ones(2))),
+                                          has_aux=True)(x),
+    "vjp": lambda fx, tt, x: fx.vjp(lambda v: v.exp(), x)[1](x.cos()),
+    "vjp-output-aux": lambda fx, tt, x: fx.vjp(lambda v: (v.exp(), v + 1), x, has_aux=True)[::2],
+    "jvp": lambda fx, tt, x: fx.jvp(lambda v: (v.sin(), v * 2), (x,), (x.cos(),)),
+    "jvp-aux": lambda fx, tt, x: fx.jvp(lambda v: (v.exp(), v + 1), (x,), (x,), has_aux=True),
+    "jacrev": lambda fx, tt, x: fx.jacrev(lambda v: v.sin().outer(v))(x),
+    "jacfwd": lambda fx, tt, x: fx.jacfwd(lambda v: (v.exp(), v.sum()), has_aux=True)(x),
+    "hessian": lambda fx, tt, x: fx.hessian(lambda v: (v.sin() * v.exp()).sum())(x),
+    "vmap-sin": lambda fx, tt, x: fx.vmap(tt.sin)(x),
+    "vmap-view": lambda fx, tt, x: fx.vmap(lambda v: v.view(()), out_dims=0)(x),
+    "vmap-out-dims-none": lambda fx, tt, x: fx.vmap(lambda v: (v * 1, v.view(()), tt.ones(2)),
+                                                    out_dims=(0, 0, None))(x),
+    "vmap-grad": lambda fx, tt, x: fx.vmap(fx.grad(lambda v: v.sin() * v))(x),
+    "grad-vmap": lambda fx, tt, x: fx.grad(lambda v: fx.vmap(tt.sin)(v).sum())(x),
+    "vmap-empty": lambda fx, tt, x: fx.vmap(lambda v: v.view(()))(x[:0]),
+}
+
+
+@pytest.mark.parametrize("inference_input", [False, True])
+@pytest.mark.parametrize("name", sorted(INFERENCE_CASES))
+def test_results_made_under_inference_mode_are_torchs(name, inference_input):
+    """Under inference_mode, PyTorch's differentiating transforms run (and make their results)
+    out of inference mode: the results are normal tensors, which may be changed in place and
+    used by autograd afterwards. vmap makes inference tensors, as plain ops do, but hands back
+    a view of a normal tensor as a normal tensor."""
+    def run(fx, tt):
+        x = tt.tensor(A)
+        with tt.inference_mode():
+            if inference_input:
+                x = tt.tensor(A)
+            out = INFERENCE_CASES[name](fx, tt, x)
+        leaves = t_flatten(out)[0] if tt is torch else mfunc.tree_flatten(out)[0]
+        seen = []
+        for t in leaves:
+            value = t.detach().numpy().round(8).tolist()
+            w = tt.ones(t.shape, dtype=t.dtype, requires_grad=True)
+            try:
+                (t * w).sum().backward()
+                used = "ok"
+            except RuntimeError as e:
+                used = str(e)
+            try:
+                t.add_(1)
+                changed = "ok"
+            except RuntimeError as e:
+                changed = str(e)
+            seen.append((t.is_inference(), t.requires_grad, used, changed, value))
+        return seen
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
+
+
+def test_transforms_switch_inference_mode_off_inside():
+    """What ``func`` sees under inference_mode: the reverse-mode transforms switch it off and
+    grad mode on (jvp and jacfwd are left out: PyTorch's forward mode leaves grad mode off,
+    minitorch's double-vjp needs it on)."""
+    def run(fx, tt):
+        seen = []
+
+        def f(v):
+            seen.append((tt.is_inference_mode_enabled(), tt.is_grad_enabled(),
+                         tt.ones(2).is_inference()))
+            return (v * 2).sum()
+
+        with tt.inference_mode():
+            for transform in (fx.grad, fx.jacrev, fx.hessian, fx.vmap):
+                transform(f)(tt.ones(3) if transform is not fx.vmap else tt.ones(1, 3))
+            fx.vjp(f, tt.ones(2))
+            seen.append((tt.is_inference_mode_enabled(), tt.is_grad_enabled()))
+        return seen
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
+
+
+# ------------------------------------------- batch norm under vmap (task: func fidelity)
+RNG_BN = np.random.default_rng(3).standard_normal(24).astype(np.float32)
+BATCH_NORM_CASES = {
+    "module": lambda fx, lib, x: fx.vmap(lib.nn.BatchNorm1d(4))(x),
+    "module-2d": lambda fx, lib, x: fx.vmap(lib.nn.BatchNorm2d(3))(x.reshape(2, 1, 3, 2, 2)),
+    "sequential": lambda fx, lib, x: fx.vmap(lib.nn.Sequential(lib.nn.Tanh(),
+                                                               lib.nn.BatchNorm1d(4)))(x),
+    "momentum-none": lambda fx, lib, x: fx.vmap(lib.nn.BatchNorm1d(4, momentum=None))(x),
+    "functional": lambda fx, lib, x: fx.vmap(lambda v: lib.nn.functional.batch_norm(
+        v, lib.zeros(4), lib.ones(4), training=True))(x),
+    "functional-mean-only": lambda fx, lib, x: fx.vmap(lambda v: lib.nn.functional.batch_norm(
+        v, lib.zeros(4), None, training=True))(x),
+    "functional-batched-stats": lambda fx, lib, x: fx.vmap(
+        lambda v, m, s: lib.nn.functional.batch_norm(v, m, s, training=True))(
+        x, lib.zeros(2, 4), lib.ones(2, 4)),
+    "functional-eval": lambda fx, lib, x: fx.vmap(lambda v: lib.nn.functional.batch_norm(
+        v, lib.zeros(4), lib.ones(4), training=False))(x),
+    "functional-call-buffers": lambda fx, lib, x: _bn_functional_call(fx, lib, x, True),
+    "functional-call-unbatched-buffers": lambda fx, lib, x: _bn_functional_call(fx, lib, x,
+                                                                               False),
+    "nested-stats-batched-outside": lambda fx, lib, x: _bn_nested(fx, lib, x, outer=True),
+    "nested-stats-batched-inside": lambda fx, lib, x: _bn_nested(fx, lib, x, outer=False),
+    "eval": lambda fx, lib, x: fx.vmap(lib.nn.BatchNorm1d(4).eval())(x),
+    "no-running-stats": lambda fx, lib, x: fx.vmap(lib.nn.BatchNorm1d(
+        4, track_running_stats=False))(x),
+    "replaced": lambda fx, lib, x: _bn_replaced(fx, lib, x),
+}
+
+
+def _bn_functional_call(fx, lib, x, batched):
+    bn = lib.nn.BatchNorm1d(4)
+    params, buffers = dict(bn.named_parameters()), dict(bn.named_buffers())
+    if not batched:
+        return fx.vmap(lambda v: fx.functional_call(bn, (params, buffers), (v,)))(x)
+    stacked = {k: lib.stack([b, b]) for k, b in buffers.items()}
+    out = fx.vmap(lambda b, v: fx.functional_call(bn, (params, b), (v,)))(stacked, x)
+    return out, stacked
+
+
+def _bn_nested(fx, lib, x, outer):
+    bn = lib.nn.BatchNorm1d(3)
+    params = dict(bn.named_parameters())
+    stacked = {k: lib.stack([b, b]) for k, b in bn.named_buffers()}
+    x = x.reshape(2, 2, 2, 3)
+
+    def call(b, v):
+        return fx.functional_call(bn, (params, b), (v,))
+
+    if outer:
+        return fx.vmap(lambda b, v: fx.vmap(lambda w: call(b, w))(v))(stacked, x)
+    return fx.vmap(lambda v: fx.vmap(call)(stacked, v))(x)
+
+
+def _bn_replaced(fx, lib, x):
+    model = lib.nn.Sequential(lib.nn.Linear(4, 4), lib.nn.BatchNorm1d(4))
+    assert fx.replace_all_batch_norm_modules_(model) is model
+    return fx.vmap(model)(x), repr(model), sorted(model.state_dict())
+
+
+@pytest.mark.parametrize("name", sorted(BATCH_NORM_CASES))
+def test_batch_norm_under_vmap_is_torchs(name):
+    """PyTorch's vmap refuses batch norm in training when the running statistics it would
+    update in place are not batched (the same error), and works when they are (each slice
+    updates its own row), in eval mode, without running statistics, and after
+    replace_all_batch_norm_modules_. The modules' buffers afterwards are compared too."""
+    def run(fx, lib):
+        lib.manual_seed(0)
+        x = lib.tensor(RNG_BN.reshape(2, 3, 4))
+        try:
+            out = BATCH_NORM_CASES[name](fx, lib, x)
+        except RuntimeError as e:
+            return str(e)
+        leaves = t_flatten(out)[0] if lib is torch else mfunc.tree_flatten(out)[0]
+        return [v.detach().numpy().round(5).tolist() if isinstance(v, lib.Tensor) else v
+                for v in leaves]
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
+
+
+def test_the_refused_batch_norm_leaves_the_module_as_torchs():
+    """The module counts the batch before batch norm refuses: num_batches_tracked goes up once,
+    the running statistics do not change."""
+    def run(fx, lib):
+        bn = lib.nn.BatchNorm1d(4)
+        with pytest.raises(RuntimeError, match="Batch norm got a batched tensor"):
+            fx.vmap(bn)(lib.tensor(RNG_BN.reshape(2, 3, 4)))
+        return {k: v.tolist() for k, v in bn.state_dict().items()}
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
+
+
+def test_replace_all_batch_norm_modules_is_torchs():
+    """Every BatchNorm in the tree (the root too) loses its running statistics; InstanceNorm
+    (no BatchNorm in PyTorch) and a BatchNorm without running statistics are left alone."""
+    def run(fx, lib):
+        nn = lib.nn
+        model = nn.Sequential(nn.BatchNorm1d(4), nn.InstanceNorm1d(4, track_running_stats=True),
+                              nn.Sequential(nn.BatchNorm2d(3, affine=False)),
+                              nn.BatchNorm1d(4, track_running_stats=False))
+        root = nn.BatchNorm3d(2)
+        seen = [fx.replace_all_batch_norm_modules_(model) is model,
+                fx.replace_all_batch_norm_modules_(root) is root, repr(model), repr(root),
+                sorted(model.state_dict()), [n for n, _ in model.named_buffers()],
+                sorted(root.state_dict()), root.running_mean, root.num_batches_tracked]
+        try:
+            fx.replace_all_batch_norm_modules_(3)
+        except AttributeError as e:
+            seen.append(str(e))
+        return seen
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
+
+
+# ------------------------------------------- documentation examples (task: func fidelity)
+def test_vmap_of_autograd_grad_through_an_outside_graph_is_torchs():
+    """The example of PyTorch's vmap docstring: a batched vjp through a graph made outside vmap
+    (minitorch runs one backward per slice: the graph lasts until the last one). Afterwards the
+    graph is freed, as by PyTorch's one batched backward."""
+    def run(lib):
+        x = lib.tensor(A, requires_grad=True)
+        y = x ** 2 * x.sin()
+        jac = lib.vmap(lambda v: lib.autograd.grad(y, x, v))(lib.eye(4, dtype=lib.float64))
+        try:
+            lib.autograd.grad(y, x, lib.ones(4, dtype=lib.float64))
+            again = "no error"
+        except RuntimeError as e:
+            again = str(e)[:60]
+        return jac[0].numpy().round(10).tolist(), again
+
+    assert run(minitorch) == run(torch)
+
+
+LINEARIZE_CASES = {
+    "sin": lambda lib: (lambda x: x.sin(), (lib.tensor(A),), (lib.tensor(B),)),
+    "two-primals": lambda lib: (lambda x, y: x * y.exp(), (lib.tensor(A), lib.tensor(B)),
+                                (lib.tensor(B), lib.tensor(A))),
+    "pytree-output": lambda lib: (lambda x: (x.sin(), {"a": x * x}), (lib.tensor(A),),
+                                  (lib.tensor(B),)),
+    "requires-grad": lambda lib: (lambda x: (x.sin(), {"a": x * x}),
+                                  (lib.tensor(A, requires_grad=True),), (lib.tensor(B),)),
+    "0d-output": lambda lib: (lambda x: (x ** 3).sum(), (lib.tensor(A),), (lib.tensor(B),)),
+    "float32": lambda lib: (lambda x: x.tanh(), (lib.tensor(A).float(),),
+                            (lib.tensor(B).float(),)),
+    "too-few-tangents": lambda lib: (lambda x, y: x * y, (lib.tensor(A), lib.tensor(B)),
+                                     (lib.tensor(B),)),
+    "tangents-in-a-list": lambda lib: (lambda x, y: x * y, (lib.tensor(A), lib.tensor(B)),
+                                       ([lib.tensor(A), lib.tensor(B)],)),
+    "tangent-shape": lambda lib: (lambda x, y: x * y, (lib.tensor(A), lib.tensor(B)),
+                                  (lib.tensor(A), lib.tensor(M))),
+    "tangent-dtype": lambda lib: (lambda x, y: x * y, (lib.tensor(A), lib.tensor(B)),
+                                  (lib.tensor(A), lib.tensor(B).float())),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINEARIZE_CASES))
+def test_linearize_matches_torch(name):
+    """linearize: the output and jvp_fn's products (called twice), or PyTorch's error."""
+    def run(fx, lib):
+        func, primals, tangents = LINEARIZE_CASES[name](lib)
+        out, jvp_fn = fx.linearize(func, *primals)
+        try:
+            first = jvp_fn(*tangents)
+        except RuntimeError as e:
+            return str(e)
+        return out, first, jvp_fn(*[t * 2 for t in tangents])
+
+    mine, ref = run(mfunc, minitorch), run(tfunc, torch)
+    if isinstance(ref, str):
+        assert mine == ref
+    else:
+        assert_same(mine, ref, rtol=1e-6, atol=1e-7)
+
+
+FUNCTIONALIZE_CASES = {
+    "intermediate-mutation": lambda lib, x: (lambda a: _mutate_view(a), x),
+    "input-mutation": lambda lib, x: (lambda a: a.add_(1), x),
+    "view-of-input": lambda lib, x: (lambda a: a.view(-1), x),
+    "view-of-intermediate": lambda lib, x: (lambda a: (a * 2).view(-1), x),
+    "pytree-output": lambda lib, x: (lambda a: {"v": a.sum(0), "m": a.mul_(3)}, x),
+}
+
+
+def _mutate_view(a):
+    b = a + 1
+    b.view(-1).add_(1)
+    return b
+
+
+@pytest.mark.parametrize("remove", ["mutations", "mutations_and_views"])
+@pytest.mark.parametrize("name", sorted(FUNCTIONALIZE_CASES))
+def test_functionalize_matches_torch(name, remove):
+    """Values, the input changed in place, and aliasing: whether an output is an input or a
+    view (of the input), as PyTorch's functionalize run eagerly."""
+    def run(fx, lib):
+        x = lib.tensor(M)
+        func, arg = FUNCTIONALIZE_CASES[name](lib, x)
+        out = fx.functionalize(func, remove=remove)(arg)
+        leaves = t_flatten(out)[0] if lib is torch else mfunc.tree_flatten(out)[0]
+        # (with remove="mutations" PyTorch may hand back an intermediate as a view of its own
+        # internal base: whether ``_base`` is None is compared only without views)
+        return x.tolist(), [(t.tolist(), t is x, t._base is x,
+                             remove == "mutations" or t._base is None) for t in leaves]
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
+
+
+def test_functionalize_and_debug_unwrap_arguments_are_torchs():
+    def run(fx, lib):
+        try:
+            fx.functionalize(lib.sin, remove="views")
+        except RuntimeError as e:
+            message = str(e)
+        x = lib.ones(2)
+        return (message, fx.functionalize(lib.sin).__name__, fx.debug_unwrap(x) is x,
+                fx.debug_unwrap(x, recurse=False) is x)
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
