@@ -26,7 +26,7 @@ import warnings
 
 import numpy as np
 
-from minitorch import func as _func  # (task func: batch norm under vmap)
+from minitorch import func as _func  # batch norm's check under vmap
 from minitorch._backend import array_module
 from minitorch._backend import to_numpy as _to_numpy
 from minitorch._tensor import Tensor, _counter, _wrap
@@ -619,7 +619,7 @@ def _batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor 
         )
     if not training and (running_mean is None or running_var is None):
         training = True  # no running estimates: always use the batch statistics
-    if training and _func._vmap_stack:  # (task func: running statistics under vmap)
+    if training and _func._vmap_stack:  # running statistics updated under vmap: refused
         _func._check_batch_norm_stats(running_mean, running_var)
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f"\"batch_norm\" not implemented for '{_type_name(input)}'")
