@@ -851,3 +851,25 @@ def test_backward_reads_the_unpacked_computed_indices(name):
         return 3 - t if name.startswith("index_fill") else t.roll(1, -1)
 
     _check_unpack_feeds_backward(_computed_unpack_program, name, change)
+
+
+# (tut task) a node unpacks what it saved in PyTorch's order as its backward begins, not in
+# the order minitorch's backward reads it (the tutorial's ``a * b`` unpacks ``b`` first).
+@pytest.mark.parametrize("name", OP_PROGRAMS)
+def test_each_node_unpacks_in_torchs_order(name):
+    def run(lib):
+        a = lib.tensor(A4, requires_grad=True)
+        log: list = []
+        inputs = {"a": a}
+
+        def unpack(p):
+            log.append(("unpack", str(p.dtype).rpartition(".")[2], *_describe(lib, p, inputs)))
+            return p
+
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
+            y, others = _op_program(lib, name, a)
+        inputs.update(others)
+        (y * y).sum().backward()
+        return log
+
+    assert run(minitorch) == run(torch)

@@ -207,7 +207,7 @@ class _HookedSaved:
     new tensor with that history. As in PyTorch, no version is checked: the hooks own the
     values (a pack hook must not change its input in place, which is checked)."""
 
-    __slots__ = ("packed", "unpack_hook", "edge")
+    __slots__ = ("packed", "unpack_hook", "edge", "ready")
     tensor = None  # the tensor is not kept (``walk`` shows nothing for it)
     origin = None  # ``unpack`` gives the history itself
 
@@ -217,9 +217,12 @@ class _HookedSaved:
             self.packed = pack_hook(tensor)
         if tensor._version != version:
             raise RuntimeError(_PACK_INPLACE)
-        self.unpack_hook, self.edge = unpack_hook, edge
+        self.unpack_hook, self.edge, self.ready = unpack_hook, edge, None
 
     def unpack(self):
+        ready, self.ready = self.ready, None
+        if ready is not None:  # unpacked already, in PyTorch's order, as backward began
+            return ready
         data = self.unpack_hook(self.packed)
         if not isinstance(data, function.Tensor):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
@@ -258,6 +261,9 @@ def _pack_node(node, outputs: tuple) -> None:
                              for s in node._saved])
 
 
+_READY = object()  # in _pack_in_order: a saved tensor unpacked before backward reads it
+
+
 def _pack_in_order(node, order: tuple, pack_hook, unpack_hook) -> None:
     """Pack a node's saved tensors in PyTorch's order. ``order`` lists positions in what
     ``save_for_backward`` got (PyTorch's ``mul`` packs ``other`` before ``self``: ``(1, 0)``)
@@ -270,7 +276,11 @@ def _pack_in_order(node, order: tuple, pack_hook, unpack_hook) -> None:
     getter paired with a setter, ``(get, put)``, has ``put(node, unpacked)`` write the
     unpacked tensors back where backward reads them. The saved tensors not
     listed are packed after them, except the positions in the Function's ``pack_skip`` (a
-    number PyTorch keeps as a Scalar, which minitorch saves as a 0-d tensor)."""
+    number PyTorch keeps as a Scalar, which minitorch saves as a 0-d tensor).
+
+    PyTorch's node unpacks what it saved in the same order as backward begins; so does this
+    one (a pre-hook unpacks them all, and the first ``unpack`` of each in backward takes what
+    it gave): ``a * b`` unpacks ``b`` before ``a``, not in the order ``backward`` reads them."""
     extras = {}  # worked out first: a getter may read ``saved_tensors``, still unpacked here
     for key in order:
         if not isinstance(key, int):
@@ -284,6 +294,7 @@ def _pack_in_order(node, order: tuple, pack_hook, unpack_hook) -> None:
             s = saved[key] if key < len(saved) else None  # (a subclass may save fewer)
             if s is not None:
                 saved[key] = _HookedSaved(s.tensor, pack_hook, unpack_hook, _edge_of(s))
+                unpacked_in_backward.append(([saved[key]], _READY))
             continue
         settable = isinstance(key, str) and key in vars(node)  # (not a property of the node)
         hooked = [_HookedSaved(t, pack_hook, unpack_hook,
@@ -301,7 +312,9 @@ def _pack_in_order(node, order: tuple, pack_hook, unpack_hook) -> None:
         def unpack_extras(grads) -> None:
             for hooked, put in unpacked_in_backward:
                 tensors = [h.unpack() for h in hooked]
-                if isinstance(put, str):
+                if put is _READY:  # (a saved tensor: backward's ``saved_tensors`` takes it)
+                    hooked[0].ready = tensors[0]
+                elif isinstance(put, str):
                     setattr(node_ref(), put, tensors[0])
                 elif put is not None:
                     put(node_ref(), tensors)
