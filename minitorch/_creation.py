@@ -56,6 +56,13 @@ def _finish(data: np.ndarray, dtype, device, requires_grad: bool) -> Tensor:
     return t
 
 
+# (tut task) a random factory reads its device before it draws: a bad device string raises
+# with the generator untouched, as in PyTorch (the tutorials' ``device='gpu'``)
+def _parsed(device):
+    """``device`` as a :class:`device` (None stays None), raising on a bad device string."""
+    return device if device is None else _device.device(device)
+
+
 def _check_fits(arr: np.ndarray, dtype) -> None:
     """PyTorch's error when Python numbers do not fit the integer ``dtype`` they become.
 
@@ -403,6 +410,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Numbers drawn from the standard normal distribution N(0, 1)."""
+    device = _parsed(device)
     dtype = _dtype.as_dtype(dtype, "randn")  # float, int, bool too
     _random.check_float_fill(_float(dtype), "normal_kernel_cpu")
     check_storage(_shape_arg(size), _float(dtype))
@@ -412,6 +420,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Numbers drawn uniformly from [0, 1)."""
+    device = _parsed(device)
     dtype = _dtype.as_dtype(dtype, "rand")  # float, int, bool too
     _random.check_float_fill(_float(dtype), "check_uniform_bounds")
     check_storage(_shape_arg(size), _float(dtype))
@@ -422,6 +431,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = F
 def normal(mean: float, std: float, size, *, generator=None, dtype=None, device=None,
            requires_grad: bool = False) -> Tensor:
     """Numbers drawn from N(mean, std**2)."""
+    device = _parsed(device)
     dtype = _dtype.as_dtype(dtype, "normal")  # float, int, bool too
     _random.check_float_fill(_float(dtype), "normal_kernel_cpu")
     check_storage(_shape_arg((size,)), _float(dtype))
@@ -433,6 +443,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
             requires_grad: bool = False) -> Tensor:
     """Integers drawn uniformly from [low, high): ``randint(10, (3,))`` or
     ``randint(0, 10, (3,))``."""
+    device = _parsed(device)
     dtype = _dtype.as_dtype(dtype, "randint")  # float, int, bool too
     if size is None:
         low, high, size = 0, low, high
@@ -446,6 +457,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 
 def randperm(n: int, *, generator=None, dtype=None, device=None) -> Tensor:
     """A random permutation of ``0 .. n-1``."""
+    device = _parsed(device)
     dtype = _dtype.as_dtype(dtype, "randperm")  # float, int, bool too
     check_storage((n,), np.int64)
     return _finish(_random.permutation(n, generator).astype(np.int64), dtype, device, False)

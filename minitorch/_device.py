@@ -30,8 +30,10 @@ class device:  # noqa: N801  (PyTorch's name)
                 raise RuntimeError(f"Invalid device string: '{type_or_device}'")
             index = int(idx)
         if spec not in _DEVICE_TYPES:
+            known = ("cpu, cuda" if spec in _TORCH_DEVICE_TYPES.split(", ")
+                     else _TORCH_DEVICE_TYPES)
             raise RuntimeError(
-                "Expected one of cpu, cuda device type at start of device string: "
+                f"Expected one of {known} device type at start of device string: "
                 f"{type_or_device}"
             )
         self.type = spec
@@ -62,6 +64,10 @@ class device:  # noqa: N801  (PyTorch's name)
 
 # Device types the backend registry knows about (see minitorch/_backend.py).
 _DEVICE_TYPES = {"cpu", "cuda"}
+# (tut task) the types PyTorch knows, as its error for a string that names none lists them
+# (one it knows that minitorch lacks, such as "mps", is refused with minitorch's two)
+_TORCH_DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, "
+                       "maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
 cpu = device("cpu")
 
 

@@ -930,3 +930,23 @@ def test_pools_random_geometry_match_torch(g):
         to.backward(torch.tensor(grad))
         mo.backward(mt.tensor(grad))
         close(mx.grad, tx.grad, **F64)
+
+
+# (tut task) DataParallel on the CPU, as the saved-tensor hooks tutorial wraps a model in it
+def test_data_parallel_on_the_cpu_holds_and_calls_its_module():
+    torch.manual_seed(0)
+    tm = torch.nn.DataParallel(torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.ReLU()))
+    m = mt.nn.DataParallel(mt.nn.Sequential(mt.nn.Linear(3, 2), mt.nn.ReLU()))
+    m.load_state_dict({k: mt.tensor(v.numpy()) for k, v in tm.state_dict().items()})
+    assert repr(m) == repr(tm)
+    assert list(m.state_dict()) == list(tm.state_dict())
+    assert m.device_ids == tm.device_ids
+    x = np.array([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]], dtype=np.float32)
+    out, tout = m(mt.tensor(x)), tm(torch.tensor(x))
+    np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), **F32)
+    assert out.grad_fn.name() == tout.grad_fn.name()
+    out.sum().backward()
+    tout.sum().backward()
+    for (name, p), (tname, tp) in zip(m.named_parameters(), tm.named_parameters(), strict=True):
+        assert name == tname
+        np.testing.assert_allclose(p.grad.numpy(), tp.grad.numpy(), **F32)

@@ -312,3 +312,21 @@ def test_bernoulli_of_tensor_probabilities_on_a_view(seed):
         view_of.bernoulli_(m.linspace(0, 1, 30).reshape(5, 6))
         outs.append(view_of)
     _assert_same(outs[0], outs[1], "bernoulli_(p) of a transposed tensor")
+
+
+# (tut task) a random factory given a bad device string raises PyTorch's error before it
+# draws: the stream goes on as PyTorch's does (the introyt tensors tutorial's device='gpu')
+@pytest.mark.parametrize("name", ["rand", "randn", "randint", "randperm", "normal", "rand_like",
+                                  "randn_like", "randint_like"])
+@pytest.mark.parametrize("device", ["gpu", "cuda:x"])
+def test_a_bad_device_raises_before_drawing(name, device):
+    def run(lib):
+        args = {"rand": (2,), "randn": (2,), "randint": (5, (2,)), "randperm": (3,),
+                "normal": (0.0, 1.0, (2,)), "rand_like": (lib.ones(2),),
+                "randn_like": (lib.ones(2),), "randint_like": (lib.ones(2), 5)}[name]
+        lib.manual_seed(0)
+        with pytest.raises(RuntimeError) as info:
+            getattr(lib, name)(*args, device=device)
+        return str(info.value), _bytes(lib.rand(3))
+
+    assert run(minitorch) == run(torch)

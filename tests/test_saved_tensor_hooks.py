@@ -840,7 +840,7 @@ def test_backward_reads_the_unpacked_computed_indices(name):
     _check_unpack_feeds_backward(_computed_unpack_program, name, change)
 
 
-# (hooks task) A node unpacks all it saved as its backward begins, in its pack order: what
+# A node unpacks all it saved as its backward begins, in its pack order: what
 # its backward did not read is not handed later to ``grad_fn._saved_<name>``, which unpacks
 # again (each read calls the unpack hook, as in PyTorch).
 def test_unpacked_in_order_and_read_again_after_a_retained_backward():
@@ -864,7 +864,7 @@ def test_unpacked_in_order_and_read_again_after_a_retained_backward():
     assert run(minitorch) == run(torch)
 
 
-# (hooks task) PyTorch packs batch_norm's running stats before its kernel updates them: the
+# PyTorch packs batch_norm's running stats before its kernel updates them: the
 # pack hook sees the old values (in the tensors themselves); a hook that keeps the tensor (not
 # a copy) gives the updated ones when it is unpacked.
 @pytest.mark.parametrize("how", ["functional", "module", "torch.batch_norm", "eval"])
@@ -904,7 +904,7 @@ def test_batch_norm_packs_the_running_stats_before_the_update(how, keep):
     assert run(minitorch) == run(torch)
 
 
-# (hooks task) An unpack hook that gives negative indices (each index minus the size, 4):
+# An unpack hook that gives negative indices (each index minus the size, 4):
 # PyTorch's backward wraps them (take, put, index_fill, indexing) or refuses them with its
 # kernel's error (gather, scatter_add, index_select and the index_select in index_add's,
 # index_copy's and index_fill's backward, max(dim)...); minitorch's does the same.
@@ -965,5 +965,23 @@ def test_index_select_out_of_range_error_as_torch(shape, dim, index):
     def run(lib):
         x = lib.tensor(np.zeros(shape, np.float32))
         return _error(lambda: lib.index_select(x, dim, lib.tensor(index)))
+# (tut task) a node unpacks what it saved in PyTorch's order as its backward begins, not in
+# the order minitorch's backward reads it (the tutorial's ``a * b`` unpacks ``b`` first).
+@pytest.mark.parametrize("name", OP_PROGRAMS)
+def test_each_node_unpacks_in_torchs_order(name):
+    def run(lib):
+        a = lib.tensor(A4, requires_grad=True)
+        log: list = []
+        inputs = {"a": a}
+
+        def unpack(p):
+            log.append(("unpack", str(p.dtype).rpartition(".")[2], *_describe(lib, p, inputs)))
+            return p
+
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
+            y, others = _op_program(lib, name, a)
+        inputs.update(others)
+        (y * y).sum().backward()
+        return log
 
     assert run(minitorch) == run(torch)

@@ -231,3 +231,8 @@ __all__ += ["LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"]
 from minitorch.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
 
 __all__ += ["AdaptiveLogSoftmaxWithLoss"]
+
+# (tut task) DataParallel (the CPU's: it calls the module it holds)
+from minitorch.nn.modules.container import DataParallel  # noqa: E402
+
+__all__ += ["DataParallel"]

@@ -481,3 +481,32 @@ class ParameterDict(Module):
 
 
 __all__ += ["ParameterList", "ParameterDict"]
+
+
+# (tut task) DataParallel, as the saved-tensor hooks tutorial wraps a model in it
+class DataParallel(Module):
+    """Runs ``module`` on the batch split across devices, in PyTorch; with no accelerator, as
+    here on the CPU, it only holds ``module`` (printed as ``(module): ...``, its state_dict
+    keys start with ``module.``) and calls it (``device_ids`` is ``[]``).
+
+    >>> from minitorch import nn
+    >>> nn.DataParallel(nn.Linear(2, 1))
+    DataParallel(
+      (module): Linear(in_features=2, out_features=1, bias=True)
+    )
+    """
+
+    def __init__(self, module: Module, device_ids=None, output_device=None, dim: int = 0) -> None:
+        super().__init__()
+        from minitorch import cuda  # (the accelerator is asked only when one is built)
+
+        if cuda.is_available():
+            raise NotImplementedError("minitorch's DataParallel runs on the CPU only")
+        self.module = module
+        self.device_ids = []
+
+    def forward(self, *inputs, **kwargs):
+        return self.module(*inputs, **kwargs)
+
+
+__all__ += ["DataParallel"]
