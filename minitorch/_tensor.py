@@ -334,6 +334,9 @@ class Tensor:
         """Set ``requires_grad`` in place and return ``self``."""
         if requires_grad and self._data.dtype.kind != "f":  # (PyTorch words it differently)
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self.is_inference() and not grad_mode._state.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self.requires_grad = requires_grad
         return self
 

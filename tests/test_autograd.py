@@ -677,3 +677,89 @@ def test_a_leaf_switched_off_after_recording_gets_no_gradient_as_in_torch(switch
         loss.backward()
         seen.append((x.grad is None, other.grad.tolist(), calls))
     assert seen[0] == seen[1]
+
+
+# tut2 (autograd tutorials): gradcheck and gradgradcheck as the tutorials call them
+def _tut2_bad_function(lib):
+    """A Function whose backward is wrong: its Jacobian is not diagonal, so the layout of
+    gradcheck's message shows."""
+    class Bad(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return lib.stack([x.sum(), (x * x).sum() * 2, x[0] * 3])
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g[0] + g[1] * x + g[2]
+
+    return Bad
+
+
+@pytest.mark.parametrize(("dtype", "second_input"), [("float64", False), ("float32", False),
+                                                     ("float64", True)])
+def test_gradcheck_error_shows_pytorchs_jacobians(dtype, second_input):
+    """gradcheck's GradcheckError (a RuntimeError) prints both Jacobians as PyTorch does: tensors
+    of the input's dtype, one row per input element, one column per output element; with
+    several wrong pairs, it names the first in PyTorch's order (output by output)."""
+    import warnings
+
+    torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
+    messages = []
+    for lib in (minitorch, torch):
+        bad = _tut2_bad_function(lib)
+        x = lib.tensor([1.0, 2.0], dtype=getattr(lib, dtype), requires_grad=True)
+        y = lib.tensor([3.0], dtype=getattr(lib, dtype), requires_grad=True)
+        args = (x, y) if second_input else (x,)
+        fn = ((lambda a, b, bad=bad: (bad.apply(b.expand(2)), bad.apply(a))) if second_input
+              else bad.apply)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the float32 warning
+            assert lib.autograd.gradcheck(fn, args, raise_exception=False) is False
+            with pytest.raises(RuntimeError) as info:
+                lib.autograd.gradcheck(fn, args)
+        assert type(info.value).__name__ == "GradcheckError"
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+def test_gradcheck_takes_pytorchs_keywords():
+    """The tutorials pass ``fast_mode`` (and PyTorch's other switches): gradcheck and
+    gradgradcheck accept them and give PyTorch's verdicts."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
+    kw = dict(nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
+              check_batched_grad=False, masked=None)
+    verdicts = []
+    for lib in (minitorch, torch):
+        x = lib.tensor([0.5, -1.5, 2.0], dtype=lib.float64, requires_grad=True)
+        bad = _tut2_bad_function(lib)
+        verdicts.append([
+            lib.autograd.gradcheck(lambda t: t.sin() * t, (x,), fast_mode=False, **kw),
+            lib.autograd.gradcheck(lambda t: t.sin() * t, (x,), fast_mode=True, **kw),
+            lib.autograd.gradcheck(bad.apply, (x,), fast_mode=True, raise_exception=False),
+            lib.autograd.gradgradcheck(lambda t: t.sin() * t, (x,), fast_mode=True,
+                                       gen_non_contig_grad_outputs=True,
+                                       check_rev_over_rev=True, check_fwd_over_rev=False),
+        ])
+    assert verdicts[0] == verdicts[1] == [True, True, False, True]
+
+
+@pytest.mark.parametrize("case", ["one", "several", "not_differentiable", "given"])
+def test_gradgradcheck_draws_pytorchs_random_grad_outputs(case):
+    """Without grad_outputs, gradgradcheck draws them as PyTorch does (``make_tensor`` in
+    [-1, 1) from the global generator, one per output that requires grad), so the numbers a
+    program draws after the check are PyTorch's."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
+    draws = []
+    for lib in (minitorch, torch):
+        lib.manual_seed(0)
+        x = lib.rand(2, 3, dtype=lib.float64, requires_grad=True)
+        fn = {"one": lambda t: t ** 3,
+              "several": lambda t: (t.exp(), (t * t).sum(0)),
+              "not_differentiable": lambda t: (t ** 2, t.detach().argmax()),
+              "given": lambda t: t ** 3}[case]
+        go = lib.ones(2, 3, dtype=lib.float64, requires_grad=True) if case == "given" else None
+        assert lib.autograd.gradgradcheck(fn, (x,), go) is True
+        draws.append(lib.rand(4).tolist())
+    assert draws[0] == draws[1]

@@ -172,3 +172,21 @@ def test_inference_tensors_are_per_thread_and_the_quick_gate_resets():
         return (x * 2).is_inference()
 
     assert decorated() and grad_mode._inference_blocks == 0
+
+
+# tut2 (autograd tutorials): the autograd notes' inference-mode rules
+def test_requires_grad_on_an_inference_tensor_outside_inference_mode_raises():
+    """``requires_grad_()`` on a tensor made in inference mode raises PyTorch's error outside
+    inference mode; ``requires_grad_(False)`` and the call inside inference mode are allowed."""
+    def run(lib):
+        with lib.inference_mode():
+            r = lib.ones(2)
+        seen = [_outcome(lambda: r.requires_grad_() and r.requires_grad)]
+        seen.append(_outcome(lambda: r.requires_grad_(False).requires_grad))
+        with lib.inference_mode():
+            seen.append(_outcome(lambda: r.requires_grad_().requires_grad))
+        seen.append(_outcome(lambda: r.requires_grad_(False).requires_grad))
+        seen.append(_outcome(lambda: lib.ones(2).requires_grad_().requires_grad))
+        return seen
+
+    assert run(minitorch) == run(torch)

@@ -950,3 +950,32 @@ def test_data_parallel_on_the_cpu_holds_and_calls_its_module():
     for (name, p), (tname, tp) in zip(m.named_parameters(), tm.named_parameters(), strict=True):
         assert name == tname
         np.testing.assert_allclose(p.grad.numpy(), tp.grad.numpy(), **F32)
+
+
+# tut2 (autograd tutorials): the conv/batch-norm tutorial feeds float64 into float32 layers
+@pytest.mark.parametrize("name", ["conv1d", "conv2d", "conv3d"])
+@pytest.mark.parametrize("dtypes", [("float64", "float32", "float32"),
+                                    ("float32", "float64", "float64"),
+                                    ("float64", "float64", "float32"),
+                                    ("float32", "float32", "float16"),
+                                    ("float32", "float32", "int64"),
+                                    ("float64", "float32", None)])
+@pytest.mark.parametrize("groups", [1, 2])
+def test_conv_checks_the_bias_dtype_before_the_weight_dtype(name, dtypes, groups):
+    """A convolution whose bias's dtype is not the input's raises PyTorch's "Input type (double)
+    and bias type (float) should be the same" before it looks at the weight's dtype."""
+    n = int(name[-2])
+    rng = np.random.default_rng(0)
+    xs = rng.standard_normal((1, 2) + (4,) * n)
+    ws = rng.standard_normal((2, 2 // groups) + (2,) * n)
+    bs = rng.standard_normal(2)
+
+    def outcome(lib):
+        x, w = (lib.tensor(a, dtype=getattr(lib, d)) for a, d in zip((xs, ws), dtypes))
+        b = None if dtypes[2] is None else lib.tensor(bs).to(getattr(lib, dtypes[2]))
+        try:
+            return getattr(lib.nn.functional, name)(x, w, b, groups=groups).shape
+        except RuntimeError as e:
+            return str(e)
+
+    assert outcome(mt) == outcome(torch)

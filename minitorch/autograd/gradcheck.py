@@ -82,13 +82,22 @@ def analytical_jacobian(func: Callable, inputs: Sequence[Tensor]) -> list:
 
 
 def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5,
-              rtol: float = 1e-3, raise_exception: bool = True) -> bool:
+              rtol: float = 1e-3, raise_exception: bool = True, nondet_tol: float = 0.0,
+              check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
+              check_batched_grad: bool = False, check_batched_forward_grad: bool = False,
+              check_forward_ad: bool = False, check_backward_ad: bool = True,
+              fast_mode: bool = False, masked: bool | None = None) -> bool:
     """Compare autograd's Jacobian of ``func`` at ``inputs`` with finite differences.
 
     Returns True when they agree within ``atol + rtol * |numerical|``; otherwise raises a
-    :class:`GradcheckError` that shows both Jacobians (or returns False when
-    ``raise_exception=False``).
+    :class:`GradcheckError` that shows both Jacobians as PyTorch prints them, one row per
+    input element and one column per output element (or returns False when
+    ``raise_exception=False``). PyTorch's other keywords are accepted: minitorch runs the
+    one full (slow-mode) comparison whatever ``fast_mode`` says, and has no forward-mode AD
+    for ``check_forward_ad`` to check.
     """
+    from minitorch import _creation
+
     inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     for i, t in enumerate(inputs):
         if isinstance(t, Tensor) and t.requires_grad and t.dtype.name != "float64":
@@ -100,40 +109,53 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5,
                 "floating point. ", UserWarning, stacklevel=2)
     numerical = numerical_jacobian(func, inputs, eps)
     analytical = analytical_jacobian(func, inputs)
-    for i, t in enumerate(inputs):
-        if not (isinstance(t, Tensor) and t.requires_grad):
-            continue
-        for j, (n, a) in enumerate(zip(numerical[i], analytical[i])):
+    checked = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
+    for j in range(len(numerical[0]) if numerical else 0):  # output by output, as PyTorch
+        for i in checked:
+            n, a, t = numerical[i][j], analytical[i][j], inputs[i]
             if not np.allclose(a, n, rtol=rtol, atol=atol):
                 if not raise_exception:
                     return False
-                with np.printoptions(precision=4, suppress=True):
-                    raise GradcheckError(
-                        f"Jacobian mismatch for output {j} with respect to input {i},\n"
-                        f"numerical:{n}\nanalytical:{a}\n"
-                    )
+                # PyTorch's layout: (numel of input i, numel of output j), in the input's dtype
+                n, a = (_creation.tensor(m.T, dtype=t.dtype) for m in (n, a))
+                raise GradcheckError(
+                    f"Jacobian mismatch for output {j} with respect to input {i},\n"
+                    f"numerical:{n}\nanalytical:{a}\n"
+                )
     return True
 
 
 def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-6,
-                  atol: float = 1e-5, rtol: float = 1e-3, raise_exception: bool = True) -> bool:
-    """Check second derivatives: ``gradcheck`` of the gradient of ``func`` (via create_graph)."""
-    from minitorch import _creation
+                  atol: float = 1e-5, rtol: float = 1e-3,
+                  gen_non_contig_grad_outputs: bool = False, raise_exception: bool = True,
+                  nondet_tol: float = 0.0, check_undefined_grad: bool = True,
+                  check_grad_dtypes: bool = False, check_batched_grad: bool = False,
+                  check_fwd_over_rev: bool = False, check_rev_over_rev: bool = True,
+                  fast_mode: bool = False, masked: bool = False) -> bool:
+    """Check second derivatives: ``gradcheck`` of the gradient of ``func`` (via create_graph).
+
+    Without ``grad_outputs``, the outputs that require grad get random ones drawn as PyTorch
+    draws them (``make_tensor`` in ``[-1, 1)`` from the global generator), so the random
+    numbers drawn after the check are PyTorch's too.
+    """
+    from minitorch import _creation, _dtype
+    from minitorch.testing import make_tensor
 
     inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
-    outs = _outputs(func, inputs)
     if grad_outputs is None:
-        gen = np.random.default_rng(0)
+        outs = [o for o in _outputs(func, inputs) if o.requires_grad]
         grad_outputs = tuple(
-            _creation.tensor(gen.standard_normal(o.shape), dtype=o.dtype, requires_grad=True)
+            make_tensor(o.shape, dtype=o.dtype if o.is_floating_point() else _dtype.float64,
+                        device=o.device, low=-1, high=1, requires_grad=True,
+                        noncontiguous=gen_non_contig_grad_outputs)
             for o in outs)
-    grad_outputs = tuple(grad_outputs)
+    grad_outputs = (grad_outputs,) if isinstance(grad_outputs, Tensor) else tuple(grad_outputs)
     n_in = len(inputs)
     diff_idx = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
 
     def first_grad(*args):
         ins, gos = args[:n_in], args[n_in:]
-        outs_ = _outputs(func, ins)
+        outs_ = [o for o in _outputs(func, ins) if o.requires_grad]
         gs = _grad(outs_, [ins[i] for i in diff_idx], gos, create_graph=True, allow_unused=True)
         return tuple(g if g is not None else _creation.zeros_like(ins[i])
                      for g, i in zip(gs, diff_idx))

@@ -372,6 +372,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
         )
     unbatched = ndim == 3
     x = input.unsqueeze(0) if unbatched else input
+    _check_conv_bias_dtype(x, bias)
     if x._data.dtype != weight._data.dtype:
         raise RuntimeError(
             f"expected scalar type {_type_name(x)} but found {_type_name(weight)}"
@@ -1212,6 +1213,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
                            f"input of size: {_fmt_shape(input._data.shape)}")
     unbatched = input._data.ndim == 2
     x = input.unsqueeze(0) if unbatched else input
+    _check_conv_bias_dtype(x, bias)
     if x._data.dtype != weight._data.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(x)} but found {_type_name(weight)}")
     k = weight._data.shape[2]
@@ -3070,16 +3072,28 @@ def _ntuple(value, name: str, n: int) -> tuple:
     return (int(value),) * n
 
 
-def _conv_input(input: Tensor, weight: Tensor, n: int, name: str) -> tuple:  # noqa: A002
-    """The input as a batch (and whether it was one sample), after the rank and dtype checks."""
+def _conv_input(input: Tensor, weight: Tensor, n: int, name: str,  # noqa: A002
+                bias: Tensor | None = None) -> tuple:
+    """The input as a batch (and whether it was one sample), after the rank and dtype checks
+    (a convolution's ``bias`` first: a transposed one passes none, PyTorch checks no bias)."""
     if input._data.ndim not in (n + 1, n + 2):
         raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to "
                            f"{name}, but got input of size: {_fmt_shape(input._data.shape)}")
     unbatched = input._data.ndim == n + 1
     x = input.unsqueeze(0) if unbatched else input
+    _check_conv_bias_dtype(x, bias)
     if x._data.dtype != weight._data.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(x)} but found {_type_name(weight)}")
     return x, unbatched
+
+
+# tut2 (autograd tutorials): a convolution checks its bias's dtype before its weight's
+def _check_conv_bias_dtype(x: Tensor, bias) -> None:
+    """PyTorch's convolutions check the bias's dtype against the input's before the weight's
+    (the conv/batch-norm tutorial's float64 input into float32 layers meets this message)."""
+    if bias is not None and bias._data.dtype != x._data.dtype:
+        names = (CPP_NAMES.get(t.dtype.name, t.dtype.name) for t in (x, bias))
+        raise RuntimeError("Input type ({}) and bias type ({}) should be the same".format(*names))
 
 
 def _check_bias(weight: Tensor, bias, channels: int, given: str = "") -> None:
@@ -3113,7 +3127,7 @@ def _check_conv_params(weight: Tensor, stride, padding, dilation, output_padding
 def _conv_nd(input: Tensor, weight: Tensor, bias, stride, padding, dilation,  # noqa: A002
              groups: int, n: int, name: str) -> Tensor:
     """The convolution over ``n`` spatial dimensions, as :func:`conv2d` checks and runs it."""
-    x, unbatched = _conv_input(input, weight, n, name)
+    x, unbatched = _conv_input(input, weight, n, name, bias)
     kernel = weight._data.shape[2:]
     stride, dilation = _ntuple(stride, "stride", n), _ntuple(dilation, "dilation", n)
     if isinstance(padding, str):
