@@ -985,3 +985,197 @@ def test_each_node_unpacks_in_torchs_order(name):
         return log
 
     assert run(minitorch) == run(torch)
+
+
+# (ebag task) embedding_bag's backward reads what it saved (indices, offsets,
+# per_sample_weights, the weight, offset2bag, bag_size, max_indices) as the unpack hook gave
+# it, as PyTorch's CPU kernel does: a sum or mean sends each bag's gradient (offset2bag) to each
+# index's row, a mean divides by bag_size, a maximum sends each nonempty bag's (bag_size)
+# gradient to max_indices; an empty offset2bag (PyTorch's fast path) is rebuilt from offsets.
+EBAG_W = np.random.default_rng(5).standard_normal((6, 3)).astype(np.float32)
+EBAG_IN, EBAG_OFF = [1, 2, 4, 1, 5, 0], [0, 2, 2, 5]  # (the second bag is empty)
+EBAG_CASES = {
+    "sum": {"mode": "sum"}, "mean": {}, "max": {"mode": "max"},
+    "sum weights": {"mode": "sum", "per_sample_weights": True},
+    "sum padding": {"mode": "sum", "padding_idx": 1}, "mean padding": {"padding_idx": 1},
+    "max padding": {"mode": "max", "padding_idx": 1},
+    "sum weights padding": {"mode": "sum", "per_sample_weights": True, "padding_idx": 2},
+    "mean last offset": {"include_last_offset": True, "offsets": [0, 2, 2, 6]},
+    "sum weights last offset": {"mode": "sum", "per_sample_weights": True,
+                                "include_last_offset": True, "offsets": [0, 2, 2, 6]},
+    "mean past the last offset": {"include_last_offset": True, "offsets": [0, 2, 4]},
+    "max past the last offset": {"mode": "max", "include_last_offset": True,
+                                 "offsets": [0, 2, 4]},
+    "mean 2-d": {"input": [[1, 2, 4], [1, 5, 0]]}, "max 2-d": {"mode": "max", "input": [
+        [1, 2, 4], [1, 5, 0]]},
+    "sum 2-d weights": {"mode": "sum", "input": [[1, 2, 4], [1, 5, 0]],
+                        "per_sample_weights": True},
+    "sum float64": {"mode": "sum", "dtype": "float64"},
+    "mean float64 padding": {"dtype": "float64", "padding_idx": 5},
+    "mean scale_grad_by_freq": {"scale_grad_by_freq": True},
+    "sum int32": {"mode": "sum", "int32": True}, "mean int32": {"int32": True},
+    "max int32 indices": {"mode": "max", "int32": "indices"},
+}
+
+
+def _ebag_program(lib, case):
+    kw = dict(EBAG_CASES[case])
+    dtype = getattr(lib, kw.pop("dtype", "float32"))
+    inp, off = kw.pop("input", EBAG_IN), kw.pop("offsets", EBAG_OFF)
+    int32 = kw.pop("int32", False)
+    w = lib.tensor(EBAG_W, dtype=dtype, requires_grad=True)
+    idx = lib.tensor(inp, dtype=lib.int32 if int32 else lib.int64)
+    offsets = None if np.ndim(inp) == 2 else lib.tensor(
+        off, dtype=lib.int32 if int32 is True else lib.int64)
+    if kw.pop("per_sample_weights", False):
+        kw["per_sample_weights"] = lib.tensor(
+            np.linspace(-1.5, 2, idx.numel()).reshape(idx.shape), dtype=dtype,
+            requires_grad=True)
+    return w, kw.get("per_sample_weights"), lambda: lib.nn.functional.embedding_bag(
+        idx, w, offsets, **kw)
+
+
+def _ebag_run(lib, case, pack, unpack, module=False):
+    """The bags, and the gradients of the weight and the per-sample weights (or the error) of
+    a backward through embedding_bag under the hooks."""
+    w, psw, bag = _ebag_program(lib, case)
+    with lib.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = bag()
+    scale = lib.tensor(np.arange(1.0, y.numel() + 1).reshape(y.shape), dtype=y.dtype)
+    err = _error(lambda: (y * scale).sum().backward())
+    return err or [t if t is None else t.detach().numpy().astype(np.float64)
+                   for t in (y, w.grad, None if psw is None else psw.grad)]
+
+
+def _ebag_same(mine, theirs) -> None:
+    """The same error, or the same gradients (float32 sums in another order: close)."""
+    if isinstance(theirs, tuple) or isinstance(mine, tuple):
+        if mine != theirs:
+            pytest.fail(f"{mine!r} != torch's {theirs!r}")
+        return
+    for a, b in zip(mine, theirs, strict=True):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def _ebag_changes(lib, case, which):
+    """Pack hook and unpack hook that change the ``which``-th tensor packed (in PyTorch's
+    order) as ``change(t)``."""
+    def hooks(change):
+        count = [0]
+
+        def pack(t):
+            count[0] += 1
+            return count[0] - 1, t.clone()
+
+        def unpack(p):
+            return change(p[1]) if p[0] == which else p[1]
+
+        return pack, unpack
+    return hooks
+
+
+def _ebag_names(lib, case):
+    """The names of what embedding_bag packs, in PyTorch's order."""
+    names: list = []
+    w, psw, bag = _ebag_program(lib, case)
+    with lib.autograd.graph.saved_tensors_hooks(lambda t: names.append(t) or t, lambda t: t):
+        bag()
+    out = ["indices", "offsets"] + (["per_sample_weights", "weight"] if psw is not None else [])
+    return out + ["offset2bag", "bag_size", "max_indices"][:len(names) - len(out)]
+
+
+@pytest.mark.parametrize("case", list(EBAG_CASES))
+@pytest.mark.parametrize("how", ["as is", "clone", "saved as arrays"])
+def test_embedding_bag_backward_through_hooks_as_torch(case, how):
+    def run(lib):
+        if how == "as is":
+            return _ebag_run(lib, case, lambda t: t, lambda t: t)
+        if how == "clone":
+            return _ebag_run(lib, case, lambda t: t.clone(), lambda t: t)
+        return _ebag_run(lib, case, lambda t: (t.numpy().copy(), t.dtype),  # (a disk's round
+                         lambda p: lib.tensor(p[0], dtype=p[1]))          # trip: new tensors)
+
+    _ebag_same(run(minitorch), run(torch))
+
+
+def _ebag_modified(lib, name, t):
+    """A changed saved tensor that PyTorch's kernel still reads within bounds."""
+    if name == "offsets":  # the bags between the first and the last start one earlier (read
+        return lib.cat([t[:1], (t[1:-1] - 1).clamp(min=0), t[-1:]])  # where offset2bag is empty)
+    if name in ("indices", "offset2bag"):
+        return t.flip(0) if name == "indices" or t.numel() else t
+    if name == "bag_size":
+        return t + 1  # (a mean divides by one more; a maximum sends an empty bag's gradient)
+    if name == "max_indices":
+        return (t + 1) % 6
+    return t * 2  # the per-sample weights or the weight
+
+
+@pytest.mark.parametrize("case", list(EBAG_CASES))
+@pytest.mark.parametrize("name", ["indices", "offsets", "per_sample_weights", "weight",
+                                  "offset2bag", "bag_size", "max_indices"])
+def test_embedding_bag_backward_reads_what_the_unpack_hook_gave(case, name):
+    def run(lib):
+        names = _ebag_names(lib, case)
+        if name not in names:
+            return None
+        which = names.index(name)
+        hooks = _ebag_changes(lib, case, which)
+        return _ebag_run(lib, case, *hooks(lambda t: _ebag_modified(lib, name, t)))
+
+    if name not in _ebag_names(torch, case):
+        pytest.skip(f"embedding_bag does not save {name} here")
+    _ebag_same(run(minitorch), run(torch))
+
+
+# Saved tensors of another type or shape: PyTorch's checks and errors (its kernel's reads
+# outside the tensors, such as an index past the weight in a sum, are left out).
+EBAG_BAD = {
+    "float indices": ("indices", lambda lib, t: t.float()),
+    "float offsets": ("offsets", lambda lib, t: t.double()),
+    "int32 indices": ("indices", lambda lib, t: t.int()),
+    "int32 offsets": ("offsets", lambda lib, t: t.int()),
+    "float offset2bag": ("offset2bag", lambda lib, t: t.float()),
+    "int32 offset2bag": ("offset2bag", lambda lib, t: t.int()),
+    "empty offset2bag": ("offset2bag", lambda lib, t: t[:0]),
+    "short offset2bag": ("offset2bag", lambda lib, t: t[:2] if t.numel() else t),
+    "float bag_size": ("bag_size", lambda lib, t: t.float()),
+    "int32 bag_size": ("bag_size", lambda lib, t: t.int()),
+    "float max_indices": ("max_indices", lambda lib, t: t.float()),
+    "int32 max_indices": ("max_indices", lambda lib, t: t.int()),
+    "1-d max_indices": ("max_indices", lambda lib, t: t[:, 0] if t.dim() == 2 else t),
+    "negative max_indices": ("max_indices", lambda lib, t: t - 6 if t.dim() == 2 else t),
+    "max_indices past the weight": ("max_indices",
+                                    lambda lib, t: t + 6 if t.dim() == 2 else t),
+}
+
+
+@pytest.mark.parametrize("case", ["sum", "mean", "max", "sum weights", "sum float64",
+                                  "mean int32"])
+@pytest.mark.parametrize("bad", list(EBAG_BAD))
+def test_embedding_bag_unpacked_of_another_type_as_torch(case, bad):
+    name, change = EBAG_BAD[bad]
+
+    def run(lib):
+        hooks = _ebag_changes(lib, case, _ebag_names(lib, case).index(name))
+        return _ebag_run(lib, case, *hooks(lambda t: change(lib, t)))
+
+    _ebag_same(run(minitorch), run(torch))
+
+
+def test_embedding_bag_module_backward_reads_the_unpacked_offset2bag():
+    def run(lib):
+        lib.manual_seed(0)
+        bag = lib.nn.EmbeddingBag(6, 3, mode="mean")
+        with lib.no_grad():
+            bag.weight.copy_(lib.tensor(EBAG_W))
+        with lib.autograd.graph.saved_tensors_hooks(
+                lambda t: t, lambda t: t.flip(0) if t.dtype == lib.int64 and t.numel() == 6
+                and t.max() <= 3 else t):  # (the offset2bag [0, 0, 2, 2, 2, 3])
+            y = bag(lib.tensor(EBAG_IN), lib.tensor(EBAG_OFF))
+        (y * lib.arange(1.0, 13).reshape(4, 3)).sum().backward()
+        return _arr(bag.weight.grad).tolist()
+
+    assert run(minitorch) == run(torch)

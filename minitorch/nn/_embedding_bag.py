@@ -8,7 +8,9 @@ The indices are one flat list cut into bags by ``offsets`` (bag ``b`` is
 
 The gradient sends each bag's gradient back to the rows it was made from: with its weight
 (``1``, ``1 / count`` for a mean, the per-sample weight), or, for ``max``, to the row that won
-each feature. As in PyTorch, this backward has no derivative of its own: a second backward
+each feature. As in PyTorch's CPU kernel, it reads these from the integer tensors the forward
+saved (``offset2bag``, ``bag_size``, ``max_indices``), which ``saved_tensors_hooks`` see and
+may replace. As in PyTorch, this backward has no derivative of its own: a second backward
 raises.
 """
 
@@ -16,8 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from minitorch import _dtype
 from minitorch._backend import array_module
 from minitorch._backend import to_numpy as _to_numpy
+from minitorch._dtype import promote_types
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
 
@@ -35,26 +39,40 @@ def _bags(idx: np.ndarray, offsets: np.ndarray, include_last_offset: bool):
 
 
 class EmbeddingBag(Function):
-    """The bags' sums, means or maxima; ``ctx`` keeps the plan (each index's bag and weight,
-    or each maximum's row) for the backward."""
+    """The bags' sums, means or maxima; ``ctx.ints`` keeps the integer tensors PyTorch's CPU
+    kernel saves (indices, offsets, ``offset2bag``, ``bag_size``, ``max_indices``), which the
+    backward reads, as PyTorch's does (an unpack hook's tensors replace them)."""
 
     node_name = "EmbeddingBagBackward0"
     _builtin = True
     _edge_args = (0, 1)  # the weight and the per-sample weights
-    pack_order = (lambda node: _saved(node),)  # saved_tensors_hooks: what PyTorch packs
+    # saved_tensors_hooks: what PyTorch packs; backward reads what the unpack hook gave
+    pack_order = ((lambda node: _saved(node), lambda node, t: _put_saved(node, t)),)
 
     @staticmethod
     def forward(ctx, weight, per_sample_weights, idx, bag_of, n_bags, mode, padding_idx,
-                scale_grad_by_freq, given=(None, None, None)):
+                scale_grad_by_freq, given):
         # given: the (flat) indices and offsets tensors as called, and the offsets' array
-        ctx.given, ctx.padding_idx = given, padding_idx
+        ctx.given, ctx.padding_idx, ctx.mode = given, padding_idx, mode
+        ctx.scale_grad_by_freq, ctx.num = scale_grad_by_freq, weight._data.shape[0]
         w = weight._data
         xp = array_module(w)
+        # PyTorch's offset2bag: an index past the last offset (include_last_offset) counts in
+        # the last bag, except in the sums of its fast path (a float32 or float16 sum or mean
+        # without padding_idx), which stop at the last offset (a mean still divides by the
+        # bag's size with them)
+        bag = np.where(bag_of < 0, n_bags - 1, bag_of) if n_bags else bag_of
+        counted = bag >= 0 if padding_idx is None else (bag >= 0) & (idx != padding_idx)
+        sizes = np.bincount(bag[counted], minlength=n_bags)
+        fast = padding_idx is None and w.dtype in (np.float32, np.float16)
+        if not fast or mode == "max":
+            bag_of = bag
         keep = (bag_of >= 0) if padding_idx is None else (bag_of >= 0) & (idx != padding_idx)
         kidx, kbag = idx[keep], bag_of[keep]
         out = xp.zeros((n_bags, w.shape[1]), dtype=w.dtype)
-        ctx.plan = (idx, keep, bag_of, n_bags, mode, scale_grad_by_freq, w.shape[0])
-        ctx.psw = None
+        ctx.psw = per_sample_weights
+        ctx.weight = weight if per_sample_weights is not None else None
+        winner = None
         if mode == "max":
             winner = np.full((n_bags, w.shape[1]), -1, dtype=np.int64)
             order = np.argsort(kbag, kind="stable")
@@ -67,65 +85,125 @@ class EmbeddingBag(Function):
                 better = _to_numpy(rows > cur) | (k == 0)
                 out[xp.asarray(b)] = xp.where(xp.asarray(better), rows, cur)
                 winner[b] = np.where(better, kidx[at][:, None], winner[b])
-            ctx.winner = winner
-            return _wrap(out)
-        coef = np.ones(kidx.shape[0])
-        if mode == "mean":
-            counts = np.bincount(kbag, minlength=n_bags)
-            coef = 1.0 / counts[kbag]
-        rows = w[xp.asarray(kidx)]
-        if per_sample_weights is not None:
-            rows = rows * per_sample_weights._data[xp.asarray(np.flatnonzero(keep))][:, None]
-        _add_at(xp, out, kbag, rows)
-        if mode == "mean":
-            counts = xp.asarray(np.maximum(np.bincount(kbag, minlength=n_bags), 1))
-            out = out / counts.astype(w.dtype)[:, None]
-        ctx.coef = coef
-        ctx.weight = weight if per_sample_weights is not None else None
-        ctx.psw = per_sample_weights
+        else:
+            rows = w[xp.asarray(kidx)]
+            if per_sample_weights is not None:
+                rows = rows * per_sample_weights._data[xp.asarray(np.flatnonzero(keep))][:, None]
+            _add_at(xp, out, kbag, rows)
+            if mode == "mean":
+                out = out / xp.asarray(np.maximum(sizes, 1)).astype(w.dtype)[:, None]
+        ctx.ints = _kernel_saved(given, bag, sizes, mode, winner, fast and mode == "sum")
         return _wrap(out)
 
     @staticmethod
     def backward(ctx, grad):
-        gw = EmbeddingBagBackward.apply(grad, ctx.psw, ctx)
-        gp = None
-        if ctx.psw is not None:  # (edges: only the tensors that require grad, see below)
+        gw = gp = None
+        if ctx.needs_input_grad[0]:
+            gw = EmbeddingBagBackward.apply(grad, ctx.psw, ctx)
+        if ctx.psw is not None and ctx.needs_input_grad[1]:  # (edges: only what requires grad)
             gp = EmbeddingBagPerSampleWeightsBackward.apply(
                 *(t if t.requires_grad else None for t in (grad, ctx.weight)), ctx,
                 grad._data, ctx.weight._data)
         return gw, gp
 
 
+def _kernel_saved(given, bag: np.ndarray, sizes: np.ndarray, mode: str, winner,
+                  fast: bool) -> list:
+    """The integer tensors PyTorch's CPU kernel saves: the indices and offsets (copies of the
+    caller's), each index's bag ``offset2bag`` (left empty on the fast path, a float32 or
+    float16 sum without ``padding_idx``), each bag's ``bag_size`` without the padding (zeros
+    for a sum) and ``max_indices`` (each maximum's row, 0 for an empty bag; ``bag_size`` but
+    for ``max``), in the indices' and offsets' common integer type."""
+    indices, offsets, off = given
+    ints = promote_types(indices.dtype, indices.dtype if offsets is None else offsets.dtype).np
+    ind = _to_numpy(indices._data).copy()
+    off = off.astype(ints) if offsets is None else _to_numpy(offsets._data).copy()
+    sizes = sizes if mode != "sum" else np.zeros_like(sizes)
+    most = np.maximum(winner, 0) if mode == "max" else sizes
+    return [_wrap(a) for a in (ind, off)] + \
+        [_wrap(a.astype(ints)) for a in (bag[:0] if fast else bag, sizes, most)]
+
+
 def _saved(node) -> list:
     """What PyTorch's ``EmbeddingBagBackward0`` saves, in its order, for ``saved_tensors_hooks``:
     the indices and offsets (the caller's tensors where it gave them), ``per_sample_weights``
-    (and the weight, where they require grad), and the ``offset2bag``, ``bag_size`` and
-    ``max_indices`` of PyTorch's CPU kernel (its fast path, a float32 sum without
-    ``padding_idx``, leaves ``offset2bag`` empty; a sum's ``bag_size`` is zeros;
-    ``max_indices`` is ``bag_size`` but for ``max``), in the indices' integer type. Backward
-    reads its own plan, not these."""
-    indices, offsets, off = node.given
-    if indices is None:
-        return []
-    idx, _, _, n_bags, mode, _, _ = node.plan
-    kind = indices._data.dtype
-    offsets = _wrap(off.astype(kind)) if offsets is None else offsets
-    starts = _to_numpy(offsets._data).astype(np.int64)[:n_bags]
-    bag = np.searchsorted(starts, np.arange(idx.shape[0]), side="right") - 1
-    counted = bag >= 0 if node.padding_idx is None else (bag >= 0) & (idx != node.padding_idx)
-    sizes = np.bincount(bag[counted], minlength=n_bags) if mode != "sum" else \
-        np.zeros(n_bags, np.int64)
-    fast = mode == "sum" and node.padding_idx is None and \
-        node._input_meta[0][1] == np.float32
-    most = np.maximum(node.winner, 0) if mode == "max" else sizes
-    weight = node.weight if node.psw is not None and node.needs_input_grad[1] else None
-    return [indices, offsets, node.psw, weight,
-            *(_wrap(a.astype(kind)) for a in (bag[:0] if fast else bag, sizes, most))]
+    (and the weight, where they require grad), ``offset2bag``, ``bag_size`` and
+    ``max_indices`` (see :func:`_kernel_saved`)."""
+    indices, offsets, _ = node.given
+    weight = node.weight if _packs_weight(node) else None
+    return [indices, node.ints[1] if offsets is None else offsets, node.psw, weight,
+            *node.ints[2:]]
+
+
+def _put_saved(node, unpacked: list) -> None:
+    """Backward's tensors from what a ``saved_tensors_hooks`` unpack hook gave."""
+    got = iter(unpacked)
+    indices, offsets = next(got), next(got)
+    if node.psw is not None:
+        packs_weight = _packs_weight(node)
+        node.psw = next(got)
+        if packs_weight:
+            node.weight = next(got)
+    node.ints = [indices, offsets, *got]
+
+
+def _packs_weight(node) -> bool:
+    return node.psw is not None and node.needs_input_grad[1]
+
+
+def _unpacked(fctx, rebuilt_as_saved: bool = False) -> tuple:
+    """``(indices, offsets, offset2bag)`` for a backward, as PyTorch's checks them: the indices
+    and offsets in their common type, which must be an integer one, and ``offset2bag`` rebuilt
+    from the offsets where it is empty (PyTorch's fast path), in the offsets' type (or, for the
+    per-sample weights' backward, ``rebuilt_as_saved``, in the empty one's)."""
+    indices, offsets, bags = fctx.ints[:3]
+    kind = promote_types(indices.dtype, offsets.dtype)
+    if kind not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError(_TYPES.format(arg="indices", legacy=kind._legacy))
+    ind = _to_numpy(indices._data).astype(kind.np).reshape(-1)
+    off = _to_numpy(offsets._data).astype(kind.np).reshape(-1)
+    if ind.size and not bags.numel():  # offset2bag = cumsum of a 1 at each offset, less 1
+        if rebuilt_as_saved and bags.dtype != kind:
+            raise RuntimeError(f"index_add_(): self ({bags.dtype._legacy[:-6]}) and source "
+                               f"({kind._legacy[:-6]}) must have the same scalar type")
+        if off.size and (off.min() < 0 or off.max() > ind.size):
+            raise IndexError("index out of range in self")
+        starts = np.zeros(ind.size + 1, kind.np)
+        np.add.at(starts, off, 1)
+        starts[0] -= 1
+        return ind, off, np.cumsum(starts)[:ind.size].astype(kind.np)
+    if bags.dtype not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError(_TYPES.format(arg="offset2bag", legacy=bags.dtype._legacy))
+    return ind, off, _to_numpy(bags._data)
+
+
+_TYPES = ("Expected tensor for argument #1 '{arg}' to have one of the following scalar types: "
+          "Long, Int; but got torch.{legacy} instead (while checking arguments for "
+          "embedding_bag)")
+
+
+def _same_kind(ind: np.ndarray, *arrays) -> None:
+    """PyTorch's kernel reads ``offset2bag`` and ``bag_size`` as the indices' type."""
+    for a in arrays:
+        if a.dtype != ind.dtype:
+            name = [_dtype.from_numpy_dtype(d)._legacy[:-6] for d in (ind.dtype, a.dtype)]
+            raise RuntimeError(f"expected scalar type {name[0]} but found {name[1]}")
+
+
+def _in_range(index: np.ndarray, size: int) -> None:
+    """An index outside ``[0, size)`` (where PyTorch's kernel reads or writes outside its
+    tensors, or its ``index_select``/``index_add_`` refuse it)."""
+    if index.size and (index.min() < 0 or index.max() >= size):
+        raise IndexError("index out of range in self")
 
 
 class EmbeddingBagBackward(Function):
     """The gradient of the weight (PyTorch's ``_embedding_bag_backward``, which has no
-    derivative)."""
+    derivative), from the saved integer tensors: a sum or mean sends each bag's gradient
+    (``offset2bag``) to each index's row, times its per-sample weight, over its frequency
+    (``scale_grad_by_freq``) and over its bag's ``bag_size`` (a mean, where it is not 0),
+    ``padding_idx`` left out; a maximum sends each nonempty bag's (``bag_size``) gradient to the
+    rows in ``max_indices``."""
 
     node_name = "EmbeddingBagBackwardBackward0"
     _builtin = True
@@ -134,22 +212,48 @@ class EmbeddingBagBackward(Function):
 
     @staticmethod
     def forward(ctx, grad, per_sample_weights, fctx):
-        idx, keep, bag_of, n_bags, mode, scale_grad_by_freq, num = fctx.plan
+        ind, _, bags = _unpacked(fctx)
+        bag_size, most = fctx.ints[3:]
         g = grad._data
         xp = array_module(g)
-        out = xp.zeros((num, g.shape[1]), dtype=g.dtype)
-        if mode == "max":
-            b, d = np.nonzero(fctx.winner >= 0)
-            _add_at(xp, out, (fctx.winner[b, d], d), g[xp.asarray(b), xp.asarray(d)])
+        out = xp.zeros((fctx.num, g.shape[1]), dtype=g.dtype)
+        if fctx.mode == "max":
+            full = np.flatnonzero(_to_numpy(bag_size._data).reshape(-1))
+            rows = _to_numpy(most._data)
+            _in_range(full, min(rows.shape[0] if rows.ndim else 1, g.shape[0]))
+            rows = rows[full]
+            if rows.ndim < 2:
+                raise IndexError("Dimension out of range (expected to be in range of "
+                                 f"[-{rows.ndim}, {rows.ndim - 1}], but got 1)")
+            if most.dtype not in (_dtype.int64, _dtype.int32):
+                raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but "
+                                   f"got: {most.dtype._legacy[:-6]}")
+            rows = rows[:, :g.shape[1]]
+            _in_range(rows, fctx.num)
+            cols = np.broadcast_to(np.arange(rows.shape[1]), rows.shape)
+            _add_at(xp, out, (rows, cols), g[xp.asarray(full)][:, :rows.shape[1]])
             return _wrap(out)
-        kidx, kbag = idx[keep], bag_of[keep]
-        coef = fctx.coef
-        if fctx.psw is not None:
-            coef = _to_numpy(fctx.psw._data)[keep].astype(np.float64)
-        if scale_grad_by_freq:
-            coef = coef / _frequencies(idx, num)[keep]
-        rows = g[xp.asarray(kbag)] * xp.asarray(coef.astype(g.dtype))[:, None]
-        _add_at(xp, out, kidx, rows)
+        psw = None if per_sample_weights is None else _to_numpy(per_sample_weights._data)
+        for a in (bags, psw):
+            if a is not None and a.shape[0] < ind.shape[0]:
+                raise IndexError("index out of range in self")  # (index_select)
+        sizes = _to_numpy(bag_size._data)
+        _same_kind(ind, bags, sizes)
+        _in_range(ind, fctx.num)
+        keep = ind != (-1 if fctx.padding_idx is None else fctx.padding_idx)
+        # (a bag outside the gradient, such as the one after the last offset: nothing)
+        bag = bags[:ind.shape[0]].astype(np.int64)
+        keep &= (bag >= 0) & (bag < g.shape[0])
+        coef = np.ones(ind.shape[0]) if psw is None else psw[:ind.shape[0]].astype(np.float64)
+        if fctx.scale_grad_by_freq:
+            coef = coef / _frequencies(ind.astype(np.int64), fctx.num)
+        if fctx.mode == "mean":
+            _in_range(bag[keep], sizes.shape[0])
+            size = np.ones(ind.shape[0])
+            size[keep] = sizes[bag[keep]]
+            coef = coef / np.where(size != 0, size, 1)
+        rows = g[xp.asarray(bag[keep])] * xp.asarray(coef[keep].astype(g.dtype))[:, None]
+        _add_at(xp, out, ind[keep].astype(np.int64), rows)
         return _wrap(out)
 
     @classmethod
@@ -158,10 +262,10 @@ class EmbeddingBagBackward(Function):
 
 
 class EmbeddingBagPerSampleWeightsBackward(EmbeddingBagBackward):
-    """The gradient of the per-sample weights: each bag's gradient dotted with the row.
-    PyTorch has no derivative entry for it: its fallback node has an edge for each input that
-    requires grad, only, so those come as the first two arguments (else None, no edge) and
-    the values as arrays."""
+    """The gradient of the per-sample weights: each bag's gradient (``offset2bag``) dotted
+    with the index's row (0 for ``padding_idx``). PyTorch has no derivative entry for it: its
+    fallback node has an edge for each input that requires grad, only, so those come as the
+    first two arguments (else None, no edge) and the values as arrays."""
 
     node_name = "torch::autograd::NotImplemented"
     _builtin = True
@@ -170,11 +274,17 @@ class EmbeddingBagPerSampleWeightsBackward(EmbeddingBagBackward):
 
     @staticmethod
     def forward(ctx, grad_edge, weight_edge, fctx, g, w):
-        idx, keep, bag_of, *_ = fctx.plan
+        ind, _, bags = _unpacked(fctx, rebuilt_as_saved=True)
+        if bags.shape[0] < ind.shape[0]:
+            raise IndexError("index out of range in self")
+        _same_kind(ind, bags)
         xp = array_module(g)
-        out = xp.zeros(idx.shape[0], dtype=g.dtype)
-        at = np.flatnonzero(keep)
-        out[xp.asarray(at)] = (g[xp.asarray(bag_of[at])] * w[xp.asarray(idx[at])]).sum(-1)
+        out = xp.zeros(ind.shape[0], dtype=g.dtype)
+        _in_range(ind, w.shape[0])
+        bag = bags[:ind.shape[0]].astype(np.int64)
+        keep = ind != (-1 if fctx.padding_idx is None else fctx.padding_idx)
+        at = np.flatnonzero(keep & (bag >= 0) & (bag < g.shape[0]))  # (else 0, as above)
+        out[xp.asarray(at)] = (g[xp.asarray(bag[at])] * w[xp.asarray(ind[at])]).sum(-1)
         return _wrap(out)
 
 
