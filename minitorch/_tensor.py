@@ -328,15 +328,15 @@ class Tensor:
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients"
             )
+        if value and self.is_inference() and not grad_mode._state.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` in place and return ``self``."""
         if requires_grad and self._data.dtype.kind != "f":  # (PyTorch words it differently)
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        if requires_grad and self.is_inference() and not grad_mode._state.inference:
-            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
-                               "InferenceMode is not allowed.")
         self.requires_grad = requires_grad
         return self
 

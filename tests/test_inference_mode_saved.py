@@ -175,18 +175,26 @@ def test_inference_tensors_are_per_thread_and_the_quick_gate_resets():
 
 
 # tut2 (autograd tutorials): the autograd notes' inference-mode rules
-def test_requires_grad_on_an_inference_tensor_outside_inference_mode_raises():
-    """``requires_grad_()`` on a tensor made in inference mode raises PyTorch's error outside
-    inference mode; ``requires_grad_(False)`` and the call inside inference mode are allowed."""
+@pytest.mark.parametrize("how", ["requires_grad_()", "requires_grad ="])
+def test_requires_grad_on_an_inference_tensor_outside_inference_mode_raises(how):
+    """``requires_grad_()``, or setting ``requires_grad``, on a tensor made in inference mode
+    raises PyTorch's error outside inference mode (after the dtype's); False, and True inside
+    inference mode, are allowed."""
     def run(lib):
+        def set_to(t, value):
+            if how == "requires_grad_()":
+                return t.requires_grad_(value).requires_grad
+            t.requires_grad = value
+            return t.requires_grad
+
         with lib.inference_mode():
-            r = lib.ones(2)
-        seen = [_outcome(lambda: r.requires_grad_() and r.requires_grad)]
-        seen.append(_outcome(lambda: r.requires_grad_(False).requires_grad))
+            r, n = lib.ones(2), lib.ones(2, dtype=lib.long)
+        seen = [_outcome(lambda: set_to(r, True)), _outcome(lambda: set_to(n, True))]
+        seen.append(_outcome(lambda: set_to(r, False)))
         with lib.inference_mode():
-            seen.append(_outcome(lambda: r.requires_grad_().requires_grad))
-        seen.append(_outcome(lambda: r.requires_grad_(False).requires_grad))
-        seen.append(_outcome(lambda: lib.ones(2).requires_grad_().requires_grad))
+            seen.append(_outcome(lambda: set_to(r, True)))
+        seen.append(_outcome(lambda: set_to(r, False)))
+        seen.append(_outcome(lambda: set_to(lib.ones(2), True)))
         return seen
 
     assert run(minitorch) == run(torch)
