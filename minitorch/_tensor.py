@@ -328,7 +328,7 @@ class Tensor:
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients"
             )
-        if value and self.is_inference() and not grad_mode._state.inference:
+        if value and self._version_counter is _INFERENCE and not grad_mode._state.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
         self._requires_grad = bool(value)

@@ -24,6 +24,7 @@ from minitorch._backend import to_numpy as _to_numpy
 from minitorch._dtype import promote_types
 from minitorch._tensor import _wrap
 from minitorch.autograd.function import Function
+from minitorch.ops._util import first_out_of_bounds
 
 
 def _bags(idx: np.ndarray, offsets: np.ndarray, include_last_offset: bool):
@@ -193,7 +194,7 @@ def _same_kind(ind: np.ndarray, *arrays) -> None:
 def _in_range(index: np.ndarray, size: int) -> None:
     """An index outside ``[0, size)`` (where PyTorch's kernel reads or writes outside its
     tensors, or its ``index_select``/``index_add_`` refuse it)."""
-    if index.size and (index.min() < 0 or index.max() >= size):
+    if first_out_of_bounds(index, size) is not None:
         raise IndexError("index out of range in self")
 
 

@@ -97,15 +97,26 @@ def normalize_dims(dim, ndim: int) -> tuple:
 
 def check_in_bounds(index, dim: int, size: int) -> None:
     """PyTorch's error for an index of ``gather``/``scatter`` outside ``[0, size)`` (no
-    negative ones), naming the first such index. The backwards of ``gather``, ``scatter_add``
-    and ``max(dim)`` check the indices an unpack hook gave, as PyTorch's do. The common case
-    costs two small reductions (two numbers read back from a GPU)."""
+    negative ones), naming the first such index. The common case costs two small reductions
+    (two numbers read back from a GPU)."""
+    bad = first_out_of_bounds(index, size)
+    if bad is not None:
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+
+
+def first_out_of_bounds(index, size: int) -> int | None:
+    """The first number of the integer array ``index`` outside ``[0, size)``, or None."""
     if not index.size or (index.min() >= 0 and index.max() < size):
-        return
-    bad = index[(index < 0) | (index >= size)]
-    if bad.size:
-        raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension "
-                           f"{dim} with size {size}")
+        return None
+    return int(index[(index < 0) | (index >= size)].reshape(-1)[0])
+
+
+def unpacked_by_hooks(node) -> bool:
+    """Whether ``node``'s saved indices came back from a ``saved_tensors_hooks`` unpack hook,
+    which may hand back any numbers (the backwards of ``gather``, ``scatter_add`` and
+    ``max(dim)`` then check them, as PyTorch's kernels do); without hooks they are the
+    forward's own, already checked."""
+    return "_unpack_extras" in vars(node)
 
 
 def check_tensor(value, func: str, arg: str, position: int) -> None:

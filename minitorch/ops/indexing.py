@@ -32,7 +32,14 @@ from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch.autograd import grad_mode
 from minitorch.autograd.function import Function
 from minitorch.ops import shape as _shape
-from minitorch.ops._util import as_tensor, check_in_bounds, check_tensor, normalize_dim
+from minitorch.ops._util import (
+    as_tensor,
+    check_in_bounds,
+    check_tensor,
+    first_out_of_bounds,
+    normalize_dim,
+    unpacked_by_hooks,
+)
 from minitorch.ops.shape import Embed, Select, Slice, _view_of  # noqa: F401  (view indexing)
 
 __all__ = ["getitem", "setitem", "gather", "select", "narrow"]
@@ -327,7 +334,8 @@ class Gather(Function):
         out = xp.zeros(ctx.shape, dtype=grad._data.dtype)
         if not ctx.shape:  # a 0-d input: every gathered number is it
             return _wrap(out + grad._data.sum(dtype=out.dtype)), None
-        check_in_bounds(ctx.index._data, ctx.dim, ctx.shape[ctx.dim])  # (as unpacked)
+        if unpacked_by_hooks(ctx):
+            check_in_bounds(ctx.index._data, ctx.dim, ctx.shape[ctx.dim])
         idx = list(open_grid(xp, ctx.index._data.shape)) or [None]  # a 0-d index: one place
         idx[ctx.dim] = ctx.index._data
         if grad._requires_grad and grad_mode._state.enabled:  # double backward: recorded
@@ -774,11 +782,13 @@ class IndexSelect(Function):
                 raise IndexError("index out of range in self")
             return _wrap(a._data.copy())
         size = a._data.shape[dim]
-        bad = index[(index < 0) | (index >= size)]  # no negative indices
-        if bad.size and dim == 1:  # (the message of PyTorch's kernel for dim 1)
-            raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(bad[0])} "
+        bad = first_out_of_bounds(index, size)  # no negative indices
+        if bad is not None and not size:
+            raise RuntimeError("index_select(): self indexing axis dim should be positive")
+        if bad is not None and dim == 1:  # (the message of PyTorch's kernel for dim 1)
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} "
                                f"axis_dim={size}")
-        if bad.size:
+        if bad is not None:
             raise IndexError("index out of range in self")
         return _wrap(np.take(a._data, index, axis=dim))
 

@@ -35,6 +35,7 @@ from minitorch.ops._util import (
     check_in_bounds,
     check_tensor,
     normalize_dim,
+    unpacked_by_hooks,
 )
 from minitorch.ops.indexing import Gather, _add_at, _given
 
@@ -120,17 +121,19 @@ class Scatter(Function):
     @staticmethod
     def backward(ctx, grad):
         g_self = scatter(grad, ctx.dim, ctx.index, 0.0) if ctx.needs_input_grad[0] else None
-        g_src = _gathered(grad, ctx.dim, ctx.index, ctx.src_shape) if ctx.needs_input_grad[3] \
-            else None
+        g_src = _gathered(grad, ctx.dim, ctx.index, ctx.src_shape, unpacked_by_hooks(ctx)) \
+            if ctx.needs_input_grad[3] else None
         return g_self, g_src
 
 
-def _gathered(grad: Tensor, dim: int, index: Tensor, shape: tuple) -> Tensor:
+def _gathered(grad: Tensor, dim: int, index: Tensor, shape: tuple, check: bool) -> Tensor:
     """``grad`` read at ``index`` along ``dim`` (the gradient of ``src``), padded with zeros to
-    ``src``'s ``shape`` where ``index`` is smaller."""
+    ``src``'s ``shape`` where ``index`` is smaller. ``check``: the index came from an unpack
+    hook (PyTorch's kernel checks it)."""
     if not grad._data.ndim:
         return grad.reshape(shape)
-    check_in_bounds(index._data, dim, grad._data.shape[dim])  # (as unpacked)
+    if check:
+        check_in_bounds(index._data, dim, grad._data.shape[dim])
     g = Gather.apply(grad.reshape(grad._data.shape or (1,)), dim, index.reshape(
         index._data.shape or (1,)))
     if tuple(g._data.shape) != tuple(shape or (1,)):
@@ -203,8 +206,8 @@ class ScatterAdd(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        g_src = _gathered(grad, ctx.dim, ctx.index, ctx.src_shape) if ctx.needs_input_grad[3] \
-            else None
+        g_src = _gathered(grad, ctx.dim, ctx.index, ctx.src_shape, unpacked_by_hooks(ctx)) \
+            if ctx.needs_input_grad[3] else None
         return grad, g_src
 
 
