@@ -394,3 +394,107 @@ def test_orthogonal_init_errors_and_empty():
             lib.nn.init.orthogonal_(lib.empty(3))
         empty = lib.empty(0, 3)
         assert lib.nn.init.orthogonal_(empty) is empty
+
+
+# ---------------------------------------------------------------- weight_norm, spectral_norm
+def norms(lib):
+    from importlib import import_module
+
+    return import_module(f"{lib.__name__}.nn.utils.parametrizations")
+
+
+def seeded(lib, make):
+    lib.manual_seed(0)
+    return make(lib)
+
+
+@pytest.mark.parametrize("dim", [0, 1, 2, -1, None])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_weight_norm_matches_torch(dim, dtype):
+    def build(lib, p, k):
+        m = seeded(lib, lambda lib: lib.nn.Conv1d(2, 3, 2, dtype=getattr(lib, dtype)))
+        out = norms(lib).weight_norm(m, dim=dim)
+        assert out is m
+        pl = m.parametrizations.weight
+        x = lib.from_numpy(np.linspace(-1, 1, 8).reshape(1, 2, 4).astype(dtype))
+        (m(x) ** 2).sum().backward()
+        return (repr(m), list(m.state_dict()), m.weight.grad_fn.name(), tuple(pl.original0.shape),
+                np_of(m.weight), np_of(pl.original0), pl.original0.grad.numpy(),
+                pl.original1.grad.numpy())
+    got = both(build)
+    assert got["mt"][:4] == got["torch"][:4]
+    for mine, theirs in zip(got["mt"][4:], got["torch"][4:]):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-5, atol=1e-6)
+
+
+def test_weight_norm_gradcheck_and_gradgradcheck():
+    wn = norms(minitorch)
+    rng = np.random.default_rng(2)
+    for dim in (0, 2, 1):  # the fused node (first, last dimension) and the formula
+        v = minitorch.from_numpy(rng.standard_normal((3, 2, 4))).requires_grad_()
+        g = wn._norm_except_dim(v.detach(), dim).mul(1.5).requires_grad_()
+
+        def f(v, g, dim=dim):
+            return wn._weight_norm(v, g, dim)
+        assert minitorch.autograd.gradcheck(f, (v, g))
+        assert minitorch.autograd.gradgradcheck(f, (v, g))
+    assert wn._weight_norm(v, g, 0).grad_fn.name() == "WeightNormInterfaceBackward0"
+
+
+def test_weight_norm_assignment_and_removal_match_torch():
+    def build(lib, p, k):
+        m = norms(lib).weight_norm(linear(lib))
+        m.weight = lib.from_numpy(2 * W)
+        pl = m.parametrizations.weight
+        g, v = np_of(pl.original0), np_of(pl.original1)
+        p.remove_parametrizations(m, "weight")
+        return g.tolist(), v.tolist(), type(m).__name__, np_of(m.weight).tolist()
+    got = both(build)
+    np.testing.assert_allclose(got["mt"][0], got["torch"][0], rtol=1e-12)
+    assert got["mt"][1:3] == got["torch"][1:3]
+    np.testing.assert_allclose(got["mt"][3], got["torch"][3], rtol=1e-12)
+
+
+@pytest.mark.parametrize("make", ["linear", "conv2d", "conv_transpose1d", "bias", "iters3_dim-1"])
+def test_spectral_norm_matches_torch(make):
+    def module(lib):
+        if make in ("linear", "bias"):
+            return lib.nn.Linear(4, 3)
+        if make == "conv_transpose1d":
+            return lib.nn.ConvTranspose1d(2, 3, 2)
+        return lib.nn.Conv2d(2, 3, 2)
+
+    def build(lib, p, k):
+        m = seeded(lib, module)
+        kwargs = {"name": "bias"} if make == "bias" else \
+            {"n_power_iterations": 3, "dim": -1} if make.startswith("iters") else {}
+        norms(lib).spectral_norm(m, **kwargs)
+        name = kwargs.get("name", "weight")
+        first, second = np_of(getattr(m, name)), np_of(getattr(m, name))  # u, v move each time
+        getattr(m, name).sum().backward()
+        grad = m.parametrizations[name].original.grad.numpy()
+        buffers = [np_of(b) for b in m.parametrizations[name][0].buffers()]
+        m.eval()
+        frozen = np_of(getattr(m, name)), np_of(getattr(m, name))
+        return ((repr(m), list(m.state_dict()), getattr(m, name).grad_fn.name()),
+                [first, second, grad, *buffers, *frozen])
+    got = both(build)
+    assert got["mt"][0] == got["torch"][0]
+    for mine, theirs in zip(got["mt"][1], got["torch"][1]):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("case", ["no_such_tensor", "dim", "iterations", "weight_norm_name"])
+def test_norm_errors_match_torch(case):
+    def build(lib, p, k):
+        m, n = lib.nn.Linear(4, 3), norms(lib)
+        if case == "no_such_tensor":
+            n.spectral_norm(m, name="foo")
+        elif case == "dim":
+            n.spectral_norm(m, dim=3)
+        elif case == "iterations":
+            n.spectral_norm(m, n_power_iterations=0)
+        else:
+            n.weight_norm(m, name="foo")
+    got = errors(build)
+    assert got["mt"] == got["torch"]
