@@ -282,6 +282,6 @@ def set_default_device(device_: _device.device | str | int | None) -> None:
     if isinstance(device_, int):
         device_ = _device.device("cuda", device_)
     new = _device.device(device_)
-    if new.type != "cpu":
-        get(new.type)._require()  # the RuntimeError that says what is missing
-    _device._default_device = None if new.type == "cpu" else new
+    if new.type != "cpu" and not get(new.type).is_available():
+        get(new.type).from_numpy(None, new.index)  # the RuntimeError that says what is missing
+    _device._set_default(new)

@@ -431,7 +431,9 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = F
 def normal(mean: float, std: float, size, *, generator=None, dtype=None, device=None,
            requires_grad: bool = False) -> Tensor:
     """Numbers drawn from N(mean, std**2)."""
-    device = _parsed(device)
+    # (param task) on the CPU when given no device: PyTorch's default device (set_default_device,
+    # ``with torch.device(...)``) does not reach normal, as its list of factories leaves it out
+    device = _parsed(device) or _device.cpu
     dtype = _dtype.as_dtype(dtype, "normal")  # float, int, bool too
     _random.check_float_fill(_float(dtype), "normal_kernel_cpu")
     check_storage(_shape_arg((size,)), _float(dtype))

@@ -61,6 +61,19 @@ class device:  # noqa: N801  (PyTorch's name)
     def __reduce__(self):
         return (device, (str(self),))
 
+    # (param task) ``with torch.device("cuda"):`` makes it the default device of the factories
+    # inside the block (PyTorch's DeviceContext); the block's end, or an exception leaving
+    # it, puts back the default that was set before, so blocks nest.
+    def __enter__(self) -> device:
+        _entered.append(_default_device)
+        _set_default(self)
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback) -> None:
+        global _default_device
+        if _entered:
+            _default_device = _entered.pop()
+
 
 # Device types the backend registry knows about (see minitorch/_backend.py).
 _DEVICE_TYPES = {"cpu", "cuda"}
@@ -73,6 +86,13 @@ cpu = device("cpu")
 
 # ---------------------------------------------------------------- the default device
 _default_device: device | None = None  # None: factories make CPU tensors (see _backend)
+_entered: list = []  # (param task) the defaults that ``with device(...)`` blocks replaced
+
+
+def _set_default(new: device) -> None:
+    """(param task) Make ``new`` the factories' default device (the CPU is kept as None)."""
+    global _default_device
+    _default_device = None if new.type == "cpu" else new
 
 
 def get_default_device() -> device:

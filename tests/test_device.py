@@ -241,3 +241,92 @@ def test_a_write_out_of_bounds_is_an_error_on_the_device(gpu):
     with pytest.raises(IndexError, match="index 7 is out of bounds for dimension 0 with size 4"):
         x[:, minitorch.tensor([7]).to("cuda")]
     assert x.sum().item() == 0.0
+
+
+# ---------------------------------------------------------------- (param task) with device(...)
+# Each factory as minitorch and torch spell it, made with no device inside the block.
+_CPU = np.ones(2, dtype=np.float32)
+_BLOCK_FACTORIES = {
+    "tensor": lambda lib: lib.tensor([1.0]),
+    "as_tensor": lambda lib: lib.as_tensor([1.0]),
+    "ones": lambda lib: lib.ones(2),
+    "zeros": lambda lib: lib.zeros(2, 3),
+    "empty": lambda lib: lib.empty(2),
+    "full": lambda lib: lib.full((2,), 1.5),
+    "arange": lambda lib: lib.arange(3),
+    "linspace": lambda lib: lib.linspace(0, 1, 3),
+    "logspace": lambda lib: lib.logspace(0, 1, 3),
+    "eye": lambda lib: lib.eye(2),
+    "rand": lambda lib: lib.rand(2),
+    "randn": lambda lib: lib.randn(2),
+    "randint": lambda lib: lib.randint(3, (2,)),
+    "randperm": lambda lib: lib.randperm(3),
+    "scalar_tensor": lambda lib: lib.scalar_tensor(1),
+    "tril_indices": lambda lib: lib.tril_indices(3, 3),
+    "empty_strided": lambda lib: lib.empty_strided((2,), (1,)),
+    "hann_window": lambda lib: lib.hann_window(3),
+    "normal": lambda lib: lib.normal(0.0, 1.0, (2,)),
+    "ones_like": lambda lib: lib.ones_like(lib.from_numpy(_CPU)),
+    "randn_like": lambda lib: lib.randn_like(lib.from_numpy(_CPU)),
+    "from_numpy": lambda lib: lib.from_numpy(_CPU),
+    "Tensor": lambda lib: lib.Tensor([1.0]),
+    "nn.Linear": lambda lib: lib.nn.Linear(2, 3).weight,
+    "nn.Conv1d": lambda lib: lib.nn.Conv1d(1, 1, 1).bias,
+    "nn.BatchNorm1d": lambda lib: lib.nn.BatchNorm1d(2).running_mean,
+    "nn.Parameter": lambda lib: lib.nn.Parameter(lib.from_numpy(_CPU)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_BLOCK_FACTORIES))
+def test_with_device_reaches_the_factories_torch_reaches(gpu, name):
+    """``with torch.device(...)`` reaches the factories of PyTorch's list (torch/utils/_device.py)
+    and the layers' parameters, but not ``*_like``, ``from_numpy``, ``Tensor(...)`` or
+    ``normal``. torch's "meta" device stands in for the GPU it lacks."""
+    torch = pytest.importorskip("torch")
+    make = _BLOCK_FACTORIES[name]
+    with torch.device("meta"):
+        expected = make(torch).device.type == "meta"
+    with minitorch.device("cuda") as entered:
+        assert entered == gpu
+        made = make(minitorch)
+    assert on_gpu(made) == expected
+    assert not on_gpu(make(minitorch))  # back on the CPU after the block
+
+
+def test_with_device_nests_and_restores(gpu):
+    torch = pytest.importorskip("torch")
+    for lib, other in ((torch, "meta"), (minitorch, "cuda")):
+        d = lib.device(other)
+        with d as entered:
+            assert entered is d
+            assert lib.get_default_device().type == other
+            with lib.device("cpu"):
+                assert lib.ones(1).device.type == "cpu"
+                assert lib.get_default_device() == lib.device("cpu")
+            assert lib.ones(1).device.type == other
+            assert lib.ones(1, device="cpu").device.type == "cpu"
+        assert lib.get_default_device() == lib.device("cpu")
+        with pytest.raises(ValueError), lib.device(other):  # an exception leaves the block
+            raise ValueError("x")
+        assert lib.ones(1).device.type == "cpu"
+
+
+def test_with_device_inside_set_default_device(gpu):
+    minitorch.set_default_device("cuda")  # the pretend GPU (it raised AttributeError before)
+    try:
+        assert on_gpu(minitorch.ones(1))
+        with minitorch.device("cpu"):
+            assert not on_gpu(minitorch.ones(1))
+        assert on_gpu(minitorch.ones(1))
+    finally:
+        minitorch.set_default_device(None)
+    assert not on_gpu(minitorch.ones(1))
+
+
+def test_with_cuda_without_gpu_raises_at_the_factory():
+    if minitorch.cuda.is_available():
+        pytest.skip("a real GPU is available here")
+    with minitorch.device("cuda"):  # entering does not check, as in PyTorch
+        with pytest.raises(RuntimeError, match="Cannot use device 'cuda'"):
+            minitorch.ones(2)
+    assert minitorch.ones(2).device == minitorch.device("cpu")

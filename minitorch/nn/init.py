@@ -29,7 +29,8 @@ from minitorch.autograd import grad_mode
 from minitorch.nn.parameter import refuse_uninitialized
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_",
-           "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_"]
+           "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_",
+           "orthogonal_"]
 
 _LINEAR_FNS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                "conv_transpose3d")
@@ -162,3 +163,29 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
     fan = _calculate_correct_fan(tensor, mode)
     std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
     return normal_(tensor, 0.0, std, generator)
+
+
+# (param task) orthogonal_, which the Parametrizations tutorial uses
+def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
+    """Fill with a (semi-)orthogonal matrix: the Q of the QR decomposition of a matrix of
+    standard normal numbers, each column's sign made that of R's diagonal (so that Q is
+    uniformly distributed), times ``gain``. The dimensions after the first are flattened."""
+    from minitorch.linalg import qr
+
+    if tensor.ndimension() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    with grad_mode.no_grad():
+        flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
+        if rows < cols:
+            flattened = flattened.t()
+        q, r = qr(flattened)
+        q = q * r.diagonal().sign()
+        if rows < cols:
+            q = q.t()
+        tensor.view_as(q).copy_(q)
+        tensor.mul_(gain)
+    return tensor
