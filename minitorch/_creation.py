@@ -56,7 +56,7 @@ def _finish(data: np.ndarray, dtype, device, requires_grad: bool) -> Tensor:
     return t
 
 
-# (tut task) a random factory reads its device before it draws: a bad device string raises
+# a random factory reads its device before it draws: a bad device string raises
 # with the generator untouched, as in PyTorch (the tutorials' ``device='gpu'``)
 def _parsed(device):
     """``device`` as a :class:`device` (None stays None), raising on a bad device string."""
@@ -431,7 +431,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = F
 def normal(mean: float, std: float, size, *, generator=None, dtype=None, device=None,
            requires_grad: bool = False) -> Tensor:
     """Numbers drawn from N(mean, std**2)."""
-    # (param task) on the CPU when given no device: PyTorch's default device (set_default_device,
+    # on the CPU when given no device: PyTorch's default device (set_default_device,
     # ``with torch.device(...)``) does not reach normal, as its list of factories leaves it out
     device = _parsed(device) or _device.cpu
     dtype = _dtype.as_dtype(dtype, "normal")  # float, int, bool too

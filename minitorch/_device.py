@@ -61,7 +61,7 @@ class device:  # noqa: N801  (PyTorch's name)
     def __reduce__(self):
         return (device, (str(self),))
 
-    # (param task) ``with torch.device("cuda"):`` makes it the default device of the factories
+    # ``with torch.device("cuda"):`` makes it the default device of the factories
     # inside the block (PyTorch's DeviceContext); the block's end, or an exception leaving
     # it, puts back the default that was set before, so blocks nest.
     def __enter__(self) -> device:
@@ -77,7 +77,7 @@ class device:  # noqa: N801  (PyTorch's name)
 
 # Device types the backend registry knows about (see minitorch/_backend.py).
 _DEVICE_TYPES = {"cpu", "cuda"}
-# (tut task) the types PyTorch knows, as its error for a string that names none lists them
+# the types PyTorch knows, as its error for a string that names none lists them
 # (one it knows that minitorch lacks, such as "mps", is refused with minitorch's two)
 _TORCH_DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, "
                        "maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
@@ -86,11 +86,11 @@ cpu = device("cpu")
 
 # ---------------------------------------------------------------- the default device
 _default_device: device | None = None  # None: factories make CPU tensors (see _backend)
-_entered: list = []  # (param task) the defaults that ``with device(...)`` blocks replaced
+_entered: list = []  # the defaults that ``with device(...)`` blocks replaced
 
 
 def _set_default(new: device) -> None:
-    """(param task) Make ``new`` the factories' default device (the CPU is kept as None)."""
+    """Make ``new`` the factories' default device (the CPU is kept as None)."""
     global _default_device
     _default_device = None if new.type == "cpu" else new
 

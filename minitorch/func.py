@@ -1056,7 +1056,7 @@ def stack_module_state(models) -> tuple[dict, dict]:
     return params, buffers
 
 
-# (task func: batch norm under vmap)
+# batch norm under vmap
 def _is_batch_norm(module) -> bool:
     """Whether ``module`` is a BatchNorm (PyTorch's ``_BatchNorm``; minitorch's InstanceNorm
     derives from it, PyTorch's does not). By class name: ``nn`` is a layer above this one."""

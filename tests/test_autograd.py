@@ -679,8 +679,8 @@ def test_a_leaf_switched_off_after_recording_gets_no_gradient_as_in_torch(switch
     assert seen[0] == seen[1]
 
 
-# tut2 (autograd tutorials): gradcheck and gradgradcheck as the tutorials call them
-def _tut2_bad_function(lib):
+# gradcheck and gradgradcheck as the tutorials call them
+def _bad_cube(lib):
     """A Function whose backward is wrong: its Jacobian is not diagonal, so the layout of
     gradcheck's message shows."""
     class Bad(lib.autograd.Function):
@@ -708,7 +708,7 @@ def test_gradcheck_error_shows_pytorchs_jacobians(dtype, second_input):
     torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
     messages = []
     for lib in (minitorch, torch):
-        bad = _tut2_bad_function(lib)
+        bad = _bad_cube(lib)
         x = lib.tensor([1.0, 2.0], dtype=getattr(lib, dtype), requires_grad=True)
         y = lib.tensor([3.0], dtype=getattr(lib, dtype), requires_grad=True)
         args = (x, y) if second_input else (x,)
@@ -733,7 +733,7 @@ def test_gradcheck_takes_pytorchs_keywords():
     verdicts = []
     for lib in (minitorch, torch):
         x = lib.tensor([0.5, -1.5, 2.0], dtype=lib.float64, requires_grad=True)
-        bad = _tut2_bad_function(lib)
+        bad = _bad_cube(lib)
         verdicts.append([
             lib.autograd.gradcheck(lambda t: t.sin() * t, (x,), fast_mode=False, **kw),
             lib.autograd.gradcheck(lambda t: t.sin() * t, (x,), fast_mode=True, **kw),

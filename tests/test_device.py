@@ -243,7 +243,7 @@ def test_a_write_out_of_bounds_is_an_error_on_the_device(gpu):
     assert x.sum().item() == 0.0
 
 
-# ---------------------------------------------------------------- (param task) with device(...)
+# ---------------------------------------------------------------- with device(...)
 # Each factory as minitorch and torch spell it, made with no device inside the block.
 _CPU = np.ones(2, dtype=np.float32)
 _BLOCK_FACTORIES = {

@@ -648,7 +648,7 @@ def test_a_tangent_of_another_shape_gets_torchs_error(tangent_shape):
     assert run(minitorch) == run(torch)
 
 
-# ------------------------------------------------- inference_mode (task: func fidelity)
+# ------------------------------------------------- inference_mode
 INFERENCE_CASES = {
     "grad": lambda fx, tt, x: fx.grad(lambda v: (v.sin() ** 2).sum())(x),
     "grad-and-value": lambda fx, tt, x: fx.grad_and_value(lambda v: (v ** 3).sum())(x),
@@ -727,7 +727,7 @@ def test_transforms_switch_inference_mode_off_inside():
     assert run(mfunc, minitorch) == run(tfunc, torch)
 
 
-# ------------------------------------------- batch norm under vmap (task: func fidelity)
+# ------------------------------------------- batch norm under vmap
 RNG_BN = np.random.default_rng(3).standard_normal(24).astype(np.float32)
 BATCH_NORM_CASES = {
     "module": lambda fx, lib, x: fx.vmap(lib.nn.BatchNorm1d(4))(x),
@@ -840,7 +840,7 @@ def test_replace_all_batch_norm_modules_is_torchs():
     assert run(mfunc, minitorch) == run(tfunc, torch)
 
 
-# ------------------------------------------- documentation examples (task: func fidelity)
+# ------------------------------------------- documentation examples
 def test_vmap_of_autograd_grad_through_an_outside_graph_is_torchs():
     """The example of PyTorch's vmap docstring: a batched vjp through a graph made outside vmap
     (minitorch runs one backward per slice: the graph lasts until the last one). Afterwards the

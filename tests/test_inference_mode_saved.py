@@ -174,7 +174,7 @@ def test_inference_tensors_are_per_thread_and_the_quick_gate_resets():
     assert decorated() and grad_mode._inference_blocks == 0
 
 
-# tut2 (autograd tutorials): the autograd notes' inference-mode rules
+# the autograd notes' inference-mode rules
 @pytest.mark.parametrize("how", ["requires_grad_()", "requires_grad ="])
 def test_requires_grad_on_an_inference_tensor_outside_inference_mode_raises(how):
     """``requires_grad_()``, or setting ``requires_grad``, on a tensor made in inference mode

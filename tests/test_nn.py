@@ -932,7 +932,7 @@ def test_pools_random_geometry_match_torch(g):
         close(mx.grad, tx.grad, **F64)
 
 
-# (tut task) DataParallel on the CPU, as the saved-tensor hooks tutorial wraps a model in it
+# DataParallel on the CPU, as the saved-tensor hooks tutorial wraps a model in it
 def test_data_parallel_on_the_cpu_holds_and_calls_its_module():
     torch.manual_seed(0)
     tm = torch.nn.DataParallel(torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.ReLU()))
@@ -952,7 +952,7 @@ def test_data_parallel_on_the_cpu_holds_and_calls_its_module():
         np.testing.assert_allclose(p.grad.numpy(), tp.grad.numpy(), **F32)
 
 
-# tut2 (autograd tutorials): the conv/batch-norm tutorial feeds float64 into float32 layers
+# the conv/batch-norm tutorial feeds float64 into float32 layers
 @pytest.mark.parametrize("name", ["conv1d", "conv2d", "conv3d"])
 @pytest.mark.parametrize("dtypes", [("float64", "float32", "float32"),
                                     ("float32", "float64", "float64"),

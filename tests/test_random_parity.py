@@ -314,7 +314,7 @@ def test_bernoulli_of_tensor_probabilities_on_a_view(seed):
     _assert_same(outs[0], outs[1], "bernoulli_(p) of a transposed tensor")
 
 
-# (tut task) a random factory given a bad device string raises PyTorch's error before it
+# a random factory given a bad device string raises PyTorch's error before it
 # draws: the stream goes on as PyTorch's does (the introyt tensors tutorial's device='gpu')
 @pytest.mark.parametrize("name", ["rand", "randn", "randint", "randperm", "normal", "rand_like",
                                   "randn_like", "randint_like"])

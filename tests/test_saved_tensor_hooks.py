@@ -961,11 +961,11 @@ def test_unpacked_negative_indices_as_torch(name):
                                        ((2, 4, 3), 2), ((4, 1), 1)])
 @pytest.mark.parametrize("index", [[1, -3, 9], [1, 9, -3], [0, 2]])
 def test_index_select_out_of_range_error_as_torch(shape, dim, index):
-    # (hooks task) along dim 1 PyTorch's kernel names the first bad index
+    # along dim 1 PyTorch's kernel names the first bad index
     def run(lib):
         x = lib.tensor(np.zeros(shape, np.float32))
         return _error(lambda: lib.index_select(x, dim, lib.tensor(index)))
-# (tut task) a node unpacks what it saved in PyTorch's order as its backward begins, not in
+# a node unpacks what it saved in PyTorch's order as its backward begins, not in
 # the order minitorch's backward reads it (the tutorial's ``a * b`` unpacks ``b`` first).
 @pytest.mark.parametrize("name", OP_PROGRAMS)
 def test_each_node_unpacks_in_torchs_order(name):
@@ -987,7 +987,7 @@ def test_each_node_unpacks_in_torchs_order(name):
     assert run(minitorch) == run(torch)
 
 
-# (ebag task) embedding_bag's backward reads what it saved (indices, offsets,
+# embedding_bag's backward reads what it saved (indices, offsets,
 # per_sample_weights, the weight, offset2bag, bag_size, max_indices) as the unpack hook gave
 # it, as PyTorch's CPU kernel does: a sum or mean sends each bag's gradient (offset2bag) to each
 # index's row, a mean divides by bag_size, a maximum sends each nonempty bag's (bag_size)

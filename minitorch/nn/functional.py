@@ -3087,7 +3087,7 @@ def _conv_input(input: Tensor, weight: Tensor, n: int, name: str,  # noqa: A002
     return x, unbatched
 
 
-# tut2 (autograd tutorials): a convolution checks its bias's dtype before its weight's
+# a convolution checks its bias's dtype before its weight's
 def _check_conv_bias_dtype(x: Tensor, bias) -> None:
     """PyTorch's convolutions check the bias's dtype against the input's before the weight's
     (the conv/batch-norm tutorial's float64 input into float32 layers meets this message)."""

@@ -165,7 +165,7 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
     return normal_(tensor, 0.0, std, generator)
 
 
-# (param task) orthogonal_, which the Parametrizations tutorial uses
+# orthogonal_, which the Parametrizations tutorial uses
 def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
     """Fill with a (semi-)orthogonal matrix: the Q of the QR decomposition of a matrix of
     standard normal numbers, each column's sign made that of R's diagonal (so that Q is

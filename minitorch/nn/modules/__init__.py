@@ -232,7 +232,7 @@ from minitorch.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E4
 
 __all__ += ["AdaptiveLogSoftmaxWithLoss"]
 
-# (tut task) DataParallel (the CPU's: it calls the module it holds)
+# DataParallel (the CPU's: it calls the module it holds)
 from minitorch.nn.modules.container import DataParallel  # noqa: E402
 
 __all__ += ["DataParallel"]

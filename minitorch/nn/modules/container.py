@@ -483,7 +483,7 @@ class ParameterDict(Module):
 __all__ += ["ParameterList", "ParameterDict"]
 
 
-# (tut task) DataParallel, as the saved-tensor hooks tutorial wraps a model in it
+# DataParallel, as the saved-tensor hooks tutorial wraps a model in it
 class DataParallel(Module):
     """Runs ``module`` on the batch split across devices, in PyTorch; with no accelerator, as
     here on the CPU, it only holds ``module`` (printed as ``(module): ...``, its state_dict
