@@ -35,6 +35,7 @@ import collections
 import contextlib
 import functools
 import itertools
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -672,37 +673,73 @@ def hessian(func: Callable, argnums=0) -> Callable:
 _RANDOM_ERROR = ("vmap: called random operation while in randomness error mode. Please either "
                  "use the 'same' or 'different' randomness flags on vmap or perform the "
                  "randomness operation out of vmap")
-_guard_depth = 0
-_raw_draws = {}
 
 
-def _refuse_draw(self, n):
-    raise RuntimeError(_RANDOM_ERROR)
+class _VmapState(threading.local):
+    """Per thread, as PyTorch's transforms are: the vmaps at work (their serials, outermost
+    first), how many of them refuse random numbers, and the graph nodes that a backward in a
+    slice must keep for the next slices (those older than ``keep_before``)."""
+
+    def __init__(self) -> None:
+        self.levels: list[int] = []
+        self.refusing_draws = 0
+        self.keep_before: int | None = None
+
+
+_vmap_state = _VmapState()
+_patch_lock = threading.Lock()
+_patch_users: dict = {}  # (class, name) -> the blocks, in any thread, that need the patch
+
+
+@contextlib.contextmanager
+def _patched(cls, name: str, replacement, original):
+    """``cls.name`` is ``replacement`` while any thread is inside such a block: a method that
+    every call goes through (a Generator's draw, a node's release) is replaced only while a
+    transform needs it, so nothing is paid outside one. The replacement asks this thread's
+    ``_vmap_state`` what to do, so other threads are unaffected."""
+    key = (cls, name)
+    with _patch_lock:
+        _patch_users[key] = _patch_users.get(key, 0) + 1
+        setattr(cls, name, replacement)
+    try:
+        yield
+    finally:
+        with _patch_lock:
+            _patch_users[key] -= 1
+            if not _patch_users[key]:
+                setattr(cls, name, original)
+
+
+_RAW_DRAWS = {name: Generator.__dict__[name] for name in ("_random32", "_random64")}
+
+
+def _guarded_draw(raw):
+    def draw(self, *args):
+        if _vmap_state.refusing_draws:
+            raise RuntimeError(_RANDOM_ERROR)
+        return raw(self, *args)
+    return draw
+
+
+_GUARDED_DRAWS = {name: _guarded_draw(raw) for name, raw in _RAW_DRAWS.items()}
 
 
 @contextlib.contextmanager
 def _random_guard(randomness: str):
-    """With ``randomness="error"``: any draw from a minitorch Generator (all of minitorch's
-    random numbers come from its ``_random32``/``_random64``) raises PyTorch's error."""
-    global _guard_depth
+    """With ``randomness="error"``: any draw from a minitorch Generator in this thread (all of
+    minitorch's random numbers come from its ``_random32``/``_random64``) raises PyTorch's
+    error."""
     if randomness != "error":
         yield
         return
-    if _guard_depth == 0:
-        for name in ("_random32", "_random64"):
-            _raw_draws[name] = Generator.__dict__[name]
-            setattr(Generator, name, _refuse_draw)
-    _guard_depth += 1
-    try:
-        yield
-    finally:
-        _guard_depth -= 1
-        if _guard_depth == 0:
-            for name, fn in _raw_draws.items():
-                setattr(Generator, name, fn)
-
-
-_vmap_stack: list[int] = []  # the vmaps at work (their serials), outermost first
+    with contextlib.ExitStack() as stack:
+        for name, raw in _RAW_DRAWS.items():
+            stack.enter_context(_patched(Generator, name, _GUARDED_DRAWS[name], raw))
+        _vmap_state.refusing_draws += 1
+        try:
+            yield
+        finally:
+            _vmap_state.refusing_draws -= 1
 
 
 def _check_batch_norm_stats(running_mean, running_var) -> None:
@@ -710,7 +747,7 @@ def _check_batch_norm_stats(running_mean, running_var) -> None:
     it would update in place are not batched at every vmap at work (a tensor is batched when
     it is a slice that the vmap handed to its function). minitorch takes the input to be
     batched, as it nearly always is; PyTorch's check also asks whether it is."""
-    for level in _vmap_stack:
+    for level in _vmap_state.levels:
         for stat in (running_mean, running_var):
             if stat is not None and level not in getattr(stat, "_vmap_levels", ()):
                 raise RuntimeError(
@@ -722,26 +759,30 @@ def _check_batch_norm_stats(running_mean, running_var) -> None:
                     "how to patch your module to work with vmap")
 
 
+_RAW_RELEASE = _function.BackwardCFunction._release
+
+
+def _release_unless_kept(node) -> None:
+    keep_before = _vmap_state.keep_before
+    if keep_before is None or node._seq >= keep_before:
+        _RAW_RELEASE(node)
+
+
 @contextlib.contextmanager
 def _keep_outside_graph(start: int, keep: bool):
-    """While ``keep``: a backward without ``retain_graph`` frees only the graph nodes made
-    after ``start``. PyTorch's vmap runs one batched backward through a graph made outside it
-    (``vmap(lambda v: autograd.grad(y, x, v))``); minitorch runs one per slice, so that graph
-    must last until the last slice, which frees it."""
+    """While ``keep``: a backward without ``retain_graph`` in this thread frees only the graph
+    nodes made after ``start``. PyTorch's vmap runs one batched backward through a graph made
+    outside it (``vmap(lambda v: autograd.grad(y, x, v))``); minitorch runs one per slice, so
+    that graph must last until the last slice, which frees it."""
     if not keep:
         yield
         return
-    release = _function.BackwardCFunction._release
-
-    def release_new(node) -> None:
-        if node._seq >= start:
-            release(node)
-
-    _function.BackwardCFunction._release = release_new
-    try:
-        yield
-    finally:
-        _function.BackwardCFunction._release = release
+    with _patched(_function.BackwardCFunction, "_release", _release_unless_kept, _RAW_RELEASE):
+        previous, _vmap_state.keep_before = _vmap_state.keep_before, start
+        try:
+            yield
+        finally:
+            _vmap_state.keep_before = previous
 
 
 def _check_randomness_arg(randomness: str) -> None:
@@ -911,12 +952,12 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
                     t._vmap_levels = getattr(a, "_vmap_levels", frozenset()) | {level}
             if state is not None:
                 default_generator.set_state(state)
-            _vmap_stack.append(level)
+            _vmap_state.levels.append(level)
             try:
                 with _random_guard(randomness), _keep_outside_graph(start, b < batch_size - 1):
                     results.append(func(*tree_unflatten(sliced, spec), **kwargs))
             finally:
-                _vmap_stack.pop()
+                _vmap_state.levels.pop()
         return _stack_outputs(results, out_dims, func, batch_size)
 
     return wrapper

@@ -944,3 +944,50 @@ def test_functionalize_and_debug_unwrap_arguments_are_torchs():
                 fx.debug_unwrap(x, recurse=False) is x)
 
     assert run(mfunc, minitorch) == run(tfunc, torch)
+
+
+# ------------------------------------------- a vmap at work in one thread leaves others alone
+def test_a_vmap_in_one_thread_changes_nothing_in_another():
+    """PyTorch's transforms belong to their thread. While a vmap runs in one thread (here its
+    function waits, in its first slice), another thread's random numbers, batch norm and
+    backward behave as outside any vmap: a graph is freed by backward, and a second backward
+    through it raises. Two overlapping vmaps leave nothing behind when both are done."""
+    import threading
+
+    started, go = threading.Event(), threading.Event()
+
+    def waits(v):
+        started.set()
+        go.wait(10)
+        return v * 2
+
+    results: list = []
+    threads = [threading.Thread(target=lambda: results.append(
+        mfunc.vmap(waits)(minitorch.ones(3, 2)))) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    try:
+        assert started.wait(10)
+
+        def second_backward():
+            x = minitorch.ones(2, requires_grad=True)
+            y = (x * x).sum()
+            y.backward()
+            try:
+                y.backward()
+            except RuntimeError as error:
+                return str(error).split(".")[0]
+            return "no error"
+
+        seen = [second_backward(), tuple(minitorch.randn(2).shape),
+                tuple(minitorch.nn.BatchNorm1d(2).train()(minitorch.ones(4, 2)).shape)]
+    finally:
+        go.set()
+        for thread in threads:
+            thread.join(10)
+    assert seen == ["Trying to backward through the graph a second time (or directly access "
+                    "saved tensors after they have already been freed)", (2,), (4, 2)]
+    assert [r.tolist() for r in results] == [[[2.0, 2.0]] * 3] * 2
+    assert second_backward() == seen[0]  # and after them
+    with pytest.raises(RuntimeError, match="randomness error mode"):
+        mfunc.vmap(lambda v: v + minitorch.randn(2))(minitorch.ones(3, 2))

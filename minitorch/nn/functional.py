@@ -620,7 +620,7 @@ def _batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor 
         )
     if not training and (running_mean is None or running_var is None):
         training = True  # no running estimates: always use the batch statistics
-    if training and _func._vmap_stack:  # running statistics updated under vmap: refused
+    if training and _func._vmap_state.levels:  # running statistics updated under vmap
         _func._check_batch_norm_stats(running_mean, running_var)
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f"\"batch_norm\" not implemented for '{_type_name(input)}'")
