@@ -373,19 +373,22 @@ class RNNBase(Module):
         with ``sorted_indices`` on the way in, ``unsorted_indices`` on the way out)."""
         data, batch_sizes, sorted_indices, unsorted_indices = packed
         weight = self._layer_weights(0, 0)[0]
-        if data.dtype != weight.dtype:
-            raise ValueError(f"RNN input dtype ({data.dtype}) does not match weight dtype "
-                             f"({weight.dtype}). Convert input: input.to({weight.dtype}), or "
-                             f"convert model: model.to({data.dtype})")
-        if data.dim() != 2:
-            raise RuntimeError(f"input must have 2 dimensions, got {data.dim()}")
-        if data.shape[-1] != self.input_size:
-            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
-                               f"{self.input_size}, got {data.shape[-1]}")
+        is_lstm = self.mode == "LSTM"
+        # PyTorch's RNN and GRU check the input in Python; its LSTM leaves a packed input to
+        # the kernel, where the first matrix product finds a wrong dtype or size (F.linear's)
+        if not is_lstm:
+            if data.dtype != weight.dtype:
+                raise ValueError(f"RNN input dtype ({data.dtype}) does not match weight dtype "
+                                 f"({weight.dtype}). Convert input: input.to({weight.dtype}), "
+                                 f"or convert model: model.to({data.dtype})")
+            if data.dim() != 2:
+                raise RuntimeError(f"input must have 2 dimensions, got {data.dim()}")
+            if data.shape[-1] != self.input_size:
+                raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
+                                   f"{self.input_size}, got {data.shape[-1]}")
         sizes = batch_sizes.tolist()
         directions = 2 if self.bidirectional else 1
         expected = (self.num_layers * directions, sizes[0], self.hidden_size)
-        is_lstm = self.mode == "LSTM"
         if hx is None:
             zeros = _creation.zeros(*expected, dtype=data.dtype, device=data.device)
             hx = (zeros, zeros) if is_lstm else zeros

@@ -148,9 +148,9 @@ class PackPaddedSequence(Function):
 
     @staticmethod
     def forward(ctx, input, index):  # noqa: A002
-        ctx.shape, ctx.index = input._data.shape, index
         flat = input._data.reshape((-1,) + input._data.shape[2:])
-        return _wrap(flat[array_module(flat).asarray(index)])
+        ctx.shape, ctx.index = input._data.shape, array_module(flat).asarray(index)  # its device
+        return _wrap(flat[ctx.index])
 
     @staticmethod
     def backward(ctx, grad):
