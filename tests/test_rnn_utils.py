@@ -393,6 +393,10 @@ def test_packing_on_the_gpu_keeps_the_data_there(gpu):
                                     enforce_sorted=False).to(gpu)
     assert moved.data.device == moved.sorted_indices.device == mt.device("cuda", 0)
     assert moved.batch_sizes.device.type == "cpu" and moved.is_cuda
+    assert moved.cuda() is moved and moved.cpu().data.device.type == "cpu"
+    assert moved.cpu().sorted_indices.device.type == "cpu"
+    cpu = utils(mt).pack_sequence([mt.tensor([1.0])])
+    assert cpu.cuda().data.device == cpu.cuda(0).data.device == mt.device("cuda", 0)
 
 
 # ---------------------------------------------------------------- the RNNs on packed input
@@ -468,6 +472,24 @@ def test_rnn_on_a_packed_sequence_equals_each_sequence_alone(name):
         np.testing.assert_allclose(o.detach().numpy(), alone.detach().numpy(), **F64)
         np.testing.assert_allclose(h_n[:, i].detach().numpy(), alone_h.detach().numpy(),
                                    **F64)
+
+
+@pytest.mark.parametrize("name", ["RNN", "LSTM", "GRU"])
+def test_rnn_on_packed_input_gradcheck(name):
+    module = getattr(mt.nn, name)(2, 2, bidirectional=True, dtype=mt.float64)
+    packed = utils(mt).pack_sequence([mt.tensor(a) for a in seqs([2, 3, 1], seed=8)],
+                                     enforce_sorted=False)
+
+    def run(data, *params):
+        out, hidden = mt.func.functional_call(
+            module, dict(zip(names, params)),
+            (utils(mt).PackedSequence(data, packed.batch_sizes, packed.sorted_indices,
+                                      packed.unsorted_indices),))
+        return out.data, *(hidden if name == "LSTM" else (hidden,))
+    names = [n for n, _ in module.named_parameters()]
+    inputs = [packed.data.detach().requires_grad_(),
+              *(p.detach().requires_grad_() for p in module.parameters())]
+    assert mt.autograd.gradcheck(run, inputs)
 
 
 RNN_ERRORS = {

@@ -13,6 +13,11 @@ for the whole sequence. :class:`MkldnnRnnLayer` is that node here: its forward l
 steps on arrays, its backward runs backpropagation through time with tensor operations (so it
 can be differentiated again). Other dtypes keep the unrolled graph, as in PyTorch.
 
+A :class:`~minitorch.nn.utils.rnn.PackedSequence` input (a batch of sequences of different
+lengths, packed) runs as PyTorch's packed layers do: step ``t`` computes only the sequences
+that are still running, so each one stops at its own length, and its final state is the state
+after its own last step.
+
 The equations are PyTorch's, with its gate order and parameter names, so a ``state_dict``
 moves between the two libraries unchanged:
 

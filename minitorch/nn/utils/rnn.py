@@ -80,20 +80,21 @@ class PackedSequence(PackedSequence_):
     def to(self, *args, **kwargs) -> PackedSequence:
         """``data`` as ``Tensor.to`` moves or converts it; the indices follow it to its device
         (``batch_sizes`` stays on the CPU). ``self`` when nothing changes."""
-        data = self.data.to(*args, **kwargs)
+        return self._with(self.data.to(*args, **kwargs))
+
+    def cuda(self, device=None, non_blocking: bool = False) -> PackedSequence:
+        return self._with(self.data.cuda(device))
+
+    def cpu(self) -> PackedSequence:
+        return self._with(self.data.cpu())
+
+    def _with(self, data: Tensor) -> PackedSequence:
         if data is self.data:
             return self
         sorted_indices, unsorted_indices = (
             None if t is None else t.to(data.device)
             for t in (self.sorted_indices, self.unsorted_indices))
         return type(self)(data, self.batch_sizes, sorted_indices, unsorted_indices)
-
-    def cuda(self, *args, **kwargs) -> PackedSequence:
-        return self.to(*args, **{"device": "cuda", **kwargs}) if not args else \
-            self.to(*args, **kwargs)
-
-    def cpu(self) -> PackedSequence:
-        return self.to("cpu")
 
     def double(self) -> PackedSequence:
         return self.to(dtype=_dtype.double)
