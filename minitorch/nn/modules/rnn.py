@@ -13,6 +13,11 @@ for the whole sequence. :class:`MkldnnRnnLayer` is that node here: its forward l
 steps on arrays, its backward runs backpropagation through time with tensor operations (so it
 can be differentiated again). Other dtypes keep the unrolled graph, as in PyTorch.
 
+A :class:`~minitorch.nn.utils.rnn.PackedSequence` input (a batch of sequences of different
+lengths, packed) runs as PyTorch's packed layers do: step ``t`` computes only the sequences
+that are still running, so each one stops at its own length, and its final state is the state
+after its own last step.
+
 The equations are PyTorch's, with its gate order and parameter names, so a ``state_dict``
 moves between the two libraries unchanged:
 
@@ -46,6 +51,7 @@ from minitorch.nn import functional as F
 from minitorch.nn import init
 from minitorch.nn.modules.module import Module
 from minitorch.nn.parameter import Parameter
+from minitorch.nn.utils.rnn import PackedSequence
 from minitorch.ops import shape as _shape
 from minitorch.ops import unary as _unary
 
@@ -305,6 +311,8 @@ class RNNBase(Module):
         return x, finals
 
     def _forward(self, input: Tensor, hx):  # noqa: A002
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         batched = self._check_input(input)
         batch_dim = 0 if self.batch_first else 1
         if not batched:  # a batch of one, where batch_first puts it (as PyTorch)
@@ -361,6 +369,103 @@ class RNNBase(Module):
             if is_lstm:
                 c_n = c_n.squeeze(1)
         return (out, (h_n, c_n)) if is_lstm else (out, h_n)
+
+    # ------------------------------------------------------------ packed sequences
+    def _forward_packed(self, packed: PackedSequence, hx):
+        """The layers over a :class:`PackedSequence`: each sequence stops at its own length,
+        and its final state is the state after its last step. The output is packed as the
+        input was; ``hx`` and the final states are in the caller's batch order (permuted
+        with ``sorted_indices`` on the way in, ``unsorted_indices`` on the way out)."""
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        weight = self._layer_weights(0, 0)[0]
+        is_lstm = self.mode == "LSTM"
+        # PyTorch's RNN and GRU check the input in Python; its LSTM leaves a packed input to
+        # the kernel, where the first matrix product finds a wrong dtype or size (F.linear's)
+        if not is_lstm:
+            if data.dtype != weight.dtype:
+                raise ValueError(f"RNN input dtype ({data.dtype}) does not match weight dtype "
+                                 f"({weight.dtype}). Convert input: input.to({weight.dtype}), "
+                                 f"or convert model: model.to({data.dtype})")
+            if data.dim() != 2:
+                raise RuntimeError(f"input must have 2 dimensions, got {data.dim()}")
+            if data.shape[-1] != self.input_size:
+                raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
+                                   f"{self.input_size}, got {data.shape[-1]}")
+        sizes = batch_sizes.tolist()
+        directions = 2 if self.bidirectional else 1
+        expected = (self.num_layers * directions, sizes[0], self.hidden_size)
+        if hx is None:
+            zeros = _creation.zeros(*expected, dtype=data.dtype, device=data.device)
+            hx = (zeros, zeros) if is_lstm else zeros
+        else:
+            for h, what in zip(hx if is_lstm else (hx,), ("hidden", "cell")):
+                self._check_hidden(h, expected, what)
+            if sorted_indices is not None:
+                hx = tuple(h.index_select(1, sorted_indices) for h in hx) if is_lstm else \
+                    hx.index_select(1, sorted_indices)
+        states = list(zip(hx[0].unbind(0), hx[1].unbind(0))) if is_lstm else list(hx.unbind(0))
+        out, finals = self._run_packed(data, sizes, states)
+        finals = [_shape.stack(f, 0) for f in zip(*finals)] if is_lstm else \
+            [_shape.stack(finals, 0)]
+        if unsorted_indices is not None:
+            finals = [f.index_select(1, unsorted_indices) for f in finals]
+        hidden = tuple(finals) if is_lstm else finals[0]
+        return PackedSequence(out, batch_sizes, sorted_indices, unsorted_indices), hidden
+
+    def _run_packed(self, data: Tensor, sizes: list, states: list) -> tuple:
+        """:meth:`_run` over packed ``data``: step ``t`` is ``sizes[t]`` rows, the sequences
+        still running. Forwards, a sequence that ends leaves its state behind (the batch only
+        shrinks); backwards, the steps run last to first and a sequence joins with its
+        initial state at its last step (the batch only grows). PyTorch's packed layers."""
+        cell = _CELLS[self.mode]
+        is_lstm = self.mode == "LSTM"
+        directions = 2 if self.bidirectional else 1
+        starts = [0]
+        for size in sizes[:-1]:
+            starts.append(starts[-1] + size)
+
+        def rows(state, begin, end):  # rows begin:end of a state (both halves of an LSTM's)
+            return tuple(s[begin:end] for s in state) if is_lstm else state[begin:end]
+
+        def join(parts):
+            return tuple(_shape.cat(p, 0) for p in zip(*parts)) if is_lstm else \
+                _shape.cat(parts, 0)
+
+        finals = []
+        for layer in range(self.num_layers):
+            outputs = []
+            for direction in range(directions):
+                w_ih, w_hh, b_ih, b_hh = self._layer_weights(layer, direction)
+                initial = states[layer * directions + direction]
+                x_proj = F.linear(data, w_ih, b_ih)
+                hs = [None] * len(sizes)
+                if direction == 0:
+                    state, ended, last = initial, [], sizes[0]
+                    for t, size in enumerate(sizes):
+                        if size < last:  # sequences size:last have ended
+                            ended.append(rows(state, size, last))
+                            state = rows(state, 0, size)
+                        last = size
+                        state = cell(x_proj[starts[t]:starts[t] + size], state, w_hh, b_hh)
+                        hs[t] = state[0] if is_lstm else state
+                    final = join([state, *reversed(ended)]) if ended else state
+                else:
+                    last = sizes[-1]
+                    state = rows(initial, 0, last)
+                    for t in range(len(sizes) - 1, -1, -1):
+                        size = sizes[t]
+                        if size > last:  # sequences last:size start here
+                            state = join([state, rows(initial, last, size)])
+                        last = size
+                        state = cell(x_proj[starts[t]:starts[t] + size], state, w_hh, b_hh)
+                        hs[t] = state[0] if is_lstm else state
+                    final = state
+                finals.append(final)
+                outputs.append(_shape.cat(hs, 0))
+            data = outputs[0] if directions == 1 else _shape.cat(outputs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                data = F.dropout(data, self.dropout, True)
+        return data, finals
 
     def extra_repr(self) -> str:
         s = f"{self.input_size}, {self.hidden_size}"
