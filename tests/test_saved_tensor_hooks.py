@@ -1179,3 +1179,35 @@ def test_embedding_bag_module_backward_reads_the_unpacked_offset2bag():
         return _arr(bag.weight.grad).tolist()
 
     assert run(minitorch) == run(torch)
+
+
+# A node's pre-hooks run before it unpacks what it saved (PyTorch unpacks inside the node's
+# apply): a pre-hook registered after the forward still comes first, and when one raises,
+# nothing was unpacked, so reading ``_saved_self`` later calls the unpack hook.
+@pytest.mark.parametrize("op", ["mul", "mm", "div"])
+@pytest.mark.parametrize("raises", [False, True])
+def test_pre_hooks_run_before_the_saved_tensors_are_unpacked(op, raises):
+    def run(lib):
+        log: list = []
+        a = lib.tensor(X, requires_grad=True)
+        b = lib.tensor(X + 1.0, requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(
+                lambda t: t, lambda t: (log.append("unpack"), t)[1]):
+            y = a * b if op == "mul" else a @ b.T if op == "mm" else a / b
+
+        def pre_hook(grads):
+            log.append("pre-hook")
+            if raises:
+                raise ValueError("stop")
+
+        y.grad_fn.register_prehook(pre_hook)
+        y.grad_fn.register_hook(lambda gi, go: log.append("post-hook"))
+        try:
+            y.sum().backward(retain_graph=True)
+        except ValueError:
+            log.append("raised")
+        log.append("read")
+        y.grad_fn._saved_self  # noqa: B018 - calls the unpack hook
+        return log
+
+    assert run(minitorch) == run(torch)

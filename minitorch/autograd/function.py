@@ -139,6 +139,8 @@ class Node:
             self._pre_hooks = {}
         handle = RemovableHandle(self._pre_hooks)
         self._pre_hooks[handle.id] = fn
+        for key in [k for k, h in self._pre_hooks.items() if getattr(h, "unpacks_saved", False)]:
+            self._pre_hooks[key] = self._pre_hooks.pop(key)  # saved tensors: after the others
         return handle
 
     def _register_tensor_hook(self, output_nr: int, fn: Callable) -> RemovableHandle:

@@ -329,7 +329,8 @@ def _pack_in_order(node, order: tuple, pack_hook, unpack_hook) -> None:
             elif put is not None:
                 put(node_ref(), tensors)
 
-    node.register_prehook(unpack_in_order)
+    unpack_in_order.unpacks_saved = True  # (it stays the last pre-hook, as PyTorch unpacks
+    node.register_prehook(unpack_in_order)  # in the node's apply, after the pre-hooks)
     node._unpack_extras = unpack_in_order  # (CopySlices runs its in-place op's node itself)
 
 
