@@ -167,6 +167,25 @@ def test_layer_matches_torch_float64(make, shape):
     assert_same_run(*run_both(make, shape, seed=1, dtype=np.float64), tol=F64)
 
 
+@pytest.mark.parametrize("call", ["F.batch_norm", "torch.batch_norm"])
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("given", ["mean", "var"])
+def test_batch_norm_with_one_running_statistic_raises_as_torch(call, training, given):
+    def run(lib):
+        x, stat = lib.ones(3, 2), lib.zeros(2) if given == "mean" else lib.ones(2)
+        mean, var = (stat, None) if given == "mean" else (None, stat)
+        try:
+            if call == "F.batch_norm":
+                lib.nn.functional.batch_norm(x, mean, var, training=training)
+            else:
+                lib.batch_norm(x, None, None, mean, var, training, 0.1, 1e-5, False)
+        except Exception as error:  # (the class and message are compared)
+            return type(error).__name__, str(error)
+        return "no error"
+
+    assert run(mt) == run(torch)
+
+
 @pytest.mark.parametrize("make,shape", [
     (lambda lib: lib.nn.BatchNorm1d(4), (6, 4)),
     (lambda lib: lib.nn.BatchNorm2d(3, momentum=0.3), (2, 3, 4, 4)),

@@ -1211,3 +1211,29 @@ def test_pre_hooks_run_before_the_saved_tensors_are_unpacked(op, raises):
         return log
 
     assert run(minitorch) == run(torch)
+
+
+# A pack hook that raises: PyTorch packs batch_norm's inputs before its kernel runs, so the
+# running statistics keep their old values (and the error is the hook's).
+@pytest.mark.parametrize("how", ["functional", "module"])
+def test_batch_norm_stats_unchanged_when_the_pack_hook_raises(how):
+    def run(lib):
+        x = lib.tensor(X, requires_grad=True)
+        bn = lib.nn.BatchNorm1d(3)
+        rm, rv = (bn.running_mean, bn.running_var) if how == "module" else (
+            lib.zeros(3), lib.ones(3))
+
+        def pack(t):
+            raise ZeroDivisionError("pack")
+
+        with lib.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            try:
+                if how == "module":
+                    bn(x)
+                else:
+                    lib.nn.functional.batch_norm(x, rm, rv, training=True)
+            except ZeroDivisionError as error:
+                seen = str(error)
+        return seen, _arr(rm).tolist(), _arr(rv).tolist()
+
+    assert run(minitorch) == run(torch)

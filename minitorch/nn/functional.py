@@ -559,11 +559,9 @@ class NativeBatchNorm(Function):
         new = [t._data.copy() for t in node.running]
         for t, values in zip(node.running, old):
             t._data[...] = values
-        try:
-            yield
-        finally:
-            for t, values in zip(node.running, new):
-                t._data[...] = values
+        yield  # (a pack hook that raises leaves them old, as PyTorch packs before its kernel)
+        for t, values in zip(node.running, new):
+            t._data[...] = values
 
     @staticmethod
     def backward(ctx, grad):
@@ -613,6 +611,12 @@ def _batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor 
                 weight: Tensor | None, bias: Tensor | None, training: bool, momentum: float,
                 eps: float) -> Tensor:
     """:func:`batch_norm` after its Python checks (``torch.batch_norm`` has none of them)."""
+    if (running_mean is None) != (running_var is None):  # one running statistic without the other
+        if training:
+            raise ValueError("running_mean and running_var must either both be None or neither "
+                             "be None")
+        missing = "running_var" if running_var is None else "running_mean"
+        raise RuntimeError(f"{missing} must be defined in evaluation mode")
     c = input._data.shape[1]
     if running_mean is not None and running_mean._data.shape[0] != c:
         raise RuntimeError(
