@@ -611,21 +611,22 @@ def _batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor 
                 weight: Tensor | None, bias: Tensor | None, training: bool, momentum: float,
                 eps: float) -> Tensor:
     """:func:`batch_norm` after its Python checks (``torch.batch_norm`` has none of them)."""
-    if (running_mean is None) != (running_var is None):  # one running statistic without the other
-        if training:
-            raise ValueError("running_mean and running_var must either both be None or neither "
-                             "be None")
-        missing = "running_var" if running_var is None else "running_mean"
-        raise RuntimeError(f"{missing} must be defined in evaluation mode")
     c = input._data.shape[1]
     if running_mean is not None and running_mean._data.shape[0] != c:
         raise RuntimeError(
             f"running_mean should contain {c} elements not {running_mean._data.shape[0]}"
         )
-    if not training and (running_mean is None or running_var is None):
+    one_missing = (running_mean is None) != (running_var is None)
+    if one_missing and not training:
+        missing = "running_var" if running_var is None else "running_mean"
+        raise RuntimeError(f"{missing} must be defined in evaluation mode")
+    if not training and running_mean is None:
         training = True  # no running estimates: always use the batch statistics
     if training and _func._vmap_state.levels:  # running statistics updated under vmap
         _func._check_batch_norm_stats(running_mean, running_var)
+    if one_missing:
+        raise ValueError("running_mean and running_var must either both be None or neither be "
+                         "None")
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f"\"batch_norm\" not implemented for '{_type_name(input)}'")
     return NativeBatchNorm.apply(input, weight, bias, running_mean, running_var, training,
