@@ -1123,9 +1123,10 @@ def replace_all_batch_norm_modules_(root):
 def functionalize(func: Callable, *, remove: str = "mutations") -> Callable:
     """``func`` with its mutations removed, PyTorch's program transform. Run eagerly, as here,
     the values are ``func``'s own, and an input that ``func`` changes in place is changed;
-    what differs is aliasing: an output that is an input (``x.add_(1)`` returns ``x``) comes
-    back as a new tensor, and with ``remove="mutations_and_views"`` an output that is a view
-    comes back as a copy."""
+    what differs is aliasing, as in PyTorch: an input that ``func`` changed in place
+    (``x.add_(1)`` returns ``x``), or a view of one, comes back as a new tensor (a view of its
+    own copy); an input returned unchanged is itself; and with
+    ``remove="mutations_and_views"`` every view comes back as a copy."""
     if remove not in ("mutations", "mutations_and_views"):
         raise RuntimeError(
             f"functionalize(f, remove='mutations'): received invalid argument for "
@@ -1137,12 +1138,22 @@ def functionalize(func: Callable, *, remove: str = "mutations") -> Callable:
 
     @functools.wraps(func)
     def wrapped(*args, **kwargs):
-        inputs = {id(t) for t in tree_flatten((args, kwargs))[0] if isinstance(t, Tensor)}
+        inputs = {id(t): (t, t._version) for t in tree_flatten((args, kwargs))[0]
+                  if isinstance(t, Tensor)}
 
         def unaliased(t):
-            if isinstance(t, Tensor) and (id(t) in inputs or (
-                    remove == "mutations_and_views" and t._base is not None)):
+            if not isinstance(t, Tensor):
+                return t
+            root = t if t._base is None else t._base
+            seen = inputs.get(id(root))
+            changed = seen is not None and seen[0] is root and root._version != seen[1]
+            if t._base is None:
+                return t.clone() if changed else t
+            if remove == "mutations_and_views":
                 return t.clone()
+            if changed:  # a view of an input that func changed: a view of a copy
+                copy = t.clone()
+                return copy.view(copy.shape)
             return t
 
         return _tree_map(unaliased, func(*args, **kwargs))

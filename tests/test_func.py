@@ -991,3 +991,36 @@ def test_a_vmap_in_one_thread_changes_nothing_in_another():
     assert second_backward() == seen[0]  # and after them
     with pytest.raises(RuntimeError, match="randomness error mode"):
         mfunc.vmap(lambda v: v + minitorch.randn(2))(minitorch.ones(3, 2))
+
+
+# ------------------------------------------- functionalize: which outputs alias the inputs
+FUNCTIONALIZE_ALIASING = {
+    "identity": lambda a: a,
+    "add_": lambda a: a.add_(1),
+    "add_ then view": lambda a: a.add_(1).view(-1),
+    "view": lambda a: a.view(-1),
+    "view then add_": lambda a: a.view(-1).add_(1),
+    "fresh": lambda a: a * 2,
+    "fresh view": lambda a: (a * 2).view(-1),
+    "several": lambda a: (a, a.view(-1), a + 1),
+    "transpose of a changed input": lambda a: a.mul_(2).t(),
+}
+
+
+@pytest.mark.parametrize("remove", ["mutations", "mutations_and_views"])
+@pytest.mark.parametrize("name", list(FUNCTIONALIZE_ALIASING))
+def test_functionalize_aliases_as_torchs(name, remove):
+    """An input returned unchanged is itself; one that func changed in place, or a view of
+    one, comes back unaliased (a view of a copy); with mutations_and_views no view is left."""
+    def run(lib, fx):
+        x = lib.ones(2, 3)
+        out = fx.functionalize(FUNCTIONALIZE_ALIASING[name], remove=remove)(x)
+        seen = []
+        for o in out if isinstance(out, tuple) else (out,):
+            before = x.clone()
+            o.fill_(100.0)
+            seen.append((o is x, bool((x == 100.0).any()), o._base is not None))
+            x.copy_(before)
+        return seen, x.tolist()
+
+    assert run(minitorch, mfunc) == run(torch, tfunc)
