@@ -330,3 +330,26 @@ def test_with_cuda_without_gpu_raises_at_the_factory():
         with pytest.raises(RuntimeError, match="Cannot use device 'cuda'"):
             minitorch.ones(2)
     assert minitorch.ones(2).device == minitorch.device("cpu")
+
+
+def test_data_parallel_with_one_gpu_runs_the_module_there(gpu):
+    """As PyTorch's with one GPU: the module moves to cuda:0, inputs (in tuples, lists and
+    dicts) are moved there, and a parameter moved away is refused with its error."""
+    model = minitorch.nn.Linear(3, 2)
+    dp = minitorch.nn.DataParallel(model)
+    assert dp.device_ids == [0] and on_gpu(model.weight)
+    out = dp(minitorch.ones(4, 3))
+    assert on_gpu(out) and out.shape == (4, 2)
+
+    class Pair(minitorch.nn.Module):
+        def forward(self, pair, scale=None):
+            return pair[0] + pair[1] * scale["by"]
+
+    assert on_gpu(minitorch.nn.DataParallel(Pair())(
+        [minitorch.ones(2), minitorch.ones(2)], scale={"by": minitorch.tensor(2.0)}))
+    model.bias.data = model.bias.data.cpu()
+    with pytest.raises(RuntimeError, match=r"module must have its parameters and buffers on "
+                       r"device cuda:0 \(device_ids\[0\]\) but found one of them on device: cpu"):
+        dp(minitorch.ones(4, 3))
+    with pytest.raises(NotImplementedError, match="one GPU"):
+        minitorch.nn.DataParallel(model, device_ids=[0, 1])

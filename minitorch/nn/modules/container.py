@@ -19,11 +19,14 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 
+from minitorch import _device
 from minitorch._tensor import Tensor
+from minitorch.func import _tree_map
 from minitorch.nn.modules.module import Module, _addindent, _typename
 from minitorch.nn.parameter import Parameter
 
@@ -485,9 +488,12 @@ __all__ += ["ParameterList", "ParameterDict"]
 
 # DataParallel, as the saved-tensor hooks tutorial wraps a model in it
 class DataParallel(Module):
-    """Runs ``module`` on the batch split across devices, in PyTorch; with no accelerator, as
-    here on the CPU, it only holds ``module`` (printed as ``(module): ...``, its state_dict
-    keys start with ``module.``) and calls it (``device_ids`` is ``[]``).
+    """Runs ``module`` on the batch split across devices, in PyTorch. With no accelerator, as on
+    the CPU, it only holds ``module`` (printed as ``(module): ...``, its state_dict keys start
+    with ``module.``) and calls it (``device_ids`` is ``[]``). With one GPU, as PyTorch with
+    one, it moves ``module`` there, checks that its parameters and buffers stay there, and
+    calls it on the inputs moved there. Splitting a batch over several GPUs is not written:
+    pass ``device_ids=[0]``.
 
     >>> from minitorch import nn
     >>> nn.DataParallel(nn.Linear(2, 1))
@@ -500,12 +506,31 @@ class DataParallel(Module):
         super().__init__()
         from minitorch import cuda  # (the accelerator is asked only when one is built)
 
-        if cuda.is_available():
-            raise NotImplementedError("minitorch's DataParallel runs on the CPU only")
         self.module = module
-        self.device_ids = []
+        if not cuda.is_available():
+            self.device_ids = []
+            return
+        ids = list(range(cuda.device_count())) if device_ids is None else [
+            d.index if isinstance(d, _device.device) else int(d) for d in device_ids]
+        if len(ids) > 1:
+            raise NotImplementedError(
+                f"minitorch's DataParallel runs on one GPU, not on {len(ids)}: pass "
+                "device_ids=[0]")
+        self.device_ids, self.output_device, self.dim = ids, ids[0], dim
+        self.src_device_obj = _device.device("cuda", ids[0])
+        module.to(self.src_device_obj)
 
     def forward(self, *inputs, **kwargs):
+        if not self.device_ids:
+            return self.module(*inputs, **kwargs)
+        for t in itertools.chain(self.module.parameters(), self.module.buffers()):
+            if t.device != self.src_device_obj:
+                raise RuntimeError(
+                    f"module must have its parameters and buffers on device "
+                    f"{self.src_device_obj} (device_ids[0]) but found one of them on device: "
+                    f"{t.device}")
+        inputs, kwargs = _tree_map(lambda t: t.to(self.src_device_obj) if isinstance(
+            t, Tensor) else t, (inputs, kwargs))
         return self.module(*inputs, **kwargs)
 
 
