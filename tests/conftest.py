@@ -44,3 +44,20 @@ def _minitorch_warning_filter():
     from minitorch.ops._util import drop_numpy_fp_warnings
 
     drop_numpy_fp_warnings()
+
+
+@pytest.fixture
+def gpu():
+    """The device "cuda" as the pretend GPU (``minitorch.backends.pretend``: NumPy behind a
+    wall, with CuPy's refusals), registered for one test and taken away after it."""
+    import minitorch
+    from minitorch import _backend
+    from minitorch.backends.pretend import PretendGPU
+
+    old = _backend.register_backend("cuda", PretendGPU())
+    old_flag = _backend.devices_in_use
+    try:
+        yield minitorch.device("cuda")
+    finally:
+        _backend.register_backend("cuda", old)
+        _backend.devices_in_use = old_flag

@@ -18,8 +18,7 @@ import pytest
 from _oracle import assert_same_values
 
 import minitorch as mt
-from minitorch import _backend
-from minitorch.backends.pretend import PretendArray, PretendGPU
+from minitorch.backends.pretend import PretendArray
 
 torch = pytest.importorskip("torch", reason="PyTorch is the test oracle; install torch==2.13.0")
 
@@ -355,17 +354,6 @@ def test_a_length_past_the_end_is_refused():
     with pytest.raises(RuntimeError, match="at most the sequence length 4, but got a length "
                                            "of 5"):
         utils(mt).pack_padded_sequence(_x(mt), [5, 3, 1])
-
-
-@pytest.fixture
-def gpu():
-    old = _backend.register_backend("cuda", PretendGPU())
-    old_flag = _backend.devices_in_use
-    try:
-        yield mt.device("cuda")
-    finally:
-        _backend.register_backend("cuda", old)
-        _backend.devices_in_use = old_flag
 
 
 def test_lengths_and_batch_sizes_must_be_on_the_cpu(gpu):
