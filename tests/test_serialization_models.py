@@ -7,6 +7,7 @@ restricted (``tests/test_serialization.py``)."""
 
 from __future__ import annotations
 
+import collections
 import io
 import pickle
 import zipfile
@@ -230,3 +231,30 @@ def test_a_bad_safe_global_pair_raises_pytorchs_error(bad):
 
     ref, mine = _both_libs(fn)
     assert mine == ref
+
+
+# ---------------------------------------------------------------- tut3 task: state_dict metadata
+def _stack(lib):
+    nn = lib.nn
+    return nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3),
+                         nn.Sequential(nn.InstanceNorm1d(3, affine=True), nn.ReLU()))
+
+
+def test_state_dict_carries_pytorchs_metadata():
+    torch = pytest.importorskip("torch", reason="PyTorch is the test oracle")
+    for kw in ({}, {"prefix": "model."}, {"keep_vars": True}):
+        mine, ref = _stack(minitorch).state_dict(**kw), _stack(torch).state_dict(**kw)
+        assert type(mine._metadata) is collections.OrderedDict
+        assert mine._metadata == ref._metadata, kw
+        assert list(mine) == list(ref)
+    assert not hasattr(_stack(minitorch).state_dict(destination={}), "_metadata")
+
+
+def test_state_dict_metadata_travels_through_files_both_ways():
+    torch = pytest.importorskip("torch", reason="PyTorch is the test oracle")
+    buf = io.BytesIO()
+    minitorch.save(_stack(minitorch).state_dict(), buf)
+    theirs = torch.load(io.BytesIO(buf.getvalue()), weights_only=True)
+    assert theirs._metadata == _stack(torch).state_dict()._metadata
+    mine = minitorch.load(io.BytesIO(_torch_saved(_stack(torch).state_dict())))
+    assert mine._metadata == _stack(minitorch).state_dict()._metadata

@@ -628,6 +628,9 @@ class Module:
         """
         if destination is None:
             destination = OrderedDict()
+            destination._metadata = OrderedDict()  # tut3 task: each module's version
+        if hasattr(destination, "_metadata"):  # (by its prefix, as PyTorch's state_dict)
+            destination._metadata[prefix[:-1]] = {"version": self._version}
         for name, p in self._parameters.items():
             if p is not None:  # (a lazy module's placeholder as it is, as PyTorch's lazy mixin)
                 lazy = isinstance(p, UninitializedTensorMixin)
