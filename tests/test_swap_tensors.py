@@ -129,3 +129,37 @@ CASES = [_plain_pair, _class_and_autograd_state, _attributes_grad_and_version, _
 @pytest.mark.parametrize("case", CASES, ids=[c.__name__.strip("_") for c in CASES])
 def test_like_torch(case):
     assert _run(minitorch, case) == _run(torch, case)
+
+
+# tut3 task: Tensor.module_load, the hook the recipe's __torch_function__ intercepts
+def _module_load_copies(lib, out):
+    with lib.no_grad():
+        dest = lib.nn.Parameter(lib.zeros(2, 3))
+    src = lib.arange(6, dtype=lib.float64).reshape(2, 3).requires_grad_()
+    got = dest.module_load(src)
+    out += [got, type(got).__name__, got.dtype, got.requires_grad, dest, dest._version]
+
+
+def _module_load_assigns(lib, out):
+    dest = lib.nn.Parameter(lib.zeros(2, 3))
+    src = lib.arange(6, dtype=lib.float64).reshape(2, 3).requires_grad_()
+    got = dest.module_load(src, assign=True)
+    out += [got, type(got).__name__, got.dtype, got.requires_grad, dest]
+
+
+def _module_load_bad_shape(lib, out):
+    with lib.no_grad():
+        lib.zeros(2, 3).module_load(lib.ones(4))
+
+
+def _module_load_is_a_tensor_method(lib, out):
+    out.append(repr(lib.Tensor.module_load).split(" at ")[0])
+
+
+CASES2 = [_module_load_copies, _module_load_assigns, _module_load_bad_shape,
+          _module_load_is_a_tensor_method]
+
+
+@pytest.mark.parametrize("case", CASES2, ids=[c.__name__.strip("_") for c in CASES2])
+def test_module_load_like_torch(case):
+    assert _run(minitorch, case) == _run(torch, case)
