@@ -21,7 +21,8 @@ its functions alike, and no modules import each other in a circle: a learner who
 checks it. ``name.*`` is a package and everything in it; every module must be on the list.
 
 1. ``_dtype``, ``_device``, ``_size``, ``_about``, ``_tensor_str``, ``return_types``, ``_warnings``,
-   ``_backend``, ``utils.threads``: NumPy only (the backends register their device types).
+   ``_backend``, ``utils.threads``, ``__future__``: NumPy only (the backends register their
+   device types).
 2. ``autograd``, ``autograd.grad_mode``, ``autograd.function``, ``autograd.engine``,
    ``autograd.graph``, ``autograd.profiler``, ``autograd.anomaly_mode``,
    ``autograd.recorders``: the graph and the chain rule. They meet the Tensor class only at
@@ -775,3 +776,6 @@ del _name, _doc
 # func task: torch.func's function transforms (grad, vjp, jvp, jacrev, vmap...) and torch.vmap
 from minitorch import func
 from minitorch.func import vmap
+
+# tut3 task: torch.__future__'s switches for Module.to() and friends (PyTorch imports it)
+from minitorch import __future__

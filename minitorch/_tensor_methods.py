@@ -1682,3 +1682,17 @@ for _name in ("cpu", "meta", "mps", "xpu", "vulkan", "ipu", "xla", "mtia", "maia
 for _name in ("is_sparse", "is_sparse_csr", "is_quantized", "is_nested", "is_mkldnn"):
     setattr(Tensor, _name, property(lambda self: False, doc="Always False in minitorch."))
 del _name
+
+
+# tut3 task: Tensor.module_load, the hook nn.Module.load_state_dict's swap path calls
+def _module_load(self: Tensor, other: Tensor, assign: bool = False) -> Tensor:
+    """What a module's parameter ``self`` becomes when a state dict loads ``other`` into it:
+    ``other`` itself with ``assign=True``, else ``other``'s values copied into ``self``
+    (``copy_``'s casts and checks); detached either way, as PyTorch's."""
+    if assign:
+        return other.detach()
+    return self.copy_(other).detach()
+
+
+_module_load.__name__, _module_load.__qualname__ = "module_load", "Tensor.module_load"
+Tensor.module_load = _module_load

@@ -7,6 +7,7 @@ restricted (``tests/test_serialization.py``)."""
 
 from __future__ import annotations
 
+import collections
 import io
 import pickle
 import zipfile
@@ -132,3 +133,128 @@ def test_pytorch_loads_minitorchs_state_dict_and_refuses_its_model_by_default():
     assert sorted(sd) == sorted(model.state_dict())
     with pytest.raises(pickle.UnpicklingError, match="Weights only load failed"):
         torch.load(io.BytesIO(_saved(model)))
+
+
+# ---------------------------------------------------------------- tut3 task: safe globals
+class _Point:
+    """A plain class a checkpoint may hold; safe only once marked so."""
+
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+
+def _torch_saved(obj) -> bytes:
+    torch = pytest.importorskip("torch", reason="PyTorch is the test oracle")
+    buf = io.BytesIO()
+    torch.save(obj, buf)
+    return buf.getvalue()
+
+
+def _load_both(data, **kw):
+    """What torch.load and minitorch.load make of the same bytes: a value or (type, message)."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test oracle")
+    out = []
+    for lib in (torch, minitorch):
+        try:
+            got = lib.load(io.BytesIO(data), **kw)
+            out.append(("ok", got["p"].x, got["p"].y) if isinstance(got, dict) else repr(got))
+        except Exception as e:
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+@pytest.mark.parametrize("obj", [{"p": _Point(1, 2)}, {"f": print}, {"s": _torch_saved}],
+                         ids=["class", "builtin", "function"])
+def test_an_unsafe_global_is_refused_with_pytorchs_whole_message(obj):
+    ref, mine = _load_both(_torch_saved(obj))
+    assert mine == ref
+
+
+def _both_libs(fn):
+    torch = pytest.importorskip("torch", reason="PyTorch is the test oracle")
+    out = []
+    for lib in (torch, minitorch):
+        before = lib.serialization.get_safe_globals()  # torch marks a few of its own
+        lib.serialization.clear_safe_globals()
+        try:
+            out.append(fn(lib))
+        except Exception as e:
+            out.append((type(e).__name__, str(e)))
+        finally:
+            lib.serialization.clear_safe_globals()
+            lib.serialization.add_safe_globals(before)
+    return out
+
+
+def test_safe_globals_block_allows_the_class_for_the_block_only():
+    data = _torch_saved({"p": _Point(3, 4)})
+
+    def fn(lib):
+        with lib.serialization.safe_globals([_Point]):
+            inside = lib.serialization.get_safe_globals()
+            got = lib.load(io.BytesIO(data))
+        return inside == [_Point], (got["p"].x, got["p"].y), lib.serialization.get_safe_globals()
+
+    ref, mine = _both_libs(fn)
+    assert mine == ref == (True, (3, 4), [])
+
+
+def test_add_safe_globals_stays_until_cleared_and_takes_a_path():
+    data = _torch_saved({"p": _Point(5, 6)})
+
+    def fn(lib):
+        s = lib.serialization
+        s.add_safe_globals([(_Point, f"{__name__}._Point")])
+        got = lib.load(io.BytesIO(data))["p"]
+        kept = s.get_safe_globals() == [(_Point, f"{__name__}._Point")]
+        s.clear_safe_globals()
+        after = s.get_safe_globals()
+        try:
+            lib.load(io.BytesIO(data))
+            refused = False
+        except pickle.UnpicklingError:
+            refused = True
+        return got.x, got.y, kept, after, refused
+
+    ref, mine = _both_libs(fn)
+    assert mine == ref == (5, 6, True, [], True)
+
+
+@pytest.mark.parametrize("bad", [(_Point,), (_Point, 3), (_Point, "a", "b")],
+                         ids=["short", "not-a-str", "long"])
+def test_a_bad_safe_global_pair_raises_pytorchs_error(bad):
+    data = _torch_saved({"p": _Point(1, 1)})
+
+    def fn(lib):
+        lib.serialization.add_safe_globals([bad])
+        return lib.load(io.BytesIO(data))
+
+    ref, mine = _both_libs(fn)
+    assert mine == ref
+
+
+# ---------------------------------------------------------------- tut3 task: state_dict metadata
+def _stack(lib):
+    nn = lib.nn
+    return nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3),
+                         nn.Sequential(nn.InstanceNorm1d(3, affine=True), nn.ReLU()))
+
+
+def test_state_dict_carries_pytorchs_metadata():
+    torch = pytest.importorskip("torch", reason="PyTorch is the test oracle")
+    for kw in ({}, {"prefix": "model."}, {"keep_vars": True}):
+        mine, ref = _stack(minitorch).state_dict(**kw), _stack(torch).state_dict(**kw)
+        assert type(mine._metadata) is collections.OrderedDict
+        assert mine._metadata == ref._metadata, kw
+        assert list(mine) == list(ref)
+    assert not hasattr(_stack(minitorch).state_dict(destination={}), "_metadata")
+
+
+def test_state_dict_metadata_travels_through_files_both_ways():
+    torch = pytest.importorskip("torch", reason="PyTorch is the test oracle")
+    buf = io.BytesIO()
+    minitorch.save(_stack(minitorch).state_dict(), buf)
+    theirs = torch.load(io.BytesIO(buf.getvalue()), weights_only=True)
+    assert theirs._metadata == _stack(torch).state_dict()._metadata
+    mine = minitorch.load(io.BytesIO(_torch_saved(_stack(torch).state_dict())))
+    assert mine._metadata == _stack(minitorch).state_dict()._metadata

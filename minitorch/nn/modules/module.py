@@ -33,6 +33,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from minitorch import __future__ as _future
 from minitorch import _dtype
 from minitorch._device import device as _device_cls
 from minitorch._tensor import Tensor, _counter
@@ -561,8 +562,11 @@ class Module:
         for module in self.children():
             module._apply(fn)
         with grad_mode.no_grad():
-            for p in self._parameters.values():
+            for key, p in self._parameters.items():
                 if p is None:
+                    continue
+                if _future.get_overwrite_module_params_on_conversion():  # tut3 task
+                    self._parameters[key] = _new_parameter(p, fn)
                     continue
                 _set_values(p, fn(p))
                 if p._grad is not None:
@@ -624,6 +628,9 @@ class Module:
         """
         if destination is None:
             destination = OrderedDict()
+            destination._metadata = OrderedDict()  # tut3 task: each module's version
+        if hasattr(destination, "_metadata"):  # (by its prefix, as PyTorch's state_dict)
+            destination._metadata[prefix[:-1]] = {"version": self._version}
         for name, p in self._parameters.items():
             if p is not None:  # (a lazy module's placeholder as it is, as PyTorch's lazy mixin)
                 lazy = isinstance(p, UninitializedTensorMixin)
@@ -756,6 +763,15 @@ def _check_name(name: str, kind: str) -> None:
         raise KeyError(f'{kind} name can\'t contain "."{got}')
     if name == "":
         raise KeyError(f'{kind} name can\'t be empty string ""')
+
+
+def _new_parameter(p: Parameter, fn: Callable[[Tensor], Tensor]) -> Parameter:
+    """``Module._apply`` under ``__future__.set_overwrite_module_params_on_conversion(True)``:
+    a new Parameter holding ``fn(p)``, with ``fn`` of its gradient (PyTorch's order)."""
+    out = Parameter(fn(p), p.requires_grad)
+    if p._grad is not None:
+        out.grad = fn(p._grad).requires_grad_(p._grad.requires_grad)
+    return out
 
 
 def _set_values(t: Tensor, new: Tensor) -> None:
