@@ -777,5 +777,5 @@ del _name, _doc
 from minitorch import func
 from minitorch.func import vmap
 
-# tut3 task: torch.__future__'s switches for Module.to() and friends (PyTorch imports it)
+# torch.__future__'s switches for Module.to() and friends (PyTorch imports it)
 from minitorch import __future__

@@ -1684,7 +1684,7 @@ for _name in ("is_sparse", "is_sparse_csr", "is_quantized", "is_nested", "is_mkl
 del _name
 
 
-# tut3 task: Tensor.module_load, the hook nn.Module.load_state_dict's swap path calls
+# Tensor.module_load, the hook nn.Module.load_state_dict's swap path calls
 def _module_load(self: Tensor, other: Tensor, assign: bool = False) -> Tensor:
     """What a module's parameter ``self`` becomes when a state dict loads ``other`` into it:
     ``other`` itself with ``assign=True``, else ``other``'s values copied into ``self``

@@ -273,7 +273,7 @@ def _bytes_from(text, encoding="latin1"):
 _ALLOWED[("_codecs", "encode")] = _bytes_from
 
 
-# tut3 task: the globals a user marks safe for ``weights_only=True`` loads, as PyTorch's
+# the globals a user marks safe for ``weights_only=True`` loads, as PyTorch's
 # torch.serialization.add_safe_globals / safe_globals / get_safe_globals / clear_safe_globals
 _UNSAFE_MESSAGE = (
     "In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
@@ -348,7 +348,7 @@ class _RestrictedUnpickler(pickle.Unpickler):
         except KeyError:
             pass
         module = _compat_pickle.IMPORT_MAPPING.get(module, module)  # protocol 2's __builtin__
-        user = _user_allowed_globals()  # tut3 task: add_safe_globals / safe_globals
+        user = _user_allowed_globals()  # add_safe_globals / safe_globals
         if f"{module}.{name}" in user:
             return user[f"{module}.{name}"]
         path = name if module == "builtins" else f"{module}.{name}"  # PyTorch's spelling

@@ -2458,7 +2458,7 @@ SKIP = {
     # autograd plumbing, tested in test_autograd.py (graph, hooks, in-place rules)
     "method:backward", "method:register_hook", "method:register_post_accumulate_grad_hook",
     "method:retain_grad", "method:requires_grad_", "method:detach_",
-    # tut3 task: load_state_dict's hook, tested against PyTorch in test_swap_tensors.py
+    # load_state_dict's hook, tested against PyTorch in test_swap_tensors.py
     "method:module_load",
     # device moves: only the CPU is compared here (tests/test_gpu.py covers CUDA)
     "method:cuda",

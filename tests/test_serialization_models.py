@@ -135,7 +135,7 @@ def test_pytorch_loads_minitorchs_state_dict_and_refuses_its_model_by_default():
         torch.load(io.BytesIO(_saved(model)))
 
 
-# ---------------------------------------------------------------- tut3 task: safe globals
+# ---------------------------------------------------------------- safe globals
 class _Point:
     """A plain class a checkpoint may hold; safe only once marked so."""
 
@@ -233,7 +233,7 @@ def test_a_bad_safe_global_pair_raises_pytorchs_error(bad):
     assert mine == ref
 
 
-# ---------------------------------------------------------------- tut3 task: state_dict metadata
+# ---------------------------------------------------------------- state_dict metadata
 def _stack(lib):
     nn = lib.nn
     return nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3),

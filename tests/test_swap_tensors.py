@@ -131,7 +131,7 @@ def test_like_torch(case):
     assert _run(minitorch, case) == _run(torch, case)
 
 
-# tut3 task: Tensor.module_load, the hook the recipe's __torch_function__ intercepts
+# Tensor.module_load, the hook the recipe's __torch_function__ intercepts
 def _module_load_copies(lib, out):
     with lib.no_grad():
         dest = lib.nn.Parameter(lib.zeros(2, 3))

@@ -9,7 +9,7 @@ from minitorch.utils import checkpoint, data
 __all__ = ["checkpoint", "data", "swap_tensors"]
 
 
-# tut3 task: torch.utils.swap_tensors (the swap_tensors recipe)
+# torch.utils.swap_tensors (the swap_tensors recipe)
 _POISONED = (
     "Trying to execute AccumulateGrad node that was poisoned by swap_tensors this can happen "
     "when you try to run backward on a tensor that was swapped. For a module m with "

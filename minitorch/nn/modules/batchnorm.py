@@ -25,7 +25,7 @@ __all__ = ["BatchNorm1d", "BatchNorm2d"]
 
 class _BatchNorm(Module):
     _dims: tuple = ()
-    _version = 2  # tut3 task: PyTorch's _NormBase version, in state_dict's _metadata
+    _version = 2  # PyTorch's _NormBase version, in state_dict's _metadata
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
                  affine: bool = True, track_running_stats: bool = True, device=None,

@@ -565,7 +565,7 @@ class Module:
             for key, p in self._parameters.items():
                 if p is None:
                     continue
-                if _future.get_overwrite_module_params_on_conversion():  # tut3 task
+                if _future.get_overwrite_module_params_on_conversion():
                     self._parameters[key] = _new_parameter(p, fn)
                     continue
                 _set_values(p, fn(p))
@@ -628,7 +628,7 @@ class Module:
         """
         if destination is None:
             destination = OrderedDict()
-            destination._metadata = OrderedDict()  # tut3 task: each module's version
+            destination._metadata = OrderedDict()  # each module's version
         if hasattr(destination, "_metadata"):  # (by its prefix, as PyTorch's state_dict)
             destination._metadata[prefix[:-1]] = {"version": self._version}
         for name, p in self._parameters.items():
