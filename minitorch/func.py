@@ -848,8 +848,30 @@ def _process_inputs(in_dims, args: tuple, func) -> tuple:
     return sizes[0], flat_dims, flat_args, spec
 
 
-def _stack_outputs(results: list, out_dims, func, batch_size: int):
-    """The outputs of the slices, stacked at ``out_dims`` (PyTorch's ``_unwrap_batched``)."""
+def _unstacked(pieces: list, d: int, handed: list, flat_args: list, flat_dims: list):
+    """What PyTorch's vmap gives back without a copy, as its ``_remove_batch_dim`` does, or
+    None: the input itself when each slice returned the slice it was handed (moved from its
+    in-dim to ``d`` when they differ), and an expanded view of a tensor that is not batched
+    (the same one returned by every slice: an unmapped argument, or one the function closes
+    over) when ``d`` is 0."""
+    first = pieces[0]
+    if not -first.dim() - 1 <= d <= first.dim():
+        return None  # (stacking raises PyTorch's error)
+    d %= first.dim() + 1
+    for j, (arg, dim) in enumerate(zip(flat_args, flat_dims)):
+        if dim is not None and all(p is h[j] for p, h in zip(pieces, handed)):
+            return arg if d == dim else arg.movedim(dim, d)
+    if d or not all(p is first for p in pieces):
+        return None
+    if len(pieces) > 1 or any(first is a for a, dim in zip(flat_args, flat_dims) if dim is None):
+        return first.unsqueeze(0).expand(len(pieces), *first.shape)
+    return None
+
+
+def _stack_outputs(results: list, out_dims, func, batch_size: int, handed=None,
+                   flat_args=None, arg_dims=None):
+    """The outputs of the slices, stacked at ``out_dims`` (PyTorch's ``_unwrap_batched``);
+    ``handed``: the slices each call was given, to find the outputs that need no copy."""
     from minitorch._creation import zeros
     from minitorch.ops.shape import stack
 
@@ -889,6 +911,10 @@ def _stack_outputs(results: list, out_dims, func, batch_size: int):
             raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type "
                              f"{type(pieces[0])}. Did you mean to set out_dims= to None for "
                              "output?")
+        same = None if handed is None else _unstacked(pieces, d, handed, flat_args, arg_dims)
+        if same is not None:
+            out.append(same)
+            continue
         # (PyTorch's vmap hands back the slices' own result: an inference tensor only when
         # the slices made one under inference_mode, not a view of a normal tensor)
         normal = not any(p.is_inference() for p in pieces)
@@ -939,7 +965,7 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
         level = next(_serials)
         start = next(_function._sequence)  # (graph nodes made from now on are the slices' own)
         state = default_generator.get_state() if randomness == "same" else None
-        results = []
+        results, handed = [], []
         for b in range(max(batch_size, 1)):
             if batch_size == 0:  # run once on zeros, for the outputs' shapes
                 sliced = [a if d is None else (zeros if a.is_inference() else _normal_tensors(
@@ -947,6 +973,7 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
                           for a, d in zip(flat_args, flat_dims)]
             else:
                 sliced = [a if d is None else a.select(d, b) for a, d in zip(flat_args, flat_dims)]
+            handed.append(sliced)  # (the outputs that are these slices are not copied)
             for a, d, t in zip(flat_args, flat_dims, sliced):
                 if d is not None:  # (batched at this level, and at the levels its source was)
                     t._vmap_levels = getattr(a, "_vmap_levels", frozenset()) | {level}
@@ -958,7 +985,7 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
                     results.append(func(*tree_unflatten(sliced, spec), **kwargs))
             finally:
                 _vmap_state.levels.pop()
-        return _stack_outputs(results, out_dims, func, batch_size)
+        return _stack_outputs(results, out_dims, func, batch_size, handed, flat_args, flat_dims)
 
     return wrapper
 

@@ -1024,3 +1024,49 @@ def test_functionalize_aliases_as_torchs(name, remove):
         return seen, x.tolist()
 
     assert run(minitorch, mfunc) == run(torch, tfunc)
+
+
+# ------------------------------------------- vmap's outputs that need no copy (func2 task)
+VMAP_ALIASING = {
+    "identity": (lambda fx, lib, t, c: fx.vmap(lambda x: x)(t), "t"),
+    "in 1, out 1": (lambda fx, lib, t, c: fx.vmap(lambda x: x, in_dims=1, out_dims=1)(t), "t"),
+    "in 1, out 0": (lambda fx, lib, t, c: fx.vmap(lambda x: x, in_dims=1)(t), "t"),
+    "in 0, out 1": (lambda fx, lib, t, c: fx.vmap(lambda x: x, out_dims=1)(t), "t"),
+    "in -2, out -1": (lambda fx, lib, t, c: fx.vmap(lambda x: x, in_dims=-2, out_dims=-1)(
+        t.reshape(2, 3, 2)), "t"),
+    "in dims tuple": (lambda fx, lib, t, c: fx.vmap(lambda x: x, in_dims=(0,))(t), "t"),
+    "both of a tuple": (lambda fx, lib, t, c: fx.vmap(lambda x: (x, x))(t), "t"),
+    "nested": (lambda fx, lib, t, c: fx.vmap(fx.vmap(lambda x: x))(t), "t"),
+    "empty batch": (lambda fx, lib, t, c: fx.vmap(lambda x: x)(t[:0]), "t"),
+    "closed over": (lambda fx, lib, t, c: fx.vmap(lambda x: c)(t), "c"),
+    "unmapped argument": (lambda fx, lib, t, c: fx.vmap(lambda x, y: y, in_dims=(0, None))(
+        t, c), "c"),
+    "unmapped argument, batch of 1": (lambda fx, lib, t, c: fx.vmap(
+        lambda x, y: y, in_dims=(0, None))(t[:1], c), "c"),
+    "unmapped argument, out_dims None": (lambda fx, lib, t, c: fx.vmap(
+        lambda x, y: y, in_dims=(0, None), out_dims=None)(t, c), "c"),
+    "detached": (lambda fx, lib, t, c: fx.vmap(lambda x: x.detach())(t), "t"),
+}
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("name", list(VMAP_ALIASING))
+def test_vmap_returns_its_input_as_torchs(name, requires_grad):
+    """An output that is the slice handed to the function is the input itself (moved when
+    out_dims differs from in_dims, a view then); a tensor that is not batched comes back
+    expanded, a view of it: as PyTorch's vmap, which removes the batch dimension without
+    copying."""
+    def run(fx, lib):
+        t = lib.tensor(M.copy(), requires_grad=requires_grad)
+        c = lib.tensor(A[:3].copy(), requires_grad=requires_grad)
+        make, source = VMAP_ALIASING[name]
+        out = make(fx, lib, t, c)
+        src = {"t": t, "c": c}[source]
+        seen = []
+        for o in out if isinstance(out, tuple) else (out,):
+            seen.append((o is src, o._base is src, tuple(o.shape), tuple(o.stride()),
+                         None if o.grad_fn is None else o.grad_fn.name(),
+                         o.detach().numpy().round(10).tolist()))
+        return seen
+
+    assert run(mfunc, minitorch) == run(tfunc, torch)
