@@ -1026,7 +1026,7 @@ def test_functionalize_aliases_as_torchs(name, remove):
     assert run(minitorch, mfunc) == run(torch, tfunc)
 
 
-# ------------------------------------------- vmap's outputs that need no copy (func2 task)
+# ------------------------------------------- vmap's outputs that need no copy
 VMAP_ALIASING = {
     "identity": (lambda fx, lib, t, c: fx.vmap(lambda x: x)(t), "t"),
     "in 1, out 1": (lambda fx, lib, t, c: fx.vmap(lambda x: x, in_dims=1, out_dims=1)(t), "t"),

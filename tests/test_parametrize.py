@@ -500,7 +500,7 @@ def test_norm_errors_match_torch(case):
     assert got["mt"] == got["torch"]
 
 
-# ---------------------------------------------------------------- orthogonal (func2 task)
+# ---------------------------------------------------------------- orthogonal
 def orth_module(lib, shape, dtype="float32"):
     """A module whose ``weight`` has ``shape``, seeded: ``nn.Linear`` for a matrix."""
     lib.manual_seed(0)
