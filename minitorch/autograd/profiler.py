@@ -146,9 +146,10 @@ class EventList(list):
         """One :class:`FunctionEventAvg` per event name (per name and shapes if asked)."""
         groups: OrderedDict = OrderedDict()
         for e in self:
-            key = (e.key, str(e.input_shapes)) if group_by_input_shape else e.key
+            name = "ProfilerStep*" if e.key.startswith("ProfilerStep#") else e.key  # all steps
+            key = (name, str(e.input_shapes)) if group_by_input_shape else name
             if key not in groups:
-                groups[key] = FunctionEventAvg(e.key)
+                groups[key] = FunctionEventAvg(name)
                 if group_by_input_shape:
                     groups[key].input_shapes = e.input_shapes
             groups[key].add(e)
