@@ -108,7 +108,7 @@ class profile(_autograd_profiler.profile):  # noqa: N801
                  with_modules: bool = False, experimental_config=None,
                  execution_trace_observer=None, acc_events: bool = False,
                  use_cuda=None, custom_trace_id_callback=None) -> None:
-        super().__init__(record_shapes=record_shapes)
+        super().__init__(record_shapes=record_shapes, profile_memory=profile_memory)
         self.activities = activities
         self.acc_events = acc_events
         self.record_steps = schedule is not None

@@ -250,3 +250,35 @@ def test_profile_start_stop_hands_the_trace_over_once_as_torch():
         p.stop()
         out.append((len(seen), [e.key for e in p.key_averages() if e.key == "block"]))
     assert out[0] == out[1] == (1, ["block"])
+
+
+# ---------------------------------------------------------------- profile_memory
+def _memory_profile(lib, profile_memory, sort_by):
+    x = lib.ones(100, 100, requires_grad=True)
+    with lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU],
+                              profile_memory=profile_memory) as prof:
+        (x * 2).relu().sum()
+    averages = prof.key_averages()
+    table = averages.table(sort_by=sort_by, row_limit=10)
+    total = [(e.cpu_memory_usage, e.self_cpu_memory_usage) for e in averages
+             if e.key == "aten::sum"]
+    return table.splitlines()[1].split(), table.splitlines()[-1].split(":")[0], total
+
+
+@pytest.mark.parametrize("sort_by", ["self_cpu_memory_usage", "cpu_memory_usage"])
+@pytest.mark.parametrize("profile_memory", [True, False])
+def test_memory_columns_and_sort_keys_match_torch(profile_memory, sort_by):
+    # the profiler recipe's "analyze memory consumption" section
+    mine = _memory_profile(mt, profile_memory, sort_by)
+    ref = _memory_profile(torch, profile_memory, sort_by)
+    assert mine == ref
+    assert ("Mem" in mine[0]) is profile_memory
+
+
+def test_memory_is_formatted_as_torch():
+    from torch.autograd.profiler_util import _format_memory as ref
+
+    from minitorch.autograd.profiler import _format_memory as mine
+
+    for n in (0, 4, 1023, 1024, 40000, -39992, 3 * 1024 ** 2 + 5, 5 * 1024 ** 3):
+        assert mine(n) == ref(n)
