@@ -282,3 +282,22 @@ def test_memory_is_formatted_as_torch():
 
     for n in (0, 4, 1023, 1024, 40000, -39992, 3 * 1024 ** 2 + 5, 5 * 1024 ** 3):
         assert mine(n) == ref(n)
+
+
+def _shapes_table(lib, group_by_input_shape):
+    x = lib.ones(2, 3, requires_grad=True)
+    w = lib.ones(3, 4)
+    with lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU],
+                              record_shapes=True) as prof:
+        x @ w
+    table = prof.key_averages(group_by_input_shape=group_by_input_shape).table(
+        sort_by="cpu_time_total", row_limit=10)
+    rows = [line for line in table.splitlines() if "aten::mm" in line]
+    shapes = [row[-20:].strip() for row in rows] if group_by_input_shape else []
+    return table.splitlines()[1].split(), shapes
+
+
+@pytest.mark.parametrize("group_by_input_shape", [True, False])
+def test_input_shapes_column_matches_torch(group_by_input_shape):
+    # the recipe's key_averages(group_by_input_shape=True): an Input Shapes column
+    assert _shapes_table(mt, group_by_input_shape) == _shapes_table(torch, group_by_input_shape)

@@ -194,7 +194,8 @@ class EventList(list):
         return sum(e.self_cpu_time_total for e in self)
 
     def table(self, sort_by: str | None = None, row_limit: int = 100,
-              max_name_column_width: int = 55, header: str | None = None,
+              max_name_column_width: int = 55, max_shapes_column_width: int = 80,
+              header: str | None = None,
               top_level_events_only: bool = False, **kwargs) -> str:
         """The events as PyTorch's profiler table: Name, Self CPU %, Self CPU, CPU total %,
         CPU total, CPU time avg, # of Calls; sorted by ``sort_by`` (largest first)."""
@@ -215,6 +216,11 @@ class EventList(list):
                    "CPU time avg"] + ["CPU Mem", "Self CPU Mem"] * self.profile_memory + [
                    "# of Calls"]
         widths = [name_width] + [12] * (len(headers) - 1)
+        has_shapes = any(getattr(e, "input_shapes", None) for e in self)
+        if has_shapes:  # recorded with record_shapes=True (grouped by them, for averages)
+            headers.append("Input Shapes")
+            widths.append(min(max(len(str(e.input_shapes)) for e in self) + 4,
+                              max_shapes_column_width))
         row_format = "".join("{:>" + str(w) + "}  " for w in widths)
         separator = "".join("-" * w + "  " for w in widths)
         lines = [separator]
@@ -230,7 +236,8 @@ class EventList(list):
             lines.append(row_format.format(
                 name, _format_share(e.self_cpu_time_total, total),
                 _format_time(e.self_cpu_time_total), _format_share(e.cpu_time_total, total),
-                _format_time(e.cpu_time_total), _format_time(e.cpu_time), *memory, e.count))
+                _format_time(e.cpu_time_total), _format_time(e.cpu_time), *memory, e.count,
+                *[str(e.input_shapes)[:widths[-1]]] * has_shapes))
         lines += [separator, f"Self CPU time total: {_format_time(total)}", ""]
         return "\n".join(lines)
 
