@@ -34,8 +34,9 @@ checks it. ``name.*`` is a package and everything in it; every module must be on
    functions that make tensors.
 5. ``_tensor_methods``, ``_out``, ``functional``, ``linalg``, ``_linalg_torch``,
    ``autograd.functional``, ``autograd.gradcheck``, ``cuda``, ``accelerator``, ``backends.*``,
-   ``profiler``, ``testing``, ``special``, ``func``: the operations become Tensor methods
-   (``Tensor.__mul__ is ops.arithmetic.mul``), and the rest of ``torch.*`` is built from them.
+   ``autograd.variable``, ``profiler``, ``testing``, ``special``, ``func``: the operations become
+   Tensor methods (``Tensor.__mul__ is ops.arithmetic.mul``), and the rest of ``torch.*`` is built
+   from them.
 6. ``nn.*``: layers, losses and their functional forms.
 7. ``optim.*``, ``utils``, ``utils.checkpoint``, ``utils.data.*``, ``datasets.*``,
    ``serialization``: training.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 import time
 import warnings
 
@@ -258,6 +259,20 @@ def test_one_hot_and_functional_extras():
     with pytest.warns(UserWarning, match="Implicit dimension choice for softmax"):
         close(F.softmax(mx), TF.softmax(tx, 1))
     close(F.leaky_relu(mx, 0.1), TF.leaky_relu(tx, 0.1))
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax", "softmin"])
+def test_implicit_dim_warning_names_the_callers_line_as_torch(name):
+    # the NLP tutorials call F.log_softmax(x) without dim: the warning shows the learner's line
+    places = []
+    for lib in (mt, torch):
+        fn = getattr(lib.nn.functional, name)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            line = sys._getframe().f_lineno + 1
+            fn(lib.ones(2, 3))
+        places.append([(w.filename, w.lineno) for w in caught])
+    assert places[0] == places[1] == [(__file__, line)]
 
 
 def test_softmax_is_stable_for_large_logits():

@@ -5,6 +5,7 @@ how long anything took."""
 from __future__ import annotations
 
 import re
+import warnings
 
 import pytest
 
@@ -168,3 +169,135 @@ def test_torch_profiler_spelling_and_chrome_trace(tmp_path):
     path = tmp_path / "trace.json"
     prof.export_chrome_trace(str(path))
     assert '"model_inference"' in path.read_text()
+
+
+# ---------------------------------------------------------------- torch.profiler.schedule
+_SCHEDULES = [dict(wait=1, warmup=1, active=2), dict(skip_first=10, wait=5, warmup=1, active=3,
+                                                     repeat=2),
+              dict(wait=0, warmup=1, active=1, repeat=1), dict(wait=1, warmup=1, active=3),
+              dict(wait=2, warmup=1, active=1, skip_first=3, skip_first_wait=1)]
+
+
+@pytest.mark.parametrize("kwargs", _SCHEDULES)
+def test_schedule_actions_match_torch(kwargs):
+    mine = mt.profiler.schedule(**kwargs)
+    ref = torch.profiler.schedule(**kwargs)
+    assert [mine(i).name for i in range(40)] == [ref(i).name for i in range(40)]
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.profiler.schedule(wait=-1, warmup=1, active=1),
+    lambda lib: lib.profiler.schedule(wait=0, warmup=1, active=0),
+    lambda lib: lib.profiler.schedule(wait=0, warmup=1, active=1)(-1),
+])
+def test_schedule_errors_match_torch(call):
+    with pytest.raises(AssertionError) as ref:
+        call(torch)
+    with pytest.raises(AssertionError) as mine:
+        call(mt)
+    assert str(mine.value) == str(ref.value)
+
+
+def test_schedule_without_warmup_warns_as_torch():
+    messages = []
+    for lib in (mt, torch):
+        with pytest.warns(UserWarning) as caught:
+            lib.profiler.schedule(wait=1, warmup=0, active=1)
+        messages.append([str(w.message) for w in caught])
+    assert messages[0] == messages[1]
+
+
+def _scheduled_traces(lib, kwargs, steps):
+    """What each ``on_trace_ready`` call sees (step number, the ranges and step markers), and
+    what is left after the block: the profiler recipe's long-running-job section."""
+    x = lib.ones(3, 3, requires_grad=True)
+    seen = []
+
+    def keys(p):
+        return sorted((e.key, e.count) for e in p.key_averages()
+                      if e.key.startswith(("step", "ProfilerStep")))
+
+    schedule = lib.profiler.schedule(**kwargs) if kwargs is not None else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch's "clears events" warning, once per process
+        with lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU],
+                                  schedule=schedule,
+                                  on_trace_ready=lambda p: seen.append((p.step_num, keys(p)))
+                                  ) as p:
+            for i in range(steps):
+                with lib.profiler.record_function(f"step{i}"):
+                    (x * 2).sum()
+                p.step()
+    return seen, p.step_num, keys(p)
+
+
+@pytest.mark.parametrize("kwargs, steps", [(_SCHEDULES[0], 9), (_SCHEDULES[0], 8),
+                                           (_SCHEDULES[2], 5), (_SCHEDULES[3], 3),
+                                           (None, 3)])
+def test_scheduled_profile_traces_match_torch(kwargs, steps):
+    assert _scheduled_traces(mt, kwargs, steps) == _scheduled_traces(torch, kwargs, steps)
+
+
+def test_profile_start_stop_hands_the_trace_over_once_as_torch():
+    out = []
+    for lib in (mt, torch):
+        seen = []
+        p = lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU],
+                                 on_trace_ready=seen.append)
+        p.start()
+        with lib.profiler.record_function("block"):
+            lib.ones(2, requires_grad=True).sum()
+        p.stop()
+        out.append((len(seen), [e.key for e in p.key_averages() if e.key == "block"]))
+    assert out[0] == out[1] == (1, ["block"])
+
+
+# ---------------------------------------------------------------- profile_memory
+def _memory_profile(lib, profile_memory, sort_by):
+    x = lib.ones(100, 100, requires_grad=True)
+    with lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU],
+                              profile_memory=profile_memory) as prof:
+        (x * 2).relu().sum()
+    averages = prof.key_averages()
+    table = averages.table(sort_by=sort_by, row_limit=10)
+    total = [(e.cpu_memory_usage, e.self_cpu_memory_usage) for e in averages
+             if e.key == "aten::sum"]
+    return table.splitlines()[1].split(), table.splitlines()[-1].split(":")[0], total
+
+
+@pytest.mark.parametrize("sort_by", ["self_cpu_memory_usage", "cpu_memory_usage"])
+@pytest.mark.parametrize("profile_memory", [True, False])
+def test_memory_columns_and_sort_keys_match_torch(profile_memory, sort_by):
+    # the profiler recipe's "analyze memory consumption" section
+    mine = _memory_profile(mt, profile_memory, sort_by)
+    ref = _memory_profile(torch, profile_memory, sort_by)
+    assert mine == ref
+    assert ("Mem" in mine[0]) is profile_memory
+
+
+def test_memory_is_formatted_as_torch():
+    from torch.autograd.profiler_util import _format_memory as ref
+
+    from minitorch.autograd.profiler import _format_memory as mine
+
+    for n in (0, 4, 1023, 1024, 40000, -39992, 3 * 1024 ** 2 + 5, 5 * 1024 ** 3):
+        assert mine(n) == ref(n)
+
+
+def _shapes_table(lib, group_by_input_shape):
+    x = lib.ones(2, 3, requires_grad=True)
+    w = lib.ones(3, 4)
+    with lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU],
+                              record_shapes=True) as prof:
+        x @ w
+    table = prof.key_averages(group_by_input_shape=group_by_input_shape).table(
+        sort_by="cpu_time_total", row_limit=10)
+    rows = [line for line in table.splitlines() if "aten::mm" in line]
+    shapes = [row[-20:].strip() for row in rows] if group_by_input_shape else []
+    return table.splitlines()[1].split(), shapes
+
+
+@pytest.mark.parametrize("group_by_input_shape", [True, False])
+def test_input_shapes_column_matches_torch(group_by_input_shape):
+    # the recipe's key_averages(group_by_input_shape=True): an Input Shapes column
+    assert _shapes_table(mt, group_by_input_shape) == _shapes_table(torch, group_by_input_shape)

@@ -5,7 +5,8 @@
 * :mod:`~minitorch.autograd.grad_mode`: ``no_grad`` and friends;
 * :mod:`~minitorch.autograd.anomaly_mode`: ``detect_anomaly``, which forward line failed;
 * :mod:`~minitorch.autograd.graph`: walking a recorded graph;
-* :mod:`~minitorch.autograd.gradcheck`: checking gradients against finite differences.
+* :mod:`~minitorch.autograd.gradcheck`: checking gradients against finite differences;
+* :mod:`~minitorch.autograd.variable`: ``Variable``, old code's wrapper (now a plain tensor).
 """
 
 from minitorch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
@@ -31,9 +32,10 @@ __all__ = ["Function", "backward", "grad", "no_grad", "enable_grad", "set_grad_e
 
 
 def __getattr__(name: str):
-    # ``autograd.functional`` and ``autograd.profiler`` load on first use.
-    if name in ("functional", "profiler"):
+    # ``autograd.functional``, ``autograd.profiler`` and ``autograd.variable`` load on first use.
+    if name in ("functional", "profiler", "variable", "Variable"):
         import importlib
 
-        return importlib.import_module(f"minitorch.autograd.{name}")
+        module = importlib.import_module(f"minitorch.autograd.{name.lower()}")
+        return module.Variable if name == "Variable" else module
     raise AttributeError(f"module 'minitorch.autograd' has no attribute '{name}'")

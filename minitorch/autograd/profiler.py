@@ -66,6 +66,14 @@ def _format_time(time_us: float) -> str:
     return f"{time_us:.3f}us"
 
 
+def _format_memory(nbytes: int) -> str:
+    """``39.06 KB``, as PyTorch prints memory."""
+    for unit, size in (("GB", 1024 ** 3), ("MB", 1024 ** 2), ("KB", 1024)):
+        if abs(nbytes) >= size:
+            return f"{nbytes / size:.2f} {unit}"
+    return f"{nbytes} B"
+
+
 def _format_share(time_us: float, total_us: float) -> str:
     return "NaN" if total_us == 0 else f"{time_us * 100.0 / total_us:.2f}%"
 
@@ -81,6 +89,7 @@ class FunctionEvent:
         self.cpu_children: list[FunctionEvent] = []
         self.cpu_parent: FunctionEvent | None = None
         self.input_shapes = input_shapes or []
+        self.allocated = 0  # the bytes of its outputs (recorded with profile_memory=True)
 
     @property
     def key(self) -> str:
@@ -102,6 +111,15 @@ class FunctionEvent:
 
     cpu_time = cpu_time_total
 
+    @property
+    def cpu_memory_usage(self) -> int:
+        """The bytes it and its children allocated."""
+        return self.allocated + sum(c.cpu_memory_usage for c in self.cpu_children)
+
+    @property
+    def self_cpu_memory_usage(self) -> int:
+        return self.allocated
+
     def __repr__(self) -> str:
         return (f"<FunctionEvent id={self.id} name={self.name} cpu_time="
                 f"{_format_time(self.cpu_time_total)} self_cpu_time="
@@ -117,12 +135,16 @@ class FunctionEventAvg:
         self.count = 0
         self.cpu_time_total = 0.0
         self.self_cpu_time_total = 0.0
+        self.cpu_memory_usage = 0
+        self.self_cpu_memory_usage = 0
         self.input_shapes = None
 
     def add(self, event) -> FunctionEventAvg:
         self.count += event.count
         self.cpu_time_total += event.cpu_time_total
         self.self_cpu_time_total += event.self_cpu_time_total
+        self.cpu_memory_usage += event.cpu_memory_usage
+        self.self_cpu_memory_usage += event.self_cpu_memory_usage
         return self
 
     @property
@@ -136,23 +158,30 @@ class FunctionEventAvg:
                 f"{_format_time(self.cpu_time)} count={self.count}>")
 
 
-_SORT_KEYS = {"cpu_time", "cpu_time_total", "self_cpu_time_total", "count"}
+_SORT_KEYS = {"cpu_time", "cpu_time_total", "self_cpu_time_total", "count",
+              "cpu_memory_usage", "self_cpu_memory_usage"}
 
 
 class EventList(list):
-    """A list of events (or of averages) that can print itself as PyTorch's table."""
+    """A list of events (or of averages) that can print itself as PyTorch's table (with the
+    memory columns when ``profile_memory`` is set)."""
+
+    def __init__(self, events=(), profile_memory: bool = False) -> None:
+        super().__init__(events)
+        self.profile_memory = profile_memory
 
     def key_averages(self, group_by_input_shape: bool = False) -> EventList:
         """One :class:`FunctionEventAvg` per event name (per name and shapes if asked)."""
         groups: OrderedDict = OrderedDict()
         for e in self:
-            key = (e.key, str(e.input_shapes)) if group_by_input_shape else e.key
+            name = "ProfilerStep*" if e.key.startswith("ProfilerStep#") else e.key  # all steps
+            key = (name, str(e.input_shapes)) if group_by_input_shape else name
             if key not in groups:
-                groups[key] = FunctionEventAvg(e.key)
+                groups[key] = FunctionEventAvg(name)
                 if group_by_input_shape:
                     groups[key].input_shapes = e.input_shapes
             groups[key].add(e)
-        return EventList(groups.values())
+        return EventList(groups.values(), self.profile_memory)
 
     def total_average(self) -> FunctionEventAvg:
         total = FunctionEventAvg("Total")
@@ -165,7 +194,8 @@ class EventList(list):
         return sum(e.self_cpu_time_total for e in self)
 
     def table(self, sort_by: str | None = None, row_limit: int = 100,
-              max_name_column_width: int = 55, header: str | None = None,
+              max_name_column_width: int = 55, max_shapes_column_width: int = 80,
+              header: str | None = None,
               top_level_events_only: bool = False, **kwargs) -> str:
         """The events as PyTorch's profiler table: Name, Self CPU %, Self CPU, CPU total %,
         CPU total, CPU time avg, # of Calls; sorted by ``sort_by`` (largest first)."""
@@ -183,8 +213,14 @@ class EventList(list):
             return ""
         name_width = min(max(len(e.key) for e in self) + 4, max_name_column_width)
         headers = ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total",
-                   "CPU time avg", "# of Calls"]
+                   "CPU time avg"] + ["CPU Mem", "Self CPU Mem"] * self.profile_memory + [
+                   "# of Calls"]
         widths = [name_width] + [12] * (len(headers) - 1)
+        has_shapes = any(getattr(e, "input_shapes", None) for e in self)
+        if has_shapes:  # recorded with record_shapes=True (grouped by them, for averages)
+            headers.append("Input Shapes")
+            widths.append(min(max(len(str(e.input_shapes)) for e in self) + 4,
+                              max_shapes_column_width))
         row_format = "".join("{:>" + str(w) + "}  " for w in widths)
         separator = "".join("-" * w + "  " for w in widths)
         lines = [separator]
@@ -195,10 +231,13 @@ class EventList(list):
             name = e.key
             if len(name) >= max_name_column_width - 3:
                 name = name[:max_name_column_width - 3] + "..."
+            memory = [_format_memory(e.cpu_memory_usage),
+                      _format_memory(e.self_cpu_memory_usage)] if self.profile_memory else []
             lines.append(row_format.format(
                 name, _format_share(e.self_cpu_time_total, total),
                 _format_time(e.self_cpu_time_total), _format_share(e.cpu_time_total, total),
-                _format_time(e.cpu_time_total), _format_time(e.cpu_time), e.count))
+                _format_time(e.cpu_time_total), _format_time(e.cpu_time), *memory, e.count,
+                *[str(e.input_shapes)[:widths[-1]]] * has_shapes))
         lines += [separator, f"Self CPU time total: {_format_time(total)}", ""]
         return "\n".join(lines)
 
@@ -221,8 +260,10 @@ class profile:  # noqa: N801  (PyTorch's name)
         enabled: ``False`` makes the block a no-op.
         record_shapes: also remember the input shapes of each operation (for
             ``key_averages(group_by_input_shape=True)``).
-        use_cuda, profile_memory, with_stack, with_flops, with_modules: accepted for
-            compatibility; minitorch times the CPU (NumPy) work only.
+        profile_memory: also count the bytes of each operation's outputs (the ``CPU Mem``
+            and ``Self CPU Mem`` columns; PyTorch counts every allocation, temporaries too).
+        use_cuda, with_stack, with_flops, with_modules: accepted for compatibility;
+            minitorch times the CPU (NumPy) work only.
     """
 
     def __init__(self, enabled: bool = True, *, use_cuda: bool = False,
@@ -233,6 +274,7 @@ class profile:  # noqa: N801  (PyTorch's name)
                  custom_trace_id_callback=None) -> None:
         self.enabled = enabled
         self.record_shapes = record_shapes
+        self.profile_memory = profile_memory
         self._events: list[FunctionEvent] = []
         self._stack: list[FunctionEvent] = []
         self._bypass = False
@@ -255,7 +297,12 @@ class profile:  # noqa: N801  (PyTorch's name)
         self.begin(_op_name(cls), shapes)
         try:
             self._bypass = True
-            return cls.apply(*args)
+            out = cls.apply(*args)
+            if self.profile_memory:
+                self._stack[-1].allocated = sum(
+                    o.nbytes for o in (out if isinstance(out, tuple) else (out,))
+                    if isinstance(o, _function.Tensor))
+            return out
         finally:
             self._bypass = False
             self.end()
@@ -306,7 +353,7 @@ class profile:  # noqa: N801  (PyTorch's name)
     def function_events(self) -> EventList:
         """Every event, in the order they started."""
         self._check_finished()
-        return EventList(self._events)
+        return EventList(self._events, self.profile_memory)
 
     def events(self) -> EventList:
         return self.function_events

@@ -2459,7 +2459,7 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa
     tensor([0.5000, 0.5000])
     """
     if dim is None:
-        dim = _implicit_dim("softmin", input.ndim)
+        dim = _implicit_dim("softmin", input.ndim, _stacklevel)
     return softmax(-input, dim, dtype=dtype)
 
 

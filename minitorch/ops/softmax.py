@@ -207,17 +207,18 @@ def _max_along(x: np.ndarray, dim: int) -> np.ndarray:
     return x.max(axis=dim, keepdims=True)
 
 
-def _implicit_dim(name: str, ndim: int) -> int:
+def _implicit_dim(name: str, ndim: int, stacklevel: int = 3) -> int:
+    # ``stacklevel`` is PyTorch's ``_stacklevel``: 3 names the line that called the functional
     warnings.warn(
         f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
-        "dim=X as an argument.", UserWarning, stacklevel=3)
+        "dim=X as an argument.", UserWarning, stacklevel=stacklevel)
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def _softmax_input(input: Tensor, dim, dtype, name: str):  # noqa: A002
+def _softmax_input(input: Tensor, dim, dtype, name: str, stacklevel: int = 3):  # noqa: A002
     x = input
-    if dim is None:
-        dim = _implicit_dim(name, x.ndim)
+    if dim is None:  # one frame deeper than PyTorch's: this helper
+        dim = _implicit_dim(name, x.ndim, stacklevel + 1)
     elif not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
         raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
                         f"{type(dim).__name__}")
@@ -239,7 +240,7 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa
     >>> softmax(minitorch.tensor([0.0, 0.0]), dim=0)
     tensor([0.5000, 0.5000])
     """
-    x, d = _softmax_input(input, dim, dtype, "softmax")
+    x, d = _softmax_input(input, dim, dtype, "softmax", _stacklevel)
     return Softmax.apply(x, d, d if dim is None else dim)
 
 
@@ -251,7 +252,7 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # 
     >>> log_softmax(minitorch.tensor([1000.0, 1000.0]), dim=0)
     tensor([-0.6931, -0.6931])
     """
-    x, d = _softmax_input(input, dim, dtype, "log_softmax")
+    x, d = _softmax_input(input, dim, dtype, "log_softmax", _stacklevel)
     return LogSoftmax.apply(x, d, d if dim is None else dim)
 
 
