@@ -591,6 +591,8 @@ class TensorMethods:
     def pow_(self, exponent) -> Tensor:
         return self._inplace(_arith.pow, exponent)
 
+    __ipow__ = pow_  # x **= 2 changes x in place, as PyTorch's (not x = x ** 2)
+
     def clamp_(self, min=None, max=None) -> Tensor:  # noqa: A002
         _check_clamp_bounds(self, min, max)
         return self._inplace(_arith.clamp, min, max)
@@ -1354,6 +1356,7 @@ class TensorMethods:
 
     __lshift__, __rshift__ = bitwise_left_shift, bitwise_right_shift
     __ilshift__, __irshift__ = bitwise_left_shift_, bitwise_right_shift_
+    __iand__, __ior__, __ixor__ = bitwise_and_, bitwise_or_, bitwise_xor_  # (x &= y: in place)
 
     def __rlshift__(self, other):
         return _arith.bitwise_left_shift(other, self)

@@ -293,3 +293,69 @@ def test_product_in_place_into_a_broadcasting_tensor_matches_torch(method, shape
     assert len(mine) == len(ref) and mine[0] == ref[0] and mine[:3] == ref[:3]
     for m, r in zip(mine[3:], ref[3:]):
         np.testing.assert_allclose(m, r, rtol=1e-12, atol=1e-12)
+
+
+# ``x op= y`` for every in-place operator PyTorch's Tensor has: x itself changes (another name
+# for it sees the new values, its version counts the change), recorded as the in-place op.
+# Without the operator Python would quietly compute ``x = x op y``, a new tensor.
+def _ipow(x, y):
+    x **= y
+    return x
+
+
+def _ifloordiv(x, y):
+    x //= y
+    return x
+
+
+def _imod(x, y):
+    x %= y
+    return x
+
+
+def _iand(x, y):
+    x &= y
+    return x
+
+
+def _ior(x, y):
+    x |= y
+    return x
+
+
+def _ixor(x, y):
+    x ^= y
+    return x
+
+
+def _iadd(x, y):
+    x += y
+    return x
+
+
+def _ilshift(x, y):
+    x <<= y
+    return x
+
+
+AUGMENTED = {"**=": (_ipow, "float32", 2.0), "//=": (_ifloordiv, "float32", 2.0),
+             "%=": (_imod, "float32", 2.5), "&=": (_iand, "int64", 6), "|=": (_ior, "int64", 6),
+             "^=": (_ixor, "int64", 6), "+=": (_iadd, "float32", 2.0),
+             "<<=": (_ilshift, "int64", 1)}
+
+
+@pytest.mark.parametrize("op", list(AUGMENTED))
+@pytest.mark.parametrize("other", ["number", "tensor"])
+def test_augmented_assignment_changes_the_tensor_in_place(op, other):
+    def run(lib):
+        apply, dtype, value = AUGMENTED[op]
+        x = lib.tensor([3, -5, 7], dtype=getattr(lib, dtype))
+        y = value if other == "number" else lib.tensor([value] * 3, dtype=getattr(lib, dtype))
+        out = apply(x, y)
+        seen = [out is x, x.tolist(), x._version]
+        if dtype == "float32":  # recorded on a non-leaf as the in-place op
+            w = lib.tensor([3.0, -5.0, 7.0], requires_grad=True) * 1
+            seen.append(apply(w, y).grad_fn.name())
+        return seen
+
+    assert run(minitorch) == run(torch)

@@ -1308,6 +1308,8 @@ def tensor_methods() -> dict:
     methods["sign_"] = inplace_method(sign, "sign_")
     methods["floor_divide_"] = inplace_method(
         lambda t, other: FloorDivideInplace.apply(t, as_tensor(other, t)), "floor_divide_")
+    # ``x %= y`` and ``x //= y`` change x in place, as PyTorch's (not ``x = x % y``)
+    methods["__imod__"], methods["__ifloordiv__"] = methods["remainder_"], methods["floor_divide_"]
     return methods
 
 
