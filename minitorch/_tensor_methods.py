@@ -23,6 +23,8 @@ Example:
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from minitorch import _creation, _dtype, _legacy, _linalg_torch, _random
@@ -652,6 +654,21 @@ class TensorMethods:
 
     def __setitem__(self, key, value) -> None:
         _indexing.setitem(self, key, value)
+
+    def __delitem__(self, key) -> None:
+        raise TypeError("Tensor does not support deleting items")
+
+    def __contains__(self, element) -> bool:
+        """``element in t``: whether any entry of ``t`` equals it, as PyTorch's (Python's own
+        ``in`` would compare it with each row, and a row of two is no truth value)."""
+        if not isinstance(element, Tensor | numbers.Number):
+            raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you "
+                               f"passed in a {type(element)}.")
+        return bool((element == self).any().item())
+
+    def __reversed__(self):
+        """``reversed(t)``: ``t`` flipped along dim 0, a tensor (a 0-d one is ``t`` itself)."""
+        return self if self._data.ndim == 0 else self.flip(0)
 
     # ------------------------------------------------------------ arguments passed on changed
     # (reflected operators, ``add`` with ``alpha``, ``where``, sizes given as ``*shape``)

@@ -359,3 +359,29 @@ def test_augmented_assignment_changes_the_tensor_in_place(op, other):
         return seen
 
     assert run(minitorch) == run(torch)
+
+
+# ``in``, ``reversed`` and ``del`` on a tensor, as PyTorch's Tensor answers them (Python's
+# fallbacks would compare rows, iterate, or give another error).
+@pytest.mark.parametrize("case", ["in 2-d", "not in", "tensor in", "float in", "bool in",
+                                  "str in", "reversed 2-d", "reversed 0-d", "reversed grad",
+                                  "del"])
+def test_contains_reversed_and_del_as_torch(case):
+    def run(lib):
+        t = lib.tensor([[1, 2], [3, 4]])
+        actions = {
+            "in 2-d": lambda: 3 in t, "not in": lambda: 5 in t,
+            "tensor in": lambda: lib.tensor(2) in t, "float in": lambda: 2.0 in t,
+            "bool in": lambda: True in t, "str in": lambda: "a" in t,
+            "reversed 2-d": lambda: reversed(t).tolist(),
+            "reversed 0-d": lambda: reversed(lib.tensor(3.0)).item(),
+            "reversed grad": lambda: reversed(lib.tensor([1.0, 2.0], requires_grad=True)
+                                              ).grad_fn.name(),
+            "del": lambda: t.__delitem__(0),
+        }
+        try:
+            return actions[case]()
+        except (RuntimeError, TypeError) as error:
+            return type(error).__name__, str(error)
+
+    assert run(minitorch) == run(torch)
