@@ -19,6 +19,7 @@ import warnings
 __all__ = ["warn_once"]
 
 _given: set = set()  # the keys of the warnings given so far in this process
+warn_always = False  # torch.set_warn_always(True): every such warning is given every time
 
 
 def warn_once(key: str, message: str, stacklevel: int = 2) -> None:
@@ -26,6 +27,6 @@ def warn_once(key: str, message: str, stacklevel: int = 2) -> None:
 
     ``stacklevel`` counts as for ``warnings.warn`` called where ``warn_once`` is called: 2 names
     the line that called the function calling ``warn_once``."""
-    if key not in _given:
+    if warn_always or key not in _given:
         _given.add(key)
         warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
