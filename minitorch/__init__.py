@@ -786,8 +786,6 @@ import builtins as _builtins
 
 from minitorch._creation import asarray
 
-_deterministic = False  # use_deterministic_algorithms
-_deterministic_warn_only = False
 _matmul_precision = "highest"
 _interop_threads = None  # set once by set_num_interop_threads
 
@@ -795,28 +793,36 @@ _interop_threads = None  # set once by set_num_interop_threads
 def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:  # noqa: F811
     """Ask for deterministic algorithms, as ``torch.use_deterministic_algorithms`` does.
 
-    The flag is stored and read back by :func:`are_deterministic_algorithms_enabled`. Every
-    minitorch operation on the CPU is deterministic already (NumPy adds in a fixed order, also
-    where indices repeat), so on the CPU the flag changes nothing, as for most of PyTorch's CPU
-    operations; minitorch's GPU operations do not consult it yet."""
-    global _deterministic, _deterministic_warn_only
+    minitorch's operations on the CPU are deterministic (NumPy adds in a fixed order, also
+    where indices repeat), so the flag changes what PyTorch's CPU operations change: ``put_``
+    without ``accumulate`` (and with it on a GPU) and ``max_unpool`` raise PyTorch's error
+    (with ``warn_only=True``, its warning), as repeated indices leave the result undefined,
+    and ``empty`` and the other uninitialised factories fill their memory with NaN (the
+    largest value for integers, True for bool). minitorch's other GPU operations do not
+    consult the flag yet."""
+    from minitorch import _warnings
+
     if type(mode) is not _builtins.bool:
         raise TypeError("_set_deterministic_algorithms(): argument 'mode' (position 1) must be "
                         f"bool, not {type(mode).__name__}")
     if type(warn_only) is not _builtins.bool:
         raise TypeError("_set_deterministic_algorithms(): argument 'warn_only' must be bool, not "
                         f"{type(warn_only).__name__}")
-    _deterministic, _deterministic_warn_only = mode, warn_only
+    _warnings.deterministic, _warnings.deterministic_warn_only = mode, warn_only
 
 
 def are_deterministic_algorithms_enabled() -> bool:
     """Whether :func:`use_deterministic_algorithms` turned the flag on."""
-    return _deterministic
+    from minitorch import _warnings
+
+    return _warnings.deterministic
 
 
 def is_deterministic_algorithms_warn_only_enabled() -> bool:
     """Whether :func:`use_deterministic_algorithms` was given ``warn_only=True``."""
-    return _deterministic_warn_only
+    from minitorch import _warnings
+
+    return _warnings.deterministic_warn_only
 
 
 def set_deterministic_debug_mode(debug_mode) -> None:
@@ -838,9 +844,11 @@ def set_deterministic_debug_mode(debug_mode) -> None:
 
 def get_deterministic_debug_mode() -> int:
     """The determinism flag as :func:`set_deterministic_debug_mode` numbers it."""
-    if not _deterministic:
+    from minitorch import _warnings
+
+    if not _warnings.deterministic:
         return 0
-    return 1 if _deterministic_warn_only else 2
+    return 1 if _warnings.deterministic_warn_only else 2
 
 
 def set_float32_matmul_precision(precision: str) -> None:

@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-from minitorch import _backend, _device, _dtype, _random
+from minitorch import _backend, _device, _dtype, _random, _warnings
 from minitorch._tensor import Tensor, _in_format, _keep_numpy_strides, _numpy_laid, _wrap
 
 __all__ = [
@@ -390,8 +390,17 @@ def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
 def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor whose values are whatever was in memory (fill it before reading it)."""
     dtype = _dtype.as_dtype(dtype, "empty")  # float, int, bool too
-    return _finish(_allocate(np.empty, _shape_arg(size), _float(dtype) if dtype is None else
-                             dtype.np), None, device, requires_grad)
+    return _finish(_uninitialized(_allocate(np.empty, _shape_arg(size), _float(dtype) if dtype
+                                            is None else dtype.np)), None, device, requires_grad)
+
+
+def _uninitialized(memory: np.ndarray) -> np.ndarray:
+    """New memory whose values are undefined: filled, as PyTorch fills it, with NaN (the
+    largest value for integers, True for bool) under ``use_deterministic_algorithms(True)``."""
+    if _warnings.deterministic:
+        kind = memory.dtype.kind
+        memory.fill(np.nan if kind == "f" else True if kind == "b" else np.iinfo(memory.dtype).max)
+    return memory
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -812,7 +821,7 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad: bool 
     np_dtype = _float(_dtype.as_dtype(dtype, "empty_strided"))
     length = 0 if 0 in size else 1 + sum((n - 1) * st for n, st in zip(size, stride))
     check_storage(size, np_dtype, stride)
-    memory = _allocate(np.empty, (length,), np_dtype)
+    memory = _uninitialized(_allocate(np.empty, (length,), np_dtype))
     data = np.lib.stride_tricks.as_strided(
         memory, size, tuple(st * memory.itemsize for st in stride))
     return _finish(data, None, device, requires_grad)
@@ -838,7 +847,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, device=None,
             raise RuntimeError("Duplicate dim not allowed")
         seen.add(d)
     np_dtype = _float(_dtype.as_dtype(dtype, "empty_permuted"))
-    memory = np.empty([size[d] for d in layout], np_dtype)
+    memory = _uninitialized(np.empty([size[d] for d in layout], np_dtype))
     return _finish(memory.transpose(np.argsort(layout)), None, device, requires_grad)
 
 

@@ -212,10 +212,105 @@ def test_deterministic_debug_mode(mode):
 
 
 def test_deterministic_cpu_ops_unchanged():
+    """The adds over repeated indices are deterministic on the CPU: no error, the same sums."""
+    def run(lib):
+        lib.use_deterministic_algorithms(True)
+        i = lib.tensor([0, 0, 2])
+        return (lib.zeros(3).index_add_(0, i, lib.ones(3)),
+                lib.zeros(3).scatter_add_(0, i, lib.ones(3)),
+                lib.zeros(3).index_put_((i,), lib.ones(3), accumulate=True),
+                lib.zeros(3).put_(i, lib.ones(3), accumulate=True))
+
+    same(run)
+
+
+_PUTS = {
+    "put_": lambda lib, x, i, v, **kw: x.put_(i, v, **kw),
+    "put": lambda lib, x, i, v, **kw: x.put(i, v, **kw),
+    "torch.put": lambda lib, x, i, v, **kw: lib.put(x, i, v, **kw),
+}
+
+
+@pytest.mark.parametrize("warn_only", [False, True])
+@pytest.mark.parametrize("accumulate", [False, True])
+@pytest.mark.parametrize("how", sorted(_PUTS))
+def test_deterministic_put(how, accumulate, warn_only):
+    """put_ without accumulate has no deterministic implementation (which repeated index
+    wins?): PyTorch's error, or its warning with warn_only."""
+    def run(lib):
+        lib.use_deterministic_algorithms(True, warn_only=warn_only)
+        return _PUTS[how](lib, lib.zeros(3), lib.tensor([0, 2]), lib.ones(2),
+                          accumulate=accumulate)
+
+    same(run)
+    same(lambda lib: _PUTS[how](lib, lib.zeros(3), lib.tensor([0, 2]), lib.ones(2),
+                                accumulate=accumulate))  # the flag off: no word
+
+
+def test_deterministic_warning_names_the_callers_line():
+    minitorch.use_deterministic_algorithms(True, warn_only=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        minitorch.zeros(3).put_(minitorch.tensor([0]), minitorch.ones(1))
+        minitorch.nn.MaxUnpool1d(2)(minitorch.ones(1, 1, 2), minitorch.tensor([[[0, 1]]]))
+    assert [w.filename for w in caught] == [__file__, __file__]
+
+
+def test_deterministic_put_checks_come_after_the_alert():
+    def run(lib):
+        lib.use_deterministic_algorithms(True)
+        return lib.zeros(3).put_(lib.tensor([5]), lib.ones(1))
+
+    same(run)
+    same(lambda lib: lib.zeros(3).put_([0], lib.ones(1)))  # no tensor: the TypeError first
+
+
+def test_deterministic_put_accumulate_on_the_gpu(gpu):
     minitorch.use_deterministic_algorithms(True)
-    x = minitorch.zeros(3)
-    x.index_add_(0, minitorch.tensor([0, 0, 2]), minitorch.ones(3))
-    assert x.tolist() == [2.0, 0.0, 1.0]
+    x = minitorch.zeros(3, device="cuda")
+    with pytest.raises(RuntimeError, match=r"^put_ does not have a deterministic implementation"):
+        x.put_(minitorch.tensor([0, 0], device="cuda"), minitorch.ones(2, device="cuda"),
+               accumulate=True)
+
+
+@pytest.mark.parametrize("warn_only", [False, True])
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_deterministic_max_unpool(n, warn_only):
+    def run(lib):
+        lib.use_deterministic_algorithms(True, warn_only=warn_only)
+        x = lib.arange(1.0, 3.0).reshape((1, 1) + (1,) * (n - 1) + (2,))
+        unpool = getattr(lib.nn.functional, f"max_unpool{n}d")
+        return unpool(x, lib.tensor([0, 1]).reshape(x.shape), 2)
+
+    same(run)
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: lib.empty(2), lambda lib: lib.empty(2, 3, dtype=lib.int64),
+    lambda lib: lib.empty(2, dtype=lib.int8), lambda lib: lib.empty(2, dtype=lib.bool),
+    lambda lib: lib.empty(2, dtype=lib.uint8), lambda lib: lib.empty(2, dtype=lib.float16),
+    lambda lib: lib.empty(2, dtype=lib.float64), lambda lib: lib.empty(0),
+    lambda lib: lib.empty_like(lib.ones(2, 3).t()),
+    lambda lib: lib.empty_like(lib.ones(2, 3).t()).stride(),
+    lambda lib: lib.empty_like(lib.ones(2, dtype=lib.int32)),
+    lambda lib: lib.empty_strided((2, 3), (1, 2)),
+    lambda lib: lib.empty_permuted((2, 3), (1, 0)),
+    lambda lib: lib.ones(1).new_empty(2, dtype=lib.int16),
+])
+def test_deterministic_fills_uninitialized_memory(make):
+    """With the flag on, the uninitialised factories fill NaN (integers: their largest value,
+    bool: True), as PyTorch's do."""
+    def run(lib):
+        lib.use_deterministic_algorithms(True)
+        return make(lib)
+
+    same(run)
+
+
+def test_deterministic_fills_on_the_gpu(gpu):
+    minitorch.use_deterministic_algorithms(True)
+    t = minitorch.empty(2, device="cuda")
+    assert t.device.type == "cuda" and t.isnan().all().item()
 
 
 # --------------------------------------------------------------------- matmul precision
