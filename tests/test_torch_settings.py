@@ -296,6 +296,7 @@ def test_deterministic_max_unpool(n, warn_only):
     lambda lib: lib.empty_strided((2, 3), (1, 2)),
     lambda lib: lib.empty_permuted((2, 3), (1, 0)),
     lambda lib: lib.ones(1).new_empty(2, dtype=lib.int16),
+    lambda lib: lib.FloatTensor(2), lambda lib: lib.LongTensor(2, 1),
 ])
 def test_deterministic_fills_uninitialized_memory(make):
     """With the flag on, the uninitialised factories fill NaN (integers: their largest value,
