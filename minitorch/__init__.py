@@ -780,3 +780,195 @@ from minitorch.func import vmap
 
 # torch.__future__'s switches for Module.to() and friends (PyTorch imports it)
 from minitorch import __future__
+
+# ------------------------------------------------- asarray and global settings (task: glob)
+import builtins as _builtins
+
+from minitorch._creation import asarray
+
+_matmul_precision = "highest"
+_interop_threads = None  # set once by set_num_interop_threads
+
+
+def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:  # noqa: F811
+    """Ask for deterministic algorithms, as ``torch.use_deterministic_algorithms`` does.
+
+    minitorch's operations on the CPU are deterministic (NumPy adds in a fixed order, also
+    where indices repeat), so the flag changes what PyTorch's CPU operations change: ``put_``
+    without ``accumulate`` (and with it on a GPU) and ``max_unpool`` raise PyTorch's error
+    (with ``warn_only=True``, its warning), as repeated indices leave the result undefined,
+    and ``empty`` and the other uninitialised factories fill their memory with NaN (the
+    largest value for integers, True for bool). minitorch's other GPU operations do not
+    consult the flag yet."""
+    from minitorch import _warnings
+
+    if type(mode) is not _builtins.bool:
+        raise TypeError("_set_deterministic_algorithms(): argument 'mode' (position 1) must be "
+                        f"bool, not {type(mode).__name__}")
+    if type(warn_only) is not _builtins.bool:
+        raise TypeError("_set_deterministic_algorithms(): argument 'warn_only' must be bool, not "
+                        f"{type(warn_only).__name__}")
+    _warnings.deterministic, _warnings.deterministic_warn_only = mode, warn_only
+
+
+def are_deterministic_algorithms_enabled() -> bool:
+    """Whether :func:`use_deterministic_algorithms` turned the flag on."""
+    from minitorch import _warnings
+
+    return _warnings.deterministic
+
+
+def is_deterministic_algorithms_warn_only_enabled() -> bool:
+    """Whether :func:`use_deterministic_algorithms` was given ``warn_only=True``."""
+    from minitorch import _warnings
+
+    return _warnings.deterministic_warn_only
+
+
+def set_deterministic_debug_mode(debug_mode) -> None:
+    """The determinism flag as one number: 0 or ``"default"`` (off), 1 or ``"warn"`` (on,
+    warn only), 2 or ``"error"`` (on)."""
+    if not isinstance(debug_mode, (_builtins.int, str)):
+        raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
+    if isinstance(debug_mode, str):
+        modes = {"default": 0, "warn": 1, "error": 2}
+        if debug_mode not in modes:
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, "
+                               f"`error`, but got {debug_mode}")
+        debug_mode = modes[debug_mode]
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got "
+                           f"{debug_mode}")
+    use_deterministic_algorithms(debug_mode != 0, warn_only=debug_mode == 1)
+
+
+def get_deterministic_debug_mode() -> int:
+    """The determinism flag as :func:`set_deterministic_debug_mode` numbers it."""
+    from minitorch import _warnings
+
+    if not _warnings.deterministic:
+        return 0
+    return 1 if _warnings.deterministic_warn_only else 2
+
+
+def set_float32_matmul_precision(precision: str) -> None:
+    """Store the float32 matrix product precision, ``"highest"``, ``"high"`` or ``"medium"``.
+
+    minitorch's matrix products always compute in full float32 (NumPy has no TensorFloat-32
+    or bfloat16 shortcut), so the setting is only read back by
+    :func:`get_float32_matmul_precision`. Another string is PyTorch's warning and no change."""
+    global _matmul_precision
+    if not isinstance(precision, str):
+        raise RuntimeError(f"set_float32_matmul_precision expects a str, but got "
+                           f"{type(precision).__name__}")
+    if precision not in ("highest", "high", "medium"):
+        import warnings
+
+        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
+                      "setFloat32MatmulPrecision call has no effect.", UserWarning, stacklevel=2)
+        return
+    _matmul_precision = precision
+
+
+def get_float32_matmul_precision() -> str:
+    """The precision :func:`set_float32_matmul_precision` stored (``"highest"`` at first)."""
+    return _matmul_precision
+
+
+def typename(obj, /) -> str:
+    """The full name of ``obj``'s type: ``'torch.FloatTensor'`` for a float32 tensor, the
+    module and name of a class or of an object's class otherwise (``'int'`` for builtins)."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module = obj.__class__.__module__ or ""
+        qualname = obj.__class__.__qualname__
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
+
+
+def is_storage(obj, /) -> bool:
+    """Whether ``obj`` is a storage object: always False, as minitorch keeps a tensor's memory
+    in a NumPy array and has no storage objects."""
+    return False
+
+
+def set_warn_always(b: bool, /) -> None:
+    """Give the warnings PyTorch gives once a process (a deprecated call, a slow path) every
+    time, as ``torch.set_warn_always(True)`` does."""
+    from minitorch import _warnings
+
+    if type(b) is not _builtins.bool:
+        raise RuntimeError(f"setWarnOnlyOnce expects a bool, but got {type(b).__name__}")
+    _warnings.warn_always = b
+
+
+def is_warn_always_enabled() -> bool:
+    """Whether :func:`set_warn_always` turned the once-a-process warnings into every-time
+    ones."""
+    from minitorch import _warnings
+
+    return _warnings.warn_always
+
+
+def get_num_interop_threads() -> int:
+    """The number of threads for running independent operations side by side: what
+    :func:`set_num_interop_threads` set, else the CPU count. minitorch runs one operation
+    at a time, so the number is only stored."""
+    import os
+
+    return _interop_threads or os.cpu_count() or 1
+
+
+def set_num_interop_threads(num: int, /) -> None:
+    """Set the number :func:`get_num_interop_threads` gives: once a process, as in PyTorch."""
+    global _interop_threads
+    if type(num) is not _builtins.int:
+        raise RuntimeError(f"set_num_interop_threads expects an int, but got "
+                           f"{type(num).__name__}")
+    if num <= 0:
+        raise RuntimeError("set_num_interop_threads expects a positive integer")
+    if _interop_threads is not None:
+        raise RuntimeError("Error: cannot set number of interop threads after parallel work has "
+                           "started or set_num_interop_threads called")
+    _interop_threads = num
+
+
+def set_default_tensor_type(t, /) -> None:  # noqa: F811
+    """Deprecated (PyTorch warns once): set the default floating dtype from a legacy tensor
+    type (``torch.DoubleTensor`` or ``"torch.DoubleTensor"``); prefer
+    :func:`set_default_dtype` and :func:`set_default_device`."""
+    from minitorch._legacy import _LegacyTensorType
+    from minitorch._warnings import warn_once
+
+    if isinstance(t, str):
+        t = _dotted_name(t)
+    warn_once("set_default_tensor_type", "torch.set_default_tensor_type() is deprecated as of "
+              "PyTorch 2.1, please use torch.set_default_dtype() and torch.set_default_device() "
+              "as alternatives.")
+    if not isinstance(t, _LegacyTensorType):
+        raise TypeError("invalid type object: only floating-point types are supported as the "
+                        "default type")
+    if not t.dtype.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    set_default_dtype(t.dtype)
+
+
+def _dotted_name(name: str):
+    """What ``"torch.DoubleTensor"`` names (``torch`` is minitorch), or PyTorch's error."""
+    import importlib
+    import sys
+
+    first, *rest = name.split(".")
+    obj = sys.modules[__name__] if first in ("torch", "minitorch") else \
+        importlib.import_module(first)
+    path = first
+    for part in rest:
+        if not hasattr(obj, part):
+            raise AttributeError(f"module '{path}' has no attribute '{part}'")
+        obj, path = getattr(obj, part), f"{path}.{part}"
+    return obj

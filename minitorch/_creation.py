@@ -21,14 +21,14 @@ import warnings
 
 import numpy as np
 
-from minitorch import _backend, _device, _dtype, _random
+from minitorch import _backend, _device, _dtype, _random, _warnings
 from minitorch._tensor import Tensor, _in_format, _keep_numpy_strides, _numpy_laid, _wrap
 
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty", "randn", "rand",
     "randint", "randperm", "arange", "linspace", "eye", "ones_like", "zeros_like", "full_like",
     "empty_like", "randn_like", "rand_like", "randint_like", "normal", "logspace", "tril_indices",
-    "triu_indices", "deprecated_range",
+    "triu_indices", "deprecated_range", "asarray",
 ]
 
 
@@ -390,8 +390,17 @@ def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
 def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor whose values are whatever was in memory (fill it before reading it)."""
     dtype = _dtype.as_dtype(dtype, "empty")  # float, int, bool too
-    return _finish(_allocate(np.empty, _shape_arg(size), _float(dtype) if dtype is None else
-                             dtype.np), None, device, requires_grad)
+    return _finish(_uninitialized(_allocate(np.empty, _shape_arg(size), _float(dtype) if dtype
+                                            is None else dtype.np)), None, device, requires_grad)
+
+
+def _uninitialized(memory: np.ndarray) -> np.ndarray:
+    """New memory whose values are undefined: filled, as PyTorch fills it, with NaN (the
+    largest value for integers, True for bool) under ``use_deterministic_algorithms(True)``."""
+    if _warnings.deterministic:
+        kind = memory.dtype.kind
+        memory.fill(np.nan if kind == "f" else True if kind == "b" else np.iinfo(memory.dtype).max)
+    return memory
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -812,7 +821,7 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad: bool 
     np_dtype = _float(_dtype.as_dtype(dtype, "empty_strided"))
     length = 0 if 0 in size else 1 + sum((n - 1) * st for n, st in zip(size, stride))
     check_storage(size, np_dtype, stride)
-    memory = _allocate(np.empty, (length,), np_dtype)
+    memory = _uninitialized(_allocate(np.empty, (length,), np_dtype))
     data = np.lib.stride_tricks.as_strided(
         memory, size, tuple(st * memory.itemsize for st in stride))
     return _finish(data, None, device, requires_grad)
@@ -838,5 +847,90 @@ def empty_permuted(size, physical_layout, *, dtype=None, device=None,
             raise RuntimeError("Duplicate dim not allowed")
         seen.add(d)
     np_dtype = _float(_dtype.as_dtype(dtype, "empty_permuted"))
-    memory = np.empty([size[d] for d in layout], np_dtype)
+    memory = _uninitialized(np.empty([size[d] for d in layout], np_dtype))
     return _finish(memory.transpose(np.argsort(layout)), None, device, requires_grad)
+
+
+# asarray: torch.asarray, which shares memory with its input where it can
+def _scalar_type(d: _dtype.dtype) -> str:
+    """PyTorch's C++ name of a dtype (``Float``, ``Long``...), as its alias errors spell it."""
+    return d._legacy.removesuffix("Tensor")
+
+
+def _check_bool_arg(value, name: str) -> None:
+    if value is not None and not isinstance(value, builtins.bool):
+        raise TypeError(f"asarray(): argument '{name}' must be bool, not {type(value).__name__}")
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> Tensor:
+    """``obj`` (a tensor, a NumPy array, a number, nested sequences) as a tensor, sharing its
+    memory where it can, as ``torch.asarray`` does.
+
+    ``copy=None`` shares the memory of a tensor or NumPy array that already has the asked
+    ``dtype`` and ``device`` (a tensor comes back itself) and copies otherwise; ``copy=True``
+    always copies; ``copy=False`` never does, and raises PyTorch's ``ValueError`` where a copy
+    would be needed. Numbers and sequences are always copied (their dtypes follow
+    :func:`tensor`: Python floats give the default dtype, a NumPy float64 array stays float64).
+    ``requires_grad`` left out keeps a tensor's own (PyTorch warns when that is True); a
+    conversion or copy of a tensor is recorded in the graph, and ``requires_grad=False`` detaches.
+
+    >>> import numpy as np
+    >>> a = np.zeros(2)
+    >>> t = asarray(a); a[0] = 1; t
+    tensor([1., 0.], dtype=torch.float64)
+    """
+    dtype = _dtype.as_dtype(dtype, "asarray")
+    _check_bool_arg(copy, "copy")
+    _check_bool_arg(requires_grad, "requires_grad")
+    if isinstance(obj, np.ndarray):
+        obj = from_numpy(obj)  # shares the memory; a tensor from here on
+        if requires_grad is None:
+            requires_grad = False
+    if isinstance(obj, Tensor):
+        return _asarray_tensor(obj, dtype, device, copy, requires_grad)
+    if copy is False:
+        if isinstance(obj, np.generic):
+            raise RuntimeError("can't alias NumPy scalars. Either remove copy=False or transform "
+                               "it in a ndarray. ")
+        raise ValueError("can't alias arbitrary sequence into a tensor.")
+    if isinstance(obj, range):
+        obj = list(obj)
+    if requires_grad and dtype is not None and not dtype.is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                           "gradients")
+    return tensor(obj, dtype=dtype, device=device, requires_grad=builtins.bool(requires_grad))
+
+
+def _asarray_tensor(t: Tensor, dtype, device, copy, requires_grad) -> Tensor:
+    if device is not None:
+        device = _device.device(device)
+        if device.type != "cpu" and device.index is None:
+            device = _device.device(device.type, 0)
+    wrong_device = device is not None and device != t.device
+    wrong_dtype = dtype is not None and dtype is not t.dtype
+    if copy is False:
+        if wrong_device:
+            raise ValueError(f"can't alias tensor from device '{t.device}' to '{device}'.")
+        if wrong_dtype:
+            raise ValueError(f"can't alias tensor with dtype '{_scalar_type(t.dtype)}' into "
+                             f"dtype '{_scalar_type(dtype)}'.")
+    out = t
+    if wrong_device or wrong_dtype:
+        out = t.to(device=device, dtype=dtype, copy=builtins.bool(copy))
+    elif copy:
+        out = t.clone()
+    if requires_grad is None:
+        if out is t and t.requires_grad:
+            warnings.warn(
+                "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad "
+                "instead of False. Pass requires_grad=False explicitly to get the old behavior "
+                "and silence this warning.", UserWarning, stacklevel=3)
+    elif not requires_grad:
+        if out.requires_grad:
+            out = out.detach()
+    elif not out.requires_grad:
+        if not out.dtype.is_floating_point:
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        out.requires_grad_(True)
+    return out

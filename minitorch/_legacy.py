@@ -27,6 +27,7 @@ import numbers
 import numpy as np
 
 from minitorch import _dtype
+from minitorch._creation import _uninitialized  # NaN under use_deterministic_algorithms
 from minitorch._size import Size
 from minitorch._tensor import Tensor, _unwrap_nested, _wrap
 
@@ -65,7 +66,7 @@ class _LegacyTensorType(type):
             raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
         else:  # sizes: FloatTensor(2, 3), FloatTensor(torch.Size([2, 3])), FloatTensor()
             size = tuple(args[0]) if len(args) == 1 and isinstance(args[0], Size) else args
-            out = _wrap(np.zeros(tuple(int(s) for s in size) or (0,), dtype=d.np))
+            out = _wrap(_uninitialized(np.zeros(tuple(int(s) for s in size) or (0,), d.np)))
         return out if device is None else out.to(device)
 
     def __instancecheck__(cls, obj) -> bool:

@@ -3026,3 +3026,22 @@ def known_difference(sample_id: str, verdict: str) -> str | None:
         if v == verdict and fnmatch.fnmatchcase(sample_id, literal):
             return reason
     return None
+
+
+# glob task: torch.asarray (compared as tensor's samples; memory sharing and copy= in
+# tests/test_torch_settings.py) and the global settings, which are not tensor ops
+def _asarray_call(lib, data, dtype=None):
+    return lib.asarray(data, dtype=dtype)
+
+
+OPS["fn:asarray"] = _seeded(lambda: (Sample("fn:asarray", s.family, s.args, s.kwargs,
+                                            call=_asarray_call)
+                                     for s in tensor_samples("fn:asarray")()))
+SKIP |= {  # global settings and type queries, tested against PyTorch in test_torch_settings.py
+    "fn:use_deterministic_algorithms", "fn:are_deterministic_algorithms_enabled",
+    "fn:is_deterministic_algorithms_warn_only_enabled", "fn:set_deterministic_debug_mode",
+    "fn:get_deterministic_debug_mode", "fn:set_float32_matmul_precision",
+    "fn:get_float32_matmul_precision", "fn:typename", "fn:is_storage", "fn:set_warn_always",
+    "fn:is_warn_always_enabled", "fn:get_num_interop_threads", "fn:set_num_interop_threads",
+    "fn:set_default_tensor_type",
+}

@@ -26,6 +26,7 @@ import warnings
 
 import numpy as np
 
+from minitorch import _warnings
 from minitorch import func as _func  # batch norm's check under vmap
 from minitorch._backend import array_module
 from minitorch._backend import to_numpy as _to_numpy
@@ -3403,6 +3404,8 @@ def _unpool_output_size(input: Tensor, kernel_size, stride, padding,  # noqa: A0
 
 def _max_unpool(input: Tensor, indices: Tensor, out_size: list, n: int) -> Tensor:  # noqa: A002
     """PyTorch's ``max_unpool2d`` / ``max_unpool3d`` kernels: their checks, then the node."""
+    if _warnings.deterministic:  # repeated indices: which value wins?
+        _warnings.alert_not_deterministic(f"max_unpooling{n}d_forward_out")
     name = f"max_unpooling{n}d"
     got = "" if n == 3 else f" but got: {_type_name(indices)}"
     if n == 2 and indices._data.dtype != np.int64:

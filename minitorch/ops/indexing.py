@@ -26,7 +26,7 @@ import warnings
 
 import numpy as np
 
-from minitorch import _dtype
+from minitorch import _dtype, _warnings
 from minitorch._backend import array_module, open_grid, to_numpy
 from minitorch._tensor import Tensor, _counter, _wrap
 from minitorch.autograd import grad_mode
@@ -1250,6 +1250,8 @@ def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False, 
     """
     check_tensor(index, _name, "index", _first)  # ``_first``: 1 for the methods
     check_tensor(source, _name, "source", _first + 1)
+    if _warnings.deterministic and (not accumulate or input.device.type != "cpu"):
+        _warnings.alert_not_deterministic("put_")  # repeated indices: which value wins?
     if index._data.dtype != np.int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
                            f"{index.dtype._legacy[:-6]}")
