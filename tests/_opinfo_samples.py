@@ -3028,7 +3028,7 @@ def known_difference(sample_id: str, verdict: str) -> str | None:
     return None
 
 
-# glob task: torch.asarray (compared as tensor's samples; memory sharing and copy= in
+# torch.asarray (compared as tensor's samples; memory sharing and copy= in
 # tests/test_torch_settings.py) and the global settings, which are not tensor ops
 def _asarray_call(lib, data, dtype=None):
     return lib.asarray(data, dtype=dtype)
