@@ -780,3 +780,30 @@ from minitorch.func import vmap
 
 # torch.__future__'s switches for Module.to() and friends (PyTorch imports it)
 from minitorch import __future__
+
+# training-loop tutorials: torch.use_deterministic_algorithms (minitorch's NumPy kernels are
+# deterministic already; the switches are kept, and read back, as PyTorch's are)
+import builtins as _builtins
+
+_deterministic = {"mode": False, "warn_only": False}
+
+
+def use_deterministic_algorithms(mode: _builtins.bool, *,  # noqa: F811 (PyTorch's name)
+                                 warn_only: _builtins.bool = False) -> None:
+    """Ask for deterministic algorithms only (every minitorch kernel is one already)."""
+    for name, value in (("mode", mode), ("warn_only", warn_only)):
+        if not isinstance(value, _builtins.bool):
+            where = " (position 1)" if name == "mode" else ""
+            raise TypeError(f"_set_deterministic_algorithms(): argument '{name}'{where} must be "
+                            f"bool, not {type(value).__name__}")
+    _deterministic.update(mode=mode, warn_only=warn_only)
+
+
+def are_deterministic_algorithms_enabled() -> _builtins.bool:
+    """Whether ``use_deterministic_algorithms(True)`` is in force."""
+    return _deterministic["mode"]
+
+
+def is_deterministic_algorithms_warn_only_enabled() -> _builtins.bool:
+    """Whether ``use_deterministic_algorithms`` was switched on with ``warn_only=True``."""
+    return _deterministic["warn_only"]

@@ -2466,6 +2466,9 @@ SKIP = {
     "method:numpy",
     # func task: torch.vmap is a function transform, not a tensor op (tests/test_func.py)
     "fn:vmap",
+    # training-loop tutorials: global switches, tested against PyTorch in test_api_more.py
+    "fn:use_deterministic_algorithms", "fn:are_deterministic_algorithms_enabled",
+    "fn:is_deterministic_algorithms_warn_only_enabled",
 }
 
 
