@@ -781,7 +781,7 @@ from minitorch.func import vmap
 # torch.__future__'s switches for Module.to() and friends (PyTorch imports it)
 from minitorch import __future__
 
-# ------------------------------------------------- asarray and global settings (task: glob)
+# ------------------------------------------------- asarray and global settings
 import builtins as _builtins
 
 from minitorch._creation import asarray

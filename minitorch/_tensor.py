@@ -34,6 +34,7 @@ from minitorch import _backend, _dtype, _tensor_str
 from minitorch._device import cpu
 from minitorch._device import device as _device_cls
 from minitorch._size import Size
+from minitorch._warnings import warn_once
 from minitorch.autograd import engine as _engine
 from minitorch.autograd import function as _function
 from minitorch.autograd import grad_mode
@@ -551,6 +552,11 @@ class Tensor:
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
+        if self.requires_grad and grad_mode.is_grad_enabled():
+            # PyTorch's warning, given once a process (int() and item() stay silent)
+            warn_once("float-requires-grad", "Converting a tensor with requires_grad=True to a "
+                      "scalar may lead to unexpected behavior.\nConsider using tensor.detach() "
+                      "first.")
         return float(self._scalar())
 
     def __int__(self) -> int:

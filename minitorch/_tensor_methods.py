@@ -1716,3 +1716,15 @@ def _module_load(self: Tensor, other: Tensor, assign: bool = False) -> Tensor:
 
 _module_load.__name__, _module_load.__qualname__ = "module_load", "Tensor.module_load"
 Tensor.module_load = _module_load
+
+
+# NumPy functions that fall back to an array (np.transpose(t, axes),
+# np.clip, np.sin...) hand their result to __array_wrap__, which makes it a tensor again, as
+# PyTorch's does: bool results as uint8, and the one-argument form NumPy 2 warns about.
+def _array_wrap(self, array):
+    if array.dtype == bool:
+        array = array.astype("uint8")
+    return _creation.from_numpy(array)
+
+
+Tensor.__array_wrap__ = _array_wrap

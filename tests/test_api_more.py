@@ -597,3 +597,82 @@ def test_finite_differences():
     assert gc(lambda t: cell(t), (x,))
     lstm = mt.nn.LSTM(4, 2, bidirectional=True).double()
     assert gc(lambda t: lstm(t.unsqueeze(1))[0], (x,))
+
+
+# torch.nn.parallel and torch.use_deterministic_algorithms, as the DCGAN tutorial uses them
+def test_nn_parallel_imports_and_holds_dataparallel():
+    import importlib
+
+    ref = importlib.import_module("torch.nn.parallel")
+    mine = importlib.import_module("minitorch.nn.parallel")
+    assert ref.DataParallel is torch.nn.DataParallel
+    assert mine.DataParallel is mt.nn.DataParallel
+    assert repr(mine.DataParallel(mt.nn.Linear(2, 1))) == \
+        repr(ref.DataParallel(torch.nn.Linear(2, 1)))
+
+
+def test_use_deterministic_algorithms_switches_like_torch():
+    saved = (torch.are_deterministic_algorithms_enabled(),
+             torch.is_deterministic_algorithms_warn_only_enabled())
+    try:
+        for args, kwargs in [((True,), {}), ((True,), {"warn_only": True}), ((False,), {}),
+                             ((), {"mode": True})]:
+            for lib in (torch, mt):
+                assert lib.use_deterministic_algorithms(*args, **kwargs) is None
+            assert mt.are_deterministic_algorithms_enabled() is \
+                torch.are_deterministic_algorithms_enabled()
+            assert mt.is_deterministic_algorithms_warn_only_enabled() is \
+                torch.is_deterministic_algorithms_warn_only_enabled()
+        for args, kwargs in [(("x",), {}), ((1,), {}), ((True,), {"warn_only": 1}),
+                             ((None,), {})]:
+            with pytest.raises(TypeError) as ref:
+                torch.use_deterministic_algorithms(*args, **kwargs)
+            with pytest.raises(TypeError) as mine:
+                mt.use_deterministic_algorithms(*args, **kwargs)
+            assert str(mine.value) == str(ref.value)
+    finally:
+        torch.use_deterministic_algorithms(saved[0], warn_only=saved[1])
+        mt.use_deterministic_algorithms(False)
+
+
+_NUMPY_FALLBACKS = {
+    "transpose-axes": lambda lib, t: np.transpose(t, (1, 0)),
+    "transpose": lambda lib, t: np.transpose(t),
+    "sin": lambda lib, t: np.sin(t),
+    "add": lambda lib, t: np.add(t, 1),
+    "isnan": lambda lib, t: np.isnan(t),  # bool comes back as uint8, as in PyTorch
+    "clip": lambda lib, t: np.clip(t, 0, 1),
+    "reshape": lambda lib, t: np.reshape(t, (3, 2)),
+    "round": lambda lib, t: np.round(t),
+    "sin-0d": lambda lib, t: np.sin(t[0, 0]),
+    "exp-int": lambda lib, t: np.exp(lib.tensor([1, 2])),
+    "float64": lambda lib, t: np.exp(t.double()),
+    "ravel": lambda lib, t: np.ravel(t),  # an ndarray in both
+    "requires-grad": lambda lib, t: np.transpose(lib.ones(2, 2, requires_grad=True)),
+}
+
+
+@pytest.mark.parametrize("name", list(_NUMPY_FALLBACKS))
+def test_numpy_functions_give_back_tensors_as_torch(name):
+    """``np.transpose(img, (1, 2, 0))`` (the DCGAN tutorial) returns a tensor in PyTorch, through
+    ``Tensor.__array_wrap__``; NumPy 2 warns about its one-argument form, in both."""
+    data = np.array([[0.5, -1.0, 2.0], [3.0, 0.0, -0.25]], dtype=np.float32)
+    results = []
+    for lib in (torch, mt):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                r = _NUMPY_FALLBACKS[name](lib, lib.tensor(data))
+            except Exception as e:
+                r = e
+        results.append((r, [(x.category, str(x.message)) for x in w]))
+    (ref, ref_w), (mine, mine_w) = results
+    assert mine_w == ref_w
+    if isinstance(ref, Exception):
+        assert type(mine) is type(ref) and str(mine) == str(ref)
+    elif isinstance(ref, torch.Tensor):
+        assert isinstance(mine, mt.Tensor)
+        assert_same_values(mine, ref)
+    else:
+        assert type(mine) is type(ref)
+        np.testing.assert_array_equal(mine, ref)

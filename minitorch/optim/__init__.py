@@ -18,6 +18,7 @@ from minitorch.optim.adagrad import Adagrad
 from minitorch.optim.adam import Adam, AdamW
 from minitorch.optim.adamax import Adamax
 from minitorch.optim.asgd import ASGD
+from minitorch.optim.lbfgs import LBFGS
 from minitorch.optim.nadam import NAdam
 from minitorch.optim.optimizer import Optimizer
 from minitorch.optim.radam import RAdam
@@ -26,4 +27,4 @@ from minitorch.optim.rprop import Rprop
 from minitorch.optim.sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "NAdam",
-           "RAdam", "Adamax", "Rprop", "ASGD", "lr_scheduler"]
+           "RAdam", "Adamax", "Rprop", "ASGD", "LBFGS", "lr_scheduler"]
