@@ -295,6 +295,20 @@ def _warn_reversed_dims(ndim: int) -> None:
                   "a tensor.", stacklevel=3)
 
 
+def _alpha_first(name: str, alpha, args) -> tuple:
+    """PyTorch's deprecated overload ``x.add_(alpha, other)`` (old tutorials' SGD step
+    ``p.data.add_(-lr, p.grad.data)``): ``(other, alpha)``, with PyTorch's warning, given once
+    in a process for all the deprecated overloads, as PyTorch gives it."""
+    from minitorch._warnings import warn_once
+
+    if len(args) != 1 or isinstance(alpha, Tensor):
+        raise TypeError(f"{name}() takes 1 positional argument but {1 + len(args)} were given")
+    warn_once("deprecated overload", f"This overload of {name} is deprecated:\n\t{name}(Number "
+              f"alpha, Tensor other)\nConsider using one of the following signatures instead:"
+              f"\n\t{name}(Tensor other, *, Number alpha = 1)", stacklevel=3)
+    return args[0], alpha
+
+
 def _adjoint(self: Tensor, message: str) -> Tensor:
     """``mH``/``adjoint()`` (and ``mT`` of fewer than 2 dimensions): ``mT`` for real numbers
     (a 0-d tensor is returned, with PyTorch's warning)."""
@@ -572,12 +586,16 @@ class TensorMethods:
     # ------------------------------------------------------------ in place
     # Each goes through ``Tensor._inplace``, so that the graph and the versions stay right;
     # ``add_``, ``sub_`` and ``mul_`` try the no-graph fast path ``_ufunc_inplace`` first.
-    def add_(self, other, *, alpha=1) -> Tensor:
+    def add_(self, other, *args, alpha=1) -> Tensor:
+        if args:
+            other, alpha = _alpha_first("add_", other, args)
         if alpha == 1 and self._ufunc_inplace(np.add, other):
             return self
         return self._inplace(_arith.add, other, alpha)
 
-    def sub_(self, other, *, alpha=1) -> Tensor:
+    def sub_(self, other, *args, alpha=1) -> Tensor:
+        if args:
+            other, alpha = _alpha_first("sub_", other, args)
         if alpha == 1 and self._ufunc_inplace(np.subtract, other):
             return self
         return self._inplace(_arith.sub, other, alpha)
@@ -697,10 +715,14 @@ class TensorMethods:
         return _arith.logical_op(np.bitwise_xor, self, other)
 
     __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
-    def add(self, other, *, alpha=1):
+    def add(self, other, *args, alpha=1):
+        if args:
+            other, alpha = _alpha_first("add", other, args)
         return _arith.add(self, other, alpha)
 
-    def sub(self, other, *, alpha=1):
+    def sub(self, other, *args, alpha=1):
+        if args:
+            other, alpha = _alpha_first("sub", other, args)
         return _arith.sub(self, other, alpha)
 
     subtract = sub
