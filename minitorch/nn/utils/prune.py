@@ -49,12 +49,6 @@ class BasePruningMethod(ABC):
 
     _tensor_name: str
 
-    def __repr__(self) -> str:
-        # PyTorch's default object repr, under PyTorch's module name for the built-in methods
-        cls = type(self)
-        module = "torch.nn.utils.prune" if cls.__module__ == __name__ else cls.__module__
-        return f"<{module}.{cls.__qualname__} object at {hex(id(self))}>"
-
     def __call__(self, module, inputs):
         """The forward pre-hook: recompute the pruned tensor from ``_orig`` and ``_mask``."""
         setattr(module, self._tensor_name, self.apply_mask(module))
