@@ -305,10 +305,16 @@ class RNNBase(Module):
                     hs[t] = state[0] if self.mode == "LSTM" else state
                 finals.append(state)
                 outputs.append(_shape.stack(hs, 0))
-            x = outputs[0] if directions == 1 else _shape.cat(outputs, -1)
-            if self.dropout and self.training and layer < self.num_layers - 1:
-                x = F.dropout(x, self.dropout, True)
+            x = self._layer_output(outputs, layer)
         return x, finals
+
+    def _layer_output(self, outputs: list, layer: int):
+        """A layer's output, the next one's input: its directions side by side, with dropout
+        between layers in training."""
+        x = outputs[0] if len(outputs) == 1 else _shape.cat(outputs, -1)
+        if self.dropout and self.training and layer < self.num_layers - 1:
+            x = F.dropout(x, self.dropout, True)
+        return x
 
     def _forward(self, input: Tensor, hx):  # noqa: A002
         if isinstance(input, PackedSequence):
@@ -462,9 +468,7 @@ class RNNBase(Module):
                     final = state
                 finals.append(final)
                 outputs.append(_shape.cat(hs, 0))
-            data = outputs[0] if directions == 1 else _shape.cat(outputs, -1)
-            if self.dropout and self.training and layer < self.num_layers - 1:
-                data = F.dropout(data, self.dropout, True)
+            data = self._layer_output(outputs, layer)
         return data, finals
 
     def extra_repr(self) -> str:

@@ -231,6 +231,19 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
+def _unstructured_mask(amount, t, default_mask, scores, largest: bool):
+    """``default_mask`` (a copy) with the ``amount`` entries of ``t`` that have the largest (or
+    smallest) ``scores()`` set to 0, as PyTorch's unstructured methods choose them; the scores
+    are worked out only when there is something to prune (the random ones are draws)."""
+    size = t.nelement()
+    k = _compute_nparams_toprune(amount, size)
+    _validate_pruning_amount(k, size)
+    mask = default_mask.clone(memory_format=_dtype.contiguous_format)
+    if k != 0:
+        mask.view(-1)[scores().view(-1).topk(k, largest=largest).indices] = 0
+    return mask
+
+
 class RandomUnstructured(BasePruningMethod):
     """Prune ``amount`` entries (a fraction, or a count if an int) chosen at random."""
 
@@ -241,15 +254,8 @@ class RandomUnstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t, default_mask):
-        size = t.nelement()
-        k = _compute_nparams_toprune(self.amount, size)
-        _validate_pruning_amount(k, size)
-        mask = default_mask.clone(memory_format=_dtype.contiguous_format)
-        if k != 0:
-            # the k largest of uniform draws: PyTorch's own draws, so a seed gives its mask
-            topk = rand_like(t).view(-1).topk(k)
-            mask.view(-1)[topk.indices] = 0
-        return mask
+        # the k largest of uniform draws: PyTorch's own draws, so a seed gives its mask
+        return _unstructured_mask(self.amount, t, default_mask, lambda: rand_like(t), True)
 
     @classmethod
     def apply(cls, module, name, amount):
@@ -266,14 +272,7 @@ class L1Unstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t, default_mask):
-        size = t.nelement()
-        k = _compute_nparams_toprune(self.amount, size)
-        _validate_pruning_amount(k, size)
-        mask = default_mask.clone(memory_format=_dtype.contiguous_format)
-        if k != 0:
-            topk = t.abs().view(-1).topk(k, largest=False)
-            mask.view(-1)[topk.indices] = 0
-        return mask
+        return _unstructured_mask(self.amount, t, default_mask, t.abs, False)
 
     @classmethod
     def apply(cls, module, name, amount, importance_scores=None):
